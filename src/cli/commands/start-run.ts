@@ -1,0 +1,117 @@
+/**
+ * `npm run start-run -- --issue N`: starts the run for an issue, or attaches to the
+ * live one (Workflow ID `<agent>-issue-<n>`), serves it with an in-process worker
+ * when no worker polls the task queue, follows progress and waits for the result.
+ */
+import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { UsageError } from '../../contracts/errors.js';
+import type { RunInput, RunProgress, RunResult } from '../../contracts/run.js';
+import { PROJECT_ROOT } from '../../connection/temporal/temporal-cli.js';
+import { workflowUrl } from '../../connection/temporal/dev-server.js';
+import { runAgentWorkflow } from '../../workflows/run-agent.js';
+import { progressQuery } from '../../workflows/messages.js';
+import { COMMANDS, renderHelp } from '../command-specs.js';
+import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFlags } from '../parse-flags.js';
+import { progressKey, progressLine, resultSummary } from '../progress-format.js';
+import { checkRepository, loadDefinition, readLocalIssue, resolveUserPath, userCwd, workflowIdFor } from '../run-target.js';
+import { connectCli, hasPollers, type CliTemporal } from '../temporal-client.js';
+import { createRunWorker } from '../worker-runtime.js';
+
+function issueSourceOf(flags: ParsedFlags): 'local' {
+  const raw = optionalString(flags, 'issues') ?? 'local';
+  if (raw === 'local') return raw;
+  if (raw === 'github') throw new UsageError('--issues github is not available yet in this version; use --issues local', '--issues');
+  throw new UsageError(`--issues must be local or github, got "${raw}"`, '--issues');
+}
+
+async function follow(handle: { query: (q: typeof progressQuery) => Promise<RunProgress> }, done: () => boolean): Promise<void> {
+  let last = '';
+  while (!done()) {
+    try {
+      const p = await handle.query(progressQuery);
+      const key = progressKey(p);
+      if (key !== last) process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${progressLine(p)}\n`);
+      last = key;
+    } catch {
+      // The run may not have a workflow task yet, or just finished: try again.
+    }
+    await sleep(1000);
+  }
+}
+
+async function awaitResult(cli: CliTemporal, workflowId: string, options: { follow: boolean; embedded: boolean }): Promise<RunResult> {
+  const handle = cli.client.workflow.getHandle<typeof runAgentWorkflow>(workflowId);
+  let finished = false;
+  const resultPromise = handle.result().finally(() => (finished = true));
+  const watcher = options.follow ? follow(handle, () => finished) : Promise.resolve();
+  let result: RunResult;
+  if (options.embedded) {
+    const { worker, connection } = await createRunWorker({ address: cli.target.address, namespace: cli.target.namespace, taskQueue: cli.taskQueue });
+    try {
+      result = await worker.runUntil(resultPromise);
+    } finally {
+      await connection.close();
+    }
+  } else {
+    result = await resultPromise;
+  }
+  await watcher;
+  return result;
+}
+
+export async function startRunCommand(argv: readonly string[]): Promise<number> {
+  const spec = COMMANDS['start-run']!;
+  const flags = parseFlags(spec, argv);
+  if (flags['help']) {
+    process.stdout.write(`${renderHelp(spec)}\n`);
+    return 0;
+  }
+  const issue = requireIssue(flags);
+  const issueSource = issueSourceOf(flags);
+  const maxIterations = optionalNumber(flags, 'max-iterations', { integer: true });
+  const maxUsd = optionalNumber(flags, 'budget-usd');
+  const maxTokens = optionalNumber(flags, 'budget-tokens', { integer: true });
+  const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
+  await checkRepository(repoPath);
+  const issueSnapshot = await readLocalIssue(repoPath, issue);
+  const definition = await loadDefinition(flags);
+
+  const cli = await connectCli();
+  try {
+    const workflowId = workflowIdFor(definition.name, issue);
+    const input: RunInput = {
+      issue,
+      agentDir: definition.agentDir,
+      repoPath,
+      issueSource,
+      artifactsDir: resolve(PROJECT_ROOT, '.artifacts'),
+      ...(maxIterations === undefined ? {} : { maxIterations }),
+      ...(maxUsd === undefined && maxTokens === undefined ? {} : { budget: { ...(maxUsd === undefined ? {} : { maxUsd }), ...(maxTokens === undefined ? {} : { maxTokens }) } }),
+    };
+    const existing = await cli.client.workflow.getHandle(workflowId).describe().catch(() => undefined);
+    const attaching = existing?.status.name === 'RUNNING';
+    if (!attaching) {
+      await cli.client.workflow.start(runAgentWorkflow, {
+        taskQueue: cli.taskQueue,
+        workflowId,
+        args: [input],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        staticSummary: `Issue #${issue}: ${issueSnapshot.title}`.slice(0, 200),
+      });
+    }
+    const url = workflowUrl(cli.target, workflowId);
+    process.stderr.write(`${attaching ? 'attached to the live run' : 'started run'} ${workflowId}\nWeb UI: ${url}\n`);
+    const embedded = !(await hasPollers(cli));
+    if (flags['detach']) {
+      if (embedded) process.stderr.write('warning: no worker polls the task queue; start one with npm run worker\n');
+      return 0;
+    }
+    if (embedded) process.stderr.write(`no worker on task queue ${cli.taskQueue}: serving the run in this process\n`);
+    const result = await awaitResult(cli, workflowId, { follow: flags['follow'] === true, embedded });
+    process.stdout.write(flags['json'] ? `${JSON.stringify({ workflowId, url, ...result })}\n` : `${resultSummary(result)}\nWeb UI: ${url}\n`);
+    return result.outcome === 'success' ? 0 : 1;
+  } finally {
+    await cli.close();
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Parses and validates command flags with node's util.parseArgs (strict: unknown
+ * flags and missing values are usage errors naming the flag).
+ */
+import { parseArgs } from 'node:util';
+import { UsageError } from '../contracts/errors.js';
+import type { CommandSpec } from './command-specs.js';
+
+export type ParsedFlags = Readonly<Record<string, string | boolean | undefined>>;
+
+export function parseFlags(spec: CommandSpec, argv: readonly string[]): ParsedFlags {
+  const options: Record<string, { type: 'string' | 'boolean' }> = {};
+  for (const [name, flag] of Object.entries(spec.flags)) options[name] = { type: flag.type };
+  try {
+    const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}" (flags start with --)`);
+    return values as ParsedFlags;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const message = err instanceof Error ? err.message.split('\n')[0] ?? String(err) : String(err);
+    throw new UsageError(`${message.replace(/\. To specify.*$/, '')}; see --help`);
+  }
+}
+
+export function requireIssue(flags: ParsedFlags): number {
+  const raw = flags['issue'];
+  if (raw === undefined || raw === true || raw === '') throw new UsageError('--issue is required (a positive integer, e.g. --issue 99)', '--issue');
+  const text = String(raw).trim();
+  if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`--issue must be a positive integer, got "${text}"`, '--issue');
+  }
+  return Number(text);
+}
+
+export function optionalNumber(flags: ParsedFlags, name: string, options: { integer?: boolean } = {}): number | undefined {
+  const raw = flags[name];
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(value) || value <= 0 || (options.integer === true && !Number.isInteger(value))) {
+    throw new UsageError(`--${name} must be a positive ${options.integer ? 'integer' : 'number'}, got "${String(raw)}"`, `--${name}`);
+  }
+  return value;
+}
+
+export function optionalString(flags: ParsedFlags, name: string): string | undefined {
+  const raw = flags[name];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || raw.trim() === '') throw new UsageError(`--${name} needs a value`, `--${name}`);
+  return raw;
+}

@@ -1,0 +1,27 @@
+/** One line of live progress, and the end-of-run summary. */
+import type { RunProgress, RunResult } from '../contracts/run.js';
+
+export function progressLine(p: RunProgress): string {
+  return `iteration ${p.iteration}/${p.maxIterations} · ${p.stepId || '-'} · ${p.phase} · ${p.tokensTotal} tokens · $${p.costUsd.toFixed(4)}${p.lastError ? ` · ${p.lastError.slice(0, 120)}` : ''}`;
+}
+
+export function progressKey(p: RunProgress): string {
+  return `${p.iteration}|${p.stepId}|${p.phase}|${p.tokensTotal}|${p.lastError ?? ''}`;
+}
+
+export function resultSummary(result: RunResult): string {
+  const lines = [
+    `outcome: ${result.outcome}${result.code ? ` (${result.code})` : ''}`,
+    `reason: ${result.reason}`,
+    `iterations: ${result.iterations} · tokens: ${result.usage.inputTokens + result.usage.outputTokens + result.usage.cacheReadTokens + result.usage.cacheWriteTokens} · cost: $${result.costUsd.toFixed(4)}`,
+    `definition: ${result.definitionHash.slice(0, 12)}`,
+  ];
+  if (result.branch) lines.push(`branch: ${result.branch} · worktree: ${result.worktreePath}`);
+  if (result.boundary) {
+    lines.push(`boundary: ${result.boundary.status}`);
+    for (const e of result.boundary.effects) lines.push(`  - ${e.name}: ${e.status} (${e.detail})`);
+    for (const p of result.boundary.pending) lines.push(`  pending: ${p}`);
+  }
+  for (const s of result.steps) lines.push(`  #${s.iteration} ${s.stepId} → ${s.intent ?? '-'}${s.next ? ` → ${s.next}` : ''}: ${s.summary.slice(0, 100)}`);
+  return lines.join('\n');
+}

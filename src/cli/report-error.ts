@@ -1,0 +1,22 @@
+/**
+ * How the CLI reports a failure: a one-line reason for errors we raise on purpose
+ * (usage errors exit 2), never a bare stack trace; unexpected errors print their
+ * message and a hint to set DEBUG for the stack.
+ */
+import { AgentError } from '../contracts/errors.js';
+
+export function reportFatal(err: unknown): number {
+  if (AgentError.isInstance(err)) {
+    process.stderr.write(`error: ${err.code === 'USAGE' ? err.message : err.describe()}\n`);
+    const problems = (err as { problems?: unknown }).problems;
+    if (Array.isArray(problems)) {
+      const format = (err as { format?: () => string }).format;
+      if (typeof format === 'function') process.stderr.write(`${format.call(err)}\n`);
+    }
+    return err.code === 'USAGE' || err.code === 'CONFIG_INVALID' ? 2 : 1;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`error: ${message.split('\n')[0]}\n`);
+  if (process.env.DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  return 1;
+}

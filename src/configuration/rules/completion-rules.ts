@@ -1,0 +1,45 @@
+/**
+ * Completion steps and validators: conditions name known validators (registry or
+ * built-in), built-ins have their command configured, validators name known failure
+ * patterns, and each completion step belongs to a closure step (we pick the
+ * completion step by the closure step being run, not by verdict type: upstream bug 2).
+ */
+import { escapePointerSegment, problem, warning, type Problem } from '../problem.js';
+import type { DefinitionRule } from './rule.js';
+
+export const conditionsUseKnownValidators: DefinitionRule = (ctx) => {
+  const problems: Problem[] = [];
+  const { defined, unconfigured, inert } = ctx.validators;
+  for (const step of ctx.completionSteps) {
+    const raw = ctx.registry.completionSteps?.[step.key] ?? ctx.registry.validationSteps?.[step.key];
+    const conditions = raw?.completionConditions ?? raw?.validationConditions ?? [];
+    conditions.forEach((condition, index) => {
+      const id = condition.validator;
+      const at = `${step.conditionsPointer}/${index}/validator`;
+      if (defined[id] !== undefined || inert.has(id)) return;
+      const configureAt = unconfigured[id];
+      if (configureAt !== undefined) {
+        problems.push(problem({ code: 'VALIDATOR_COMMAND_NOT_CONFIGURED', file: ctx.registryFile, pointer: at, rule: 'builtin-validator-configured', expected: `a command at ${ctx.agentFile}#${configureAt}`, message: `built-in validator '${id}' is used but its command is not configured` }));
+        return;
+      }
+      problems.push(problem({ code: 'UNKNOWN_VALIDATOR', file: ctx.registryFile, pointer: at, rule: 'condition-validator-known', expected: `a validator declared in validators or a built-in (${Object.keys(defined).join(', ')})`, message: `unknown validator '${id}'` }));
+    });
+  }
+  return problems;
+};
+
+export const validatorPatternsKnown: DefinitionRule = (ctx) => {
+  const problems: Problem[] = [];
+  for (const [id, validator] of Object.entries(ctx.validators.defined)) {
+    const pattern = validator.failurePattern;
+    const at = ctx.validators.declaredAt[id];
+    if (pattern === undefined || at === undefined || ctx.failurePatterns[pattern] !== undefined) continue;
+    problems.push(problem({ code: 'UNKNOWN_FAILURE_PATTERN', file: ctx.registryFile, pointer: `${at}/failurePattern`, rule: 'failure-pattern-known', expected: `a pattern in failurePatterns or a built-in (${Object.keys(ctx.failurePatterns).join(', ')})`, message: `validator '${id}' names unknown failure pattern '${pattern}'` }));
+  }
+  return problems;
+};
+
+export const completionStepsMatchClosures: DefinitionRule = (ctx) =>
+  ctx.completionSteps
+    .filter((c) => !ctx.steps.some((s) => s.key === c.key && s.stepKind === 'closure'))
+    .map((c) => warning({ code: 'COMPLETION_STEP_UNMATCHED', file: ctx.registryFile, pointer: c.pointer, rule: 'completion-step-for-closure', expected: `a closure step with id '${escapePointerSegment(c.key)}'`, message: `completion step '${c.key}' matches no closure step, so its conditions never run` }));

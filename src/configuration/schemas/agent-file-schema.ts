@@ -1,0 +1,103 @@
+/**
+ * JSON Schema of agent.json (both vocabularies). Structure and value types only:
+ * cross-field rules (verdict config per type, ...) live in ../rules so each can name
+ * its own problem code. Objects stay open because upstream files carry keys with no
+ * runtime meaning for us (permissionMode, allowedTools, sandbox, logging, ...).
+ */
+import { UPSTREAM_COMPLETION_ALIASES, CompletionType } from '../../contracts/completion-types.js';
+import { ClosureAction } from '../../contracts/definition.js';
+
+const VERDICT_TYPES = [...Object.values(CompletionType), ...Object.keys(UPSTREAM_COMPLETION_ALIASES)];
+
+const nonEmptyString = { type: 'string', minLength: 1 } as const;
+
+const parameterSchema = {
+  type: 'object',
+  required: ['type', 'cli'],
+  properties: {
+    type: { type: 'string', enum: ['string', 'number', 'boolean', 'array'] },
+    description: { type: 'string' },
+    required: { type: 'boolean' },
+    cli: { type: 'string', pattern: '^--[a-z][a-z0-9-]*$' },
+  },
+} as const;
+
+export const AGENT_FILE_SCHEMA = {
+  $id: 'durable-issue-agent/agent.json',
+  type: 'object',
+  required: ['name', 'runner'],
+  properties: {
+    $schema: { type: 'string' },
+    name: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' },
+    displayName: { type: 'string' },
+    version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
+    description: { type: 'string' },
+    parameters: { type: 'object', additionalProperties: parameterSchema },
+    runner: {
+      type: 'object',
+      properties: {
+        flow: {
+          type: 'object',
+          properties: {
+            systemPromptPath: nonEmptyString,
+            prompts: { type: 'object', properties: { registry: nonEmptyString } },
+          },
+        },
+        verdict: {
+          type: 'object',
+          required: ['type'],
+          properties: {
+            type: { type: 'string', enum: VERDICT_TYPES },
+            config: { type: 'object' },
+          },
+        },
+        integrations: {
+          type: 'object',
+          properties: {
+            github: {
+              type: 'object',
+              properties: {
+                enabled: { type: 'boolean' },
+                defaultClosureAction: { type: 'string', enum: Object.values(ClosureAction) },
+              },
+            },
+          },
+        },
+        execution: {
+          type: 'object',
+          properties: {
+            worktree: {
+              type: 'object',
+              properties: {
+                enabled: { type: 'boolean' },
+                root: nonEmptyString,
+                branchPrefix: { type: 'string', pattern: '^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$' },
+              },
+            },
+          },
+        },
+        model: {
+          type: 'object',
+          properties: {
+            model: nonEmptyString,
+            maxTokens: { type: 'integer', minimum: 1 },
+            maxTurnsPerStep: { type: 'integer', minimum: 1 },
+          },
+        },
+        validation: {
+          type: 'object',
+          properties: {
+            commands: {
+              type: 'object',
+              additionalProperties: false,
+              properties: { typeCheck: nonEmptyString, test: nonEmptyString, lint: nonEmptyString, format: nonEmptyString },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+/** Top-level keys we know; any other key only earns a warning (upstream did the same). */
+export const KNOWN_AGENT_KEYS: readonly string[] = Object.keys(AGENT_FILE_SCHEMA.properties);

@@ -1,0 +1,141 @@
+/**
+ * The local issue store: one Markdown file per issue at `<repo>/.agent/issues/<n>.md`.
+ * The embedded default issue source (demo, tests, offline use). Writes replace the file
+ * atomically (temp file + rename) so a crash never leaves half an issue behind.
+ */
+import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { AgentError } from '../../contracts/errors.js';
+import { FailureType } from '../../contracts/failures.js';
+import type { IssueSnapshot } from '../../contracts/activities.js';
+import { appendComment, parseIssueFile, renderIssueFile, type IssueFile } from './issue-file.js';
+import type { CloseOutcome, CommentOutcome, IssueListFilter, IssueSource, IssueSourceFactory, LabelChange } from './issue-source.js';
+
+export const LOCAL_ISSUES_DIR = join('.agent', 'issues');
+
+export function localIssuePath(repoPath: string, issue: number): string {
+  return join(repoPath, LOCAL_ISSUES_DIR, `${issue}.md`);
+}
+
+export function createLocalIssueStore(repoPath: string): IssueSource {
+  const dir = join(repoPath, LOCAL_ISSUES_DIR);
+
+  async function load(issue: number): Promise<{ path: string; file: IssueFile }> {
+    assertIssueNumber(issue);
+    const path = localIssuePath(repoPath, issue);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new AgentError(FailureType.IssueNotFound, `Issue #${issue} not found: no file ${path}`, {
+          where: path,
+          expected: `a Markdown issue file at ${path}`,
+        });
+      }
+      throw error;
+    }
+    return { path, file: parseIssueFile(text, path) };
+  }
+
+  async function save(path: string, text: string): Promise<void> {
+    const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(temp, text, 'utf8');
+    await rename(temp, path);
+  }
+
+  return {
+    async read(issue) {
+      const { file } = await load(issue);
+      return toSnapshot(issue, file);
+    },
+
+    async list(filter: IssueListFilter = {}) {
+      let names: string[];
+      try {
+        names = await readdir(dir);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      }
+      const numbers = names
+        .map((name) => /^(\d+)\.md$/.exec(name)?.[1])
+        .filter((n): n is string => n !== undefined)
+        .map(Number)
+        .sort((a, b) => a - b);
+      const snapshots: IssueSnapshot[] = [];
+      for (const n of numbers) snapshots.push(toSnapshot(n, (await load(n)).file));
+      return snapshots.filter(
+        (s) => (filter.state === undefined || s.state === filter.state) && (filter.label === undefined || s.labels.includes(filter.label)),
+      );
+    },
+
+    async close(issue): Promise<CloseOutcome> {
+      const { path, file } = await load(issue);
+      if (file.state === 'closed') return 'already-closed';
+      file.frontMatter.set('state', 'closed');
+      await save(path, renderIssueFile(file.frontMatter, file.rest));
+      return 'closed';
+    },
+
+    async relabel(issue, change: LabelChange) {
+      const { path, file } = await load(issue);
+      const remove = new Set(change.remove ?? []);
+      const labels = [...new Set([...file.labels.filter((l) => !remove.has(l)), ...(change.add ?? []).filter((l) => !remove.has(l))])];
+      if (labels.length !== file.labels.length || labels.some((l, i) => l !== file.labels[i])) {
+        file.frontMatter.set('labels', labels);
+        await save(path, renderIssueFile(file.frontMatter, file.rest));
+      }
+      return labels;
+    },
+
+    async comment(issue, text, options): Promise<CommentOutcome> {
+      const key = options.idempotencyKey.replace(/[\r\n]+/g, ' ').trim();
+      if (key === '') throw new AgentError(FailureType.ConfigInvalid, 'A comment needs a non-empty idempotencyKey');
+      const { path, file } = await load(issue);
+      if (file.commentKeys.includes(key)) return 'already-present';
+      await save(path, renderIssueFile(file.frontMatter, appendComment(file.rest, key, text)));
+      return 'added';
+    },
+  };
+}
+
+/** Local store for `local`; other kinds need their own adapter (not wired here yet). */
+export const localIssueSourceFactory: IssueSourceFactory = (kind, repoPath) => {
+  switch (kind) {
+    case 'local':
+      return createLocalIssueStore(repoPath);
+    case 'github':
+      throw new AgentError(FailureType.ConfigInvalid, 'The github issue source is not available in this worker', {
+        where: '--issues',
+        expected: 'local',
+      });
+  }
+};
+
+/** Creates an issue file (tests, demo seeding). Refuses to overwrite an existing issue. */
+export async function writeLocalIssue(
+  repoPath: string,
+  issue: { readonly number: number; readonly title: string; readonly body: string; readonly labels?: readonly string[]; readonly state?: 'open' | 'closed' },
+): Promise<string> {
+  assertIssueNumber(issue.number);
+  const path = localIssuePath(repoPath, issue.number);
+  await mkdir(join(repoPath, LOCAL_ISSUES_DIR), { recursive: true });
+  const front = stringify({ title: issue.title, state: issue.state ?? 'open', labels: [...(issue.labels ?? [])] }).replace(/\n+$/, '');
+  await writeFile(path, `---\n${front}\n---\n\n${issue.body.trim()}\n`, { encoding: 'utf8', flag: 'wx' });
+  return path;
+}
+
+function toSnapshot(issue: number, file: IssueFile): IssueSnapshot {
+  return { number: issue, title: file.title, body: file.body, labels: [...file.labels], state: file.state };
+}
+
+function assertIssueNumber(issue: number): void {
+  if (!Number.isSafeInteger(issue) || issue <= 0) {
+    throw new AgentError(FailureType.ConfigInvalid, `Issue number must be a positive integer, got ${issue}`, {
+      where: '--issue',
+      expected: 'a positive integer',
+    });
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Plays a session script: picks the first matching rule (honouring `times`) and
+ * turns its `respond` into an HTTP answer shaped like the Messages API's.
+ */
+import type { RequestView } from './request-view.js';
+import type { RuleRespond, SessionRule, SessionScript } from './session-script.js';
+
+export interface PlannedReply {
+  readonly rule: string | null;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** undefined with `reset`: the socket is destroyed instead. */
+  readonly body?: unknown;
+  readonly delayMs: number;
+  readonly reset: boolean;
+}
+
+const list = (v: string | readonly string[] | undefined): readonly string[] => (v === undefined ? [] : typeof v === 'string' ? [v] : v);
+const containsAll = (haystack: string, needles: string | readonly string[] | undefined): boolean => list(needles).every((n) => haystack.includes(n));
+
+export function ruleMatches(rule: SessionRule, view: RequestView): boolean {
+  const w = rule.when;
+  return (
+    (w.turn === undefined || w.turn === view.turn) &&
+    containsAll(view.prompt, w.promptContains) &&
+    containsAll(view.system, w.systemContains) &&
+    containsAll(view.lastToolResult, w.lastToolResultContains)
+  );
+}
+
+/** Deterministic ids, so a replay of the same script produces the same transcript. */
+function toolId(ruleId: string, turn: number, index: number): string {
+  return `toolu_${ruleId.replace(/[^A-Za-z0-9_-]/g, '_')}_${turn}_${index}`;
+}
+
+function messageBody(rule: SessionRule, respond: RuleRespond, view: RequestView, script: SessionScript, requestChars: number): unknown {
+  const content: Array<Record<string, unknown>> = [];
+  if (respond.text !== undefined) content.push({ type: 'text', text: respond.text });
+  if (respond.json !== undefined) content.push({ type: 'text', text: JSON.stringify(respond.json) });
+  if (respond.rawText !== undefined) content.push({ type: 'text', text: respond.rawText });
+  (respond.toolUse ?? []).forEach((t, i) => content.push({ type: 'tool_use', id: toolId(rule.id, view.turn, i), name: t.name, input: t.input ?? {} }));
+  const stopReason = respond.stopReason ?? ((respond.toolUse?.length ?? 0) > 0 ? 'tool_use' : 'end_turn');
+  const usage = {
+    input_tokens: Math.ceil(requestChars / 4),
+    output_tokens: Math.ceil(JSON.stringify(content).length / 4),
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    ...respond.usage,
+  };
+  return {
+    id: `msg_${rule.id.replace(/[^A-Za-z0-9_-]/g, '_')}_${view.turn}`,
+    type: 'message',
+    role: 'assistant',
+    model: script.model ?? view.model,
+    content,
+    stop_reason: stopReason,
+    stop_sequence: null,
+    usage,
+  };
+}
+
+export function errorBody(type: string, message: string): unknown {
+  return { type: 'error', error: { type, message } };
+}
+
+export class RulePlayer {
+  private readonly used = new Map<string, number>();
+
+  constructor(private readonly script: SessionScript) {}
+
+  reset(): void {
+    this.used.clear();
+  }
+
+  plan(view: RequestView, requestChars: number): PlannedReply {
+    const rule = this.script.rules.find((r) => (r.times === undefined || (this.used.get(r.id) ?? 0) < r.times) && ruleMatches(r, view));
+    if (!rule) {
+      const message = `no rule matched: ${view.prompt.slice(0, 200)} turn=${view.turn}`;
+      return { rule: null, status: 500, headers: {}, body: errorBody('api_error', message), delayMs: 0, reset: false };
+    }
+    this.used.set(rule.id, (this.used.get(rule.id) ?? 0) + 1);
+    const r = rule.respond;
+    const delayMs = r.delayMs ?? 0;
+    if (r.reset) return { rule: rule.id, status: 0, headers: {}, delayMs, reset: true };
+    if (r.error) {
+      return { rule: rule.id, status: r.error.status, headers: r.error.headers ?? {}, body: errorBody(r.error.type, r.error.message), delayMs, reset: false };
+    }
+    return { rule: rule.id, status: 200, headers: {}, body: messageBody(rule, r, view, this.script, requestChars), delayMs, reset: false };
+  }
+}

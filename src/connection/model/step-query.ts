@@ -1,0 +1,170 @@
+/**
+ * One step's conversation with Claude: the tool-use loop, durable across activity
+ * retries (checkpoint per turn), safe (tools confined by code), and accounted for
+ * (usage, cost, budget checked before every call).
+ *
+ * Called by the queryStep activity, which passes Temporal's heartbeat, the previous
+ * attempt's heartbeat details and the cancellation signal as `ctx`: this module does
+ * not import @temporalio/activity.
+ */
+import type { QueryStepInput, QueryStepOutput } from '../../contracts/activities.js';
+import { AgentError } from '../../contracts/errors.js';
+import { FailureType } from '../../contracts/failures.js';
+import { totalTokens } from '../../contracts/usage.js';
+import { createArtifactStore, stepArtifactDir, type ArtifactStore } from '../artifacts/artifact-store.js';
+import { toToolResultBlock } from '../tools/tool-dispatcher.js';
+import { DEFAULT_TOOL_LIMITS, defaultLog, type LogFn, type ToolContext, type ToolLimits } from '../tools/tool-types.js';
+import { checkBudget, estimateTokens } from './budget-guard.js';
+import { textOf, type LlmClient, type LlmContentBlock } from './llm-client.js';
+import { costUsd, DEFAULT_PRICES, priceFor, type PriceTable } from './pricing.js';
+import { buildRequest, firstUserMessage, STEP_TOOLS } from './request-builder.js';
+import { stepKey, type StepCheckpoint } from './step-checkpoint.js';
+import { checkpoint, recordTurnUsage, restoreState, toUsage, type StepState } from './step-state.js';
+import { decideOutcome } from './turn-outcome.js';
+
+export interface StepQueryDeps {
+  readonly llm: LlmClient;
+  /** Overrides the default USD price table. */
+  readonly prices?: PriceTable;
+  readonly toolLimits?: Partial<ToolLimits>;
+  readonly log?: LogFn;
+  /** Re-sends the last heartbeat this often during long calls/commands (default 5 s). */
+  readonly keepAliveMs?: number;
+  /** Extra non-secret env for bash (e.g. a git identity). */
+  readonly bashEnv?: Readonly<Record<string, string>>;
+}
+
+export interface StepQueryContext {
+  heartbeat(details: unknown): void;
+  readonly resumeFrom?: unknown;
+  readonly signal: AbortSignal;
+}
+
+const SUMMARY_CHARS = 1000;
+
+export async function runStepQuery(deps: StepQueryDeps, input: QueryStepInput, ctx: StepQueryContext): Promise<QueryStepOutput> {
+  const log = deps.log ?? defaultLog;
+  const store = createArtifactStore(stepArtifactDir(input.artifactsDir, input.workflowId, input.stepId, input.iteration));
+  const step = stepKey(input.workflowId, input.stepId, input.iteration);
+  const prices = deps.prices ?? DEFAULT_PRICES;
+  const price = priceFor(input.model.model, prices);
+  const maxTurns = Math.min(input.model.maxTurnsPerStep, input.budget.maxTurnsPerStep ?? Number.POSITIVE_INFINITY);
+  const tools: ToolContext = {
+    worktreePath: input.worktreePath,
+    stepKind: input.stepKind,
+    readOnly: input.readOnly,
+    signal: ctx.signal,
+    store,
+    limits: { ...DEFAULT_TOOL_LIMITS, ...deps.toolLimits },
+    log,
+    ...(deps.bashEnv ? { extraEnv: deps.bashEnv } : {}),
+  };
+
+  const state = await restoreState(ctx.resumeFrom, step, firstUserMessage(input), store, log);
+  if (state.resumedFromTurn !== undefined) log('info', 'resuming step from checkpoint', { step, turn: state.resumedFromTurn });
+  // Until the first new checkpoint, keep-alive heartbeats repeat the one we resumed from,
+  // so a crash in between still resumes at the same place.
+  let lastDetails: unknown = ctx.resumeFrom ?? { v: 0, step, turn: 0 };
+  const keepAlive = setInterval(() => {
+    try {
+      ctx.heartbeat(lastDetails);
+    } catch {
+      // A failed keep-alive is not fatal; the per-turn heartbeat reports real problems.
+    }
+  }, deps.keepAliveMs ?? 5_000);
+  keepAlive.unref();
+
+  try {
+    for (;;) {
+      ctx.signal.throwIfAborted();
+      if (state.turn >= maxTurns) {
+        throw new AgentError(FailureType.BudgetExhausted, `step ${input.stepId} used its ${maxTurns} model turns without a final answer`, {
+          where: 'model.maxTurnsPerStep',
+          details: { turns: state.turn, usedUsd: state.costUsd, usedTokens: totalTokens(state.usage) },
+        });
+      }
+      const request = buildRequest(input, state.messages);
+      const estimatedInputTokens =
+        state.lastCallTokens > 0 ? state.lastCallTokens + estimateTokens(state.pendingChars) : estimateTokens(JSON.stringify(request).length);
+      checkBudget({ budget: input.budget, usedUsage: state.usage, usedUsd: state.costUsd, estimatedInputTokens, price });
+
+      const response = await deps.llm.createMessage(request, { signal: ctx.signal });
+      ctx.signal.throwIfAborted();
+      const turnUsage = toUsage(response.usage);
+      recordTurnUsage(state, turnUsage, costUsd(turnUsage, input.model.model, prices));
+      state.messages.push({ role: 'assistant', content: response.content });
+      const text = textOf(response.content);
+      if (text.trim() !== '') state.lastText = text;
+
+      const outcome = decideOutcome(response, input.schema.full, state);
+      if (outcome.kind === 'done') {
+        const transcript = await writeTranscript(store, input, state, response.stop_reason ?? 'end_turn', 'completed');
+        return {
+          output: outcome.output,
+          usage: state.usage,
+          costUsd: state.costUsd,
+          turns: state.turn,
+          stopReason: response.stop_reason ?? 'end_turn',
+          toolsUsed: state.toolsUsed,
+          summary: state.lastText.slice(0, SUMMARY_CHARS),
+          transcript,
+        };
+      }
+      if (outcome.kind !== 'continue') {
+        const content: LlmContentBlock[] = outcome.kind === 'reply' ? [...outcome.content] : [];
+        if (outcome.kind === 'tools') {
+          // Sequential on purpose: calls share one worktree and their order must be reproducible.
+          for (const [i, call] of outcome.calls.entries()) {
+            if (!state.toolsUsed.includes(call.name)) state.toolsUsed.push(call.name);
+            content.push(await toToolResultBlock(call, tools, `tool-output-t${state.turn}-${i}`));
+          }
+        }
+        state.messages.push({ role: 'user', content });
+        state.pendingChars = JSON.stringify(content).length;
+      }
+      const details: StepCheckpoint = await checkpoint(state, step, store);
+      lastDetails = details;
+      ctx.heartbeat(details);
+    }
+  } catch (error) {
+    throw await withTranscript(error, store, input, state, ctx.signal);
+  } finally {
+    clearInterval(keepAlive);
+  }
+}
+
+async function writeTranscript(store: ArtifactStore, input: QueryStepInput, state: StepState, stopReason: string, outcome: string) {
+  return store.putJson('transcript', {
+    workflowId: input.workflowId,
+    stepId: input.stepId,
+    stepKind: input.stepKind,
+    iteration: input.iteration,
+    model: input.model.model,
+    outcome,
+    stopReason,
+    turns: state.turn,
+    usage: state.usage,
+    costUsd: state.costUsd,
+    toolsUsed: state.toolsUsed,
+    system: input.systemPrompt,
+    tools: STEP_TOOLS.map((t) => t.name),
+    messages: state.messages,
+  });
+}
+
+/** Typed failures carry the transcript path so an operator can see what the model did. */
+async function withTranscript(error: unknown, store: ArtifactStore, input: QueryStepInput, state: StepState, signal: AbortSignal): Promise<unknown> {
+  if (signal.aborted || !AgentError.isInstance(error)) return error;
+  try {
+    const ref = await writeTranscript(store, input, state, 'error', error.code);
+    return new AgentError(error.code, error.message, {
+      ...(error.where !== undefined ? { where: error.where } : {}),
+      ...(error.expected !== undefined ? { expected: error.expected } : {}),
+      details: { ...error.details, transcript: ref.path, turns: state.turn },
+      retryable: error.retryable,
+      ...(error.cause !== undefined ? { cause: error.cause } : {}),
+    });
+  } catch {
+    return error;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The embedded Temporal: `temporal server start-dev` with SQLite persistence in
+ * .temporal/, the Web UI on 8233 and the project's search attributes registered.
+ * `start-run` and `demo` reuse a server that answers and start this one otherwise.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Connection } from '@temporalio/client';
+import { AgentError } from '../../contracts/errors.js';
+import { PROJECT_ROOT, resolveTemporalCliPath } from './temporal-cli.js';
+
+/** Kept in sync with src/workflows/search-attributes.ts (a test checks it). */
+export const SEARCH_ATTRIBUTE_FLAGS: readonly string[] = [
+  'IssueNumber=Int',
+  'AgentName=Keyword',
+  'StepId=Keyword',
+  'RunPhase=Keyword',
+  'CostUsd=Double',
+  'TokensTotal=Int',
+  'DefinitionHash=Keyword',
+];
+
+export const DEFAULT_ADDRESS = '127.0.0.1:7233';
+export const DEFAULT_UI_PORT = 8233;
+export const STATE_DIR = join(PROJECT_ROOT, '.temporal');
+
+export function devServerArgs(options: { port?: number; uiPort?: number; dbFile?: string } = {}): string[] {
+  const args = [
+    'server', 'start-dev',
+    '--ip', '127.0.0.1',
+    '--port', String(options.port ?? 7233),
+    '--ui-port', String(options.uiPort ?? DEFAULT_UI_PORT),
+    '--db-filename', options.dbFile ?? join(STATE_DIR, 'dev.sqlite'),
+    '--log-level', 'warn',
+  ];
+  for (const attr of SEARCH_ATTRIBUTE_FLAGS) args.push('--search-attribute', attr);
+  return args;
+}
+
+export async function serverAnswers(address: string, timeoutMs = 1500): Promise<boolean> {
+  try {
+    const connection = await Connection.connect({ address, connectTimeout: timeoutMs });
+    try {
+      await connection.workflowService.getSystemInfo({}, );
+      return true;
+    } finally {
+      await connection.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+export async function waitForServer(address: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await serverAnswers(address)) return;
+    await sleep(300);
+  }
+  throw new AgentError('TEMPORAL_UNREACHABLE', `the Temporal server at ${address} did not answer within ${Math.round(timeoutMs / 1000)} s`, {
+    where: 'TEMPORAL_ADDRESS',
+    expected: 'a reachable Temporal frontend (host:port)',
+  });
+}
+
+/** Starts the dev server detached (it outlives the command, so the Web UI stays up). */
+export async function startDetachedDevServer(): Promise<{ pid: number; logFile: string }> {
+  mkdirSync(STATE_DIR, { recursive: true });
+  const logFile = join(STATE_DIR, 'dev-server.log');
+  const out = openSync(logFile, 'a');
+  const child = spawn(resolveTemporalCliPath(), devServerArgs(), { detached: true, stdio: ['ignore', out, out] });
+  child.unref();
+  await waitForServer(DEFAULT_ADDRESS, 60_000);
+  return { pid: child.pid ?? -1, logFile };
+}
+
+export interface TemporalTarget {
+  readonly address: string;
+  readonly namespace: string;
+  readonly uiUrl: string;
+  readonly started: boolean;
+}
+
+/**
+ * Reuses the server at TEMPORAL_ADDRESS when set (it must answer), else the local
+ * dev server, starting it when nothing answers on the default address.
+ */
+export async function ensureTemporal(env: NodeJS.ProcessEnv = process.env): Promise<TemporalTarget> {
+  const namespace = env.TEMPORAL_NAMESPACE ?? 'default';
+  const explicit = env.TEMPORAL_ADDRESS;
+  if (explicit !== undefined && explicit !== '') {
+    if (!(await serverAnswers(explicit, 5000))) {
+      throw new AgentError('TEMPORAL_UNREACHABLE', `no Temporal server answers at TEMPORAL_ADDRESS=${explicit}`, {
+        where: 'TEMPORAL_ADDRESS',
+        expected: 'a reachable Temporal frontend, or unset it to use the embedded dev server',
+      });
+    }
+    return { address: explicit, namespace, uiUrl: env.TEMPORAL_UI_URL ?? `http://${explicit.split(':')[0]}:${DEFAULT_UI_PORT}`, started: false };
+  }
+  const uiUrl = `http://127.0.0.1:${DEFAULT_UI_PORT}`;
+  if (await serverAnswers(DEFAULT_ADDRESS)) return { address: DEFAULT_ADDRESS, namespace, uiUrl, started: false };
+  await startDetachedDevServer();
+  return { address: DEFAULT_ADDRESS, namespace, uiUrl, started: true };
+}
+
+export function workflowUrl(target: TemporalTarget, workflowId: string): string {
+  return `${target.uiUrl}/namespaces/${encodeURIComponent(target.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+}

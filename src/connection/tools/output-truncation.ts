@@ -1,0 +1,35 @@
+/**
+ * Keeps big tool outputs out of the conversation: the model sees the head and the
+ * tail (where errors and summaries usually are) plus a note; the full text goes to
+ * the artifact store so nothing is lost.
+ */
+import type { ArtifactStore } from '../artifacts/artifact-store.js';
+
+export interface TruncatedOutput {
+  readonly text: string;
+  readonly truncated: boolean;
+  readonly artifactPath?: string;
+}
+
+export function headTail(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  // More head than tail: the command's own framing is at the top, the verdict at the bottom.
+  const head = Math.floor(maxChars * 0.6);
+  const tail = maxChars - head;
+  const omitted = text.length - head - tail;
+  return `${text.slice(0, head)}\n\n[... ${omitted} characters omitted ...]\n\n${text.slice(text.length - tail)}`;
+}
+
+export async function truncateToolOutput(
+  text: string,
+  maxChars: number,
+  store: ArtifactStore,
+  label: string,
+): Promise<TruncatedOutput> {
+  if (text.length <= maxChars) return { text, truncated: false };
+  const ref = await store.put(label, text);
+  const note =
+    `[output truncated: ${text.length} characters, showing the first and last part. ` +
+    `Full output saved to ${ref.path}. Narrow the command (grep, head, tail) to see other parts.]`;
+  return { text: `${headTail(text, maxChars)}\n${note}`, truncated: true, artifactPath: ref.path };
+}

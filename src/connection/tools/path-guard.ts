@@ -1,0 +1,59 @@
+/**
+ * Confines editor paths to the worktree. The check runs on real paths (symlinks
+ * resolved), so `link -> /etc` inside the worktree cannot be used to escape, and a
+ * file that does not exist yet is judged by its nearest existing parent.
+ */
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+
+export type PathCheck = { readonly ok: true; readonly absolute: string } | { readonly ok: false; readonly reason: string };
+
+/** Files the agent should not read even inside the worktree (local secrets). */
+const SECRET_FILE = /^\.env(\..+)?$/;
+const SECRET_FILE_ALLOWED = /^\.env\.(example|sample|template)$/;
+
+function isInside(root: string, candidate: string): boolean {
+  const rel = path.relative(root, candidate);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+async function nearestExistingReal(target: string): Promise<string> {
+  let current = target;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      const real = await realpath(current);
+      return path.join(real, ...rest.reverse());
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return target;
+      rest.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+export async function resolveInWorktree(worktreePath: string, requested: string): Promise<PathCheck> {
+  if (requested.includes('\0')) return { ok: false, reason: 'the path contains a NUL byte' };
+  const root = await realpath(worktreePath);
+  // Relative paths are relative to the worktree; absolute ones must point into it.
+  const lexical = path.resolve(root, requested);
+  const lexicalFromGiven = path.resolve(worktreePath, requested);
+  if (!isInside(root, lexical) && !isInside(path.resolve(worktreePath), lexicalFromGiven)) {
+    return { ok: false, reason: `${requested} is outside the worktree; only files under ${worktreePath} can be used` };
+  }
+  const target = isInside(root, lexical) ? lexical : path.join(root, path.relative(path.resolve(worktreePath), lexicalFromGiven));
+  const real = await nearestExistingReal(target);
+  if (!isInside(root, real)) {
+    return { ok: false, reason: `${requested} resolves (through a symlink) to ${real}, outside the worktree` };
+  }
+  const base = path.basename(real);
+  if (SECRET_FILE.test(base) && !SECRET_FILE_ALLOWED.test(base)) {
+    return { ok: false, reason: `${requested} is a local secrets file (.env); it is not available to the agent` };
+  }
+  const rel = path.relative(root, real).split(path.sep);
+  if (rel[0] === '.git') {
+    return { ok: false, reason: `${requested} is inside .git; use git commands through bash instead` };
+  }
+  return { ok: true, absolute: real };
+}

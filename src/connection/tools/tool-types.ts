@@ -1,0 +1,44 @@
+/**
+ * Shared shapes of the client-side tools the model may call in a step.
+ * A tool never throws for a model mistake: it returns `isError: true` with a short
+ * message the model can act on. It throws only for cancellation or harness faults.
+ */
+import type { ArtifactStore } from '../artifacts/artifact-store.js';
+import type { StepKind } from '../../contracts/intents.js';
+
+export const ToolName = { Bash: 'bash', Editor: 'str_replace_based_edit_tool' } as const;
+export type ToolName = (typeof ToolName)[keyof typeof ToolName];
+
+export interface ToolResult {
+  readonly content: string;
+  readonly isError: boolean;
+}
+
+export type LogFn = (level: 'info' | 'warn', message: string, data?: Readonly<Record<string, unknown>>) => void;
+
+export interface ToolLimits {
+  /** Per bash command; default 120 s. */
+  readonly bashTimeoutMs: number;
+  /** Outputs longer than this go to the artifact store; the model gets a head+tail view. */
+  readonly maxOutputChars: number;
+}
+
+export const DEFAULT_TOOL_LIMITS: ToolLimits = { bashTimeoutMs: 120_000, maxOutputChars: 16_000 };
+
+export interface ToolContext {
+  /** Absolute path; every tool is confined to it. */
+  readonly worktreePath: string;
+  readonly stepKind: StepKind;
+  readonly readOnly: boolean;
+  readonly signal: AbortSignal;
+  readonly store: ArtifactStore;
+  readonly limits: ToolLimits;
+  readonly log: LogFn;
+  /** Extra variables for the bash environment (e.g. git identity); never secrets. */
+  readonly extraEnv?: Readonly<Record<string, string>>;
+}
+
+export const defaultLog: LogFn = (level, message, data) => {
+  const line = `[tools] ${message}${data ? ` ${JSON.stringify(data)}` : ''}`;
+  if (level === 'warn') console.warn(line);
+};

@@ -1,0 +1,191 @@
+/**
+ * The activity interface of the run workflow: every I/O the workflow asks for.
+ * Implemented by `createActivities(deps)` in src/activities/; the workflow only ever
+ * sees these types (through proxyActivities).
+ */
+import type { AgentDefinition, ClosureAction, CompletionStepDefinition, FailurePatternDefinition, ModelSettings, ValidatorDefinition } from './definition.js';
+import type { IssueSourceKind, BoundaryReport } from './run.js';
+import type { StepKind } from './intents.js';
+import type { JsonObject, JsonValue } from './json.js';
+import type { RunBudget, Usage } from './usage.js';
+
+export interface LoadDefinitionInput {
+  readonly agentDir: string;
+}
+
+export interface IssueSnapshot {
+  readonly number: number;
+  readonly title: string;
+  readonly body: string;
+  readonly labels: readonly string[];
+  readonly state: 'open' | 'closed';
+}
+
+export interface PrepareWorkspaceInput {
+  readonly repoPath: string;
+  readonly issue: number;
+  readonly issueSource: IssueSourceKind;
+  readonly worktreeRoot: string;
+  readonly branchPrefix: string;
+}
+
+export interface PrepareWorkspaceOutput {
+  readonly worktreePath: string;
+  readonly branch: string;
+  readonly baseBranch: string;
+  readonly reused: boolean;
+  readonly issue: IssueSnapshot;
+}
+
+export const PromptKind = { Step: 'step', System: 'system' } as const;
+export type PromptKind = (typeof PromptKind)[keyof typeof PromptKind];
+
+export interface ResolvePromptInput {
+  readonly agentDir: string;
+  readonly promptsDir: string;
+  readonly kind: PromptKind;
+  /** For `step`: the step whose C3L prompt to resolve. */
+  readonly c1: string;
+  readonly stepId?: string;
+  readonly c2?: string;
+  readonly c3?: string;
+  readonly edition?: string;
+  readonly adaptation?: string;
+  /** For `system`: path relative to the agent directory. */
+  readonly systemPromptPath?: string;
+  /** Declared variables that must be present and non-empty (without `uv-`). */
+  readonly required: readonly string[];
+  /** Variables available for `{uv-name}` substitution (name without `uv-`). */
+  readonly variables: Readonly<Record<string, string>>;
+}
+
+export interface ResolvedPrompt {
+  readonly text: string;
+  /** Path of the file the text came from, relative to the prompts root. */
+  readonly source: string;
+}
+
+export interface ResolveSchemaInput {
+  readonly schemasDir: string;
+  readonly stepId: string;
+  readonly file: string;
+  readonly schema: string;
+}
+
+export interface ResolvedSchema {
+  /** The full resolved schema, enforced locally with ajv. */
+  readonly full: JsonObject;
+  /** The subset the Messages API's structured outputs accept. */
+  readonly api: JsonObject;
+}
+
+export interface QueryStepInput {
+  readonly workflowId: string;
+  readonly issue: number;
+  readonly stepId: string;
+  readonly stepKind: StepKind;
+  readonly iteration: number;
+  readonly worktreePath: string;
+  readonly artifactsDir: string;
+  readonly systemPrompt: string;
+  /** The untrusted issue text, quoted as data; part of the cached prefix. */
+  readonly issueContext: string;
+  readonly prompt: string;
+  readonly schema: ResolvedSchema;
+  readonly model: ModelSettings;
+  readonly readOnly: boolean;
+  /** What is left of the run budget when this step starts. */
+  readonly budget: RunBudget;
+}
+
+export interface ArtifactRef {
+  readonly path: string;
+  readonly sha256: string;
+  readonly bytes: number;
+}
+
+export interface QueryStepOutput {
+  readonly output: JsonObject;
+  readonly usage: Usage;
+  readonly costUsd: number;
+  readonly turns: number;
+  readonly stopReason: string;
+  readonly toolsUsed: readonly string[];
+  /** Last assistant text, truncated: feeds `previous_summary`. */
+  readonly summary: string;
+  readonly transcript: ArtifactRef;
+}
+
+export interface RunValidatorsInput {
+  readonly worktreePath: string;
+  readonly completionStep: CompletionStepDefinition;
+  readonly validators: Readonly<Record<string, ValidatorDefinition>>;
+}
+
+export interface ConditionResult {
+  readonly validator: string;
+  readonly passed: boolean;
+  readonly command?: string;
+  readonly exitCode?: number;
+  /** One or two lines: what was seen. */
+  readonly summary: string;
+  readonly failurePattern?: string;
+  readonly params: Readonly<Record<string, JsonValue>>;
+  /** Exit 126/127 or a permission error: retrying cannot help. */
+  readonly unrecoverable: boolean;
+  readonly output?: ArtifactRef;
+}
+
+export interface ValidationReport {
+  readonly passed: boolean;
+  readonly results: readonly ConditionResult[];
+}
+
+export interface BuildRetryPromptInput {
+  readonly promptsDir: string;
+  readonly c1: string;
+  readonly completionStep: CompletionStepDefinition;
+  readonly failurePatterns: Readonly<Record<string, FailurePatternDefinition>>;
+  readonly failed: readonly ConditionResult[];
+}
+
+export interface BoundaryHookInput {
+  readonly workflowId: string;
+  readonly mode: IssueSourceKind;
+  readonly repoPath: string;
+  readonly worktreePath: string;
+  readonly branch: string;
+  readonly baseBranch: string;
+  readonly issue: number;
+  readonly closureAction: ClosureAction;
+  readonly summary: string;
+  readonly evidence: readonly ConditionResult[];
+}
+
+export interface CheckExternalStateInput {
+  readonly repoPath: string;
+  readonly issue: number;
+  readonly issueSource: IssueSourceKind;
+}
+
+export interface CustomVerdictInput {
+  readonly agentDir: string;
+  readonly handlerPath: string;
+  readonly iteration: number;
+  readonly output: JsonObject;
+  readonly config: JsonObject;
+}
+
+/** The activities the run workflow calls. */
+export interface RunActivities {
+  loadDefinition(input: LoadDefinitionInput): Promise<AgentDefinition>;
+  prepareWorkspace(input: PrepareWorkspaceInput): Promise<PrepareWorkspaceOutput>;
+  resolvePrompt(input: ResolvePromptInput): Promise<ResolvedPrompt>;
+  resolveSchema(input: ResolveSchemaInput): Promise<ResolvedSchema>;
+  queryStep(input: QueryStepInput): Promise<QueryStepOutput>;
+  runValidators(input: RunValidatorsInput): Promise<ValidationReport>;
+  buildRetryPrompt(input: BuildRetryPromptInput): Promise<ResolvedPrompt>;
+  runBoundaryHook(input: BoundaryHookInput): Promise<BoundaryReport>;
+  checkExternalState(input: CheckExternalStateInput): Promise<IssueSnapshot>;
+  evaluateCustomVerdict(input: CustomVerdictInput): Promise<{ readonly done: boolean; readonly reason: string }>;
+}

@@ -1,0 +1,37 @@
+/**
+ * Completion (verdict) types of seed 000, with the newer upstream names as aliases.
+ * The definition snapshot always carries the canonical seed name.
+ */
+
+export const CompletionType = {
+  StepMachine: 'stepMachine',
+  ExternalState: 'externalState',
+  IterationBudget: 'iterationBudget',
+  KeywordSignal: 'keywordSignal',
+  StructuredSignal: 'structuredSignal',
+  CheckBudget: 'checkBudget',
+  Composite: 'composite',
+  Custom: 'custom',
+} as const;
+export type CompletionType = (typeof CompletionType)[keyof typeof CompletionType];
+
+/** Upstream (climpt ≥ 1.13) names → seed names. */
+export const UPSTREAM_COMPLETION_ALIASES: Readonly<Record<string, CompletionType>> = {
+  'detect:graph': 'stepMachine',
+  'poll:state': 'externalState',
+  'count:iteration': 'iterationBudget',
+  'detect:keyword': 'keywordSignal',
+  'detect:structured': 'structuredSignal',
+  'count:check': 'checkBudget',
+  'meta:composite': 'composite',
+  'meta:custom': 'custom',
+};
+
+/** Accepts a seed or upstream name; returns the canonical name or undefined. */
+export function canonicalCompletionType(name: string): CompletionType | undefined {
+  if ((Object.values(CompletionType) as string[]).includes(name)) return name as CompletionType;
+  return UPSTREAM_COMPLETION_ALIASES[name];
+}
+
+export const CompositeOperator = { And: 'and', Or: 'or', First: 'first' } as const;
+export type CompositeOperator = (typeof CompositeOperator)[keyof typeof CompositeOperator];

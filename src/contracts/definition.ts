@@ -1,0 +1,155 @@
+/**
+ * The validated, normalised agent definition: what the loader produces and what the
+ * run workflow receives as a snapshot in its history. Vocabulary-neutral: seed and
+ * upstream names are both mapped onto these shapes by the loader.
+ */
+import type { CompletionType, CompositeOperator } from './completion-types.js';
+import type { Intent, StepKind } from './intents.js';
+import type { JsonObject, JsonValue } from './json.js';
+
+export interface OutputSchemaRef {
+  /** File name relative to the agent's `schemas/` directory. */
+  readonly file: string;
+  /** Bare name (`definitions`/`$defs`/top-level key) or `#/json/pointer`. */
+  readonly schema: string;
+}
+
+export interface StructuredGate {
+  readonly allowedIntents: readonly Intent[];
+  /** Dot path into the structured output, e.g. `next_action.action`. */
+  readonly intentField: string;
+  /** Internal pointer into the resolved step schema, e.g. `#/properties/next_action/properties/action`. */
+  readonly intentSchemaRef: string;
+  /** Dot path to the jump target step id. */
+  readonly targetField?: string;
+  /** Dot paths copied into StepContext; key = last path segment. */
+  readonly handoffFields: readonly string[];
+  /** Default true: a missing or disallowed intent fails the run with FAILED_STEP_ROUTING. */
+  readonly failFast: boolean;
+  readonly fallbackIntent?: Intent;
+}
+
+/** `{ target }` (null ends the flow) or a conditional transition keyed by a handoff value. */
+export type TransitionRule =
+  | { readonly target: string | null }
+  | {
+      readonly condition: string;
+      /** value → step id (null ends the flow); `default` is used when no value matches. */
+      readonly targets: Readonly<Record<string, string | null>>;
+    };
+
+export interface StepDefinition {
+  readonly stepId: string;
+  readonly name: string;
+  readonly stepKind: StepKind;
+  readonly c2: string;
+  readonly c3: string;
+  readonly edition: string;
+  readonly adaptation?: string;
+  /** Variables (without `uv-` prefix) that must be present and non-empty at resolution. */
+  readonly uvVariables: readonly string[];
+  readonly outputSchemaRef: OutputSchemaRef;
+  readonly structuredGate: StructuredGate;
+  readonly transitions: Readonly<Partial<Record<Intent, TransitionRule>>>;
+  /** Verification steps may be made read-only (no editor writes, no mutating bash). */
+  readonly readOnly: boolean;
+}
+
+export const FailAction = { Retry: 'retry', Abort: 'abort', Skip: 'skip' } as const;
+export type FailAction = (typeof FailAction)[keyof typeof FailAction];
+
+export interface ConditionRef {
+  readonly validator: string;
+  readonly params: Readonly<Record<string, JsonValue>>;
+}
+
+/** A completion (upstream: validation) step: the conditions a closure must pass. */
+export interface CompletionStepDefinition {
+  readonly stepId: string;
+  readonly name: string;
+  /** C3L segments used for retry prompts: `<c1>/<c2>/<c3>/f_<edition>_<adaptation>.md`. */
+  readonly c2: string;
+  readonly c3: string;
+  readonly conditions: readonly ConditionRef[];
+  readonly onFail: { readonly action: FailAction; readonly maxAttempts: number };
+}
+
+export type SuccessWhen = string; // 'empty' | 'exitCode:N' | 'contains:S' | 'matches:RE'
+
+export type ValidatorDefinition =
+  | {
+      readonly type: 'command';
+      readonly command: string;
+      readonly successWhen: SuccessWhen;
+      readonly failurePattern?: string;
+      /** param name → extractor name (e.g. changedFiles → parseChangedFiles). */
+      readonly extractParams: Readonly<Record<string, string>>;
+      readonly timeoutMs?: number;
+    }
+  | {
+      readonly type: 'file';
+      readonly paths: readonly string[];
+      readonly failurePattern?: string;
+    };
+
+export interface FailurePatternDefinition {
+  readonly description: string;
+  readonly edition: string;
+  readonly adaptation?: string;
+  readonly params: readonly string[];
+}
+
+export interface ParameterSpec {
+  readonly type: 'string' | 'number' | 'boolean' | 'array';
+  readonly description: string;
+  readonly required: boolean;
+  readonly default?: JsonValue;
+  readonly cli: string;
+}
+
+export interface VerdictSpec {
+  readonly type: CompletionType;
+  /** Type-specific configuration (maxIterations, verdictKeyword, signalType, ...). */
+  readonly config: JsonObject;
+  /** For `composite`: the operator and child verdicts. */
+  readonly operator?: CompositeOperator;
+  readonly children?: readonly VerdictSpec[];
+}
+
+export const ClosureAction = { Close: 'close', LabelOnly: 'label-only', LabelAndClose: 'label-and-close' } as const;
+export type ClosureAction = (typeof ClosureAction)[keyof typeof ClosureAction];
+
+export interface ModelSettings {
+  readonly model: string;
+  readonly maxTokens: number;
+  readonly maxTurnsPerStep: number;
+}
+
+export interface AgentDefinition {
+  readonly name: string;
+  readonly displayName: string;
+  readonly version: string;
+  readonly description: string;
+  /** Absolute path of the agent directory the definition was loaded from. */
+  readonly agentDir: string;
+  /** Path of the prompts root (`<agentDir>/prompts` or the default `prompts/`). */
+  readonly promptsDir: string;
+  /** Path of the schemas directory. */
+  readonly schemasDir: string;
+  /** sha256 over registry, schemas and prompts: which definition a run used. */
+  readonly hash: string;
+  readonly parameters: Readonly<Record<string, ParameterSpec>>;
+  readonly verdict: VerdictSpec;
+  readonly maxIterations: number;
+  readonly systemPromptPath: string;
+  readonly c1: string;
+  readonly entryStep: string;
+  readonly steps: Readonly<Record<string, StepDefinition>>;
+  readonly completionSteps: Readonly<Record<string, CompletionStepDefinition>>;
+  readonly validators: Readonly<Record<string, ValidatorDefinition>>;
+  readonly failurePatterns: Readonly<Record<string, FailurePatternDefinition>>;
+  readonly model: ModelSettings;
+  readonly closureAction: ClosureAction;
+  readonly worktree: { readonly root: string; readonly branchPrefix: string };
+  readonly warnings: readonly string[];
+}

@@ -1,0 +1,59 @@
+/**
+ * The one error hierarchy of the project. Every error we raise on purpose is an
+ * AgentError with a stable `code` and the data a user needs to fix the problem.
+ * Activities convert AgentErrors into non-retryable ApplicationFailures at their edge
+ * (src/activities/to-failure.ts); the CLI prints `message` without a stack trace.
+ */
+import type { FailureType } from './failures.js';
+
+const MARKER = Symbol.for('durable-issue-agent.AgentError');
+
+export interface AgentErrorOptions {
+  /** Where the problem is: a file, `file#/json/pointer`, or a `--flag`. */
+  readonly where?: string;
+  /** What was expected instead. */
+  readonly expected?: string;
+  /** Extra structured data (kept small: it may land in workflow history). */
+  readonly details?: Readonly<Record<string, unknown>>;
+  /** Whether Temporal may retry the operation that failed (default false). */
+  readonly retryable?: boolean;
+  readonly cause?: unknown;
+}
+
+export class AgentError extends Error {
+  readonly [MARKER] = true;
+  readonly code: FailureType | string;
+  readonly where?: string;
+  readonly expected?: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+  readonly retryable: boolean;
+
+  constructor(code: FailureType | string, message: string, options: AgentErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AgentError';
+    this.code = code;
+    if (options.where !== undefined) this.where = options.where;
+    if (options.expected !== undefined) this.expected = options.expected;
+    if (options.details !== undefined) this.details = options.details;
+    this.retryable = options.retryable ?? false;
+  }
+
+  /** Works across module copies and realms, unlike `instanceof`. */
+  static isInstance(value: unknown): value is AgentError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  }
+
+  /** One line for humans: `CODE: message (at where; expected ...)`. */
+  describe(): string {
+    const parts = [this.where ? `at ${this.where}` : '', this.expected ? `expected ${this.expected}` : ''].filter(Boolean);
+    return `${this.code}: ${this.message}${parts.length ? ` (${parts.join('; ')})` : ''}`;
+  }
+}
+
+/** Bad command-line usage: the CLI exits 2 with the one-line message. */
+export class UsageError extends AgentError {
+  constructor(message: string, flag?: string) {
+    super('USAGE', message, flag === undefined ? {} : { where: flag });
+    this.name = 'UsageError';
+  }
+}

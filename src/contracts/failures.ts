@@ -1,0 +1,39 @@
+/**
+ * Failure types: the `type` of every non-retryable ApplicationFailure an activity
+ * throws and of every failure the run workflow ends with. Stable codes: operators and
+ * tests branch on them.
+ */
+export const FailureType = {
+  ConfigInvalid: 'CONFIG_INVALID',
+  SchemaResolution: 'SCHEMA_RESOLUTION',
+  FailedSchemaResolution: 'FAILED_SCHEMA_RESOLUTION',
+  FailedStepRouting: 'FAILED_STEP_ROUTING',
+  PromptResolution: 'PROMPT_RESOLUTION',
+  StructuredOutputInvalid: 'STRUCTURED_OUTPUT_INVALID',
+  ModelRequestInvalid: 'MODEL_REQUEST_INVALID',
+  ModelAuth: 'MODEL_AUTH',
+  ModelRefusal: 'MODEL_REFUSAL',
+  ModelSpendLimit: 'MODEL_SPEND_LIMIT',
+  ModelContextExceeded: 'MODEL_CONTEXT_EXCEEDED',
+  ModelRateLimited: 'MODEL_RATE_LIMITED',
+  ModelUnavailable: 'MODEL_UNAVAILABLE',
+  BudgetExhausted: 'BUDGET_EXHAUSTED',
+  ValidatorUnrecoverable: 'VALIDATOR_UNRECOVERABLE',
+  ValidationAborted: 'VALIDATION_ABORTED',
+  IssueNotFound: 'ISSUE_NOT_FOUND',
+  RepoNotFound: 'REPO_NOT_FOUND',
+  WorktreeFailed: 'WORKTREE_FAILED',
+  BoundaryFailed: 'BOUNDARY_FAILED',
+  MaxIterations: 'MAX_ITERATIONS',
+  Aborted: 'ABORTED',
+  CustomHandler: 'CUSTOM_HANDLER',
+} as const;
+export type FailureType = (typeof FailureType)[keyof typeof FailureType];
+
+export const ALL_FAILURE_TYPES: readonly FailureType[] = Object.values(FailureType);
+
+/** Failure types that counts toward schema fail-fast (seed 004 §5). */
+export const SCHEMA_FAILURE_TYPES: readonly FailureType[] = [
+  FailureType.SchemaResolution,
+  FailureType.StructuredOutputInvalid,
+];

@@ -1,0 +1,110 @@
+/**
+ * The run: its input, its phases, the progress a query returns and the final result.
+ */
+import type { Intent, StepKind } from './intents.js';
+import type { RunBudget, Usage } from './usage.js';
+
+export const IssueSourceKind = { Local: 'local', GitHub: 'github' } as const;
+export type IssueSourceKind = (typeof IssueSourceKind)[keyof typeof IssueSourceKind];
+
+export interface RunInput {
+  readonly issue: number;
+  /** Absolute path of the agent directory (default agent: the project root holding registry/ and prompts/). */
+  readonly agentDir: string;
+  /** Absolute path of the target git repository. */
+  readonly repoPath: string;
+  readonly issueSource: IssueSourceKind;
+  readonly budget?: RunBudget;
+  /** Agent parameters from the CLI (`--param value`), already typed. */
+  readonly parameters?: Readonly<Record<string, string | number | boolean>>;
+  /** Where transcripts and large tool outputs go (absolute). */
+  readonly artifactsDir: string;
+  /** Overrides the definition's cap (tests). */
+  readonly maxIterations?: number;
+  /** Operational tuning; tests shorten the heartbeat timeout to notice a killed worker fast. */
+  readonly tuning?: { readonly heartbeatTimeoutMs?: number };
+}
+
+export const RunPhase = {
+  Loading: 'loading',
+  Preparing: 'preparing',
+  Flow: 'flow',
+  Closure: 'closure',
+  Validating: 'validating',
+  Boundary: 'boundary',
+  BudgetExhausted: 'budget-exhausted',
+  Completed: 'completed',
+  Failed: 'failed',
+  Cancelled: 'cancelled',
+} as const;
+export type RunPhase = (typeof RunPhase)[keyof typeof RunPhase];
+
+export interface StepRecord {
+  readonly iteration: number;
+  readonly stepId: string;
+  readonly stepKind: StepKind;
+  readonly intent?: Intent;
+  readonly next?: string | null;
+  readonly summary: string;
+  readonly usage: Usage;
+  readonly costUsd: number;
+  readonly turns: number;
+  readonly transcript?: string;
+}
+
+export interface RunProgress {
+  readonly workflowId: string;
+  readonly issue: number;
+  readonly agent: string;
+  readonly definitionHash: string;
+  readonly phase: RunPhase;
+  readonly iteration: number;
+  readonly maxIterations: number;
+  readonly stepId: string;
+  readonly usage: Usage;
+  readonly tokensTotal: number;
+  readonly costUsd: number;
+  readonly steps: readonly StepRecord[];
+  readonly worktreePath?: string;
+  readonly branch?: string;
+  readonly lastError?: string;
+  readonly pendingRetryPrompt: boolean;
+  readonly budget?: RunBudget;
+  readonly completionAttempts: Readonly<Record<string, number>>;
+}
+
+export const RunOutcome = { Success: 'success', Failed: 'failed', Cancelled: 'cancelled' } as const;
+export type RunOutcome = (typeof RunOutcome)[keyof typeof RunOutcome];
+
+export interface RunResult {
+  readonly outcome: RunOutcome;
+  /** FailureType code when not successful. */
+  readonly code?: string;
+  readonly reason: string;
+  readonly iterations: number;
+  readonly steps: readonly StepRecord[];
+  readonly usage: Usage;
+  readonly costUsd: number;
+  readonly definitionHash: string;
+  readonly verdict?: string;
+  readonly worktreePath?: string;
+  readonly branch?: string;
+  readonly boundary?: BoundaryReport;
+  readonly handoff: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+export const FinalizeStatus = { Success: 'success', Partial: 'partial', Failed: 'failed' } as const;
+export type FinalizeStatus = (typeof FinalizeStatus)[keyof typeof FinalizeStatus];
+
+export interface BoundaryEffect {
+  readonly name: string; // 'merge' | 'close-issue' | 'remove-worktree' | 'push' | 'open-pr' | 'comment' | 'label'
+  readonly status: 'done' | 'already-done' | 'skipped' | 'failed';
+  readonly detail: string;
+}
+
+export interface BoundaryReport {
+  readonly status: FinalizeStatus;
+  readonly effects: readonly BoundaryEffect[];
+  readonly pending: readonly string[];
+  readonly prUrl?: string;
+}

@@ -1,0 +1,66 @@
+/**
+ * The named parameter extractors a validator's `extractParams` may use, with the
+ * upstream aliases. PURE: the loader imports EXTRACTOR_NAMES to reject unknown names
+ * at load time instead of producing nulls at run time (upstream bug §10.12).
+ */
+import type { JsonValue } from '../../contracts/json.js';
+import { parseChangedFiles, parseStagedFiles, parseUnstagedFiles, parseUntrackedFiles } from './parse-git-status.js';
+import { parseFormatOutput } from './parse-format-output.js';
+import { lintFiles, parseLintErrors } from './parse-lint-errors.js';
+import { parseTestOutput } from './parse-test-output.js';
+import { parseTypeErrors, typeErrorFiles } from './parse-type-errors.js';
+import { stripAnsi } from './strip-ansi.js';
+
+export interface ExtractorContext {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number | null;
+}
+
+type Extractor = (ctx: ExtractorContext) => JsonValue;
+
+/** stdout then stderr: tools disagree on where they print diagnostics. */
+const both = (ctx: ExtractorContext): string => `${ctx.stdout}\n${ctx.stderr}`;
+const json = <T>(value: T): JsonValue => JSON.parse(JSON.stringify(value)) as JsonValue;
+
+const EXTRACTORS = {
+  parseChangedFiles: (ctx) => parseChangedFiles(ctx.stdout),
+  parseUntrackedFiles: (ctx) => parseUntrackedFiles(ctx.stdout),
+  parseStagedFiles: (ctx) => parseStagedFiles(ctx.stdout),
+  parseUnstagedFiles: (ctx) => parseUnstagedFiles(ctx.stdout),
+  parseTestOutput: (ctx) => json(parseTestOutput(both(ctx))),
+  failedTests: (ctx) => json(parseTestOutput(both(ctx))),
+  parseTypeErrors: (ctx) => json(parseTypeErrors(both(ctx))),
+  errors: (ctx) => json(parseTypeErrors(both(ctx))),
+  extractFiles: (ctx) => [...new Set([...typeErrorFiles(both(ctx)), ...lintFiles(both(ctx))])],
+  files: (ctx) => [...new Set([...typeErrorFiles(both(ctx)), ...lintFiles(both(ctx))])],
+  parseLintErrors: (ctx) => json(parseLintErrors(both(ctx))),
+  lintErrors: (ctx) => json(parseLintErrors(both(ctx))),
+  lintFiles: (ctx) => lintFiles(both(ctx)),
+  parseFormatOutput: (ctx) => parseFormatOutput(both(ctx)),
+  formatFiles: (ctx) => parseFormatOutput(both(ctx)),
+  errorOutput: (ctx) => errorOutput(ctx),
+  stdout: (ctx) => stripAnsi(ctx.stdout).trim(),
+  stderr: (ctx) => stripAnsi(ctx.stderr).trim(),
+  exitCode: (ctx) => ctx.exitCode,
+} as const satisfies Record<string, Extractor>;
+
+export type ExtractorName = keyof typeof EXTRACTORS;
+export const EXTRACTOR_NAMES: readonly ExtractorName[] = Object.keys(EXTRACTORS) as ExtractorName[];
+
+export function isExtractorName(name: string): name is ExtractorName {
+  return Object.prototype.hasOwnProperty.call(EXTRACTORS, name);
+}
+
+/** Runs the named extractor; undefined for an unknown name (the caller reports it). */
+export function extract(name: string, ctx: ExtractorContext): JsonValue | undefined {
+  return isExtractorName(name) ? EXTRACTORS[name](ctx) : undefined;
+}
+
+/** Error text from the first line that looks like an error, else all of stderr (or stdout). */
+function errorOutput(ctx: ExtractorContext): string {
+  const text = stripAnsi(ctx.stderr.trim() !== '' ? ctx.stderr : ctx.stdout);
+  const lines = text.split(/\r?\n/);
+  const start = lines.findIndex((l) => /error|fail|✖|×/i.test(l));
+  return (start === -1 ? lines : lines.slice(start)).join('\n').trim().slice(0, 4000);
+}

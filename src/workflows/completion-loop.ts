@@ -1,0 +1,106 @@
+/**
+ * The Completion loop of seed 000, entered only on the completionSignal (a closure
+ * step's `closing`). Stage 1 (the closure prompt and its structured output) already
+ * ran as the closure step's query; here run stage 2 (the completion conditions, run
+ * by the harness in the worktree) and stage 3 (the verdict: done, or a retry prompt
+ * that becomes the next iteration's prompt, so the model always sees it).
+ */
+import { log } from '@temporalio/workflow';
+import type { ConditionResult, ValidationReport } from '../contracts/activities.js';
+import type { AgentDefinition, CompletionStepDefinition, StepDefinition } from '../contracts/definition.js';
+import { FailureType } from '../contracts/failures.js';
+import type { JsonObject } from '../contracts/json.js';
+import { countCompletionFailure } from '../execution/run-state.js';
+import { boundaryActivities, configActivities, workspaceActivities } from './activity-proxies.js';
+import type { IterationOutcome } from './iteration-outcome.js';
+import type { RunContext, RunSession } from './run-session.js';
+
+/** The completion step guarding a closure step: same id, else the only one declared. */
+export function completionStepFor(definition: AgentDefinition, closureStepId: string): CompletionStepDefinition | undefined {
+  const exact = definition.completionSteps[closureStepId];
+  if (exact !== undefined) return exact;
+  const all = Object.values(definition.completionSteps);
+  return all.length === 1 ? all[0] : undefined;
+}
+
+function describeFailures(failed: readonly ConditionResult[]): string {
+  return failed.map((r) => `${r.validator}: ${r.summary}`).join('; ');
+}
+
+async function validate(ctx: RunContext, completionStep: CompletionStepDefinition | undefined): Promise<ValidationReport> {
+  if (completionStep === undefined || completionStep.conditions.length === 0) return { passed: true, results: [] };
+  return workspaceActivities.runValidators.executeWithOptions({ summary: `validate ${completionStep.stepId}` }, [
+    { worktreePath: ctx.workspace.worktreePath, completionStep, validators: ctx.definition.validators },
+  ]);
+}
+
+async function finish(ctx: RunContext, session: RunSession, output: JsonObject, evidence: readonly ConditionResult[]): Promise<IterationOutcome> {
+  session.setPhase('boundary');
+  const summary = typeof output['summary'] === 'string' ? output['summary'] : '';
+  const boundary = await boundaryActivities.runBoundaryHook.executeWithOptions({ summary: `boundary hook · issue #${ctx.input.issue}` }, [
+    {
+      workflowId: ctx.workflowId,
+      mode: ctx.input.issueSource,
+      repoPath: ctx.input.repoPath,
+      worktreePath: ctx.workspace.worktreePath,
+      branch: ctx.workspace.branch,
+      baseBranch: ctx.workspace.baseBranch,
+      issue: ctx.input.issue,
+      closureAction: ctx.definition.closureAction,
+      summary,
+      evidence,
+    },
+  ]);
+  const verdict = typeof output['verdict'] === 'string' ? output['verdict'] : undefined;
+  return {
+    kind: 'done',
+    reason: `completion conditions passed (${evidence.length}); boundary ${boundary.status}`,
+    boundary,
+    ...(verdict === undefined ? {} : { verdict }),
+  };
+}
+
+export async function runCompletionLoop(ctx: RunContext, session: RunSession, step: StepDefinition, output: JsonObject): Promise<IterationOutcome> {
+  log.info('[CompletionLoop] enter', { step: step.stepId, iteration: session.state.iteration });
+  session.setPhase('validating');
+  const completionStep = completionStepFor(ctx.definition, step.stepId);
+  const report = await validate(ctx, completionStep);
+  session.update({ ...session.state, checkCount: session.state.checkCount + 1 });
+  log.info('[CompletionLoop] validation result', { passed: report.passed, results: report.results.length });
+  if (report.passed || completionStep === undefined) return finish(ctx, session, output, report.results);
+
+  const failed = report.results.filter((r) => !r.passed);
+  const unrecoverable = failed.find((r) => r.unrecoverable);
+  if (unrecoverable !== undefined) {
+    return { kind: 'failed', code: FailureType.ValidatorUnrecoverable, reason: `validator "${unrecoverable.validator}" cannot succeed by retrying: ${unrecoverable.summary}` };
+  }
+  const { action, maxAttempts } = completionStep.onFail;
+  switch (action) {
+    case 'skip':
+      log.warn('[CompletionLoop] failing conditions skipped by onFail.action=skip', { failed: describeFailures(failed) });
+      return finish(ctx, session, output, report.results);
+    case 'abort':
+      return { kind: 'failed', code: FailureType.ValidationAborted, reason: `completion conditions failed (onFail: abort): ${describeFailures(failed)}` };
+    case 'retry':
+      break;
+  }
+  session.update(countCompletionFailure(session.state, completionStep.stepId));
+  const attempts = session.state.completionAttempts[completionStep.stepId] ?? 0;
+  if (attempts >= maxAttempts) {
+    return {
+      kind: 'failed',
+      code: FailureType.ValidationAborted,
+      reason: `completion conditions still failing after ${attempts} attempt(s) of ${completionStep.stepId}: ${describeFailures(failed)}`,
+    };
+  }
+  const retry = await configActivities.buildRetryPrompt({
+    promptsDir: ctx.definition.promptsDir,
+    c1: ctx.definition.c1,
+    completionStep,
+    failurePatterns: ctx.definition.failurePatterns,
+    failed,
+  });
+  session.update({ ...session.state, pendingRetryPrompt: retry.text, lastError: describeFailures(failed) });
+  log.info('[CompletionLoop] exit with retry prompt', { source: retry.source, attempts });
+  return { kind: 'continue' };
+}

@@ -1,0 +1,22 @@
+/**
+ * Reads the typed cause out of an activity failure, so the workflow can switch on the
+ * FailureType an activity threw (activities convert AgentErrors at their edge).
+ */
+import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
+
+export interface FailureInfo {
+  readonly type?: string;
+  readonly message: string;
+  readonly details: readonly unknown[];
+  readonly cancelled: boolean;
+}
+
+export function failureInfo(err: unknown): FailureInfo {
+  if (isCancellation(err)) return { message: 'cancelled', details: [], cancelled: true };
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure) {
+    return { type: cause.type ?? undefined, message: cause.message, details: cause.details ?? [], cancelled: false };
+  }
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return { message, details: [], cancelled: false };
+}

@@ -1,0 +1,77 @@
+/**
+ * One iteration of the Flow loop (seed 000 "Basic Loop"): run the current step,
+ * interpret its intent through the structured gate, record its handoff, and route.
+ * Only a closure step's `closing` leads into the Completion loop.
+ */
+import { log } from '@temporalio/workflow';
+import { FailureType } from '../contracts/failures.js';
+import { recordHandoff } from '../execution/step-context.js';
+import { recordStep } from '../execution/run-state.js';
+import { interpretGate } from '../judgment/routing/gate-interpreter.js';
+import { routeIntent } from '../judgment/routing/intent-router.js';
+import { normaliseStepId } from '../judgment/routing/normalise-step-id.js';
+import { runCompletionLoop } from './completion-loop.js';
+import type { IterationOutcome } from './iteration-outcome.js';
+import type { RunContext, RunSession } from './run-session.js';
+import { queryStep } from './step-query.js';
+
+export async function runFlowIteration(ctx: RunContext, session: RunSession): Promise<IterationOutcome> {
+  const stepId = session.state.stepId;
+  const step = ctx.definition.steps[stepId];
+  if (step === undefined) {
+    return { kind: 'failed', code: FailureType.FailedStepRouting, reason: `current step "${stepId}" is not in the registry` };
+  }
+  const iteration = session.state.iteration + 1;
+  session.update({ ...session.state, iteration, phase: step.stepKind === 'closure' ? 'closure' : 'flow' });
+
+  const queried = await queryStep(ctx, session, step);
+  if (queried.kind !== 'answered') {
+    // A step stopped by the budget did not complete: it keeps its iteration number.
+    if (queried.kind === 'budget-exhausted') session.update({ ...session.state, iteration: iteration - 1 });
+    return queried;
+  }
+  const { answer } = queried;
+
+  const normalised = normaliseStepId(answer.output, step.stepId);
+  if (normalised.correction !== undefined) log.warn(normalised.correction, { step: step.stepId });
+  const output = normalised.output;
+
+  const gate = interpretGate(step, output);
+  if (!gate.ok) return { kind: 'failed', code: FailureType.FailedStepRouting, reason: gate.reason };
+  for (const warning of gate.warnings) log.warn(warning);
+  log.info(`[StepFlow] Interpreted intent: ${gate.intent}`, { step: step.stepId });
+
+  const route = routeIntent({ definition: ctx.definition, step, intent: gate.intent, handoff: gate.handoff, ...(gate.target === undefined ? {} : { target: gate.target }) });
+  const next = route.kind === 'goto' ? route.stepId : route.kind === 'closing' ? null : undefined;
+  session.update(
+    recordStep(
+      { ...session.state, stepContext: recordHandoff(session.state.stepContext, step.stepId, gate.handoff) },
+      {
+        iteration,
+        stepId: step.stepId,
+        stepKind: step.stepKind,
+        intent: gate.intent,
+        ...(next === undefined ? {} : { next }),
+        summary: typeof output['summary'] === 'string' ? output['summary'] : answer.summary,
+        usage: answer.usage,
+        costUsd: answer.costUsd,
+        turns: answer.turns,
+        transcript: answer.transcript.path,
+      },
+    ),
+  );
+
+  switch (route.kind) {
+    case 'goto':
+      for (const warning of route.warnings) log.warn(warning);
+      log.info(`[StepFlow] Routing decision: ${step.stepId} -> ${route.stepId}`);
+      session.update({ ...session.state, stepId: route.stepId });
+      return { kind: 'continue' };
+    case 'closing':
+      return runCompletionLoop(ctx, session, step, output);
+    case 'abort':
+      return { kind: 'failed', code: FailureType.Aborted, reason: route.reason };
+    case 'error':
+      return { kind: 'failed', code: FailureType.FailedStepRouting, reason: route.reason };
+  }
+}

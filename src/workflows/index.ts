@@ -1,0 +1,2 @@
+/** Workflow entry points: the bundle the worker loads (workflowsPath). */
+export { runAgentWorkflow } from './run-agent.js';

@@ -1,0 +1,160 @@
+/**
+ * The run workflow: one issue, one branch, one worktree, one agent (seed 000).
+ * Loads the definition once (the snapshot lands in history), prepares the worktree,
+ * then runs the Flow loop until the Completion loop says done, a fail-fast rule
+ * stops it, the iteration cap is reached, or an operator cancels it.
+ */
+import {
+  CancellationScope,
+  condition,
+  isCancellation,
+  log,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { FailureType } from '../contracts/failures.js';
+import type { RunInput, RunResult } from '../contracts/run.js';
+import type { RunBudget } from '../contracts/usage.js';
+import { formatIssueContext } from '../execution/prompt-variables.js';
+import { configActivities, workspaceActivities } from './activity-proxies.js';
+import { failureInfo } from './failure-info.js';
+import { runFlowIteration } from './flow-iteration.js';
+import type { IterationOutcome } from './iteration-outcome.js';
+import { cancelSignal, progressQuery, raiseBudgetSignal, raiseBudgetUpdate, retrySignal } from './messages.js';
+import { AgentNameKey, DefinitionHashKey, IssueNumberKey } from './search-attributes.js';
+import { RunSession, type RunContext } from './run-session.js';
+
+function validateBudget(budget: RunBudget): void {
+  for (const [key, value] of Object.entries(budget)) {
+    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
+      throw new Error(`budget.${key} must be a non-negative number, got ${JSON.stringify(value)}`);
+    }
+  }
+}
+
+async function prepare(session: RunSession): Promise<RunContext> {
+  const { input } = session;
+  session.setPhase('loading');
+  const definition = await configActivities.loadDefinition({ agentDir: input.agentDir });
+  session.definition = definition;
+  session.maxIterations = input.maxIterations ?? definition.maxIterations;
+  const budget: RunBudget = { maxTurnsPerStep: definition.model.maxTurnsPerStep, ...input.budget };
+  session.update({ ...session.state, stepId: definition.entryStep, budget });
+  upsertSearchAttributes([
+    { key: AgentNameKey, value: definition.name },
+    { key: DefinitionHashKey, value: definition.hash },
+    { key: IssueNumberKey, value: input.issue },
+  ]);
+
+  session.setPhase('preparing');
+  const workspace = await workspaceActivities.prepareWorkspace({
+    repoPath: input.repoPath,
+    issue: input.issue,
+    issueSource: input.issueSource,
+    worktreeRoot: definition.worktree.root,
+    branchPrefix: definition.worktree.branchPrefix,
+  });
+  session.workspace = workspace;
+  const system = await configActivities.resolvePrompt({
+    agentDir: definition.agentDir,
+    promptsDir: definition.promptsDir,
+    kind: 'system',
+    c1: definition.c1,
+    systemPromptPath: definition.systemPromptPath,
+    required: [],
+    variables: { agent_name: definition.name, issue_number: String(input.issue), branch: workspace.branch },
+  });
+  return {
+    input,
+    workflowId: session.workflowId,
+    definition,
+    workspace,
+    systemPrompt: system.text,
+    issueContext: formatIssueContext(workspace.issue),
+    maxIterations: session.maxIterations,
+  };
+}
+
+async function runLoop(session: RunSession, ctx: RunContext): Promise<IterationOutcome> {
+  for (;;) {
+    if (session.state.iteration >= ctx.maxIterations) {
+      return { kind: 'failed', code: FailureType.MaxIterations, reason: `reached the cap of ${ctx.maxIterations} iterations without a validated completion` };
+    }
+    if (!session.budgetAvailable()) {
+      session.setPhase('budget-exhausted');
+      log.warn('budget exhausted: waiting for raiseBudget', { budget: session.state.budget });
+      await condition(() => session.budgetAvailable());
+    }
+    const outcome = await runFlowIteration(ctx, session);
+    switch (outcome.kind) {
+      case 'continue':
+        continue;
+      case 'budget-exhausted':
+        session.budgetBlocked = outcome.reason;
+        continue;
+      case 'done':
+      case 'failed':
+        return outcome;
+    }
+  }
+}
+
+function toResult(session: RunSession, outcome: IterationOutcome | { kind: 'cancelled'; reason: string }): RunResult {
+  const s = session.state;
+  const base = {
+    iterations: s.iteration,
+    steps: s.steps,
+    usage: s.usage,
+    costUsd: s.costUsd,
+    definitionHash: session.definition?.hash ?? '',
+    handoff: s.stepContext,
+    ...(session.workspace ? { worktreePath: session.workspace.worktreePath, branch: session.workspace.branch } : {}),
+  };
+  switch (outcome.kind) {
+    case 'done':
+      return { ...base, outcome: 'success', reason: outcome.reason, ...(outcome.verdict ? { verdict: outcome.verdict } : {}), ...(outcome.boundary ? { boundary: outcome.boundary } : {}) };
+    case 'failed':
+      return { ...base, outcome: 'failed', code: outcome.code, reason: outcome.reason };
+    case 'cancelled':
+      return { ...base, outcome: 'cancelled', reason: outcome.reason };
+    case 'continue':
+    case 'budget-exhausted':
+      return { ...base, outcome: 'failed', code: FailureType.Aborted, reason: 'run loop ended unexpectedly' };
+  }
+}
+
+export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
+  const session = new RunSession(input, workflowInfo().workflowId);
+  const scope = new CancellationScope();
+  setHandler(progressQuery, () => session.progress());
+  setHandler(retrySignal, (args) => session.requestRetry(args?.prompt));
+  setHandler(cancelSignal, (args) => {
+    session.requestCancel(args?.reason);
+    scope.cancel();
+  });
+  setHandler(raiseBudgetSignal, (budget) => void session.raiseBudget(budget));
+  setHandler(raiseBudgetUpdate, (budget) => session.raiseBudget(budget), { validator: validateBudget });
+
+  let outcome: IterationOutcome | { kind: 'cancelled'; reason: string };
+  try {
+    outcome = await scope.run(async () => runLoop(session, await prepare(session)));
+  } catch (err) {
+    const info = failureInfo(err);
+    if (isCancellation(err) || info.cancelled) {
+      if (session.cancelReason === undefined) {
+        // Cancelled through Temporal itself (Web UI / `temporal workflow cancel`).
+        session.update({ ...session.state, phase: 'cancelled' });
+        throw err;
+      }
+      outcome = { kind: 'cancelled', reason: session.cancelReason };
+    } else {
+      outcome = { kind: 'failed', code: info.type ?? FailureType.Aborted, reason: info.message };
+    }
+  }
+  const result = toResult(session, outcome);
+  const phase = result.outcome === 'success' ? 'completed' : result.outcome === 'cancelled' ? 'cancelled' : 'failed';
+  session.update({ ...session.state, phase, ...(result.outcome === 'failed' ? { lastError: `${result.code}: ${result.reason}` } : {}) });
+  log.info('run finished', { outcome: result.outcome, code: result.code, reason: result.reason });
+  return result;
+}

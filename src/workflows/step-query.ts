@@ -1,0 +1,123 @@
+/**
+ * Runs one step's model query: schema, prompt, then the tool loop activity.
+ * Schema failures (resolution or an invalid final answer) are counted toward
+ * schema fail-fast: two in a row end the run with FAILED_SCHEMA_RESOLUTION.
+ */
+import { log } from '@temporalio/workflow';
+import type { QueryStepOutput, ResolvedSchema } from '../contracts/activities.js';
+import type { StepDefinition } from '../contracts/definition.js';
+import { FailureType, SCHEMA_FAILURE_TYPES } from '../contracts/failures.js';
+import { buildPromptVariables } from '../execution/prompt-variables.js';
+import { remainingBudget, takeRetryPrompt } from '../execution/run-state.js';
+import { configActivities, modelActivities } from './activity-proxies.js';
+import { failureInfo } from './failure-info.js';
+import type { IterationOutcome } from './iteration-outcome.js';
+import type { RunContext, RunSession } from './run-session.js';
+
+export type StepQueryOutcome = { readonly kind: 'answered'; readonly answer: QueryStepOutput } | IterationOutcome;
+
+function schemaFailure(session: RunSession, step: StepDefinition, message: string): IterationOutcome {
+  const failures = session.state.consecutiveSchemaFailures + 1;
+  session.update({ ...session.state, consecutiveSchemaFailures: failures, lastError: message });
+  log.warn('schema failure', { step: step.stepId, failures, message });
+  if (failures >= 2) {
+    return { kind: 'failed', code: FailureType.FailedSchemaResolution, reason: `step "${step.stepId}": two consecutive schema failures; last: ${message}` };
+  }
+  return { kind: 'continue' };
+}
+
+async function resolveStepPrompt(ctx: RunContext, session: RunSession, step: StepDefinition): Promise<string> {
+  const taken = takeRetryPrompt(session.state);
+  session.update(taken.state);
+  if (taken.prompt !== undefined) return taken.prompt;
+  const variables = buildPromptVariables({
+    parameters: ctx.input.parameters ?? {},
+    iteration: session.state.iteration,
+    maxIterations: ctx.maxIterations,
+    previousSummary: session.state.previousSummary,
+    issue: ctx.workspace.issue,
+    stepContext: session.state.stepContext,
+    agentName: ctx.definition.name,
+    branch: ctx.workspace.branch,
+  });
+  const resolved = await configActivities.resolvePrompt({
+    agentDir: ctx.definition.agentDir,
+    promptsDir: ctx.definition.promptsDir,
+    kind: 'step',
+    c1: ctx.definition.c1,
+    stepId: step.stepId,
+    c2: step.c2,
+    c3: step.c3,
+    edition: step.edition,
+    ...(step.adaptation === undefined ? {} : { adaptation: step.adaptation }),
+    required: step.uvVariables,
+    variables,
+  });
+  return resolved.text;
+}
+
+export async function queryStep(ctx: RunContext, session: RunSession, step: StepDefinition): Promise<StepQueryOutcome> {
+  let schema: ResolvedSchema;
+  try {
+    schema = await configActivities.resolveSchema({
+      schemasDir: ctx.definition.schemasDir,
+      stepId: step.stepId,
+      file: step.outputSchemaRef.file,
+      schema: step.outputSchemaRef.schema,
+    });
+  } catch (err) {
+    const info = failureInfo(err);
+    if (info.cancelled) throw err;
+    return schemaFailure(session, step, info.message);
+  }
+
+  let prompt: string;
+  try {
+    prompt = await resolveStepPrompt(ctx, session, step);
+  } catch (err) {
+    const info = failureInfo(err);
+    if (info.cancelled) throw err;
+    return { kind: 'failed', code: info.type ?? FailureType.PromptResolution, reason: info.message };
+  }
+
+  try {
+    const answer = await modelActivities.queryStep.executeWithOptions(
+      {
+        summary: `${step.stepId} · iteration ${session.state.iteration}`,
+        ...(ctx.input.tuning?.heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeout: ctx.input.tuning.heartbeatTimeoutMs }),
+      },
+      [
+        {
+          workflowId: ctx.workflowId,
+          issue: ctx.input.issue,
+          stepId: step.stepId,
+          stepKind: step.stepKind,
+          iteration: session.state.iteration,
+          worktreePath: ctx.workspace.worktreePath,
+          artifactsDir: ctx.input.artifactsDir,
+          systemPrompt: ctx.systemPrompt,
+          issueContext: ctx.issueContext,
+          prompt,
+          schema,
+          model: ctx.definition.model,
+          readOnly: step.readOnly,
+          budget: remainingBudget(session.state),
+        },
+      ],
+    );
+    session.update({ ...session.state, consecutiveSchemaFailures: 0 });
+    return { kind: 'answered', answer };
+  } catch (err) {
+    const info = failureInfo(err);
+    if (info.cancelled) throw err;
+    if (info.type !== undefined && (SCHEMA_FAILURE_TYPES as readonly string[]).includes(info.type)) {
+      return schemaFailure(session, step, info.message);
+    }
+    if (info.type === FailureType.BudgetExhausted) {
+      // The prompt is not lost: the step runs again with it once the budget is raised.
+      session.update({ ...session.state, pendingRetryPrompt: prompt });
+      return { kind: 'budget-exhausted', reason: info.message };
+    }
+    return { kind: 'failed', code: info.type ?? FailureType.ModelUnavailable, reason: info.message };
+  }
+}
