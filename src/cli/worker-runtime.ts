@@ -3,7 +3,7 @@
  * when no worker polls the task queue, by the demo and by tests.
  */
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/create-activities.js';
 import { createDefaultDeps, type ActivityDeps } from '../activities/deps.js';
 
@@ -22,7 +22,24 @@ export interface RunWorkerOptions {
   readonly connection?: NativeConnection;
 }
 
+let runtimeInstalled = false;
+
+/**
+ * Installs the SDK runtime once with a log level (LOG_LEVEL, default WARN for the
+ * CLI and demo: the worker's state changes are noise next to the run's progress).
+ */
+export function installRuntime(level: LogLevel = (process.env.LOG_LEVEL?.toUpperCase() as LogLevel | undefined) ?? 'WARN'): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger(level) });
+  } catch {
+    // Already installed by the host (tests): keep theirs.
+  }
+}
+
 export async function createRunWorker(options: RunWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+  installRuntime();
   const connection = options.connection ?? (await NativeConnection.connect({ address: options.address }));
   const worker = await Worker.create({
     connection,

@@ -50,6 +50,10 @@ export function parseFinalAnswer(text: string): { ok: true; value: unknown } | {
   const candidates = [trimmed];
   const fences = [...trimmed.matchAll(/```(?:json|JSON)?\s*\n([\s\S]*?)\n?```/g)].map((m) => m[1] ?? '');
   candidates.push(...fences.reverse());
+  // Prose around a bare object ("Done. {...}"): try the outermost braces last.
+  const open = trimmed.indexOf('{');
+  const close = trimmed.lastIndexOf('}');
+  if (open > 0 && close > open) candidates.push(trimmed.slice(open, close + 1));
   let lastError = '';
   for (const candidate of candidates) {
     try {

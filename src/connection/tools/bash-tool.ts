@@ -48,7 +48,7 @@ export async function runBash(input: BashInput, ctx: ToolContext, label = 'bash-
   const { file, args } = isolatedBashArgv(mode, command);
   const subprocess = execa(file, args, {
     cwd: ctx.worktreePath,
-    env: buildSandboxEnv(process.env, ctx.extraEnv),
+    env: buildSandboxEnv(ctx.worktreePath, process.env, ctx.extraEnv),
     extendEnv: false,
     stdin: 'ignore',
     all: true,

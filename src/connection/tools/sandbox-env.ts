@@ -26,22 +26,28 @@ export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
 }
 
-let sharedHome: string | undefined;
+const homes = new Map<string, string>();
 
 /**
- * A private HOME (and TMPDIR) outside the worker's real home, so `~/.gitconfig`,
- * `~/.config/gh` and `~/.git-credentials` of the worker are not found by accident.
+ * A private HOME (and TMPDIR) per worktree, outside the worker's real home, so
+ * `~/.gitconfig`, `~/.config/gh` and `~/.git-credentials` of the worker are not found,
+ * and what one run writes there (e.g. global git config) cannot affect another run.
  */
-export function agentHome(): string {
-  sharedHome ??= mkdtempSync(path.join(os.tmpdir(), 'agent-home-'));
-  return sharedHome;
+export function agentHome(worktreePath: string): string {
+  let home = homes.get(worktreePath);
+  if (home === undefined) {
+    home = mkdtempSync(path.join(os.tmpdir(), 'agent-home-'));
+    homes.set(worktreePath, home);
+  }
+  return home;
 }
 
 export function buildSandboxEnv(
+  worktreePath: string,
   source: NodeJS.ProcessEnv = process.env,
   extra: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
-  const home = agentHome();
+  const home = agentHome(worktreePath);
   const env: Record<string, string> = {
     PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
     HOME: home,

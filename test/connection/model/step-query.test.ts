@@ -238,7 +238,7 @@ test('the request carries cached system, tools, untrusted issue block and struct
   const request = buildRequest(input, [firstUserMessage(input)]);
   assert.deepEqual(request.tools.map((t) => [t.type, t.name]), [['bash_20250124', 'bash'], ['text_editor_20250728', 'str_replace_based_edit_tool']]);
   assert.deepEqual(request.system[0]?.cache_control, { type: 'ephemeral' });
-  const blocks = request.messages[0]?.content as Array<{ text: string; cache_control?: unknown }>;
+  const blocks = request.messages[0]?.content as unknown as Array<{ text: string; cache_control?: unknown }>;
   assert.deepEqual(blocks[0]?.cache_control, { type: 'ephemeral' });
   assert.equal(blocks[0]?.text.split('</issue_context>').length, 2, 'untrusted text cannot close the block');
   assert.equal(blocks[1]?.text, input.prompt);

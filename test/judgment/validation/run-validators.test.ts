@@ -127,7 +127,8 @@ test('test and type-check extractors on real tool output', async () => {
   });
   try {
     const report = await run(repo.dir, {
-      'tests-pass': cmd('node --test --test-reporter=spec math.test.mjs', 'exitCode:0', {
+      // NODE_TEST_CONTEXT is set by our own test runner; unset it so the inner run is a normal one.
+      'tests-pass': cmd('env -u NODE_TEST_CONTEXT node --test --test-reporter=spec math.test.mjs', 'exitCode:0', {
         failurePattern: 'test-failed',
         extractParams: { failedTests: 'parseTestOutput', code: 'exitCode' },
       }),

@@ -1,0 +1,66 @@
+/**
+ * Runs one issue end to end for a workflow test: a sample repository in a temp dir,
+ * the offline model server playing a session, an in-process worker with the real
+ * activities (real git, real commands) on the real dev server.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
+import type { RunInput, RunResult } from '../../src/contracts/run.js';
+import { createDefaultDeps } from '../../src/activities/deps.js';
+import { createModelServer, type ModelServer } from '../../src/connection/model-server/model-server.js';
+import type { SessionScript } from '../../src/connection/model-server/session-script.js';
+import { PROJECT_ROOT } from '../../src/connection/temporal/temporal-cli.js';
+import { createSampleRepo } from '../../src/cli/sample-repo.js';
+import { createRunWorker } from '../../src/cli/worker-runtime.js';
+import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
+import { testEnv, workflowBundle } from './temporal-env.js';
+
+export interface Scenario {
+  readonly session: SessionScript | string;
+  readonly agentDir?: string;
+  readonly input?: Partial<RunInput>;
+  /** Runs while the workflow is in flight (signals, queries). */
+  readonly during?: (handle: WorkflowHandle<typeof runAgentWorkflow>, model: ModelServer) => Promise<void>;
+}
+
+export interface ScenarioResult {
+  readonly result: RunResult;
+  readonly repoPath: string;
+  readonly model: ModelServer;
+  readonly workflowId: string;
+  readonly handle: WorkflowHandle<typeof runAgentWorkflow>;
+}
+
+export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
+  const env = await testEnv();
+  const { repoPath, issue } = await createSampleRepo();
+  const model = await createModelServer({ session: scenario.session });
+  const taskQueue = `test-${randomUUID()}`;
+  const workflowId = `test-issue-${issue}-${randomUUID().slice(0, 8)}`;
+  const deps = createDefaultDeps({ PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_BASE_URL: model.url });
+  const { worker } = await createRunWorker({
+    address: '',
+    connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
+    taskQueue,
+    deps,
+    workflowBundle: await workflowBundle(),
+  });
+  const artifactsDir = await mkdtemp(join(tmpdir(), 'issue-agent-artifacts-'));
+  const input: RunInput = { issue, agentDir: scenario.agentDir ?? PROJECT_ROOT, repoPath, issueSource: 'local', artifactsDir, ...scenario.input };
+  const handle = await env.client.workflow.start(runAgentWorkflow, { taskQueue, workflowId, args: [input] });
+  try {
+    const result = await worker.runUntil(async () => {
+      const during = scenario.during?.(handle, model);
+      const r = await handle.result();
+      await during;
+      return r;
+    });
+    return { result, repoPath, model, workflowId, handle };
+  } finally {
+    await model.close();
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The real Temporal dev server for tests: TestWorkflowEnvironment.createLocal on the
+ * project's own CLI binary (never the download path), with our search attributes,
+ * and the workflow bundle built once per test process.
+ */
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { resolveTemporalCliPath } from '../../src/connection/temporal/temporal-cli.js';
+import { RUN_SEARCH_ATTRIBUTES } from '../../src/workflows/search-attributes.js';
+import { WORKFLOWS_PATH } from '../../src/cli/worker-runtime.js';
+
+let envPromise: Promise<TestWorkflowEnvironment> | undefined;
+let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
+
+export function testEnv(): Promise<TestWorkflowEnvironment> {
+  envPromise ??= TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: resolveTemporalCliPath() },
+      searchAttributes: [...RUN_SEARCH_ATTRIBUTES],
+      log: { format: 'pretty', level: 'error' },
+    },
+  });
+  return envPromise;
+}
+
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundlePromise ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never });
+  return bundlePromise;
+}
+
+export async function teardownEnv(): Promise<void> {
+  if (envPromise) await (await envPromise).teardown();
+  envPromise = undefined;
+}
+
+/** The frontend address of the test server (for worker processes we spawn). */
+export function serverAddress(env: TestWorkflowEnvironment): string {
+  const options = (env.connection as unknown as { options: { address: string } }).options;
+  return options.address;
+}
