@@ -9,7 +9,7 @@ import { DEFAULT_MAX_ITERATIONS, normaliseVerdict } from './normalise-verdict.js
 import { pointer, warning, type Problem } from './problem.js';
 import type { RawAgentFile, RawValidationCommands } from './raw-files.js';
 
-export const DEFAULT_MODEL: ModelSettings = { model: 'claude-sonnet-4-5', maxTokens: 8192, maxTurnsPerStep: 40 };
+export const DEFAULT_MODEL: ModelSettings = { model: 'claude-sonnet-4-6', maxTokens: 8192, maxTurnsPerStep: 40 };
 export const DEFAULT_WORKTREE = { root: '.worktrees', branchPrefix: 'agent' } as const;
 
 export interface AgentSettings {

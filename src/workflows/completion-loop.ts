@@ -23,8 +23,18 @@ export function completionStepFor(definition: AgentDefinition, closureStepId: st
   return all.length === 1 ? all[0] : undefined;
 }
 
+/** Names what failed, with the items a user looks for first (failing tests, dirty files). */
 function describeFailures(failed: readonly ConditionResult[]): string {
-  return failed.map((r) => `${r.validator}: ${r.summary}`).join('; ');
+  return failed
+    .map((r) => {
+      const items = Object.entries(r.params).flatMap(([key, value]) =>
+        Array.isArray(value) && value.length > 0
+          ? [`${key}: ${value.slice(0, 10).map((v) => (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof v['name'] === 'string' ? v['name'] : typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`]
+          : [],
+      );
+      return `${r.validator}: ${r.summary.trim()}${items.length > 0 ? ` (${items.join('; ')})` : ''}`;
+    })
+    .join('; ');
 }
 
 async function validate(ctx: RunContext, completionStep: CompletionStepDefinition | undefined): Promise<ValidationReport> {

@@ -73,5 +73,6 @@ test('tests that never pass stop after maxAttempts with a verdict naming the fai
   assert.equal(result.code, 'VALIDATION_ABORTED');
   assert.match(result.reason, /3 attempt/);
   assert.match(result.reason, /tests/);
+  assert.match(result.reason, /sum adds two numbers/, 'the verdict names the failing test');
   assert.equal(model.stats().byRule['closing-always'], 3, 'each retry prompt reached the model');
 });

@@ -33,8 +33,8 @@ test('repeat, jump with targetField, escalate, next, handoff and closing route a
       answer('close', 'closure.done', undefined, { next_action: { action: 'closing' } }),
     ],
   };
-  const { result, model } = await runScenario({ session, agentDir: AGENT });
-  assert.equal(result.outcome, 'success', result.reason);
+  const { result, model } = await runScenario({ session, agentDir: AGENT, input: { maxIterations: 8 } });
+  assert.equal(result.outcome, 'success', `${result.reason} ${JSON.stringify(model.stats().log)}`);
   assert.deepEqual(
     result.steps.map((s) => `${s.stepId}:${s.intent}->${s.next}`),
     [

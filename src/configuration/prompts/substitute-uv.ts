@@ -4,8 +4,11 @@
  * escaping, no recursive substitution (upstream's Breakdown rejected such values).
  */
 
-/** Placeholder names: word characters, as upstream (`{uv-initial_work_plan}`). */
-const PLACEHOLDER = /\{uv-([A-Za-z0-9_]+)\}/g;
+/**
+ * Placeholder names: word characters as upstream (`{uv-initial_work_plan}`), plus dots
+ * and dashes, because handoff variables are `uv-<stepId>_<key>` and step ids have dots.
+ */
+const PLACEHOLDER = /\{uv-([A-Za-z0-9_][A-Za-z0-9_.-]*)\}/g;
 
 export interface Substitution {
   readonly text: string;

@@ -75,7 +75,7 @@ export class RulePlayer {
   plan(view: RequestView, requestChars: number): PlannedReply {
     const rule = this.script.rules.find((r) => (r.times === undefined || (this.used.get(r.id) ?? 0) < r.times) && ruleMatches(r, view));
     if (!rule) {
-      const message = `no rule matched: ${view.prompt.slice(0, 200)} turn=${view.turn}`;
+      const message = `no rule matched: turn=${view.turn}; step prompt starts: ${view.promptTail.slice(0, 200)}`;
       return { rule: null, status: 500, headers: {}, body: errorBody('api_error', message), delayMs: 0, reset: false };
     }
     this.used.set(rule.id, (this.used.get(rule.id) ?? 0) + 1);
