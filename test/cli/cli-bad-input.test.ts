@@ -1,0 +1,190 @@
+/**
+ * The client CLI on bad input, as a process: usage errors exit 2 with a one-line
+ * message naming the flag, bad paths and an unreachable server fail with a one-line
+ * message naming the path / TEMPORAL_ADDRESS, and nothing ever prints a stack trace.
+ *
+ * Every child runs with TEMPORAL_ADDRESS pointing at an address nothing listens on,
+ * so no case can reach (or start) a real Temporal server.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { localIssuePath } from '../../src/connection/issues/local-issue-store.js';
+import { createSampleRepo } from '../../src/cli/sample-repo.js';
+import { teardownEnv } from '../helpers/temporal-env.js';
+import { assertCleanFailure, assertNoStack, DEAD_ADDRESS, describeResult, runCli, stderrLines } from './cli-process.js';
+
+after(teardownEnv);
+
+const env = { TEMPORAL_ADDRESS: DEAD_ADDRESS };
+const cli = (...args: string[]) => runCli(args, { env, timeoutMs: 60_000 });
+
+/** Independent processes: run a handful at once to keep the file fast. */
+const CONCURRENCY = 6;
+
+describe('usage errors exit 2 naming the flag', { concurrency: CONCURRENCY }, () => {
+  it('start-run --issue abc', async () => {
+    assertCleanFailure(await cli('start-run', '--issue', 'abc'), { code: 2, mentions: ['--issue', 'abc'] });
+  });
+
+  it('start-run without --issue', async () => {
+    assertCleanFailure(await cli('start-run'), { code: 2, mentions: ['--issue', 'required'] });
+  });
+
+  for (const bad of ['0', '-3', '1.5']) {
+    it(`start-run --issue ${bad}`, async () => {
+      // `-3` looks like a flag to parseArgs; the message still names --issue.
+      assertCleanFailure(await cli('start-run', '--issue', bad), { code: 2, mentions: ['--issue'] });
+    });
+  }
+
+  it('start-run --issue=-3 (the value form) says it must be a positive integer', async () => {
+    assertCleanFailure(await cli('start-run', '--issue=-3'), { code: 2, mentions: ['--issue', 'positive integer', '-3'] });
+  });
+
+  it('an unknown flag --bogus', async () => {
+    assertCleanFailure(await cli('start-run', '--issue', '1', '--bogus'), { code: 2, mentions: ['--bogus'] });
+  });
+
+  it('a stray positional argument', async () => {
+    assertCleanFailure(await cli('start-run', '--issue', '1', 'extra'), { code: 2, mentions: ['extra'] });
+  });
+
+  it('--issues carrier-pigeon', async () => {
+    assertCleanFailure(await cli('start-run', '--issue', '1', '--issues', 'carrier-pigeon'), { code: 2, mentions: ['--issues', 'carrier-pigeon'] });
+  });
+
+  it('an unknown command', async () => {
+    assertCleanFailure(await cli('frobnicate', '--issue', '1'), { code: 2, mentions: ['frobnicate', 'start-run'] });
+  });
+
+  it('no command at all', async () => {
+    assertCleanFailure(await cli(), { code: 2, mentions: ['unknown command'] });
+  });
+
+  for (const command of ['status', 'retry', 'cancel']) {
+    it(`${command} --issue abc`, async () => {
+      assertCleanFailure(await cli(command, '--issue', 'abc'), { code: 2, mentions: ['--issue', 'abc'] });
+    });
+    it(`${command} without --issue`, async () => {
+      assertCleanFailure(await cli(command), { code: 2, mentions: ['--issue'] });
+    });
+    it(`${command} --bogus`, async () => {
+      assertCleanFailure(await cli(command, '--issue', '1', '--bogus'), { code: 2, mentions: ['--bogus'] });
+    });
+  }
+
+  it('validate --bogus', async () => {
+    assertCleanFailure(await cli('validate', '--bogus'), { code: 2, mentions: ['--bogus'] });
+  });
+});
+
+describe('--help exits 0 and documents the flags', { concurrency: CONCURRENCY }, () => {
+  const documented: Record<string, readonly string[]> = {
+    'start-run': ['--issue', '--agent', '--repo', '--issues', '--follow', '--json', '--detach', '--help'],
+    status: ['--issue', '--agent', '--json', '--help'],
+    retry: ['--issue', '--agent', '--prompt', '--help'],
+    cancel: ['--issue', '--agent', '--help'],
+    validate: ['--agent', '--help'],
+  };
+  for (const [command, flags] of Object.entries(documented)) {
+    it(`${command} --help`, async () => {
+      const result = await cli(command, '--help');
+      assert.equal(result.code, 0, describeResult(result));
+      assertNoStack(result);
+      assert.match(result.stdout, new RegExp(`^Usage: npm run ${command} -- `, 'm'), describeResult(result));
+      for (const flag of flags) {
+        assert.match(result.stdout, new RegExp(`^\\s+${flag}\\b.*\\S`, 'm'), `--help of ${command} should document ${flag}:\n${result.stdout}`);
+      }
+      assert.match(result.stdout, /TEMPORAL_ADDRESS/, 'the help names the environment it reads');
+      assert.equal(stderrLines(result).length, 0, `--help prints nothing on stderr:\n${describeResult(result)}`);
+    });
+  }
+
+  it('--help wins over a missing --issue (no server needed)', async () => {
+    const result = await cli('status', '--help');
+    assert.equal(result.code, 0, describeResult(result));
+  });
+});
+
+describe('bad repository, issue and server', { concurrency: CONCURRENCY }, () => {
+  let sampleRepo: string;
+  let notARepo: string;
+
+  before(async () => {
+    sampleRepo = (await createSampleRepo()).repoPath;
+    notARepo = await mkdtemp(join(tmpdir(), 'cli-not-a-repo-'));
+  });
+
+  after(async () => {
+    await rm(sampleRepo, { recursive: true, force: true });
+    await rm(notARepo, { recursive: true, force: true });
+  });
+
+  it('--repo /nonexistent/path names the path', async () => {
+    assertCleanFailure(await cli('start-run', '--issue', '1', '--repo', '/nonexistent/path'), { mentions: ['/nonexistent/path', '--repo'] });
+  });
+
+  it('--repo <a directory that is not a git repository> says so', async () => {
+    assertCleanFailure(await cli('start-run', '--issue', '1', '--repo', notARepo), { mentions: [notARepo, 'not a git repository'] });
+  });
+
+  it('--issue 77 without .agent/issues/77.md names the issue file', async () => {
+    const line = assertCleanFailure(await cli('start-run', '--issue', '77', '--repo', sampleRepo), { mentions: [localIssuePath(sampleRepo, 77)] });
+    assert.match(line, /#77|77\.md/);
+  });
+
+  it('an unknown --agent directory fails before connecting, naming it', async () => {
+    assertCleanFailure(await cli('start-run', '--issue', '1', '--repo', sampleRepo, '--agent', '/nonexistent/agent-dir'), { code: 2, mentions: ['/nonexistent/agent-dir'] });
+  });
+
+  it('a server that does not answer: non-zero naming TEMPORAL_ADDRESS, quickly', async () => {
+    const result = await runCli(['start-run', '--issue', '1', '--repo', sampleRepo], { env, timeoutMs: 30_000 });
+    assertCleanFailure(result, { mentions: ['TEMPORAL_ADDRESS', DEAD_ADDRESS] });
+    assert.ok(result.ms < 20_000, `took ${result.ms} ms to give up on the server`);
+  });
+
+  for (const command of ['status', 'retry', 'cancel']) {
+    it(`${command} against a server that does not answer names TEMPORAL_ADDRESS`, async () => {
+      const result = await runCli([command, '--issue', '1'], { env, timeoutMs: 30_000 });
+      assertCleanFailure(result, { mentions: ['TEMPORAL_ADDRESS', DEAD_ADDRESS] });
+      assert.ok(result.ms < 20_000, `took ${result.ms} ms to give up on the server`);
+    });
+  }
+});
+
+describe('validate', { concurrency: CONCURRENCY }, () => {
+  it('validate --agent /nonexistent exits 2 naming the directory', async () => {
+    const result = await cli('validate', '--agent', '/nonexistent');
+    assert.equal(result.code, 2, describeResult(result));
+    assertNoStack(result);
+    // validate lists every problem (several lines are fine); the directory is named.
+    assert.match(result.stderr, /\/nonexistent\b/, describeResult(result));
+    assert.equal(result.stdout.trim(), '', describeResult(result));
+  });
+
+  it('validate (the default agent) exits 0 with a summary', async () => {
+    const result = await cli('validate');
+    assert.equal(result.code, 0, describeResult(result));
+    assertNoStack(result);
+    assert.match(result.stdout, /is valid/, describeResult(result));
+  });
+
+  it('validate --agent <an invalid definition> exits 2 listing the problem', async () => {
+    const result = await cli('validate', '--agent', 'test/fixtures/definitions/invalid/entry-step-unknown');
+    assert.equal(result.code, 2, describeResult(result));
+    assertNoStack(result);
+    assert.match(result.stderr, /invalid/, describeResult(result));
+    assert.match(result.stderr, /^error\s+steps_registry\.json#\/entryStep: UNKNOWN_ENTRY_STEP .*initial\.start/m, describeResult(result));
+    assert.equal(result.stdout.trim(), '', describeResult(result));
+  });
+
+  it('validate --agent <a definition with a missing prompt file> names the file', async () => {
+    const result = await cli('validate', '--agent', 'test/fixtures/definitions/invalid/prompt-file-missing');
+    assert.equal(result.code, 2, describeResult(result));
+    assertNoStack(result);
+    assert.match(result.stderr, /continuation/, describeResult(result));
+  });
+});
