@@ -159,6 +159,7 @@ async function assemble(ctx: LoadContext, warnings: readonly Problem[]): Promise
     failurePatterns: ctx.failurePatterns,
     model: settings.model,
     closureAction: settings.closureAction,
+    completionLabels: settings.completionLabels,
     worktree: settings.worktree,
     warnings: warnings.map(formatProblem),
   });

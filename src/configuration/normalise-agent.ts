@@ -3,7 +3,7 @@
  * Our own extensions: `runner.model`, `runner.execution.worktree.branchPrefix`,
  * `runner.validation.commands`.
  */
-import { ClosureAction, type ModelSettings, type ParameterSpec, type VerdictSpec } from '../contracts/definition.js';
+import { ClosureAction, type LabelChange, type ModelSettings, type ParameterSpec, type VerdictSpec } from '../contracts/definition.js';
 import { DEFAULT_SYSTEM_PROMPT_PATH } from './resolve-c3l-prompt.js';
 import { DEFAULT_MAX_ITERATIONS, normaliseVerdict } from './normalise-verdict.js';
 import { pointer, warning, type Problem } from './problem.js';
@@ -26,6 +26,7 @@ export interface AgentSettings {
   readonly registry: string | undefined;
   readonly model: ModelSettings;
   readonly closureAction: ClosureAction;
+  readonly completionLabels: LabelChange;
   readonly worktree: { readonly root: string; readonly branchPrefix: string };
   readonly validationCommands: RawValidationCommands;
 }
@@ -48,6 +49,10 @@ export function normaliseAgent(agent: RawAgentFile, file: string): { settings: A
     registry: runner.flow?.prompts?.registry,
     model: { ...DEFAULT_MODEL, ...runner.model },
     closureAction: (runner.integrations?.github?.defaultClosureAction as ClosureAction | undefined) ?? ClosureAction.Close,
+    completionLabels: {
+      add: [...(runner.integrations?.github?.labels?.completion?.add ?? [])],
+      remove: [...(runner.integrations?.github?.labels?.completion?.remove ?? [])],
+    },
     worktree: {
       root: runner.execution?.worktree?.root ?? DEFAULT_WORKTREE.root,
       branchPrefix: runner.execution?.worktree?.branchPrefix ?? DEFAULT_WORKTREE.branchPrefix,

@@ -3,7 +3,7 @@
  * Implemented by `createActivities(deps)` in src/activities/; the workflow only ever
  * sees these types (through proxyActivities).
  */
-import type { AgentDefinition, ClosureAction, CompletionStepDefinition, FailurePatternDefinition, ModelSettings, ValidatorDefinition } from './definition.js';
+import type { AgentDefinition, ClosureAction, LabelChange, CompletionStepDefinition, FailurePatternDefinition, ModelSettings, ValidatorDefinition } from './definition.js';
 import type { IssueSourceKind, BoundaryReport } from './run.js';
 import type { StepKind } from './intents.js';
 import type { JsonObject, JsonValue } from './json.js';
@@ -158,6 +158,8 @@ export interface BoundaryHookInput {
   readonly baseBranch: string;
   readonly issue: number;
   readonly closureAction: ClosureAction;
+  /** Labels to add/remove for `label-only` / `label-and-close` (definition + closure output). */
+  readonly labels: LabelChange;
   readonly summary: string;
   readonly evidence: readonly ConditionResult[];
 }

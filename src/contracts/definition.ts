@@ -119,6 +119,11 @@ export interface VerdictSpec {
 export const ClosureAction = { Close: 'close', LabelOnly: 'label-only', LabelAndClose: 'label-and-close' } as const;
 export type ClosureAction = (typeof ClosureAction)[keyof typeof ClosureAction];
 
+export interface LabelChange {
+  readonly add: readonly string[];
+  readonly remove: readonly string[];
+}
+
 export interface ModelSettings {
   readonly model: string;
   readonly maxTokens: number;
@@ -150,6 +155,8 @@ export interface AgentDefinition {
   readonly failurePatterns: Readonly<Record<string, FailurePatternDefinition>>;
   readonly model: ModelSettings;
   readonly closureAction: ClosureAction;
+  /** Labels the boundary hook sets on completion (`label-only`, `label-and-close`). */
+  readonly completionLabels: LabelChange;
   readonly worktree: { readonly root: string; readonly branchPrefix: string };
   readonly warnings: readonly string[];
 }

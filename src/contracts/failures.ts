@@ -27,6 +27,11 @@ export const FailureType = {
   MaxIterations: 'MAX_ITERATIONS',
   Aborted: 'ABORTED',
   CustomHandler: 'CUSTOM_HANDLER',
+  IssueInvalid: 'ISSUE_INVALID',
+  GitHubAuth: 'GITHUB_AUTH',
+  GitHubRequest: 'GITHUB_REQUEST',
+  GitHubRateLimited: 'GITHUB_RATE_LIMITED',
+  GitHubUnavailable: 'GITHUB_UNAVAILABLE',
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];
 

@@ -7,9 +7,9 @@
  */
 import { log } from '@temporalio/workflow';
 import type { ConditionResult, ValidationReport } from '../contracts/activities.js';
-import type { AgentDefinition, CompletionStepDefinition, StepDefinition } from '../contracts/definition.js';
+import { ClosureAction, type AgentDefinition, type CompletionStepDefinition, type LabelChange, type StepDefinition } from '../contracts/definition.js';
 import { FailureType } from '../contracts/failures.js';
-import type { JsonObject } from '../contracts/json.js';
+import { isJsonObject, type JsonObject } from '../contracts/json.js';
 import { countCompletionFailure } from '../execution/run-state.js';
 import { boundaryActivities, configActivities, workspaceActivities } from './activity-proxies.js';
 import type { IterationOutcome } from './iteration-outcome.js';
@@ -44,6 +44,22 @@ async function validate(ctx: RunContext, completionStep: CompletionStepDefinitio
   ]);
 }
 
+/** The closure output may choose the action (`closure_action`) and add labels (`issue.labels`). */
+function closureActionOf(ctx: RunContext, output: JsonObject): ClosureAction {
+  const chosen = output['closure_action'];
+  return typeof chosen === 'string' && (Object.values(ClosureAction) as string[]).includes(chosen) ? (chosen as ClosureAction) : ctx.definition.closureAction;
+}
+
+function labelsOf(ctx: RunContext, output: JsonObject): LabelChange {
+  const issue = output['issue'];
+  const labels = isJsonObject(issue) && isJsonObject(issue['labels']) ? issue['labels'] : {};
+  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  return {
+    add: [...new Set([...ctx.definition.completionLabels.add, ...strings(labels['add'])])],
+    remove: [...new Set([...ctx.definition.completionLabels.remove, ...strings(labels['remove'])])],
+  };
+}
+
 async function finish(ctx: RunContext, session: RunSession, output: JsonObject, evidence: readonly ConditionResult[]): Promise<IterationOutcome> {
   session.setPhase('boundary');
   const summary = typeof output['summary'] === 'string' ? output['summary'] : '';
@@ -56,7 +72,8 @@ async function finish(ctx: RunContext, session: RunSession, output: JsonObject, 
       branch: ctx.workspace.branch,
       baseBranch: ctx.workspace.baseBranch,
       issue: ctx.input.issue,
-      closureAction: ctx.definition.closureAction,
+      closureAction: closureActionOf(ctx, output),
+      labels: labelsOf(ctx, output),
       summary,
       evidence,
     },

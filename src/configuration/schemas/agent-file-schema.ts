@@ -59,6 +59,15 @@ export const AGENT_FILE_SCHEMA = {
               properties: {
                 enabled: { type: 'boolean' },
                 defaultClosureAction: { type: 'string', enum: Object.values(ClosureAction) },
+                labels: {
+                  type: 'object',
+                  properties: {
+                    completion: {
+                      type: 'object',
+                      properties: { add: { type: 'array', items: { type: 'string' } }, remove: { type: 'array', items: { type: 'string' } } },
+                    },
+                  },
+                },
               },
             },
           },

@@ -35,6 +35,7 @@ async function setup(): Promise<{ repo: TempGitRepo; input: BoundaryHookInput }>
       baseBranch: ws.baseBranch,
       issue: 5,
       closureAction: 'close',
+    labels: { add: [], remove: [] },
       summary: 'Added hello.txt.',
       evidence,
     },

@@ -1,0 +1,272 @@
+/**
+ * The client CLI controlling a live run, as processes against the real test server:
+ * `start-run` (serving the run in-process: no worker polls the queue) runs in the
+ * background while the offline model server makes the continuation step slow, and
+ *   - a second `start-run --detach` attaches instead of starting a second run,
+ *   - `status` prints the phase, step and definition hash,
+ *   - `cancel` (or `temporal workflow signal --name cancel`) ends the run 'cancelled'
+ *     with its worktree kept, and the background start-run exits non-zero,
+ *   - `temporal workflow signal --name retry --input '{"prompt":...}'` makes the
+ *     prompt the next iteration's prompt.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { RunProgress, RunResult } from '../../src/contracts/run.js';
+import { createModelServer, type ModelServer } from '../../src/connection/model-server/model-server.js';
+import type { SessionRule, SessionScript } from '../../src/connection/model-server/session-script.js';
+import { PROJECT_ROOT, resolveTemporalCliPath } from '../../src/connection/temporal/temporal-cli.js';
+import { createSampleRepo } from '../../src/cli/sample-repo.js';
+import { progressQuery } from '../../src/workflows/messages.js';
+import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
+import { assertNoStack, describeResult, runCli, startCli, type CliResult, type RunningCli } from './cli-process.js';
+
+const WORKFLOW_ID = 'issue-agent-issue-1';
+const CONTINUATION_RULES = new Set(['work-edit', 'work-test-commit', 'work-answer']);
+const OPERATOR_NOTE = 'OPERATOR-NOTE-123';
+
+let env: TestWorkflowEnvironment;
+let address: string;
+let temporalCli: string;
+
+before(async () => {
+  env = await testEnv();
+  address = serverAddress(env);
+  temporalCli = resolveTemporalCliPath();
+});
+
+after(teardownEnv);
+
+const demoSession = JSON.parse(readFileSync(join(PROJECT_ROOT, 'demo', 'session.json'), 'utf8')) as SessionScript;
+
+/** The demo session with every continuation response delayed by `delayMs`. */
+function slowSession(delayMs: number, extraFirst: readonly SessionRule[] = []): SessionScript {
+  return {
+    ...demoSession,
+    name: `cli run control: continuation delayed ${delayMs} ms`,
+    rules: [
+      ...extraFirst,
+      ...demoSession.rules.map((rule) => (CONTINUATION_RULES.has(rule.id) ? { ...rule, respond: { ...rule.respond, delayMs } } : rule)),
+    ],
+  };
+}
+
+function closureAnswer(): unknown {
+  const rule = demoSession.rules.find((r) => r.id === 'closure-answer');
+  assert.ok(rule?.respond.json, 'demo/session.json has a closure-answer rule');
+  return rule.respond.json;
+}
+
+interface Fixture {
+  readonly repoPath: string;
+  readonly model: ModelServer;
+  readonly childEnv: Record<string, string>;
+  readonly taskQueue: string;
+  readonly children: RunningCli[];
+}
+
+/** A sample repository, the model server and the children's environment; always cleaned up. */
+async function withFixture(session: SessionScript, fn: (f: Fixture) => Promise<void>): Promise<void> {
+  const { repoPath } = await createSampleRepo();
+  const model = await createModelServer({ session });
+  const taskQueue = `cli-run-control-${randomUUID()}`;
+  const fixture: Fixture = {
+    repoPath,
+    model,
+    taskQueue,
+    childEnv: { TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue, ANTHROPIC_BASE_URL: model.url, LOG_LEVEL: 'ERROR' },
+    children: [],
+  };
+  try {
+    await fn(fixture);
+  } finally {
+    for (const child of fixture.children) child.kill();
+    await Promise.allSettled(fixture.children.map((c) => c.done));
+    // A run left behind (a failed assertion) must not outlive its test.
+    await env.client.workflow
+      .getHandle(WORKFLOW_ID)
+      .describe()
+      .then((d) => (d.status.name === 'RUNNING' ? env.client.workflow.getHandle(WORKFLOW_ID).terminate('test cleanup') : undefined))
+      .catch(() => undefined);
+    await model.close();
+    await rm(repoPath, { recursive: true, force: true });
+  }
+}
+
+/** `start-run --issue 1 --repo <repo> --json` in the background. */
+function startRunInBackground(f: Fixture): RunningCli {
+  const running = startCli(['start-run', '--issue', '1', '--repo', f.repoPath, '--json'], { env: f.childEnv, timeoutMs: 200_000 });
+  f.children.push(running);
+  return running;
+}
+
+async function progress(): Promise<RunProgress | undefined> {
+  return env.client.workflow
+    .getHandle(WORKFLOW_ID)
+    .query(progressQuery)
+    .catch(() => undefined);
+}
+
+/**
+ * Waits until the continuation step's first model request reached the model server
+ * (its prompt is taken, its response is delayed): the window for operator actions.
+ */
+async function waitForSlowStep(f: Fixture, background: RunningCli, timeoutMs = 120_000): Promise<RunProgress> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (background.child.exitCode !== null) {
+      assert.fail(`the background start-run exited early:\n${describeResult(await background.done)}`);
+    }
+    const p = await progress();
+    if (p?.stepId === 'continuation.issue' && (f.model.stats().byRule['work-edit'] ?? 0) >= 1) return p;
+    await sleep(250);
+  }
+  assert.fail(`the run never reached the slow continuation step; model stats ${JSON.stringify(f.model.stats())}; stderr so far:\n${background.out.stderr}`);
+}
+
+async function runsOf(workflowId: string, taskQueue: string): Promise<number> {
+  let n = 0;
+  for await (const execution of env.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+    if (execution.taskQueue === taskQueue) n += 1;
+  }
+  return n;
+}
+
+function parseJsonResult(result: CliResult): RunResult & { workflowId: string; url: string } {
+  const line = result.stdout.trim().split('\n').pop() ?? '';
+  try {
+    return JSON.parse(line) as RunResult & { workflowId: string; url: string };
+  } catch {
+    assert.fail(`start-run --json printed no JSON result:\n${describeResult(result)}`);
+  }
+}
+
+async function assertCancelled(f: Fixture, background: RunningCli, expectedReason: RegExp): Promise<void> {
+  const result = await background.done;
+  assert.equal(result.timedOut, false, `the background start-run did not finish:\n${describeResult(result)}`);
+  assert.ok(result.code !== null && result.code !== 0, `a cancelled run exits non-zero:\n${describeResult(result)}`);
+  assertNoStack(result);
+  const json = parseJsonResult(result);
+  assert.equal(json.workflowId, WORKFLOW_ID);
+  assert.equal(json.outcome, 'cancelled', describeResult(result));
+  assert.match(json.reason, expectedReason);
+  const worktree = join(f.repoPath, '.worktrees', 'issue-1');
+  assert.ok(existsSync(worktree), `the worktree ${worktree} is kept after a cancel`);
+  assert.equal(json.worktreePath, worktree);
+  // The run never reached the closure step.
+  assert.equal(f.model.stats().byRule['closure-answer'], undefined);
+  const description = await env.client.workflow.getHandle(WORKFLOW_ID).describe();
+  assert.equal(description.status.name, 'COMPLETED', 'a graceful cancel completes the workflow with a result');
+}
+
+test('attach, status and cancel through the CLI while a run is in flight', { timeout: 240_000 }, async () => {
+  await withFixture(slowSession(15_000), async (f) => {
+    const background = startRunInBackground(f);
+    const p = await waitForSlowStep(f, background);
+    assert.equal(await runsOf(WORKFLOW_ID, f.taskQueue), 1);
+    assert.match(background.out.stderr, /started run issue-agent-issue-1/);
+    assert.match(background.out.stderr, /serving the run in this process/);
+
+    // (a) a second start-run attaches to the live run instead of starting another one.
+    const attach = await runCli(['start-run', '--issue', '1', '--repo', f.repoPath, '--detach'], { env: f.childEnv, timeoutMs: 60_000 });
+    assert.equal(attach.code, 0, describeResult(attach));
+    assertNoStack(attach);
+    assert.match(attach.stderr, /attached/, describeResult(attach));
+    assert.match(attach.stderr, /issue-agent-issue-1/);
+    assert.equal(await runsOf(WORKFLOW_ID, f.taskQueue), 1, 'attaching does not start a second run');
+
+    // (b) status prints the phase, the step and the definition hash.
+    const status = await runCli(['status', '--issue', '1'], { env: f.childEnv, timeoutMs: 60_000 });
+    assert.equal(status.code, 0, describeResult(status));
+    assertNoStack(status);
+    assert.match(status.stdout, /issue-agent-issue-1 \(RUNNING\)/, describeResult(status));
+    assert.match(status.stdout, /continuation\.issue/, describeResult(status));
+    assert.match(status.stdout, /· flow ·/, describeResult(status));
+    assert.ok(p.definitionHash.length >= 12, 'the run reports its definition hash');
+    assert.ok(status.stdout.includes(p.definitionHash.slice(0, 12)), `status shows the definition hash ${p.definitionHash}:\n${status.stdout}`);
+    assert.ok(status.stdout.includes(join(f.repoPath, '.worktrees', 'issue-1')), 'status shows the worktree');
+
+    // status --json carries the same, machine-readable.
+    const statusJson = await runCli(['status', '--issue', '1', '--json'], { env: f.childEnv, timeoutMs: 60_000 });
+    assert.equal(statusJson.code, 0, describeResult(statusJson));
+    const parsed = JSON.parse(statusJson.stdout) as { status: string; progress: RunProgress };
+    assert.equal(parsed.status, 'RUNNING');
+    assert.equal(parsed.progress.stepId, 'continuation.issue');
+    assert.equal(parsed.progress.definitionHash, p.definitionHash);
+
+    // (c) cancel: the background start-run ends 'cancelled', non-zero, worktree kept.
+    const cancel = await runCli(['cancel', '--issue', '1', '--reason', 'operator stop from the test'], { env: f.childEnv, timeoutMs: 60_000 });
+    assert.equal(cancel.code, 0, describeResult(cancel));
+    assertNoStack(cancel);
+    assert.match(cancel.stdout, /cancel signalled to issue-agent-issue-1/);
+    const cancelledAt = Date.now();
+    await assertCancelled(f, background, /operator stop from the test/);
+    const waited = Date.now() - cancelledAt;
+    assert.ok(waited < 60_000, `start-run took ${waited} ms to end after the cancel`);
+
+    // After the run: status shows the result; cancel again says so without a stack.
+    const after = await runCli(['status', '--issue', '1'], { env: f.childEnv, timeoutMs: 60_000 });
+    assert.equal(after.code, 0, describeResult(after));
+    assert.match(after.stdout, /outcome: cancelled/, describeResult(after));
+  });
+});
+
+test('the same cancel sent with the temporal CLI behaves the same', { timeout: 240_000 }, async () => {
+  await withFixture(slowSession(15_000), async (f) => {
+    const background = startRunInBackground(f);
+    await waitForSlowStep(f, background);
+    await promisify(execFile)(
+      temporalCli,
+      ['workflow', 'signal', '--address', address, '--namespace', env.namespace ?? 'default', '--workflow-id', WORKFLOW_ID, '--name', 'cancel', '--input', '{}'],
+      { timeout: 60_000 },
+    );
+    await assertCancelled(f, background, /cancel requested/);
+  });
+});
+
+test('a retry signal with a prompt from the temporal CLI becomes the next prompt', { timeout: 240_000 }, async () => {
+  const operatorRule: SessionRule = {
+    id: 'operator-note',
+    when: { promptContains: OPERATOR_NOTE, turn: 0 },
+    respond: { json: closureAnswer() },
+  };
+  await withFixture(slowSession(3_000, [operatorRule]), async (f) => {
+    const background = startRunInBackground(f);
+    await waitForSlowStep(f, background);
+    await promisify(execFile)(
+      temporalCli,
+      [
+        'workflow', 'signal', '--address', address, '--namespace', env.namespace ?? 'default', '--workflow-id', WORKFLOW_ID,
+        '--name', 'retry', '--input', JSON.stringify({ prompt: OPERATOR_NOTE }),
+      ],
+      { timeout: 60_000 },
+    );
+    const pending = await progress();
+    assert.equal(pending?.pendingRetryPrompt, true, `the retry prompt is pending: ${JSON.stringify(pending)}`);
+
+    const result = await background.done;
+    assert.equal(result.timedOut, false, describeResult(result));
+    assertNoStack(result);
+    const stats = f.model.stats();
+    // The continuation step finished with its own prompt; the next iteration (closure)
+    // was asked the operator's prompt instead of its C3L prompt.
+    assert.equal(stats.byRule['work-answer'], 1, JSON.stringify(stats));
+    assert.equal(stats.byRule['operator-note'], 1, `the operator's prompt reached the model: ${JSON.stringify(stats)}`);
+    assert.equal(stats.byRule['closure-check'], undefined, `the closure step's own prompt was replaced: ${JSON.stringify(stats)}`);
+    assert.equal(stats.unmatched, 0, JSON.stringify(stats));
+    const json = parseJsonResult(result);
+    assert.equal(json.outcome, 'success', describeResult(result));
+    assert.equal(result.code, 0, describeResult(result));
+    assert.deepEqual(
+      json.steps.map((s) => s.stepId),
+      ['initial.issue', 'continuation.issue', 'closure.issue'],
+    );
+  });
+});
