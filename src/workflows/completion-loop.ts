@@ -1,13 +1,13 @@
 /**
- * The Completion loop of seed 000, entered only on the completionSignal (a closure
- * step's `closing`). Stage 1 (the closure prompt and its structured output) already
- * ran as the closure step's query; here run stage 2 (the completion conditions, run
- * by the harness in the worktree) and stage 3 (the verdict: done, or a retry prompt
- * that becomes the next iteration's prompt, so the model always sees it).
+ * The Completion loop of seed 000. Stage 1 (the closure prompt and its structured
+ * output) ran as the closure step's query. Here are stage 2, the completion conditions
+ * run by the harness in the worktree, and stage 3, the verdict: done (boundary hook),
+ * or a retry prompt that becomes the next iteration's prompt, so the model always sees
+ * what failed (an earlier in-process design re-ran checks without asking the model).
  */
 import { log } from '@temporalio/workflow';
 import type { ConditionResult, ValidationReport } from '../contracts/activities.js';
-import { ClosureAction, type AgentDefinition, type CompletionStepDefinition, type LabelChange, type StepDefinition } from '../contracts/definition.js';
+import { ClosureAction, type AgentDefinition, type CompletionStepDefinition, type LabelChange } from '../contracts/definition.js';
 import { FailureType } from '../contracts/failures.js';
 import { isJsonObject, type JsonObject } from '../contracts/json.js';
 import { countCompletionFailure } from '../execution/run-state.js';
@@ -15,21 +15,23 @@ import { boundaryActivities, configActivities, workspaceActivities } from './act
 import type { IterationOutcome } from './iteration-outcome.js';
 import type { RunContext, RunSession } from './run-session.js';
 
-/** The completion step guarding a closure step: same id, else the only one declared. */
-export function completionStepFor(definition: AgentDefinition, closureStepId: string): CompletionStepDefinition | undefined {
-  const exact = definition.completionSteps[closureStepId];
+/**
+ * The completion step guarding a step: the one with the same id, else the only one
+ * declared, else the first declared (an agent whose verdict ends the run elsewhere).
+ */
+export function completionStepFor(definition: AgentDefinition, stepId: string): CompletionStepDefinition | undefined {
+  const exact = definition.completionSteps[stepId];
   if (exact !== undefined) return exact;
-  const all = Object.values(definition.completionSteps);
-  return all.length === 1 ? all[0] : undefined;
+  return Object.values(definition.completionSteps)[0];
 }
 
 /** Names what failed, with the items a user looks for first (failing tests, dirty files). */
-function describeFailures(failed: readonly ConditionResult[]): string {
+export function describeFailures(failed: readonly ConditionResult[]): string {
   return failed
     .map((r) => {
       const items = Object.entries(r.params).flatMap(([key, value]) =>
         Array.isArray(value) && value.length > 0
-          ? [`${key}: ${value.slice(0, 10).map((v) => (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof v['name'] === 'string' ? v['name'] : typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`]
+          ? [`${key}: ${value.slice(0, 10).map((v) => (isJsonObject(v) && typeof v['name'] === 'string' ? v['name'] : typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`]
           : [],
       );
       return `${r.validator}: ${r.summary.trim()}${items.length > 0 ? ` (${items.join('; ')})` : ''}`;
@@ -44,57 +46,20 @@ async function validate(ctx: RunContext, completionStep: CompletionStepDefinitio
   ]);
 }
 
-/** The closure output may choose the action (`closure_action`) and add labels (`issue.labels`). */
-function closureActionOf(ctx: RunContext, output: JsonObject): ClosureAction {
-  const chosen = output['closure_action'];
-  return typeof chosen === 'string' && (Object.values(ClosureAction) as string[]).includes(chosen) ? (chosen as ClosureAction) : ctx.definition.closureAction;
-}
+export type ConditionsOutcome = { readonly kind: 'passed'; readonly evidence: readonly ConditionResult[] } | IterationOutcome;
 
-function labelsOf(ctx: RunContext, output: JsonObject): LabelChange {
-  const issue = output['issue'];
-  const labels = isJsonObject(issue) && isJsonObject(issue['labels']) ? issue['labels'] : {};
-  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-  return {
-    add: [...new Set([...ctx.definition.completionLabels.add, ...strings(labels['add'])])],
-    remove: [...new Set([...ctx.definition.completionLabels.remove, ...strings(labels['remove'])])],
-  };
-}
-
-async function finish(ctx: RunContext, session: RunSession, output: JsonObject, evidence: readonly ConditionResult[]): Promise<IterationOutcome> {
-  session.setPhase('boundary');
-  const summary = typeof output['summary'] === 'string' ? output['summary'] : '';
-  const boundary = await boundaryActivities.runBoundaryHook.executeWithOptions({ summary: `boundary hook · issue #${ctx.input.issue}` }, [
-    {
-      workflowId: ctx.workflowId,
-      mode: ctx.input.issueSource,
-      repoPath: ctx.input.repoPath,
-      worktreePath: ctx.workspace.worktreePath,
-      branch: ctx.workspace.branch,
-      baseBranch: ctx.workspace.baseBranch,
-      issue: ctx.input.issue,
-      closureAction: closureActionOf(ctx, output),
-      labels: labelsOf(ctx, output),
-      summary,
-      evidence,
-    },
-  ]);
-  const verdict = typeof output['verdict'] === 'string' ? output['verdict'] : undefined;
-  return {
-    kind: 'done',
-    reason: `completion conditions passed (${evidence.length}); boundary ${boundary.status}`,
-    boundary,
-    ...(verdict === undefined ? {} : { verdict }),
-  };
-}
-
-export async function runCompletionLoop(ctx: RunContext, session: RunSession, step: StepDefinition, output: JsonObject): Promise<IterationOutcome> {
-  log.info('[CompletionLoop] enter', { step: step.stepId, iteration: session.state.iteration });
+/**
+ * Stage 2 and the failing half of stage 3: runs the completion conditions guarding
+ * `stepId`; on failure applies `onFail` (retry with a retry prompt, abort, skip),
+ * bounded by `maxAttempts` per completion step.
+ */
+export async function runCompletionConditions(ctx: RunContext, session: RunSession, stepId: string): Promise<ConditionsOutcome> {
+  log.info('[CompletionLoop] enter', { step: stepId, iteration: session.state.iteration });
   session.setPhase('validating');
-  const completionStep = completionStepFor(ctx.definition, step.stepId);
+  const completionStep = completionStepFor(ctx.definition, stepId);
   const report = await validate(ctx, completionStep);
-  session.update({ ...session.state, checkCount: session.state.checkCount + 1 });
   log.info('[CompletionLoop] validation result', { passed: report.passed, results: report.results.length });
-  if (report.passed || completionStep === undefined) return finish(ctx, session, output, report.results);
+  if (report.passed || completionStep === undefined) return { kind: 'passed', evidence: report.results };
 
   const failed = report.results.filter((r) => !r.passed);
   const unrecoverable = failed.find((r) => r.unrecoverable);
@@ -105,7 +70,7 @@ export async function runCompletionLoop(ctx: RunContext, session: RunSession, st
   switch (action) {
     case 'skip':
       log.warn('[CompletionLoop] failing conditions skipped by onFail.action=skip', { failed: describeFailures(failed) });
-      return finish(ctx, session, output, report.results);
+      return { kind: 'passed', evidence: report.results };
     case 'abort':
       return { kind: 'failed', code: FailureType.ValidationAborted, reason: `completion conditions failed (onFail: abort): ${describeFailures(failed)}` };
     case 'retry':
@@ -130,4 +95,48 @@ export async function runCompletionLoop(ctx: RunContext, session: RunSession, st
   session.update({ ...session.state, pendingRetryPrompt: retry.text, lastError: describeFailures(failed) });
   log.info('[CompletionLoop] exit with retry prompt', { source: retry.source, attempts });
   return { kind: 'continue' };
+}
+
+/** The closure output may choose the action (`closure_action`) and add labels (`issue.labels`). */
+function closureActionOf(ctx: RunContext, output: JsonObject): ClosureAction {
+  const chosen = output['closure_action'];
+  return typeof chosen === 'string' && (Object.values(ClosureAction) as string[]).includes(chosen) ? (chosen as ClosureAction) : ctx.definition.closureAction;
+}
+
+function labelsOf(ctx: RunContext, output: JsonObject): LabelChange {
+  const issue = output['issue'];
+  const labels = isJsonObject(issue) && isJsonObject(issue['labels']) ? issue['labels'] : {};
+  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  return {
+    add: [...new Set([...ctx.definition.completionLabels.add, ...strings(labels['add'])])],
+    remove: [...new Set([...ctx.definition.completionLabels.remove, ...strings(labels['remove'])])],
+  };
+}
+
+/** Stage 3, done: the boundary hook, the only place with effects outside the worktree. */
+export async function finishRun(ctx: RunContext, session: RunSession, output: JsonObject, evidence: readonly ConditionResult[], why: string): Promise<IterationOutcome> {
+  session.setPhase('boundary');
+  const summary = typeof output['summary'] === 'string' ? output['summary'] : '';
+  const boundary = await boundaryActivities.runBoundaryHook.executeWithOptions({ summary: `boundary hook · issue #${ctx.input.issue}` }, [
+    {
+      workflowId: ctx.workflowId,
+      mode: ctx.input.issueSource,
+      repoPath: ctx.input.repoPath,
+      worktreePath: ctx.workspace.worktreePath,
+      branch: ctx.workspace.branch,
+      baseBranch: ctx.workspace.baseBranch,
+      issue: ctx.input.issue,
+      closureAction: closureActionOf(ctx, output),
+      labels: labelsOf(ctx, output),
+      summary,
+      evidence,
+    },
+  ]);
+  const verdict = typeof output['verdict'] === 'string' ? output['verdict'] : undefined;
+  return {
+    kind: 'done',
+    reason: `${why.replace(/\.$/, '')}; completion conditions passed (${evidence.length}); boundary ${boundary.status}`,
+    boundary,
+    ...(verdict === undefined ? {} : { verdict }),
+  };
 }

@@ -1,7 +1,12 @@
 /**
  * One iteration of the Flow loop (seed 000 "Basic Loop"): run the current step,
  * interpret its intent through the structured gate, record its handoff, and route.
- * Only a closure step's `closing` leads into the Completion loop.
+ * A closure step's `closing` (the completionSignal) leads into the Completion loop.
+ *
+ * Then the agent's completion type decides whether the agent is done. A run ends
+ * successfully only when that verdict is done AND the completion conditions pass in
+ * the worktree: for stepMachine the two coincide (a validated closing); for the other
+ * types, a done verdict runs the conditions before finishing.
  */
 import { log } from '@temporalio/workflow';
 import { FailureType } from '../contracts/failures.js';
@@ -10,7 +15,9 @@ import { recordStep } from '../execution/run-state.js';
 import { interpretGate } from '../judgment/routing/gate-interpreter.js';
 import { routeIntent } from '../judgment/routing/intent-router.js';
 import { normaliseStepId } from '../judgment/routing/normalise-step-id.js';
-import { runCompletionLoop } from './completion-loop.js';
+import type { ConditionResult } from '../contracts/activities.js';
+import { finishRun, runCompletionConditions } from './completion-loop.js';
+import { decideVerdict } from './verdict-check.js';
 import type { IterationOutcome } from './iteration-outcome.js';
 import type { RunContext, RunSession } from './run-session.js';
 import { queryStep } from './step-query.js';
@@ -61,17 +68,43 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
     ),
   );
 
+  let evidence: readonly ConditionResult[] = [];
+  let closingValidated = false;
   switch (route.kind) {
     case 'goto':
       for (const warning of route.warnings) log.warn(warning);
       log.info(`[StepFlow] Routing decision: ${step.stepId} -> ${route.stepId}`);
       session.update({ ...session.state, stepId: route.stepId });
-      return { kind: 'continue' };
-    case 'closing':
-      return runCompletionLoop(ctx, session, step, output);
+      break;
+    case 'closing': {
+      const conditions = await runCompletionConditions(ctx, session, step.stepId);
+      if (conditions.kind !== 'passed') return conditions;
+      closingValidated = true;
+      evidence = conditions.evidence;
+      break;
+    }
     case 'abort':
       return { kind: 'failed', code: FailureType.Aborted, reason: route.reason };
     case 'error':
       return { kind: 'failed', code: FailureType.FailedStepRouting, reason: route.reason };
   }
+
+  session.update({ ...session.state, checkCount: session.state.checkCount + 1 });
+  const assistantText = answer.summary;
+  const decision = await decideVerdict(ctx, session, { step, intent: gate.intent, output, assistantText, closingValidated });
+  if (decision.done) {
+    if (!closingValidated) {
+      const conditions = await runCompletionConditions(ctx, session, step.stepId);
+      if (conditions.kind !== 'passed') return conditions;
+      evidence = conditions.evidence;
+    }
+    return finishRun(ctx, session, output, evidence, decision.reason);
+  }
+  if (closingValidated) {
+    // A validated closing the completion type does not accept yet: keep working.
+    const back = step.transitions.repeat !== undefined && 'target' in step.transitions.repeat ? step.transitions.repeat.target : null;
+    log.info('[CompletionLoop] verdict not done after a validated closing', { reason: decision.reason });
+    session.update({ ...session.state, stepId: back ?? step.stepId, lastError: decision.reason });
+  }
+  return { kind: 'continue' };
 }

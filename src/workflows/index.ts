@@ -1,2 +1,3 @@
 /** Workflow entry points: the bundle the worker loads (workflowsPath). */
 export { runAgentWorkflow } from './run-agent.js';
+export { runBatchWorkflow } from './batch/run-batch.js';

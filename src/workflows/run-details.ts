@@ -27,12 +27,21 @@ export function renderDetails(progress: RunProgress): string {
   return lines.join('\n');
 }
 
-export function publishProgress(progress: RunProgress): void {
+/**
+ * Publishes progress to the Web UI. Current details are workflow metadata (no history
+ * event); a search-attribute upsert is a command in history, so it is sent only when a
+ * value operators filter on actually changed. Returns the key last published.
+ */
+export function publishProgress(progress: RunProgress, lastKey: string): string {
   setCurrentDetails(renderDetails(progress));
+  const cost = Math.round(progress.costUsd * 10000) / 10000;
+  const key = `${progress.stepId}|${progress.phase}|${cost}|${progress.tokensTotal}`;
+  if (key === lastKey) return lastKey;
   upsertSearchAttributes([
     { key: StepIdKey, value: progress.stepId },
     { key: RunPhaseKey, value: progress.phase },
-    { key: CostUsdKey, value: Math.round(progress.costUsd * 10000) / 10000 },
+    { key: CostUsdKey, value: cost },
     { key: TokensTotalKey, value: progress.tokensTotal },
   ]);
+  return key;
 }

@@ -29,6 +29,7 @@ export class RunSession {
   cancelReason?: string;
   /** Set when a step stopped because the next call would exceed the budget. */
   budgetBlocked?: string;
+  private publishedKey = '';
 
   constructor(
     readonly input: RunInput,
@@ -64,7 +65,7 @@ export class RunSession {
 
   update(next: RunState): void {
     this.state = next;
-    if (this.definition) publishProgress(this.progress());
+    if (this.definition) this.publishedKey = publishProgress(this.progress(), this.publishedKey);
   }
 
   setPhase(phase: RunPhase): void {

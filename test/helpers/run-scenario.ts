@@ -23,7 +23,7 @@ export interface Scenario {
   readonly agentDir?: string;
   readonly input?: Partial<RunInput>;
   /** Runs while the workflow is in flight (signals, queries). */
-  readonly during?: (handle: WorkflowHandle<typeof runAgentWorkflow>, model: ModelServer) => Promise<void>;
+  readonly during?: (handle: WorkflowHandle<typeof runAgentWorkflow>, model: ModelServer, run: { readonly repoPath: string; readonly issue: number }) => Promise<void>;
 }
 
 export interface ScenarioResult {
@@ -54,7 +54,7 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
   const handle = await env.client.workflow.start(runAgentWorkflow, { taskQueue, workflowId, args: [input] });
   try {
     const result = await worker.runUntil(async () => {
-      const during = scenario.during?.(handle, model);
+      const during = scenario.during?.(handle, model, { repoPath, issue });
       const r = await handle.result();
       await during;
       return r;

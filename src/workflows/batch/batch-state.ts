@@ -1,0 +1,108 @@
+/**
+ * Pure helpers of the batch workflow: the label moves of the issue state machine, the
+ * result row a run turns into, counts, and the Web UI details.
+ */
+import type { BatchCounts, BatchIssueProgress, BatchIssueRef, BatchIssueResult, BatchLabels, BatchProgress } from '../../contracts/batch.js';
+import type { RunResult } from '../../contracts/run.js';
+import { totalTokens } from '../../contracts/usage.js';
+
+export interface LabelMove {
+  readonly add: readonly string[];
+  readonly remove: readonly string[];
+}
+
+/** ready (or a previous terminal label) → in-progress. */
+export function startMove(labels: BatchLabels): LabelMove {
+  return { add: [labels.inProgress], remove: [labels.ready, labels.done, labels.blocked].filter((l) => l !== labels.inProgress) };
+}
+
+/** in-progress → done (succeeded) | ready (cancelled: a later batch may pick it up) | blocked (anything else: a human looks). */
+export function finalMove(outcome: BatchIssueResult['outcome'], labels: BatchLabels): LabelMove {
+  const target = outcome === 'succeeded' ? labels.done : outcome === 'cancelled' ? labels.ready : labels.blocked;
+  return { add: [target], remove: [labels.ready, labels.inProgress, labels.done, labels.blocked].filter((l) => l !== target) };
+}
+
+/** A finished run as a row: success needs a fully delivered boundary, otherwise it is partial. */
+export function rowFromRun(ref: BatchIssueRef, workflowId: string, result: RunResult, attached: boolean): BatchIssueResult {
+  const base = {
+    issue: ref.number,
+    title: ref.title,
+    workflowId,
+    steps: result.steps.length,
+    iterations: result.iterations,
+    tokens: totalTokens(result.usage),
+    costUsd: result.costUsd,
+    attached,
+    ...(result.boundary?.prUrl ? { prUrl: result.boundary.prUrl } : {}),
+  };
+  switch (result.outcome) {
+    case 'success': {
+      const boundary = result.boundary;
+      if (boundary !== undefined && boundary.status !== 'success') {
+        const why = boundary.effects.filter((e) => e.status === 'failed' || e.status === 'skipped').map((e) => `${e.name}: ${e.detail}`)[0];
+        return { ...base, outcome: 'partial', code: 'BOUNDARY_PARTIAL', reason: `validated, but delivery is ${boundary.status}${why ? ` (${why})` : ''}${boundary.pending.length ? `; pending: ${boundary.pending.join('; ')}` : ''}` };
+      }
+      return { ...base, outcome: 'succeeded', reason: result.reason };
+    }
+    case 'cancelled':
+      return { ...base, outcome: 'cancelled', reason: result.reason };
+    case 'failed':
+      return { ...base, outcome: 'failed', reason: result.reason, ...(result.code ? { code: result.code } : {}) };
+  }
+}
+
+export function rowWithoutRun(
+  ref: Pick<BatchIssueRef, 'number' | 'title'>,
+  workflowId: string,
+  outcome: 'failed' | 'cancelled' | 'skipped',
+  reason: string,
+  extra: { readonly code?: string; readonly attached?: boolean } = {},
+): BatchIssueResult {
+  return {
+    issue: ref.number,
+    title: ref.title,
+    workflowId,
+    outcome,
+    steps: 0,
+    iterations: 0,
+    tokens: 0,
+    costUsd: 0,
+    reason,
+    attached: extra.attached ?? false,
+    ...(extra.code ? { code: extra.code } : {}),
+  };
+}
+
+export function countsOf(queued: number, active: readonly BatchIssueProgress[], results: readonly BatchIssueResult[]): BatchCounts {
+  const by = (o: BatchIssueResult['outcome']): number => results.filter((r) => r.outcome === o).length;
+  return {
+    total: queued + active.length + results.length,
+    queued,
+    running: active.length,
+    succeeded: by('succeeded'),
+    partial: by('partial'),
+    failed: by('failed'),
+    cancelled: by('cancelled'),
+    skipped: by('skipped'),
+  };
+}
+
+const cell = (text: string, max = 80): string => text.replace(/\s+/g, ' ').replace(/\|/g, '/').slice(0, max);
+
+export function renderBatchDetails(p: BatchProgress): string {
+  const c = p.counts;
+  const lines = [
+    `## Batch · ${p.phase}`,
+    '',
+    `**Issues:** ${c.total} · queued ${c.queued} · running ${c.running} · succeeded ${c.succeeded} · partial ${c.partial} · failed ${c.failed} · cancelled ${c.cancelled} · skipped ${c.skipped}`,
+    `**Concurrency:** ${p.concurrency} (max seen ${p.maxConcurrent}) · **Generation:** ${p.generation}`,
+  ];
+  const running = p.issues.filter((i) => i.state === 'running' || i.state === 'starting');
+  if (running.length > 0) lines.push('', `**Running:** ${running.map((i) => `#${i.issue} (\`${i.workflowId}\`)`).join(', ')}`);
+  const recent = p.results.slice(-20);
+  if (recent.length > 0) {
+    lines.push('', '| issue | outcome | steps | tokens | cost | reason |', '|---|---|---|---|---|---|');
+    for (const r of recent) lines.push(`| #${r.issue} | ${r.outcome} | ${r.steps} | ${r.tokens} | $${r.costUsd.toFixed(4)} | ${cell(r.reason)} |`);
+  }
+  return lines.join('\n');
+}
