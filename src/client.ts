@@ -5,10 +5,12 @@
 import { reportFatal } from './cli/report-error.js';
 import { cancelCommand, retryCommand, statusCommand } from './cli/commands/run-control.js';
 import { startRunCommand } from './cli/commands/start-run.js';
+import { startBatchCommand } from './cli/commands/start-batch.js';
 import { validateCommand } from './cli/commands/validate.js';
 
 const HANDLERS: Readonly<Record<string, (argv: readonly string[]) => Promise<number>>> = {
   'start-run': startRunCommand,
+  'start-batch': startBatchCommand,
   status: statusCommand,
   retry: retryCommand,
   cancel: cancelCommand,

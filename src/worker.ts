@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const target = await ensureTemporal();
   const taskQueue = process.env.TEMPORAL_TASK_QUEUE ?? DEFAULT_TASK_QUEUE;
   const { worker, connection } = await createRunWorker({ address: target.address, namespace: target.namespace, taskQueue });
-  process.stdout.write(`worker polling ${taskQueue} on ${target.address} (namespace ${target.namespace}); Web UI ${target.uiUrl}\n`);
+  process.stdout.write(`worker polling ${taskQueue} and ${worker.hostTaskQueue} (this host's worktrees) on ${target.address} (namespace ${target.namespace}); Web UI ${target.uiUrl}\n`);
   try {
     await worker.run();
   } finally {

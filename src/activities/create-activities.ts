@@ -9,7 +9,8 @@ import type { RunActivities } from '../contracts/activities.js';
 import { loadAgentDefinitionOrThrow } from '../configuration/load-agent-definition.js';
 import { resolveC3lPrompt } from '../configuration/resolve-c3l-prompt.js';
 import { resolveStepSchema } from '../configuration/resolve-step-schema.js';
-import { checkExternalState, runLocalBoundaryHook } from '../connection/boundary/local-boundary-hook.js';
+import { checkExternalState } from '../connection/boundary/local-boundary-hook.js';
+import { runBoundaryHook } from '../connection/boundary/run-boundary-hook.js';
 import { runStepQuery } from '../connection/model/step-query.js';
 import { prepareWorkspace } from '../connection/workspace/prepare-workspace.js';
 import { buildRetryPrompt } from '../judgment/retry/build-retry-prompt.js';
@@ -34,18 +35,21 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     resolvePrompt: atEdge(async (input) => resolveC3lPrompt(input)),
     resolveSchema: atEdge(async (input) => resolveStepSchema(input)),
     buildRetryPrompt: atEdge(async (input) => buildRetryPrompt({ readFile: readOptional }, input)),
-    prepareWorkspace: atEdge(async (input) => prepareWorkspace({ issueSource: deps.issueSource }, input)),
+    prepareWorkspace: atEdge(async (input) => {
+      const prepared = await prepareWorkspace({ issueSource: deps.issueSource }, input);
+      return deps.hostTaskQueue === undefined ? prepared : { ...prepared, hostTaskQueue: deps.hostTaskQueue };
+    }),
     queryStep: atEdge(async (input) =>
       withHeartbeat((hb) =>
         runStepQuery(
-          { llm: deps.llm(), bashEnv: deps.bashEnv, log: (level, message, data) => log[level](message, data ?? {}) },
+          { llm: deps.llm(), bashEnv: deps.bashEnv, keepAliveMs: hb.intervalMs, log: (level, message, data) => log[level](message, data ?? {}) },
           input,
           { heartbeat: (details) => hb.beat(details), signal: hb.signal, ...(hb.previous === undefined ? {} : { resumeFrom: hb.previous }) },
         ),
       ),
     ),
     runValidators: atEdge(async (input) => withHeartbeat((hb) => runValidators({ commands: deps.commands, signal: hb.signal }, input))),
-    runBoundaryHook: atEdge(async (input) => withHeartbeat(() => runLocalBoundaryHook({ issueSource: deps.issueSource }, input))),
+    runBoundaryHook: atEdge(async (input) => withHeartbeat(() => runBoundaryHook(deps.boundary, input))),
     checkExternalState: atEdge(async (input) => checkExternalState({ issueSource: deps.issueSource }, input)),
     evaluateCustomVerdict: atEdge(async (input) => evaluateCustomVerdict(input)),
   };

@@ -5,18 +5,24 @@
 import { execFileSync } from 'node:child_process';
 import type { CommandRunner } from '../connection/commands/command-runner.js';
 import { createExecaCommandRunner } from '../connection/commands/execa-command-runner.js';
+import { boundaryDepsFromEnv, type BoundaryDeps } from '../connection/boundary/run-boundary-hook.js';
 import type { IssueSourceFactory } from '../connection/issues/issue-source.js';
-import { localIssueSourceFactory } from '../connection/issues/local-issue-store.js';
 import { createAnthropicLlmClient } from '../connection/model/anthropic-llm-client.js';
+import { createGovernedLlmClient } from '../connection/model/governed-llm-client.js';
 import type { LlmClient } from '../connection/model/llm-client.js';
+import { sharedRateGovernor } from '../connection/model/rate-governor.js';
 
 export interface ActivityDeps {
   /** Built lazily so a worker without model credentials can still serve other activities. */
   readonly llm: () => LlmClient;
   readonly commands: CommandRunner;
   readonly issueSource: IssueSourceFactory;
+  /** Boundary hooks (local and GitHub); GITHUB_TOKEN lives only in here. */
+  readonly boundary: BoundaryDeps;
   /** Non-secret environment for the agent's bash (a git identity to commit with). */
   readonly bashEnv: Readonly<Record<string, string>>;
+  /** This host's task queue for worktree-bound activities (set by the worker runtime). */
+  readonly hostTaskQueue?: string;
 }
 
 function gitConfig(key: string): string | undefined {
@@ -34,12 +40,18 @@ export function agentGitIdentity(): Record<string, string> {
   return { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email };
 }
 
+/**
+ * The real adapters. Every model client of the process shares one rate governor, so
+ * concurrent runs slow down together instead of turning into a 429 storm.
+ */
 export function createDefaultDeps(env: NodeJS.ProcessEnv = process.env): ActivityDeps {
   let llm: LlmClient | undefined;
+  const boundary = boundaryDepsFromEnv(env);
   return {
-    llm: () => (llm ??= createAnthropicLlmClient(env)),
+    llm: () => (llm ??= createGovernedLlmClient(createAnthropicLlmClient(env), sharedRateGovernor(env))),
     commands: createExecaCommandRunner(),
-    issueSource: localIssueSourceFactory,
+    issueSource: boundary.issueSource,
+    boundary,
     bashEnv: agentGitIdentity(),
   };
 }

@@ -15,8 +15,15 @@ export interface HeartbeatHandle {
   stop(): void;
 }
 
-export function startHeartbeat(intervalMs = 5000): HeartbeatHandle {
+/** Often enough that a slow stretch never looks like a dead worker: a third of the timeout, at most 5 s. */
+export function heartbeatIntervalMs(heartbeatTimeoutMs: number | undefined, ceilingMs = 5000): number {
+  if (heartbeatTimeoutMs === undefined || heartbeatTimeoutMs <= 0) return ceilingMs;
+  return Math.max(100, Math.min(ceilingMs, Math.floor(heartbeatTimeoutMs / 3)));
+}
+
+export function startHeartbeat(): HeartbeatHandle & { readonly intervalMs: number } {
   const context = Context.current();
+  const intervalMs = heartbeatIntervalMs(context.info.heartbeatTimeoutMs);
   let latest: unknown = undefined;
   const timer = setInterval(() => context.heartbeat(latest), intervalMs);
   timer.unref();
@@ -27,12 +34,13 @@ export function startHeartbeat(intervalMs = 5000): HeartbeatHandle {
     },
     previous: context.info.heartbeatDetails,
     signal: context.cancellationSignal,
+    intervalMs,
     stop: () => clearInterval(timer),
   };
 }
 
-export async function withHeartbeat<R>(fn: (hb: HeartbeatHandle) => Promise<R>, intervalMs?: number): Promise<R> {
-  const hb = startHeartbeat(intervalMs);
+export async function withHeartbeat<R>(fn: (hb: HeartbeatHandle & { readonly intervalMs: number }) => Promise<R>): Promise<R> {
+  const hb = startHeartbeat();
   try {
     return await fn(hb);
   } finally {

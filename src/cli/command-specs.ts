@@ -38,6 +38,27 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       help: common.help,
     },
   },
+  'start-batch': {
+    name: 'start-batch',
+    summary: [
+      'Work many issues at once: one child run per issue (Workflow ID <agent>-issue-<n>), at most --concurrency at a time,',
+      'labels moved ready → in-progress → done | blocked; prints live progress and the result table. Exit 0 when every issue succeeded.',
+      'Without ANTHROPIC_API_KEY set ANTHROPIC_BASE_URL to a Messages-API-compatible server;',
+      '`npm run model-server -- --session demo/session.json` gives an offline one.',
+    ].join('\n'),
+    flags: {
+      label: { type: 'string', value: 'NAME', help: 'work every open issue with this label (the "ready" label; default ready with --issue-list)' },
+      'issue-list': { type: 'string', value: 'N,N,...', help: 'work exactly these issues instead (comma-separated numbers)' },
+      concurrency: { type: 'string', value: 'N', help: 'child runs at once (default 3, at most 100)' },
+      agent: common.agent,
+      repo: { type: 'string', value: 'PATH', help: 'target git repository (default: the current directory)' },
+      issues: { type: 'string', value: 'local|github', help: 'issue source (default: local, .agent/issues/<n>.md in the repository)' },
+      follow: { type: 'boolean', help: 'print live progress (each issue as it starts and ends, counts) until the batch ends' },
+      detach: { type: 'boolean', help: 'return after starting; needs a running worker (npm run worker)' },
+      json: common.json,
+      help: common.help,
+    },
+  },
   status: {
     name: 'status',
     summary: 'Show the state of the run for an issue.',

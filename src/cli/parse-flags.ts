@@ -18,7 +18,7 @@ export function parseFlags(spec: CommandSpec, argv: readonly string[]): ParsedFl
   } catch (err) {
     if (err instanceof UsageError) throw err;
     const message = err instanceof Error ? err.message.split('\n')[0] ?? String(err) : String(err);
-    throw new UsageError(`${message.replace(/\. To specify.*$/, '')}; see --help`);
+    throw new UsageError(`${message.replace(/\. To specify.*$/, '').replace(/\.$/, '')}; see --help`);
   }
 }
 

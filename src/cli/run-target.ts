@@ -7,10 +7,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { AgentError } from '../contracts/errors.js';
 import { FailureType } from '../contracts/failures.js';
 import type { AgentDefinition } from '../contracts/definition.js';
-import type { IssueSnapshot } from '../contracts/activities.js';
 import { loadAgentDefinitionOrThrow } from '../configuration/load-agent-definition.js';
 import { isGitWorkTree } from '../connection/git/repo-queries.js';
-import { createLocalIssueStore } from '../connection/issues/local-issue-store.js';
 import { PROJECT_ROOT } from '../connection/temporal/temporal-cli.js';
 import type { ParsedFlags } from './parse-flags.js';
 
@@ -28,12 +26,16 @@ export function agentDirOf(flags: ParsedFlags): string {
   return typeof raw === 'string' ? resolveUserPath(raw) : PROJECT_ROOT;
 }
 
-export async function loadDefinition(flags: ParsedFlags): Promise<AgentDefinition> {
-  const dir = agentDirOf(flags);
+export async function checkAgentDir(dir: string): Promise<void> {
   const info = await stat(dir).catch(() => undefined);
   if (!info?.isDirectory()) {
     throw new AgentError(FailureType.ConfigInvalid, `agent directory ${dir} does not exist`, { where: '--agent', expected: 'a directory holding agent.json or registry/agent.json' });
   }
+}
+
+export async function loadDefinition(flags: ParsedFlags): Promise<AgentDefinition> {
+  const dir = agentDirOf(flags);
+  await checkAgentDir(dir);
   return loadAgentDefinitionOrThrow(dir);
 }
 
@@ -49,8 +51,4 @@ export async function checkRepository(repoPath: string): Promise<void> {
   if (!(await isGitWorkTree(repoPath))) {
     throw new AgentError(FailureType.RepoNotFound, `${repoPath} is not a git repository`, { where: '--repo', expected: 'a git work tree (git init, or clone one)' });
   }
-}
-
-export async function readLocalIssue(repoPath: string, issue: number): Promise<IssueSnapshot> {
-  return createLocalIssueStore(repoPath).read(issue);
 }

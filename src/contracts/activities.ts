@@ -35,6 +35,12 @@ export interface PrepareWorkspaceOutput {
   readonly baseBranch: string;
   readonly reused: boolean;
   readonly issue: IssueSnapshot;
+  /**
+   * The task queue of the worker host that holds the worktree: every later
+   * worktree-bound activity of the run is routed there, so several hosts can serve one
+   * namespace safely (1 issue = 1 worktree on one disk).
+   */
+  readonly hostTaskQueue?: string;
 }
 
 export const PromptKind = { Step: 'step', System: 'system' } as const;

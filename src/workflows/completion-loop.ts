@@ -11,7 +11,7 @@ import { ClosureAction, type AgentDefinition, type CompletionStepDefinition, typ
 import { FailureType } from '../contracts/failures.js';
 import { isJsonObject, type JsonObject } from '../contracts/json.js';
 import { countCompletionFailure } from '../execution/run-state.js';
-import { boundaryActivities, configActivities, workspaceActivities } from './activity-proxies.js';
+import { boundaryActivities, configActivities, onWorktreeHost, workspaceActivities } from './activity-proxies.js';
 import type { IterationOutcome } from './iteration-outcome.js';
 import type { RunContext, RunSession } from './run-session.js';
 
@@ -41,7 +41,7 @@ export function describeFailures(failed: readonly ConditionResult[]): string {
 
 async function validate(ctx: RunContext, completionStep: CompletionStepDefinition | undefined): Promise<ValidationReport> {
   if (completionStep === undefined || completionStep.conditions.length === 0) return { passed: true, results: [] };
-  return workspaceActivities.runValidators.executeWithOptions({ summary: `validate ${completionStep.stepId}` }, [
+  return workspaceActivities.runValidators.executeWithOptions({ summary: `validate ${completionStep.stepId}`, ...onWorktreeHost(ctx.workspace.hostTaskQueue) }, [
     { worktreePath: ctx.workspace.worktreePath, completionStep, validators: ctx.definition.validators },
   ]);
 }
@@ -117,7 +117,7 @@ function labelsOf(ctx: RunContext, output: JsonObject): LabelChange {
 export async function finishRun(ctx: RunContext, session: RunSession, output: JsonObject, evidence: readonly ConditionResult[], why: string): Promise<IterationOutcome> {
   session.setPhase('boundary');
   const summary = typeof output['summary'] === 'string' ? output['summary'] : '';
-  const boundary = await boundaryActivities.runBoundaryHook.executeWithOptions({ summary: `boundary hook · issue #${ctx.input.issue}` }, [
+  const boundary = await boundaryActivities.runBoundaryHook.executeWithOptions({ summary: `boundary hook · issue #${ctx.input.issue}`, ...onWorktreeHost(ctx.workspace.hostTaskQueue) }, [
     {
       workflowId: ctx.workflowId,
       mode: ctx.input.issueSource,

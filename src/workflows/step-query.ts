@@ -9,7 +9,7 @@ import type { StepDefinition } from '../contracts/definition.js';
 import { FailureType, SCHEMA_FAILURE_TYPES } from '../contracts/failures.js';
 import { buildPromptVariables } from '../execution/prompt-variables.js';
 import { remainingBudget, takeRetryPrompt } from '../execution/run-state.js';
-import { configActivities, modelActivities } from './activity-proxies.js';
+import { configActivities, modelActivities, onWorktreeHost } from './activity-proxies.js';
 import { failureInfo } from './failure-info.js';
 import type { IterationOutcome } from './iteration-outcome.js';
 import type { RunContext, RunSession } from './run-session.js';
@@ -84,6 +84,7 @@ export async function queryStep(ctx: RunContext, session: RunSession, step: Step
     const answer = await modelActivities.queryStep.executeWithOptions(
       {
         summary: `${step.stepId} · iteration ${session.state.iteration}`,
+        ...onWorktreeHost(ctx.workspace.hostTaskQueue),
         ...(ctx.input.tuning?.heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeout: ctx.input.tuning.heartbeatTimeoutMs }),
       },
       [

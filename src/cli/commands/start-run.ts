@@ -6,7 +6,8 @@
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UsageError } from '../../contracts/errors.js';
-import type { RunInput, RunProgress, RunResult } from '../../contracts/run.js';
+import type { IssueSourceKind, RunInput, RunProgress, RunResult } from '../../contracts/run.js';
+import { createIssueSourceFactory } from '../../connection/issues/issue-source-factory.js';
 import { PROJECT_ROOT } from '../../connection/temporal/temporal-cli.js';
 import { workflowUrl } from '../../connection/temporal/dev-server.js';
 import { runAgentWorkflow } from '../../workflows/run-agent.js';
@@ -14,14 +15,13 @@ import { progressQuery } from '../../workflows/messages.js';
 import { COMMANDS, renderHelp } from '../command-specs.js';
 import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFlags } from '../parse-flags.js';
 import { progressKey, progressLine, resultSummary } from '../progress-format.js';
-import { checkRepository, loadDefinition, readLocalIssue, resolveUserPath, userCwd, workflowIdFor } from '../run-target.js';
+import { checkRepository, loadDefinition, resolveUserPath, userCwd, workflowIdFor } from '../run-target.js';
 import { connectCli, hasPollers, type CliTemporal } from '../temporal-client.js';
 import { createRunWorker } from '../worker-runtime.js';
 
-function issueSourceOf(flags: ParsedFlags): 'local' {
+function issueSourceOf(flags: ParsedFlags): IssueSourceKind {
   const raw = optionalString(flags, 'issues') ?? 'local';
-  if (raw === 'local') return raw;
-  if (raw === 'github') throw new UsageError('--issues github is not available yet in this version; use --issues local', '--issues');
+  if (raw === 'local' || raw === 'github') return raw;
   throw new UsageError(`--issues must be local or github, got "${raw}"`, '--issues');
 }
 
@@ -74,7 +74,9 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
   const maxTokens = optionalNumber(flags, 'budget-tokens', { integer: true });
   const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
   await checkRepository(repoPath);
-  const issueSnapshot = await readLocalIssue(repoPath, issue);
+  // Read the issue before anything starts: an unknown issue or a missing GITHUB_TOKEN is
+  // reported here, in one line, instead of failing the run later.
+  const issueSnapshot = await createIssueSourceFactory(process.env)(issueSource, repoPath).read(issue);
   const definition = await loadDefinition(flags);
 
   const cli = await connectCli();

@@ -2,7 +2,7 @@
 import { runValidate } from '../../configuration/validate-command.js';
 import { COMMANDS, renderHelp } from '../command-specs.js';
 import { parseFlags } from '../parse-flags.js';
-import { agentDirOf } from '../run-target.js';
+import { agentDirOf, checkAgentDir } from '../run-target.js';
 
 export async function validateCommand(argv: readonly string[]): Promise<number> {
   const spec = COMMANDS['validate']!;
@@ -11,7 +11,9 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
     process.stdout.write(`${renderHelp(spec)}\n`);
     return 0;
   }
-  const { exitCode, text } = await runValidate(agentDirOf(flags));
+  const dir = agentDirOf(flags);
+  await checkAgentDir(dir);
+  const { exitCode, text } = await runValidate(dir);
   (exitCode === 0 ? process.stdout : process.stderr).write(`${text}\n`);
   return exitCode;
 }

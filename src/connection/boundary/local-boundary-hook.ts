@@ -12,26 +12,16 @@ import { stat } from 'node:fs/promises';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { BoundaryHookInput, CheckExternalStateInput, IssueSnapshot } from '../../contracts/activities.js';
-import type { BoundaryEffect, BoundaryReport, FinalizeStatus } from '../../contracts/run.js';
-import type { IssueSourceFactory } from '../issues/issue-source.js';
+import type { BoundaryReport } from '../../contracts/run.js';
+import type { IssueSource, IssueSourceFactory } from '../issues/issue-source.js';
 import { git } from '../git/git.js';
 import { branchExists, currentBranch, isAncestor, listWorktrees, realOrSelf, statusLines } from '../git/repo-queries.js';
+import { already, describeError, done, failed, report, skipped, succeeded, type Step } from './boundary-steps.js';
 import { closingComment } from './closing-comment.js';
 
 export interface LocalBoundaryDeps {
   readonly issueSource: IssueSourceFactory;
 }
-
-interface Step {
-  readonly effect: BoundaryEffect;
-  readonly pending?: string;
-}
-
-const done = (name: string, detail: string): Step => ({ effect: { name, status: 'done', detail } });
-const already = (name: string, detail: string): Step => ({ effect: { name, status: 'already-done', detail } });
-const skipped = (name: string, detail: string, pending?: string): Step => ({ effect: { name, status: 'skipped', detail }, ...(pending ? { pending } : {}) });
-const failed = (name: string, detail: string, pending: string): Step => ({ effect: { name, status: 'failed', detail }, pending });
-const succeeded = (s: Step): boolean => s.effect.status === 'done' || s.effect.status === 'already-done';
 
 export async function runLocalBoundaryHook(deps: LocalBoundaryDeps, input: BoundaryHookInput): Promise<BoundaryReport> {
   if (input.mode !== 'local') {
@@ -46,7 +36,7 @@ export async function runLocalBoundaryHook(deps: LocalBoundaryDeps, input: Bound
     steps.push(removal);
     steps.push(succeeded(removal) ? await deleteBranch(input) : skipped('delete-branch', 'the worktree still uses the branch', `delete branch ${input.branch} after removing its worktree`));
   } else {
-    for (const name of ['close-issue', 'remove-worktree', 'delete-branch']) steps.push(skipped(name, `waiting for ${input.branch} to be merged`));
+    for (const name of [...(labelsApply(input) ? ['label'] : []), 'close-issue', 'remove-worktree', 'delete-branch']) steps.push(skipped(name, `waiting for ${input.branch} to be merged`));
   }
   return report(steps);
 }
@@ -86,6 +76,7 @@ async function mergeBranch(input: BoundaryHookInput): Promise<Step> {
   return done('merge', `merged ${branch} into ${baseBranch}`);
 }
 
+/** Comment, then (label-only / label-and-close) the completion labels, then (close / label-and-close) close. */
 async function closeIssue(deps: LocalBoundaryDeps, input: BoundaryHookInput): Promise<Step[]> {
   const issues = deps.issueSource(input.mode, input.repoPath);
   const text = closingComment({ workflowId: input.workflowId, branch: input.branch, summary: input.summary, evidence: input.evidence });
@@ -93,23 +84,47 @@ async function closeIssue(deps: LocalBoundaryDeps, input: BoundaryHookInput): Pr
   try {
     const commented = await issues.comment(input.issue, text, { idempotencyKey: `${input.workflowId}:close` });
     steps.push(commented === 'added' ? done('comment', `commented on issue #${input.issue}`) : already('comment', `closing comment already on issue #${input.issue}`));
-    switch (input.closureAction) {
-      case 'close':
-      case 'label-and-close': {
-        // No label set is configured for the local store yet: label-and-close closes only.
+  } catch (error) {
+    // The comment explains the close: without it, labels and close wait for a re-run.
+    steps.push(failed('comment', describeError(error), `comment on issue #${input.issue}, then label/close it`));
+    for (const name of [...(labelsApply(input) ? ['label'] : []), 'close-issue']) steps.push(skipped(name, 'waiting for the closing comment'));
+    return steps;
+  }
+  if (labelsApply(input)) steps.push(await relabel(issues, input));
+  switch (input.closureAction) {
+    case 'close':
+    case 'label-and-close':
+      try {
         const closed = await issues.close(input.issue);
         steps.push(closed === 'closed' ? done('close-issue', `closed issue #${input.issue}`) : already('close-issue', `issue #${input.issue} was already closed`));
-        break;
+      } catch (error) {
+        steps.push(failed('close-issue', describeError(error), `close issue #${input.issue}`));
       }
-      case 'label-only':
-        steps.push(skipped('close-issue', 'closure action is label-only: the issue stays open'));
-        break;
-    }
-  } catch (error) {
-    const message = AgentError.isInstance(error) ? error.describe() : String(error);
-    steps.push(failed('close-issue', message, `close issue #${input.issue}`));
+      break;
+    case 'label-only':
+      steps.push(skipped('close-issue', 'closure action is label-only: the issue stays open'));
+      break;
   }
   return steps;
+}
+
+const labelsApply = (input: BoundaryHookInput): boolean => input.closureAction === 'label-only' || input.closureAction === 'label-and-close';
+
+/** Adds and removes the completion labels; labels to remove that the issue lacks are skipped. */
+async function relabel(issues: IssueSource, input: BoundaryHookInput): Promise<Step> {
+  const { add, remove } = input.labels;
+  if (add.length === 0 && remove.length === 0) return skipped('label', 'no completion labels configured');
+  try {
+    const before = (await issues.read(input.issue)).labels;
+    const after = await issues.relabel(input.issue, { add, remove });
+    const added = after.filter((l) => !before.includes(l));
+    const removed = before.filter((l) => !after.includes(l));
+    if (added.length === 0 && removed.length === 0) return already('label', `labels of issue #${input.issue} are already set`);
+    const parts = [added.length ? `added ${added.join(', ')}` : '', removed.length ? `removed ${removed.join(', ')}` : ''].filter(Boolean);
+    return done('label', `${parts.join('; ')} on issue #${input.issue}`);
+  } catch (error) {
+    return failed('label', describeError(error), `set the labels of issue #${input.issue}: add ${add.join(', ') || '-'}, remove ${remove.join(', ') || '-'}`);
+  }
 }
 
 async function removeWorktree(input: BoundaryHookInput): Promise<Step> {
@@ -139,12 +154,4 @@ async function deleteBranch(input: BoundaryHookInput): Promise<Step> {
 
 async function worktreeExists(path: string): Promise<boolean> {
   return stat(path).then((s) => s.isDirectory(), () => false);
-}
-
-function report(steps: readonly Step[]): BoundaryReport {
-  const pending = steps.flatMap((s) => (s.pending ? [s.pending] : []));
-  const anyFailed = steps.some((s) => s.effect.status === 'failed');
-  const anySucceeded = steps.some(succeeded);
-  const status: FinalizeStatus = pending.length === 0 && !anyFailed ? 'success' : anyFailed && !anySucceeded ? 'failed' : 'partial';
-  return { status, effects: steps.map((s) => s.effect), pending };
 }

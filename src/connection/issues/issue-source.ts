@@ -1,6 +1,6 @@
 /**
- * The IssueSource port: where issues live (the local Markdown store by default, GitHub
- * later). Every write is idempotent so a retried activity or a re-run boundary hook
+ * The IssueSource port: where issues live (the local Markdown store by default, or
+ * GitHub). Every write is idempotent so a retried activity or a re-run boundary hook
  * never closes, labels or comments twice.
  */
 import type { IssueSnapshot } from '../../contracts/activities.js';
@@ -9,6 +9,8 @@ import type { IssueSourceKind } from '../../contracts/run.js';
 export interface IssueListFilter {
   readonly label?: string;
   readonly state?: 'open' | 'closed';
+  /** Free text: GitHub's issue search syntax; the local store matches it case-insensitively in title and body. */
+  readonly query?: string;
 }
 
 export interface LabelChange {

@@ -66,8 +66,12 @@ export function createLocalIssueStore(repoPath: string): IssueSource {
         .sort((a, b) => a - b);
       const snapshots: IssueSnapshot[] = [];
       for (const n of numbers) snapshots.push(toSnapshot(n, (await load(n)).file));
+      const query = filter.query?.trim().toLowerCase();
       return snapshots.filter(
-        (s) => (filter.state === undefined || s.state === filter.state) && (filter.label === undefined || s.labels.includes(filter.label)),
+        (s) =>
+          (filter.state === undefined || s.state === filter.state) &&
+          (filter.label === undefined || s.labels.includes(filter.label)) &&
+          (!query || `${s.title}\n${s.body}`.toLowerCase().includes(query)),
       );
     },
 
@@ -101,7 +105,7 @@ export function createLocalIssueStore(repoPath: string): IssueSource {
   };
 }
 
-/** Local store for `local`; other kinds need their own adapter (not wired here yet). */
+/** Local store only: a worker without GitHub settings. createIssueSourceFactory (issue-source-factory.ts) serves both kinds. */
 export const localIssueSourceFactory: IssueSourceFactory = (kind, repoPath) => {
   switch (kind) {
     case 'local':

@@ -152,3 +152,63 @@ test('label-only leaves the issue open but still comments', async () => {
     await repo.cleanup();
   }
 });
+
+test('label-and-close relabels the local issue (absent labels skipped) and closes it; a re-run finds the labels set', async () => {
+  const { repo, input } = await setup();
+  try {
+    const store = createLocalIssueStore(repo.dir);
+    await store.relabel(5, { add: ['agent', 'in-progress'] });
+    await repo.git('commit', '-qam', 'label issue 5'); // the store is tracked: keep the main checkout clean
+    const labelled = { ...input, closureAction: 'label-and-close' as const, labels: { add: ['done'], remove: ['in-progress', 'never-there'] } };
+    const report = await runLocalBoundaryHook(deps, labelled);
+    assert.equal(report.status, 'success', JSON.stringify(report, null, 2));
+    assert.deepEqual(report.effects.map((e) => [e.name, e.status]), [
+      ['merge', 'done'],
+      ['comment', 'done'],
+      ['label', 'done'],
+      ['close-issue', 'done'],
+      ['remove-worktree', 'done'],
+      ['delete-branch', 'done'],
+    ]);
+    assert.match(report.effects[2]?.detail ?? '', /added done; removed in-progress/);
+    const issue = await store.read(5);
+    assert.deepEqual(issue.labels, ['agent', 'done']);
+    assert.equal(issue.state, 'closed');
+
+    const again = await runLocalBoundaryHook(deps, labelled);
+    assert.equal(again.effects[2]?.name, 'label');
+    assert.equal(again.effects[2]?.status, 'already-done');
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('label-only relabels the local issue and must not close it', async () => {
+  const { repo, input } = await setup();
+  try {
+    const report = await runLocalBoundaryHook(deps, { ...input, closureAction: 'label-only', labels: { add: ['needs-review'], remove: [] } });
+    assert.equal(report.status, 'success', JSON.stringify(report, null, 2));
+    assert.deepEqual(report.effects.map((e) => [e.name, e.status]).slice(1, 4), [
+      ['comment', 'done'],
+      ['label', 'done'],
+      ['close-issue', 'skipped'],
+    ]);
+    const issue = await createLocalIssueStore(repo.dir).read(5);
+    assert.equal(issue.state, 'open');
+    assert.deepEqual(issue.labels, ['needs-review']);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('the dispatcher routes local runs to the local hook', async () => {
+  const { repo, input } = await setup();
+  try {
+    const { runBoundaryHook, boundaryDepsFromEnv } = await import('../../../src/connection/boundary/run-boundary-hook.js');
+    const report = await runBoundaryHook(boundaryDepsFromEnv({}), input);
+    assert.equal(report.status, 'success');
+    assert.equal(report.effects[0]?.name, 'merge');
+  } finally {
+    await repo.cleanup();
+  }
+});

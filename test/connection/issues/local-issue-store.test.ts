@@ -115,3 +115,14 @@ test('malformed front matter → AgentError naming the file and what was expecte
     }
   });
 });
+
+test('list by query matches title and body case-insensitively', async () => {
+  await withRepo(async (dir) => {
+    await writeLocalIssue(dir, { number: 1, title: 'Flaky login test', body: 'x' });
+    await writeLocalIssue(dir, { number: 2, title: 'Other', body: 'The LOGIN page is slow' });
+    await writeLocalIssue(dir, { number: 3, title: 'Unrelated', body: 'y' });
+    const store = createLocalIssueStore(dir);
+    assert.deepEqual((await store.list({ query: 'login' })).map((i) => i.number), [1, 2]);
+    assert.deepEqual((await store.list({ query: '  ' })).map((i) => i.number), [1, 2, 3]);
+  });
+});

@@ -1,0 +1,26 @@
+#!/bin/sh
+# One-shot: waits for the frontend, creates the namespace and registers the run's custom
+# search attributes (the same as src/connection/temporal/dev-server.ts SEARCH_ATTRIBUTE_FLAGS).
+# Idempotent: an attribute that already exists with the same type is fine.
+set -eu
+: "${TEMPORAL_ADDRESS:?}"
+NAMESPACE="${TEMPORAL_NAMESPACE:-default}"
+echo "waiting for Temporal at ${TEMPORAL_ADDRESS}"
+attempt=0
+until temporal operator cluster health --address "$TEMPORAL_ADDRESS" >/dev/null 2>&1; do
+  attempt=$((attempt + 1))
+  [ "$attempt" -ge 60 ] && { echo "Temporal did not become healthy"; exit 1; }
+  sleep 3
+done
+temporal operator namespace describe --address "$TEMPORAL_ADDRESS" -n "$NAMESPACE" >/dev/null 2>&1 \
+  || temporal operator namespace create --address "$TEMPORAL_ADDRESS" -n "$NAMESPACE" --retention 30d
+for attr in IssueNumber=Int AgentName=Keyword StepId=Keyword RunPhase=Keyword CostUsd=Double TokensTotal=Int DefinitionHash=Keyword; do
+  name="${attr%%=*}"
+  type="${attr#*=}"
+  if temporal operator search-attribute list --address "$TEMPORAL_ADDRESS" -n "$NAMESPACE" | grep -qw "$name"; then
+    echo "search attribute $name already registered"
+  else
+    temporal operator search-attribute create --address "$TEMPORAL_ADDRESS" -n "$NAMESPACE" --name "$name" --type "$type"
+  fi
+done
+echo "namespace ${NAMESPACE} ready with the run's search attributes"

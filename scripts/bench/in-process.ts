@@ -1,0 +1,137 @@
+/**
+ * The baseline for the orchestration overhead: the same run as the workflow (load,
+ * prepare the worktree, per step: schema, prompt, model query; then validators and
+ * the boundary hook), as a plain in-process loop calling the very same activity
+ * functions (`createActivities(createDefaultDeps(...))`) one after the other, inside
+ * a MockActivityEnvironment (an activity Context for heartbeats, no Temporal server).
+ * Routing and StepContext use the same pure functions the workflow uses.
+ */
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createActivities } from '../../src/activities/create-activities.js';
+import { createDefaultDeps } from '../../src/activities/deps.js';
+import type { QueryStepOutput } from '../../src/contracts/activities.js';
+import type { RunInput } from '../../src/contracts/run.js';
+import { buildPromptVariables, formatIssueContext } from '../../src/execution/prompt-variables.js';
+import { initialRunState, recordStep, remainingBudget } from '../../src/execution/run-state.js';
+import { recordHandoff } from '../../src/execution/step-context.js';
+import { interpretGate } from '../../src/judgment/routing/gate-interpreter.js';
+import { routeIntent } from '../../src/judgment/routing/intent-router.js';
+import { normaliseStepId } from '../../src/judgment/routing/normalise-step-id.js';
+
+export interface InProcessResult {
+  readonly outcome: 'success' | 'failed';
+  readonly reason: string;
+  readonly steps: number;
+  readonly wallMs: number;
+  /** performance.now() when each step's model query returned. */
+  readonly stepEnds: readonly number[];
+}
+
+export async function runInProcess(input: RunInput, modelUrl: string): Promise<InProcessResult> {
+  const acts = createActivities(createDefaultDeps({ PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_BASE_URL: modelUrl }));
+  const env = new MockActivityEnvironment(undefined, { logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } as never });
+  const call = <I, O>(fn: (i: I) => Promise<O>, i: I): Promise<O> => env.run(fn as never, i as never) as Promise<O>;
+  const started = performance.now();
+  const stepEnds: number[] = [];
+  const finish = (outcome: 'success' | 'failed', reason: string, steps: number): InProcessResult => ({ outcome, reason, steps, wallMs: performance.now() - started, stepEnds });
+
+  const definition = await call(acts.loadDefinition, { agentDir: input.agentDir });
+  const maxIterations = input.maxIterations ?? definition.maxIterations;
+  const workspace = await call(acts.prepareWorkspace, {
+    repoPath: input.repoPath,
+    issue: input.issue,
+    issueSource: input.issueSource,
+    worktreeRoot: definition.worktree.root,
+    branchPrefix: definition.worktree.branchPrefix,
+  });
+  const workflowId = `inprocess-${Date.now()}-issue-${input.issue}`;
+  const system = await call(acts.resolvePrompt, {
+    agentDir: definition.agentDir,
+    promptsDir: definition.promptsDir,
+    kind: 'system',
+    c1: definition.c1,
+    systemPromptPath: definition.systemPromptPath,
+    required: [],
+    variables: { agent_name: definition.name, issue_number: String(input.issue), branch: workspace.branch },
+  });
+  let state = initialRunState(definition.entryStep, { maxTurnsPerStep: definition.model.maxTurnsPerStep, ...input.budget });
+  for (;;) {
+    if (state.iteration >= maxIterations) return finish('failed', `reached ${maxIterations} iterations`, state.steps.length);
+    const step = definition.steps[state.stepId];
+    if (step === undefined) return finish('failed', `unknown step ${state.stepId}`, state.steps.length);
+    state = { ...state, iteration: state.iteration + 1 };
+    const schema = await call(acts.resolveSchema, { schemasDir: definition.schemasDir, stepId: step.stepId, file: step.outputSchemaRef.file, schema: step.outputSchemaRef.schema });
+    const variables = buildPromptVariables({
+      parameters: input.parameters ?? {},
+      iteration: state.iteration,
+      maxIterations,
+      previousSummary: state.previousSummary,
+      issue: workspace.issue,
+      stepContext: state.stepContext,
+      agentName: definition.name,
+      branch: workspace.branch,
+    });
+    const prompt = await call(acts.resolvePrompt, {
+      agentDir: definition.agentDir,
+      promptsDir: definition.promptsDir,
+      kind: 'step',
+      c1: definition.c1,
+      stepId: step.stepId,
+      c2: step.c2,
+      c3: step.c3,
+      edition: step.edition,
+      ...(step.adaptation === undefined ? {} : { adaptation: step.adaptation }),
+      required: step.uvVariables,
+      variables,
+    });
+    const answer: QueryStepOutput = await call(acts.queryStep, {
+      workflowId,
+      issue: input.issue,
+      stepId: step.stepId,
+      stepKind: step.stepKind,
+      iteration: state.iteration,
+      worktreePath: workspace.worktreePath,
+      artifactsDir: input.artifactsDir,
+      systemPrompt: system.text,
+      issueContext: formatIssueContext(workspace.issue),
+      prompt: prompt.text,
+      schema,
+      model: definition.model,
+      readOnly: step.readOnly,
+      budget: remainingBudget(state),
+    });
+    stepEnds.push(performance.now());
+    const output = normaliseStepId(answer.output, step.stepId).output;
+    const gate = interpretGate(step, output);
+    if (!gate.ok) return finish('failed', gate.reason, state.steps.length);
+    const route = routeIntent({ definition, step, intent: gate.intent, handoff: gate.handoff, ...(gate.target === undefined ? {} : { target: gate.target }) });
+    state = recordStep(
+      { ...state, stepContext: recordHandoff(state.stepContext, step.stepId, gate.handoff) },
+      { iteration: state.iteration, stepId: step.stepId, stepKind: step.stepKind, intent: gate.intent, summary: answer.summary, usage: answer.usage, costUsd: answer.costUsd, turns: answer.turns },
+    );
+    if (route.kind === 'goto') {
+      state = { ...state, stepId: route.stepId };
+      continue;
+    }
+    if (route.kind !== 'closing') return finish('failed', route.kind === 'abort' ? route.reason : route.reason, state.steps.length);
+    const completionStep = definition.completionSteps[step.stepId] ?? (Object.values(definition.completionSteps).length === 1 ? Object.values(definition.completionSteps)[0] : undefined);
+    const report = completionStep
+      ? await call(acts.runValidators, { worktreePath: workspace.worktreePath, completionStep, validators: definition.validators })
+      : { passed: true, results: [] };
+    if (!report.passed) return finish('failed', 'validators failed', state.steps.length);
+    const boundary = await call(acts.runBoundaryHook, {
+      workflowId,
+      mode: input.issueSource,
+      repoPath: input.repoPath,
+      worktreePath: workspace.worktreePath,
+      branch: workspace.branch,
+      baseBranch: workspace.baseBranch,
+      issue: input.issue,
+      closureAction: definition.closureAction,
+      labels: definition.completionLabels,
+      summary: typeof output['summary'] === 'string' ? output['summary'] : '',
+      evidence: report.results,
+    });
+    return finish('success', `boundary ${boundary.status}`, state.steps.length);
+  }
+}

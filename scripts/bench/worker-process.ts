@@ -1,0 +1,117 @@
+/**
+ * Worker child processes (scripts/bench/worker-child.ts): spawn, wait for READY,
+ * SIGKILL, and read their memory from /proc/<pid>/status.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../src/connection/temporal/temporal-cli.js';
+
+export const WORKER_CHILD = join(PROJECT_ROOT, 'scripts', 'bench', 'worker-child.ts');
+
+export interface WorkerEnv {
+  readonly address: string;
+  readonly namespace?: string;
+  readonly taskQueue: string;
+  readonly modelUrl: string;
+  readonly bundlePath?: string;
+}
+
+export interface WorkerProcess {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  readonly spawnedAt: number;
+  /** Resolves with the time READY was printed; rejects if the process exits first. */
+  readonly ready: Promise<number>;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  alive(): boolean;
+}
+
+export function spawnWorker(env: WorkerEnv, options: { stderr?: 'inherit' | 'ignore' } = {}): WorkerProcess {
+  const { ANTHROPIC_API_KEY: _key, GITHUB_TOKEN: _token, ...base } = process.env;
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', WORKER_CHILD], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...base,
+      NODE_TEST_CONTEXT: '',
+      LOG_LEVEL: 'ERROR',
+      TEMPORAL_ADDRESS: env.address,
+      TEMPORAL_NAMESPACE: env.namespace ?? 'default',
+      TEMPORAL_TASK_QUEUE: env.taskQueue,
+      ANTHROPIC_BASE_URL: env.modelUrl,
+      ...(env.bundlePath ? { BENCH_BUNDLE: env.bundlePath } : {}),
+    },
+    stdio: ['ignore', 'pipe', options.stderr ?? 'ignore'],
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const ready = new Promise<number>((resolve, reject) => {
+    let buffer = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      if (buffer.includes('READY')) resolve(performance.now());
+    });
+    void exited.then(({ code, signal }) => reject(new Error(`worker exited before READY (code ${code}, signal ${signal})`)));
+  });
+  ready.catch(() => undefined);
+  return {
+    child,
+    pid: child.pid ?? -1,
+    spawnedAt,
+    ready,
+    exited,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    async kill(signal: NodeJS.Signals = 'SIGKILL') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** VmRSS and VmHWM (peak) of a process, in MB; undefined when it is gone. */
+export function procMemoryMb(pid: number): { rssMb: number; hwmMb: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1] ?? 0);
+    return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Samples a process's RSS every `everyMs` until stopped; returns the peaks seen. */
+export function sampleMemory(pid: number, everyMs = 200): { stop(): { peakRssMb: number; hwmMb: number; samples: number } } {
+  let peakRssMb = 0;
+  let hwmMb = 0;
+  let samples = 0;
+  const take = (): void => {
+    const m = procMemoryMb(pid);
+    if (m === undefined) return;
+    samples += 1;
+    peakRssMb = Math.max(peakRssMb, m.rssMb);
+    hwmMb = Math.max(hwmMb, m.hwmMb);
+  };
+  take();
+  const timer = setInterval(take, everyMs);
+  return {
+    stop() {
+      take();
+      clearInterval(timer);
+      return { peakRssMb, hwmMb, samples };
+    },
+  };
+}
+
+/** CPU seconds (user + system) a process has used so far; undefined when it is gone. */
+export function procCpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[11] = utime, fields[12] = stime (clock ticks, 100 per second on Linux)
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}

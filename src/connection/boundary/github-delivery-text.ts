@@ -1,0 +1,85 @@
+/**
+ * The texts the GitHub boundary hook writes: the pull request (title, body with the
+ * run summary and the validator evidence as a table) and the completion comment on
+ * the issue.
+ *
+ * The summary is model output, and the model read untrusted issue text; a summary
+ * saying "fixes #12" would make merging the PR close an unrelated issue. So closing
+ * keywords in model-written text are defused, and the one `Closes #<n>` line is ours,
+ * written only when the closure action closes the issue.
+ */
+import type { ConditionResult } from '../../contracts/activities.js';
+import type { ClosureAction } from '../../contracts/definition.js';
+import { visibleText } from '../issues/github-issue-text.js';
+
+export interface DeliveryFacts {
+  readonly workflowId: string;
+  readonly issue: number;
+  readonly branch: string;
+  readonly baseBranch: string;
+  readonly closureAction: ClosureAction;
+  readonly summary: string;
+  readonly evidence: readonly ConditionResult[];
+}
+
+const CLOSING_KEYWORD = /\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)(\s*:?\s*)(?=(?:[\w.-]+\/[\w.-]+)?#\d|https?:\/\/\S+\/(?:issues|pull)\/\d)/gi;
+
+export const closesIssue = (action: ClosureAction): boolean => action === 'close' || action === 'label-and-close';
+
+/** "fixes #12" → "fixes issue #12": still readable, no longer a closing reference. */
+export function defuseClosingKeywords(text: string): string {
+  return text.replace(CLOSING_KEYWORD, (_m, keyword: string) => `${keyword} issue `);
+}
+
+export function pullRequestTitle(issueTitle: string, issue: number): string {
+  const title = visibleText(issueTitle).replace(/\s+/g, ' ').slice(0, 200) || `Issue ${issue}`;
+  return `${title} (#${issue})`;
+}
+
+export function pullRequestBody(facts: DeliveryFacts): string {
+  const lines = [
+    `Work on issue #${facts.issue} by run \`${facts.workflowId}\` (branch \`${facts.branch}\` → \`${facts.baseBranch}\`).`,
+    '',
+    '## Summary',
+    '',
+    defuseClosingKeywords(facts.summary.trim()) || '(no summary)',
+    '',
+    '## Completion evidence',
+    '',
+    ...evidenceTable(facts.evidence),
+  ];
+  if (closesIssue(facts.closureAction)) lines.push('', `Closes #${facts.issue}`);
+  return lines.join('\n');
+}
+
+export function evidenceTable(evidence: readonly ConditionResult[]): string[] {
+  if (evidence.length === 0) return ['(no completion conditions were configured)'];
+  return [
+    '| Validator | Result | Command | Exit code | Summary |',
+    '| --- | --- | --- | --- | --- |',
+    ...evidence.map((r) =>
+      `| ${code(r.validator)} | ${r.passed ? 'passed' : 'failed'} | ${r.command ? code(r.command) : '—'} | ${r.exitCode ?? '—'} | ${cell(defuseClosingKeywords(r.summary.split('\n')[0] ?? ''))} |`,
+    ),
+  ];
+}
+
+export function completionComment(facts: DeliveryFacts & { readonly prUrl?: string }): string {
+  const delivered = facts.prUrl ? `Pull request: ${facts.prUrl}` : `Branch \`${facts.branch}\` has no changes to review; no pull request was opened.`;
+  const lines = [`Run \`${facts.workflowId}\` finished its work on this issue. ${delivered}`, '', facts.summary.trim() || '(no summary)'];
+  if (facts.evidence.length > 0) {
+    lines.push('', 'Completion checks:');
+    for (const r of facts.evidence) lines.push(`- ${r.passed ? 'passed' : 'FAILED'} \`${r.validator}\`: ${r.summary.split('\n')[0] ?? ''}`);
+  }
+  return lines.join('\n');
+}
+
+/** A table cell: pipes escaped, one line. */
+function cell(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').trim();
+}
+
+/** Inline code that survives backticks in the text. */
+function code(text: string): string {
+  const safe = cell(text);
+  return safe.includes('`') ? `\`\` ${safe} \`\`` : `\`${safe}\``;
+}
