@@ -233,7 +233,7 @@ async function concurrencyPhase(bench: Bench, cfg: Config): Promise<Record<strin
         check('single run', one.result.outcome === 'success', one.result.reason);
         const repos = await Promise.all(Array.from({ length: runs }, () => newRepo()));
         const memory = sampleMemory(worker.pid, 100);
-        const cpu0 = { worker: procCpuSeconds(worker.pid) ?? 0, server: procCpuSeconds(bench.server.pid() ?? -1) ?? 0, self: process.cpuUsage() };
+        const cpu0 = { worker: procCpuSeconds(worker.pid) ?? 0, workerChildren: procCpuSeconds(worker.pid, true) ?? 0, server: procCpuSeconds(bench.server.pid() ?? -1) ?? 0, self: process.cpuUsage() };
         const started = performance.now();
         const handles = await Promise.all(repos.map((r) => startRun(bench.client, taskQueue, uniq('conc'), intentsInput(r.repoPath, r.issue, artifactsDir, steps))));
         const results = await withTimeout(Promise.all(handles.map((h) => h.result())), 300_000, `${runs} concurrent runs`);
@@ -241,6 +241,7 @@ async function concurrencyPhase(bench: Bench, cfg: Config): Promise<Record<strin
         const mem = memory.stop();
         const cpu = {
           worker: (procCpuSeconds(worker.pid) ?? 0) - cpu0.worker,
+          workerChildren: (procCpuSeconds(worker.pid, true) ?? 0) - cpu0.workerChildren - ((procCpuSeconds(worker.pid) ?? 0) - cpu0.worker),
           server: (procCpuSeconds(bench.server.pid() ?? -1) ?? 0) - cpu0.server,
           self: (() => {
             const d = process.cpuUsage(cpu0.self);
@@ -258,7 +259,7 @@ async function concurrencyPhase(bench: Bench, cfg: Config): Promise<Record<strin
         );
         check('concurrent runs', ok === runs, `${runs - ok} of ${runs} runs did not succeed: ${results.find((r) => r.outcome !== 'success')?.reason}`);
         note(`  ${runs} concurrent runs × ${steps} steps at ${latencyMs} ms: ${Math.round(wallMs)} ms vs one run ${Math.round(one.wallMs)} ms; worker peak RSS ${mem.peakRssMb.toFixed(0)} MB`);
-        note(`  CPU busy during the phase: worker ${(cpu.worker / wallS).toFixed(2)} cores, dev server ${(cpu.server / wallS).toFixed(2)}, bench process (client + model server) ${(cpu.self / wallS).toFixed(2)}; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`);
+        note(`  CPU busy during the phase: worker ${(cpu.worker / wallS).toFixed(2)} cores, its git/bash children ${(cpu.workerChildren / wallS).toFixed(2)}, dev server ${(cpu.server / wallS).toFixed(2)}, bench process (client + model server) ${(cpu.self / wallS).toFixed(2)}; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`);
         return {
           concurrentRuns: runs,
           concurrentSteps: steps,
@@ -270,6 +271,7 @@ async function concurrencyPhase(bench: Bench, cfg: Config): Promise<Record<strin
           workerPeakRssMb: Math.round(mem.peakRssMb),
           workerVmHwmMb: Math.round(mem.hwmMb),
           concurrentCpuCoresWorker: Math.round((cpu.worker / wallS) * 100) / 100,
+          concurrentCpuCoresWorkerChildren: Math.round((cpu.workerChildren / wallS) * 100) / 100,
           concurrentCpuCoresServer: Math.round((cpu.server / wallS) * 100) / 100,
           concurrentCpuCoresBench: Math.round((cpu.self / wallS) * 100) / 100,
           concurrentLoadAvg: Math.round(loadavg()[0]! * 10) / 10,

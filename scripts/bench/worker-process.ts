@@ -104,13 +104,17 @@ export function sampleMemory(pid: number, everyMs = 200): { stop(): { peakRssMb:
   };
 }
 
-/** CPU seconds (user + system) a process has used so far; undefined when it is gone. */
-export function procCpuSeconds(pid: number): number | undefined {
+/**
+ * CPU seconds (user + system) a process has used so far, plus (with `children`) what its
+ * exited, reaped children used (git, bash…); undefined when it is gone.
+ */
+export function procCpuSeconds(pid: number, children = false): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields[11] = utime, fields[12] = stime (clock ticks, 100 per second on Linux)
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    // [11] utime, [12] stime, [13] cutime, [14] cstime (clock ticks, 100 per second on Linux)
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (own + (children ? Number(fields[13]) + Number(fields[14]) : 0)) / 100;
   } catch {
     return undefined;
   }

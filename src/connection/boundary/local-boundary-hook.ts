@@ -15,6 +15,7 @@ import type { BoundaryHookInput, CheckExternalStateInput, IssueSnapshot } from '
 import type { BoundaryReport } from '../../contracts/run.js';
 import type { IssueSource, IssueSourceFactory } from '../issues/issue-source.js';
 import { git } from '../git/git.js';
+import { withRepoLock } from '../git/repo-lock.js';
 import { branchExists, currentBranch, isAncestor, listWorktrees, realOrSelf, statusLines } from '../git/repo-queries.js';
 import { already, describeError, done, failed, report, skipped, succeeded, type Step } from './boundary-steps.js';
 import { closingComment } from './closing-comment.js';
@@ -27,6 +28,10 @@ export async function runLocalBoundaryHook(deps: LocalBoundaryDeps, input: Bound
   if (input.mode !== 'local') {
     throw new AgentError(FailureType.BoundaryFailed, `The local boundary hook cannot deliver a ${input.mode} run`, { expected: 'mode local' });
   }
+  return withRepoLock(input.repoPath, () => deliverLocally(deps, input));
+}
+
+async function deliverLocally(deps: LocalBoundaryDeps, input: BoundaryHookInput): Promise<BoundaryReport> {
   const steps: Step[] = [];
   const merge = await mergeBranch(input);
   steps.push(merge);

@@ -10,6 +10,7 @@ import { FailureType } from '../../contracts/failures.js';
 import type { PrepareWorkspaceInput, PrepareWorkspaceOutput } from '../../contracts/activities.js';
 import type { IssueSourceFactory } from '../issues/issue-source.js';
 import { git, gitOrThrow } from '../git/git.js';
+import { withRepoLock } from '../git/repo-lock.js';
 import { branchExists, currentBranch, hasCommits, isGitWorkTree, isValidBranchName, listWorktrees, realOrSelf } from '../git/repo-queries.js';
 import { ensureExcluded } from './ensure-excluded.js';
 import { worktreeLayout } from './worktree-layout.js';
@@ -23,6 +24,10 @@ const BASE_CONFIG_KEY = 'agentBase';
 
 export async function prepareWorkspace(deps: PrepareWorkspaceDeps, input: PrepareWorkspaceInput): Promise<PrepareWorkspaceOutput> {
   const repoPath = await assertRepo(input.repoPath);
+  return withRepoLock(repoPath, () => prepareLocked(deps, input, repoPath));
+}
+
+async function prepareLocked(deps: PrepareWorkspaceDeps, input: PrepareWorkspaceInput, repoPath: string): Promise<PrepareWorkspaceOutput> {
   const issue = await deps.issueSource(input.issueSource, repoPath).read(input.issue);
   const layout = worktreeLayout({ repoPath, issue: input.issue, worktreeRoot: input.worktreeRoot, branchPrefix: input.branchPrefix });
   if (!(await isValidBranchName(repoPath, layout.branch))) {

@@ -69,18 +69,3 @@ export function maxOverlap(executions: readonly ChildExecution[]): number {
   return max;
 }
 
-/**
- * KNOWN BUG elsewhere (reported, not ours to fix here): runs of one repository write to
- * its shared git state without a lock — the local boundary hook merges into the same
- * main checkout (concurrent merges collide on index.lock / MERGE_HEAD, and the loser's
- * `git merge --abort` can abort the winner's merge), and prepareWorkspace's
- * `git config branch.<b>.agentBase` collides on .git/config.lock (non-retryable
- * WORKTREE_FAILED). It shows in roughly 1 of 8 batches of 10 at concurrency 3.
- * The batch must handle it (partial/failed → `blocked`, the others continue); the tests
- * accept exactly these messages and check that handling. Remove once the hook locks.
- */
-const GIT_RACE = /MERGE_HEAD exists|index\.lock|Unable to write index|cannot lock ref|could not lock config file|stash failed|not concluded your merge/;
-
-export function isKnownGitRace(row: { readonly outcome: string; readonly reason: string }): boolean {
-  return (row.outcome === 'partial' || row.outcome === 'failed') && GIT_RACE.test(row.reason);
-}
