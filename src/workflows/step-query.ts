@@ -8,7 +8,8 @@ import type { QueryStepOutput, ResolvedSchema } from '../contracts/activities.js
 import type { StepDefinition } from '../contracts/definition.js';
 import { FailureType, SCHEMA_FAILURE_TYPES } from '../contracts/failures.js';
 import { buildPromptVariables } from '../execution/prompt-variables.js';
-import { remainingBudget, takeRetryPrompt } from '../execution/run-state.js';
+import { recordStep, remainingBudget, takeRetryPrompt, type RunState } from '../execution/run-state.js';
+import { isJsonObject } from '../contracts/json.js';
 import { configActivities, modelActivities, onWorktreeHost } from './activity-proxies.js';
 import { failureInfo } from './failure-info.js';
 import type { IterationOutcome } from './iteration-outcome.js';
@@ -54,6 +55,23 @@ async function resolveStepPrompt(ctx: RunContext, session: RunSession, step: Ste
     variables,
   });
   return resolved.text;
+}
+
+/** A step stopped by the budget: its partial spend (tokens as input, cost as reported) is recorded. */
+function recordStoppedStep(state: RunState, step: StepDefinition, details: unknown): RunState {
+  const d = isJsonObject(details) ? details : {};
+  const tokens = typeof d['usedTokens'] === 'number' ? d['usedTokens'] : 0;
+  const cost = typeof d['usedUsd'] === 'number' ? d['usedUsd'] : 0;
+  if (tokens === 0 && cost === 0) return state;
+  return recordStep(state, {
+    iteration: state.iteration,
+    stepId: step.stepId,
+    stepKind: step.stepKind,
+    summary: 'stopped by the budget before its next model call (partial spend)',
+    usage: { inputTokens: tokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    costUsd: cost,
+    turns: 0,
+  });
 }
 
 export async function queryStep(ctx: RunContext, session: RunSession, step: StepDefinition): Promise<StepQueryOutcome> {
@@ -116,7 +134,8 @@ export async function queryStep(ctx: RunContext, session: RunSession, step: Step
     }
     if (info.type === FailureType.BudgetExhausted) {
       // The prompt is not lost: the step runs again with it once the budget is raised.
-      session.update({ ...session.state, pendingRetryPrompt: prompt });
+      // What the stopped step spent still counts against the budget.
+      session.update(recordStoppedStep({ ...session.state, pendingRetryPrompt: prompt }, step, info.details[0]));
       return { kind: 'budget-exhausted', reason: info.message };
     }
     return { kind: 'failed', code: info.type ?? FailureType.ModelUnavailable, reason: info.message };
