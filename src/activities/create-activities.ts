@@ -8,7 +8,6 @@ import { log } from '@temporalio/activity';
 import type { RunActivities } from '../contracts/activities.js';
 import { loadAgentDefinitionOrThrow } from '../configuration/load-agent-definition.js';
 import { resolveC3lPrompt } from '../configuration/resolve-c3l-prompt.js';
-import { resolveStepSchema } from '../configuration/resolve-step-schema.js';
 import { checkExternalState } from '../connection/boundary/local-boundary-hook.js';
 import { runBoundaryHook } from '../connection/boundary/run-boundary-hook.js';
 import { runStepQuery } from '../connection/model/step-query.js';
@@ -16,6 +15,7 @@ import { prepareWorkspace } from '../connection/workspace/prepare-workspace.js';
 import { buildRetryPrompt } from '../judgment/retry/build-retry-prompt.js';
 import { runValidators } from '../judgment/validation/run-validators.js';
 import { evaluateCustomVerdict } from './custom-verdict.js';
+import { resolveSchemaDigest, toStepQueryRequest } from './step-request.js';
 import type { ActivityDeps } from './deps.js';
 import { withHeartbeat } from './heartbeat.js';
 import { atEdge } from './to-failure.js';
@@ -33,21 +33,22 @@ export function createActivities(deps: ActivityDeps): RunActivities {
   return {
     loadDefinition: atEdge(async ({ agentDir }) => loadAgentDefinitionOrThrow(agentDir)),
     resolvePrompt: atEdge(async (input) => resolveC3lPrompt(input)),
-    resolveSchema: atEdge(async (input) => resolveStepSchema(input)),
+    resolveSchema: atEdge(async (input) => resolveSchemaDigest(input)),
     buildRetryPrompt: atEdge(async (input) => buildRetryPrompt({ readFile: readOptional }, input)),
     prepareWorkspace: atEdge(async (input) => {
       const prepared = await prepareWorkspace({ issueSource: deps.issueSource }, input);
       return deps.hostTaskQueue === undefined ? prepared : { ...prepared, hostTaskQueue: deps.hostTaskQueue };
     }),
-    queryStep: atEdge(async (input) =>
-      withHeartbeat((hb) =>
+    queryStep: atEdge(async (input) => {
+      const request = await toStepQueryRequest(input);
+      return withHeartbeat((hb) =>
         runStepQuery(
           { llm: deps.llm(), bashEnv: deps.bashEnv, keepAliveMs: hb.intervalMs, log: (level, message, data) => log[level](message, data ?? {}) },
-          input,
+          request,
           { heartbeat: (details) => hb.beat(details), signal: hb.signal, ...(hb.previous === undefined ? {} : { resumeFrom: hb.previous }) },
         ),
-      ),
-    ),
+      );
+    }),
     runValidators: atEdge(async (input) => withHeartbeat((hb) => runValidators({ commands: deps.commands, signal: hb.signal }, input))),
     runBoundaryHook: atEdge(async (input) => withHeartbeat(() => runBoundaryHook(deps.boundary, input))),
     checkExternalState: atEdge(async (input) => checkExternalState({ issueSource: deps.issueSource }, input)),

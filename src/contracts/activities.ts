@@ -85,6 +85,22 @@ export interface ResolvedSchema {
   readonly api: JsonObject;
 }
 
+/**
+ * What history keeps of a resolved step schema: where it is and its digest. The step
+ * query re-resolves it and must find the same digest (a schema edited mid-run is a
+ * schema failure, not a silent change); the schema itself never lands in history.
+ */
+export interface SchemaDigest extends ResolveSchemaInput {
+  readonly sha256: string;
+  readonly bytes: number;
+}
+
+/** What the step's conversation itself needs: prompts and schemas resolved. */
+export interface StepQueryRequest extends Omit<QueryStepInput, 'system' | 'schema'> {
+  readonly systemPrompt: string;
+  readonly schema: ResolvedSchema;
+}
+
 export interface QueryStepInput {
   readonly workflowId: string;
   readonly issue: number;
@@ -93,11 +109,12 @@ export interface QueryStepInput {
   readonly iteration: number;
   readonly worktreePath: string;
   readonly artifactsDir: string;
-  readonly systemPrompt: string;
+  /** How to resolve the system prompt (identical for every step: a cached prefix). */
+  readonly system: ResolvePromptInput;
   /** The untrusted issue text, quoted as data; part of the cached prefix. */
   readonly issueContext: string;
   readonly prompt: string;
-  readonly schema: ResolvedSchema;
+  readonly schema: SchemaDigest;
   readonly model: ModelSettings;
   readonly readOnly: boolean;
   /** What is left of the run budget when this step starts. */
@@ -189,7 +206,7 @@ export interface RunActivities {
   loadDefinition(input: LoadDefinitionInput): Promise<AgentDefinition>;
   prepareWorkspace(input: PrepareWorkspaceInput): Promise<PrepareWorkspaceOutput>;
   resolvePrompt(input: ResolvePromptInput): Promise<ResolvedPrompt>;
-  resolveSchema(input: ResolveSchemaInput): Promise<ResolvedSchema>;
+  resolveSchema(input: ResolveSchemaInput): Promise<SchemaDigest>;
   queryStep(input: QueryStepInput): Promise<QueryStepOutput>;
   runValidators(input: RunValidatorsInput): Promise<ValidationReport>;
   buildRetryPrompt(input: BuildRetryPromptInput): Promise<ResolvedPrompt>;

@@ -56,7 +56,7 @@ async function prepare(session: RunSession): Promise<RunContext> {
     branchPrefix: definition.worktree.branchPrefix,
   });
   session.workspace = workspace;
-  const system = await configActivities.resolvePrompt({
+  const system = {
     agentDir: definition.agentDir,
     promptsDir: definition.promptsDir,
     kind: 'system',
@@ -64,13 +64,15 @@ async function prepare(session: RunSession): Promise<RunContext> {
     systemPromptPath: definition.systemPromptPath,
     required: [],
     variables: { agent_name: definition.name, issue_number: String(input.issue), branch: workspace.branch },
-  });
+  } as const;
+  // Resolved once here so a broken system prompt stops the run before any model call.
+  await configActivities.resolvePrompt(system);
   return {
     input,
     workflowId: session.workflowId,
     definition,
     workspace,
-    systemPrompt: system.text,
+    system,
     issueContext: formatIssueContext(workspace.issue),
     maxIterations: session.maxIterations,
   };

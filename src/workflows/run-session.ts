@@ -3,7 +3,7 @@
  * reads it, signals change it, the loops replace it with pure transitions.
  */
 import { log } from '@temporalio/workflow';
-import type { PrepareWorkspaceOutput } from '../contracts/activities.js';
+import type { PrepareWorkspaceOutput, ResolvePromptInput } from '../contracts/activities.js';
 import type { AgentDefinition } from '../contracts/definition.js';
 import type { RunInput, RunPhase, RunProgress } from '../contracts/run.js';
 import { totalTokens, type RunBudget } from '../contracts/usage.js';
@@ -16,7 +16,8 @@ export interface RunContext {
   readonly workflowId: string;
   readonly definition: AgentDefinition;
   readonly workspace: PrepareWorkspaceOutput;
-  readonly systemPrompt: string;
+  /** How every step resolves the system prompt (resolved once at start to fail fast). */
+  readonly system: ResolvePromptInput;
   readonly issueContext: string;
   readonly maxIterations: number;
 }

@@ -4,7 +4,7 @@
  * schema fail-fast: two in a row end the run with FAILED_SCHEMA_RESOLUTION.
  */
 import { log } from '@temporalio/workflow';
-import type { QueryStepOutput, ResolvedSchema } from '../contracts/activities.js';
+import type { QueryStepOutput, SchemaDigest } from '../contracts/activities.js';
 import type { StepDefinition } from '../contracts/definition.js';
 import { FailureType, SCHEMA_FAILURE_TYPES } from '../contracts/failures.js';
 import { buildPromptVariables } from '../execution/prompt-variables.js';
@@ -75,7 +75,7 @@ function recordStoppedStep(state: RunState, step: StepDefinition, details: unkno
 }
 
 export async function queryStep(ctx: RunContext, session: RunSession, step: StepDefinition): Promise<StepQueryOutcome> {
-  let schema: ResolvedSchema;
+  let schema: SchemaDigest;
   try {
     schema = await configActivities.resolveSchema({
       schemasDir: ctx.definition.schemasDir,
@@ -114,7 +114,7 @@ export async function queryStep(ctx: RunContext, session: RunSession, step: Step
           iteration: session.state.iteration,
           worktreePath: ctx.workspace.worktreePath,
           artifactsDir: ctx.input.artifactsDir,
-          systemPrompt: ctx.systemPrompt,
+          system: ctx.system,
           issueContext: ctx.issueContext,
           prompt,
           schema,

@@ -7,7 +7,7 @@
  * attempt's heartbeat details and the cancellation signal as `ctx`: this module does
  * not import @temporalio/activity.
  */
-import type { QueryStepInput, QueryStepOutput } from '../../contracts/activities.js';
+import type { StepQueryRequest, QueryStepOutput } from '../../contracts/activities.js';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { totalTokens } from '../../contracts/usage.js';
@@ -42,7 +42,7 @@ export interface StepQueryContext {
 
 const SUMMARY_CHARS = 1000;
 
-export async function runStepQuery(deps: StepQueryDeps, input: QueryStepInput, ctx: StepQueryContext): Promise<QueryStepOutput> {
+export async function runStepQuery(deps: StepQueryDeps, input: StepQueryRequest, ctx: StepQueryContext): Promise<QueryStepOutput> {
   const log = deps.log ?? defaultLog;
   const store = createArtifactStore(stepArtifactDir(input.artifactsDir, input.workflowId, input.stepId, input.iteration));
   const step = stepKey(input.workflowId, input.stepId, input.iteration);
@@ -133,7 +133,7 @@ export async function runStepQuery(deps: StepQueryDeps, input: QueryStepInput, c
   }
 }
 
-async function writeTranscript(store: ArtifactStore, input: QueryStepInput, state: StepState, stopReason: string, outcome: string) {
+async function writeTranscript(store: ArtifactStore, input: StepQueryRequest, state: StepState, stopReason: string, outcome: string) {
   return store.putJson('transcript', {
     workflowId: input.workflowId,
     stepId: input.stepId,
@@ -153,7 +153,7 @@ async function writeTranscript(store: ArtifactStore, input: QueryStepInput, stat
 }
 
 /** Typed failures carry the transcript path so an operator can see what the model did. */
-async function withTranscript(error: unknown, store: ArtifactStore, input: QueryStepInput, state: StepState, signal: AbortSignal): Promise<unknown> {
+async function withTranscript(error: unknown, store: ArtifactStore, input: StepQueryRequest, state: StepState, signal: AbortSignal): Promise<unknown> {
   if (signal.aborted || !AgentError.isInstance(error)) return error;
   try {
     const ref = await writeTranscript(store, input, state, 'error', error.code);
