@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { QueryStepInput } from '../../../src/contracts/activities.js';
+import type { StepQueryRequest } from '../../../src/contracts/activities.js';
 import { anthropicLlmClient } from '../../../src/connection/model/anthropic-llm-client.js';
 import type { StepQueryContext, StepQueryDeps } from '../../../src/connection/model/step-query.js';
 import { createModelServer, type ModelServer } from '../../../src/connection/model-server/model-server.js';
@@ -38,7 +38,7 @@ export function makeRepo(): string {
   return dir;
 }
 
-export function stepInput(overrides: Partial<QueryStepInput> = {}): QueryStepInput {
+export function stepInput(overrides: Partial<StepQueryRequest> = {}): StepQueryRequest {
   return {
     workflowId: 'agent-issue-7',
     issue: 7,
@@ -50,7 +50,7 @@ export function stepInput(overrides: Partial<QueryStepInput> = {}): QueryStepInp
     systemPrompt: 'You are a careful engineer.',
     issueContext: 'Issue #7: sum() subtracts instead of adding.',
     prompt: 'STEP initial.issue: fix the issue, then answer with JSON.',
-    schema: { full: STEP_SCHEMA as unknown as QueryStepInput['schema']['full'], api: STEP_SCHEMA as unknown as QueryStepInput['schema']['api'] },
+    schema: { full: STEP_SCHEMA as unknown as StepQueryRequest['schema']['full'], api: STEP_SCHEMA as unknown as StepQueryRequest['schema']['api'] },
     model: { model: 'claude-sonnet-4-6', maxTokens: 4096, maxTurnsPerStep: 10 },
     readOnly: false,
     budget: {},
