@@ -14,6 +14,7 @@ import { createModelServer, type ModelServer } from '../../src/connection/model-
 import type { SessionScript } from '../../src/connection/model-server/session-script.js';
 import { PROJECT_ROOT } from '../../src/connection/temporal/temporal-cli.js';
 import { createSampleRepo } from '../../src/cli/sample-repo.js';
+import { writeLocalIssue } from '../../src/connection/issues/local-issue-store.js';
 import { createRunWorker } from '../../src/cli/worker-runtime.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
 import { testEnv, workflowBundle } from './temporal-env.js';
@@ -22,6 +23,9 @@ export interface Scenario {
   readonly session: SessionScript | string;
   readonly agentDir?: string;
   readonly input?: Partial<RunInput>;
+  /** The issue file to seed (default: demo/issue-1.md) and extra issues to create. */
+  readonly issueFile?: string;
+  readonly extraIssues?: ReadonlyArray<{ readonly number: number; readonly title: string; readonly body: string }>;
   /** Runs while the workflow is in flight (signals, queries). */
   readonly during?: (handle: WorkflowHandle<typeof runAgentWorkflow>, model: ModelServer, run: { readonly repoPath: string; readonly issue: number }) => Promise<void>;
 }
@@ -36,7 +40,8 @@ export interface ScenarioResult {
 
 export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
   const env = await testEnv();
-  const { repoPath, issue } = await createSampleRepo();
+  const { repoPath, issue } = await createSampleRepo(scenario.issueFile === undefined ? {} : { issueFile: scenario.issueFile });
+  for (const extra of scenario.extraIssues ?? []) await writeLocalIssue(repoPath, extra);
   const model = await createModelServer({ session: scenario.session });
   const taskQueue = `test-${randomUUID()}`;
   const workflowId = `test-issue-${issue}-${randomUUID().slice(0, 8)}`;
