@@ -5,36 +5,19 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createModelServer } from '../../src/connection/model-server/model-server.js';
 import { loadSessionScript } from '../../src/connection/model-server/session-script.js';
 import { PROJECT_ROOT } from '../../src/connection/temporal/temporal-cli.js';
 import { createSampleRepo, DEMO_DIR } from '../../src/cli/sample-repo.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
+import { startWorkerProcess, waitFor } from '../helpers/worker-process.js';
 
 after(teardownEnv);
-
-function startWorker(env: Record<string, string>): ChildProcess {
-  const { ANTHROPIC_API_KEY: _k, ...base } = process.env;
-  return spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
-    cwd: PROJECT_ROOT,
-    env: { ...base, ...env, NODE_TEST_CONTEXT: '' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function waitFor(predicate: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 test('SIGKILL mid-step: a new worker completes the run without re-asking completed turns', { timeout: 240_000 }, async () => {
   const env = await testEnv();
@@ -45,7 +28,7 @@ test('SIGKILL mid-step: a new worker completes the run without re-asking complet
   const { repoPath, issue } = await createSampleRepo();
   const taskQueue = `crash-${Date.now()}`;
   const workerEnv = { TEMPORAL_ADDRESS: serverAddress(env), TEMPORAL_TASK_QUEUE: taskQueue, ANTHROPIC_BASE_URL: model.url, LOG_LEVEL: 'ERROR' };
-  let first: ChildProcess | undefined = startWorker(workerEnv);
+  let first: ChildProcess | undefined = startWorkerProcess(workerEnv);
   let second: ChildProcess | undefined;
   try {
     const handle = await env.client.workflow.start(runAgentWorkflow, {
@@ -57,7 +40,7 @@ test('SIGKILL mid-step: a new worker completes the run without re-asking complet
     first.kill('SIGKILL');
     await new Promise((resolve) => first!.once('exit', resolve));
     first = undefined;
-    second = startWorker(workerEnv);
+    second = startWorkerProcess(workerEnv);
     const result = await handle.result();
     assert.equal(result.outcome, 'success', result.reason);
     const byRule = model.stats().byRule;

@@ -18,8 +18,8 @@ import { batchProgressQuery } from '../../workflows/batch/batch-messages.js';
 import { COMMANDS, renderHelp } from '../command-specs.js';
 import { optionalNumber, optionalString, parseFlags, type ParsedFlags } from '../parse-flags.js';
 import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
+import { serveUntilDone } from '../serve-until-done.js';
 import { connectCli, hasPollers, type CliTemporal } from '../temporal-client.js';
-import { createRunWorker } from '../worker-runtime.js';
 
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._:/ -]{0,49}$/;
 
@@ -114,22 +114,10 @@ export function resultTable(result: BatchResult): string {
 
 async function awaitBatch(cli: CliTemporal, workflowId: string, options: { follow: boolean; embedded: boolean }): Promise<BatchResult> {
   const handle = cli.client.workflow.getHandle<typeof runBatchWorkflow>(workflowId);
-  let finished = false;
-  const resultPromise = handle.result().finally(() => (finished = true));
-  const watcher = options.follow ? follow(handle, () => finished) : Promise.resolve();
-  let result: BatchResult;
-  if (options.embedded) {
-    const { worker, connection } = await createRunWorker({ address: cli.target.address, namespace: cli.target.namespace, taskQueue: cli.taskQueue });
-    try {
-      result = await worker.runUntil(resultPromise);
-    } finally {
-      await connection.close();
-    }
-  } else {
-    result = await resultPromise;
-  }
-  await watcher;
-  return result;
+  return serveUntilDone(cli, handle.result(), {
+    embedded: options.embedded,
+    ...(options.follow ? { follow: (done: () => boolean) => follow(handle, done) } : {}),
+  });
 }
 
 export async function startBatchCommand(argv: readonly string[]): Promise<number> {

@@ -16,8 +16,8 @@ import { COMMANDS, renderHelp } from '../command-specs.js';
 import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFlags } from '../parse-flags.js';
 import { progressKey, progressLine, resultSummary } from '../progress-format.js';
 import { checkRepository, loadDefinition, resolveUserPath, userCwd, workflowIdFor } from '../run-target.js';
+import { serveUntilDone } from '../serve-until-done.js';
 import { connectCli, hasPollers, type CliTemporal } from '../temporal-client.js';
-import { createRunWorker } from '../worker-runtime.js';
 
 function issueSourceOf(flags: ParsedFlags): IssueSourceKind {
   const raw = optionalString(flags, 'issues') ?? 'local';
@@ -42,22 +42,10 @@ async function follow(handle: { query: (q: typeof progressQuery) => Promise<RunP
 
 async function awaitResult(cli: CliTemporal, workflowId: string, options: { follow: boolean; embedded: boolean }): Promise<RunResult> {
   const handle = cli.client.workflow.getHandle<typeof runAgentWorkflow>(workflowId);
-  let finished = false;
-  const resultPromise = handle.result().finally(() => (finished = true));
-  const watcher = options.follow ? follow(handle, () => finished) : Promise.resolve();
-  let result: RunResult;
-  if (options.embedded) {
-    const { worker, connection } = await createRunWorker({ address: cli.target.address, namespace: cli.target.namespace, taskQueue: cli.taskQueue });
-    try {
-      result = await worker.runUntil(resultPromise);
-    } finally {
-      await connection.close();
-    }
-  } else {
-    result = await resultPromise;
-  }
-  await watcher;
-  return result;
+  return serveUntilDone(cli, handle.result(), {
+    embedded: options.embedded,
+    ...(options.follow ? { follow: (done: () => boolean) => follow(handle, done) } : {}),
+  });
 }
 
 export async function startRunCommand(argv: readonly string[]): Promise<number> {

@@ -7,7 +7,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,29 +21,13 @@ import type { BatchInput, BatchProgress } from '../../../src/contracts/batch.js'
 import { runBatchWorkflow } from '../../../src/workflows/batch/run-batch.js';
 import { batchProgressQuery } from '../../../src/workflows/batch/batch-messages.js';
 import { serverAddress, teardownEnv, testEnv } from '../../helpers/temporal-env.js';
+import { startWorkerProcess, waitFor } from '../../helpers/worker-process.js';
 import { listChildren, maxOverlap, readIssue, sampleRepoWithIssues } from './batch-fixture.js';
 
 after(teardownEnv);
 
 const ISSUES = 6;
 const CONCURRENCY = 3;
-
-function startWorker(env: Record<string, string>): ChildProcess {
-  const { ANTHROPIC_API_KEY: _k, MODEL_RPM: _r, MODEL_TPM: _t, ...base } = process.env;
-  return spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
-    cwd: PROJECT_ROOT,
-    env: { ...base, ...env, NODE_TEST_CONTEXT: '' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function waitFor(predicate: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 test('SIGKILL of the worker mid-batch: a new worker finishes it, no issue lost or run twice', { timeout: 600_000 }, async () => {
   const env = await testEnv();
@@ -61,7 +45,7 @@ test('SIGKILL of the worker mid-batch: a new worker finishes it, no issue lost o
     ANTHROPIC_BASE_URL: model.url,
     LOG_LEVEL: 'ERROR',
   };
-  let first: ChildProcess | undefined = startWorker(workerEnv);
+  let first: ChildProcess | undefined = startWorkerProcess(workerEnv);
   let second: ChildProcess | undefined;
   try {
     const input: BatchInput = {
@@ -88,7 +72,7 @@ test('SIGKILL of the worker mid-batch: a new worker finishes it, no issue lost o
     first = undefined;
     const statsAtKill = model.stats();
     await sleep(500);
-    second = startWorker(workerEnv);
+    second = startWorkerProcess(workerEnv);
 
     const result = await handle.result();
     process.stderr.write(`# at kill: ${JSON.stringify(before.counts)} byRule=${JSON.stringify(statsAtKill.byRule)}\n# after: byRule=${JSON.stringify(model.stats().byRule)} maxConcurrent=${result.maxConcurrent}\n`);
