@@ -393,6 +393,7 @@ async function main(): Promise<number> {
   const cfg = config(argv.includes('--quick'));
   const t0 = performance.now();
   const results: Record<string, unknown> = {};
+  const errors: string[] = [];
   const dir = await mkdtemp(join(tmpdir(), 'issue-agent-bench-'));
   note(`bench: private dev server (SQLite ${join(dir, 'bench.sqlite')})${cfg.quick ? ', quick mode' : ''}`);
   const onlyIndex = argv.indexOf('--only');
@@ -404,13 +405,14 @@ async function main(): Promise<number> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       note(`bench: ${signal}, cleaning up`);
+      report(results, [...errors, `interrupted by ${signal}`], cfg, t0);
       void Promise.all(liveWorkers.map((w) => w.kill('SIGKILL')))
         .then(() => server.stop())
+        .then(() => Promise.all([dir, ...repos].map((d) => rm(d, { recursive: true, force: true }).catch(() => undefined))))
         .finally(() => process.exit(130));
     });
   }
   results.sqlite = wal ? 'WAL, synchronous=NORMAL' : 'default pragmas';
-  const errors: string[] = [];
   try {
     const connection = await Connection.connect({ address: server.address });
     cleanups.unshift(() => connection.close());
@@ -420,11 +422,12 @@ async function main(): Promise<number> {
     await writeFile(bundlePath, code);
     const bench: Bench = { dir, server, client, connection, bundlePath, cleanups };
 
-    const phase = async (name: string, fn: () => Promise<void>): Promise<void> => {
+    const phase = async (name: string, fn: () => Promise<void>, budgetMs = 240_000): Promise<void> => {
       const started = performance.now();
       note(`${name}…`);
       try {
-        await fn();
+        // A stuck phase is abandoned (its workers are killed at the end), never waited for.
+        await withTimeout(fn(), budgetMs, `phase ${name.split(' ')[0]}`);
       } catch (err) {
         errors.push(`${name}: ${err instanceof Error ? err.message : String(err)}`);
         note(`  ${name} failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -469,12 +472,18 @@ async function main(): Promise<number> {
     });
     if (wants('resume')) await phase('resume (SIGKILL mid-step, heartbeat timeout 10 s)', async () => {
       Object.assign(results, await resumePhase(bench, 10_000));
-    });
+    }, 150_000);
   } finally {
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     await Promise.all(repos.map((r) => rm(r, { recursive: true, force: true }).catch(() => undefined)));
   }
+  report(results, errors, cfg, t0);
+  return errors.length > 0 ? 1 : 0;
+}
+
+/** Prints the results (also the partial ones when the bench is interrupted). */
+function report(results: Record<string, unknown>, errors: readonly string[], cfg: Config, t0: number): void {
   results.benchSeconds = Math.round((performance.now() - t0) / 1000);
   results.quick = cfg.quick;
   results.cpus = cpus().length;
@@ -485,8 +494,10 @@ async function main(): Promise<number> {
   results.verdicts = pass;
   if (errors.length > 0) results.errors = errors;
   if (jsonMode) process.stdout.write(`${JSON.stringify(results)}\n`);
-  else process.stdout.write(`\n${table(results)}\n\n${errors.length > 0 ? `errors:\n  ${errors.join('\n  ')}\n` : ''}bench took ${results.benchSeconds} s\n`);
-  return errors.length > 0 ? 1 : 0;
+  else {
+    const errorText = errors.length > 0 ? `errors:\n  ${errors.join('\n  ')}\n` : '';
+    process.stdout.write(`\n${table(results)}\n\n${errorText}bench took ${results.benchSeconds} s (load average ${results.loadAvgAtEnd} on ${results.cpus} CPUs)\n`);
+  }
 }
 
 main().then(

@@ -9,7 +9,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../src/activities/create-activities.js';
 import { createDefaultDeps } from '../../src/activities/deps.js';
-import type { QueryStepOutput } from '../../src/contracts/activities.js';
+import type { QueryStepOutput, ResolvePromptInput } from '../../src/contracts/activities.js';
 import type { RunInput } from '../../src/contracts/run.js';
 import { buildPromptVariables, formatIssueContext } from '../../src/execution/prompt-variables.js';
 import { initialRunState, recordStep, remainingBudget } from '../../src/execution/run-state.js';
@@ -45,7 +45,7 @@ export async function runInProcess(input: RunInput, modelUrl: string): Promise<I
     branchPrefix: definition.worktree.branchPrefix,
   });
   const workflowId = `inprocess-${Date.now()}-issue-${input.issue}`;
-  const system = await call(acts.resolvePrompt, {
+  const system: ResolvePromptInput = {
     agentDir: definition.agentDir,
     promptsDir: definition.promptsDir,
     kind: 'system',
@@ -53,7 +53,9 @@ export async function runInProcess(input: RunInput, modelUrl: string): Promise<I
     systemPromptPath: definition.systemPromptPath,
     required: [],
     variables: { agent_name: definition.name, issue_number: String(input.issue), branch: workspace.branch },
-  });
+  };
+  // As the workflow does: resolved once up front, passed by reference to each step.
+  await call(acts.resolvePrompt, system);
   let state = initialRunState(definition.entryStep, { maxTurnsPerStep: definition.model.maxTurnsPerStep, ...input.budget });
   for (;;) {
     if (state.iteration >= maxIterations) return finish('failed', `reached ${maxIterations} iterations`, state.steps.length);
@@ -92,7 +94,7 @@ export async function runInProcess(input: RunInput, modelUrl: string): Promise<I
       iteration: state.iteration,
       worktreePath: workspace.worktreePath,
       artifactsDir: input.artifactsDir,
-      systemPrompt: system.text,
+      system,
       issueContext: formatIssueContext(workspace.issue),
       prompt: prompt.text,
       schema,

@@ -6,7 +6,7 @@
  *   npx tsx scripts/bench/web-ui-screenshot.ts [--out PATH] [--keep]   (--keep leaves the server up)
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -59,10 +59,13 @@ async function main(): Promise<number> {
       process.stdout.write(`server kept at ${server.uiUrl} (pid ${server.pid()}); Ctrl-C to stop\n`);
       await new Promise((r) => process.once('SIGINT', r));
     }
+    await rm(profile, { recursive: true, force: true }).catch(() => undefined);
+    await rm(repoPath, { recursive: true, force: true }).catch(() => undefined);
     return shot.status === 0 ? 0 : 1;
   } finally {
     await model.close();
     await server.stop();
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 

@@ -4,7 +4,9 @@
  */
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type WorkerOptions } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogEntry, type LogLevel, type WorkerOptions } from '@temporalio/worker';
+import { AgentError } from '../contracts/errors.js';
+import { telemetryOptionsFromEnv } from './telemetry.js';
 import { createActivities } from '../activities/create-activities.js';
 import { createBatchActivities } from '../activities/batch-activities.js';
 import { createDefaultDeps, type ActivityDeps } from '../activities/deps.js';
@@ -32,12 +34,35 @@ let runtimeInstalled = false;
  */
 export function installRuntime(level: LogLevel = (process.env.LOG_LEVEL?.toUpperCase() as LogLevel | undefined) ?? 'WARN'): void {
   if (runtimeInstalled) return;
+  // Computed first: a malformed metrics setting is reported, not swallowed below.
+  const telemetryOptions = telemetryOptionsFromEnv(process.env);
   runtimeInstalled = true;
   try {
-    Runtime.install({ logger: new DefaultLogger(level) });
+    Runtime.install({ logger: new DefaultLogger(level, printLogEntry), telemetryOptions });
   } catch {
     // Already installed by the host (tests): keep theirs.
   }
+}
+
+/** The host-queue worker serves activities only; the SDK's warning about that is noise. */
+const EXPECTED_WARNINGS = ['No workflows registered, not polling for workflow tasks'];
+
+function printLogEntry(entry: LogEntry): void {
+  if (EXPECTED_WARNINGS.some((w) => entry.message.startsWith(w))) return;
+  const time = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
+  const meta = entry.meta === undefined ? '' : ` ${JSON.stringify(entry.meta)}`;
+  process.stderr.write(`${time} [${entry.level}] ${entry.message}${meta}\n`);
+}
+
+/** Activity slots per worker (WORKER_MAX_ACTIVITIES): model steps are long and mostly waiting. */
+function maxActivities(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.WORKER_MAX_ACTIVITIES;
+  if (raw === undefined || raw === '') return 20;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new AgentError('CONFIG_INVALID', `WORKER_MAX_ACTIVITIES must be a positive integer, got "${raw}"`, { where: 'WORKER_MAX_ACTIVITIES' });
+  }
+  return value;
 }
 
 /**
@@ -67,8 +92,7 @@ export async function createRunWorker(options: RunWorkerOptions): Promise<{ work
     namespace: options.namespace,
     activities,
     ...(options.identity ? { identity: options.identity } : {}),
-    // LLM steps are long and mostly waiting: a handful at once per worker.
-    maxConcurrentActivityTaskExecutions: 20,
+    maxConcurrentActivityTaskExecutions: maxActivities(),
     shutdownGraceTime: '5 seconds',
     // Cancellation reaches an activity only with a heartbeat that gets to the server;
     // the default throttle (0.8 × heartbeat timeout) would delay a cancel by ~48 s.
