@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogEntry, type LogLevel, type WorkerOptions } from '@temporalio/worker';
 import { AgentError } from '../contracts/errors.js';
 import { telemetryOptionsFromEnv } from './telemetry.js';
+import { tracingPluginFromEnv } from './tracing.js';
+import type { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import { createActivities } from '../activities/create-activities.js';
 import { createBatchActivities } from '../activities/batch-activities.js';
 import { createDefaultDeps, type ActivityDeps } from '../activities/deps.js';
@@ -24,6 +26,8 @@ export interface RunWorkerOptions {
   readonly identity?: string;
   /** An existing connection (tests share the test environment's); else one is opened. */
   readonly connection?: NativeConnection;
+  /** Tracing plugin (tests pass one with an in-memory exporter); default from OTEL_TRACES_EXPORTER. */
+  readonly tracing?: OpenTelemetryPlugin;
 }
 
 let runtimeInstalled = false;
@@ -87,7 +91,9 @@ export async function createRunWorker(options: RunWorkerOptions): Promise<{ work
   const hostTaskQueue = hostTaskQueueName(options.taskQueue);
   const deps = { ...(options.deps ?? createDefaultDeps()), hostTaskQueue };
   const activities = { ...createActivities(deps), ...createBatchActivities(deps) };
+  const tracing = options.tracing ?? tracingPluginFromEnv(process.env);
   const common = {
+    ...(tracing === undefined ? {} : { plugins: [tracing] }),
     connection,
     namespace: options.namespace,
     activities,

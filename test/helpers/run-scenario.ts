@@ -8,6 +8,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
+import type { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import type { RunInput, RunResult } from '../../src/contracts/run.js';
 import { createDefaultDeps } from '../../src/activities/deps.js';
 import { createModelServer, type ModelServer } from '../../src/connection/model-server/model-server.js';
@@ -26,6 +27,8 @@ export interface Scenario {
   /** The issue file to seed (default: demo/issue-1.md) and extra issues to create. */
   readonly issueFile?: string;
   readonly extraIssues?: ReadonlyArray<{ readonly number: number; readonly title: string; readonly body: string }>;
+  /** A tracing plugin for the worker (tests pass one with an in-memory exporter). */
+  readonly tracing?: OpenTelemetryPlugin;
   /** Runs while the workflow is in flight (signals, queries). */
   readonly during?: (handle: WorkflowHandle<typeof runAgentWorkflow>, model: ModelServer, run: { readonly repoPath: string; readonly issue: number }) => Promise<void>;
 }
@@ -52,7 +55,7 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
     namespace: env.namespace ?? 'default',
     taskQueue,
     deps,
-    workflowBundle: await workflowBundle(),
+    ...(scenario.tracing === undefined ? { workflowBundle: await workflowBundle() } : { tracing: scenario.tracing }),
   });
   const artifactsDir = await mkdtemp(join(tmpdir(), 'issue-agent-artifacts-'));
   const input: RunInput = { issue, agentDir: scenario.agentDir ?? PROJECT_ROOT, repoPath, issueSource: 'local', artifactsDir, ...scenario.input };
