@@ -19,7 +19,9 @@ WORKDIR /app
 # Dependencies first (cached layer). tsx is a runtime dependency; dev dependencies
 # (typescript, @types/node) are only for type checking and are left out.
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev && npm cache clean --force
+# npm install honours the committed lockfile; npm ci rejects lockfiles written where optional
+# platform packages are omitted (see .ci/run).
+RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 
 COPY tsconfig.json ./
 COPY src ./src
