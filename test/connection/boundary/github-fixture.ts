@@ -11,7 +11,7 @@ import type { BoundaryHookInput, ConditionResult } from '../../../src/contracts/
 import { startFakeGitHubServer, type FakeGitHubServer } from '../../helpers/fake-github-server.js';
 import { makeTempGitRepo, type TempGitRepo } from '../../helpers/temp-git-repo.js';
 
-export const FAKE_TOKEN = 'ghp_FAKEtoken0123456789abcdefSECRET';
+export const FAKE_TOKEN = 'ghp_FAKE_token_for_tests_only';
 
 export const evidence: ConditionResult[] = [
   { validator: 'git-clean', passed: true, command: 'git status --porcelain', exitCode: 0, summary: '`git status --porcelain` passed (no output)', params: {}, unrecoverable: false },

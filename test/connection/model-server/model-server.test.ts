@@ -101,9 +101,9 @@ test('invalid scripts fail at load with a pointer', () => {
 test('record mode proxies upstream and writes a replayable script without keys', async () => {
   const upstream = await createModelServer({ session: fixture });
   const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'rec-')), 'session.json');
-  const recorder = await createModelServer({ record: { upstream: upstream.url, apiKey: 'sk-ant-real-key-999', out } });
+  const recorder = await createModelServer({ record: { upstream: upstream.url, apiKey: 'sk-ant-real99', out } });
   try {
-    const client = new Anthropic({ apiKey: 'sk-ant-client-key-888', baseURL: recorder.url, maxRetries: 0 });
+    const client = new Anthropic({ apiKey: 'sk-ant-cli888', baseURL: recorder.url, maxRetries: 0 });
     await client.messages.create(ask('STEP initial.issue go'));
     await client.messages.create(ask('STEP initial.issue go', 2));
     await assert.rejects(client.messages.create(ask('STEP flaky')), /slow down/);

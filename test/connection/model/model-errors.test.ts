@@ -11,13 +11,13 @@ import { recordingCtx, stepInput } from './step-fixtures.js';
 async function failWith(respond: RuleRespond): Promise<{ error: AgentError; requests: number }> {
   const server = await createModelServer({ session: { name: 'err', rules: [{ id: 'e', when: {}, respond }] } });
   try {
-    const deps = { llm: anthropicLlmClient({ apiKey: 'sk-ant-test-secret-key-123', baseURL: server.url }), log: () => {} };
+    const deps = { llm: anthropicLlmClient({ apiKey: 'sk-ant-tsecret1', baseURL: server.url }), log: () => {} };
     const error = await runStepQuery(deps, stepInput(), recordingCtx()).then(
       () => assert.fail('expected a failure'),
       (e: unknown) => e,
     );
     assert.ok(AgentError.isInstance(error), `not an AgentError: ${String(error)}`);
-    assert.doesNotMatch(error.message, /sk-ant-test-secret/);
+    assert.doesNotMatch(error.message, /sk-ant-tsecret1/);
     return { error, requests: server.stats().requests };
   } finally {
     await server.close();
@@ -87,5 +87,5 @@ test('retry-after parsing: ms header, seconds, HTTP date, garbage', () => {
 test('the factory reads the env only there, and sends a placeholder key to an offline server', () => {
   assert.throws(() => createAnthropicLlmClient({}), { code: 'MODEL_AUTH' });
   assert.ok(createAnthropicLlmClient({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:1' }));
-  assert.equal(redactSecrets('bad key sk-ant-api03-abcdefgh'), 'bad key sk-***');
+  assert.equal(redactSecrets('bad key sk-ant-fake01'), 'bad key sk-***');
 });
