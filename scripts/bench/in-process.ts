@@ -6,10 +6,11 @@
  * a MockActivityEnvironment (an activity Context for heartbeats, no Temporal server).
  * Routing and StepContext use the same pure functions the workflow uses.
  */
+import { stepPromptInput, stepSchemaInput, systemPromptInput } from '../../src/execution/step-inputs.js';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../src/activities/create-activities.js';
 import { createDefaultDeps } from '../../src/activities/deps.js';
-import type { QueryStepOutput, ResolvePromptInput } from '../../src/contracts/activities.js';
+import type { QueryStepOutput } from '../../src/contracts/activities.js';
 import type { RunInput } from '../../src/contracts/run.js';
 import { buildPromptVariables, formatIssueContext } from '../../src/execution/prompt-variables.js';
 import { initialRunState, recordStep, remainingBudget } from '../../src/execution/run-state.js';
@@ -45,15 +46,7 @@ export async function runInProcess(input: RunInput, modelUrl: string): Promise<I
     branchPrefix: definition.worktree.branchPrefix,
   });
   const workflowId = `inprocess-${Date.now()}-issue-${input.issue}`;
-  const system: ResolvePromptInput = {
-    agentDir: definition.agentDir,
-    promptsDir: definition.promptsDir,
-    kind: 'system',
-    c1: definition.c1,
-    systemPromptPath: definition.systemPromptPath,
-    required: [],
-    variables: { agent_name: definition.name, issue_number: String(input.issue), branch: workspace.branch },
-  };
+  const system = systemPromptInput(definition, input.issue, workspace.branch);
   // As the workflow does: resolved once up front, passed by reference to each step.
   await call(acts.resolvePrompt, system);
   let state = initialRunState(definition.entryStep, { maxTurnsPerStep: definition.model.maxTurnsPerStep, ...input.budget });
@@ -62,7 +55,7 @@ export async function runInProcess(input: RunInput, modelUrl: string): Promise<I
     const step = definition.steps[state.stepId];
     if (step === undefined) return finish('failed', `unknown step ${state.stepId}`, state.steps.length);
     state = { ...state, iteration: state.iteration + 1 };
-    const schema = await call(acts.resolveSchema, { schemasDir: definition.schemasDir, stepId: step.stepId, file: step.outputSchemaRef.file, schema: step.outputSchemaRef.schema });
+    const schema = await call(acts.resolveSchema, stepSchemaInput(definition, step));
     const variables = buildPromptVariables({
       parameters: input.parameters ?? {},
       iteration: state.iteration,
@@ -73,19 +66,7 @@ export async function runInProcess(input: RunInput, modelUrl: string): Promise<I
       agentName: definition.name,
       branch: workspace.branch,
     });
-    const prompt = await call(acts.resolvePrompt, {
-      agentDir: definition.agentDir,
-      promptsDir: definition.promptsDir,
-      kind: 'step',
-      c1: definition.c1,
-      stepId: step.stepId,
-      c2: step.c2,
-      c3: step.c3,
-      edition: step.edition,
-      ...(step.adaptation === undefined ? {} : { adaptation: step.adaptation }),
-      required: step.uvVariables,
-      variables,
-    });
+    const prompt = await call(acts.resolvePrompt, stepPromptInput(definition, step, variables));
     const answer: QueryStepOutput = await call(acts.queryStep, {
       workflowId,
       issue: input.issue,

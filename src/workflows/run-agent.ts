@@ -17,6 +17,7 @@ import { FailureType } from '../contracts/failures.js';
 import type { RunInput, RunResult } from '../contracts/run.js';
 import type { RunBudget } from '../contracts/usage.js';
 import { formatIssueContext } from '../execution/prompt-variables.js';
+import { systemPromptInput } from '../execution/step-inputs.js';
 import { configActivities, workspaceActivities } from './activity-proxies.js';
 import { failureInfo } from './failure-info.js';
 import { runFlowIteration } from './flow-iteration.js';
@@ -56,15 +57,7 @@ async function prepare(session: RunSession): Promise<RunContext> {
     branchPrefix: definition.worktree.branchPrefix,
   });
   session.workspace = workspace;
-  const system = {
-    agentDir: definition.agentDir,
-    promptsDir: definition.promptsDir,
-    kind: 'system',
-    c1: definition.c1,
-    systemPromptPath: definition.systemPromptPath,
-    required: [],
-    variables: { agent_name: definition.name, issue_number: String(input.issue), branch: workspace.branch },
-  } as const;
+  const system = systemPromptInput(definition, input.issue, workspace.branch);
   // Resolved once here so a broken system prompt stops the run before any model call.
   await configActivities.resolvePrompt(system);
   return {

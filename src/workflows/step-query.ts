@@ -8,6 +8,7 @@ import type { QueryStepOutput, SchemaDigest } from '../contracts/activities.js';
 import type { StepDefinition } from '../contracts/definition.js';
 import { FailureType, SCHEMA_FAILURE_TYPES } from '../contracts/failures.js';
 import { buildPromptVariables } from '../execution/prompt-variables.js';
+import { stepPromptInput, stepSchemaInput } from '../execution/step-inputs.js';
 import { recordStep, remainingBudget, takeRetryPrompt, type RunState } from '../execution/run-state.js';
 import { isJsonObject } from '../contracts/json.js';
 import { configActivities, modelActivities, onWorktreeHost } from './activity-proxies.js';
@@ -41,19 +42,7 @@ async function resolveStepPrompt(ctx: RunContext, session: RunSession, step: Ste
     agentName: ctx.definition.name,
     branch: ctx.workspace.branch,
   });
-  const resolved = await configActivities.resolvePrompt({
-    agentDir: ctx.definition.agentDir,
-    promptsDir: ctx.definition.promptsDir,
-    kind: 'step',
-    c1: ctx.definition.c1,
-    stepId: step.stepId,
-    c2: step.c2,
-    c3: step.c3,
-    edition: step.edition,
-    ...(step.adaptation === undefined ? {} : { adaptation: step.adaptation }),
-    required: step.uvVariables,
-    variables,
-  });
+  const resolved = await configActivities.resolvePrompt(stepPromptInput(ctx.definition, step, variables));
   return resolved.text;
 }
 
@@ -77,12 +66,7 @@ function recordStoppedStep(state: RunState, step: StepDefinition, details: unkno
 export async function queryStep(ctx: RunContext, session: RunSession, step: StepDefinition): Promise<StepQueryOutcome> {
   let schema: SchemaDigest;
   try {
-    schema = await configActivities.resolveSchema({
-      schemasDir: ctx.definition.schemasDir,
-      stepId: step.stepId,
-      file: step.outputSchemaRef.file,
-      schema: step.outputSchemaRef.schema,
-    });
+    schema = await configActivities.resolveSchema(stepSchemaInput(ctx.definition, step));
   } catch (err) {
     const info = failureInfo(err);
     if (info.cancelled) throw err;
