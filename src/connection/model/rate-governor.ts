@@ -17,6 +17,7 @@
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
+import { headerGetter, num, tighter, windowOf, type ProviderWindow } from './rate-limit-headers.js';
 
 export interface RateLimits {
   /** Requests per minute; undefined = unlimited until the provider reports a limit. */
@@ -109,48 +110,6 @@ export function rateLimitsFromEnv(env: Readonly<Record<string, string | undefine
   const rpm = parseLimit('MODEL_RPM', env['MODEL_RPM']);
   const tpm = parseLimit('MODEL_TPM', env['MODEL_TPM']);
   return { ...(rpm === undefined ? {} : { rpm }), ...(tpm === undefined ? {} : { tpm }) };
-}
-
-function headerGetter(headers: Readonly<Record<string, string>> | Headers): (name: string) => string | undefined {
-  if (typeof (headers as Headers).get === 'function') return (name) => (headers as Headers).get(name) ?? undefined;
-  const lower = new Map(Object.entries(headers as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
-  return (name) => lower.get(name);
-}
-
-function num(value: string | undefined): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const n = Number(value);
-  return Number.isFinite(n) && n >= 0 ? n : undefined;
-}
-
-/** RFC 3339 timestamp (Anthropic) or a number of seconds from now. */
-function resetAt(value: string | undefined, now: number): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return now + Math.max(0, seconds) * 1000;
-  const t = Date.parse(value);
-  return Number.isNaN(t) ? undefined : t;
-}
-
-interface ProviderWindow {
-  readonly limit?: number;
-  readonly remaining?: number;
-  readonly reset?: number;
-}
-
-function windowOf(get: (name: string) => string | undefined, kind: string, now: number): ProviderWindow | undefined {
-  const limit = num(get(`anthropic-ratelimit-${kind}-limit`));
-  const remaining = num(get(`anthropic-ratelimit-${kind}-remaining`));
-  const reset = resetAt(get(`anthropic-ratelimit-${kind}-reset`), now);
-  if (limit === undefined && remaining === undefined && reset === undefined) return undefined;
-  return { ...(limit === undefined ? {} : { limit }), ...(remaining === undefined ? {} : { remaining }), ...(reset === undefined ? {} : { reset }) };
-}
-
-/** The tighter of two windows (smaller remaining wins; its limit and reset come along). */
-function tighter(a: ProviderWindow | undefined, b: ProviderWindow | undefined): ProviderWindow | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return (b.remaining ?? Infinity) < (a.remaining ?? Infinity) ? b : a;
 }
 
 function abortReason(signal: AbortSignal): unknown {
