@@ -135,7 +135,7 @@ export async function finishRun(ctx: RunContext, session: RunSession, output: Js
   const verdict = typeof output['verdict'] === 'string' ? output['verdict'] : undefined;
   return {
     kind: 'done',
-    reason: `${why.replace(/\.$/, '')}; completion conditions passed (${evidence.length}); boundary ${boundary.status}`,
+    reason: `${why.replace(/\.$/, '')} (${evidence.length} completion condition(s) checked; boundary ${boundary.status})`,
     boundary,
     ...(verdict === undefined ? {} : { verdict }),
   };
