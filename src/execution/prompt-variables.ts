@@ -36,15 +36,10 @@ export function buildPromptVariables(input: PromptVariableInput): Record<string,
 }
 
 /**
- * The issue as untrusted data inside clear delimiters. It is sent as its own block of
- * the first user message so that it is part of the cached prefix of every turn.
+ * The issue as data: number, title, labels and body. The step query quotes it once,
+ * inside delimiters whose closing tag it escapes (connection/model/request-builder.ts),
+ * as its own block of the first user message: part of every turn's cached prefix.
  */
 export function formatIssueContext(issue: IssueSnapshot): string {
-  return [
-    `Issue #${issue.number}: ${issue.title}`,
-    `Labels: ${issue.labels.join(', ') || '(none)'}`,
-    '<issue_body untrusted="true">',
-    issue.body,
-    '</issue_body>',
-  ].join('\n');
+  return [`Issue #${issue.number}: ${issue.title}`, `Labels: ${issue.labels.join(', ') || '(none)'}`, '', issue.body].join('\n');
 }
