@@ -2,8 +2,8 @@
  * `npm run worker`: serves runs on the task queue until SIGINT/SIGTERM.
  * The composition root: environment → ports → activities → worker.
  */
-import { ensureTemporal } from './connection/temporal/dev-server.js';
-import { createRunWorker, DEFAULT_TASK_QUEUE } from './cli/worker-runtime.js';
+import { ensureTemporal } from './cli/temporal/ensure-temporal.js';
+import { createRunWorker, DEFAULT_TASK_QUEUE } from './worker/create-run-worker.js';
 import { reportFatal } from './cli/report-error.js';
 
 async function main(): Promise<void> {

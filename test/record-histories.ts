@@ -9,9 +9,9 @@ import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEMO_DIR } from '../src/cli/sample-repo.js';
+import { DEMO_DIR } from '../src/dev/sample-repo.js';
 import { runScenario } from './helpers/run-scenario.js';
-import { resolveTemporalCliPath } from '../src/connection/temporal/temporal-cli.js';
+import { resolveTemporalCliPath } from '../src/cli/temporal/temporal-cli.js';
 import { serverAddress, teardownEnv, testEnv } from './helpers/temporal-env.js';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'histories');

@@ -1,6 +1,6 @@
 #!/bin/sh
 # One-shot: waits for the frontend, creates the namespace and registers the run's custom
-# search attributes (the same as src/connection/temporal/dev-server.ts SEARCH_ATTRIBUTE_FLAGS).
+# search attributes (the same as src/cli/temporal/ensure-temporal.ts SEARCH_ATTRIBUTE_FLAGS).
 # Idempotent: an attribute that already exists with the same type is fine.
 set -eu
 : "${TEMPORAL_ADDRESS:?}"

@@ -6,18 +6,18 @@
  * a MockActivityEnvironment (an activity Context for heartbeats, no Temporal server).
  * Routing and StepContext use the same pure functions the workflow uses.
  */
-import { stepPromptInput, stepSchemaInput, systemPromptInput } from '../../src/execution/step-inputs.js';
+import { stepPromptInput, stepSchemaInput, systemPromptInput } from '../../src/workflows/flow/step-inputs.js';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../src/activities/create-activities.js';
 import { createDefaultDeps } from '../../src/activities/deps.js';
 import type { QueryStepOutput } from '../../src/contracts/activities.js';
 import type { RunInput } from '../../src/contracts/run.js';
-import { buildPromptVariables, formatIssueContext } from '../../src/execution/prompt-variables.js';
-import { initialRunState, recordStep, remainingBudget } from '../../src/execution/run-state.js';
-import { recordHandoff } from '../../src/execution/step-context.js';
-import { interpretGate } from '../../src/judgment/routing/gate-interpreter.js';
-import { routeIntent } from '../../src/judgment/routing/intent-router.js';
-import { normaliseStepId } from '../../src/judgment/routing/normalise-step-id.js';
+import { buildPromptVariables, formatIssueContext } from '../../src/workflows/flow/prompt-variables.js';
+import { initialRunState, recordStep, remainingBudget } from '../../src/workflows/flow/run-state.js';
+import { recordHandoff } from '../../src/workflows/flow/step-context.js';
+import { interpretGate } from '../../src/workflows/flow/gate-interpreter.js';
+import { routeIntent } from '../../src/workflows/flow/intent-router.js';
+import { normaliseStepId } from '../../src/workflows/flow/normalise-step-id.js';
 
 export interface InProcessResult {
   readonly outcome: 'success' | 'failed';

@@ -11,8 +11,8 @@
  * bash command printing that many bytes (one extra model turn), then answers.
  */
 import { join } from 'node:path';
-import type { SessionRule, SessionScript } from '../../src/connection/model-server/session-script.js';
-import { PROJECT_ROOT } from '../../src/connection/temporal/temporal-cli.js';
+import type { SessionRule, SessionScript } from '../../src/dev/model-server/session-script.js';
+import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
 
 export const INTENTS_AGENT = join(PROJECT_ROOT, 'test', 'fixtures', 'agents', 'intents');
 export const MIN_STEPS = 3;

@@ -12,12 +12,12 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { createDefaultDeps } from '../../src/activities/deps.js';
-import { createModelServer } from '../../src/connection/model-server/model-server.js';
-import { PROJECT_ROOT } from '../../src/connection/temporal/temporal-cli.js';
-import { createSampleRepo, DEMO_DIR } from '../../src/cli/sample-repo.js';
-import { createRunWorker } from '../../src/cli/worker-runtime.js';
+import { createModelServer } from '../../src/dev/model-server/model-server.js';
+import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { createSampleRepo, DEMO_DIR } from '../../src/dev/sample-repo.js';
+import { createRunWorker } from '../../src/worker/create-run-worker.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
-import { startPrivateDevServer } from './dev-server.js';
+import { startPrivateDevServer } from './bench-server.js';
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);

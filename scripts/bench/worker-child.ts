@@ -7,7 +7,7 @@
  * Env: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE, ANTHROPIC_BASE_URL.
  */
 import { createDefaultDeps } from '../../src/activities/deps.js';
-import { createRunWorker } from '../../src/cli/worker-runtime.js';
+import { createRunWorker } from '../../src/worker/create-run-worker.js';
 
 async function main(): Promise<void> {
   const address = process.env.TEMPORAL_ADDRESS;

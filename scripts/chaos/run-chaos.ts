@@ -18,14 +18,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { RunResult } from '../../src/contracts/run.js';
-import { createModelServer, type ServerStats } from '../../src/connection/model-server/model-server.js';
-import { loadSessionScript, type SessionRule, type SessionScript } from '../../src/connection/model-server/session-script.js';
-import { git } from '../../src/connection/git/git.js';
-import { PROJECT_ROOT } from '../../src/connection/temporal/temporal-cli.js';
-import { createSampleRepo, DEMO_DIR } from '../../src/cli/sample-repo.js';
-import { WORKFLOWS_PATH } from '../../src/cli/worker-runtime.js';
+import { createModelServer, type ServerStats } from '../../src/dev/model-server/model-server.js';
+import { loadSessionScript, type SessionRule, type SessionScript } from '../../src/dev/model-server/session-script.js';
+import { git } from '../../src/activities/workspace/git/git.js';
+import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { createSampleRepo, DEMO_DIR } from '../../src/dev/sample-repo.js';
+import { WORKFLOWS_PATH } from '../../src/worker/create-run-worker.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
-import { startPrivateDevServer } from '../bench/dev-server.js';
+import { startPrivateDevServer } from '../bench/bench-server.js';
 import { spawnWorker, type WorkerProcess } from '../bench/worker-process.js';
 
 export interface ChaosOptions {

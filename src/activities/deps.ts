@@ -3,14 +3,14 @@
  * the real adapters; tests pass fakes at these ports instead of patching globals.
  */
 import { execFileSync } from 'node:child_process';
-import type { CommandRunner } from '../connection/commands/command-runner.js';
-import { createExecaCommandRunner } from '../connection/commands/execa-command-runner.js';
-import { boundaryDepsFromEnv, type BoundaryDeps } from '../connection/boundary/run-boundary-hook.js';
-import type { IssueSourceFactory } from '../connection/issues/issue-source.js';
-import { createAnthropicLlmClient } from '../connection/model/anthropic-llm-client.js';
-import { createGovernedLlmClient } from '../connection/model/governed-llm-client.js';
-import type { LlmClient } from '../connection/model/llm-client.js';
-import { sharedRateGovernor } from '../connection/model/rate-governor.js';
+import type { CommandRunner } from './process/command-runner.js';
+import { createExecaCommandRunner } from './process/execa-command-runner.js';
+import { boundaryDepsFromEnv, type BoundaryDeps } from './deliver/run-boundary-hook.js';
+import type { IssueSourceFactory } from './issues/issue-source.js';
+import { createAnthropicLlmClient } from './model/anthropic-llm-client.js';
+import { createGovernedLlmClient } from './model/governed-llm-client.js';
+import type { LlmClient } from './model/llm-client.js';
+import { sharedRateGovernor } from './model/rate-governor.js';
 
 export interface ActivityDeps {
   /** Built lazily so a worker without model credentials can still serve other activities. */

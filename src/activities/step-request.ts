@@ -9,8 +9,8 @@ import type { QueryStepInput, ResolveSchemaInput, SchemaDigest, StepQueryRequest
 import { AgentError } from '../contracts/errors.js';
 import { FailureType } from '../contracts/failures.js';
 import type { JsonObject } from '../contracts/json.js';
-import { resolveC3lPrompt } from '../configuration/resolve-c3l-prompt.js';
-import { resolveStepSchema } from '../configuration/resolve-step-schema.js';
+import { resolveC3lPrompt } from '../definition/c3l/resolve-c3l-prompt.js';
+import { resolveStepSchema } from '../definition/schema/resolve-step-schema.js';
 
 function digest(schema: JsonObject): { sha256: string; bytes: number } {
   const text = JSON.stringify(schema);

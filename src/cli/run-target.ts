@@ -7,9 +7,9 @@ import { isAbsolute, resolve } from 'node:path';
 import { AgentError } from '../contracts/errors.js';
 import { FailureType } from '../contracts/failures.js';
 import type { AgentDefinition } from '../contracts/definition.js';
-import { loadAgentDefinitionOrThrow } from '../configuration/load-agent-definition.js';
-import { isGitWorkTree } from '../connection/git/repo-queries.js';
-import { PROJECT_ROOT } from '../connection/temporal/temporal-cli.js';
+import { loadAgentDefinitionOrThrow } from '../definition/load/load-agent-definition.js';
+import { isGitWorkTree } from '../activities/workspace/git/repo-queries.js';
+import { PROJECT_ROOT } from './temporal/temporal-cli.js';
 import type { ParsedFlags } from './parse-flags.js';
 
 /** `npm run` changes into the package directory; INIT_CWD is where the user was. */

@@ -3,8 +3,8 @@
  * the task queue, serves it with an in-process worker until the result arrives (so
  * `start-run` and `start-batch` work on embedded defaults without `npm run worker`).
  */
-import type { CliTemporal } from './temporal-client.js';
-import { createRunWorker } from './worker-runtime.js';
+import type { CliTemporal } from './temporal/temporal-client.js';
+import { createRunWorker } from '../worker/create-run-worker.js';
 
 export interface ServeOptions {
   readonly embedded: boolean;

@@ -16,15 +16,15 @@ import {
 import { FailureType } from '../contracts/failures.js';
 import type { RunInput, RunResult } from '../contracts/run.js';
 import type { RunBudget } from '../contracts/usage.js';
-import { formatIssueContext } from '../execution/prompt-variables.js';
-import { systemPromptInput } from '../execution/step-inputs.js';
-import { configActivities, workspaceActivities } from './activity-proxies.js';
-import { failureInfo } from './failure-info.js';
-import { runFlowIteration } from './flow-iteration.js';
-import type { IterationOutcome } from './iteration-outcome.js';
-import { cancelSignal, progressQuery, raiseBudgetSignal, raiseBudgetUpdate, retrySignal } from './messages.js';
-import { AgentNameKey, DefinitionHashKey, IssueNumberKey } from './search-attributes.js';
-import { RunSession, type RunContext } from './run-session.js';
+import { formatIssueContext } from './flow/prompt-variables.js';
+import { systemPromptInput } from './flow/step-inputs.js';
+import { configActivities, workspaceActivities } from './run/activity-proxies.js';
+import { failureInfo } from './run/failure-info.js';
+import { runFlowIteration } from './flow/flow-iteration.js';
+import type { IterationOutcome } from './flow/iteration-outcome.js';
+import { cancelSignal, progressQuery, raiseBudgetSignal, raiseBudgetUpdate, retrySignal } from './run/messages.js';
+import { AgentNameKey, DefinitionHashKey, IssueNumberKey } from './run/search-attributes.js';
+import { RunSession, type RunContext } from './run/run-session.js';
 
 function validateBudget(budget: RunBudget): void {
   for (const [key, value] of Object.entries(budget)) {

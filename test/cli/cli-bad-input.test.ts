@@ -11,8 +11,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { localIssuePath } from '../../src/connection/issues/local-issue-store.js';
-import { createSampleRepo } from '../../src/cli/sample-repo.js';
+import { localIssuePath } from '../../src/activities/issues/local-issue-store.js';
+import { createSampleRepo } from '../../src/dev/sample-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { assertCleanFailure, assertNoStack, DEAD_ADDRESS, describeResult, runCli, stderrLines, type CliResult } from './cli-process.js';
 

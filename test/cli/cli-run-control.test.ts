@@ -20,11 +20,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { RunProgress, RunResult } from '../../src/contracts/run.js';
-import { createModelServer, type ModelServer } from '../../src/connection/model-server/model-server.js';
-import type { SessionRule, SessionScript } from '../../src/connection/model-server/session-script.js';
-import { PROJECT_ROOT, resolveTemporalCliPath } from '../../src/connection/temporal/temporal-cli.js';
-import { createSampleRepo } from '../../src/cli/sample-repo.js';
-import { progressQuery } from '../../src/workflows/messages.js';
+import { createModelServer, type ModelServer } from '../../src/dev/model-server/model-server.js';
+import type { SessionRule, SessionScript } from '../../src/dev/model-server/session-script.js';
+import { PROJECT_ROOT, resolveTemporalCliPath } from '../../src/cli/temporal/temporal-cli.js';
+import { createSampleRepo } from '../../src/dev/sample-repo.js';
+import { progressQuery } from '../../src/workflows/run/messages.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
 import { assertNoStack, describeResult, runCli, startCli, type CliResult, type RunningCli } from './cli-process.js';
 

@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '../../src/connection/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
 
 after(teardownEnv);
@@ -14,7 +14,7 @@ after(teardownEnv);
 test('the demo completes end to end with no keys and exits 0', { timeout: 240_000 }, async () => {
   const env = await testEnv();
   const { ANTHROPIC_API_KEY: _key, GITHUB_TOKEN: _token, ...rest } = process.env;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/demo.ts'], {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/dev/demo.ts'], {
     cwd: PROJECT_ROOT,
     env: { ...rest, TEMPORAL_ADDRESS: serverAddress(env), NODE_TEST_CONTEXT: '' },
     timeout: 200_000,

@@ -7,9 +7,9 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { createModelServer } from '../../src/connection/model-server/model-server.js';
-import { createSampleRepo, DEMO_DIR } from '../../src/cli/sample-repo.js';
-import { writeLocalIssue } from '../../src/connection/issues/local-issue-store.js';
+import { createModelServer } from '../../src/dev/model-server/model-server.js';
+import { createSampleRepo, DEMO_DIR } from '../../src/dev/sample-repo.js';
+import { writeLocalIssue } from '../../src/activities/issues/local-issue-store.js';
 import type { BatchResult } from '../../src/contracts/batch.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
 import { assertCleanFailure, DEAD_ADDRESS, describeResult, runCli } from './cli-process.js';

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Worker } from '@temporalio/worker';
-import { DEMO_DIR } from '../../src/cli/sample-repo.js';
-import { tracingPluginFromEnv } from '../../src/cli/tracing.js';
+import { DEMO_DIR } from '../../src/dev/sample-repo.js';
+import { tracingPluginFromEnv } from '../../src/worker/tracing.js';
 import { runScenario } from '../helpers/run-scenario.js';
 import { teardownEnv, workflowBundle } from '../helpers/temporal-env.js';
 

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { telemetryOptionsFromEnv } from '../../src/cli/telemetry.js';
+import { telemetryOptionsFromEnv } from '../../src/worker/telemetry.js';
 import { AgentError } from '../../src/contracts/errors.js';
 
 test('metrics are off unless TEMPORAL_METRICS_PROMETHEUS is set', () => {

@@ -11,12 +11,12 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import type { RunInput, RunResult } from '../../src/contracts/run.js';
 import { createDefaultDeps } from '../../src/activities/deps.js';
-import { createModelServer, type ModelServer } from '../../src/connection/model-server/model-server.js';
-import type { SessionScript } from '../../src/connection/model-server/session-script.js';
-import { PROJECT_ROOT } from '../../src/connection/temporal/temporal-cli.js';
-import { createSampleRepo } from '../../src/cli/sample-repo.js';
-import { writeLocalIssue } from '../../src/connection/issues/local-issue-store.js';
-import { createRunWorker } from '../../src/cli/worker-runtime.js';
+import { createModelServer, type ModelServer } from '../../src/dev/model-server/model-server.js';
+import type { SessionScript } from '../../src/dev/model-server/session-script.js';
+import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { createSampleRepo } from '../../src/dev/sample-repo.js';
+import { writeLocalIssue } from '../../src/activities/issues/local-issue-store.js';
+import { createRunWorker } from '../../src/worker/create-run-worker.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
 import { testEnv, workflowBundle } from './temporal-env.js';
 

@@ -5,9 +5,9 @@
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { resolveTemporalCliPath } from '../../src/connection/temporal/temporal-cli.js';
-import { RUN_SEARCH_ATTRIBUTES } from '../../src/workflows/search-attributes.js';
-import { WORKFLOWS_PATH } from '../../src/cli/worker-runtime.js';
+import { resolveTemporalCliPath } from '../../src/cli/temporal/temporal-cli.js';
+import { RUN_SEARCH_ATTRIBUTES } from '../../src/workflows/run/search-attributes.js';
+import { WORKFLOWS_PATH } from '../../src/worker/create-run-worker.js';
 
 let envPromise: Promise<TestWorkflowEnvironment> | undefined;
 let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;

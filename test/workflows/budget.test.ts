@@ -7,9 +7,9 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DEMO_DIR } from '../../src/cli/sample-repo.js';
+import { DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { totalTokens } from '../../src/contracts/usage.js';
-import { progressQuery, raiseBudgetUpdate } from '../../src/workflows/messages.js';
+import { progressQuery, raiseBudgetUpdate } from '../../src/workflows/run/messages.js';
 import { runScenario } from '../helpers/run-scenario.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 

@@ -9,8 +9,8 @@ import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SessionRule } from '../../src/connection/model-server/session-script.js';
-import { createLocalIssueStore } from '../../src/connection/issues/local-issue-store.js';
+import type { SessionRule } from '../../src/dev/model-server/session-script.js';
+import { createLocalIssueStore } from '../../src/activities/issues/local-issue-store.js';
 import { runScenario } from '../helpers/run-scenario.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { DEMO_DIR } from '../../src/cli/sample-repo.js';
-import { loadSessionScript, type SessionRule } from '../../src/connection/model-server/session-script.js';
+import { DEMO_DIR } from '../../src/dev/sample-repo.js';
+import { loadSessionScript, type SessionRule } from '../../src/dev/model-server/session-script.js';
 import { runScenario } from '../helpers/run-scenario.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 

@@ -11,9 +11,9 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { DEMO_DIR } from '../../src/cli/sample-repo.js';
-import { loadSessionScript, type SessionRule } from '../../src/connection/model-server/session-script.js';
-import { createLocalIssueStore } from '../../src/connection/issues/local-issue-store.js';
+import { DEMO_DIR } from '../../src/dev/sample-repo.js';
+import { loadSessionScript, type SessionRule } from '../../src/dev/model-server/session-script.js';
+import { createLocalIssueStore } from '../../src/activities/issues/local-issue-store.js';
 import { runScenario } from '../helpers/run-scenario.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 

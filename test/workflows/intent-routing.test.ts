@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SessionRule } from '../../src/connection/model-server/session-script.js';
+import type { SessionRule } from '../../src/dev/model-server/session-script.js';
 import { runScenario } from '../helpers/run-scenario.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 

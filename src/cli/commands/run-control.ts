@@ -5,14 +5,14 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { AgentError } from '../../contracts/errors.js';
 import type { RunProgress, RunResult } from '../../contracts/run.js';
-import { workflowUrl } from '../../connection/temporal/dev-server.js';
-import { cancelSignal, progressQuery, retrySignal } from '../../workflows/messages.js';
+import { workflowUrl } from '../temporal/ensure-temporal.js';
+import { cancelSignal, progressQuery, retrySignal } from '../../workflows/run/messages.js';
 import type { runAgentWorkflow } from '../../workflows/run-agent.js';
 import { COMMANDS, renderHelp } from '../command-specs.js';
 import { optionalString, parseFlags, requireIssue, type ParsedFlags } from '../parse-flags.js';
 import { progressLine, resultSummary } from '../progress-format.js';
 import { loadDefinition, workflowIdFor } from '../run-target.js';
-import { connectCli, type CliTemporal } from '../temporal-client.js';
+import { connectCli, type CliTemporal } from '../temporal/temporal-client.js';
 
 async function withRun<T>(name: string, argv: readonly string[], fn: (ctx: { cli: CliTemporal; workflowId: string; flags: ParsedFlags }) => Promise<T>): Promise<T | number> {
   const spec = COMMANDS[name]!;

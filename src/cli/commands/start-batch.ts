@@ -11,15 +11,15 @@ import { MAX_BATCH_CONCURRENCY, type BatchInput, type BatchIssueProgress, type B
 import { AgentError, UsageError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { IssueSourceKind } from '../../contracts/run.js';
-import { PROJECT_ROOT } from '../../connection/temporal/temporal-cli.js';
-import { workflowUrl } from '../../connection/temporal/dev-server.js';
+import { PROJECT_ROOT } from '../temporal/temporal-cli.js';
+import { workflowUrl } from '../temporal/ensure-temporal.js';
 import { runBatchWorkflow } from '../../workflows/batch/run-batch.js';
 import { batchProgressQuery } from '../../workflows/batch/batch-messages.js';
 import { COMMANDS, renderHelp } from '../command-specs.js';
 import { optionalNumber, optionalString, parseFlags, type ParsedFlags } from '../parse-flags.js';
 import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
 import { serveUntilDone } from '../serve-until-done.js';
-import { connectCli, hasPollers, type CliTemporal } from '../temporal-client.js';
+import { connectCli, hasPollers, type CliTemporal } from '../temporal/temporal-client.js';
 
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._:/ -]{0,49}$/;
 

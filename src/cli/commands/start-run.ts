@@ -7,17 +7,17 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UsageError } from '../../contracts/errors.js';
 import type { IssueSourceKind, RunInput, RunProgress, RunResult } from '../../contracts/run.js';
-import { createIssueSourceFactory } from '../../connection/issues/issue-source-factory.js';
-import { PROJECT_ROOT } from '../../connection/temporal/temporal-cli.js';
-import { workflowUrl } from '../../connection/temporal/dev-server.js';
+import { createIssueSourceFactory } from '../../activities/issues/issue-source-factory.js';
+import { PROJECT_ROOT } from '../temporal/temporal-cli.js';
+import { workflowUrl } from '../temporal/ensure-temporal.js';
 import { runAgentWorkflow } from '../../workflows/run-agent.js';
-import { progressQuery } from '../../workflows/messages.js';
+import { progressQuery } from '../../workflows/run/messages.js';
 import { COMMANDS, renderHelp } from '../command-specs.js';
 import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFlags } from '../parse-flags.js';
 import { progressKey, progressLine, resultSummary } from '../progress-format.js';
 import { checkRepository, loadDefinition, resolveUserPath, userCwd, workflowIdFor } from '../run-target.js';
 import { serveUntilDone } from '../serve-until-done.js';
-import { connectCli, hasPollers, type CliTemporal } from '../temporal-client.js';
+import { connectCli, hasPollers, type CliTemporal } from '../temporal/temporal-client.js';
 
 function issueSourceOf(flags: ParsedFlags): IssueSourceKind {
   const raw = optionalString(flags, 'issues') ?? 'local';

@@ -1,5 +1,5 @@
 /** `npm run validate -- [--agent DIR]`: exit 2 listing every problem, or 0 with a summary. */
-import { runValidate } from '../../configuration/validate-command.js';
+import { runValidate } from '../../definition/validate-command.js';
 import { COMMANDS, renderHelp } from '../command-specs.js';
 import { parseFlags } from '../parse-flags.js';
 import { agentDirOf, checkAgentDir } from '../run-target.js';

@@ -55,8 +55,8 @@ import {
 import { FailureType } from '../../contracts/failures.js';
 import type { RunInput, RunResult } from '../../contracts/run.js';
 import type { runAgentWorkflow } from '../run-agent.js';
-import { failureInfo } from '../failure-info.js';
-import { cancelSignal } from '../messages.js';
+import { failureInfo } from '../run/failure-info.js';
+import { cancelSignal } from '../run/messages.js';
 import { awaitActivities, labelActivities, selectActivities } from './batch-proxies.js';
 import { batchProgressQuery, cancelBatchSignal } from './batch-messages.js';
 import { countsOf, finalMove, renderBatchDetails, rowFromRun, rowWithoutRun, startMove, type LabelMove } from './batch-state.js';

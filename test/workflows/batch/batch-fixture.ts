@@ -5,9 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Client } from '@temporalio/client';
-import { createSampleRepo } from '../../../src/cli/sample-repo.js';
-import { localIssuePath, writeLocalIssue } from '../../../src/connection/issues/local-issue-store.js';
-import { parseIssueFile } from '../../../src/connection/issues/issue-file.js';
+import { createSampleRepo } from '../../../src/dev/sample-repo.js';
+import { localIssuePath, writeLocalIssue } from '../../../src/activities/issues/local-issue-store.js';
+import { parseIssueFile } from '../../../src/activities/issues/issue-file.js';
 
 export async function sampleRepoWithIssues(count: number): Promise<{ repoPath: string; issues: number[] }> {
   const { repoPath } = await createSampleRepo({ issue: 1 });

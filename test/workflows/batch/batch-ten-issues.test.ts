@@ -14,11 +14,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from '@temporalio/worker';
 import { createDefaultDeps } from '../../../src/activities/deps.js';
-import { loadAgentDefinitionOrThrow } from '../../../src/configuration/load-agent-definition.js';
-import { createModelServer } from '../../../src/connection/model-server/model-server.js';
-import { PROJECT_ROOT } from '../../../src/connection/temporal/temporal-cli.js';
-import { DEMO_DIR } from '../../../src/cli/sample-repo.js';
-import { createRunWorker } from '../../../src/cli/worker-runtime.js';
+import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
+import { createModelServer } from '../../../src/dev/model-server/model-server.js';
+import { PROJECT_ROOT } from '../../../src/cli/temporal/temporal-cli.js';
+import { DEMO_DIR } from '../../../src/dev/sample-repo.js';
+import { createRunWorker } from '../../../src/worker/create-run-worker.js';
 import type { BatchInput, BatchProgress } from '../../../src/contracts/batch.js';
 import { totalTokens } from '../../../src/contracts/usage.js';
 import type { RunResult } from '../../../src/contracts/run.js';
@@ -62,7 +62,7 @@ test('10 issues, concurrency 3: one run per issue, at most 3 at once, all done',
     await sampler;
 
     // The table: 10 rows, all succeeded. Concurrent runs merge into the same main
-    // checkout; the repository lock (src/connection/git/repo-lock.ts) serialises them.
+    // checkout; the repository lock (src/activities/workspace/git/repo-lock.ts) serialises them.
     assert.equal(result.results.length, 10, JSON.stringify(result.results, null, 2));
     assert.deepEqual(result.results.map((r) => r.issue), issues);
     assert.deepEqual(result.results.filter((r) => r.outcome !== 'succeeded'), [], 'every issue succeeded');

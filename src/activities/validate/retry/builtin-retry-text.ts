@@ -1,0 +1,30 @@
+/**
+ * The last-resort retry prompt, used only when the agent ships no retry prompt file at
+ * all (no `f_<edition>[_<adaptation>].md`, no `f_failed.md`). The one place prompt text
+ * lives in code: kept minimal, it lists each failure and its parameters. PURE.
+ */
+import type { ConditionResult } from '../../../contracts/activities.js';
+import type { JsonValue } from '../../../contracts/json.js';
+
+export const BUILTIN_RETRY_SOURCE = '(built-in retry prompt)';
+
+export function builtinRetryText(failed: readonly ConditionResult[]): string {
+  const lines = ['## Completion conditions not met', '', 'The completion checks failed after you signalled closing:', ''];
+  for (const result of failed) {
+    lines.push(`### ${result.validator}${result.failurePattern ? ` (${result.failurePattern})` : ''}`, '', result.summary, '');
+    for (const [name, value] of Object.entries(result.params)) {
+      const text = paramText(value);
+      if (text !== '') lines.push(`- ${name}: ${text}`);
+    }
+    lines.push('');
+  }
+  lines.push('Fix every item above, commit your work, then signal closing again.');
+  return lines.join('\n').replace(/\n{3,}/g, '\n\n');
+}
+
+function paramText(value: JsonValue): string {
+  if (value === null) return '';
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v))).join(', ');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}

@@ -1,0 +1,126 @@
+/**
+ * Runs a completion step's conditions in the worktree, in order, and ALL of them: the
+ * retry prompt should list everything that is still wrong, not one problem per
+ * iteration. Each failure carries its failure pattern and the params its extractors
+ * pulled from the output, which the retry prompt is built from.
+ */
+import { AgentError } from '../../contracts/errors.js';
+import { FailureType } from '../../contracts/failures.js';
+import type { ArtifactRef, ConditionResult, RunValidatorsInput, ValidationReport } from '../../contracts/activities.js';
+import type { ConditionRef, ValidatorDefinition } from '../../contracts/definition.js';
+import type { JsonValue } from '../../contracts/json.js';
+import type { CommandOutcome, CommandRunner } from '../process/command-runner.js';
+import { extract } from './extractors.js';
+import { runFileValidator } from './file-validator.js';
+import { commandSummary } from './summarize.js';
+import { describeRule, parseSuccessWhen, satisfies } from './success-when.js';
+import { substituteParams } from './substitute-params.js';
+import { unrecoverableReason } from './unrecoverable.js';
+
+export interface RunValidatorsDeps {
+  readonly commands: CommandRunner;
+  /** Stores a command's full output as a run artifact (kept out of workflow history). */
+  readonly saveOutput?: (text: string) => Promise<ArtifactRef>;
+  readonly signal?: AbortSignal;
+}
+
+const DEFAULT_VALIDATOR_TIMEOUT_MS = 10 * 60 * 1000;
+
+export async function runValidators(deps: RunValidatorsDeps, input: RunValidatorsInput): Promise<ValidationReport> {
+  const results: ConditionResult[] = [];
+  for (const condition of input.completionStep.conditions) {
+    const definition = input.validators[condition.validator];
+    if (definition === undefined) {
+      throw new AgentError(FailureType.ConfigInvalid, `Completion step ${input.completionStep.stepId} uses unknown validator ${JSON.stringify(condition.validator)}`, {
+        where: `completionSteps.${input.completionStep.stepId}.conditions`,
+        expected: `one of: ${Object.keys(input.validators).join(', ') || '(no validators defined)'}`,
+      });
+    }
+    results.push(await runCondition({ deps, worktreePath: input.worktreePath, condition, definition }));
+  }
+  return { passed: results.every((r) => r.passed), results };
+}
+
+async function runCondition(options: { deps: RunValidatorsDeps; worktreePath: string; condition: ConditionRef; definition: ValidatorDefinition }): Promise<ConditionResult> {
+  const { definition, condition } = options;
+  switch (definition.type) {
+    case 'file':
+      return runFileValidator({
+        validator: condition.validator,
+        worktreePath: options.worktreePath,
+        paths: definition.paths,
+        params: condition.params,
+        ...(definition.failurePattern === undefined ? {} : { failurePattern: definition.failurePattern }),
+      });
+    case 'command':
+      return runCommandValidator({ ...options, definition });
+  }
+}
+
+async function runCommandValidator(options: {
+  deps: RunValidatorsDeps;
+  worktreePath: string;
+  condition: ConditionRef;
+  definition: Extract<ValidatorDefinition, { type: 'command' }>;
+}): Promise<ConditionResult> {
+  const { deps, condition, definition } = options;
+  const command = substituteParams(definition.command, condition.params);
+  const outcome = await deps.commands.run({
+    command,
+    cwd: options.worktreePath,
+    timeoutMs: definition.timeoutMs ?? DEFAULT_VALIDATOR_TIMEOUT_MS,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+  const output = deps.saveOutput ? await deps.saveOutput(fullOutput(command, outcome)) : undefined;
+  const base = { validator: condition.validator, command, ...(output ? { output } : {}) };
+  const failurePattern = definition.failurePattern === undefined ? {} : { failurePattern: definition.failurePattern };
+
+  if (outcome.kind !== 'exited' || outcome.exitCode === undefined) {
+    const ended = outcome.error ?? outcome.kind;
+    return {
+      ...base,
+      ...failurePattern,
+      passed: false,
+      summary: commandSummary({ command, ended, stdout: outcome.stdout, stderr: outcome.stderr }),
+      params: { ...condition.params, ...extractParams(definition.extractParams, outcome, null) },
+      // A command that cannot start (worktree gone, bash missing) will not start next time either.
+      unrecoverable: outcome.kind === 'crashed',
+    };
+  }
+
+  const exitCode = outcome.exitCode;
+  const rule = parseSuccessWhen(definition.successWhen);
+  if (satisfies(rule, { stdout: outcome.stdout, exitCode })) {
+    return { ...base, exitCode, passed: true, summary: `\`${command}\` passed (${describeRule(rule)})`, params: { ...condition.params }, unrecoverable: false };
+  }
+  const fatal = rule.kind === 'invalid' ? rule.problem : unrecoverableReason({ exitCode, stdout: outcome.stdout, stderr: outcome.stderr });
+  const expected = `(expected ${describeRule(rule)})`;
+  const ended = fatal
+    ? `exited ${exitCode}, unrecoverable: ${fatal}`
+    : rule.kind === 'empty' && exitCode === 0
+      ? `printed output ${expected}`
+      : `exited ${exitCode} ${expected}`;
+  return {
+    ...base,
+    ...failurePattern,
+    exitCode,
+    passed: false,
+    summary: commandSummary({ command, ended, stdout: outcome.stdout, stderr: outcome.stderr }),
+    params: { ...condition.params, ...extractParams(definition.extractParams, outcome, exitCode) },
+    unrecoverable: fatal !== undefined,
+  };
+}
+
+function extractParams(extractors: Readonly<Record<string, string>>, outcome: CommandOutcome, exitCode: number | null): Record<string, JsonValue> {
+  const params: Record<string, JsonValue> = {};
+  for (const [param, extractor] of Object.entries(extractors)) {
+    // Unknown extractors are rejected by the loader; null keeps a stale definition from crashing a run.
+    params[param] = extract(extractor, { stdout: outcome.stdout, stderr: outcome.stderr, exitCode }) ?? null;
+  }
+  return params;
+}
+
+function fullOutput(command: string, outcome: CommandOutcome): string {
+  const end = outcome.kind === 'exited' ? `exit ${outcome.exitCode}` : (outcome.error ?? outcome.kind);
+  return `$ ${command}\n${outcome.all}\n[${end}, ${outcome.durationMs} ms]\n`;
+}

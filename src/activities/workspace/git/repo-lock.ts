@@ -1,0 +1,75 @@
+/**
+ * Serialises writes to one repository's shared git state (the main checkout, refs,
+ * .git/config, the worktree list). Several runs of a batch merge into the same main
+ * checkout and add worktrees at once; git's own index.lock / config.lock make the
+ * losers fail, and a loser's `merge --abort` could undo the winner's merge.
+ *
+ * Two layers: an in-process queue per repository (runs in one worker), and a lock
+ * file in the repository's common git dir (workers in other processes on the host).
+ * A lock file whose owner process is gone is stale and taken over.
+ */
+import { open, readFile, unlink } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AgentError } from '../../../contracts/errors.js';
+import { FailureType } from '../../../contracts/failures.js';
+import { gitCommonPath } from './repo-queries.js';
+
+const LOCK_FILE = 'issue-agent.lock';
+const queues = new Map<string, Promise<unknown>>();
+
+function ownerAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function acquireFile(path: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let delay = 25; ; delay = Math.min(delay * 2, 250)) {
+    try {
+      const handle = await open(path, 'wx');
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const owner = Number((await readFile(path, 'utf8').catch(() => '')).trim());
+    if (owner !== process.pid && !ownerAlive(owner)) {
+      await unlink(path).catch(() => undefined);
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new AgentError(FailureType.WorktreeFailed, `the repository is busy: ${path} is held by process ${owner}`, {
+        where: path,
+        expected: 'the other run to finish its git operation (this is retried)',
+        retryable: true,
+      });
+    }
+    await sleep(delay);
+  }
+}
+
+/** Runs `fn` while holding the repository's lock (in this process and across processes). */
+export async function withRepoLock<T>(repoPath: string, fn: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
+  const lockPath = await gitCommonPath(repoPath, LOCK_FILE);
+  const previous = queues.get(lockPath) ?? Promise.resolve();
+  const run = previous.catch(() => undefined).then(async () => {
+    await acquireFile(lockPath, options.timeoutMs ?? 120_000);
+    try {
+      return await fn();
+    } finally {
+      await unlink(lockPath).catch(() => undefined);
+    }
+  });
+  queues.set(lockPath, run);
+  try {
+    return await run;
+  } finally {
+    if (queues.get(lockPath) === run) queues.delete(lockPath);
+  }
+}

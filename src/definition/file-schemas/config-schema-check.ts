@@ -1,0 +1,71 @@
+/**
+ * Validates the raw agent.json and steps_registry.json against our own JSON Schemas
+ * with one Ajv instance (allErrors: every structural problem is reported at once) and
+ * turns ajv's errors into Problems whose pointer names the offending value — for a
+ * missing property, the property itself rather than its parent.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { escapePointerSegment, problem, type Problem } from '../problem.js';
+import type { RawAgentFile, RawRegistryFile } from '../load/raw-files.js';
+import { AGENT_FILE_SCHEMA } from './agent-file-schema.js';
+import { REGISTRY_FILE_SCHEMA } from './registry-file-schema.js';
+
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+const validateAgent: ValidateFunction<RawAgentFile> = ajv.compile<RawAgentFile>(AGENT_FILE_SCHEMA);
+const validateRegistry: ValidateFunction<RawRegistryFile> = ajv.compile<RawRegistryFile>(REGISTRY_FILE_SCHEMA);
+
+export type SchemaCheck<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problems: Problem[] };
+
+export function checkAgentFile(value: unknown, file: string): SchemaCheck<RawAgentFile> {
+  return check(validateAgent, value, file, 'AGENT_SCHEMA');
+}
+
+export function checkRegistryFile(value: unknown, file: string): SchemaCheck<RawRegistryFile> {
+  return check(validateRegistry, value, file, 'REGISTRY_SCHEMA');
+}
+
+function check<T>(validate: ValidateFunction<T>, value: unknown, file: string, code: string): SchemaCheck<T> {
+  if (validate(value)) return { ok: true, value };
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  for (const error of validate.errors ?? []) {
+    // propertyNames reports the same bad key twice (inner enum + outer keyword).
+    if (error.keyword === 'propertyNames') continue;
+    const p = toProblem(error, file, code);
+    const key = `${p.pointer}|${p.rule}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(p);
+  }
+  return { ok: false, problems };
+}
+
+function toProblem(error: ErrorObject, file: string, code: string): Problem {
+  const params = error.params as Record<string, unknown>;
+  const at = (name: unknown): string => `${error.instancePath}/${escapePointerSegment(String(name))}`;
+  const base = { code, file, rule: `schema:${error.keyword}` };
+  switch (error.keyword) {
+    case 'required':
+      return problem({ ...base, pointer: at(params.missingProperty), expected: `property '${String(params.missingProperty)}'`, message: `missing required property '${String(params.missingProperty)}'` });
+    case 'additionalProperties':
+      return problem({ ...base, pointer: at(params.additionalProperty), expected: 'no such property', message: `unknown property '${String(params.additionalProperty)}'` });
+    case 'enum': {
+      const allowed = (params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
+      const where = error.propertyName === undefined ? error.instancePath : at(error.propertyName);
+      const what = error.propertyName === undefined ? 'value' : `key '${error.propertyName}'`;
+      return problem({ ...base, pointer: where, expected: `one of ${allowed}`, message: `${what} is not allowed` });
+    }
+    case 'type':
+      return problem({ ...base, pointer: error.instancePath, expected: `type ${String(params.type)}`, message: `wrong type` });
+    case 'pattern':
+      return problem({ ...base, pointer: error.instancePath, expected: `a string matching ${String(params.pattern)}`, message: 'value does not match the pattern' });
+    default:
+      return problem({ ...base, pointer: error.instancePath, expected: describeExpected(error), message: error.message ?? 'invalid value' });
+  }
+}
+
+function describeExpected(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  if ('limit' in params) return `${error.keyword} ${String(params.limit)}`;
+  return `a value satisfying '${error.keyword}'`;
+}

@@ -1,0 +1,166 @@
+/**
+ * Loads an agent definition: read → parse → JSON-Schema check → normalise →
+ * cross-reference rules → frozen AgentDefinition. Every problem is collected and
+ * reported together; nothing stops at the first. Structural (schema) errors end the
+ * pipeline before the rules, because the rules rely on the structure being right.
+ */
+import path from 'node:path';
+import type { AgentDefinition, CompletionStepDefinition, StepDefinition } from '../../contracts/definition.js';
+import { detectLayout, registryPath, relativeToAgent, type AgentLayout } from './agent-layout.js';
+import { checkAgentFile, checkRegistryFile } from '../file-schemas/config-schema-check.js';
+import { deepFreeze } from './deep-freeze.js';
+import { DefinitionError } from '../definition-error.js';
+import { hashDefinitionFiles, listFiles } from './definition-files.js';
+import { DEFINITION_RULES } from '../rules/all-rules.js';
+import type { LoadContext } from './load-context.js';
+import { normaliseAgent } from '../normalise/normalise-agent.js';
+import { normaliseCompletion } from '../normalise/normalise-completion.js';
+import { normaliseSteps } from '../normalise/normalise-steps.js';
+import { formatProblem, isError, type Problem } from '../problem.js';
+import type { RawAgentFile, RawRegistryFile } from './raw-files.js';
+import { readJsonFile } from './read-json-file.js';
+import { resolveEntry } from '../normalise/resolve-entry.js';
+import { SchemaFileCache } from '../schema/schema-file-cache.js';
+
+export { DefinitionError };
+export type { Problem };
+
+export const DEFAULT_C1 = 'steps';
+
+export type LoadResult =
+  | { readonly ok: true; readonly definition: AgentDefinition; readonly warnings: Problem[] }
+  | { readonly ok: false; readonly problems: Problem[]; readonly warnings: Problem[] };
+
+/** Loads and verifies the agent in `agentDir` (either layout). Never throws for a bad definition. */
+export async function loadAgentDefinition(agentDir: string): Promise<LoadResult> {
+  const layout = await detectLayout(agentDir);
+  const files = await readFiles(layout);
+  if (!files.agent || !files.registry) {
+    const early = split(files.problems);
+    // Without both files there is always at least one error; the fallback keeps the type honest.
+    return early.ok ? { ok: false, problems: files.problems, warnings: [] } : early;
+  }
+  const { ctx, problems } = await buildContext(layout, files.agent, files.registry);
+  for (const rule of DEFINITION_RULES) problems.push(...(await rule(ctx)));
+  const result = split(problems);
+  if (!result.ok) return result;
+  const definition = await assemble(ctx, result.warnings);
+  return { ok: true, definition, warnings: result.warnings };
+}
+
+/** Like loadAgentDefinition, but throws DefinitionError (code CONFIG_INVALID) listing every error. */
+export async function loadAgentDefinitionOrThrow(agentDir: string): Promise<AgentDefinition> {
+  const result = await loadAgentDefinition(agentDir);
+  if (!result.ok) throw new DefinitionError(path.resolve(agentDir), result.problems);
+  return result.definition;
+}
+
+interface ReadFiles {
+  agent?: RawAgentFile;
+  registry?: RawRegistryFile;
+  registryFile: string;
+  problems: Problem[];
+}
+
+async function readFiles(layout: AgentLayout): Promise<ReadFiles> {
+  const problems: Problem[] = [];
+  const agentFile = relativeToAgent(layout, layout.agentPath);
+  const agentRead = await readJsonFile(layout.agentPath, agentFile);
+  const out: ReadFiles = { registryFile: '', problems };
+  if (agentRead.ok) {
+    const checked = checkAgentFile(agentRead.value, agentFile);
+    if (checked.ok) out.agent = checked.value;
+    else problems.push(...checked.problems);
+  } else problems.push(agentRead.problem);
+  // Even when agent.json is broken, check the registry it names (or the default) too.
+  const regAbs = registryPath(layout, agentRead.ok ? registryNameOf(agentRead.value) : undefined);
+  out.registryFile = relativeToAgent(layout, regAbs);
+  const registryRead = await readJsonFile(regAbs, out.registryFile);
+  if (registryRead.ok) {
+    const checked = checkRegistryFile(registryRead.value, out.registryFile);
+    if (checked.ok) out.registry = checked.value;
+    else problems.push(...checked.problems);
+  } else problems.push(registryRead.problem);
+  return out;
+}
+
+function registryNameOf(agent: unknown): string | undefined {
+  let node: unknown = agent;
+  for (const key of ['runner', 'flow', 'prompts', 'registry']) {
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+async function buildContext(layout: AgentLayout, agent: RawAgentFile, registry: RawRegistryFile): Promise<{ ctx: LoadContext; problems: Problem[] }> {
+  const agentFile = relativeToAgent(layout, layout.agentPath);
+  const registryFile = relativeToAgent(layout, registryPath(layout, agent.runner.flow?.prompts?.registry));
+  const { settings, problems } = normaliseAgent(agent, agentFile);
+  const steps = normaliseSteps(registry);
+  const stepIds = new Set(steps.map((s) => s.key));
+  const entry = resolveEntry(registry, settings.verdictTypeName, stepIds, registryFile);
+  const completion = normaliseCompletion(registry, settings.validationCommands, registryFile);
+  problems.push(...entry.problems, ...completion.problems);
+  const ctx: LoadContext = {
+    layout,
+    agentFile,
+    registryFile,
+    agent,
+    registry,
+    schemaFiles: new SchemaFileCache(layout.schemasDir),
+    promptFiles: await listFiles(layout.promptsDir),
+    settings,
+    c1: registry.c1 ?? DEFAULT_C1,
+    steps,
+    stepIds,
+    entry: entry.entry,
+    validators: completion.validators,
+    failurePatterns: completion.failurePatterns,
+    completionSteps: completion.completionSteps,
+  };
+  return { ctx, problems };
+}
+
+function split(problems: readonly Problem[]): { ok: false; problems: Problem[]; warnings: Problem[] } | { ok: true; warnings: Problem[] } {
+  const errors = problems.filter(isError);
+  const warnings = problems.filter((p) => !isError(p));
+  return errors.length > 0 ? { ok: false, problems: errors, warnings } : { ok: true, warnings };
+}
+
+/** Only called without errors: every step has a kind and the entry exists. */
+async function assemble(ctx: LoadContext, warnings: readonly Problem[]): Promise<AgentDefinition> {
+  const { layout, settings } = ctx;
+  const steps: Record<string, StepDefinition> = {};
+  for (const s of ctx.steps) steps[s.key] = { ...s.definition, stepKind: s.stepKind ?? 'work' };
+  const completionSteps: Record<string, CompletionStepDefinition> = {};
+  for (const c of ctx.completionSteps) completionSteps[c.key] = c.definition;
+  const schemaFiles = (await listFiles(layout.schemasDir)).map((f) => path.join(layout.schemasDir, f));
+  const promptFiles = ctx.promptFiles.map((f) => path.join(layout.promptsDir, f));
+  const registryAbs = path.join(layout.agentDir, ctx.registryFile);
+  const hash = await hashDefinitionFiles(layout.agentDir, [layout.agentPath, registryAbs, ...schemaFiles, ...promptFiles]);
+  return deepFreeze<AgentDefinition>({
+    name: settings.name,
+    displayName: settings.displayName,
+    version: settings.version,
+    description: settings.description,
+    agentDir: layout.agentDir,
+    promptsDir: layout.promptsDir,
+    schemasDir: layout.schemasDir,
+    hash,
+    parameters: settings.parameters,
+    verdict: settings.verdict,
+    maxIterations: settings.maxIterations,
+    systemPromptPath: settings.systemPromptPath,
+    c1: ctx.c1,
+    entryStep: ctx.entry?.stepId ?? '',
+    steps,
+    completionSteps,
+    validators: ctx.validators.defined,
+    failurePatterns: ctx.failurePatterns,
+    model: settings.model,
+    closureAction: settings.closureAction,
+    completionLabels: settings.completionLabels,
+    worktree: settings.worktree,
+    warnings: warnings.map(formatProblem),
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * Validators and failure patterns available without declaring them in the registry.
+ * `git-clean` runs a fixed command; the others take their command from agent.json
+ * `runner.validation.commands`, because how to type-check or test is the target
+ * repository's business. A registry entry with the same id replaces a built-in.
+ */
+import type { FailurePatternDefinition, ValidatorDefinition } from '../../contracts/definition.js';
+import type { RawValidationCommands } from '../load/raw-files.js';
+
+interface CommandBuiltin {
+  readonly commandKey: keyof RawValidationCommands;
+  readonly failurePattern: string;
+  readonly extractParams: Readonly<Record<string, string>>;
+}
+
+const GIT_CLEAN: ValidatorDefinition = {
+  type: 'command',
+  command: 'git status --porcelain',
+  successWhen: 'empty',
+  failurePattern: 'git-dirty',
+  extractParams: { changedFiles: 'parseChangedFiles', untrackedFiles: 'parseUntrackedFiles' },
+};
+
+const COMMAND_BUILTINS: Readonly<Record<string, CommandBuiltin>> = {
+  'type-check': { commandKey: 'typeCheck', failurePattern: 'type-error', extractParams: { errors: 'parseTypeErrors' } },
+  tests: { commandKey: 'test', failurePattern: 'test-failed', extractParams: { failedTests: 'parseTestOutput' } },
+  lint: { commandKey: 'lint', failurePattern: 'lint-error', extractParams: { errors: 'parseLintErrors' } },
+  'format-check': { commandKey: 'format', failurePattern: 'format-error', extractParams: { files: 'parseFormatOutput' } },
+};
+
+export interface BuiltinValidators {
+  readonly defined: Record<string, ValidatorDefinition>;
+  /** id → agent.json pointer of the missing command. */
+  readonly unconfigured: Record<string, string>;
+}
+
+export function builtinValidators(commands: RawValidationCommands): BuiltinValidators {
+  const defined: Record<string, ValidatorDefinition> = { 'git-clean': GIT_CLEAN };
+  const unconfigured: Record<string, string> = {};
+  for (const [id, builtin] of Object.entries(COMMAND_BUILTINS)) {
+    const command = commands[builtin.commandKey];
+    if (command === undefined) {
+      unconfigured[id] = `/runner/validation/commands/${builtin.commandKey}`;
+      continue;
+    }
+    defined[id] = { type: 'command', command, successWhen: 'exitCode:0', failurePattern: builtin.failurePattern, extractParams: builtin.extractParams };
+  }
+  return { defined, unconfigured };
+}
+
+export const BUILTIN_FAILURE_PATTERNS: Readonly<Record<string, FailurePatternDefinition>> = {
+  'git-dirty': { description: 'The working tree has uncommitted or untracked changes.', edition: 'failed', adaptation: 'git-dirty', params: ['changedFiles', 'untrackedFiles'] },
+  'type-error': { description: 'The type check failed.', edition: 'failed', adaptation: 'type-error', params: ['errors'] },
+  'test-failed': { description: 'Tests failed.', edition: 'failed', adaptation: 'test-failed', params: ['failedTests'] },
+  'lint-error': { description: 'The linter reported errors.', edition: 'failed', adaptation: 'lint-error', params: ['errors'] },
+  'format-error': { description: 'Files are not formatted.', edition: 'failed', adaptation: 'format-error', params: ['files'] },
+};

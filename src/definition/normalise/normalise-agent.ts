@@ -1,0 +1,81 @@
+/**
+ * agent.json → the agent-level settings of the definition, with defaults applied.
+ * Our own extensions: `runner.model`, `runner.execution.worktree.branchPrefix`,
+ * `runner.validation.commands`.
+ */
+import { ClosureAction, type LabelChange, type ModelSettings, type ParameterSpec, type VerdictSpec } from '../../contracts/definition.js';
+import { DEFAULT_SYSTEM_PROMPT_PATH } from '../c3l/resolve-c3l-prompt.js';
+import { DEFAULT_MAX_ITERATIONS, normaliseVerdict } from './normalise-verdict.js';
+import { pointer, warning, type Problem } from '../problem.js';
+import type { RawAgentFile, RawValidationCommands } from '../load/raw-files.js';
+
+export const DEFAULT_MODEL: ModelSettings = { model: 'claude-sonnet-4-6', maxTokens: 8192, maxTurnsPerStep: 40 };
+export const DEFAULT_WORKTREE = { root: '.worktrees', branchPrefix: 'agent' } as const;
+
+export interface AgentSettings {
+  readonly name: string;
+  readonly displayName: string;
+  readonly version: string;
+  readonly description: string;
+  readonly parameters: Readonly<Record<string, ParameterSpec>>;
+  readonly verdict: VerdictSpec;
+  /** The raw type name as written, for entryStepMapping lookups. */
+  readonly verdictTypeName: string;
+  readonly maxIterations: number;
+  readonly systemPromptPath: string;
+  readonly registry: string | undefined;
+  readonly model: ModelSettings;
+  readonly closureAction: ClosureAction;
+  readonly completionLabels: LabelChange;
+  readonly worktree: { readonly root: string; readonly branchPrefix: string };
+  readonly validationCommands: RawValidationCommands;
+}
+
+export function normaliseAgent(agent: RawAgentFile, file: string): { settings: AgentSettings; problems: Problem[] } {
+  const runner = agent.runner;
+  const { spec, problems } = normaliseVerdict(runner.verdict, file);
+  const maxIterations = spec.config.maxIterations;
+  const { parameters, warnings } = normaliseParameters(agent, file);
+  const settings: AgentSettings = {
+    name: agent.name,
+    displayName: agent.displayName ?? agent.name,
+    version: agent.version ?? '1.0.0',
+    description: agent.description ?? '',
+    parameters,
+    verdict: spec,
+    verdictTypeName: runner.verdict?.type ?? spec.type,
+    maxIterations: typeof maxIterations === 'number' && maxIterations >= 1 ? maxIterations : DEFAULT_MAX_ITERATIONS,
+    systemPromptPath: runner.flow?.systemPromptPath ?? DEFAULT_SYSTEM_PROMPT_PATH,
+    registry: runner.flow?.prompts?.registry,
+    model: { ...DEFAULT_MODEL, ...runner.model },
+    closureAction: (runner.integrations?.github?.defaultClosureAction as ClosureAction | undefined) ?? ClosureAction.Close,
+    completionLabels: {
+      add: [...(runner.integrations?.github?.labels?.completion?.add ?? [])],
+      remove: [...(runner.integrations?.github?.labels?.completion?.remove ?? [])],
+    },
+    worktree: {
+      root: runner.execution?.worktree?.root ?? DEFAULT_WORKTREE.root,
+      branchPrefix: runner.execution?.worktree?.branchPrefix ?? DEFAULT_WORKTREE.branchPrefix,
+    },
+    validationCommands: runner.validation?.commands ?? {},
+  };
+  return { settings, problems: [...problems, ...warnings] };
+}
+
+function normaliseParameters(agent: RawAgentFile, file: string): { parameters: Record<string, ParameterSpec>; warnings: Problem[] } {
+  const parameters: Record<string, ParameterSpec> = {};
+  const warnings: Problem[] = [];
+  for (const [key, raw] of Object.entries(agent.parameters ?? {})) {
+    if (raw.description === undefined) {
+      warnings.push(warning({ code: 'PARAMETER_DESCRIPTION_MISSING', file, pointer: pointer('parameters', key, 'description'), rule: 'parameter-described', expected: 'a description', message: `parameter '${key}' has no description` }));
+    }
+    parameters[key] = {
+      type: raw.type,
+      description: raw.description ?? '',
+      required: raw.required ?? false,
+      cli: raw.cli,
+      ...(raw.default === undefined ? {} : { default: raw.default }),
+    };
+  }
+  return { parameters, warnings };
+}

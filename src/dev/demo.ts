@@ -1,0 +1,85 @@
+/**
+ * `npm run demo`: the main job on embedded defaults, with no keys. A sample git
+ * repository with a failing test and a local issue is created in a temp dir; the
+ * offline model server plays a recorded session; the local dev server runs the
+ * workflow; an in-process worker serves it. The run creates the worktree, the model
+ * reads, edits and commits through its tools, the closure step declares `closing`,
+ * the validators pass, the boundary hook merges and closes the issue.
+ */
+import { join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { Client, Connection } from '@temporalio/client';
+import type { RunResult } from '../contracts/run.js';
+import { ensureTemporal, workflowUrl } from '../cli/temporal/ensure-temporal.js';
+import { PROJECT_ROOT } from '../cli/temporal/temporal-cli.js';
+import { createModelServer } from './model-server/model-server.js';
+import { createDefaultDeps } from '../activities/deps.js';
+import { runAgentWorkflow } from '../workflows/run-agent.js';
+import { progressQuery } from '../workflows/run/messages.js';
+import { gitOrThrow } from '../activities/workspace/git/git.js';
+import { progressKey, progressLine, resultSummary } from '../cli/progress-format.js';
+import { reportFatal } from '../cli/report-error.js';
+import { createSampleRepo, DEMO_DIR } from './sample-repo.js';
+import { createRunWorker } from '../worker/create-run-worker.js';
+
+async function main(): Promise<number> {
+  if (process.argv.includes('--help')) {
+    process.stdout.write('Usage: npm run demo\n\nRuns one issue end to end on embedded defaults: local dev server, sample repository, offline model session. No keys needed.\n');
+    return 0;
+  }
+  const { repoPath, issue } = await createSampleRepo();
+  process.stdout.write(`sample repository: ${repoPath} (issue #${issue}: .agent/issues/${issue}.md)\n`);
+  const model = await createModelServer({ session: join(DEMO_DIR, 'session.json') });
+  process.stdout.write(`offline model server: ${model.url}\n`);
+  const target = await ensureTemporal();
+  process.stdout.write(`Temporal: ${target.address}${target.started ? ' (started the local dev server)' : ''}\n`);
+
+  // The demo never talks to a real provider: the worker's model client points at the
+  // offline server, and the demo's own task queue keeps outside workers away.
+  const { ANTHROPIC_API_KEY: _dropped, ...env } = process.env;
+  const deps = createDefaultDeps({ ...env, ANTHROPIC_BASE_URL: model.url });
+  const taskQueue = `issue-agent-demo-${process.pid}`;
+  const workflowId = `issue-agent-demo-${Date.now()}-issue-${issue}`;
+  const { worker, connection: workerConnection } = await createRunWorker({ address: target.address, namespace: target.namespace, taskQueue, deps });
+  const connection = await Connection.connect({ address: target.address });
+  const client = new Client({ connection, namespace: target.namespace });
+  const url = workflowUrl(target, workflowId);
+  try {
+    const handle = await client.workflow.start(runAgentWorkflow, {
+      taskQueue,
+      workflowId,
+      staticSummary: `Demo: issue #${issue} in ${repoPath}`,
+      args: [{ issue, agentDir: PROJECT_ROOT, repoPath, issueSource: 'local', artifactsDir: resolve(PROJECT_ROOT, '.artifacts') }],
+    });
+    process.stdout.write(`run ${workflowId}\nWeb UI: ${url}\n`);
+    let last = '';
+    const follow = setInterval(() => {
+      handle.query(progressQuery).then((p) => {
+        const key = progressKey(p);
+        if (key !== last) process.stdout.write(`  ${progressLine(p)}\n`);
+        last = key;
+      }, () => undefined);
+    }, 500);
+    let result: RunResult;
+    try {
+      result = await worker.runUntil(handle.result());
+    } finally {
+      clearInterval(follow);
+    }
+    process.stdout.write(`\n${resultSummary(result)}\n`);
+    const log = await gitOrThrow(repoPath, ['log', '--oneline', '-3', 'main'], 'REPO_NOT_FOUND');
+    const issueText = await readFile(join(repoPath, '.agent', 'issues', `${issue}.md`), 'utf8');
+    process.stdout.write(`\nmain branch now:\n${log}\nissue #${issue} state: ${/state:\s*(\w+)/.exec(issueText)?.[1] ?? '?'}\n`);
+    process.stdout.write(`model requests served: ${model.stats().requests}\nWeb UI: ${url}\n`);
+    return result.outcome === 'success' ? 0 : 1;
+  } finally {
+    await connection.close();
+    await workerConnection.close();
+    await model.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => process.exit(reportFatal(err)),
+);

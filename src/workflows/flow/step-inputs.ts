@@ -1,0 +1,39 @@
+/**
+ * The inputs of the prompt and schema activities, built in one place: the workflow and
+ * the benchmark's in-process baseline (scripts/bench) must ask for exactly the same.
+ */
+import type { ResolvePromptInput, ResolveSchemaInput } from '../../contracts/activities.js';
+import type { AgentDefinition, StepDefinition } from '../../contracts/definition.js';
+
+/** The system prompt: identical for every step of a run (a cached prefix). */
+export function systemPromptInput(definition: AgentDefinition, issue: number, branch: string): ResolvePromptInput {
+  return {
+    agentDir: definition.agentDir,
+    promptsDir: definition.promptsDir,
+    kind: 'system',
+    c1: definition.c1,
+    systemPromptPath: definition.systemPromptPath,
+    required: [],
+    variables: { agent_name: definition.name, issue_number: String(issue), branch },
+  };
+}
+
+export function stepPromptInput(definition: AgentDefinition, step: StepDefinition, variables: Readonly<Record<string, string>>): ResolvePromptInput {
+  return {
+    agentDir: definition.agentDir,
+    promptsDir: definition.promptsDir,
+    kind: 'step',
+    c1: definition.c1,
+    stepId: step.stepId,
+    c2: step.c2,
+    c3: step.c3,
+    edition: step.edition,
+    ...(step.adaptation === undefined ? {} : { adaptation: step.adaptation }),
+    required: step.uvVariables,
+    variables,
+  };
+}
+
+export function stepSchemaInput(definition: AgentDefinition, step: StepDefinition): ResolveSchemaInput {
+  return { schemasDir: definition.schemasDir, stepId: step.stepId, file: step.outputSchemaRef.file, schema: step.outputSchemaRef.schema };
+}

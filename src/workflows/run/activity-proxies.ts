@@ -1,0 +1,53 @@
+/**
+ * The single place the run workflow proxies activities, with one named option
+ * profile per activity class. Timeouts and retry policies live here, never at call
+ * sites. Whether a failure is retried is decided where it is known: each activity
+ * throws typed ApplicationFailures marked non-retryable or not (src/activities/to-failure.ts).
+ */
+import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
+import type { RunActivities } from '../../contracts/activities.js';
+
+
+/** Reading files: fast, retried a few times for transient I/O. */
+export const configActivities = proxyActivities<Pick<RunActivities, 'loadDefinition' | 'resolvePrompt' | 'resolveSchema' | 'buildRetryPrompt'>>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});
+
+/**
+ * One step's conversation with the model. Long, heartbeating every turn (and on an
+ * interval while tools run), so a dead worker is noticed within the heartbeat timeout
+ * and the retry resumes from the last completed turn. Provider outages are retried
+ * with backoff for a long time: a run waits out an outage instead of failing.
+ */
+export const modelActivityOptions = {
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '60 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 25 },
+} as const;
+
+export const modelActivities = proxyActivities<Pick<RunActivities, 'queryStep'>>(modelActivityOptions);
+
+/** Commands in the worktree: validators and git. */
+export const workspaceActivities = proxyActivities<Pick<RunActivities, 'prepareWorkspace' | 'runValidators' | 'checkExternalState' | 'evaluateCustomVerdict'>>({
+  startToCloseTimeout: '20 minutes',
+  heartbeatTimeout: '60 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  retry: { initialInterval: '2 seconds', maximumAttempts: 5 },
+});
+
+/** Boundary effects: idempotent, so they may be retried freely. */
+export const boundaryActivities = proxyActivities<Pick<RunActivities, 'runBoundaryHook'>>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '60 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
+/**
+ * Options that route a worktree-bound activity to the worker host holding the
+ * worktree (see PrepareWorkspaceOutput.hostTaskQueue).
+ */
+export function onWorktreeHost(hostTaskQueue: string | undefined): { taskQueue?: string } {
+  return hostTaskQueue === undefined ? {} : { taskQueue: hostTaskQueue };
+}

@@ -1,0 +1,22 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { createArtifactStore, stepArtifactDir } from '../../../src/activities/artifacts/artifact-store.js';
+
+test('content-addressed, idempotent, verified on read', async () => {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'art-'));
+  const dir = stepArtifactDir(base, 'agent-issue-1', 'initial.issue', 2);
+  assert.equal(dir, path.join(base, 'agent-issue-1', 'initial.issue-2'));
+  assert.equal(stepArtifactDir(base, '../evil', 'a/b', 1), path.join(base, '__evil', 'a_b-1'));
+  const store = createArtifactStore(dir);
+  const a = await store.putJson('messages', [{ role: 'user' }]);
+  const b = await store.putJson('messages', [{ role: 'user' }]);
+  assert.deepEqual(a, b);
+  assert.ok(a.path.includes(a.sha256));
+  assert.deepEqual(await store.readJson(a), [{ role: 'user' }]);
+  writeFileSync(a.path, '[]');
+  await assert.rejects(store.read(a), { code: 'ARTIFACT_CORRUPT' });
+  await assert.rejects(store.read({ ...a, path: `${a.path}.missing` }), { code: 'ARTIFACT_MISSING' });
+});

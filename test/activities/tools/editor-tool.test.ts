@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { runEditor } from '../../../src/activities/tools/editor-tool.js';
+import { toolContext } from './tool-fixtures.js';
+
+function worktreeWithOutside(): { worktree: string; outside: string } {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'editor-'));
+  const worktree = path.join(base, 'wt');
+  const outside = path.join(base, 'outside');
+  mkdirSync(worktree);
+  mkdirSync(outside);
+  writeFileSync(path.join(outside, 'secret.txt'), 'top secret');
+  writeFileSync(path.join(worktree, 'a.txt'), 'one\ntwo\nthree\n');
+  return { worktree, outside };
+}
+
+test('the editor refuses paths outside the worktree: .., absolute, escaping symlinks', async () => {
+  const { worktree, outside } = worktreeWithOutside();
+  symlinkSync(outside, path.join(worktree, 'link'));
+  symlinkSync('/etc/passwd', path.join(worktree, 'passwd-link'));
+  const ctx = toolContext({ worktreePath: worktree });
+  const attempts: Array<Record<string, unknown>> = [
+    { command: 'view', path: '../outside/secret.txt' },
+    { command: 'create', path: '../outside/new.txt', file_text: 'x' },
+    { command: 'view', path: '/etc/passwd' },
+    { command: 'view', path: 'link/secret.txt' },
+    { command: 'create', path: 'link/planted.txt', file_text: 'x' },
+    { command: 'view', path: 'passwd-link' },
+    { command: 'view', path: '/proc/self/environ' },
+    { command: 'view', path: '.env' },
+  ];
+  for (const input of attempts) {
+    const result = await runEditor(input, ctx);
+    assert.equal(result.isError, true, JSON.stringify(input));
+    assert.doesNotMatch(result.content, /top secret|root:/);
+  }
+  assert.throws(() => readFileSync(path.join(outside, 'planted.txt')));
+  assert.throws(() => readFileSync(path.join(outside, 'new.txt')));
+});
+
+test('view with line numbers and ranges; directory listing; absolute paths inside are fine', async () => {
+  const { worktree } = worktreeWithOutside();
+  const ctx = toolContext({ worktreePath: worktree });
+  assert.equal((await runEditor({ command: 'view', path: 'a.txt', view_range: [2, 3] }, ctx)).content, '2: two\n3: three');
+  assert.match((await runEditor({ command: 'view', path: path.join(worktree, 'a.txt') }, ctx)).content, /^1: one/);
+  assert.match((await runEditor({ command: 'view', path: '.' }, ctx)).content, /a\.txt/);
+});
+
+test('create, str_replace (exactly once), insert with insert_text or new_str', async () => {
+  const { worktree } = worktreeWithOutside();
+  const ctx = toolContext({ worktreePath: worktree });
+  assert.equal((await runEditor({ command: 'create', path: 'src/b.txt', file_text: 'x\nx\n' }, ctx)).isError, false);
+  const twice = await runEditor({ command: 'str_replace', path: 'src/b.txt', old_str: 'x', new_str: 'y' }, ctx);
+  assert.equal(twice.isError, true);
+  assert.match(twice.content, /occurs 2 times/);
+  assert.equal((await runEditor({ command: 'str_replace', path: 'a.txt', old_str: 'two', new_str: 'TWO' }, ctx)).isError, false);
+  assert.equal((await runEditor({ command: 'insert', path: 'a.txt', insert_line: 0, insert_text: 'zero' }, ctx)).isError, false);
+  assert.equal((await runEditor({ command: 'insert', path: 'a.txt', insert_line: 4, new_str: 'four' }, ctx)).isError, false);
+  assert.equal(readFileSync(path.join(worktree, 'a.txt'), 'utf8'), 'zero\none\nTWO\nthree\nfour\n');
+});
+
+test('read-only steps may view but not write', async () => {
+  const { worktree } = worktreeWithOutside();
+  const ctx = toolContext({ worktreePath: worktree, readOnly: true });
+  assert.equal((await runEditor({ command: 'view', path: 'a.txt' }, ctx)).isError, false);
+  for (const input of [
+    { command: 'create', path: 'n.txt', file_text: 'x' },
+    { command: 'str_replace', path: 'a.txt', old_str: 'one', new_str: '1' },
+    { command: 'insert', path: 'a.txt', insert_line: 0, insert_text: 'x' },
+  ]) {
+    const result = await runEditor(input, ctx);
+    assert.equal(result.isError, true);
+    assert.match(result.content, /read-only/);
+  }
+  assert.equal(readFileSync(path.join(worktree, 'a.txt'), 'utf8'), 'one\ntwo\nthree\n');
+});

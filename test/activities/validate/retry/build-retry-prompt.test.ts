@@ -1,0 +1,113 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { BuildRetryPromptInput, ConditionResult } from '../../../../src/contracts/activities.js';
+import { buildRetryPrompt } from '../../../../src/activities/validate/retry/build-retry-prompt.js';
+import { readFileIfExists } from '../../../../src/activities/validate/retry/read-file-if-exists.js';
+import { BUILTIN_RETRY_SOURCE } from '../../../../src/activities/validate/retry/builtin-retry-text.js';
+
+const dirty: ConditionResult = {
+  validator: 'git-clean',
+  passed: false,
+  command: 'git status --porcelain',
+  exitCode: 0,
+  summary: '`git status --porcelain` printed output (expected no output)\nM src/a.ts',
+  failurePattern: 'git-dirty',
+  params: { changedFiles: ['src/a.ts', 'src/b.ts'], untrackedFiles: [] },
+  unrecoverable: false,
+};
+const typeErr: ConditionResult = {
+  validator: 'type-check',
+  passed: false,
+  command: 'npx tsc --noEmit',
+  exitCode: 2,
+  summary: '`npx tsc --noEmit` exited 2 (expected exit code 0)',
+  failurePattern: 'type-error',
+  params: { errors: [{ file: 'src/a.ts', line: 1, column: 14, code: 'TS2322', message: 'bad' }] },
+  unrecoverable: false,
+};
+
+function input(promptsDir: string, failed: ConditionResult[] = [dirty, typeErr]): BuildRetryPromptInput {
+  return {
+    promptsDir,
+    c1: 'steps',
+    completionStep: { stepId: 'closure.issue', name: 'Issue', c2: 'retry', c3: 'issue', conditions: [], onFail: { action: 'retry', maxAttempts: 3 } },
+    failurePatterns: {
+      'git-dirty': { description: 'uncommitted changes', edition: 'failed', adaptation: 'git-dirty', params: ['changedFiles', 'untrackedFiles'] },
+      'type-error': { description: 'type errors', edition: 'failed', adaptation: 'type-error', params: ['errors'] },
+    },
+    failed,
+  };
+}
+
+async function withPrompts(files: Record<string, string>, body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'prompts-'));
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      await mkdir(dirname(join(dir, path)), { recursive: true });
+      await writeFile(join(dir, path), text);
+    }
+    await body(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const deps = { readFile: readFileIfExists };
+
+test('C3L pattern file f_<edition>_<adaptation>.md with template features and front matter stripped', async () => {
+  const template = [
+    '---',
+    'title: git dirty',
+    '---',
+    '',
+    'Validator {{validator}} failed (exit {{exitCode}}): uncommitted changes in {{changedFiles}}.',
+    '{{#each changedFiles}}- commit {{this}}',
+    '{{/each}}{{#if untrackedFiles}}Untracked: {{untrackedFiles}}{{else}}No untracked files.{{/if}}',
+    'All failures:{{#each failures}} [{{this.validator}}]{{/each}}',
+  ].join('\n');
+  await withPrompts({ 'steps/retry/issue/f_failed_git-dirty.md': template, 'steps/retry/issue/f_failed.md': 'generic' }, async (dir) => {
+    const prompt = await buildRetryPrompt(deps, input(dir));
+    assert.equal(prompt.source, 'steps/retry/issue/f_failed_git-dirty.md');
+    assert.equal(
+      prompt.text,
+      'Validator git-clean failed (exit 0): uncommitted changes in src/a.ts, src/b.ts.\n- commit src/a.ts\n- commit src/b.ts\nNo untracked files.\nAll failures: [git-clean] [type-check]',
+    );
+  });
+});
+
+test('falls back to f_<edition>.md, then f_failed.md', async () => {
+  const pattern = input('x').failurePatterns;
+  await withPrompts({ 'steps/retry/issue/f_broken.md': 'edition {{validator}}', 'steps/retry/issue/f_failed.md': 'Fix: {{#each failures}}{{this.validator}}; {{/each}}' }, async (dir) => {
+    const withEdition = await buildRetryPrompt(deps, { ...input(dir), failurePatterns: { ...pattern, 'git-dirty': { description: '', edition: 'broken', params: [] } } });
+    assert.equal(withEdition.source, 'steps/retry/issue/f_broken.md');
+    assert.equal(withEdition.text, 'edition git-clean');
+    const generic = await buildRetryPrompt(deps, input(dir));
+    assert.equal(generic.source, 'steps/retry/issue/f_failed.md');
+    assert.equal(generic.text, 'Fix: git-clean; type-check;');
+  });
+});
+
+test('the primary failure is the first with a declared pattern', async () => {
+  const unpatterned: ConditionResult = { validator: 'custom-check', passed: false, summary: 'custom failed', params: {}, unrecoverable: false };
+  await withPrompts({ 'steps/retry/issue/f_failed_type-error.md': '{{validator}}: {{#each errors}}{{this.file}}:{{this.line}} {{this.message}}{{/each}}' }, async (dir) => {
+    const prompt = await buildRetryPrompt(deps, input(dir, [unpatterned, typeErr]));
+    assert.equal(prompt.source, 'steps/retry/issue/f_failed_type-error.md');
+    assert.equal(prompt.text, 'type-check: src/a.ts:1 bad');
+  });
+});
+
+test('built-in text when no prompt file exists lists each failure and its params', async () => {
+  await withPrompts({}, async (dir) => {
+    const prompt = await buildRetryPrompt(deps, input(dir));
+    assert.equal(prompt.source, BUILTIN_RETRY_SOURCE);
+    assert.match(prompt.text, /## Completion conditions not met/);
+    assert.match(prompt.text, /### git-clean \(git-dirty\)/);
+    assert.match(prompt.text, /- changedFiles: src\/a.ts, src\/b.ts/);
+    assert.doesNotMatch(prompt.text, /untrackedFiles/, 'empty params are left out');
+    assert.match(prompt.text, /### type-check \(type-error\)/);
+    assert.match(prompt.text, /"code":"TS2322"/);
+  });
+});

@@ -1,0 +1,89 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentError } from '../../../src/contracts/errors.js';
+import type { PrepareWorkspaceInput } from '../../../src/contracts/activities.js';
+import { localIssueSourceFactory, writeLocalIssue } from '../../../src/activities/issues/local-issue-store.js';
+import { prepareWorkspace } from '../../../src/activities/workspace/prepare-workspace.js';
+import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
+
+const deps = { issueSource: localIssueSourceFactory };
+const input = (repoPath: string, issue = 5): PrepareWorkspaceInput => ({ repoPath, issue, issueSource: 'local', worktreeRoot: '.worktrees', branchPrefix: 'agent' });
+
+test('creates the worktree on a new branch from the current branch, then reuses it', async () => {
+  const repo = await makeTempGitRepo({});
+  try {
+    await writeLocalIssue(repo.dir, { number: 5, title: 'Add a greeting', body: 'Please.' });
+    const first = await prepareWorkspace(deps, input(repo.dir));
+    assert.deepEqual(
+      { ...first, issue: first.issue.title },
+      { worktreePath: join(repo.dir, '.worktrees', 'issue-5'), branch: 'agent/issue-5', baseBranch: 'main', reused: false, issue: 'Add a greeting' },
+    );
+    assert.equal((await repo.git('-C', first.worktreePath, 'branch', '--show-current')), 'agent/issue-5');
+    assert.match(await readFile(join(repo.dir, '.git', 'info', 'exclude'), 'utf8'), /^\/\.worktrees\/$/m);
+    assert.equal(await repo.git('status', '--porcelain', '--', '.worktrees'), '', 'worktree root is ignored by the main checkout');
+
+    const again = await prepareWorkspace(deps, input(repo.dir));
+    assert.equal(again.reused, true);
+    assert.equal(again.worktreePath, first.worktreePath);
+    assert.equal(again.baseBranch, 'main');
+    const excludes = (await readFile(join(repo.dir, '.git', 'info', 'exclude'), 'utf8')).match(/\/\.worktrees\//g);
+    assert.equal(excludes?.length, 1, 'exclude line added once');
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('re-adds the worktree when the branch survived but the directory is gone', async () => {
+  const repo = await makeTempGitRepo({});
+  try {
+    await writeLocalIssue(repo.dir, { number: 5, title: 'T', body: 'B' });
+    const first = await prepareWorkspace(deps, input(repo.dir));
+    await repo.write({ '.worktrees/issue-5/work.txt': 'progress\n' });
+    await repo.git('-C', first.worktreePath, 'add', 'work.txt');
+    await repo.git('-C', first.worktreePath, 'commit', '-qm', 'progress');
+    await rm(first.worktreePath, { recursive: true, force: true });
+
+    await repo.git('checkout', '-qb', 'elsewhere'); // the base was recorded, not re-derived
+    const resumed = await prepareWorkspace(deps, input(repo.dir));
+    assert.equal(resumed.reused, true);
+    assert.equal(resumed.baseBranch, 'main');
+    assert.equal(await readFile(join(resumed.worktreePath, 'work.txt'), 'utf8'), 'progress\n');
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('missing repo or a directory that is not a git repo → REPO_NOT_FOUND naming the path', async () => {
+  const missing = join(tmpdir(), 'definitely-missing-repo-xyz');
+  await assert.rejects(prepareWorkspace(deps, input(missing)), (e: unknown) => AgentError.isInstance(e) && e.code === 'REPO_NOT_FOUND' && e.message.includes(missing));
+  const plain = await mkdtemp(join(tmpdir(), 'not-a-repo-'));
+  try {
+    await assert.rejects(prepareWorkspace(deps, input(plain)), (e: unknown) => AgentError.isInstance(e) && e.code === 'REPO_NOT_FOUND' && e.where === plain);
+  } finally {
+    await rm(plain, { recursive: true, force: true });
+  }
+});
+
+test('unknown issue → ISSUE_NOT_FOUND, and nothing is created', async () => {
+  const repo = await makeTempGitRepo({});
+  try {
+    await assert.rejects(prepareWorkspace(deps, input(repo.dir, 42)), (e: unknown) => AgentError.isInstance(e) && e.code === 'ISSUE_NOT_FOUND' && /42\.md/.test(e.message));
+    await assert.rejects(stat(join(repo.dir, '.worktrees')));
+    assert.equal(await repo.git('branch', '--list', 'agent/*'), '');
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('a worktree root outside the repository is refused', async () => {
+  const repo = await makeTempGitRepo({});
+  try {
+    await writeLocalIssue(repo.dir, { number: 5, title: 'T', body: 'B' });
+    await assert.rejects(prepareWorkspace(deps, { ...input(repo.dir), worktreeRoot: '../escape' }), (e: unknown) => AgentError.isInstance(e) && e.code === 'CONFIG_INVALID');
+  } finally {
+    await repo.cleanup();
+  }
+});
