@@ -25,7 +25,16 @@ import { createSampleRepo, DEMO_DIR } from '../src/dev/sample-repo.js';
 import { WORKFLOWS_PATH } from '../src/worker/create-run-worker.js';
 import { progressQuery } from '../src/workflows/run/messages.js';
 import { startPrivateDevServer, type PrivateDevServer } from './bench/bench-server.js';
-import { durableRun, historyFacts, intervals, median, startRun, timeBreakdown, withTimeout, type TimeBreakdown } from './bench/durable.js';
+import {
+  durableRun,
+  historyFacts,
+  intervals,
+  median,
+  startRun,
+  timeBreakdown,
+  withTimeout,
+  type TimeBreakdown,
+} from './bench/durable.js';
 import { runInProcess } from './bench/in-process.js';
 import { INTENTS_AGENT, stepsSession } from './bench/sessions.js';
 import { procCpuSeconds, sampleMemory, spawnWorker, type WorkerProcess } from './bench/worker-process.js';
@@ -57,8 +66,30 @@ interface Config {
 
 function config(quick: boolean): Config {
   return quick
-    ? { quick, overheadSteps: 20, overheadLatencyMs: 100, overheadReps: 1, ratioSteps: 20, ratioReps: 1, historySteps: [4, 8], concurrentRuns: 50, concurrentSteps: 4, concurrentLatencyMs: 500 }
-    : { quick, overheadSteps: 24, overheadLatencyMs: 100, overheadReps: 3, ratioSteps: 20, ratioReps: 2, historySteps: [4, 12], concurrentRuns: 50, concurrentSteps: 5, concurrentLatencyMs: 500 };
+    ? {
+        quick,
+        overheadSteps: 20,
+        overheadLatencyMs: 100,
+        overheadReps: 1,
+        ratioSteps: 20,
+        ratioReps: 1,
+        historySteps: [4, 8],
+        concurrentRuns: 50,
+        concurrentSteps: 4,
+        concurrentLatencyMs: 500,
+      }
+    : {
+        quick,
+        overheadSteps: 24,
+        overheadLatencyMs: 100,
+        overheadReps: 3,
+        ratioSteps: 20,
+        ratioReps: 2,
+        historySteps: [4, 12],
+        concurrentRuns: 50,
+        concurrentSteps: 5,
+        concurrentLatencyMs: 500,
+      };
 }
 
 const TARGETS = {
@@ -106,9 +137,15 @@ function track(worker: WorkerProcess): WorkerProcess {
   return worker;
 }
 
-async function withWorker<T>(bench: Bench, model: ModelServer, fn: (taskQueue: string, worker: WorkerProcess) => Promise<T>): Promise<T> {
+async function withWorker<T>(
+  bench: Bench,
+  model: ModelServer,
+  fn: (taskQueue: string, worker: WorkerProcess) => Promise<T>,
+): Promise<T> {
   const taskQueue = uniq('bench');
-  const worker = track(spawnWorker({ address: bench.server.address, taskQueue, modelUrl: model.url, bundlePath: bench.bundlePath }));
+  const worker = track(
+    spawnWorker({ address: bench.server.address, taskQueue, modelUrl: model.url, bundlePath: bench.bundlePath }),
+  );
   try {
     await withTimeout(worker.ready, 90_000, 'worker start');
     return await fn(taskQueue, worker);
@@ -143,23 +180,49 @@ async function pairs(bench: Bench, steps: number, latencyMs: number, reps: numbe
     await withWorker(bench, model, async (taskQueue) => {
       // One warm-up run each (module loading, bundle in the worker's isolate, JIT).
       const warm = await newRepo();
-      await durableRun(bench.client, taskQueue, uniq('warm'), intentsInput(warm.repoPath, warm.issue, artifactsDir, 3), 60_000);
+      await durableRun(
+        bench.client,
+        taskQueue,
+        uniq('warm'),
+        intentsInput(warm.repoPath, warm.issue, artifactsDir, 3),
+        60_000,
+      );
       const warm2 = await newRepo();
       await runInProcess(intentsInput(warm2.repoPath, warm2.issue, artifactsDir, 3), model.url);
       for (let rep = 0; rep < reps; rep += 1) {
         const a = await newRepo();
-        const d = await durableRun(bench.client, taskQueue, uniq('overhead'), intentsInput(a.repoPath, a.issue, artifactsDir, steps), 30_000 + steps * (latencyMs + 2000));
-        check('durable run', d.result.outcome === 'success' && d.result.steps.length === steps, `${d.result.outcome} after ${d.result.steps.length} steps: ${d.result.reason}`);
+        const d = await durableRun(
+          bench.client,
+          taskQueue,
+          uniq('overhead'),
+          intentsInput(a.repoPath, a.issue, artifactsDir, steps),
+          30_000 + steps * (latencyMs + 2000),
+        );
+        check(
+          'durable run',
+          d.result.outcome === 'success' && d.result.steps.length === steps,
+          `${d.result.outcome} after ${d.result.steps.length} steps: ${d.result.reason}`,
+        );
         const facts = await historyFacts(d.handle);
         out.durableMs.push(d.wallMs);
         out.durableStepMs.push(median(intervals(facts.stepEnds)));
         out.breakdowns.push(await timeBreakdown(d.handle));
         const b = await newRepo();
-        const p = await withTimeout(runInProcess(intentsInput(b.repoPath, b.issue, artifactsDir, steps), model.url), 30_000 + steps * (latencyMs + 2000), 'in-process run');
-        check('in-process run', p.outcome === 'success' && p.steps === steps, `${p.outcome} after ${p.steps} steps: ${p.reason}`);
+        const p = await withTimeout(
+          runInProcess(intentsInput(b.repoPath, b.issue, artifactsDir, steps), model.url),
+          30_000 + steps * (latencyMs + 2000),
+          'in-process run',
+        );
+        check(
+          'in-process run',
+          p.outcome === 'success' && p.steps === steps,
+          `${p.outcome} after ${p.steps} steps: ${p.reason}`,
+        );
         out.inProcessMs.push(p.wallMs);
         out.inProcessStepMs.push(median(intervals(p.stepEnds)));
-        note(`  rep ${rep + 1}/${reps}: durable ${Math.round(d.wallMs)} ms, in-process ${Math.round(p.wallMs)} ms (${steps} steps at ${latencyMs} ms)`);
+        note(
+          `  rep ${rep + 1}/${reps}: durable ${Math.round(d.wallMs)} ms, in-process ${Math.round(p.wallMs)} ms (${steps} steps at ${latencyMs} ms)`,
+        );
       }
     });
   } finally {
@@ -187,18 +250,36 @@ async function historyPhase(bench: Bench, stepCounts: readonly [number, number])
   const bytesOut = 1024 * 1024;
   const sizes: Array<{ steps: number; bytes: number; events: number; bigArtifacts: number }> = [];
   for (const steps of stepCounts) {
-    const model = await createModelServer({ session: stepsSession({ steps, latencyMs: 0, toolOutputBytes: bytesOut }) });
+    const model = await createModelServer({
+      session: stepsSession({ steps, latencyMs: 0, toolOutputBytes: bytesOut }),
+    });
     const artifactsDir = await mkdtemp(join(bench.dir, 'artifacts-history-'));
     try {
       await withWorker(bench, model, async (taskQueue) => {
         const repo = await newRepo();
-        const run = await durableRun(bench.client, taskQueue, uniq('history'), intentsInput(repo.repoPath, repo.issue, artifactsDir, steps), 180_000);
-        check('history run', run.result.outcome === 'success' && run.result.steps.length === steps, `${run.result.outcome}: ${run.result.reason}`);
+        const run = await durableRun(
+          bench.client,
+          taskQueue,
+          uniq('history'),
+          intentsInput(repo.repoPath, repo.issue, artifactsDir, steps),
+          180_000,
+        );
+        check(
+          'history run',
+          run.result.outcome === 'success' && run.result.steps.length === steps,
+          `${run.result.outcome}: ${run.result.reason}`,
+        );
         const facts = await historyFacts(run.handle);
         const bigArtifacts = await countBigArtifacts(artifactsDir, bytesOut);
-        check('1 MB tool outputs', bigArtifacts >= steps, `expected >= ${steps} artifacts of 1 MB, found ${bigArtifacts}`);
+        check(
+          '1 MB tool outputs',
+          bigArtifacts >= steps,
+          `expected >= ${steps} artifacts of 1 MB, found ${bigArtifacts}`,
+        );
         sizes.push({ steps, bytes: facts.bytes, events: facts.events, bigArtifacts });
-        note(`  ${steps} steps × 1 MB tool output: history ${facts.bytes} B, ${facts.events} events, ${bigArtifacts} 1 MB artifacts on disk`);
+        note(
+          `  ${steps} steps × 1 MB tool output: history ${facts.bytes} B, ${facts.events} events, ${bigArtifacts} 1 MB artifacts on disk`,
+        );
       });
     } finally {
       await model.close();
@@ -222,62 +303,97 @@ async function concurrencyPhase(bench: Bench, cfg: Config): Promise<Record<strin
   const model = await createModelServer({ session: stepsSession({ steps, latencyMs }) });
   const artifactsDir = join(bench.dir, 'artifacts');
   try {
-    return await withWorker(
-      bench,
-      model,
-      async (taskQueue, worker) => {
-        const warm = await newRepo();
-        await durableRun(bench.client, taskQueue, uniq('warm'), intentsInput(warm.repoPath, warm.issue, artifactsDir, 3), 60_000);
-        const single = await newRepo();
-        const one = await durableRun(bench.client, taskQueue, uniq('single'), intentsInput(single.repoPath, single.issue, artifactsDir, steps), 120_000);
-        check('single run', one.result.outcome === 'success', one.result.reason);
-        const repos = await Promise.all(Array.from({ length: runs }, () => newRepo()));
-        const memory = sampleMemory(worker.pid, 100);
-        const cpu0 = { worker: procCpuSeconds(worker.pid) ?? 0, workerChildren: procCpuSeconds(worker.pid, true) ?? 0, server: procCpuSeconds(bench.server.pid() ?? -1) ?? 0, self: process.cpuUsage() };
-        const started = performance.now();
-        const handles = await Promise.all(repos.map((r) => startRun(bench.client, taskQueue, uniq('conc'), intentsInput(r.repoPath, r.issue, artifactsDir, steps))));
-        const results = await withTimeout(Promise.all(handles.map((h) => h.result())), 300_000, `${runs} concurrent runs`);
-        const wallMs = performance.now() - started;
-        const mem = memory.stop();
-        const cpu = {
-          worker: (procCpuSeconds(worker.pid) ?? 0) - cpu0.worker,
-          workerChildren: (procCpuSeconds(worker.pid, true) ?? 0) - cpu0.workerChildren - ((procCpuSeconds(worker.pid) ?? 0) - cpu0.worker),
-          server: (procCpuSeconds(bench.server.pid() ?? -1) ?? 0) - cpu0.server,
-          self: (() => {
-            const d = process.cpuUsage(cpu0.self);
-            return (d.user + d.system) / 1e6;
-          })(),
-        };
-        const wallS = wallMs / 1000;
-        const ok = results.filter((r) => r.outcome === 'success' && r.steps.length === steps).length;
-        const sample = await Promise.all(handles.slice(0, 5).map((h) => timeBreakdown(h)));
-        const avg = (f: (b: TimeBreakdown) => number): number => Math.round(sample.reduce((a, b) => a + f(b), 0) / sample.length / steps);
-        note(
-          `  per step of a concurrent run (mean of ${sample.length} runs): activities queue ${avg((b) => b.activityQueueMs)} ms / exec ${avg((b) => b.activityExecMs)} ms, ` +
-            `workflow tasks queue ${avg((b) => b.workflowTaskQueueMs)} ms / exec ${avg((b) => b.workflowTaskExecMs)} ms; ` +
-            Object.entries(sample[0]!.byActivity).map(([k, v]) => `${k} q${Math.round(v.queueMs / v.count)}/x${Math.round(v.execMs / v.count)} ms`).join(', '),
-        );
-        check('concurrent runs', ok === runs, `${runs - ok} of ${runs} runs did not succeed: ${results.find((r) => r.outcome !== 'success')?.reason}`);
-        note(`  ${runs} concurrent runs × ${steps} steps at ${latencyMs} ms: ${Math.round(wallMs)} ms vs one run ${Math.round(one.wallMs)} ms; worker peak RSS ${mem.peakRssMb.toFixed(0)} MB`);
-        note(`  CPU busy during the phase: worker ${(cpu.worker / wallS).toFixed(2)} cores, its git/bash children ${(cpu.workerChildren / wallS).toFixed(2)}, dev server ${(cpu.server / wallS).toFixed(2)}, bench process (client + model server) ${(cpu.self / wallS).toFixed(2)}; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`);
-        return {
-          concurrentRuns: runs,
-          concurrentSteps: steps,
-          concurrentLatencyMs: latencyMs,
-          singleRunMs: Math.round(one.wallMs),
-          concurrentWallMs: Math.round(wallMs),
-          concurrentWallRatio: Math.round((wallMs / one.wallMs) * 100) / 100,
-          stepsPerSecond: Math.round(((runs * steps) / (wallMs / 1000)) * 10) / 10,
-          workerPeakRssMb: Math.round(mem.peakRssMb),
-          workerVmHwmMb: Math.round(mem.hwmMb),
-          concurrentCpuCoresWorker: Math.round((cpu.worker / wallS) * 100) / 100,
-          concurrentCpuCoresWorkerChildren: Math.round((cpu.workerChildren / wallS) * 100) / 100,
-          concurrentCpuCoresServer: Math.round((cpu.server / wallS) * 100) / 100,
-          concurrentCpuCoresBench: Math.round((cpu.self / wallS) * 100) / 100,
-          concurrentLoadAvg: Math.round(loadavg()[0]! * 10) / 10,
-        };
-      },
-    );
+    return await withWorker(bench, model, async (taskQueue, worker) => {
+      const warm = await newRepo();
+      await durableRun(
+        bench.client,
+        taskQueue,
+        uniq('warm'),
+        intentsInput(warm.repoPath, warm.issue, artifactsDir, 3),
+        60_000,
+      );
+      const single = await newRepo();
+      const one = await durableRun(
+        bench.client,
+        taskQueue,
+        uniq('single'),
+        intentsInput(single.repoPath, single.issue, artifactsDir, steps),
+        120_000,
+      );
+      check('single run', one.result.outcome === 'success', one.result.reason);
+      const repos = await Promise.all(Array.from({ length: runs }, () => newRepo()));
+      const memory = sampleMemory(worker.pid, 100);
+      const cpu0 = {
+        worker: procCpuSeconds(worker.pid) ?? 0,
+        workerChildren: procCpuSeconds(worker.pid, true) ?? 0,
+        server: procCpuSeconds(bench.server.pid() ?? -1) ?? 0,
+        self: process.cpuUsage(),
+      };
+      const started = performance.now();
+      const handles = await Promise.all(
+        repos.map((r) =>
+          startRun(bench.client, taskQueue, uniq('conc'), intentsInput(r.repoPath, r.issue, artifactsDir, steps)),
+        ),
+      );
+      const results = await withTimeout(
+        Promise.all(handles.map((h) => h.result())),
+        300_000,
+        `${runs} concurrent runs`,
+      );
+      const wallMs = performance.now() - started;
+      const mem = memory.stop();
+      const cpu = {
+        worker: (procCpuSeconds(worker.pid) ?? 0) - cpu0.worker,
+        workerChildren:
+          (procCpuSeconds(worker.pid, true) ?? 0) -
+          cpu0.workerChildren -
+          ((procCpuSeconds(worker.pid) ?? 0) - cpu0.worker),
+        server: (procCpuSeconds(bench.server.pid() ?? -1) ?? 0) - cpu0.server,
+        self: (() => {
+          const d = process.cpuUsage(cpu0.self);
+          return (d.user + d.system) / 1e6;
+        })(),
+      };
+      const wallS = wallMs / 1000;
+      const ok = results.filter((r) => r.outcome === 'success' && r.steps.length === steps).length;
+      const sample = await Promise.all(handles.slice(0, 5).map((h) => timeBreakdown(h)));
+      const avg = (f: (b: TimeBreakdown) => number): number =>
+        Math.round(sample.reduce((a, b) => a + f(b), 0) / sample.length / steps);
+      note(
+        `  per step of a concurrent run (mean of ${sample.length} runs): activities queue ${avg((b) => b.activityQueueMs)} ms / exec ${avg((b) => b.activityExecMs)} ms, ` +
+          `workflow tasks queue ${avg((b) => b.workflowTaskQueueMs)} ms / exec ${avg((b) => b.workflowTaskExecMs)} ms; ` +
+          Object.entries(sample[0]!.byActivity)
+            .map(([k, v]) => `${k} q${Math.round(v.queueMs / v.count)}/x${Math.round(v.execMs / v.count)} ms`)
+            .join(', '),
+      );
+      check(
+        'concurrent runs',
+        ok === runs,
+        `${runs - ok} of ${runs} runs did not succeed: ${results.find((r) => r.outcome !== 'success')?.reason}`,
+      );
+      note(
+        `  ${runs} concurrent runs × ${steps} steps at ${latencyMs} ms: ${Math.round(wallMs)} ms vs one run ${Math.round(one.wallMs)} ms; worker peak RSS ${mem.peakRssMb.toFixed(0)} MB`,
+      );
+      note(
+        `  CPU busy during the phase: worker ${(cpu.worker / wallS).toFixed(2)} cores, its git/bash children ${(cpu.workerChildren / wallS).toFixed(2)}, dev server ${(cpu.server / wallS).toFixed(2)}, bench process (client + model server) ${(cpu.self / wallS).toFixed(2)}; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`,
+      );
+      return {
+        concurrentRuns: runs,
+        concurrentSteps: steps,
+        concurrentLatencyMs: latencyMs,
+        singleRunMs: Math.round(one.wallMs),
+        concurrentWallMs: Math.round(wallMs),
+        concurrentWallRatio: Math.round((wallMs / one.wallMs) * 100) / 100,
+        stepsPerSecond: Math.round(((runs * steps) / (wallMs / 1000)) * 10) / 10,
+        workerPeakRssMb: Math.round(mem.peakRssMb),
+        workerVmHwmMb: Math.round(mem.hwmMb),
+        concurrentCpuCoresWorker: Math.round((cpu.worker / wallS) * 100) / 100,
+        concurrentCpuCoresWorkerChildren: Math.round((cpu.workerChildren / wallS) * 100) / 100,
+        concurrentCpuCoresServer: Math.round((cpu.server / wallS) * 100) / 100,
+        concurrentCpuCoresBench: Math.round((cpu.self / wallS) * 100) / 100,
+        concurrentLoadAvg: Math.round(loadavg()[0]! * 10) / 10,
+      };
+    });
   } finally {
     await model.close();
   }
@@ -287,7 +403,12 @@ async function concurrencyPhase(bench: Bench, cfg: Config): Promise<Record<strin
 
 async function resumePhase(bench: Bench, heartbeatTimeoutMs: number): Promise<Record<string, number>> {
   const demo = loadSessionScript(join(DEMO_DIR, 'session.json'));
-  const session: SessionScript = { ...demo, rules: demo.rules.map((r) => (r.id === 'work-test-commit' ? { ...r, respond: { ...r.respond, delayMs: 1500 } } : r)) };
+  const session: SessionScript = {
+    ...demo,
+    rules: demo.rules.map((r) =>
+      r.id === 'work-test-commit' ? { ...r, respond: { ...r.respond, delayMs: 1500 } } : r,
+    ),
+  };
   const model = await createModelServer({ session });
   const taskQueue = uniq('resume');
   const workerEnv = { address: bench.server.address, taskQueue, modelUrl: model.url, bundlePath: bench.bundlePath };
@@ -334,7 +455,11 @@ async function resumePhase(bench: Bench, heartbeatTimeoutMs: number): Promise<Re
     }
     const result = await withTimeout(handle.result(), 120_000, 'resumed run');
     check('resumed run', result.outcome === 'success', result.reason);
-    check('StepContext after resume', /a \+ b/.test(String(result.handoff['initial.issue']?.['plan'])), JSON.stringify(result.handoff));
+    check(
+      'StepContext after resume',
+      /a \+ b/.test(String(result.handoff['initial.issue']?.['plan'])),
+      JSON.stringify(result.handoff),
+    );
     const progress = await handle.query(progressQuery).catch(() => undefined);
     note(
       `  SIGKILL mid-step: the server noticed after ${Math.round(detectedAt - killedAt)} ms (heartbeat timeout ${heartbeatTimeoutMs} ms); ` +
@@ -366,7 +491,12 @@ function table(results: Record<string, unknown>): string {
   const num = (k: string): number => Number(results[k]);
   const add = (k: string, unit: string, target?: TargetKey): void => {
     if (results[k] === undefined) return;
-    rows.push([k, `${results[k]} ${unit}`.trim(), target ? `≤ ${TARGETS[target].max} ${TARGETS[target].unit}` : '', target ? verdict(target, num(k)) : '']);
+    rows.push([
+      k,
+      `${results[k]} ${unit}`.trim(),
+      target ? `≤ ${TARGETS[target].max} ${TARGETS[target].unit}` : '',
+      target ? verdict(target, num(k)) : '',
+    ]);
   };
   add('overheadMsPerStep', 'ms', 'overheadMsPerStep');
   add('overheadMsPerStepInterval', 'ms');
@@ -380,7 +510,14 @@ function table(results: Record<string, unknown>): string {
   add('resumeMs', 'ms');
   add('resumeWorkerReadyMs', 'ms');
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 async function main(): Promise<number> {
@@ -400,7 +537,11 @@ async function main(): Promise<number> {
   const only = onlyIndex >= 0 ? new Set((argv[onlyIndex + 1] ?? '').split(',')) : undefined;
   const wants = (name: string): boolean => only === undefined || only.has(name);
   const wal = argv.includes('--wal');
-  const server = await startPrivateDevServer({ dir, dbName: 'bench.sqlite', ...(wal ? { sqlitePragmas: ['journal_mode=WAL', 'synchronous=NORMAL'] } : {}) });
+  const server = await startPrivateDevServer({
+    dir,
+    dbName: 'bench.sqlite',
+    ...(wal ? { sqlitePragmas: ['journal_mode=WAL', 'synchronous=NORMAL'] } : {}),
+  });
   const cleanups: Array<() => Promise<unknown>> = [() => server.stop()];
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
@@ -408,7 +549,9 @@ async function main(): Promise<number> {
       report(results, [...errors, `interrupted by ${signal}`], cfg, t0);
       void Promise.all(liveWorkers.map((w) => w.kill('SIGKILL')))
         .then(() => server.stop())
-        .then(() => Promise.all([dir, ...repos].map((d) => rm(d, { recursive: true, force: true }).catch(() => undefined))))
+        .then(() =>
+          Promise.all([dir, ...repos].map((d) => rm(d, { recursive: true, force: true }).catch(() => undefined))),
+        )
         .finally(() => process.exit(130));
     });
   }
@@ -417,7 +560,10 @@ async function main(): Promise<number> {
     const connection = await Connection.connect({ address: server.address });
     cleanups.unshift(() => connection.close());
     const client = new Client({ connection, namespace: server.namespace });
-    const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never });
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: WORKFLOWS_PATH,
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never,
+    });
     const bundlePath = join(dir, 'workflow-bundle.js');
     await writeFile(bundlePath, code);
     const bench: Bench = { dir, server, client, connection, bundlePath, cleanups };
@@ -435,44 +581,65 @@ async function main(): Promise<number> {
       note(`  (${Math.round((performance.now() - started) / 1000)} s)`);
     };
 
-    if (wants('overhead')) await phase(`overhead (${cfg.overheadSteps} steps at ${cfg.overheadLatencyMs} ms, ${cfg.overheadReps} rep)`, async () => {
-      const r = await pairs(bench, cfg.overheadSteps, cfg.overheadLatencyMs, cfg.overheadReps);
-      const perRep = r.durableMs.map((d, i) => (d - r.inProcessMs[i]!) / cfg.overheadSteps);
-      results.overheadMsPerStep = Math.round(median(perRep) * 10) / 10;
-      results.overheadMsPerStepInterval = Math.round((median(r.durableStepMs) - median(r.inProcessStepMs)) * 10) / 10;
-      results.overheadSteps = cfg.overheadSteps;
-      results.overheadLatencyMs = cfg.overheadLatencyMs;
-      results.overheadDurableMs = Math.round(median(r.durableMs));
-      results.overheadInProcessMs = Math.round(median(r.inProcessMs));
-      const b = r.breakdowns[Math.floor(r.breakdowns.length / 2)]!;
-      const per = (v: number): number => Math.round((v / cfg.overheadSteps) * 10) / 10;
-      results.perStepActivityQueueMs = per(b.activityQueueMs);
-      results.perStepActivityExecMs = per(b.activityExecMs);
-      results.perStepWorkflowTaskQueueMs = per(b.workflowTaskQueueMs);
-      results.perStepWorkflowTaskExecMs = per(b.workflowTaskExecMs);
-      results.perStepActivities = Math.round((b.activities / cfg.overheadSteps) * 10) / 10;
-      results.perStepWorkflowTasks = Math.round((b.workflowTasks / cfg.overheadSteps) * 10) / 10;
-      note(
-        `  durable run, per step: ${results.perStepActivities} activities (queue ${results.perStepActivityQueueMs} ms, exec ${results.perStepActivityExecMs} ms), ` +
-          `${results.perStepWorkflowTasks} workflow tasks (queue ${results.perStepWorkflowTaskQueueMs} ms, exec ${results.perStepWorkflowTaskExecMs} ms); ` +
-          Object.entries(b.byActivity).map(([k, v]) => `${k} ×${v.count} q${Math.round(v.queueMs / v.count)}/x${Math.round(v.execMs / v.count)} ms`).join(', '),
+    if (wants('overhead'))
+      await phase(
+        `overhead (${cfg.overheadSteps} steps at ${cfg.overheadLatencyMs} ms, ${cfg.overheadReps} rep)`,
+        async () => {
+          const r = await pairs(bench, cfg.overheadSteps, cfg.overheadLatencyMs, cfg.overheadReps);
+          const perRep = r.durableMs.map((d, i) => (d - r.inProcessMs[i]!) / cfg.overheadSteps);
+          results.overheadMsPerStep = Math.round(median(perRep) * 10) / 10;
+          results.overheadMsPerStepInterval =
+            Math.round((median(r.durableStepMs) - median(r.inProcessStepMs)) * 10) / 10;
+          results.overheadSteps = cfg.overheadSteps;
+          results.overheadLatencyMs = cfg.overheadLatencyMs;
+          results.overheadDurableMs = Math.round(median(r.durableMs));
+          results.overheadInProcessMs = Math.round(median(r.inProcessMs));
+          const b = r.breakdowns[Math.floor(r.breakdowns.length / 2)]!;
+          const per = (v: number): number => Math.round((v / cfg.overheadSteps) * 10) / 10;
+          results.perStepActivityQueueMs = per(b.activityQueueMs);
+          results.perStepActivityExecMs = per(b.activityExecMs);
+          results.perStepWorkflowTaskQueueMs = per(b.workflowTaskQueueMs);
+          results.perStepWorkflowTaskExecMs = per(b.workflowTaskExecMs);
+          results.perStepActivities = Math.round((b.activities / cfg.overheadSteps) * 10) / 10;
+          results.perStepWorkflowTasks = Math.round((b.workflowTasks / cfg.overheadSteps) * 10) / 10;
+          note(
+            `  durable run, per step: ${results.perStepActivities} activities (queue ${results.perStepActivityQueueMs} ms, exec ${results.perStepActivityExecMs} ms), ` +
+              `${results.perStepWorkflowTasks} workflow tasks (queue ${results.perStepWorkflowTaskQueueMs} ms, exec ${results.perStepWorkflowTaskExecMs} ms); ` +
+              Object.entries(b.byActivity)
+                .map(
+                  ([k, v]) =>
+                    `${k} ×${v.count} q${Math.round(v.queueMs / v.count)}/x${Math.round(v.execMs / v.count)} ms`,
+                )
+                .join(', '),
+          );
+        },
       );
-    });
-    if (wants('ratio')) await phase(`ratio (${cfg.ratioSteps} steps at 500 ms, ${cfg.ratioReps} rep)`, async () => {
-      const r = await pairs(bench, cfg.ratioSteps, 500, cfg.ratioReps);
-      results.ratioVsInProcess = Math.round(median(r.durableMs.map((d, i) => d / r.inProcessMs[i]!)) * 1000) / 1000;
-      results.ratioDurableMs = Math.round(median(r.durableMs));
-      results.ratioInProcessMs = Math.round(median(r.inProcessMs));
-    });
-    if (wants('history')) await phase(`history (${cfg.historySteps.join(' and ')} steps, 1 MB tool output each)`, async () => {
-      Object.assign(results, await historyPhase(bench, cfg.historySteps));
-    });
-    if (wants('concurrency')) await phase(`concurrency (${cfg.concurrentRuns} runs × ${cfg.concurrentSteps} steps at ${cfg.concurrentLatencyMs} ms, one worker)`, async () => {
-      Object.assign(results, await concurrencyPhase(bench, cfg));
-    });
-    if (wants('resume')) await phase('resume (SIGKILL mid-step, heartbeat timeout 10 s)', async () => {
-      Object.assign(results, await resumePhase(bench, 10_000));
-    }, 150_000);
+    if (wants('ratio'))
+      await phase(`ratio (${cfg.ratioSteps} steps at 500 ms, ${cfg.ratioReps} rep)`, async () => {
+        const r = await pairs(bench, cfg.ratioSteps, 500, cfg.ratioReps);
+        results.ratioVsInProcess = Math.round(median(r.durableMs.map((d, i) => d / r.inProcessMs[i]!)) * 1000) / 1000;
+        results.ratioDurableMs = Math.round(median(r.durableMs));
+        results.ratioInProcessMs = Math.round(median(r.inProcessMs));
+      });
+    if (wants('history'))
+      await phase(`history (${cfg.historySteps.join(' and ')} steps, 1 MB tool output each)`, async () => {
+        Object.assign(results, await historyPhase(bench, cfg.historySteps));
+      });
+    if (wants('concurrency'))
+      await phase(
+        `concurrency (${cfg.concurrentRuns} runs × ${cfg.concurrentSteps} steps at ${cfg.concurrentLatencyMs} ms, one worker)`,
+        async () => {
+          Object.assign(results, await concurrencyPhase(bench, cfg));
+        },
+      );
+    if (wants('resume'))
+      await phase(
+        'resume (SIGKILL mid-step, heartbeat timeout 10 s)',
+        async () => {
+          Object.assign(results, await resumePhase(bench, 10_000));
+        },
+        150_000,
+      );
   } finally {
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
@@ -489,21 +656,24 @@ function report(results: Record<string, unknown>, errors: readonly string[], cfg
   results.cpus = cpus().length;
   results.loadAvgAtEnd = Math.round(loadavg()[0]! * 10) / 10;
   const pass: Record<string, string> = {};
-  for (const key of Object.keys(TARGETS) as TargetKey[]) pass[key] = results[key] === undefined ? 'MISSING' : verdict(key, Number(results[key]));
+  for (const key of Object.keys(TARGETS) as TargetKey[])
+    pass[key] = results[key] === undefined ? 'MISSING' : verdict(key, Number(results[key]));
   results.targets = Object.fromEntries(Object.entries(TARGETS).map(([k, v]) => [k, v.max]));
   results.verdicts = pass;
   if (errors.length > 0) results.errors = errors;
   if (jsonMode) process.stdout.write(`${JSON.stringify(results)}\n`);
   else {
     const errorText = errors.length > 0 ? `errors:\n  ${errors.join('\n  ')}\n` : '';
-    process.stdout.write(`\n${table(results)}\n\n${errorText}bench took ${results.benchSeconds} s (load average ${results.loadAvgAtEnd} on ${results.cpus} CPUs)\n`);
+    process.stdout.write(
+      `\n${table(results)}\n\n${errorText}bench took ${results.benchSeconds} s (load average ${results.loadAvgAtEnd} on ${results.cpus} CPUs)\n`,
+    );
   }
 }
 
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`bench failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   },
 );

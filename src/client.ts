@@ -21,7 +21,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   const handler = command === undefined ? undefined : HANDLERS[command];
   if (handler === undefined) {
-    process.stderr.write(`error: unknown command "${command ?? ''}"; expected one of ${Object.keys(HANDLERS).join(', ')}\n`);
+    process.stderr.write(
+      `error: unknown command "${command ?? ''}"; expected one of ${Object.keys(HANDLERS).join(', ')}\n`,
+    );
     return 2;
   }
   return handler(rest);

@@ -19,9 +19,15 @@ const OUT = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'histories
 async function record(name: string, scenario: Parameters<typeof runScenario>[0]): Promise<void> {
   const { workflowId, result } = await runScenario(scenario);
   // The format the Web UI and `temporal workflow show -o json` export.
-  const json = execFileSync(resolveTemporalCliPath(), ['workflow', 'show', '--address', serverAddress(await testEnv()), '--workflow-id', workflowId, '--output', 'json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const json = execFileSync(
+    resolveTemporalCliPath(),
+    ['workflow', 'show', '--address', serverAddress(await testEnv()), '--workflow-id', workflowId, '--output', 'json'],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
   await writeFile(join(OUT, `${name}.json`), json);
-  process.stdout.write(`${name}: ${result.outcome}, ${(JSON.parse(json) as { events: unknown[] }).events.length} events\n`);
+  process.stdout.write(
+    `${name}: ${result.outcome}, ${(JSON.parse(json) as { events: unknown[] }).events.length} events\n`,
+  );
 }
 
 try {
@@ -30,9 +36,46 @@ try {
     session: {
       name: 'never passes',
       rules: [
-        { id: 'plan', when: { promptContains: 'Step initial.issue' }, respond: { json: { stepId: 'initial.issue', status: 'in_progress', summary: 'plan', next_action: { action: 'next', reason: 'r' }, analysis: { plan: 'p', files: [] } } } },
-        { id: 'work', when: { promptContains: 'Step continuation.issue' }, respond: { json: { stepId: 'continuation.issue', status: 'completed', summary: 'w', next_action: { action: 'handoff', reason: 'r' }, work: { changes: 'none', tests: 'none' } } } },
-        { id: 'close', when: { promptContains: 'Step closure.issue' }, respond: { json: { stepId: 'closure.issue', status: 'completed', summary: 'c', next_action: { action: 'closing', reason: 'r' }, verdict: 'done', evidence: { git_status: '', tests: '' } } } },
+        {
+          id: 'plan',
+          when: { promptContains: 'Step initial.issue' },
+          respond: {
+            json: {
+              stepId: 'initial.issue',
+              status: 'in_progress',
+              summary: 'plan',
+              next_action: { action: 'next', reason: 'r' },
+              analysis: { plan: 'p', files: [] },
+            },
+          },
+        },
+        {
+          id: 'work',
+          when: { promptContains: 'Step continuation.issue' },
+          respond: {
+            json: {
+              stepId: 'continuation.issue',
+              status: 'completed',
+              summary: 'w',
+              next_action: { action: 'handoff', reason: 'r' },
+              work: { changes: 'none', tests: 'none' },
+            },
+          },
+        },
+        {
+          id: 'close',
+          when: { promptContains: 'Step closure.issue' },
+          respond: {
+            json: {
+              stepId: 'closure.issue',
+              status: 'completed',
+              summary: 'c',
+              next_action: { action: 'closing', reason: 'r' },
+              verdict: 'done',
+              evidence: { git_status: '', tests: '' },
+            },
+          },
+        },
       ],
     },
   });

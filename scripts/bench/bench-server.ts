@@ -56,7 +56,8 @@ export async function startPrivateDevServer(options: DevServerOptions): Promise<
   const logFile = join(options.dir, 'dev-server.log');
   const args = [
     ...devServerArgs({ port, uiPort, dbFile }),
-    '--log-level', 'error',
+    '--log-level',
+    'error',
     ...(options.ui ? [] : ['--headless']),
     ...(options.sqlitePragmas ?? []).flatMap((p) => ['--sqlite-pragma', p]),
   ];
@@ -70,7 +71,9 @@ export async function startPrivateDevServer(options: DevServerOptions): Promise<
     closeSync(out);
     const started = child;
     const exited = new Promise<never>((_, reject) =>
-      started.once('exit', (code, signal) => reject(new Error(`temporal dev server exited during start (code ${code}, signal ${signal}); see ${logFile}`))),
+      started.once('exit', (code, signal) =>
+        reject(new Error(`temporal dev server exited during start (code ${code}, signal ${signal}); see ${logFile}`)),
+      ),
     );
     await Promise.race([waitForServer(address, options.startTimeoutMs ?? 60_000), exited]);
     exited.catch(() => undefined);

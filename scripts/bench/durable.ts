@@ -2,7 +2,7 @@
  * Durable runs for the bench: start the run workflow, wait for its result (bounded),
  * and read its history (per-step timings from event times, history size).
  */
-import { Client, type WorkflowHandle } from '@temporalio/client';
+import { type Client, type WorkflowHandle } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common';
 import type { RunInput, RunResult } from '../../src/contracts/run.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
@@ -26,11 +26,27 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, what: stri
   }
 }
 
-export async function startRun(client: Client, taskQueue: string, workflowId: string, input: RunInput): Promise<WorkflowHandle<typeof runAgentWorkflow>> {
-  return client.workflow.start(runAgentWorkflow, { taskQueue, workflowId, args: [input], workflowExecutionTimeout: '15 minutes' });
+export async function startRun(
+  client: Client,
+  taskQueue: string,
+  workflowId: string,
+  input: RunInput,
+): Promise<WorkflowHandle<typeof runAgentWorkflow>> {
+  return client.workflow.start(runAgentWorkflow, {
+    taskQueue,
+    workflowId,
+    args: [input],
+    workflowExecutionTimeout: '15 minutes',
+  });
 }
 
-export async function durableRun(client: Client, taskQueue: string, workflowId: string, input: RunInput, timeoutMs: number): Promise<DurableRun> {
+export async function durableRun(
+  client: Client,
+  taskQueue: string,
+  workflowId: string,
+  input: RunInput,
+  timeoutMs: number,
+): Promise<DurableRun> {
   const started = performance.now();
   const handle = await startRun(client, taskQueue, workflowId, input);
   const result = await withTimeout(handle.result(), timeoutMs, `run ${workflowId}`);
@@ -93,13 +109,21 @@ export async function timeBreakdown(handle: WorkflowHandle): Promise<TimeBreakdo
   const history = await handle.fetchHistory();
   const at = new Map<string, number>();
   const typeOf = new Map<string, string>();
-  const out = { activityQueueMs: 0, activityExecMs: 0, workflowTaskQueueMs: 0, workflowTaskExecMs: 0, activities: 0, workflowTasks: 0 };
+  const out = {
+    activityQueueMs: 0,
+    activityExecMs: 0,
+    workflowTaskQueueMs: 0,
+    workflowTaskExecMs: 0,
+    activities: 0,
+    workflowTasks: 0,
+  };
   const byActivity: Record<string, { count: number; queueMs: number; execMs: number }> = {};
   for (const e of history.events ?? []) {
     const id = String(e.eventId);
     const t = tsToMs(e.eventTime);
     at.set(id, t);
-    if (e.activityTaskScheduledEventAttributes) typeOf.set(id, e.activityTaskScheduledEventAttributes.activityType?.name ?? '?');
+    if (e.activityTaskScheduledEventAttributes)
+      typeOf.set(id, e.activityTaskScheduledEventAttributes.activityType?.name ?? '?');
     const started = e.activityTaskStartedEventAttributes;
     if (started) {
       const q = t - (at.get(String(started.scheduledEventId)) ?? t);

@@ -29,12 +29,22 @@ export interface InProcessResult {
 }
 
 export async function runInProcess(input: RunInput, modelUrl: string): Promise<InProcessResult> {
-  const acts = createActivities(createDefaultDeps({ PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_BASE_URL: modelUrl }));
-  const env = new MockActivityEnvironment(undefined, { logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } as never });
+  const acts = createActivities(
+    createDefaultDeps({ PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_BASE_URL: modelUrl }),
+  );
+  const env = new MockActivityEnvironment(undefined, {
+    logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } as never,
+  });
   const call = <I, O>(fn: (i: I) => Promise<O>, i: I): Promise<O> => env.run(fn as never, i as never) as Promise<O>;
   const started = performance.now();
   const stepEnds: number[] = [];
-  const finish = (outcome: 'success' | 'failed', reason: string, steps: number): InProcessResult => ({ outcome, reason, steps, wallMs: performance.now() - started, stepEnds });
+  const finish = (outcome: 'success' | 'failed', reason: string, steps: number): InProcessResult => ({
+    outcome,
+    reason,
+    steps,
+    wallMs: performance.now() - started,
+    stepEnds,
+  });
 
   const definition = await call(acts.loadDefinition, { agentDir: input.agentDir });
   const maxIterations = input.maxIterations ?? definition.maxIterations;
@@ -49,9 +59,13 @@ export async function runInProcess(input: RunInput, modelUrl: string): Promise<I
   const system = systemPromptInput(definition, input.issue, workspace.branch);
   // As the workflow does: resolved once up front, passed by reference to each step.
   await call(acts.resolvePrompt, system);
-  let state = initialRunState(definition.entryStep, { maxTurnsPerStep: definition.model.maxTurnsPerStep, ...input.budget });
+  let state = initialRunState(definition.entryStep, {
+    maxTurnsPerStep: definition.model.maxTurnsPerStep,
+    ...input.budget,
+  });
   for (;;) {
-    if (state.iteration >= maxIterations) return finish('failed', `reached ${maxIterations} iterations`, state.steps.length);
+    if (state.iteration >= maxIterations)
+      return finish('failed', `reached ${maxIterations} iterations`, state.steps.length);
     const step = definition.steps[state.stepId];
     if (step === undefined) return finish('failed', `unknown step ${state.stepId}`, state.steps.length);
     state = { ...state, iteration: state.iteration + 1 };
@@ -87,19 +101,43 @@ export async function runInProcess(input: RunInput, modelUrl: string): Promise<I
     const output = normaliseStepId(answer.output, step.stepId).output;
     const gate = interpretGate(step, output);
     if (!gate.ok) return finish('failed', gate.reason, state.steps.length);
-    const route = routeIntent({ definition, step, intent: gate.intent, handoff: gate.handoff, ...(gate.target === undefined ? {} : { target: gate.target }) });
+    const route = routeIntent({
+      definition,
+      step,
+      intent: gate.intent,
+      handoff: gate.handoff,
+      ...(gate.target === undefined ? {} : { target: gate.target }),
+    });
     state = recordStep(
       { ...state, stepContext: recordHandoff(state.stepContext, step.stepId, gate.handoff) },
-      { iteration: state.iteration, stepId: step.stepId, stepKind: step.stepKind, intent: gate.intent, summary: answer.summary, usage: answer.usage, costUsd: answer.costUsd, turns: answer.turns },
+      {
+        iteration: state.iteration,
+        stepId: step.stepId,
+        stepKind: step.stepKind,
+        intent: gate.intent,
+        summary: answer.summary,
+        usage: answer.usage,
+        costUsd: answer.costUsd,
+        turns: answer.turns,
+      },
     );
     if (route.kind === 'goto') {
       state = { ...state, stepId: route.stepId };
       continue;
     }
-    if (route.kind !== 'closing') return finish('failed', route.kind === 'abort' ? route.reason : route.reason, state.steps.length);
-    const completionStep = definition.completionSteps[step.stepId] ?? (Object.values(definition.completionSteps).length === 1 ? Object.values(definition.completionSteps)[0] : undefined);
+    if (route.kind !== 'closing')
+      return finish('failed', route.kind === 'abort' ? route.reason : route.reason, state.steps.length);
+    const completionStep =
+      definition.completionSteps[step.stepId] ??
+      (Object.values(definition.completionSteps).length === 1
+        ? Object.values(definition.completionSteps)[0]
+        : undefined);
     const report = completionStep
-      ? await call(acts.runValidators, { worktreePath: workspace.worktreePath, completionStep, validators: definition.validators })
+      ? await call(acts.runValidators, {
+          worktreePath: workspace.worktreePath,
+          completionStep,
+          validators: definition.validators,
+        })
       : { passed: true, results: [] };
     if (!report.passed) return finish('failed', 'validators failed', state.steps.length);
     const boundary = await call(acts.runBoundaryHook, {

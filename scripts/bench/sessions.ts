@@ -23,8 +23,18 @@ export interface StepsSessionOptions {
   readonly toolOutputBytes?: number;
 }
 
-function answer(id: string, promptContains: string[], output: Record<string, unknown>, latencyMs: number, turn?: number): SessionRule {
-  return { id, when: { promptContains, ...(turn === undefined ? {} : { turn }) }, respond: { json: output, delayMs: latencyMs } };
+function answer(
+  id: string,
+  promptContains: string[],
+  output: Record<string, unknown>,
+  latencyMs: number,
+  turn?: number,
+): SessionRule {
+  return {
+    id,
+    when: { promptContains, ...(turn === undefined ? {} : { turn }) },
+    respond: { json: output, delayMs: latencyMs },
+  };
 }
 
 export function stepsSession(options: StepsSessionOptions): SessionScript {
@@ -36,13 +46,41 @@ export function stepsSession(options: StepsSessionOptions): SessionScript {
   if (big > 0) {
     // Printed by the agent's bash tool in the worktree; read-only, no redirection.
     const command = `head -c ${big} /dev/zero | tr '\\0' 'x'`;
-    rules.push({ id: 'print-output', when: { turn: 0 }, respond: { text: 'Printing the output.', toolUse: [{ name: 'bash', input: { command } }], delayMs: latencyMs } });
+    rules.push({
+      id: 'print-output',
+      when: { turn: 0 },
+      respond: { text: 'Printing the output.', toolUse: [{ name: 'bash', input: { command } }], delayMs: latencyMs },
+    });
   }
   rules.push(
-    answer('plan-next', ['Step initial.plan'], { stepId: 'initial.plan', summary: 'plan', next_action: { action: 'next' }, analysis: { note: 'BENCH-NOTE' } }, latencyMs, finalTurn),
-    answer('build-handoff', [`Step continuation.build · Iteration ${steps - 1}`], { stepId: 'continuation.build', summary: 'built', next_action: { action: 'handoff' } }, latencyMs, finalTurn),
-    answer('build-next', ['Step continuation.build'], { stepId: 'continuation.build', summary: 'building', next_action: { action: 'next' } }, latencyMs, finalTurn),
-    answer('close', ['Step closure.done'], { stepId: 'closure.done', summary: 'done', next_action: { action: 'closing' } }, latencyMs, finalTurn),
+    answer(
+      'plan-next',
+      ['Step initial.plan'],
+      { stepId: 'initial.plan', summary: 'plan', next_action: { action: 'next' }, analysis: { note: 'BENCH-NOTE' } },
+      latencyMs,
+      finalTurn,
+    ),
+    answer(
+      'build-handoff',
+      [`Step continuation.build · Iteration ${steps - 1}`],
+      { stepId: 'continuation.build', summary: 'built', next_action: { action: 'handoff' } },
+      latencyMs,
+      finalTurn,
+    ),
+    answer(
+      'build-next',
+      ['Step continuation.build'],
+      { stepId: 'continuation.build', summary: 'building', next_action: { action: 'next' } },
+      latencyMs,
+      finalTurn,
+    ),
+    answer(
+      'close',
+      ['Step closure.done'],
+      { stepId: 'closure.done', summary: 'done', next_action: { action: 'closing' } },
+      latencyMs,
+      finalTurn,
+    ),
   );
   return { name: `bench: ${steps} steps at ${latencyMs} ms${big > 0 ? `, ${big} B tool output per step` : ''}`, rules };
 }

@@ -22,7 +22,9 @@ import { startPrivateDevServer } from './bench-server.js';
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   const outIndex = argv.indexOf('--out');
-  const out = resolve(outIndex >= 0 ? argv[outIndex + 1]! : join(PROJECT_ROOT, 'docs', 'images', 'web-ui-demo-run.png'));
+  const out = resolve(
+    outIndex >= 0 ? argv[outIndex + 1]! : join(PROJECT_ROOT, 'docs', 'images', 'web-ui-demo-run.png'),
+  );
   const dir = await mkdtemp(join(tmpdir(), 'issue-agent-ui-'));
   const server = await startPrivateDevServer({ dir, dbName: 'ui.sqlite', ui: true });
   const model = await createModelServer({ session: join(DEMO_DIR, 'session.json') });
@@ -33,7 +35,12 @@ async function main(): Promise<number> {
     const taskQueue = `ui-demo-${process.pid}`;
     const workflowId = `issue-agent-issue-${issue}`;
     const deps = createDefaultDeps({ PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_BASE_URL: model.url });
-    const { worker, connection: workerConnection } = await createRunWorker({ address: server.address, namespace: server.namespace, taskQueue, deps });
+    const { worker, connection: workerConnection } = await createRunWorker({
+      address: server.address,
+      namespace: server.namespace,
+      taskQueue,
+      deps,
+    });
     const handle = await client.workflow.start(runAgentWorkflow, {
       taskQueue,
       workflowId,
@@ -48,13 +55,29 @@ async function main(): Promise<number> {
     await sleep(1000);
     const profile = await mkdtemp(join(tmpdir(), 'chromium-profile-'));
     const args = [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--user-data-dir=${profile}`, `--screenshot=${out}`, '--window-size=1400,1000',
-      '--hide-scrollbars', '--virtual-time-budget=15000', url,
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${profile}`,
+      `--screenshot=${out}`,
+      '--window-size=1400,1000',
+      '--hide-scrollbars',
+      '--virtual-time-budget=15000',
+      url,
     ];
     const shot = spawnSync('chromium', args, { encoding: 'utf8', timeout: 120_000 });
-    process.stdout.write(`${url}\nchromium exit ${shot.status}: ${(shot.stderr ?? '').split('\n').filter((l) => /screenshot|error/i.test(l)).slice(0, 5).join('\n')}\n`);
+    process.stdout.write(
+      `${url}\nchromium exit ${shot.status}: ${(shot.stderr ?? '')
+        .split('\n')
+        .filter((l) => /screenshot|error/i.test(l))
+        .slice(0, 5)
+        .join('\n')}\n`,
+    );
     if (argv.includes('--keep')) {
       process.stdout.write(`server kept at ${server.uiUrl} (pid ${server.pid()}); Ctrl-C to stop\n`);
       await new Promise((r) => process.once('SIGINT', r));
@@ -72,7 +95,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   },
 );

@@ -15,8 +15,18 @@ async function main(): Promise<void> {
   if (!address || !taskQueue) throw new Error('worker-child needs TEMPORAL_ADDRESS and TEMPORAL_TASK_QUEUE');
   const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
   const bundle = process.env.BENCH_BUNDLE ? { codePath: process.env.BENCH_BUNDLE } : undefined;
-  const deps = createDefaultDeps({ PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_BASE_URL: process.env.ANTHROPIC_BASE_URL });
-  const { worker, connection } = await createRunWorker({ address, namespace, taskQueue, deps, ...(bundle ? { workflowBundle: bundle } : {}) });
+  const deps = createDefaultDeps({
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ANTHROPIC_BASE_URL: process.env.ANTHROPIC_BASE_URL,
+  });
+  const { worker, connection } = await createRunWorker({
+    address,
+    namespace,
+    taskQueue,
+    deps,
+    ...(bundle ? { workflowBundle: bundle } : {}),
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => worker.shutdown());
   process.stdout.write(`READY ${process.pid}\n`);
   try {
@@ -29,7 +39,7 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (err: unknown) => {
-    process.stderr.write(`worker-child: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`worker-child: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   },
 );

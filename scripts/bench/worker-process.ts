@@ -45,14 +45,18 @@ export function spawnWorker(env: WorkerEnv, options: { stderr?: 'inherit' | 'ign
     },
     stdio: ['ignore', 'pipe', options.stderr ?? 'ignore'],
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const ready = new Promise<number>((resolve, reject) => {
     let buffer = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       buffer += chunk.toString('utf8');
       if (buffer.includes('READY')) resolve(performance.now());
     });
-    void exited.then(({ code, signal }) => reject(new Error(`worker exited before READY (code ${code}, signal ${signal})`)));
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`worker exited before READY (code ${code}, signal ${signal})`)),
+    );
   });
   ready.catch(() => undefined);
   return {
@@ -82,7 +86,10 @@ export function procMemoryMb(pid: number): { rssMb: number; hwmMb: number } | un
 }
 
 /** Samples a process's RSS every `everyMs` until stopped; returns the peaks seen. */
-export function sampleMemory(pid: number, everyMs = 200): { stop(): { peakRssMb: number; hwmMb: number; samples: number } } {
+export function sampleMemory(
+  pid: number,
+  everyMs = 200,
+): { stop(): { peakRssMb: number; hwmMb: number; samples: number } } {
   let peakRssMb = 0;
   let hwmMb = 0;
   let samples = 0;

@@ -44,8 +44,22 @@ export interface ChaosOptions {
   readonly log?: (line: string) => void;
 }
 
-export const SHORT_CHAOS: Omit<ChaosOptions, 'seed'> = { runs: 3, workerKills: 3, serverRestarts: 1, faultTimes: 1, workers: 2, timeoutMs: 170_000 };
-export const FULL_CHAOS: Omit<ChaosOptions, 'seed'> = { runs: 6, workerKills: 8, serverRestarts: 2, faultTimes: 2, workers: 2, timeoutMs: 480_000 };
+export const SHORT_CHAOS: Omit<ChaosOptions, 'seed'> = {
+  runs: 3,
+  workerKills: 3,
+  serverRestarts: 1,
+  faultTimes: 1,
+  workers: 2,
+  timeoutMs: 170_000,
+};
+export const FULL_CHAOS: Omit<ChaosOptions, 'seed'> = {
+  runs: 6,
+  workerKills: 8,
+  serverRestarts: 2,
+  faultTimes: 2,
+  workers: 2,
+  timeoutMs: 480_000,
+};
 
 export interface RunReport {
   readonly workflowId: string;
@@ -94,22 +108,64 @@ export function chaosSession(times: number): SessionScript {
     if (!found) throw new Error(`demo session has no rule ${id}`);
     return found;
   };
-  const err = (status: number, type: string, message: string, headers?: Record<string, string>) => ({ status, type, message, ...(headers ? { headers } : {}) });
+  const err = (status: number, type: string, message: string, headers?: Record<string, string>) => ({
+    status,
+    type,
+    message,
+    ...(headers ? { headers } : {}),
+  });
   const faults: SessionRule[] = [
-    { id: 'fault-429', times, when: { promptContains: 'Step initial.issue', turn: 0 }, respond: { error: err(429, 'rate_limit_error', 'chaos: rate limited', { 'retry-after': '1' }) } },
-    { id: 'fault-malformed', times, when: { promptContains: 'Step initial.issue', turn: 1 }, respond: { rawText: '{"stepId": "initial.issue", "summary": "chaos: cut off', delayMs: 300 } },
-    { id: 'fault-529', times, when: { promptContains: 'Step continuation.issue', turn: 0 }, respond: { error: err(529, 'overloaded_error', 'chaos: overloaded') } },
-    { id: 'fault-reset', times, when: { promptContains: 'Step continuation.issue', turn: 1 }, respond: { reset: true, delayMs: 200 } },
-    { id: 'fault-500', times, when: { promptContains: 'Step closure.issue', turn: 0 }, respond: { error: err(500, 'api_error', 'chaos: internal error') } },
-    { id: 'fault-slow', times, when: { promptContains: 'Step closure.issue', turn: 1 }, respond: { ...rule('closure-answer').respond, delayMs: 4000 } },
+    {
+      id: 'fault-429',
+      times,
+      when: { promptContains: 'Step initial.issue', turn: 0 },
+      respond: { error: err(429, 'rate_limit_error', 'chaos: rate limited', { 'retry-after': '1' }) },
+    },
+    {
+      id: 'fault-malformed',
+      times,
+      when: { promptContains: 'Step initial.issue', turn: 1 },
+      respond: { rawText: '{"stepId": "initial.issue", "summary": "chaos: cut off', delayMs: 300 },
+    },
+    {
+      id: 'fault-529',
+      times,
+      when: { promptContains: 'Step continuation.issue', turn: 0 },
+      respond: { error: err(529, 'overloaded_error', 'chaos: overloaded') },
+    },
+    {
+      id: 'fault-reset',
+      times,
+      when: { promptContains: 'Step continuation.issue', turn: 1 },
+      respond: { reset: true, delayMs: 200 },
+    },
+    {
+      id: 'fault-500',
+      times,
+      when: { promptContains: 'Step closure.issue', turn: 0 },
+      respond: { error: err(500, 'api_error', 'chaos: internal error') },
+    },
+    {
+      id: 'fault-slow',
+      times,
+      when: { promptContains: 'Step closure.issue', turn: 1 },
+      respond: { ...rule('closure-answer').respond, delayMs: 4000 },
+    },
   ];
   // After a malformed answer the step asks once for a repaired one (turn 2).
-  const repaired: SessionRule = { id: 'initial-answer-repaired', when: { promptContains: 'Step initial.issue', turn: 2 }, respond: rule('initial-answer').respond };
+  const repaired: SessionRule = {
+    id: 'initial-answer-repaired',
+    when: { promptContains: 'Step initial.issue', turn: 2 },
+    respond: rule('initial-answer').respond,
+  };
   const slowed = demo.rules.map((r) => ({ ...r, respond: { ...r.respond, delayMs: 400 + (r.respond.delayMs ?? 0) } }));
   return { ...demo, name: 'chaos: demo session with model faults', rules: [...faults, ...slowed, repaired] };
 }
 
-async function awaitResult(handle: WorkflowHandle<typeof runAgentWorkflow>, deadline: number): Promise<RunResult | Error> {
+async function awaitResult(
+  handle: WorkflowHandle<typeof runAgentWorkflow>,
+  deadline: number,
+): Promise<RunResult | Error> {
   for (;;) {
     try {
       return await handle.result();
@@ -122,7 +178,10 @@ async function awaitResult(handle: WorkflowHandle<typeof runAgentWorkflow>, dead
   }
 }
 
-async function inspectRepo(repoPath: string, issue: number): Promise<{ mergeCommits: number; comments: number; issueState: string }> {
+async function inspectRepo(
+  repoPath: string,
+  issue: number,
+): Promise<{ mergeCommits: number; comments: number; issueState: string }> {
   const log = await git(repoPath, ['log', 'main', '--merges', '--format=%s']);
   const mergeCommits = log.stdout.split('\n').filter((l) => l.includes(`(issue #${issue})`)).length;
   const text = await readFile(join(repoPath, '.agent', 'issues', `${issue}.md`), 'utf8');
@@ -145,7 +204,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   let workerKills = 0;
   const restarts: Array<{ signal: string; downMs: number }> = [];
   const problems: string[] = [];
-  log(`chaos seed ${options.seed}: ${options.runs} runs, ${options.workerKills} worker kills, ${options.serverRestarts} server restarts, model faults × ${options.faultTimes}`);
+  log(
+    `chaos seed ${options.seed}: ${options.runs} runs, ${options.workerKills} worker kills, ${options.serverRestarts} server restarts, model faults × ${options.faultTimes}`,
+  );
 
   const server = await startPrivateDevServer({ dir, dbName: 'chaos.sqlite' });
   const model = await createModelServer({ session: chaosSession(options.faultTimes) });
@@ -154,7 +215,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   try {
     connection = await Connection.connect({ address: server.address });
     const client = new Client({ connection, namespace: server.namespace });
-    const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never });
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: WORKFLOWS_PATH,
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never,
+    });
     const bundlePath = join(dir, 'workflow-bundle.js');
     await writeFile(bundlePath, code);
     const taskQueue = `chaos-${process.pid}-${Date.now().toString(36)}`;
@@ -183,7 +247,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           taskQueue,
           workflowId,
           workflowExecutionTimeout: `${Math.ceil(options.timeoutMs / 1000)} seconds`,
-          args: [{ issue, agentDir: PROJECT_ROOT, repoPath, issueSource: 'local', artifactsDir: join(dir, 'artifacts'), tuning: { heartbeatTimeoutMs: 8000 } }],
+          args: [
+            {
+              issue,
+              agentDir: PROJECT_ROOT,
+              repoPath,
+              issueSource: 'local',
+              artifactsDir: join(dir, 'artifacts'),
+              tuning: { heartbeatTimeoutMs: 8000 },
+            },
+          ],
         });
         return { workflowId, repoPath, issue, handle };
       }),
@@ -199,7 +272,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
     // Worker kills at random times while runs are live.
     const killer = (async () => {
-      for (let k = 0; k < options.workerKills && live > 0 && Date.now() < deadline; ) {
+      for (let k = 0; k < options.workerKills && live > 0 && Date.now() < deadline;) {
         await sleep(between(2500, 7000));
         const candidates = [...workers].filter((w) => w.alive());
         if (candidates.length === 0 || live === 0) continue;
@@ -235,7 +308,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const repo = await inspectRepo(run.repoPath, run.issue);
       if (res instanceof Error) {
         problems.push(`${run.workflowId}: no result: ${res.message}`);
-        reports.push({ workflowId: run.workflowId, repoPath: run.repoPath, outcome: 'error', reason: res.message, ...repo, planKept: false, steps: [] });
+        reports.push({
+          workflowId: run.workflowId,
+          repoPath: run.repoPath,
+          outcome: 'error',
+          reason: res.message,
+          ...repo,
+          planKept: false,
+          steps: [],
+        });
         continue;
       }
       const planKept = /a \+ b/.test(String(res.handoff['initial.issue']?.['plan'] ?? ''));
@@ -251,13 +332,22 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       };
       reports.push(report);
       if (res.reason.trim() === '') problems.push(`${run.workflowId}: ${res.outcome} without a stated reason`);
-      if (repo.mergeCommits > 1) problems.push(`${run.workflowId}: ${repo.mergeCommits} merge commits for issue #${run.issue} (duplicate boundary effect)`);
-      if (repo.comments > 1) problems.push(`${run.workflowId}: ${repo.comments} closing comments on issue #${run.issue} (duplicate boundary effect)`);
-      if (res.steps.some((s) => s.stepId === 'initial.issue') && !planKept) problems.push(`${run.workflowId}: StepContext lost: handoff ${JSON.stringify(res.handoff)}`);
+      if (repo.mergeCommits > 1)
+        problems.push(
+          `${run.workflowId}: ${repo.mergeCommits} merge commits for issue #${run.issue} (duplicate boundary effect)`,
+        );
+      if (repo.comments > 1)
+        problems.push(
+          `${run.workflowId}: ${repo.comments} closing comments on issue #${run.issue} (duplicate boundary effect)`,
+        );
+      if (res.steps.some((s) => s.stepId === 'initial.issue') && !planKept)
+        problems.push(`${run.workflowId}: StepContext lost: handoff ${JSON.stringify(res.handoff)}`);
       if (res.outcome === 'success') {
-        if (repo.mergeCommits !== 1) problems.push(`${run.workflowId}: succeeded with ${repo.mergeCommits} merge commits`);
+        if (repo.mergeCommits !== 1)
+          problems.push(`${run.workflowId}: succeeded with ${repo.mergeCommits} merge commits`);
         if (repo.comments !== 1) problems.push(`${run.workflowId}: succeeded with ${repo.comments} closing comments`);
-        if (repo.issueState !== 'closed') problems.push(`${run.workflowId}: succeeded but issue state is ${repo.issueState}`);
+        if (repo.issueState !== 'closed')
+          problems.push(`${run.workflowId}: succeeded but issue state is ${repo.issueState}`);
       } else if (res.outcome !== 'failed') {
         problems.push(`${run.workflowId}: ended ${res.outcome}: ${res.reason}`);
       }
@@ -267,10 +357,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     for (const fault of ['fault-429', 'fault-529', 'fault-500', 'fault-reset', 'fault-slow', 'fault-malformed']) {
       if ((modelFaults[fault] ?? 0) < 1) problems.push(`model fault ${fault} was never injected`);
     }
-    if (restarts.length < Math.min(1, options.serverRestarts)) problems.push('the dev server was never restarted mid-run (runs ended first)');
+    if (restarts.length < Math.min(1, options.serverRestarts))
+      problems.push('the dev server was never restarted mid-run (runs ended first)');
     const succeeded = reports.filter((r) => r.outcome === 'success').length;
     const failed = reports.filter((r) => r.outcome === 'failed').length;
-    const faultText = Object.entries(modelFaults).map(([k, v]) => `${k.replace('fault-', '')}×${v}`).join(' ');
+    const faultText = Object.entries(modelFaults)
+      .map(([k, v]) => `${k.replace('fault-', '')}×${v}`)
+      .join(' ');
     const summary =
       `chaos: injected ${workerKills} worker SIGKILLs (${workerSpawns} worker spawns), ${restarts.length} dev-server restarts (${restarts.map((r) => `${r.signal} ${r.downMs} ms down`).join(', ') || 'none'}), ` +
       `model faults ${faultText || 'none'} over ${stats.requests} model requests; survived: ${succeeded}/${reports.length} runs completed, ${failed} failed with a reason; ` +

@@ -15,7 +15,12 @@ import type { ActivityDeps } from './deps.js';
 import { withHeartbeat } from './heartbeat.js';
 import { atEdge } from './to-failure.js';
 
-const ref = (s: IssueSnapshot): BatchIssueRef => ({ number: s.number, title: s.title, state: s.state, labels: [...s.labels] });
+const ref = (s: IssueSnapshot): BatchIssueRef => ({
+  number: s.number,
+  title: s.title,
+  state: s.state,
+  labels: [...s.labels],
+});
 
 export function createBatchActivities(deps: Pick<ActivityDeps, 'issueSource'>): BatchActivities {
   return {
@@ -26,8 +31,14 @@ export function createBatchActivities(deps: Pick<ActivityDeps, 'issueSource'>): 
           return { issues: (await source.list({ label: selection.label, state: 'open' })).map(ref), missing: [] };
         case 'query': {
           const needle = selection.titleContains?.toLowerCase();
-          const found = await source.list({ ...(selection.label === undefined ? {} : { label: selection.label }), state: selection.state ?? 'open' });
-          return { issues: found.filter((s) => needle === undefined || s.title.toLowerCase().includes(needle)).map(ref), missing: [] };
+          const found = await source.list({
+            ...(selection.label === undefined ? {} : { label: selection.label }),
+            state: selection.state ?? 'open',
+          });
+          return {
+            issues: found.filter((s) => needle === undefined || s.title.toLowerCase().includes(needle)).map(ref),
+            missing: [],
+          };
         }
         case 'issues': {
           const issues: BatchIssueRef[] = [];
@@ -36,7 +47,8 @@ export function createBatchActivities(deps: Pick<ActivityDeps, 'issueSource'>): 
             try {
               issues.push(ref(await source.read(n)));
             } catch (err) {
-              if (AgentError.isInstance(err) && err.code === FailureType.IssueNotFound) missing.push({ issue: n, reason: err.describe() });
+              if (AgentError.isInstance(err) && err.code === FailureType.IssueNotFound)
+                missing.push({ issue: n, reason: err.describe() });
               else throw err;
             }
           }
@@ -63,7 +75,13 @@ export function createBatchActivities(deps: Pick<ActivityDeps, 'issueSource'>): 
           if (!(err instanceof WorkflowFailedError)) throw err;
           const cause = err.cause;
           const status: AwaitRunOutput['status'] =
-            cause instanceof CancelledFailure ? 'cancelled' : cause instanceof TerminatedFailure ? 'terminated' : cause instanceof TimeoutFailure ? 'timed-out' : 'failed';
+            cause instanceof CancelledFailure
+              ? 'cancelled'
+              : cause instanceof TerminatedFailure
+                ? 'terminated'
+                : cause instanceof TimeoutFailure
+                  ? 'timed-out'
+                  : 'failed';
           return { status, reason: cause?.message ?? err.message };
         }
       }),

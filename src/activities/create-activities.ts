@@ -43,13 +43,24 @@ export function createActivities(deps: ActivityDeps): RunActivities {
       const request = await toStepQueryRequest(input);
       return withHeartbeat((hb) =>
         runStepQuery(
-          { llm: deps.llm(), bashEnv: deps.bashEnv, keepAliveMs: hb.intervalMs, log: (level, message, data) => log[level](message, data ?? {}) },
+          {
+            llm: deps.llm(),
+            bashEnv: deps.bashEnv,
+            keepAliveMs: hb.intervalMs,
+            log: (level, message, data) => log[level](message, data ?? {}),
+          },
           request,
-          { heartbeat: (details) => hb.beat(details), signal: hb.signal, ...(hb.previous === undefined ? {} : { resumeFrom: hb.previous }) },
+          {
+            heartbeat: (details) => hb.beat(details),
+            signal: hb.signal,
+            ...(hb.previous === undefined ? {} : { resumeFrom: hb.previous }),
+          },
         ),
       );
     }),
-    runValidators: atEdge(async (input) => withHeartbeat((hb) => runValidators({ commands: deps.commands, signal: hb.signal }, input))),
+    runValidators: atEdge(async (input) =>
+      withHeartbeat((hb) => runValidators({ commands: deps.commands, signal: hb.signal }, input)),
+    ),
     runBoundaryHook: atEdge(async (input) => withHeartbeat(() => runBoundaryHook(deps.boundary, input))),
     checkExternalState: atEdge(async (input) => checkExternalState({ issueSource: deps.issueSource }, input)),
     evaluateCustomVerdict: atEdge(async (input) => evaluateCustomVerdict(input)),

@@ -13,24 +13,43 @@ export async function evaluateCustomVerdict(input: CustomVerdictInput): Promise<
   const path = resolve(input.agentDir, input.handlerPath);
   const rel = relative(input.agentDir, path);
   if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new AgentError(FailureType.CustomHandler, `custom handler ${input.handlerPath} is outside the agent directory`, { where: 'runner.verdict.config.handlerPath' });
+    throw new AgentError(
+      FailureType.CustomHandler,
+      `custom handler ${input.handlerPath} is outside the agent directory`,
+      { where: 'runner.verdict.config.handlerPath' },
+    );
   }
   let mod: { default?: unknown };
   try {
     mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (err) {
-    throw new AgentError(FailureType.CustomHandler, `cannot load custom handler ${path}: ${err instanceof Error ? err.message : String(err)}`, {
-      where: 'runner.verdict.config.handlerPath',
-      expected: 'a module whose default export is a function',
-    });
+    throw new AgentError(
+      FailureType.CustomHandler,
+      `cannot load custom handler ${path}: ${err instanceof Error ? err.message : String(err)}`,
+      {
+        where: 'runner.verdict.config.handlerPath',
+        expected: 'a module whose default export is a function',
+      },
+    );
   }
   if (typeof mod.default !== 'function') {
-    throw new AgentError(FailureType.CustomHandler, `custom handler ${path} has no default export function`, { where: 'runner.verdict.config.handlerPath' });
+    throw new AgentError(FailureType.CustomHandler, `custom handler ${path} has no default export function`, {
+      where: 'runner.verdict.config.handlerPath',
+    });
   }
-  const result: unknown = await (mod.default as (arg: unknown) => unknown)({ iteration: input.iteration, output: input.output, config: input.config });
+  const result: unknown = await (mod.default as (arg: unknown) => unknown)({
+    iteration: input.iteration,
+    output: input.output,
+    config: input.config,
+  });
   if (typeof result !== 'object' || result === null || typeof (result as { done?: unknown }).done !== 'boolean') {
-    throw new AgentError(FailureType.CustomHandler, `custom handler ${path} returned ${JSON.stringify(result)}`, { expected: '{ done: boolean, reason: string }' });
+    throw new AgentError(FailureType.CustomHandler, `custom handler ${path} returned ${JSON.stringify(result)}`, {
+      expected: '{ done: boolean, reason: string }',
+    });
   }
   const { done, reason } = result as { done: boolean; reason?: unknown };
-  return { done, reason: typeof reason === 'string' ? reason : done ? 'custom handler: done' : 'custom handler: not done' };
+  return {
+    done,
+    reason: typeof reason === 'string' ? reason : done ? 'custom handler: done' : 'custom handler: not done',
+  };
 }

@@ -39,7 +39,9 @@ export function startHeartbeat(): HeartbeatHandle & { readonly intervalMs: numbe
   };
 }
 
-export async function withHeartbeat<R>(fn: (hb: HeartbeatHandle & { readonly intervalMs: number }) => Promise<R>): Promise<R> {
+export async function withHeartbeat<R>(
+  fn: (hb: HeartbeatHandle & { readonly intervalMs: number }) => Promise<R>,
+): Promise<R> {
   const hb = startHeartbeat();
   try {
     return await fn(hb);

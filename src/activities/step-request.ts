@@ -26,10 +26,14 @@ export async function toStepQueryRequest(input: QueryStepInput): Promise<StepQue
   const [system, schema] = await Promise.all([resolveC3lPrompt(input.system), resolveStepSchema(input.schema)]);
   const now = digest(schema.full);
   if (now.sha256 !== input.schema.sha256) {
-    throw new AgentError(FailureType.SchemaResolution, `the schema of step "${input.stepId}" changed since the step started`, {
-      where: `schemas/${input.schema.file}#${input.schema.schema}`,
-      expected: `sha256 ${input.schema.sha256.slice(0, 12)}, found ${now.sha256.slice(0, 12)}`,
-    });
+    throw new AgentError(
+      FailureType.SchemaResolution,
+      `the schema of step "${input.stepId}" changed since the step started`,
+      {
+        where: `schemas/${input.schema.file}#${input.schema.schema}`,
+        expected: `sha256 ${input.schema.sha256.slice(0, 12)}, found ${now.sha256.slice(0, 12)}`,
+      },
+    );
   }
   const { system: _system, ...rest } = input;
   return { ...rest, systemPrompt: system.text, schema };

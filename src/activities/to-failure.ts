@@ -11,12 +11,19 @@ import { AgentError } from '../contracts/errors.js';
  * would stall the run for half an hour before anyone hears of it.
  */
 function isProgrammingError(err: unknown): err is Error {
-  return err instanceof TypeError || err instanceof ReferenceError || err instanceof SyntaxError || err instanceof RangeError;
+  return (
+    err instanceof TypeError || err instanceof ReferenceError || err instanceof SyntaxError || err instanceof RangeError
+  );
 }
 
 export function toFailure(err: unknown): unknown {
   if (isProgrammingError(err)) {
-    return ApplicationFailure.create({ type: 'INTERNAL_ERROR', message: `internal error (a bug, not retried): ${err.name}: ${err.message}`, nonRetryable: true, cause: err });
+    return ApplicationFailure.create({
+      type: 'INTERNAL_ERROR',
+      message: `internal error (a bug, not retried): ${err.name}: ${err.message}`,
+      nonRetryable: true,
+      cause: err,
+    });
   }
   if (!AgentError.isInstance(err)) return err;
   const retryAfterMs = err.details?.['retryAfterMs'];

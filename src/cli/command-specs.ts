@@ -15,7 +15,7 @@ export interface CommandSpec {
 
 const common = {
   issue: { type: 'string', value: 'N', help: 'issue number (a positive integer); required' },
-  agent: { type: 'string', value: 'DIR', help: 'agent directory (default: this project\'s registry/ and prompts/)' },
+  agent: { type: 'string', value: 'DIR', help: "agent directory (default: this project's registry/ and prompts/)" },
   json: { type: 'boolean', help: 'print one JSON object instead of text' },
   help: { type: 'boolean', help: 'show this help' },
 } as const satisfies Record<string, FlagSpec>;
@@ -28,12 +28,20 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       issue: common.issue,
       agent: common.agent,
       repo: { type: 'string', value: 'PATH', help: 'target git repository (default: the current directory)' },
-      issues: { type: 'string', value: 'local|github', help: 'issue source (default: local, .agent/issues/<n>.md in the repository)' },
+      issues: {
+        type: 'string',
+        value: 'local|github',
+        help: 'issue source (default: local, .agent/issues/<n>.md in the repository)',
+      },
       follow: { type: 'boolean', help: 'print live progress (step, iteration, phase, tokens) until the run ends' },
       detach: { type: 'boolean', help: 'return after starting; needs a running worker (npm run worker)' },
-      'budget-usd': { type: 'string', value: 'USD', help: 'run budget in US dollars; the run pauses when it is reached' },
+      'budget-usd': {
+        type: 'string',
+        value: 'USD',
+        help: 'run budget in US dollars; the run pauses when it is reached',
+      },
       'budget-tokens': { type: 'string', value: 'N', help: 'run budget in tokens; the run pauses when it is reached' },
-      'max-iterations': { type: 'string', value: 'N', help: 'override the agent\'s iteration cap' },
+      'max-iterations': { type: 'string', value: 'N', help: "override the agent's iteration cap" },
       json: common.json,
       help: common.help,
     },
@@ -47,13 +55,28 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       '`npm run model-server -- --session demo/session.json` gives an offline one.',
     ].join('\n'),
     flags: {
-      label: { type: 'string', value: 'NAME', help: 'work every open issue with this label (the "ready" label; default ready with --issue-list)' },
-      'issue-list': { type: 'string', value: 'N,N,...', help: 'work exactly these issues instead (comma-separated numbers)' },
+      label: {
+        type: 'string',
+        value: 'NAME',
+        help: 'work every open issue with this label (the "ready" label; default ready with --issue-list)',
+      },
+      'issue-list': {
+        type: 'string',
+        value: 'N,N,...',
+        help: 'work exactly these issues instead (comma-separated numbers)',
+      },
       concurrency: { type: 'string', value: 'N', help: 'child runs at once (default 3, at most 100)' },
       agent: common.agent,
       repo: { type: 'string', value: 'PATH', help: 'target git repository (default: the current directory)' },
-      issues: { type: 'string', value: 'local|github', help: 'issue source (default: local, .agent/issues/<n>.md in the repository)' },
-      follow: { type: 'boolean', help: 'print live progress (each issue as it starts and ends, counts) until the batch ends' },
+      issues: {
+        type: 'string',
+        value: 'local|github',
+        help: 'issue source (default: local, .agent/issues/<n>.md in the repository)',
+      },
+      follow: {
+        type: 'boolean',
+        help: 'print live progress (each issue as it starts and ends, counts) until the batch ends',
+      },
       detach: { type: 'boolean', help: 'return after starting; needs a running worker (npm run worker)' },
       json: common.json,
       help: common.help,
@@ -67,12 +90,22 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   retry: {
     name: 'retry',
     summary: 'Signal the run to retry; an optional prompt becomes the next prompt.',
-    flags: { issue: common.issue, agent: common.agent, prompt: { type: 'string', value: 'TEXT', help: 'the next prompt the model sees' }, help: common.help },
+    flags: {
+      issue: common.issue,
+      agent: common.agent,
+      prompt: { type: 'string', value: 'TEXT', help: 'the next prompt the model sees' },
+      help: common.help,
+    },
   },
   cancel: {
     name: 'cancel',
     summary: 'Cancel the run gracefully: the running step stops, the worktree is kept.',
-    flags: { issue: common.issue, agent: common.agent, reason: { type: 'string', value: 'TEXT', help: 'why (recorded in the result)' }, help: common.help },
+    flags: {
+      issue: common.issue,
+      agent: common.agent,
+      reason: { type: 'string', value: 'TEXT', help: 'why (recorded in the result)' },
+      help: common.help,
+    },
   },
   validate: {
     name: 'validate',
@@ -87,6 +120,9 @@ export function renderHelp(spec: CommandSpec): string {
     const left = `  --${name}${flag.value ? ` ${flag.value}` : ''}`;
     lines.push(`${left.padEnd(30)} ${flag.help}`);
   }
-  lines.push('', 'Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, GITHUB_TOKEN');
+  lines.push(
+    '',
+    'Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, GITHUB_TOKEN',
+  );
   return lines.join('\n');
 }

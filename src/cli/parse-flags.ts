@@ -17,14 +17,15 @@ export function parseFlags(spec: CommandSpec, argv: readonly string[]): ParsedFl
     return values as ParsedFlags;
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    const message = err instanceof Error ? err.message.split('\n')[0] ?? String(err) : String(err);
+    const message = err instanceof Error ? (err.message.split('\n')[0] ?? String(err)) : String(err);
     throw new UsageError(`${message.replace(/\. To specify.*$/, '').replace(/\.$/, '')}; see --help`);
   }
 }
 
 export function requireIssue(flags: ParsedFlags): number {
   const raw = flags['issue'];
-  if (raw === undefined || raw === true || raw === '') throw new UsageError('--issue is required (a positive integer, e.g. --issue 99)', '--issue');
+  if (raw === undefined || raw === true || raw === '')
+    throw new UsageError('--issue is required (a positive integer, e.g. --issue 99)', '--issue');
   const text = String(raw).trim();
   if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(Number(text))) {
     throw new UsageError(`--issue must be a positive integer, got "${text}"`, '--issue');
@@ -32,12 +33,25 @@ export function requireIssue(flags: ParsedFlags): number {
   return Number(text);
 }
 
-export function optionalNumber(flags: ParsedFlags, name: string, options: { integer?: boolean } = {}): number | undefined {
+export function optionalNumber(
+  flags: ParsedFlags,
+  name: string,
+  options: { integer?: boolean } = {},
+): number | undefined {
   const raw = flags[name];
   if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(value) || value <= 0 || (options.integer === true && !Number.isInteger(value))) {
-    throw new UsageError(`--${name} must be a positive ${options.integer ? 'integer' : 'number'}, got "${String(raw)}"`, `--${name}`);
+  if (
+    typeof raw !== 'string' ||
+    raw.trim() === '' ||
+    !Number.isFinite(value) ||
+    value <= 0 ||
+    (options.integer === true && !Number.isInteger(value))
+  ) {
+    throw new UsageError(
+      `--${name} must be a positive ${options.integer ? 'integer' : 'number'}, got "${String(raw)}"`,
+      `--${name}`,
+    );
   }
   return value;
 }

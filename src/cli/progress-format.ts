@@ -22,6 +22,9 @@ export function resultSummary(result: RunResult): string {
     for (const e of result.boundary.effects) lines.push(`  - ${e.name}: ${e.status} (${e.detail})`);
     for (const p of result.boundary.pending) lines.push(`  pending: ${p}`);
   }
-  for (const s of result.steps) lines.push(`  #${s.iteration} ${s.stepId} → ${s.intent ?? '-'}${s.next ? ` → ${s.next}` : ''}: ${s.summary.slice(0, 100)}`);
+  for (const s of result.steps)
+    lines.push(
+      `  #${s.iteration} ${s.stepId} → ${s.intent ?? '-'}${s.next ? ` → ${s.next}` : ''}: ${s.summary.slice(0, 100)}`,
+    );
   return lines.join('\n');
 }

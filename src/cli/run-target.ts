@@ -29,7 +29,10 @@ export function agentDirOf(flags: ParsedFlags): string {
 export async function checkAgentDir(dir: string): Promise<void> {
   const info = await stat(dir).catch(() => undefined);
   if (!info?.isDirectory()) {
-    throw new AgentError(FailureType.ConfigInvalid, `agent directory ${dir} does not exist`, { where: '--agent', expected: 'a directory holding agent.json or registry/agent.json' });
+    throw new AgentError(FailureType.ConfigInvalid, `agent directory ${dir} does not exist`, {
+      where: '--agent',
+      expected: 'a directory holding agent.json or registry/agent.json',
+    });
   }
 }
 
@@ -46,9 +49,15 @@ export function workflowIdFor(agentName: string, issue: number): string {
 export async function checkRepository(repoPath: string): Promise<void> {
   const info = await stat(repoPath).catch(() => undefined);
   if (!info?.isDirectory()) {
-    throw new AgentError(FailureType.RepoNotFound, `repository ${repoPath} does not exist`, { where: '--repo', expected: 'a path to a git repository' });
+    throw new AgentError(FailureType.RepoNotFound, `repository ${repoPath} does not exist`, {
+      where: '--repo',
+      expected: 'a path to a git repository',
+    });
   }
   if (!(await isGitWorkTree(repoPath))) {
-    throw new AgentError(FailureType.RepoNotFound, `${repoPath} is not a git repository`, { where: '--repo', expected: 'a git work tree (git init, or clone one)' });
+    throw new AgentError(FailureType.RepoNotFound, `${repoPath} is not a git repository`, {
+      where: '--repo',
+      expected: 'a git work tree (git init, or clone one)',
+    });
   }
 }

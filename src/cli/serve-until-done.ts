@@ -18,7 +18,11 @@ export async function serveUntilDone<R>(cli: CliTemporal, result: Promise<R>, op
   const watcher = options.follow ? options.follow(() => finished) : Promise.resolve();
   let value: R;
   if (options.embedded) {
-    const { worker, connection } = await createRunWorker({ address: cli.target.address, namespace: cli.target.namespace, taskQueue: cli.taskQueue });
+    const { worker, connection } = await createRunWorker({
+      address: cli.target.address,
+      namespace: cli.target.namespace,
+      taskQueue: cli.taskQueue,
+    });
     try {
       value = await worker.runUntil(tracked);
     } finally {

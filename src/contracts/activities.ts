@@ -3,7 +3,15 @@
  * Implemented by `createActivities(deps)` in src/activities/; the workflow only ever
  * sees these types (through proxyActivities).
  */
-import type { AgentDefinition, ClosureAction, LabelChange, CompletionStepDefinition, FailurePatternDefinition, ModelSettings, ValidatorDefinition } from './definition.js';
+import type {
+  AgentDefinition,
+  ClosureAction,
+  LabelChange,
+  CompletionStepDefinition,
+  FailurePatternDefinition,
+  ModelSettings,
+  ValidatorDefinition,
+} from './definition.js';
 import type { IssueSourceKind, BoundaryReport } from './run.js';
 import type { StepKind } from './intents.js';
 import type { JsonObject, JsonValue } from './json.js';

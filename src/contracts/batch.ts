@@ -14,7 +14,12 @@ export type BatchSelection =
   /** Exactly these issues (closed ones are skipped, missing ones fail). */
   | { readonly kind: 'issues'; readonly issues: readonly number[] }
   /** An IssueSource query: label and/or state (default open), optionally a title substring. */
-  | { readonly kind: 'query'; readonly label?: string; readonly state?: 'open' | 'closed'; readonly titleContains?: string };
+  | {
+      readonly kind: 'query';
+      readonly label?: string;
+      readonly state?: 'open' | 'closed';
+      readonly titleContains?: string;
+    };
 
 /** The labels of the issue state machine. `ready` is removed when an issue starts. */
 export interface BatchLabels {
@@ -24,7 +29,12 @@ export interface BatchLabels {
   readonly blocked: string;
 }
 
-export const DEFAULT_BATCH_LABELS: BatchLabels = { ready: 'ready', inProgress: 'in-progress', done: 'done', blocked: 'blocked' };
+export const DEFAULT_BATCH_LABELS: BatchLabels = {
+  ready: 'ready',
+  inProgress: 'in-progress',
+  done: 'done',
+  blocked: 'blocked',
+};
 
 /** History length at which a batch drains and continues as new (Temporal warns at 10,240 events). */
 export const DEFAULT_BATCH_HISTORY_THRESHOLD = 5000;

@@ -45,7 +45,9 @@ export class AgentError extends Error {
 
   /** One line for humans: `CODE: message (at where; expected ...)`. */
   describe(): string {
-    const parts = [this.where ? `at ${this.where}` : '', this.expected ? `expected ${this.expected}` : ''].filter(Boolean);
+    const parts = [this.where ? `at ${this.where}` : '', this.expected ? `expected ${this.expected}` : ''].filter(
+      Boolean,
+    );
     return `${this.code}: ${this.message}${parts.length ? ` (${parts.join('; ')})` : ''}`;
   }
 }

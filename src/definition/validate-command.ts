@@ -47,7 +47,13 @@ async function proveResolution(definition: AgentDefinition): Promise<Proofs> {
       return false;
     }
   };
-  const schemaOk = await Promise.all(steps.map((s) => attempt(resolveStepSchema({ schemasDir: definition.schemasDir, stepId: s.stepId, ...s.outputSchemaRef }, { files }))));
+  const schemaOk = await Promise.all(
+    steps.map((s) =>
+      attempt(
+        resolveStepSchema({ schemasDir: definition.schemasDir, stepId: s.stepId, ...s.outputSchemaRef }, { files }),
+      ),
+    ),
+  );
   const promptInputs = [systemPrompt(definition), ...steps.map((s) => stepPrompt(definition, s))];
   const promptOk = await Promise.all(promptInputs.map((input) => attempt(loadPromptTemplate(input))));
   return { schemas: schemaOk.filter(Boolean).length, prompts: promptOk.filter(Boolean).length, failures };
@@ -70,10 +76,22 @@ function stepPrompt(definition: AgentDefinition, step: StepDefinition): ResolveP
 }
 
 function systemPrompt(definition: AgentDefinition): ResolvePromptInput {
-  return { agentDir: definition.agentDir, promptsDir: definition.promptsDir, kind: 'system', c1: definition.c1, systemPromptPath: definition.systemPromptPath, required: [], variables: {} };
+  return {
+    agentDir: definition.agentDir,
+    promptsDir: definition.promptsDir,
+    kind: 'system',
+    c1: definition.c1,
+    systemPromptPath: definition.systemPromptPath,
+    required: [],
+    variables: {},
+  };
 }
 
-function failure(agentDir: string, errors: readonly (Problem | string)[], warnings: readonly Problem[]): ValidateOutcome {
+function failure(
+  agentDir: string,
+  errors: readonly (Problem | string)[],
+  warnings: readonly Problem[],
+): ValidateOutcome {
   const lines = [
     `Agent definition in ${agentDir} is invalid: ${errors.length} error(s), ${warnings.length} warning(s).`,
     ...errors.map((e) => `error   ${typeof e === 'string' ? e : formatProblem(e)}`),
@@ -90,7 +108,9 @@ function summary(definition: AgentDefinition, proofs: Proofs, warnings: readonly
     'Transitions:',
     ...steps.map((s) => `  ${s.stepId} (${s.stepKind}) ${edges(s)}`),
     `Resolved ${proofs.prompts} prompt(s) (including the system prompt) and ${proofs.schemas} step schema(s).`,
-    ...(warnings.length === 0 ? ['No warnings.'] : [`${warnings.length} warning(s):`, ...warnings.map((w) => `warning ${formatProblem(w)}`)]),
+    ...(warnings.length === 0
+      ? ['No warnings.']
+      : [`${warnings.length} warning(s):`, ...warnings.map((w) => `warning ${formatProblem(w)}`)]),
   ].join('\n');
 }
 

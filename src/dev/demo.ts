@@ -24,7 +24,9 @@ import { createRunWorker } from '../worker/create-run-worker.js';
 
 async function main(): Promise<number> {
   if (process.argv.includes('--help')) {
-    process.stdout.write('Usage: npm run demo\n\nRuns one issue end to end on embedded defaults: local dev server, sample repository, offline model session. No keys needed.\n');
+    process.stdout.write(
+      'Usage: npm run demo\n\nRuns one issue end to end on embedded defaults: local dev server, sample repository, offline model session. No keys needed.\n',
+    );
     return 0;
   }
   const { repoPath, issue } = await createSampleRepo();
@@ -40,7 +42,12 @@ async function main(): Promise<number> {
   const deps = createDefaultDeps({ ...env, ANTHROPIC_BASE_URL: model.url });
   const taskQueue = `issue-agent-demo-${process.pid}`;
   const workflowId = `issue-agent-demo-${Date.now()}-issue-${issue}`;
-  const { worker, connection: workerConnection } = await createRunWorker({ address: target.address, namespace: target.namespace, taskQueue, deps });
+  const { worker, connection: workerConnection } = await createRunWorker({
+    address: target.address,
+    namespace: target.namespace,
+    taskQueue,
+    deps,
+  });
   const connection = await Connection.connect({ address: target.address });
   const client = new Client({ connection, namespace: target.namespace });
   const url = workflowUrl(target, workflowId);
@@ -49,16 +56,27 @@ async function main(): Promise<number> {
       taskQueue,
       workflowId,
       staticSummary: `Demo: issue #${issue} in ${repoPath}`,
-      args: [{ issue, agentDir: PROJECT_ROOT, repoPath, issueSource: 'local', artifactsDir: resolve(PROJECT_ROOT, '.artifacts') }],
+      args: [
+        {
+          issue,
+          agentDir: PROJECT_ROOT,
+          repoPath,
+          issueSource: 'local',
+          artifactsDir: resolve(PROJECT_ROOT, '.artifacts'),
+        },
+      ],
     });
     process.stdout.write(`run ${workflowId}\nWeb UI: ${url}\n`);
     let last = '';
     const follow = setInterval(() => {
-      handle.query(progressQuery).then((p) => {
-        const key = progressKey(p);
-        if (key !== last) process.stdout.write(`  ${progressLine(p)}\n`);
-        last = key;
-      }, () => undefined);
+      handle.query(progressQuery).then(
+        (p) => {
+          const key = progressKey(p);
+          if (key !== last) process.stdout.write(`  ${progressLine(p)}\n`);
+          last = key;
+        },
+        () => undefined,
+      );
     }, 500);
     let result: RunResult;
     try {
@@ -69,7 +87,9 @@ async function main(): Promise<number> {
     process.stdout.write(`\n${resultSummary(result)}\n`);
     const log = await gitOrThrow(repoPath, ['log', '--oneline', '-3', 'main'], 'REPO_NOT_FOUND');
     const issueText = await readFile(join(repoPath, '.agent', 'issues', `${issue}.md`), 'utf8');
-    process.stdout.write(`\nmain branch now:\n${log}\nissue #${issue} state: ${/state:\s*(\w+)/.exec(issueText)?.[1] ?? '?'}\n`);
+    process.stdout.write(
+      `\nmain branch now:\n${log}\nissue #${issue} state: ${/state:\s*(\w+)/.exec(issueText)?.[1] ?? '?'}\n`,
+    );
     process.stdout.write(`model requests served: ${model.stats().requests}\nWeb UI: ${url}\n`);
     return result.outcome === 'success' ? 0 : 1;
   } finally {

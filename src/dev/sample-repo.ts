@@ -11,9 +11,18 @@ import { localIssuePath, LOCAL_ISSUES_DIR } from '../activities/issues/local-iss
 
 export const DEMO_DIR = join(PROJECT_ROOT, 'demo');
 
-const GIT_IDENTITY = ['-c', 'user.name=Demo User', '-c', 'user.email=demo@example.invalid', '-c', 'commit.gpgsign=false'];
+const GIT_IDENTITY = [
+  '-c',
+  'user.name=Demo User',
+  '-c',
+  'user.email=demo@example.invalid',
+  '-c',
+  'commit.gpgsign=false',
+];
 
-export async function createSampleRepo(options: { issue?: number; issueFile?: string } = {}): Promise<{ repoPath: string; issue: number }> {
+export async function createSampleRepo(
+  options: { issue?: number; issueFile?: string } = {},
+): Promise<{ repoPath: string; issue: number }> {
   const repoPath = await mkdtemp(join(tmpdir(), 'issue-agent-demo-'));
   await cp(join(DEMO_DIR, 'sample-repo'), repoPath, { recursive: true });
   await gitOrThrow(repoPath, ['init', '-q', '-b', 'main'], 'REPO_NOT_FOUND');
@@ -23,6 +32,9 @@ export async function createSampleRepo(options: { issue?: number; issueFile?: st
   await appendFile(join(repoPath, '.git', 'info', 'exclude'), '\n.agent/\n');
   const issue = options.issue ?? 1;
   await mkdir(join(repoPath, LOCAL_ISSUES_DIR), { recursive: true });
-  await writeFile(localIssuePath(repoPath, issue), await readFile(options.issueFile ?? join(DEMO_DIR, 'issue-1.md'), 'utf8'));
+  await writeFile(
+    localIssuePath(repoPath, issue),
+    await readFile(options.issueFile ?? join(DEMO_DIR, 'issue-1.md'), 'utf8'),
+  );
   return { repoPath, issue };
 }

@@ -4,7 +4,15 @@
  */
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { DefaultLogger, NativeConnection, Runtime, Worker, type LogEntry, type LogLevel, type WorkerOptions } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type LogEntry,
+  type LogLevel,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import { AgentError } from '../contracts/errors.js';
 import { telemetryOptionsFromEnv } from './telemetry.js';
 import { tracingPluginFromEnv } from './tracing.js';
@@ -36,7 +44,9 @@ let runtimeInstalled = false;
  * Installs the SDK runtime once with a log level (LOG_LEVEL, default WARN for the
  * CLI and demo: the worker's state changes are noise next to the run's progress).
  */
-export function installRuntime(level: LogLevel = (process.env.LOG_LEVEL?.toUpperCase() as LogLevel | undefined) ?? 'WARN'): void {
+export function installRuntime(
+  level: LogLevel = (process.env.LOG_LEVEL?.toUpperCase() as LogLevel | undefined) ?? 'WARN',
+): void {
   if (runtimeInstalled) return;
   // Computed first: a malformed metrics setting is reported, not swallowed below.
   const telemetryOptions = telemetryOptionsFromEnv(process.env);
@@ -64,7 +74,9 @@ function maxActivities(env: NodeJS.ProcessEnv = process.env): number {
   if (raw === undefined || raw === '') return 20;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) {
-    throw new AgentError('CONFIG_INVALID', `WORKER_MAX_ACTIVITIES must be a positive integer, got "${raw}"`, { where: 'WORKER_MAX_ACTIVITIES' });
+    throw new AgentError('CONFIG_INVALID', `WORKER_MAX_ACTIVITIES must be a positive integer, got "${raw}"`, {
+      where: 'WORKER_MAX_ACTIVITIES',
+    });
   }
   return value;
 }
@@ -85,7 +97,9 @@ export interface RunWorker {
   shutdown(): void;
 }
 
-export async function createRunWorker(options: RunWorkerOptions): Promise<{ worker: RunWorker; connection: NativeConnection }> {
+export async function createRunWorker(
+  options: RunWorkerOptions,
+): Promise<{ worker: RunWorker; connection: NativeConnection }> {
   installRuntime();
   const connection = options.connection ?? (await NativeConnection.connect({ address: options.address }));
   const hostTaskQueue = hostTaskQueueName(options.taskQueue);

@@ -16,17 +16,24 @@ function parseBindAddress(value: string): string {
   const match = HOST_PORT.exec(value);
   const port = match ? Number(match[2]) : Number.NaN;
   if (!match || !(port >= 1 && port <= 65535)) {
-    throw new AgentError('CONFIG_INVALID', `TEMPORAL_METRICS_PROMETHEUS must be host:port, got ${JSON.stringify(value)}`, {
-      where: 'TEMPORAL_METRICS_PROMETHEUS',
-      expected: 'host:port to bind the Prometheus exporter, e.g. 0.0.0.0:9464 (unset it to turn metrics off)',
-    });
+    throw new AgentError(
+      'CONFIG_INVALID',
+      `TEMPORAL_METRICS_PROMETHEUS must be host:port, got ${JSON.stringify(value)}`,
+      {
+        where: 'TEMPORAL_METRICS_PROMETHEUS',
+        expected: 'host:port to bind the Prometheus exporter, e.g. 0.0.0.0:9464 (unset it to turn metrics off)',
+      },
+    );
   }
   return value;
 }
 
 function parseTags(value: string): Record<string, string> {
   const tags: Record<string, string> = {};
-  for (const pair of value.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const pair of value
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     const eq = pair.indexOf('=');
     if (eq <= 0) {
       throw new AgentError('CONFIG_INVALID', `TEMPORAL_METRICS_TAGS entry ${JSON.stringify(pair)} is not key=value`, {
@@ -43,7 +50,9 @@ function parseTags(value: string): Record<string, string> {
  * The telemetry options for Runtime.install. Returns `{}` (the SDK's defaults: no
  * metrics exporter) when TEMPORAL_METRICS_PROMETHEUS is unset or empty.
  */
-export function telemetryOptionsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): TelemetryOptions {
+export function telemetryOptionsFromEnv(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): TelemetryOptions {
   const bind = env['TEMPORAL_METRICS_PROMETHEUS']?.trim();
   if (bind === undefined || bind === '') return {};
   const prefix = env['TEMPORAL_METRICS_PREFIX']?.trim();

@@ -23,7 +23,10 @@ function otlpUrl(env: Env): string {
 }
 
 /** Builds the tracing plugin from the environment, or undefined when tracing is off. */
-export function tracingPluginFromEnv(env: Env = process.env, spanProcessor?: SpanProcessor): OpenTelemetryPlugin | undefined {
+export function tracingPluginFromEnv(
+  env: Env = process.env,
+  spanProcessor?: SpanProcessor,
+): OpenTelemetryPlugin | undefined {
   const mode = (env['OTEL_TRACES_EXPORTER'] ?? 'none').trim().toLowerCase();
   if (spanProcessor === undefined) {
     switch (mode) {
@@ -37,7 +40,9 @@ export function tracingPluginFromEnv(env: Env = process.env, spanProcessor?: Spa
         spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: otlpUrl(env) }));
         break;
       default:
-        throw new AgentError('CONFIG_INVALID', `OTEL_TRACES_EXPORTER must be otlp, console or none, got "${mode}"`, { where: 'OTEL_TRACES_EXPORTER' });
+        throw new AgentError('CONFIG_INVALID', `OTEL_TRACES_EXPORTER must be otlp, console or none, got "${mode}"`, {
+          where: 'OTEL_TRACES_EXPORTER',
+        });
     }
   }
   const resource = new Resource({ 'service.name': env['OTEL_SERVICE_NAME'] ?? 'issue-agent-worker' });

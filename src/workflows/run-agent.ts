@@ -74,7 +74,11 @@ async function prepare(session: RunSession): Promise<RunContext> {
 async function runLoop(session: RunSession, ctx: RunContext): Promise<IterationOutcome> {
   for (;;) {
     if (session.state.iteration >= ctx.maxIterations) {
-      return { kind: 'failed', code: FailureType.MaxIterations, reason: `reached the cap of ${ctx.maxIterations} iterations without a validated completion` };
+      return {
+        kind: 'failed',
+        code: FailureType.MaxIterations,
+        reason: `reached the cap of ${ctx.maxIterations} iterations without a validated completion`,
+      };
     }
     if (!session.budgetAvailable()) {
       session.setPhase('budget-exhausted');
@@ -108,7 +112,13 @@ function toResult(session: RunSession, outcome: IterationOutcome | { kind: 'canc
   };
   switch (outcome.kind) {
     case 'done':
-      return { ...base, outcome: 'success', reason: outcome.reason, ...(outcome.verdict ? { verdict: outcome.verdict } : {}), ...(outcome.boundary ? { boundary: outcome.boundary } : {}) };
+      return {
+        ...base,
+        outcome: 'success',
+        reason: outcome.reason,
+        ...(outcome.verdict ? { verdict: outcome.verdict } : {}),
+        ...(outcome.boundary ? { boundary: outcome.boundary } : {}),
+      };
     case 'failed':
       return { ...base, outcome: 'failed', code: outcome.code, reason: outcome.reason };
     case 'cancelled':
@@ -149,7 +159,11 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   }
   const result = toResult(session, outcome);
   const phase = result.outcome === 'success' ? 'completed' : result.outcome === 'cancelled' ? 'cancelled' : 'failed';
-  session.update({ ...session.state, phase, ...(result.outcome === 'failed' ? { lastError: `${result.code}: ${result.reason}` } : {}) });
+  session.update({
+    ...session.state,
+    phase,
+    ...(result.outcome === 'failed' ? { lastError: `${result.code}: ${result.reason}` } : {}),
+  });
   log.info('run finished', { outcome: result.outcome, code: result.code, reason: result.reason });
   return result;
 }

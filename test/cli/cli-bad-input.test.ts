@@ -14,7 +14,15 @@ import { join } from 'node:path';
 import { localIssuePath } from '../../src/activities/issues/local-issue-store.js';
 import { createSampleRepo } from '../../src/dev/sample-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
-import { assertCleanFailure, assertNoStack, DEAD_ADDRESS, describeResult, runCli, stderrLines, type CliResult } from './cli-process.js';
+import {
+  assertCleanFailure,
+  assertNoStack,
+  DEAD_ADDRESS,
+  describeResult,
+  runCli,
+  stderrLines,
+  type CliResult,
+} from './cli-process.js';
 
 after(teardownEnv);
 
@@ -41,7 +49,10 @@ describe('usage errors exit 2 naming the flag', { concurrency: CONCURRENCY }, ()
   }
 
   it('start-run --issue=-3 (the value form) says it must be a positive integer', async () => {
-    assertCleanFailure(await cli('start-run', '--issue=-3'), { code: 2, mentions: ['--issue', 'positive integer', '-3'] });
+    assertCleanFailure(await cli('start-run', '--issue=-3'), {
+      code: 2,
+      mentions: ['--issue', 'positive integer', '-3'],
+    });
   });
 
   it('an unknown flag --bogus', async () => {
@@ -53,7 +64,10 @@ describe('usage errors exit 2 naming the flag', { concurrency: CONCURRENCY }, ()
   });
 
   it('--issues carrier-pigeon', async () => {
-    assertCleanFailure(await cli('start-run', '--issue', '1', '--issues', 'carrier-pigeon'), { code: 2, mentions: ['--issues', 'carrier-pigeon'] });
+    assertCleanFailure(await cli('start-run', '--issue', '1', '--issues', 'carrier-pigeon'), {
+      code: 2,
+      mentions: ['--issues', 'carrier-pigeon'],
+    });
   });
 
   it('an unknown command', async () => {
@@ -96,7 +110,11 @@ describe('--help exits 0 and documents the flags', { concurrency: CONCURRENCY },
       assertNoStack(result);
       assert.match(result.stdout, new RegExp(`^Usage: npm run ${command} -- `, 'm'), describeResult(result));
       for (const flag of flags) {
-        assert.match(result.stdout, new RegExp(`^\\s+${flag}\\b.*\\S`, 'm'), `--help of ${command} should document ${flag}:\n${result.stdout}`);
+        assert.match(
+          result.stdout,
+          new RegExp(`^\\s+${flag}\\b.*\\S`, 'm'),
+          `--help of ${command} should document ${flag}:\n${result.stdout}`,
+        );
       }
       assert.match(result.stdout, /TEMPORAL_ADDRESS/, 'the help names the environment it reads');
       assert.equal(stderrLines(result).length, 0, `--help prints nothing on stderr:\n${describeResult(result)}`);
@@ -124,20 +142,29 @@ describe('bad repository, issue and server', { concurrency: CONCURRENCY }, () =>
   });
 
   it('--repo /nonexistent/path names the path', async () => {
-    assertCleanFailure(await cli('start-run', '--issue', '1', '--repo', '/nonexistent/path'), { mentions: ['/nonexistent/path', '--repo'] });
+    assertCleanFailure(await cli('start-run', '--issue', '1', '--repo', '/nonexistent/path'), {
+      mentions: ['/nonexistent/path', '--repo'],
+    });
   });
 
   it('--repo <a directory that is not a git repository> says so', async () => {
-    assertCleanFailure(await cli('start-run', '--issue', '1', '--repo', notARepo), { mentions: [notARepo, 'not a git repository'] });
+    assertCleanFailure(await cli('start-run', '--issue', '1', '--repo', notARepo), {
+      mentions: [notARepo, 'not a git repository'],
+    });
   });
 
   it('--issue 77 without .agent/issues/77.md names the issue file', async () => {
-    const line = assertCleanFailure(await cli('start-run', '--issue', '77', '--repo', sampleRepo), { mentions: [localIssuePath(sampleRepo, 77)] });
+    const line = assertCleanFailure(await cli('start-run', '--issue', '77', '--repo', sampleRepo), {
+      mentions: [localIssuePath(sampleRepo, 77)],
+    });
     assert.match(line, /#77|77\.md/);
   });
 
   it('an unknown --agent directory fails before connecting, naming it', async () => {
-    assertCleanFailure(await cli('start-run', '--issue', '1', '--repo', sampleRepo, '--agent', '/nonexistent/agent-dir'), { code: 2, mentions: ['/nonexistent/agent-dir'] });
+    assertCleanFailure(
+      await cli('start-run', '--issue', '1', '--repo', sampleRepo, '--agent', '/nonexistent/agent-dir'),
+      { code: 2, mentions: ['/nonexistent/agent-dir'] },
+    );
   });
 
   /**
@@ -145,7 +172,11 @@ describe('bad repository, issue and server', { concurrency: CONCURRENCY }, () =>
    * imports): the same command failing just before it connects is the baseline, so
    * the check holds on a loaded machine too.
    */
-  async function giveUpTime(args: string[], baselineArgs: string[], baselineCode: number): Promise<{ result: CliResult; netMs: number; baselineMs: number }> {
+  async function giveUpTime(
+    args: string[],
+    baselineArgs: string[],
+    baselineCode: number,
+  ): Promise<{ result: CliResult; netMs: number; baselineMs: number }> {
     const baseline = await runCli(baselineArgs, { env, timeoutMs: 60_000 });
     assert.equal(baseline.code, baselineCode, describeResult(baseline));
     const result = await runCli(args, { env, timeoutMs: 90_000 });
@@ -153,18 +184,32 @@ describe('bad repository, issue and server', { concurrency: CONCURRENCY }, () =>
   }
 
   it('a server that does not answer: non-zero naming TEMPORAL_ADDRESS, within ~20 s', async (t) => {
-    const { result, netMs, baselineMs } = await giveUpTime(['start-run', '--issue', '1', '--repo', sampleRepo], ['start-run', '--issue', '77', '--repo', sampleRepo], 1);
+    const { result, netMs, baselineMs } = await giveUpTime(
+      ['start-run', '--issue', '1', '--repo', sampleRepo],
+      ['start-run', '--issue', '77', '--repo', sampleRepo],
+      1,
+    );
     assertCleanFailure(result, { mentions: ['TEMPORAL_ADDRESS', DEAD_ADDRESS] });
     t.diagnostic(`gave up after ${result.ms} ms (start-up baseline ${baselineMs} ms)`);
-    assert.ok(netMs < 20_000, `took ${result.ms} ms (${netMs} ms more than failing before connecting) to give up on the server`);
+    assert.ok(
+      netMs < 20_000,
+      `took ${result.ms} ms (${netMs} ms more than failing before connecting) to give up on the server`,
+    );
   });
 
   for (const command of ['status', 'retry', 'cancel']) {
     it(`${command} against a server that does not answer names TEMPORAL_ADDRESS`, async (t) => {
-      const { result, netMs, baselineMs } = await giveUpTime([command, '--issue', '1'], [command, '--issue', '1', '--agent', '/nonexistent/agent-dir'], 2);
+      const { result, netMs, baselineMs } = await giveUpTime(
+        [command, '--issue', '1'],
+        [command, '--issue', '1', '--agent', '/nonexistent/agent-dir'],
+        2,
+      );
       assertCleanFailure(result, { mentions: ['TEMPORAL_ADDRESS', DEAD_ADDRESS] });
       t.diagnostic(`gave up after ${result.ms} ms (start-up baseline ${baselineMs} ms)`);
-      assert.ok(netMs < 20_000, `took ${result.ms} ms (${netMs} ms more than failing before connecting) to give up on the server`);
+      assert.ok(
+        netMs < 20_000,
+        `took ${result.ms} ms (${netMs} ms more than failing before connecting) to give up on the server`,
+      );
     });
   }
 });
@@ -191,7 +236,11 @@ describe('validate', { concurrency: CONCURRENCY }, () => {
     assert.equal(result.code, 2, describeResult(result));
     assertNoStack(result);
     assert.match(result.stderr, /invalid/, describeResult(result));
-    assert.match(result.stderr, /^error\s+steps_registry\.json#\/entryStep: UNKNOWN_ENTRY_STEP .*initial\.start/m, describeResult(result));
+    assert.match(
+      result.stderr,
+      /^error\s+steps_registry\.json#\/entryStep: UNKNOWN_ENTRY_STEP .*initial\.start/m,
+      describeResult(result),
+    );
     assert.equal(result.stdout.trim(), '', describeResult(result));
   });
 

@@ -48,11 +48,15 @@ export function cliEnv(extra: Readonly<Record<string, string>>): NodeJS.ProcessE
     delete env[key];
   }
   Object.assign(env, extra);
-  if (!env.TEMPORAL_ADDRESS) throw new Error('cli tests must set TEMPORAL_ADDRESS (never the local dev server on 7233)');
+  if (!env.TEMPORAL_ADDRESS)
+    throw new Error('cli tests must set TEMPORAL_ADDRESS (never the local dev server on 7233)');
   return env;
 }
 
-export function startCli(args: readonly string[], options: { env: Readonly<Record<string, string>>; timeoutMs?: number }): RunningCli {
+export function startCli(
+  args: readonly string[],
+  options: { env: Readonly<Record<string, string>>; timeoutMs?: number },
+): RunningCli {
   const started = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/client.ts', ...args], {
     cwd: PROJECT_ROOT,
@@ -83,7 +87,10 @@ export function startCli(args: readonly string[], options: { env: Readonly<Recor
   return { child, out, done, kill };
 }
 
-export async function runCli(args: readonly string[], options: { env: Readonly<Record<string, string>>; timeoutMs?: number }): Promise<CliResult> {
+export async function runCli(
+  args: readonly string[],
+  options: { env: Readonly<Record<string, string>>; timeoutMs?: number },
+): Promise<CliResult> {
   const running = startCli(args, options);
   try {
     return await running.done;
@@ -115,7 +122,10 @@ export function assertNoStack(result: CliResult): void {
  * non-zero one), exactly one `error: ...` line on stderr containing every `mentions`
  * (strings or patterns), nothing on stdout, and no stack trace.
  */
-export function assertCleanFailure(result: CliResult, expected: { code?: number; mentions: ReadonlyArray<string | RegExp> }): string {
+export function assertCleanFailure(
+  result: CliResult,
+  expected: { code?: number; mentions: ReadonlyArray<string | RegExp> },
+): string {
   assert.equal(result.timedOut, false, `the CLI did not finish:\n${describeResult(result)}`);
   if (expected.code === undefined) {
     assert.ok(result.code !== null && result.code !== 0, `expected a non-zero exit:\n${describeResult(result)}`);
@@ -128,7 +138,8 @@ export function assertCleanFailure(result: CliResult, expected: { code?: number;
   const line = lines[0]!;
   assert.match(line, /^error: \S/, `the message should start with "error:":\n${describeResult(result)}`);
   for (const m of expected.mentions) {
-    if (typeof m === 'string') assert.ok(line.includes(m), `the message should mention ${JSON.stringify(m)}:\n${describeResult(result)}`);
+    if (typeof m === 'string')
+      assert.ok(line.includes(m), `the message should mention ${JSON.stringify(m)}:\n${describeResult(result)}`);
     else assert.match(line, m, `the message should match ${m}:\n${describeResult(result)}`);
   }
   assert.equal(result.stdout.trim(), '', `nothing should be printed on stdout:\n${describeResult(result)}`);

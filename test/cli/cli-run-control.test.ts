@@ -53,7 +53,9 @@ function slowSession(delayMs: number, extraFirst: readonly SessionRule[] = []): 
     name: `cli run control: continuation delayed ${delayMs} ms`,
     rules: [
       ...extraFirst,
-      ...demoSession.rules.map((rule) => (CONTINUATION_RULES.has(rule.id) ? { ...rule, respond: { ...rule.respond, delayMs } } : rule)),
+      ...demoSession.rules.map((rule) =>
+        CONTINUATION_RULES.has(rule.id) ? { ...rule, respond: { ...rule.respond, delayMs } } : rule,
+      ),
     ],
   };
 }
@@ -81,7 +83,12 @@ async function withFixture(session: SessionScript, fn: (f: Fixture) => Promise<v
     repoPath,
     model,
     taskQueue,
-    childEnv: { TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: taskQueue, ANTHROPIC_BASE_URL: model.url, LOG_LEVEL: 'ERROR' },
+    childEnv: {
+      TEMPORAL_ADDRESS: address,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      ANTHROPIC_BASE_URL: model.url,
+      LOG_LEVEL: 'ERROR',
+    },
     children: [],
   };
   try {
@@ -93,7 +100,9 @@ async function withFixture(session: SessionScript, fn: (f: Fixture) => Promise<v
     await env.client.workflow
       .getHandle(WORKFLOW_ID)
       .describe()
-      .then((d) => (d.status.name === 'RUNNING' ? env.client.workflow.getHandle(WORKFLOW_ID).terminate('test cleanup') : undefined))
+      .then((d) =>
+        d.status.name === 'RUNNING' ? env.client.workflow.getHandle(WORKFLOW_ID).terminate('test cleanup') : undefined,
+      )
       .catch(() => undefined);
     await model.close();
     await rm(repoPath, { recursive: true, force: true });
@@ -102,7 +111,10 @@ async function withFixture(session: SessionScript, fn: (f: Fixture) => Promise<v
 
 /** `start-run --issue 1 --repo <repo> --json` in the background. */
 function startRunInBackground(f: Fixture): RunningCli {
-  const running = startCli(['start-run', '--issue', '1', '--repo', f.repoPath, '--json'], { env: f.childEnv, timeoutMs: 200_000 });
+  const running = startCli(['start-run', '--issue', '1', '--repo', f.repoPath, '--json'], {
+    env: f.childEnv,
+    timeoutMs: 200_000,
+  });
   f.children.push(running);
   return running;
 }
@@ -133,7 +145,9 @@ async function waitForSlowStep(f: Fixture, background: RunningCli, timeoutMs = 1
     if (p?.stepId === 'continuation.issue' && (f.model.stats().byRule['work-edit'] ?? 0) >= 1) return p;
     await sleep(250);
   }
-  assert.fail(`the run never reached the slow continuation step; model stats ${JSON.stringify(f.model.stats())}; stderr so far:\n${background.out.stderr}`);
+  assert.fail(
+    `the run never reached the slow continuation step; model stats ${JSON.stringify(f.model.stats())}; stderr so far:\n${background.out.stderr}`,
+  );
 }
 
 async function runsOf(workflowId: string, taskQueue: string): Promise<number> {
@@ -180,7 +194,10 @@ test('attach, status and cancel through the CLI while a run is in flight', { tim
     assert.match(background.out.stderr, /serving the run in this process/);
 
     // (a) a second start-run attaches to the live run instead of starting another one.
-    const attach = await runCli(['start-run', '--issue', '1', '--repo', f.repoPath, '--detach'], { env: f.childEnv, timeoutMs: 60_000 });
+    const attach = await runCli(['start-run', '--issue', '1', '--repo', f.repoPath, '--detach'], {
+      env: f.childEnv,
+      timeoutMs: 60_000,
+    });
     assert.equal(attach.code, 0, describeResult(attach));
     assertNoStack(attach);
     assert.match(attach.stderr, /attached/, describeResult(attach));
@@ -195,7 +212,10 @@ test('attach, status and cancel through the CLI while a run is in flight', { tim
     assert.match(status.stdout, /continuation\.issue/, describeResult(status));
     assert.match(status.stdout, /· flow ·/, describeResult(status));
     assert.ok(p.definitionHash.length >= 12, 'the run reports its definition hash');
-    assert.ok(status.stdout.includes(p.definitionHash.slice(0, 12)), `status shows the definition hash ${p.definitionHash}:\n${status.stdout}`);
+    assert.ok(
+      status.stdout.includes(p.definitionHash.slice(0, 12)),
+      `status shows the definition hash ${p.definitionHash}:\n${status.stdout}`,
+    );
     assert.ok(status.stdout.includes(join(f.repoPath, '.worktrees', 'issue-1')), 'status shows the worktree');
 
     // status --json carries the same, machine-readable.
@@ -208,7 +228,10 @@ test('attach, status and cancel through the CLI while a run is in flight', { tim
 
     // (c) cancel: the background start-run ends 'cancelled', non-zero, worktree kept.
     const requestsAtCancel = f.model.stats().requests;
-    const cancel = await runCli(['cancel', '--issue', '1', '--reason', 'operator stop from the test'], { env: f.childEnv, timeoutMs: 60_000 });
+    const cancel = await runCli(['cancel', '--issue', '1', '--reason', 'operator stop from the test'], {
+      env: f.childEnv,
+      timeoutMs: 60_000,
+    });
     assert.equal(cancel.code, 0, describeResult(cancel));
     assertNoStack(cancel);
     assert.match(cancel.stdout, /cancel signalled to issue-agent-issue-1/);
@@ -223,7 +246,11 @@ test('attach, status and cancel through the CLI while a run is in flight', { tim
     // Cancellation reaches the step's activity on its next heartbeat to the server; the
     // worker throttles heartbeats to at most 2 s (maxHeartbeatThrottleInterval).
     await t.test('the running step stops promptly on cancel', () => {
-      assert.equal(requestsAfterCancel, 0, `the step made ${requestsAfterCancel} more model request(s) after the cancel`);
+      assert.equal(
+        requestsAfterCancel,
+        0,
+        `the step made ${requestsAfterCancel} more model request(s) after the cancel`,
+      );
       assert.ok(waited < 15_000, `start-run took ${waited} ms to end after the cancel`);
     });
 
@@ -240,7 +267,20 @@ test('the same cancel sent with the temporal CLI behaves the same', { timeout: 2
     await waitForSlowStep(f, background);
     await promisify(execFile)(
       temporalCli,
-      ['workflow', 'signal', '--address', address, '--namespace', env.namespace ?? 'default', '--workflow-id', WORKFLOW_ID, '--name', 'cancel', '--input', '{}'],
+      [
+        'workflow',
+        'signal',
+        '--address',
+        address,
+        '--namespace',
+        env.namespace ?? 'default',
+        '--workflow-id',
+        WORKFLOW_ID,
+        '--name',
+        'cancel',
+        '--input',
+        '{}',
+      ],
       { timeout: 60_000 },
     );
     const signalledAt = Date.now();
@@ -261,8 +301,18 @@ test('a retry signal with a prompt from the temporal CLI becomes the next prompt
     await promisify(execFile)(
       temporalCli,
       [
-        'workflow', 'signal', '--address', address, '--namespace', env.namespace ?? 'default', '--workflow-id', WORKFLOW_ID,
-        '--name', 'retry', '--input', JSON.stringify({ prompt: OPERATOR_NOTE }),
+        'workflow',
+        'signal',
+        '--address',
+        address,
+        '--namespace',
+        env.namespace ?? 'default',
+        '--workflow-id',
+        WORKFLOW_ID,
+        '--name',
+        'retry',
+        '--input',
+        JSON.stringify({ prompt: OPERATOR_NOTE }),
       ],
       { timeout: 60_000 },
     );
@@ -277,7 +327,11 @@ test('a retry signal with a prompt from the temporal CLI becomes the next prompt
     // was asked the operator's prompt instead of its C3L prompt.
     assert.equal(stats.byRule['work-answer'], 1, JSON.stringify(stats));
     assert.equal(stats.byRule['operator-note'], 1, `the operator's prompt reached the model: ${JSON.stringify(stats)}`);
-    assert.equal(stats.byRule['closure-check'], undefined, `the closure step's own prompt was replaced: ${JSON.stringify(stats)}`);
+    assert.equal(
+      stats.byRule['closure-check'],
+      undefined,
+      `the closure step's own prompt was replaced: ${JSON.stringify(stats)}`,
+    );
     assert.equal(stats.unmatched, 0, JSON.stringify(stats));
     const json = parseJsonResult(result);
     assert.equal(json.outcome, 'success', describeResult(result));

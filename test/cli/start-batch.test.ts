@@ -44,11 +44,17 @@ describe('start-batch usage errors exit 2 naming the flag', { concurrency: 6 }, 
   it('a bad definition exits 2 before anything connects or starts', async () => {
     const { repoPath } = await createSampleRepo();
     // TEMPORAL_ADDRESS is dead: reaching it would fail differently (exit 1, naming the address).
-    assertCleanFailure(await cli('--label', 'ready', '--repo', repoPath, '--agent', '/nonexistent/agent-dir'), { code: 2, mentions: ['/nonexistent/agent-dir'] });
+    assertCleanFailure(await cli('--label', 'ready', '--repo', repoPath, '--agent', '/nonexistent/agent-dir'), {
+      code: 2,
+      mentions: ['/nonexistent/agent-dir'],
+    });
   });
 
   it('a missing repository fails naming --repo', async () => {
-    assertCleanFailure(await cli('--label', 'ready', '--repo', '/nonexistent/repo'), { code: 1, mentions: ['/nonexistent/repo'] });
+    assertCleanFailure(await cli('--label', 'ready', '--repo', '/nonexistent/repo'), {
+      code: 1,
+      mentions: ['/nonexistent/repo'],
+    });
   });
 });
 
@@ -56,7 +62,18 @@ describe('start-batch --help', () => {
   it('documents every flag and the offline model server', async () => {
     const result = await cli('--help');
     assert.equal(result.code, 0, describeResult(result));
-    for (const flag of ['--label', '--issue-list', '--concurrency', '--agent', '--repo', '--issues', '--follow', '--json', '--detach', '--help']) {
+    for (const flag of [
+      '--label',
+      '--issue-list',
+      '--concurrency',
+      '--agent',
+      '--repo',
+      '--issues',
+      '--follow',
+      '--json',
+      '--detach',
+      '--help',
+    ]) {
       assert.ok(result.stdout.includes(flag), `--help mentions ${flag}:\n${result.stdout}`);
     }
     assert.match(result.stdout, /npm run model-server -- --session demo\/session\.json/);
@@ -65,35 +82,49 @@ describe('start-batch --help', () => {
 });
 
 describe('start-batch end to end', () => {
-  it('serves the batch in-process, follows progress, prints the table; a missing issue makes it exit 1', { timeout: 300_000 }, async () => {
-    const env = await testEnv();
-    const { repoPath } = await createSampleRepo();
-    await writeLocalIssue(repoPath, { number: 2, title: 'sum() is wrong again', body: 'sum(2, 3) should be 5.', labels: ['ready'] });
-    const model = await createModelServer({ session: join(DEMO_DIR, 'session.json') });
-    try {
-      const run = (args: string[]) =>
-        runCli(['start-batch', ...args], {
-          env: { TEMPORAL_ADDRESS: serverAddress(env), TEMPORAL_TASK_QUEUE: `cli-batch-${Date.now()}`, ANTHROPIC_BASE_URL: model.url, LOG_LEVEL: 'ERROR' },
-          timeoutMs: 240_000,
-        });
-      const text = await run(['--issue-list', '1,2,99', '--concurrency', '2', '--repo', repoPath, '--follow']);
-      assert.equal(text.code, 1, describeResult(text));
-      assert.match(text.stderr, /serving the batch in this process/);
-      assert.match(text.stdout, /#1 +succeeded/);
-      assert.match(text.stdout, /#2 +succeeded/);
-      assert.match(text.stdout, /#99 +failed .*not found/i);
-      assert.match(text.stdout, /issue +outcome +steps +tokens +cost +PR +reason/);
-      assert.match(text.stdout, /batch partial: 2 succeeded/);
-      assert.match(text.stdout, /#1 running/, 'live progress was printed');
+  it(
+    'serves the batch in-process, follows progress, prints the table; a missing issue makes it exit 1',
+    { timeout: 300_000 },
+    async () => {
+      const env = await testEnv();
+      const { repoPath } = await createSampleRepo();
+      await writeLocalIssue(repoPath, {
+        number: 2,
+        title: 'sum() is wrong again',
+        body: 'sum(2, 3) should be 5.',
+        labels: ['ready'],
+      });
+      const model = await createModelServer({ session: join(DEMO_DIR, 'session.json') });
+      try {
+        const run = (args: string[]) =>
+          runCli(['start-batch', ...args], {
+            env: {
+              TEMPORAL_ADDRESS: serverAddress(env),
+              TEMPORAL_TASK_QUEUE: `cli-batch-${Date.now()}`,
+              ANTHROPIC_BASE_URL: model.url,
+              LOG_LEVEL: 'ERROR',
+            },
+            timeoutMs: 240_000,
+          });
+        const text = await run(['--issue-list', '1,2,99', '--concurrency', '2', '--repo', repoPath, '--follow']);
+        assert.equal(text.code, 1, describeResult(text));
+        assert.match(text.stderr, /serving the batch in this process/);
+        assert.match(text.stdout, /#1 +succeeded/);
+        assert.match(text.stdout, /#2 +succeeded/);
+        assert.match(text.stdout, /#99 +failed .*not found/i);
+        assert.match(text.stdout, /issue +outcome +steps +tokens +cost +PR +reason/);
+        assert.match(text.stdout, /batch partial: 2 succeeded/);
+        assert.match(text.stdout, /#1 running/, 'live progress was printed');
 
-      // Issues 1 and 2 are closed now: a label batch finds nothing left and succeeds vacuously.
-      const json = await run(['--label', 'ready', '--repo', repoPath, '--json']);
-      assert.equal(json.code, 0, describeResult(json));
-      const result = JSON.parse(json.stdout) as BatchResult;
-      assert.equal(result.status, 'completed');
-      assert.equal(result.results.length, 0);
-    } finally {
-      await model.close();
-    }
-  });
+        // Issues 1 and 2 are closed now: a label batch finds nothing left and succeeds vacuously.
+        const json = await run(['--label', 'ready', '--repo', repoPath, '--json']);
+        assert.equal(json.code, 0, describeResult(json));
+        const result = JSON.parse(json.stdout) as BatchResult;
+        assert.equal(result.status, 'completed');
+        assert.equal(result.results.length, 0);
+      } finally {
+        await model.close();
+      }
+    },
+  );
 });

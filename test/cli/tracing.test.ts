@@ -22,13 +22,26 @@ test('tracing is off unless OTEL_TRACES_EXPORTER asks for it; a bad value names 
   assert.throws(() => tracingPluginFromEnv({ OTEL_TRACES_EXPORTER: 'zipkin' }), /OTEL_TRACES_EXPORTER/);
 });
 
-test('a traced run exports workflow and activity spans and replays on the plain worker', { timeout: 240_000 }, async () => {
-  const exporter = new InMemorySpanExporter();
-  const tracing = tracingPluginFromEnv({}, new SimpleSpanProcessor(exporter));
-  const { result, handle, workflowId } = await runScenario({ session: join(DEMO_DIR, 'session.json'), ...(tracing ? { tracing } : {}) });
-  assert.equal(result.outcome, 'success', result.reason);
-  const names = exporter.getFinishedSpans().map((s) => s.name);
-  assert.ok(names.some((n) => n.includes('runAgentWorkflow')), `a workflow span: ${[...new Set(names)].join(', ')}`);
-  assert.ok(names.some((n) => n.includes('queryStep')), 'an activity span for the step query');
-  await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, await handle.fetchHistory(), workflowId);
-});
+test(
+  'a traced run exports workflow and activity spans and replays on the plain worker',
+  { timeout: 240_000 },
+  async () => {
+    const exporter = new InMemorySpanExporter();
+    const tracing = tracingPluginFromEnv({}, new SimpleSpanProcessor(exporter));
+    const { result, handle, workflowId } = await runScenario({
+      session: join(DEMO_DIR, 'session.json'),
+      ...(tracing ? { tracing } : {}),
+    });
+    assert.equal(result.outcome, 'success', result.reason);
+    const names = exporter.getFinishedSpans().map((s) => s.name);
+    assert.ok(
+      names.some((n) => n.includes('runAgentWorkflow')),
+      `a workflow span: ${[...new Set(names)].join(', ')}`,
+    );
+    assert.ok(
+      names.some((n) => n.includes('queryStep')),
+      'an activity span for the step query',
+    );
+    await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, await handle.fetchHistory(), workflowId);
+  },
+);

@@ -19,7 +19,10 @@ interface Expected {
 }
 
 const corpus = fileURLToPath(new URL('../fixtures/definitions/invalid/', import.meta.url));
-const cases = readdirSync(corpus, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const cases = readdirSync(corpus, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
 
 test('the corpus has at least 30 cases', () => {
   assert.ok(cases.length >= 30, `only ${cases.length} cases`);
@@ -32,12 +35,18 @@ for (const name of cases) {
     const result = await loadAgentDefinition(dir);
     assert.equal(result.ok, false, 'the definition must not load');
     if (result.ok) return;
-    const found = result.problems.find((p) => p.code === expected.code && p.file === expected.file && p.pointer === expected.pointer);
+    const found = result.problems.find(
+      (p) => p.code === expected.code && p.file === expected.file && p.pointer === expected.pointer,
+    );
     const listing = result.problems.map((p) => `${p.code} ${p.file}#${p.pointer}`).join('\n');
     assert.ok(found, `expected ${expected.code} at ${expected.file}#${expected.pointer}, got:\n${listing}`);
     assert.equal(found.severity, 'error');
     assert.ok(found.message.length > 0 && found.expected.length > 0, 'message and expected are filled in');
     const others = result.problems.filter((p) => p !== found).map((p) => p.code);
-    assert.deepEqual(others.sort(), [...(expected.alsoCodes ?? [])].sort(), `one broken rule must give one problem; got:\n${listing}`);
+    assert.deepEqual(
+      others.sort(),
+      [...(expected.alsoCodes ?? [])].sort(),
+      `one broken rule must give one problem; got:\n${listing}`,
+    );
   });
 }

@@ -3,7 +3,11 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { AgentError } from '../../src/contracts/errors.js';
-import { DefinitionError, loadAgentDefinition, loadAgentDefinitionOrThrow } from '../../src/definition/load/load-agent-definition.js';
+import {
+  DefinitionError,
+  loadAgentDefinition,
+  loadAgentDefinitionOrThrow,
+} from '../../src/definition/load/load-agent-definition.js';
 import { DEFAULT_MODEL } from '../../src/definition/normalise/normalise-agent.js';
 import { fileURLToPath } from 'node:url';
 import { copyFixture, editJson, FIXTURES, writeText } from './temp-dirs.js';
@@ -26,7 +30,10 @@ test('upstream vocabulary loads unchanged and is normalised', async () => {
   assert.equal(d.c1, 'steps');
   assert.equal(d.systemPromptPath, 'prompts/system.md');
   assert.deepEqual(d.model, DEFAULT_MODEL);
-  assert.deepEqual({ maxTokens: d.model.maxTokens, maxTurnsPerStep: d.model.maxTurnsPerStep }, { maxTokens: 8192, maxTurnsPerStep: 40 });
+  assert.deepEqual(
+    { maxTokens: d.model.maxTokens, maxTurnsPerStep: d.model.maxTurnsPerStep },
+    { maxTokens: 8192, maxTurnsPerStep: 40 },
+  );
   assert.deepEqual(d.worktree, { root: '.worktrees', branchPrefix: 'agent' });
   assert.equal(d.closureAction, 'close');
   assert.deepEqual(d.parameters.topic, { type: 'string', description: 'Topic', required: true, cli: '--topic' });
@@ -34,10 +41,26 @@ test('upstream vocabulary loads unchanged and is normalised', async () => {
   assert.ok(initial);
   assert.equal(initial.stepKind, 'work');
   assert.deepEqual(initial.uvVariables, ['topic']);
-  assert.deepEqual(initial.structuredGate, { allowedIntents: ['next', 'repeat'], intentSchemaRef: '#/properties/next_action/properties/action', intentField: 'next_action.action', handoffFields: ['analysis.plan'], failFast: true });
-  assert.deepEqual(d.steps['closure.done']?.transitions, { closing: { target: null }, repeat: { target: 'closure.done' } });
+  assert.deepEqual(initial.structuredGate, {
+    allowedIntents: ['next', 'repeat'],
+    intentSchemaRef: '#/properties/next_action/properties/action',
+    intentField: 'next_action.action',
+    handoffFields: ['analysis.plan'],
+    failFast: true,
+  });
+  assert.deepEqual(d.steps['closure.done']?.transitions, {
+    closing: { target: null },
+    repeat: { target: 'closure.done' },
+  });
   assert.equal(d.steps['continuation.work']?.readOnly, false);
-  assert.deepEqual(d.completionSteps['closure.done'], { stepId: 'closure.done', name: 'Done checks', c2: 'retry', c3: 'done', conditions: [{ validator: 'git-clean', params: {} }], onFail: { action: 'retry', maxAttempts: 3 } });
+  assert.deepEqual(d.completionSteps['closure.done'], {
+    stepId: 'closure.done',
+    name: 'Done checks',
+    c2: 'retry',
+    c3: 'done',
+    conditions: [{ validator: 'git-clean', params: {} }],
+    onFail: { action: 'retry', maxAttempts: 3 },
+  });
   assert.equal(d.validators['git-clean']?.type, 'command');
   assert.equal(d.validators['type-check'], undefined, 'unconfigured built-ins are not in the definition');
   assert.deepEqual(d.failurePatterns['git-dirty']?.params, ['changedFiles', 'untrackedFiles']);
@@ -50,9 +73,27 @@ test('seed vocabulary loads: stepMachine, entryStepMapping, completionSteps, onF
   assert.equal(d.verdict.type, 'stepMachine');
   assert.equal(d.maxIterations, 12);
   assert.equal(d.entryStep, 'initial.work');
-  assert.deepEqual(d.completionSteps['closure.done'], { stepId: 'closure.done', name: 'closure.done', c2: 'retry', c3: 'done', conditions: [{ validator: 'git-clean', params: {} }], onFail: { action: 'retry', maxAttempts: 2 } });
-  assert.deepEqual(d.validators['git-clean'], { type: 'command', command: 'git status --porcelain', successWhen: 'empty', failurePattern: 'git-dirty', extractParams: { changedFiles: 'parseChangedFiles', untrackedFiles: 'parseUntrackedFiles' } });
-  assert.deepEqual(d.failurePatterns['git-dirty'], { description: 'The working tree has uncommitted or untracked changes.', edition: 'failed', adaptation: 'git-dirty', params: ['changedFiles', 'untrackedFiles'] });
+  assert.deepEqual(d.completionSteps['closure.done'], {
+    stepId: 'closure.done',
+    name: 'closure.done',
+    c2: 'retry',
+    c3: 'done',
+    conditions: [{ validator: 'git-clean', params: {} }],
+    onFail: { action: 'retry', maxAttempts: 2 },
+  });
+  assert.deepEqual(d.validators['git-clean'], {
+    type: 'command',
+    command: 'git status --porcelain',
+    successWhen: 'empty',
+    failurePattern: 'git-dirty',
+    extractParams: { changedFiles: 'parseChangedFiles', untrackedFiles: 'parseUntrackedFiles' },
+  });
+  assert.deepEqual(d.failurePatterns['git-dirty'], {
+    description: 'The working tree has uncommitted or untracked changes.',
+    edition: 'failed',
+    adaptation: 'git-dirty',
+    params: ['changedFiles', 'untrackedFiles'],
+  });
 });
 
 test('default layout: registry/ holds agent.json, registry and schemas; our extensions apply', async () => {
@@ -65,16 +106,29 @@ test('default layout: registry/ holds agent.json, registry and schemas; our exte
   assert.deepEqual(d.model, { model: 'claude-sonnet-4-5', maxTokens: 4096, maxTurnsPerStep: 40 });
   assert.deepEqual(d.worktree, { root: '.worktrees', branchPrefix: 'bot' });
   assert.equal(d.closureAction, 'label-and-close');
-  assert.deepEqual(d.validators['type-check'], { type: 'command', command: 'npx tsc --noEmit', successWhen: 'exitCode:0', failurePattern: 'type-error', extractParams: { errors: 'parseTypeErrors' } });
+  assert.deepEqual(d.validators['type-check'], {
+    type: 'command',
+    command: 'npx tsc --noEmit',
+    successWhen: 'exitCode:0',
+    failurePattern: 'type-error',
+    extractParams: { errors: 'parseTypeErrors' },
+  });
   assert.equal((d.validators.tests as { command?: string }).command, 'npm test');
-  assert.deepEqual(d.completionSteps['closure.done']?.conditions.map((c) => c.validator), ['git-clean', 'type-check', 'tests']);
+  assert.deepEqual(
+    d.completionSteps['closure.done']?.conditions.map((c) => c.validator),
+    ['git-clean', 'type-check', 'tests'],
+  );
 });
 
 test('the hash is stable and changes with any prompt or schema', async () => {
   const dir = copyFixture('valid/upstream-vocabulary');
   const first = (await load(dir)).definition.hash;
   assert.equal((await load(dir)).definition.hash, first);
-  assert.equal((await load(copyFixture('valid/upstream-vocabulary'))).definition.hash, first, 'independent of location');
+  assert.equal(
+    (await load(copyFixture('valid/upstream-vocabulary'))).definition.hash,
+    first,
+    'independent of location',
+  );
   writeText(dir, 'prompts/steps/closure/done/f_default.md', 'Changed.\n');
   assert.notEqual((await load(dir)).definition.hash, first);
 });
@@ -113,7 +167,12 @@ test('every problem is reported together, across both files', async () => {
   const result = await loadAgentDefinition(dir);
   assert.equal(result.ok, false);
   if (result.ok) return;
-  assert.deepEqual(result.problems.map((p) => p.code).sort(), ['PROMPT_FILE_MISSING', 'STEP_ID_MISMATCH', 'UNKNOWN_ENTRY_STEP', 'UNKNOWN_TRANSITION_TARGET']);
+  assert.deepEqual(result.problems.map((p) => p.code).sort(), [
+    'PROMPT_FILE_MISSING',
+    'STEP_ID_MISMATCH',
+    'UNKNOWN_ENTRY_STEP',
+    'UNKNOWN_TRANSITION_TARGET',
+  ]);
 });
 
 test('schema errors in both files are reported together', async () => {
@@ -126,7 +185,10 @@ test('schema errors in both files are reported together', async () => {
   });
   const result = await loadAgentDefinition(dir);
   assert.ok(!result.ok);
-  assert.deepEqual(result.problems.map((p) => `${p.code} ${p.file}#${p.pointer}`), ['AGENT_SCHEMA agent.json#/runner/verdict/type', 'REGISTRY_SCHEMA steps_registry.json#/steps/closure.done/c3']);
+  assert.deepEqual(
+    result.problems.map((p) => `${p.code} ${p.file}#${p.pointer}`),
+    ['AGENT_SCHEMA agent.json#/runner/verdict/type', 'REGISTRY_SCHEMA steps_registry.json#/steps/closure.done/c3'],
+  );
 });
 
 test('stepKind is inferred from c2; repeat defaults to the same step; jump may use targetField', async () => {
@@ -176,5 +238,8 @@ test('JSON syntax errors name the line and column', async () => {
 test("the project's default agent (registry/ + prompts/ at the repository root) loads", async () => {
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const result = await loadAgentDefinition(root);
-  assert.ok(result.ok, result.ok ? '' : result.problems.map((p) => `${p.code} ${p.file}#${p.pointer} ${p.message}`).join('\n'));
+  assert.ok(
+    result.ok,
+    result.ok ? '' : result.problems.map((p) => `${p.code} ${p.file}#${p.pointer} ${p.message}`).join('\n'),
+  );
 });

@@ -7,7 +7,12 @@ const schema = {
   required: ['summary', 'next_action'],
   properties: {
     summary: { type: 'string', minLength: 3 },
-    next_action: { type: 'object', required: ['action'], properties: { action: { type: 'string', enum: ['next', 'repeat'] } }, additionalProperties: false },
+    next_action: {
+      type: 'object',
+      required: ['action'],
+      properties: { action: { type: 'string', enum: ['next', 'repeat'] } },
+      additionalProperties: false,
+    },
   },
   additionalProperties: false,
 };
@@ -18,13 +23,19 @@ test('valid output has no issues', () => {
 
 test('issues are readable /path: message lines, all of them', () => {
   const issues = validateOutput(schema, { summary: 'x', next_action: { action: 'jump', extra: 1 }, more: true });
-  assert.deepEqual(issues.sort(), [
-    "/: unexpected property 'more'",
-    '/next_action/action: must be one of "next", "repeat"',
-    "/next_action: unexpected property 'extra'",
-    '/summary: must NOT have fewer than 3 characters',
-  ].sort());
-  assert.deepEqual(validateOutput(schema, {}), ["/: missing required property 'summary'", "/: missing required property 'next_action'"]);
+  assert.deepEqual(
+    issues.sort(),
+    [
+      "/: unexpected property 'more'",
+      '/next_action/action: must be one of "next", "repeat"',
+      "/next_action: unexpected property 'extra'",
+      '/summary: must NOT have fewer than 3 characters',
+    ].sort(),
+  );
+  assert.deepEqual(validateOutput(schema, {}), [
+    "/: missing required property 'summary'",
+    "/: missing required property 'next_action'",
+  ]);
 });
 
 test('compiled validators are cached by schema content', () => {

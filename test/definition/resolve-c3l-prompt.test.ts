@@ -10,13 +10,28 @@ function agent(): string {
   const dir = tempDir();
   writeText(dir, 'prompts/system.md', '---\ntitle: system\n---\nYou are {uv-agent_name}.\n');
   writeText(dir, 'prompts/steps/initial/work/f_default.md', 'Default edition for {uv-topic}.\n');
-  writeText(dir, 'prompts/steps/initial/work/f_default_detailed.md', '---\nuvVariables: [topic]\n---\n\nDetailed for {uv-topic}.\n');
+  writeText(
+    dir,
+    'prompts/steps/initial/work/f_default_detailed.md',
+    '---\nuvVariables: [topic]\n---\n\nDetailed for {uv-topic}.\n',
+  );
   writeText(dir, 'prompts/steps/initial/work/f_bug.md', 'Bug edition.\n');
   return dir;
 }
 
 function input(dir: string, over: Partial<ResolvePromptInput> = {}): ResolvePromptInput {
-  return { agentDir: dir, promptsDir: path.join(dir, 'prompts'), kind: 'step', c1: 'steps', stepId: 'initial.work', c2: 'initial', c3: 'work', required: [], variables: { topic: 'caching' }, ...over };
+  return {
+    agentDir: dir,
+    promptsDir: path.join(dir, 'prompts'),
+    kind: 'step',
+    c1: 'steps',
+    stepId: 'initial.work',
+    c2: 'initial',
+    c3: 'work',
+    required: [],
+    variables: { topic: 'caching' },
+    ...over,
+  };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<AgentError> {
@@ -31,8 +46,14 @@ async function rejection(promise: Promise<unknown>): Promise<AgentError> {
 
 test('adaptation file first, then the edition file', async () => {
   const dir = agent();
-  assert.deepEqual(await resolveC3lPrompt(input(dir, { adaptation: 'detailed' })), { text: 'Detailed for caching.', source: 'steps/initial/work/f_default_detailed.md' });
-  assert.deepEqual(await resolveC3lPrompt(input(dir, { adaptation: 'label-only' })), { text: 'Default edition for caching.', source: 'steps/initial/work/f_default.md' });
+  assert.deepEqual(await resolveC3lPrompt(input(dir, { adaptation: 'detailed' })), {
+    text: 'Detailed for caching.',
+    source: 'steps/initial/work/f_default_detailed.md',
+  });
+  assert.deepEqual(await resolveC3lPrompt(input(dir, { adaptation: 'label-only' })), {
+    text: 'Default edition for caching.',
+    source: 'steps/initial/work/f_default.md',
+  });
   assert.equal((await resolveC3lPrompt(input(dir, { edition: 'bug', adaptation: 'x' }))).text, 'Bug edition.');
 });
 
@@ -46,7 +67,12 @@ test('no cross-edition fallback; the error lists every path tried', async () => 
 
 test('system prompt comes from the agent-relative path, front matter stripped', async () => {
   const dir = agent();
-  const resolved = await resolveC3lPrompt({ ...input(dir), kind: 'system', systemPromptPath: 'prompts/system.md', variables: { agent_name: 'hello' } });
+  const resolved = await resolveC3lPrompt({
+    ...input(dir),
+    kind: 'system',
+    systemPromptPath: 'prompts/system.md',
+    variables: { agent_name: 'hello' },
+  });
   assert.deepEqual(resolved, { text: 'You are hello.', source: 'system.md' });
 });
 
@@ -70,7 +96,7 @@ test('a placeholder without a value is an error naming it', async () => {
 
 test('values are inserted literally: $, backticks and {uv-other} stay as they are', async () => {
   const dir = agent();
-  const value = "$& $1 $$ `rm -rf /` ; | > {uv-topic} {uv-missing}";
+  const value = '$& $1 $$ `rm -rf /` ; | > {uv-topic} {uv-missing}';
   const resolved = await resolveC3lPrompt(input(dir, { variables: { topic: value } }));
   assert.equal(resolved.text, `Default edition for ${value}.`);
 });

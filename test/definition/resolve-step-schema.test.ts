@@ -20,23 +20,45 @@ async function rejection(promise: Promise<unknown>): Promise<AgentError> {
 
 test('resolves $ref across files, relative to the referencing file', async () => {
   const dir = tempDir();
-  writeJson(dir, 'common/base.schema.json', { $defs: { base: { type: 'object', required: ['summary'], properties: { summary: { $ref: 'types.schema.json#/$defs/text' } } } } });
+  writeJson(dir, 'common/base.schema.json', {
+    $defs: {
+      base: {
+        type: 'object',
+        required: ['summary'],
+        properties: { summary: { $ref: 'types.schema.json#/$defs/text' } },
+      },
+    },
+  });
   writeJson(dir, 'common/types.schema.json', { $defs: { text: { type: 'string', minLength: 1 } } });
   writeJson(dir, 'step.schema.json', { 'initial.test': { $ref: 'common/base.schema.json#/$defs/base' } });
   const { full } = await resolve(dir, 'step.schema.json', 'initial.test');
-  assert.deepEqual(full, { type: 'object', required: ['summary'], properties: { summary: { type: 'string', minLength: 1 } }, additionalProperties: false });
+  assert.deepEqual(full, {
+    type: 'object',
+    required: ['summary'],
+    properties: { summary: { type: 'string', minLength: 1 } },
+    additionalProperties: false,
+  });
 });
 
 test('unescapes ~0 and ~1 in pointers', async () => {
   const dir = tempDir();
-  writeJson(dir, 's.schema.json', { $defs: { 'a/b': { type: 'string' }, 'c~d': { type: 'number' } }, step: { type: 'object', properties: { x: { $ref: '#/$defs/a~1b' }, y: { $ref: '#/$defs/c~0d' } } } });
+  writeJson(dir, 's.schema.json', {
+    $defs: { 'a/b': { type: 'string' }, 'c~d': { type: 'number' } },
+    step: { type: 'object', properties: { x: { $ref: '#/$defs/a~1b' }, y: { $ref: '#/$defs/c~0d' } } },
+  });
   const { full } = await resolve(dir, 's.schema.json', '#/step');
   assert.deepEqual(full.properties, { x: { type: 'string' }, y: { type: 'number' } });
 });
 
 test('bare names are looked up in definitions, then $defs, then the top level', async () => {
   const dir = tempDir();
-  writeJson(dir, 's.schema.json', { definitions: { one: { const: 'definitions' } }, $defs: { one: { const: '$defs' }, two: { const: '$defs' } }, one: { const: 'top' }, two: { const: 'top' }, three: { const: 'top' } });
+  writeJson(dir, 's.schema.json', {
+    definitions: { one: { const: 'definitions' } },
+    $defs: { one: { const: '$defs' }, two: { const: '$defs' } },
+    one: { const: 'top' },
+    two: { const: 'top' },
+    three: { const: 'top' },
+  });
   assert.equal((await resolve(dir, 's.schema.json', 'one')).full.const, 'definitions');
   assert.equal((await resolve(dir, 's.schema.json', 'two')).full.const, '$defs');
   assert.equal((await resolve(dir, 's.schema.json', 'three')).full.const, 'top');
@@ -46,13 +68,35 @@ test('allOf: required unioned, later properties win, the step overrides the base
   const dir = tempDir();
   writeJson(dir, 's.schema.json', {
     $defs: {
-      base: { type: 'object', required: ['next_action', 'summary'], properties: { summary: { type: 'string' }, next_action: { type: 'object', required: ['action', 'reason'], properties: { action: { type: 'string' }, reason: { type: 'string' } } } } },
-      extra: { type: 'object', required: ['extra'], properties: { extra: { type: 'string' }, summary: { type: 'string', description: 'later' } } },
+      base: {
+        type: 'object',
+        required: ['next_action', 'summary'],
+        properties: {
+          summary: { type: 'string' },
+          next_action: {
+            type: 'object',
+            required: ['action', 'reason'],
+            properties: { action: { type: 'string' }, reason: { type: 'string' } },
+          },
+        },
+      },
+      extra: {
+        type: 'object',
+        required: ['extra'],
+        properties: { extra: { type: 'string' }, summary: { type: 'string', description: 'later' } },
+      },
     },
     step: {
       allOf: [{ $ref: '#/$defs/base' }, { $ref: '#/$defs/extra' }],
       required: ['verdict'],
-      properties: { next_action: { type: 'object', required: ['action'], properties: { action: { type: 'string', enum: ['next', 'repeat'] } } }, verdict: { type: 'string' } },
+      properties: {
+        next_action: {
+          type: 'object',
+          required: ['action'],
+          properties: { action: { type: 'string', enum: ['next', 'repeat'] } },
+        },
+        verdict: { type: 'string' },
+      },
     },
   });
   const { full } = await resolve(dir, 's.schema.json', 'step');
@@ -60,13 +104,21 @@ test('allOf: required unioned, later properties win, the step overrides the base
   const props = full.properties as Record<string, any>;
   assert.equal(props.summary.description, 'later');
   // The step's next_action replaces the base's: no `reason`, only the step's required.
-  assert.deepEqual(props.next_action, { type: 'object', required: ['action'], properties: { action: { type: 'string', enum: ['next', 'repeat'] } }, additionalProperties: false });
+  assert.deepEqual(props.next_action, {
+    type: 'object',
+    required: ['action'],
+    properties: { action: { type: 'string', enum: ['next', 'repeat'] } },
+    additionalProperties: false,
+  });
   assert.equal(full.allOf, undefined);
 });
 
 test('siblings of $ref are kept on top of the target', async () => {
   const dir = tempDir();
-  writeJson(dir, 's.schema.json', { $defs: { base: { type: 'object', properties: { a: { type: 'string' } } } }, step: { $ref: '#/$defs/base', required: ['a'], description: 'own' } });
+  writeJson(dir, 's.schema.json', {
+    $defs: { base: { type: 'object', properties: { a: { type: 'string' } } } },
+    step: { $ref: '#/$defs/base', required: ['a'], description: 'own' },
+  });
   const { full } = await resolve(dir, 's.schema.json', 'step');
   assert.deepEqual(full.required, ['a']);
   assert.equal(full.description, 'own');
@@ -74,11 +126,17 @@ test('siblings of $ref are kept on top of the target', async () => {
 
 test('a cycle is an error naming the whole chain', async () => {
   const dir = tempDir();
-  writeJson(dir, 'a.schema.json', { step: { $ref: 'b.schema.json#/$defs/x' }, $defs: { y: { type: 'object', properties: { back: { $ref: 'b.schema.json#/$defs/x' } } } } });
+  writeJson(dir, 'a.schema.json', {
+    step: { $ref: 'b.schema.json#/$defs/x' },
+    $defs: { y: { type: 'object', properties: { back: { $ref: 'b.schema.json#/$defs/x' } } } },
+  });
   writeJson(dir, 'b.schema.json', { $defs: { x: { $ref: 'a.schema.json#/$defs/y' } } });
   const error = await rejection(resolve(dir, 'a.schema.json', 'step'));
   assert.equal(error.code, 'SCHEMA_RESOLUTION');
-  assert.match(error.message, /circular \$ref: b\.schema\.json#\/\$defs\/x -> a\.schema\.json#\/\$defs\/y -> b\.schema\.json#\/\$defs\/x/);
+  assert.match(
+    error.message,
+    /circular \$ref: b\.schema\.json#\/\$defs\/x -> a\.schema\.json#\/\$defs\/y -> b\.schema\.json#\/\$defs\/x/,
+  );
   assert.match(error.message, /initial\.test/);
   assert.match(error.where ?? '', /^schemas\/a\.schema\.json#\/\$defs\/y\/properties\/back$/);
 });
@@ -142,7 +200,10 @@ test('api form: objects closed, unsupported keywords removed, required kept as d
       custom: { type: 'string' },
       code: { type: 'string', pattern: '^[A-Z]+$' },
       tag: { type: 'string' },
-      items: { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false } },
+      items: {
+        type: 'array',
+        items: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false },
+      },
       choice: { anyOf: [{ type: 'string' }, { type: 'number' }] },
       minLength: { type: 'string' },
     },
@@ -152,7 +213,9 @@ test('api form: objects closed, unsupported keywords removed, required kept as d
 
 test('an explicit additionalProperties is kept in full but closed in api', async () => {
   const dir = tempDir();
-  writeJson(dir, 's.schema.json', { step: { type: 'object', properties: { meta: { type: 'object', additionalProperties: { type: 'string' } } } } });
+  writeJson(dir, 's.schema.json', {
+    step: { type: 'object', properties: { meta: { type: 'object', additionalProperties: { type: 'string' } } } },
+  });
   const { full, api } = await resolve(dir, 's.schema.json', 'step');
   assert.deepEqual((full.properties as any).meta.additionalProperties, { type: 'string' });
   assert.equal((api.properties as any).meta.additionalProperties, false);

@@ -25,34 +25,97 @@ test('an invalid definition: exit 2 and every problem on its own line', async ()
   assert.equal(exitCode, 2);
   const lines = text.split('\n');
   assert.match(lines[0] ?? '', /invalid: 2 error\(s\), 1 warning\(s\)/);
-  assert.ok(lines.includes("error   steps_registry.json#/steps/closure.done/transitions/repeat/target: UNKNOWN_TRANSITION_TARGET transition 'repeat' of step 'closure.done' leads to unknown step 'closure.dne' (expected a step id of this registry or null)"));
-  assert.ok(lines.some((l) => l.startsWith('error   steps_registry.json#/validationSteps/closure.done/validationConditions/1/validator: VALIDATOR_COMMAND_NOT_CONFIGURED')));
+  assert.ok(
+    lines.includes(
+      "error   steps_registry.json#/steps/closure.done/transitions/repeat/target: UNKNOWN_TRANSITION_TARGET transition 'repeat' of step 'closure.done' leads to unknown step 'closure.dne' (expected a step id of this registry or null)",
+    ),
+  );
+  assert.ok(
+    lines.some((l) =>
+      l.startsWith(
+        'error   steps_registry.json#/validationSteps/closure.done/validationConditions/1/validator: VALIDATOR_COMMAND_NOT_CONFIGURED',
+      ),
+    ),
+  );
   assert.ok(lines.some((l) => l.startsWith('warning prompts/steps/unused/x/f_default.md#: PROMPT_FILE_UNUSED')));
 });
 
 /** A linear registry of `count` steps (work → … → verification → closure), with prompts and a shared schema file. */
 function generateAgent(count: number): string {
   const dir = tempDir('cfg-50-');
-  writeJson(dir, 'agent.json', { name: 'big', runner: { flow: { systemPromptPath: 'prompts/system.md' }, verdict: { type: 'detect:graph' } } });
+  writeJson(dir, 'agent.json', {
+    name: 'big',
+    runner: { flow: { systemPromptPath: 'prompts/system.md' }, verdict: { type: 'detect:graph' } },
+  });
   writeText(dir, 'prompts/system.md', 'System.\n');
-  const defs = { base: { type: 'object', required: ['summary', 'next_action'], properties: { summary: { type: 'string' }, next_action: { type: 'object', required: ['action'], properties: { action: { type: 'string' } } } } } };
+  const defs = {
+    base: {
+      type: 'object',
+      required: ['summary', 'next_action'],
+      properties: {
+        summary: { type: 'string' },
+        next_action: { type: 'object', required: ['action'], properties: { action: { type: 'string' } } },
+      },
+    },
+  };
   writeJson(dir, 'schemas/common.schema.json', { $defs: defs });
   const schemas: Record<string, unknown> = {};
   const steps: Record<string, unknown> = {};
-  const ids = Array.from({ length: count }, (_, i) => (i === 0 ? 'initial.s0' : i === count - 1 ? 'closure.done' : i === count - 2 ? 'verification.check' : `continuation.s${i}`));
+  const ids = Array.from({ length: count }, (_, i) =>
+    i === 0
+      ? 'initial.s0'
+      : i === count - 1
+        ? 'closure.done'
+        : i === count - 2
+          ? 'verification.check'
+          : `continuation.s${i}`,
+  );
   ids.forEach((id, i) => {
     const [c2 = '', c3 = ''] = id.split('.');
-    const intents = c2 === 'closure' ? ['closing', 'repeat'] : c2 === 'verification' ? ['next', 'repeat', 'escalate'] : ['next', 'repeat'];
-    schemas[id] = { allOf: [{ $ref: 'common.schema.json#/$defs/base' }], properties: { next_action: { type: 'object', required: ['action'], properties: { action: { type: 'string', enum: intents } } } } };
+    const intents =
+      c2 === 'closure'
+        ? ['closing', 'repeat']
+        : c2 === 'verification'
+          ? ['next', 'repeat', 'escalate']
+          : ['next', 'repeat'];
+    schemas[id] = {
+      allOf: [{ $ref: 'common.schema.json#/$defs/base' }],
+      properties: {
+        next_action: {
+          type: 'object',
+          required: ['action'],
+          properties: { action: { type: 'string', enum: intents } },
+        },
+      },
+    };
     const transitions: Record<string, unknown> = { repeat: { target: id } };
     if (intents.includes('next')) transitions.next = { target: ids[i + 1] };
     if (intents.includes('escalate')) transitions.escalate = { target: ids[1] };
     if (intents.includes('closing')) transitions.closing = { target: null };
-    steps[id] = { stepId: id, name: id, c2, c3, uvVariables: ['uv-topic'], outputSchemaRef: { file: 'steps.schema.json', schema: id }, structuredGate: { allowedIntents: intents, intentSchemaRef: '#/properties/next_action/properties/action', intentField: 'next_action.action' }, transitions };
+    steps[id] = {
+      stepId: id,
+      name: id,
+      c2,
+      c3,
+      uvVariables: ['uv-topic'],
+      outputSchemaRef: { file: 'steps.schema.json', schema: id },
+      structuredGate: {
+        allowedIntents: intents,
+        intentSchemaRef: '#/properties/next_action/properties/action',
+        intentField: 'next_action.action',
+      },
+      transitions,
+    };
     writeText(dir, `prompts/steps/${c2}/${c3}/f_default.md`, `---\nstep: ${id}\n---\nDo ${id} about {uv-topic}.\n`);
   });
   writeJson(dir, 'schemas/steps.schema.json', schemas);
-  writeJson(dir, 'steps_registry.json', { agentId: 'big', version: '1.0.0', c1: 'steps', entryStep: 'initial.s0', steps });
+  writeJson(dir, 'steps_registry.json', {
+    agentId: 'big',
+    version: '1.0.0',
+    c1: 'steps',
+    entryStep: 'initial.s0',
+    steps,
+  });
   return dir;
 }
 

@@ -30,20 +30,28 @@ const services = compose.services;
 const dockerfile = readFileSync(join(PROJECT_ROOT, 'Dockerfile'), 'utf8');
 
 const dependsOn = (s: Service): Record<string, string | undefined> =>
-  Array.isArray(s.depends_on) ? Object.fromEntries(s.depends_on.map((d) => [d, undefined])) : Object.fromEntries(Object.entries(s.depends_on ?? {}).map(([k, v]) => [k, v?.condition]));
+  Array.isArray(s.depends_on)
+    ? Object.fromEntries(s.depends_on.map((d) => [d, undefined]))
+    : Object.fromEntries(Object.entries(s.depends_on ?? {}).map(([k, v]) => [k, v?.condition]));
 
 function environment(s: Service): Record<string, string> {
   if (Array.isArray(s.environment)) {
-    return Object.fromEntries(s.environment.map((e) => {
-      const eq = e.indexOf('=');
-      return eq === -1 ? [e, ''] : [e.slice(0, eq), e.slice(eq + 1)];
-    }));
+    return Object.fromEntries(
+      s.environment.map((e) => {
+        const eq = e.indexOf('=');
+        return eq === -1 ? [e, ''] : [e.slice(0, eq), e.slice(eq + 1)];
+      }),
+    );
   }
   return Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, String(v ?? '')]));
 }
 
 const publishes = (s: Service, port: number): boolean =>
-  (s.ports ?? []).some((p) => (typeof p === 'string' ? new RegExp(`(^|:)${port}:${port}(/tcp)?$`).test(p) : Number(p.published) === port && p.target === port));
+  (s.ports ?? []).some((p) =>
+    typeof p === 'string'
+      ? new RegExp(`(^|:)${port}:${port}(/tcp)?$`).test(p)
+      : Number(p.published) === port && p.target === port,
+  );
 
 /** The services a service starts after, transitively. */
 function upstream(name: string, seen = new Set<string>()): Set<string> {
@@ -68,7 +76,8 @@ test('the compose file has PostgreSQL, the Temporal server, the Web UI and the w
   assert.match(services['temporal-ui']?.image ?? '', /^temporalio\/ui:/);
   assert.ok(services['worker'], 'a worker service');
   for (const [name, s] of Object.entries(services)) {
-    if (s.image && !s.build) assert.doesNotMatch(s.image, /:latest$|^[^:]+$/, `${name}: images are pinned (a tag, overridable), not latest`);
+    if (s.image && !s.build)
+      assert.doesNotMatch(s.image, /:latest$|^[^:]+$/, `${name}: images are pinned (a tag, overridable), not latest`);
   }
 });
 
@@ -81,13 +90,22 @@ test('depends_on: every dependency exists, the graph has no cycle, and start ord
   assert.ok(upstream('temporal').has(pgName), 'temporal starts after PostgreSQL');
   assert.ok(upstream('temporal-ui').has('temporal'), 'the UI starts after temporal');
   assert.ok(upstream('worker').has('temporal'), 'the worker starts after temporal');
-  const registrar = Object.entries(services).find(([, s]) => JSON.stringify([s.command, s.entrypoint, s.volumes]).includes('register'));
+  const registrar = Object.entries(services).find(([, s]) =>
+    JSON.stringify([s.command, s.entrypoint, s.volumes]).includes('register'),
+  );
   assert.ok(registrar, 'a one-shot service registers the search attributes');
-  assert.equal(dependsOn(services['worker']!)[registrar[0]], 'service_completed_successfully', 'the worker waits for the search attributes');
+  assert.equal(
+    dependsOn(services['worker']!)[registrar[0]],
+    'service_completed_successfully',
+    'the worker waits for the search attributes',
+  );
   assert.ok(upstream(registrar[0]).has('temporal'), 'registration runs against a started server');
   for (const [name, condition] of Object.entries(dependsOn(services['temporal']!))) {
     if (condition === undefined) continue;
-    assert.ok(['service_healthy', 'service_completed_successfully', 'service_started'].includes(condition), `temporal → ${name}: ${condition}`);
+    assert.ok(
+      ['service_healthy', 'service_completed_successfully', 'service_started'].includes(condition),
+      `temporal → ${name}: ${condition}`,
+    );
   }
 });
 
@@ -100,35 +118,51 @@ test('ports: the Temporal frontend on 7233 and the Web UI on 8080', () => {
 test('the worker is built from ./Dockerfile, which runs `npm run worker` as a non-root user with git', () => {
   const build = services['worker']!.build;
   const context = typeof build === 'string' ? build : build?.context;
-  const file = typeof build === 'string' ? 'Dockerfile' : build?.dockerfile ?? 'Dockerfile';
+  const file = typeof build === 'string' ? 'Dockerfile' : (build?.dockerfile ?? 'Dockerfile');
   assert.equal(context, '.');
   assert.equal(file, 'Dockerfile');
   assert.ok(existsSync(join(PROJECT_ROOT, file)));
   assert.match(dockerfile, /^FROM node:20-slim\b/m);
   assert.match(dockerfile, /^RUN .*npm (ci|install)\b/m);
   assert.match(dockerfile, /apt-get install[^\n]*\bgit\b/);
-  for (const dir of ['src', 'registry', 'prompts', 'scripts']) assert.match(dockerfile, new RegExp(`^COPY ${dir} `, 'm'), `the image contains ${dir}/`);
+  for (const dir of ['src', 'registry', 'prompts', 'scripts'])
+    assert.match(dockerfile, new RegExp(`^COPY ${dir} `, 'm'), `the image contains ${dir}/`);
   assert.match(dockerfile, /^COPY package\.json package-lock\.json /m);
   const users = [...dockerfile.matchAll(/^USER\s+(\S+)/gm)].map((m) => m[1]);
   assert.ok(users.length > 0 && users.at(-1) !== 'root' && users.at(-1) !== '0', 'the last USER is not root');
   assert.match(dockerfile, /^CMD \["npm", "run", "worker"\]$/m);
-  const ignore = readFileSync(join(PROJECT_ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
-  for (const entry of ['node_modules', '.env', '.git', '.artifacts', '.temporal', '.tools']) assert.ok(ignore.includes(entry), `.dockerignore lists ${entry}`);
+  const ignore = readFileSync(join(PROJECT_ROOT, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim());
+  for (const entry of ['node_modules', '.env', '.git', '.artifacts', '.temporal', '.tools'])
+    assert.ok(ignore.includes(entry), `.dockerignore lists ${entry}`);
 });
 
 test('the worker is configured through the environment of DESIGN §4, referenced, never inlined', () => {
   const env = environment(services['worker']!);
-  for (const key of ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'GITHUB_TOKEN']) {
+  for (const key of [
+    'TEMPORAL_ADDRESS',
+    'TEMPORAL_NAMESPACE',
+    'TEMPORAL_TASK_QUEUE',
+    'ANTHROPIC_API_KEY',
+    'ANTHROPIC_BASE_URL',
+    'GITHUB_TOKEN',
+  ]) {
     assert.ok(key in env, `worker environment has ${key}`);
-    assert.match(env[key]!, new RegExp(`^\\$\\{${key}(:?[-?][^}]*)?\\}$`), `${key} is taken from the host environment / .env`);
+    assert.match(
+      env[key]!,
+      new RegExp(`^\\$\\{${key}(:?[-?][^}]*)?\\}$`),
+      `${key} is taken from the host environment / .env`,
+    );
   }
-  for (const key of ['ANTHROPIC_API_KEY', 'GITHUB_TOKEN']) assert.match(env[key]!, /^\$\{\w+(:-)?\}$/, `${key} has no default value`);
+  for (const key of ['ANTHROPIC_API_KEY', 'GITHUB_TOKEN'])
+    assert.match(env[key]!, /^\$\{\w+(:-)?\}$/, `${key} has no default value`);
 });
 
 test('the search attributes of a run are registered with their types', () => {
   const scripts = Object.values(services).flatMap((s) =>
     (s.volumes ?? []).flatMap((v) => {
-      const source = typeof v === 'string' ? v.split(':')[0]! : v.source ?? '';
+      const source = typeof v === 'string' ? v.split(':')[0]! : (v.source ?? '');
       const path = join(PROJECT_ROOT, source);
       return source.startsWith('./') && source.endsWith('.sh') && existsSync(path) ? [readFileSync(path, 'utf8')] : [];
     }),
@@ -143,7 +177,11 @@ test('no secrets in the compose file', () => {
   for (const [name, s] of Object.entries(services)) {
     for (const [key, value] of Object.entries(environment(s))) {
       if (/PASSWORD|PWD|SECRET|TOKEN|API_KEY/.test(key)) {
-        assert.match(value, /^\$\{[A-Z_]+(:?[-?][^}]*)?\}$/, `${name}.${key} must be interpolated from the environment, got ${JSON.stringify(value)}`);
+        assert.match(
+          value,
+          /^\$\{[A-Z_]+(:?[-?][^}]*)?\}$/,
+          `${name}.${key} must be interpolated from the environment, got ${JSON.stringify(value)}`,
+        );
         assert.doesNotMatch(value, /:-[^}]+\}$/, `${name}.${key} must not default to a literal`);
       }
     }

@@ -13,15 +13,35 @@ test('metrics are off unless TEMPORAL_METRICS_PROMETHEUS is set', () => {
 });
 
 test('host:port binds the Prometheus exporter, with optional prefix and global tags', () => {
-  assert.deepEqual(telemetryOptionsFromEnv({ TEMPORAL_METRICS_PROMETHEUS: '0.0.0.0:9464' }), { metrics: { prometheus: { bindAddress: '0.0.0.0:9464' } } });
-  assert.deepEqual(telemetryOptionsFromEnv({ TEMPORAL_METRICS_PROMETHEUS: '[::]:9464', TEMPORAL_METRICS_PREFIX: 'agent_', TEMPORAL_METRICS_TAGS: 'deployment=prod, region=eu' }), {
-    metrics: { metricPrefix: 'agent_', globalTags: { deployment: 'prod', region: 'eu' }, prometheus: { bindAddress: '[::]:9464' } },
+  assert.deepEqual(telemetryOptionsFromEnv({ TEMPORAL_METRICS_PROMETHEUS: '0.0.0.0:9464' }), {
+    metrics: { prometheus: { bindAddress: '0.0.0.0:9464' } },
   });
+  assert.deepEqual(
+    telemetryOptionsFromEnv({
+      TEMPORAL_METRICS_PROMETHEUS: '[::]:9464',
+      TEMPORAL_METRICS_PREFIX: 'agent_',
+      TEMPORAL_METRICS_TAGS: 'deployment=prod, region=eu',
+    }),
+    {
+      metrics: {
+        metricPrefix: 'agent_',
+        globalTags: { deployment: 'prod', region: 'eu' },
+        prometheus: { bindAddress: '[::]:9464' },
+      },
+    },
+  );
 });
 
 test('a malformed address or tag names the variable and what is expected', () => {
   for (const bad of ['9464', 'localhost', 'localhost:0', 'localhost:70000', 'http://x:1']) {
-    assert.throws(() => telemetryOptionsFromEnv({ TEMPORAL_METRICS_PROMETHEUS: bad }), (err: unknown) => AgentError.isInstance(err) && err.where === 'TEMPORAL_METRICS_PROMETHEUS', bad);
+    assert.throws(
+      () => telemetryOptionsFromEnv({ TEMPORAL_METRICS_PROMETHEUS: bad }),
+      (err: unknown) => AgentError.isInstance(err) && err.where === 'TEMPORAL_METRICS_PROMETHEUS',
+      bad,
+    );
   }
-  assert.throws(() => telemetryOptionsFromEnv({ TEMPORAL_METRICS_PROMETHEUS: '127.0.0.1:9464', TEMPORAL_METRICS_TAGS: 'novalue' }), (err: unknown) => AgentError.isInstance(err) && err.where === 'TEMPORAL_METRICS_TAGS');
+  assert.throws(
+    () => telemetryOptionsFromEnv({ TEMPORAL_METRICS_PROMETHEUS: '127.0.0.1:9464', TEMPORAL_METRICS_TAGS: 'novalue' }),
+    (err: unknown) => AgentError.isInstance(err) && err.where === 'TEMPORAL_METRICS_TAGS',
+  );
 });

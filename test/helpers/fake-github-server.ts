@@ -57,7 +57,14 @@ export interface FakeGitHubServer {
   readonly log: string[];
   /** Authorization headers seen (to prove the token was sent, and only as a header). */
   readonly authHeaders: string[];
-  addIssue(issue: { number?: number; title: string; body?: string; state?: 'open' | 'closed'; labels?: string[]; comments?: Array<{ body: string; user?: string; association?: string }> }): FakeIssue;
+  addIssue(issue: {
+    number?: number;
+    title: string;
+    body?: string;
+    state?: 'open' | 'closed';
+    labels?: string[];
+    comments?: Array<{ body: string; user?: string; association?: string }>;
+  }): FakeIssue;
   issue(number: number): FakeIssue | undefined;
   pulls(): readonly FakePull[];
   failNext(pattern: RegExp, status: number, headers?: Record<string, string>, body?: unknown): void;
@@ -79,13 +86,22 @@ interface Hold {
 
 const USER = { login: 'issue-agent-bot', id: 1, type: 'User' };
 
-export async function startFakeGitHubServer(options: { owner?: string; repo?: string; token?: string; defaultBranch?: string } = {}): Promise<FakeGitHubServer> {
+export async function startFakeGitHubServer(
+  options: { owner?: string; repo?: string; token?: string; defaultBranch?: string } = {},
+): Promise<FakeGitHubServer> {
   const owner = options.owner ?? 'acme';
   const repo = options.repo ?? 'widgets';
   const full = `${owner}/${repo}`;
   const issues = new Map<number, FakeIssue>();
   const pulls: FakePull[] = [];
-  const counters: FakeCounters = { prsCreated: 0, commentsCreated: 0, issuesClosed: 0, labelsAdded: 0, labelsRemoved: 0, requests: 0 };
+  const counters: FakeCounters = {
+    prsCreated: 0,
+    commentsCreated: 0,
+    issuesClosed: 0,
+    labelsAdded: 0,
+    labelsRemoved: 0,
+    requests: 0,
+  };
   const log: string[] = [];
   const authHeaders: string[] = [];
   const faults: Fault[] = [];
@@ -95,7 +111,15 @@ export async function startFakeGitHubServer(options: { owner?: string; repo?: st
   let base = '';
 
   const html = (path: string): string => `https://github.example/${full}/${path}`;
-  const labelJson = (name: string) => ({ id: name.length, node_id: `L_${name}`, url: `${base}/repos/${full}/labels/${encodeURIComponent(name)}`, name, color: 'ededed', default: false, description: null });
+  const labelJson = (name: string) => ({
+    id: name.length,
+    node_id: `L_${name}`,
+    url: `${base}/repos/${full}/labels/${encodeURIComponent(name)}`,
+    name,
+    color: 'ededed',
+    default: false,
+    description: null,
+  });
   const issueJson = (i: FakeIssue) => ({
     id: i.number * 10,
     node_id: `I_${i.number}`,
@@ -114,7 +138,10 @@ export async function startFakeGitHubServer(options: { owner?: string; repo?: st
     updated_at: '2024-01-01T00:00:00Z',
     closed_at: i.state === 'closed' ? '2024-01-02T00:00:00Z' : null,
   });
-  const pullAsIssueJson = (p: FakePull) => ({ ...issueJson({ number: p.number, title: p.title, body: p.body, state: p.state, labels: [], comments: [] }), pull_request: { url: `${base}/repos/${full}/pulls/${p.number}`, html_url: html(`pull/${p.number}`) } });
+  const pullAsIssueJson = (p: FakePull) => ({
+    ...issueJson({ number: p.number, title: p.title, body: p.body, state: p.state, labels: [], comments: [] }),
+    pull_request: { url: `${base}/repos/${full}/pulls/${p.number}`, html_url: html(`pull/${p.number}`) },
+  });
   const commentJson = (issue: number, c: FakeComment) => ({
     id: c.id,
     node_id: `IC_${c.id}`,
@@ -171,7 +198,10 @@ export async function startFakeGitHubServer(options: { owner?: string; repo?: st
       ...(current < last ? [link(current + 1, 'next'), link(last, 'last')] : []),
       ...(current > 1 ? [link(1, 'first'), link(current - 1, 'prev')] : []),
     ];
-    return { items: items.slice((current - 1) * perPage, current * perPage), headers: links.length ? { link: links.join(', ') } : {} };
+    return {
+      items: items.slice((current - 1) * perPage, current * perPage),
+      headers: links.length ? { link: links.join(', ') } : {},
+    };
   }
 
   async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -182,11 +212,26 @@ export async function startFakeGitHubServer(options: { owner?: string; repo?: st
   }
 
   /** Applies the request; returns the response to send. */
-  async function handle(method: string, url: URL, body: Record<string, unknown>): Promise<{ status: number; body?: unknown; headers?: Record<string, string> }> {
+  async function handle(
+    method: string,
+    url: URL,
+    body: Record<string, unknown>,
+  ): Promise<{ status: number; body?: unknown; headers?: Record<string, string> }> {
     const path = decodeURIComponent(url.pathname);
     const prefix = `/repos/${full}`;
     if (method === 'GET' && path === prefix) {
-      return { status: 200, body: { id: 1, name: repo, full_name: full, owner: { login: owner, id: 2, type: 'Organization' }, private: false, html_url: html(''), default_branch: options.defaultBranch ?? 'main' } };
+      return {
+        status: 200,
+        body: {
+          id: 1,
+          name: repo,
+          full_name: full,
+          owner: { login: owner, id: 2, type: 'Organization' },
+          private: false,
+          html_url: html(''),
+          default_branch: options.defaultBranch ?? 'main',
+        },
+      };
     }
     if (method === 'GET' && path === '/search/issues') {
       const q = url.searchParams.get('q') ?? '';
@@ -202,9 +247,15 @@ export async function startFakeGitHubServer(options: { owner?: string; repo?: st
         else if (rest.length > 0 && key === 'label') matches = matches.filter((i) => i.labels.includes(value));
         else text.push(term.replace(/^"|"$/g, '').toLowerCase());
       }
-      matches = matches.filter((i) => text.every((t) => `${i.title}\n${i.body}`.toLowerCase().includes(t))).sort((a, b) => b.number - a.number);
+      matches = matches
+        .filter((i) => text.every((t) => `${i.title}\n${i.body}`.toLowerCase().includes(t)))
+        .sort((a, b) => b.number - a.number);
       const p = page(url, matches);
-      return { status: 200, body: { total_count: matches.length, incomplete_results: false, items: p.items.map(issueJson) }, headers: p.headers };
+      return {
+        status: 200,
+        body: { total_count: matches.length, incomplete_results: false, items: p.items.map(issueJson) },
+        headers: p.headers,
+      };
     }
     if (!path.startsWith(`${prefix}/`)) return { status: 404, body: { message: 'Not Found' } };
     const rest = path.slice(prefix.length);
@@ -212,7 +263,15 @@ export async function startFakeGitHubServer(options: { owner?: string; repo?: st
     if (method === 'GET' && rest === '/issues') {
       const state = url.searchParams.get('state') ?? 'open';
       const wanted = (url.searchParams.get('labels') ?? '').split(',').filter(Boolean);
-      const all = [...[...issues.values()].map((i) => ({ n: i.number, state: i.state, labels: i.labels, json: () => issueJson(i) })), ...pulls.map((p) => ({ n: p.number, state: p.state, labels: [] as string[], json: () => pullAsIssueJson(p) }))]
+      const all = [
+        ...[...issues.values()].map((i) => ({
+          n: i.number,
+          state: i.state,
+          labels: i.labels,
+          json: () => issueJson(i),
+        })),
+        ...pulls.map((p) => ({ n: p.number, state: p.state, labels: [] as string[], json: () => pullAsIssueJson(p) })),
+      ]
         .filter((x) => state === 'all' || x.state === state)
         .filter((x) => wanted.every((l) => x.labels.includes(l)))
         .sort((a, b) => b.n - a.n);
@@ -234,9 +293,28 @@ export async function startFakeGitHubServer(options: { owner?: string; repo?: st
       if (method === 'POST') {
         const head = String(body['head'] ?? '');
         if (pulls.some((p) => p.state === 'open' && p.head === head)) {
-          return { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${owner}:${head}.` }] } };
+          return {
+            status: 422,
+            body: {
+              message: 'Validation Failed',
+              errors: [
+                {
+                  resource: 'PullRequest',
+                  code: 'custom',
+                  message: `A pull request already exists for ${owner}:${head}.`,
+                },
+              ],
+            },
+          };
         }
-        const pull: FakePull = { number: nextNumber++, title: String(body['title'] ?? ''), body: String(body['body'] ?? ''), state: 'open', head, base: String(body['base'] ?? '') };
+        const pull: FakePull = {
+          number: nextNumber++,
+          title: String(body['title'] ?? ''),
+          body: String(body['body'] ?? ''),
+          state: 'open',
+          head,
+          base: String(body['base'] ?? ''),
+        };
         pulls.push(pull);
         counters.prsCreated++;
         return { status: 201, body: pullJson(pull) };
@@ -246,7 +324,10 @@ export async function startFakeGitHubServer(options: { owner?: string; repo?: st
     const issue = m ? issues.get(Number(m[1])) : undefined;
     const pull = m ? pulls.find((p) => p.number === Number(m[1])) : undefined;
     if (!m || (!issue && !pull)) return { status: 404, body: { message: 'Not Found' } };
-    if (!issue) return method === 'GET' && !m[2] && pull ? { status: 200, body: pullAsIssueJson(pull) } : { status: 404, body: { message: 'Not Found' } };
+    if (!issue)
+      return method === 'GET' && !m[2] && pull
+        ? { status: 200, body: pullAsIssueJson(pull) }
+        : { status: 404, body: { message: 'Not Found' } };
     const n = issue.number;
 
     if (!m[2]) {
@@ -263,7 +344,13 @@ export async function startFakeGitHubServer(options: { owner?: string; repo?: st
         return { status: 200, body: p.items.map((c) => commentJson(n, c)), headers: p.headers };
       }
       if (method === 'POST') {
-        const comment: FakeComment = { id: nextCommentId++, body: String(body['body'] ?? ''), user: USER.login, association: 'OWNER', createdAt: new Date().toISOString() };
+        const comment: FakeComment = {
+          id: nextCommentId++,
+          body: String(body['body'] ?? ''),
+          user: USER.login,
+          association: 'OWNER',
+          createdAt: new Date().toISOString(),
+        };
         issue.comments.push(comment);
         counters.commentsCreated++;
         return { status: 201, body: commentJson(n, comment) };
@@ -301,8 +388,10 @@ export async function startFakeGitHubServer(options: { owner?: string; repo?: st
       const auth = req.headers.authorization ?? '';
       authHeaders.push(auth);
       const body = await readBody(req);
-      if (options.token !== undefined && !/^(token|bearer) /i.test(auth)) return send(res, 401, { message: 'Requires authentication' });
-      if (options.token !== undefined && auth.replace(/^(token|bearer) /i, '') !== options.token) return send(res, 401, { message: 'Bad credentials' });
+      if (options.token !== undefined && !/^(token|bearer) /i.test(auth))
+        return send(res, 401, { message: 'Requires authentication' });
+      if (options.token !== undefined && auth.replace(/^(token|bearer) /i, '') !== options.token)
+        return send(res, 401, { message: 'Bad credentials' });
       const faultIndex = faults.findIndex((f) => f.pattern.test(key));
       if (faultIndex !== -1) {
         const [fault] = faults.splice(faultIndex, 1);
@@ -338,7 +427,13 @@ export async function startFakeGitHubServer(options: { owner?: string; repo?: st
         body: input.body ?? '',
         state: input.state ?? 'open',
         labels: [...(input.labels ?? [])],
-        comments: (input.comments ?? []).map((c, i) => ({ id: nextCommentId++, body: c.body, user: c.user ?? 'octocat', association: c.association ?? 'NONE', createdAt: `2024-01-0${Math.min(9, i + 1)}T00:00:00Z` })),
+        comments: (input.comments ?? []).map((c, i) => ({
+          id: nextCommentId++,
+          body: c.body,
+          user: c.user ?? 'octocat',
+          association: c.association ?? 'NONE',
+          createdAt: `2024-01-0${Math.min(9, i + 1)}T00:00:00Z`,
+        })),
       };
       issues.set(number, issue);
       return issue;

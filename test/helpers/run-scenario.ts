@@ -30,7 +30,11 @@ export interface Scenario {
   /** A tracing plugin for the worker (tests pass one with an in-memory exporter). */
   readonly tracing?: OpenTelemetryPlugin;
   /** Runs while the workflow is in flight (signals, queries). */
-  readonly during?: (handle: WorkflowHandle<typeof runAgentWorkflow>, model: ModelServer, run: { readonly repoPath: string; readonly issue: number }) => Promise<void>;
+  readonly during?: (
+    handle: WorkflowHandle<typeof runAgentWorkflow>,
+    model: ModelServer,
+    run: { readonly repoPath: string; readonly issue: number },
+  ) => Promise<void>;
 }
 
 export interface ScenarioResult {
@@ -43,7 +47,9 @@ export interface ScenarioResult {
 
 export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
   const env = await testEnv();
-  const { repoPath, issue } = await createSampleRepo(scenario.issueFile === undefined ? {} : { issueFile: scenario.issueFile });
+  const { repoPath, issue } = await createSampleRepo(
+    scenario.issueFile === undefined ? {} : { issueFile: scenario.issueFile },
+  );
   for (const extra of scenario.extraIssues ?? []) await writeLocalIssue(repoPath, extra);
   const model = await createModelServer({ session: scenario.session });
   const taskQueue = `test-${randomUUID()}`;
@@ -58,7 +64,14 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
     ...(scenario.tracing === undefined ? { workflowBundle: await workflowBundle() } : { tracing: scenario.tracing }),
   });
   const artifactsDir = await mkdtemp(join(tmpdir(), 'issue-agent-artifacts-'));
-  const input: RunInput = { issue, agentDir: scenario.agentDir ?? PROJECT_ROOT, repoPath, issueSource: 'local', artifactsDir, ...scenario.input };
+  const input: RunInput = {
+    issue,
+    agentDir: scenario.agentDir ?? PROJECT_ROOT,
+    repoPath,
+    issueSource: 'local',
+    artifactsDir,
+    ...scenario.input,
+  };
   const handle = await env.client.workflow.start(runAgentWorkflow, { taskQueue, workflowId, args: [input] });
   try {
     const result = await worker.runUntil(async () => {

@@ -24,7 +24,10 @@ export function testEnv(): Promise<TestWorkflowEnvironment> {
 }
 
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundlePromise ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never });
+  bundlePromise ??= bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never,
+  });
   return bundlePromise;
 }
 

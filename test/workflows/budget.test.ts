@@ -15,41 +15,47 @@ import { teardownEnv } from '../helpers/temporal-env.js';
 
 after(teardownEnv);
 
-test('a token budget pauses the run before it is exceeded; raising it resumes the run', { timeout: 180_000 }, async () => {
-  const phases = new Set<string>();
-  let pausedAt: { tokens: number; step: string } | undefined;
-  const { result } = await runScenario({
-    session: join(DEMO_DIR, 'session.json'),
-    input: { budget: { maxTokens: 3000 } },
-    during: async (handle) => {
-      for (;;) {
-        const p = await handle.query(progressQuery).catch(() => undefined);
-        if (p) phases.add(p.phase);
-        if (p?.phase === 'budget-exhausted') {
-          pausedAt = { tokens: p.tokensTotal, step: p.stepId };
-          await sleep(1500);
-          const still = await handle.query(progressQuery);
-          assert.equal(still.phase, 'budget-exhausted', 'the run stays paused until the budget is raised');
-          const budget = await handle.executeUpdate(raiseBudgetUpdate, { args: [{ maxTokens: 200_000 }] });
-          assert.equal(budget.maxTokens, 200_000);
-          return;
+test(
+  'a token budget pauses the run before it is exceeded; raising it resumes the run',
+  { timeout: 180_000 },
+  async () => {
+    const phases = new Set<string>();
+    let pausedAt: { tokens: number; step: string } | undefined;
+    const { result } = await runScenario({
+      session: join(DEMO_DIR, 'session.json'),
+      input: { budget: { maxTokens: 3000 } },
+      during: async (handle) => {
+        for (;;) {
+          const p = await handle.query(progressQuery).catch(() => undefined);
+          if (p) phases.add(p.phase);
+          if (p?.phase === 'budget-exhausted') {
+            pausedAt = { tokens: p.tokensTotal, step: p.stepId };
+            await sleep(1500);
+            const still = await handle.query(progressQuery);
+            assert.equal(still.phase, 'budget-exhausted', 'the run stays paused until the budget is raised');
+            const budget = await handle.executeUpdate(raiseBudgetUpdate, { args: [{ maxTokens: 200_000 }] });
+            assert.equal(budget.maxTokens, 200_000);
+            return;
+          }
+          if (p?.phase === 'completed' || p?.phase === 'failed') return;
+          await sleep(100);
         }
-        if (p?.phase === 'completed' || p?.phase === 'failed') return;
-        await sleep(100);
-      }
-    },
-  });
-  assert.ok(pausedAt, `the run paused (phases seen: ${[...phases].join(', ')})`);
-  assert.ok(pausedAt.tokens <= 3000, `paused before exceeding the budget (${pausedAt.tokens} tokens)`);
-  assert.equal(result.outcome, 'success', result.reason);
-  assert.ok(totalTokens(result.usage) > 3000, 'it went on after the raise');
-});
+      },
+    });
+    assert.ok(pausedAt, `the run paused (phases seen: ${[...phases].join(', ')})`);
+    assert.ok(pausedAt.tokens <= 3000, `paused before exceeding the budget (${pausedAt.tokens} tokens)`);
+    assert.equal(result.outcome, 'success', result.reason);
+    assert.ok(totalTokens(result.usage) > 3000, 'it went on after the raise');
+  },
+);
 
 test('raiseBudget rejects a malformed budget before it reaches history', { timeout: 120_000 }, async () => {
   await runScenario({
     session: join(DEMO_DIR, 'session.json'),
     during: async (handle) => {
-      await assert.rejects(handle.executeUpdate(raiseBudgetUpdate, { args: [{ maxTokens: -5 }] }), (err: Error) => /non-negative number/.test(String((err.cause as Error | undefined)?.message)));
+      await assert.rejects(handle.executeUpdate(raiseBudgetUpdate, { args: [{ maxTokens: -5 }] }), (err: Error) =>
+        /non-negative number/.test(String((err.cause as Error | undefined)?.message)),
+      );
     },
   });
 });

@@ -18,7 +18,10 @@ after(teardownEnv);
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'agents', 'intents');
 
-async function agentWithVerdict(verdict: Record<string, unknown>, extraFiles: Record<string, string> = {}): Promise<string> {
+async function agentWithVerdict(
+  verdict: Record<string, unknown>,
+  extraFiles: Record<string, string> = {},
+): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'agent-'));
   await cp(FIXTURE, dir, { recursive: true });
   const agent = JSON.parse(await readFile(join(dir, 'agent.json'), 'utf8')) as { runner: Record<string, unknown> };
@@ -31,7 +34,14 @@ async function agentWithVerdict(verdict: Record<string, unknown>, extraFiles: Re
 const repeatPlan: SessionRule = {
   id: 'plan-repeat',
   when: { promptContains: 'Step initial.plan' },
-  respond: { json: { stepId: 'initial.plan', summary: 'still planning', next_action: { action: 'repeat' }, analysis: { note: 'n' } } },
+  respond: {
+    json: {
+      stepId: 'initial.plan',
+      summary: 'still planning',
+      next_action: { action: 'repeat' },
+      analysis: { note: 'n' },
+    },
+  },
 } as SessionRule;
 
 test('iterationBudget (count:iteration): done after N iterations, conditions checked', async () => {
@@ -43,12 +53,25 @@ test('iterationBudget (count:iteration): done after N iterations, conditions che
 });
 
 test('keywordSignal: done when the output carries the keyword', async () => {
-  const agentDir = await agentWithVerdict({ type: 'keywordSignal', config: { verdictKeyword: 'ALL-DONE-NOW', maxIterations: 6 } });
+  const agentDir = await agentWithVerdict({
+    type: 'keywordSignal',
+    config: { verdictKeyword: 'ALL-DONE-NOW', maxIterations: 6 },
+  });
   const session = {
     name: 'keyword',
     rules: [
-      { id: 'plan-2', when: { promptContains: 'Step initial.plan · Iteration 2' },
-        respond: { json: { stepId: 'initial.plan', summary: 'ALL-DONE-NOW', next_action: { action: 'repeat' }, analysis: { note: 'n' } } } } as SessionRule,
+      {
+        id: 'plan-2',
+        when: { promptContains: 'Step initial.plan · Iteration 2' },
+        respond: {
+          json: {
+            stepId: 'initial.plan',
+            summary: 'ALL-DONE-NOW',
+            next_action: { action: 'repeat' },
+            analysis: { note: 'n' },
+          },
+        },
+      } as SessionRule,
       repeatPlan,
     ],
   };
@@ -76,7 +99,14 @@ test('externalState (poll:state): done once the issue is closed outside the run'
 test('composite OR: the first child that is done ends the run; children see every iteration', async () => {
   const agentDir = await agentWithVerdict({
     type: 'meta:composite',
-    config: { operator: 'or', conditions: [{ type: 'count:iteration', config: { maxIterations: 2 } }, { type: 'detect:keyword', config: { verdictKeyword: 'NEVER-SAID' } }], maxIterations: 6 },
+    config: {
+      operator: 'or',
+      conditions: [
+        { type: 'count:iteration', config: { maxIterations: 2 } },
+        { type: 'detect:keyword', config: { verdictKeyword: 'NEVER-SAID' } },
+      ],
+      maxIterations: 6,
+    },
   });
   const { result } = await runScenario({ session: { name: 'composite', rules: [repeatPlan] }, agentDir });
   assert.equal(result.outcome, 'success', result.reason);
@@ -84,8 +114,12 @@ test('composite OR: the first child that is done ends the run; children see ever
 });
 
 test('custom: a handler module loaded by an activity decides', async () => {
-  const handler = 'export default function ({ iteration }) { return { done: iteration >= 2, reason: `custom saw iteration ${iteration}` }; }\n';
-  const agentDir = await agentWithVerdict({ type: 'meta:custom', config: { handlerPath: 'done-at-two.mjs', maxIterations: 6 } }, { 'done-at-two.mjs': handler });
+  const handler =
+    'export default function ({ iteration }) { return { done: iteration >= 2, reason: `custom saw iteration ${iteration}` }; }\n';
+  const agentDir = await agentWithVerdict(
+    { type: 'meta:custom', config: { handlerPath: 'done-at-two.mjs', maxIterations: 6 } },
+    { 'done-at-two.mjs': handler },
+  );
   const { result } = await runScenario({ session: { name: 'custom', rules: [repeatPlan] }, agentDir });
   assert.equal(result.outcome, 'success', result.reason);
   assert.equal(result.iterations, 2);

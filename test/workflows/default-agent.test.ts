@@ -25,9 +25,16 @@ const rule = (id: string): SessionRule => {
 test('the demo session completes: merged, issue closed, worktree removed, each model turn asked once', async () => {
   const { result, repoPath, model } = await runScenario({ session: demo });
   assert.equal(result.outcome, 'success', result.reason);
-  assert.deepEqual(result.steps.map((s) => `${s.stepId}:${s.intent}`), ['initial.issue:next', 'continuation.issue:handoff', 'closure.issue:closing']);
+  assert.deepEqual(
+    result.steps.map((s) => `${s.stepId}:${s.intent}`),
+    ['initial.issue:next', 'continuation.issue:handoff', 'closure.issue:closing'],
+  );
   assert.equal(result.boundary?.status, 'success');
-  assert.equal(readFileSync(join(repoPath, 'src', 'sum.js'), 'utf8').includes('a + b'), true, 'the fix is merged into main');
+  assert.equal(
+    readFileSync(join(repoPath, 'src', 'sum.js'), 'utf8').includes('a + b'),
+    true,
+    'the fix is merged into main',
+  );
   assert.match(readFileSync(join(repoPath, '.agent', 'issues', '1.md'), 'utf8'), /state: closed/);
   assert.equal(existsSync(result.worktreePath ?? '/nonexistent'), false, 'worktree removed');
   assert.equal(result.handoff['initial.issue']?.['plan'] !== undefined, true, 'StepContext kept the plan');
@@ -39,21 +46,40 @@ test('a dirty first closure gets a retry prompt naming the uncommitted file, the
   const session = {
     name: 'dirty closure',
     rules: [
-      { id: 'retry-commit', when: { promptContains: ['completion check failed: uncommitted changes', 'src/sum.js'], turn: 0 },
-        respond: { toolUse: [{ name: 'bash', input: { command: "git add -A && git commit -q -m 'Fix sum (issue #1)'" } }] } },
-      { id: 'retry-closing', when: { promptContains: 'completion check failed: uncommitted changes', turn: 1 },
-        respond: { json: { ...(rule('closure-answer').respond.json as object), summary: 'Committed the fix.' } } },
+      {
+        id: 'retry-commit',
+        when: { promptContains: ['completion check failed: uncommitted changes', 'src/sum.js'], turn: 0 },
+        respond: {
+          toolUse: [{ name: 'bash', input: { command: "git add -A && git commit -q -m 'Fix sum (issue #1)'" } }],
+        },
+      },
+      {
+        id: 'retry-closing',
+        when: { promptContains: 'completion check failed: uncommitted changes', turn: 1 },
+        respond: { json: { ...(rule('closure-answer').respond.json as object), summary: 'Committed the fix.' } },
+      },
       rule('initial-explore'),
       rule('initial-answer'),
       rule('work-edit'),
-      { id: 'work-answer-uncommitted', when: { promptContains: 'Step continuation.issue', turn: 1 }, respond: rule('work-answer').respond },
-      { id: 'closure-closing-dirty', when: { promptContains: 'Step closure.issue', turn: 0 }, respond: rule('closure-answer').respond },
+      {
+        id: 'work-answer-uncommitted',
+        when: { promptContains: 'Step continuation.issue', turn: 1 },
+        respond: rule('work-answer').respond,
+      },
+      {
+        id: 'closure-closing-dirty',
+        when: { promptContains: 'Step closure.issue', turn: 0 },
+        respond: rule('closure-answer').respond,
+      },
     ],
   };
   const { result, repoPath, model } = await runScenario({ session });
   assert.equal(result.outcome, 'success', result.reason);
   assert.equal(model.stats().byRule['retry-commit'], 1, 'the retry prompt reached the model');
-  assert.deepEqual(result.steps.map((s) => s.intent), ['next', 'handoff', 'closing', 'closing']);
+  assert.deepEqual(
+    result.steps.map((s) => s.intent),
+    ['next', 'handoff', 'closing', 'closing'],
+  );
   const log = execFileSync('git', ['log', '--oneline', 'main'], { cwd: repoPath, encoding: 'utf8' });
   assert.match(log, /Fix sum \(issue #1\)/);
 });
@@ -64,7 +90,11 @@ test('tests that never pass stop after maxAttempts with a verdict naming the fai
     rules: [
       rule('initial-explore'),
       rule('initial-answer'),
-      { id: 'work-answer-nothing', when: { promptContains: 'Step continuation.issue' }, respond: rule('work-answer').respond },
+      {
+        id: 'work-answer-nothing',
+        when: { promptContains: 'Step continuation.issue' },
+        respond: rule('work-answer').respond,
+      },
       { id: 'closing-always', when: { promptContains: 'Step closure.issue' }, respond: rule('closure-answer').respond },
     ],
   };

@@ -25,11 +25,20 @@ test('repeat, jump with targetField, escalate, next, handoff and closing route a
     name: 'every intent',
     rules: [
       answer('plan-repeat', 'initial.plan', 1, { next_action: { action: 'repeat' }, analysis: { note: 'NOTE-1' } }),
-      answer('plan-jump', 'initial.plan', 2, { next_action: { action: 'jump', target: 'verification.check' }, analysis: { note: 'NOTE-42' } }),
+      answer('plan-jump', 'initial.plan', 2, {
+        next_action: { action: 'jump', target: 'verification.check' },
+        analysis: { note: 'NOTE-42' },
+      }),
       answer('check-escalate', 'verification.check', undefined, { next_action: { action: 'escalate' } }),
-      answer('support-next', 'continuation.support', undefined, { stepId: 'wrong.step', next_action: { action: 'next' } }),
-      { id: 'build-handoff', when: { promptContains: ['Step continuation.build', 'Note from planning: NOTE-42'] },
-        respond: { json: { stepId: 'continuation.build', summary: 'built', next_action: { action: 'handoff' } } } } as SessionRule,
+      answer('support-next', 'continuation.support', undefined, {
+        stepId: 'wrong.step',
+        next_action: { action: 'next' },
+      }),
+      {
+        id: 'build-handoff',
+        when: { promptContains: ['Step continuation.build', 'Note from planning: NOTE-42'] },
+        respond: { json: { stepId: 'continuation.build', summary: 'built', next_action: { action: 'handoff' } } },
+      } as SessionRule,
       answer('close', 'closure.done', undefined, { next_action: { action: 'closing' } }),
     ],
   };
@@ -46,7 +55,11 @@ test('repeat, jump with targetField, escalate, next, handoff and closing route a
       'closure.done:closing->null',
     ],
   );
-  assert.equal(model.stats().byRule['build-handoff'], 1, 'the namespaced handoff uv-initial.plan_note reached the prompt');
+  assert.equal(
+    model.stats().byRule['build-handoff'],
+    1,
+    'the namespaced handoff uv-initial.plan_note reached the prompt',
+  );
   assert.deepEqual(result.handoff['initial.plan'], { note: 'NOTE-42' });
 });
 
@@ -55,7 +68,9 @@ test('abort ends the run as failed', async () => {
     name: 'abort',
     rules: [
       answer('plan', 'initial.plan', undefined, { next_action: { action: 'next' }, analysis: { note: 'n' } }),
-      answer('build-abort', 'continuation.build', undefined, { next_action: { action: 'abort', reason: 'cannot be done' } }),
+      answer('build-abort', 'continuation.build', undefined, {
+        next_action: { action: 'abort', reason: 'cannot be done' },
+      }),
     ],
   };
   const { result } = await runScenario({ session, agentDir: AGENT });
@@ -64,7 +79,10 @@ test('abort ends the run as failed', async () => {
 });
 
 test('a missing intent fails fast with FAILED_STEP_ROUTING', async () => {
-  const session = { name: 'no intent', rules: [answer('plan-no-intent', 'initial.plan', undefined, { analysis: { note: 'n' } })] };
+  const session = {
+    name: 'no intent',
+    rules: [answer('plan-no-intent', 'initial.plan', undefined, { analysis: { note: 'n' } })],
+  };
   const { result } = await runScenario({ session, agentDir: AGENT });
   assert.equal(result.outcome, 'failed');
   assert.equal(result.code, 'FAILED_STEP_ROUTING');
@@ -72,7 +90,16 @@ test('a missing intent fails fast with FAILED_STEP_ROUTING', async () => {
 });
 
 test('two consecutive schema failures end the run with FAILED_SCHEMA_RESOLUTION', async () => {
-  const session = { name: 'bad json', rules: [{ id: 'garbage', when: { promptContains: 'Step initial.plan' }, respond: { rawText: 'this is not JSON' } } as SessionRule] };
+  const session = {
+    name: 'bad json',
+    rules: [
+      {
+        id: 'garbage',
+        when: { promptContains: 'Step initial.plan' },
+        respond: { rawText: 'this is not JSON' },
+      } as SessionRule,
+    ],
+  };
   const { result, model } = await runScenario({ session, agentDir: AGENT });
   assert.equal(result.outcome, 'failed');
   assert.equal(result.code, 'FAILED_SCHEMA_RESOLUTION');
@@ -80,7 +107,12 @@ test('two consecutive schema failures end the run with FAILED_SCHEMA_RESOLUTION'
 });
 
 test('the iteration cap stops a run that never closes', async () => {
-  const session = { name: 'forever', rules: [answer('plan-repeat', 'initial.plan', undefined, { next_action: { action: 'repeat' }, analysis: { note: 'n' } })] };
+  const session = {
+    name: 'forever',
+    rules: [
+      answer('plan-repeat', 'initial.plan', undefined, { next_action: { action: 'repeat' }, analysis: { note: 'n' } }),
+    ],
+  };
   const { result } = await runScenario({ session, agentDir: AGENT, input: { maxIterations: 3 } });
   assert.equal(result.outcome, 'failed');
   assert.equal(result.code, 'MAX_ITERATIONS');

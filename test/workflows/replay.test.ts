@@ -18,7 +18,10 @@ const DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'his
 test('recorded histories replay without nondeterminism', { timeout: 120_000 }, async () => {
   const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
   assert.ok(files.length >= 2, 'at least two recorded histories');
-  const histories = files.map((file) => ({ workflowId: file.replace(/\.json$/, ''), history: historyFromJSON(JSON.parse(readFileSync(join(DIR, file), 'utf8'))) }));
+  const histories = files.map((file) => ({
+    workflowId: file.replace(/\.json$/, ''),
+    history: historyFromJSON(JSON.parse(readFileSync(join(DIR, file), 'utf8'))),
+  }));
   const results = Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories);
   const failures: string[] = [];
   let replayed = 0;

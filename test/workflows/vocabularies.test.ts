@@ -21,13 +21,25 @@ const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 
 async function seedVocabularyCopy(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'seed-vocabulary-'));
   await cp(FIXTURE, dir, { recursive: true });
-  const agent = JSON.parse(await readFile(join(dir, 'agent.json'), 'utf8')) as { runner: { verdict: { type: string } } };
+  const agent = JSON.parse(await readFile(join(dir, 'agent.json'), 'utf8')) as {
+    runner: { verdict: { type: string } };
+  };
   agent.runner.verdict.type = 'stepMachine';
   await writeFile(join(dir, 'agent.json'), JSON.stringify(agent, null, 2));
   const registry = JSON.parse(await readFile(join(dir, 'steps_registry.json'), 'utf8')) as Record<string, unknown>;
-  const upstream = registry['validationSteps'] as Record<string, { validationConditions: unknown; onFailure: { maxAttempts: number } }>;
+  const upstream = registry['validationSteps'] as Record<
+    string,
+    { validationConditions: unknown; onFailure: { maxAttempts: number } }
+  >;
   registry['completionSteps'] = Object.fromEntries(
-    Object.entries(upstream).map(([id, { validationConditions, onFailure, ...rest }]) => [id, { ...rest, completionConditions: validationConditions, onFail: { retry: true, maxAttempts: onFailure.maxAttempts } }]),
+    Object.entries(upstream).map(([id, { validationConditions, onFailure, ...rest }]) => [
+      id,
+      {
+        ...rest,
+        completionConditions: validationConditions,
+        onFail: { retry: true, maxAttempts: onFailure.maxAttempts },
+      },
+    ]),
   );
   delete registry['validationSteps'];
   await writeFile(join(dir, 'steps_registry.json'), JSON.stringify(registry, null, 2));
@@ -35,13 +47,27 @@ async function seedVocabularyCopy(): Promise<string> {
 }
 
 const answer = (id: string, step: string, action: string): SessionRule =>
-  ({ id, when: { promptContains: `Step ${step}` }, respond: { json: { stepId: step, summary: id, next_action: { action }, analysis: { note: 'n' } } } }) as SessionRule;
+  ({
+    id,
+    when: { promptContains: `Step ${step}` },
+    respond: { json: { stepId: step, summary: id, next_action: { action }, analysis: { note: 'n' } } },
+  }) as SessionRule;
 
 test('a seed-vocabulary agent directory loads and runs with the offline model server', async () => {
   const agentDir = await seedVocabularyCopy();
-  const session = { name: 'seed vocabulary', rules: [answer('plan', 'initial.plan', 'next'), answer('build', 'continuation.build', 'handoff'), answer('close', 'closure.done', 'closing')] };
+  const session = {
+    name: 'seed vocabulary',
+    rules: [
+      answer('plan', 'initial.plan', 'next'),
+      answer('build', 'continuation.build', 'handoff'),
+      answer('close', 'closure.done', 'closing'),
+    ],
+  };
   const { result } = await runScenario({ session, agentDir });
   assert.equal(result.outcome, 'success', result.reason);
-  assert.deepEqual(result.steps.map((s) => s.stepId), ['initial.plan', 'continuation.build', 'closure.done']);
+  assert.deepEqual(
+    result.steps.map((s) => s.stepId),
+    ['initial.plan', 'continuation.build', 'closure.done'],
+  );
   assert.equal(result.boundary?.status, 'success');
 });

@@ -41,7 +41,11 @@ export function sha256Hex(content: string | Uint8Array): string {
 export function createArtifactStore(dir: string): ArtifactStore {
   const root = path.resolve(dir);
 
-  async function put(label: string, content: string | Uint8Array, ext: ArtifactExt = ArtifactExt.Text): Promise<ArtifactRef> {
+  async function put(
+    label: string,
+    content: string | Uint8Array,
+    ext: ArtifactExt = ArtifactExt.Text,
+  ): Promise<ArtifactRef> {
     const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
     const sha256 = sha256Hex(bytes);
     const file = path.join(root, `${safeSegment(label)}.${sha256}.${ext}`);
@@ -62,7 +66,9 @@ export function createArtifactStore(dir: string): ArtifactStore {
     try {
       bytes = await readFile(ref.path);
     } catch (error) {
-      throw new AgentError('ARTIFACT_MISSING', `artifact ${ref.path} cannot be read: ${(error as Error).message}`, { where: ref.path });
+      throw new AgentError('ARTIFACT_MISSING', `artifact ${ref.path} cannot be read: ${(error as Error).message}`, {
+        where: ref.path,
+      });
     }
     const actual = sha256Hex(bytes);
     if (actual !== ref.sha256) {

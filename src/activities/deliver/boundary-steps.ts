@@ -15,16 +15,28 @@ export interface Step {
 
 export const done = (name: string, detail: string): Step => ({ effect: { name, status: 'done', detail } });
 export const already = (name: string, detail: string): Step => ({ effect: { name, status: 'already-done', detail } });
-export const skipped = (name: string, detail: string, pending?: string): Step => ({ effect: { name, status: 'skipped', detail }, ...(pending ? { pending } : {}) });
-export const failed = (name: string, detail: string, pending: string): Step => ({ effect: { name, status: 'failed', detail }, pending });
+export const skipped = (name: string, detail: string, pending?: string): Step => ({
+  effect: { name, status: 'skipped', detail },
+  ...(pending ? { pending } : {}),
+});
+export const failed = (name: string, detail: string, pending: string): Step => ({
+  effect: { name, status: 'failed', detail },
+  pending,
+});
 export const succeeded = (s: Step): boolean => s.effect.status === 'done' || s.effect.status === 'already-done';
 
 export function report(steps: readonly Step[], extra: { readonly prUrl?: string } = {}): BoundaryReport {
   const pending = steps.flatMap((s) => (s.pending ? [s.pending] : []));
   const anyFailed = steps.some((s) => s.effect.status === 'failed');
   const anySucceeded = steps.some(succeeded);
-  const status: FinalizeStatus = pending.length === 0 && !anyFailed ? 'success' : anyFailed && !anySucceeded ? 'failed' : 'partial';
-  return { status, effects: steps.map((s) => s.effect), pending, ...(extra.prUrl === undefined ? {} : { prUrl: extra.prUrl }) };
+  const status: FinalizeStatus =
+    pending.length === 0 && !anyFailed ? 'success' : anyFailed && !anySucceeded ? 'failed' : 'partial';
+  return {
+    status,
+    effects: steps.map((s) => s.effect),
+    pending,
+    ...(extra.prUrl === undefined ? {} : { prUrl: extra.prUrl }),
+  };
 }
 
 /** One line for a report: AgentErrors described with their code, anything else by message. */

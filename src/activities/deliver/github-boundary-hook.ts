@@ -42,30 +42,63 @@ interface Context {
   readonly redact: (text: string) => string;
 }
 
-export async function runGitHubBoundaryHook(deps: GitHubBoundaryDeps, input: BoundaryHookInput): Promise<BoundaryReport> {
+export async function runGitHubBoundaryHook(
+  deps: GitHubBoundaryDeps,
+  input: BoundaryHookInput,
+): Promise<BoundaryReport> {
   if (input.mode !== 'github') {
-    throw new AgentError(FailureType.BoundaryFailed, `The GitHub boundary hook cannot deliver a ${input.mode} run`, { expected: 'mode github' });
+    throw new AgentError(FailureType.BoundaryFailed, `The GitHub boundary hook cannot deliver a ${input.mode} run`, {
+      expected: 'mode github',
+    });
   }
   const { settings, client } = await deps.gitHub(input.repoPath);
-  const ctx: Context = { input, client, issues: createGitHubIssueSource(client), redact: (t) => redactSecret(t, settings.token) };
+  const ctx: Context = {
+    input,
+    client,
+    issues: createGitHubIssueSource(client),
+    redact: (t) => redactSecret(t, settings.token),
+  };
   const steps: Step[] = [];
   let prUrl: string | undefined;
 
   // A branch with nothing beyond its base has nothing to review: no push, no PR.
-  const empty = (await branchExists(input.repoPath, input.branch)) && (await isAncestor(input.repoPath, input.branch, input.baseBranch));
+  const empty =
+    (await branchExists(input.repoPath, input.branch)) &&
+    (await isAncestor(input.repoPath, input.branch, input.baseBranch));
   if (empty) {
     steps.push(skipped('push', `${input.branch} has no commits ahead of ${input.baseBranch}`));
     steps.push(skipped('open-pr', 'nothing to review'));
   } else {
     const dirty = await uncommitted(input.worktreePath);
     const push = dirty
-      ? failed('push', `the worktree has uncommitted change(s) that would not reach the pull request: ${dirty}`, `commit or discard the changes in ${input.worktreePath}, then re-run the delivery`)
-      : await pushBranch({ repoPath: input.repoPath, branch: input.branch, token: settings.token, apiBaseUrl: settings.baseUrl, ...(deps.env ? { env: deps.env } : {}) });
+      ? failed(
+          'push',
+          `the worktree has uncommitted change(s) that would not reach the pull request: ${dirty}`,
+          `commit or discard the changes in ${input.worktreePath}, then re-run the delivery`,
+        )
+      : await pushBranch({
+          repoPath: input.repoPath,
+          branch: input.branch,
+          token: settings.token,
+          apiBaseUrl: settings.baseUrl,
+          ...(deps.env ? { env: deps.env } : {}),
+        });
     steps.push(push);
     if (!succeeded(push)) {
-      steps.push(skipped('open-pr', `waiting for ${input.branch} to be pushed`, `open a pull request from ${input.branch} into ${input.baseBranch}`));
+      steps.push(
+        skipped(
+          'open-pr',
+          `waiting for ${input.branch} to be pushed`,
+          `open a pull request from ${input.branch} into ${input.baseBranch}`,
+        ),
+      );
     } else {
-      const pr = await attempt(ctx, 'open-pr', `open a pull request from ${input.branch} into ${input.baseBranch}`, () => openPullRequest(ctx));
+      const pr = await attempt(
+        ctx,
+        'open-pr',
+        `open a pull request from ${input.branch} into ${input.baseBranch}`,
+        () => openPullRequest(ctx),
+      );
       steps.push(pr.step);
       prUrl = pr.url;
     }
@@ -78,7 +111,10 @@ export async function runGitHubBoundaryHook(deps: GitHubBoundaryDeps, input: Bou
     return report(steps);
   }
   steps.push((await attempt(ctx, 'comment', `comment on issue #${input.issue}`, () => comment(ctx, prUrl))).step);
-  if (labels(input)) steps.push((await attempt(ctx, 'label', `set the completion labels on issue #${input.issue}`, () => relabel(ctx))).step);
+  if (labels(input))
+    steps.push(
+      (await attempt(ctx, 'label', `set the completion labels on issue #${input.issue}`, () => relabel(ctx))).step,
+    );
   steps.push(
     closesIssue(input.closureAction)
       ? (await attempt(ctx, 'close-issue', `close issue #${input.issue}`, () => close(ctx))).step
@@ -89,14 +125,26 @@ export async function runGitHubBoundaryHook(deps: GitHubBoundaryDeps, input: Bou
 
 /** First uncommitted path of the worktree, if it still exists and has any. */
 async function uncommitted(worktreePath: string): Promise<string | undefined> {
-  if (!(await stat(worktreePath).then((st) => st.isDirectory(), () => false))) return undefined;
+  if (
+    !(await stat(worktreePath).then(
+      (st) => st.isDirectory(),
+      () => false,
+    ))
+  )
+    return undefined;
   return (await statusLines(worktreePath, { includeUntracked: true }))[0]?.trim();
 }
 
-const labels = (input: BoundaryHookInput): boolean => input.closureAction === 'label-only' || input.closureAction === 'label-and-close';
+const labels = (input: BoundaryHookInput): boolean =>
+  input.closureAction === 'label-only' || input.closureAction === 'label-and-close';
 
 /** Runs one effect; stopping errors propagate, the rest become a failed step. */
-async function attempt(ctx: Context, name: string, pending: string, run: () => Promise<{ step: Step; url?: string }>): Promise<{ step: Step; url?: string }> {
+async function attempt(
+  ctx: Context,
+  name: string,
+  pending: string,
+  run: () => Promise<{ step: Step; url?: string }>,
+): Promise<{ step: Step; url?: string }> {
   try {
     return await run();
   } catch (error) {
@@ -111,7 +159,12 @@ async function openPullRequest(ctx: Context): Promise<{ step: Step; url?: string
   if (found) return found;
   const issue = await client.getIssue(input.issue);
   try {
-    const pr = await client.createPullRequest({ title: pullRequestTitle(issue.title, input.issue), head: input.branch, base: input.baseBranch, body: pullRequestBody(input) });
+    const pr = await client.createPullRequest({
+      title: pullRequestTitle(issue.title, input.issue),
+      head: input.branch,
+      base: input.baseBranch,
+      body: pullRequestBody(input),
+    });
     return { step: done('open-pr', `opened pull request #${pr.number}: ${pr.htmlUrl}`), url: pr.htmlUrl };
   } catch (error) {
     // 422 "a pull request already exists": another attempt won the race; use its PR.
@@ -126,31 +179,48 @@ async function openPullRequest(ctx: Context): Promise<{ step: Step; url?: string
 async function findOpenPullRequest(ctx: Context): Promise<{ step: Step; url: string } | undefined> {
   const open = await ctx.client.listPullRequests({ head: ctx.input.branch, state: 'open' });
   const pr = open.find((p) => p.head === ctx.input.branch);
-  return pr ? { step: already('open-pr', `pull request #${pr.number} is already open: ${pr.htmlUrl}`), url: pr.htmlUrl } : undefined;
+  return pr
+    ? { step: already('open-pr', `pull request #${pr.number} is already open: ${pr.htmlUrl}`), url: pr.htmlUrl }
+    : undefined;
 }
 
 async function comment(ctx: Context, prUrl: string | undefined): Promise<{ step: Step }> {
   const { input } = ctx;
   const text = completionComment({ ...input, ...(prUrl === undefined ? {} : { prUrl }) });
   const outcome = await ctx.issues.comment(input.issue, text, { idempotencyKey: `${input.workflowId}:completion` });
-  return { step: outcome === 'added' ? done('comment', `commented on issue #${input.issue}`) : already('comment', `completion comment already on issue #${input.issue}`) };
+  return {
+    step:
+      outcome === 'added'
+        ? done('comment', `commented on issue #${input.issue}`)
+        : already('comment', `completion comment already on issue #${input.issue}`),
+  };
 }
 
 async function relabel(ctx: Context): Promise<{ step: Step }> {
   const { input } = ctx;
-  if (input.labels.add.length === 0 && input.labels.remove.length === 0) return { step: skipped('label', 'no completion labels configured') };
+  if (input.labels.add.length === 0 && input.labels.remove.length === 0)
+    return { step: skipped('label', 'no completion labels configured') };
   const current = (await ctx.client.getIssue(input.issue)).labels;
   const remove = new Set(input.labels.remove);
   const toAdd = [...new Set(input.labels.add)].filter((l) => !remove.has(l) && !current.includes(l));
   const toRemove = current.filter((l) => remove.has(l));
-  if (toAdd.length === 0 && toRemove.length === 0) return { step: already('label', `labels of issue #${input.issue} are already set`) };
+  if (toAdd.length === 0 && toRemove.length === 0)
+    return { step: already('label', `labels of issue #${input.issue} are already set`) };
   await ctx.issues.relabel(input.issue, input.labels);
-  const parts = [toAdd.length ? `added ${toAdd.join(', ')}` : '', toRemove.length ? `removed ${toRemove.join(', ')}` : ''].filter(Boolean);
+  const parts = [
+    toAdd.length ? `added ${toAdd.join(', ')}` : '',
+    toRemove.length ? `removed ${toRemove.join(', ')}` : '',
+  ].filter(Boolean);
   return { step: done('label', `${parts.join('; ')} on issue #${input.issue}`) };
 }
 
 async function close(ctx: Context): Promise<{ step: Step }> {
   const { input } = ctx;
   const outcome = await ctx.issues.close(input.issue);
-  return { step: outcome === 'closed' ? done('close-issue', `closed issue #${input.issue}`) : already('close-issue', `issue #${input.issue} was already closed`) };
+  return {
+    step:
+      outcome === 'closed'
+        ? done('close-issue', `closed issue #${input.issue}`)
+        : already('close-issue', `issue #${input.issue} was already closed`),
+  };
 }

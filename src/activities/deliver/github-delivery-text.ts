@@ -22,7 +22,8 @@ export interface DeliveryFacts {
   readonly evidence: readonly ConditionResult[];
 }
 
-const CLOSING_KEYWORD = /\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)(\s*:?\s*)(?=(?:[\w.-]+\/[\w.-]+)?#\d|https?:\/\/\S+\/(?:issues|pull)\/\d)/gi;
+const CLOSING_KEYWORD =
+  /\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)(\s*:?\s*)(?=(?:[\w.-]+\/[\w.-]+)?#\d|https?:\/\/\S+\/(?:issues|pull)\/\d)/gi;
 
 export const closesIssue = (action: ClosureAction): boolean => action === 'close' || action === 'label-and-close';
 
@@ -57,18 +58,26 @@ export function evidenceTable(evidence: readonly ConditionResult[]): string[] {
   return [
     '| Validator | Result | Command | Exit code | Summary |',
     '| --- | --- | --- | --- | --- |',
-    ...evidence.map((r) =>
-      `| ${code(r.validator)} | ${r.passed ? 'passed' : 'failed'} | ${r.command ? code(r.command) : '—'} | ${r.exitCode ?? '—'} | ${cell(defuseClosingKeywords(r.summary.split('\n')[0] ?? ''))} |`,
+    ...evidence.map(
+      (r) =>
+        `| ${code(r.validator)} | ${r.passed ? 'passed' : 'failed'} | ${r.command ? code(r.command) : '—'} | ${r.exitCode ?? '—'} | ${cell(defuseClosingKeywords(r.summary.split('\n')[0] ?? ''))} |`,
     ),
   ];
 }
 
 export function completionComment(facts: DeliveryFacts & { readonly prUrl?: string }): string {
-  const delivered = facts.prUrl ? `Pull request: ${facts.prUrl}` : `Branch \`${facts.branch}\` has no changes to review; no pull request was opened.`;
-  const lines = [`Run \`${facts.workflowId}\` finished its work on this issue. ${delivered}`, '', facts.summary.trim() || '(no summary)'];
+  const delivered = facts.prUrl
+    ? `Pull request: ${facts.prUrl}`
+    : `Branch \`${facts.branch}\` has no changes to review; no pull request was opened.`;
+  const lines = [
+    `Run \`${facts.workflowId}\` finished its work on this issue. ${delivered}`,
+    '',
+    facts.summary.trim() || '(no summary)',
+  ];
   if (facts.evidence.length > 0) {
     lines.push('', 'Completion checks:');
-    for (const r of facts.evidence) lines.push(`- ${r.passed ? 'passed' : 'FAILED'} \`${r.validator}\`: ${r.summary.split('\n')[0] ?? ''}`);
+    for (const r of facts.evidence)
+      lines.push(`- ${r.passed ? 'passed' : 'FAILED'} \`${r.validator}\`: ${r.summary.split('\n')[0] ?? ''}`);
   }
   return lines.join('\n');
 }

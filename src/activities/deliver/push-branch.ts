@@ -34,25 +34,47 @@ export async function pushBranch(request: PushRequest): Promise<Step> {
   const pending = `push ${branch} to ${remote}: git -C ${repoPath} push ${remote} ${branch}`;
 
   const head = await git(repoPath, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]);
-  if (head.exitCode !== 0) return failed(NAME, `branch ${branch} does not exist in ${repoPath}`, `recreate ${branch} from the run's worktree, then ${pending}`);
+  if (head.exitCode !== 0)
+    return failed(
+      NAME,
+      `branch ${branch} does not exist in ${repoPath}`,
+      `recreate ${branch} from the run's worktree, then ${pending}`,
+    );
   const sha = head.stdout.trim();
 
   const url = await git(repoPath, ['remote', 'get-url', remote]);
-  if (url.exitCode !== 0) return failed(NAME, `${repoPath} has no remote named ${remote}`, `add the GitHub repository as ${remote}, then ${pending}`);
-  const env = remoteGitEnv(request.env ?? process.env, url.stdout.trim(), { apiBaseUrl: request.apiBaseUrl, ...(request.token ? { token: request.token } : {}) });
+  if (url.exitCode !== 0)
+    return failed(
+      NAME,
+      `${repoPath} has no remote named ${remote}`,
+      `add the GitHub repository as ${remote}, then ${pending}`,
+    );
+  const env = remoteGitEnv(request.env ?? process.env, url.stdout.trim(), {
+    apiBaseUrl: request.apiBaseUrl,
+    ...(request.token ? { token: request.token } : {}),
+  });
   const run = async (args: readonly string[]): Promise<GitResult> => {
     const r = await execa('git', [...args], { cwd: repoPath, env, extendEnv: false, reject: false, stdin: 'ignore' });
-    return { exitCode: typeof r.exitCode === 'number' ? r.exitCode : 128, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? r.shortMessage ?? '') };
+    return {
+      exitCode: typeof r.exitCode === 'number' ? r.exitCode : 128,
+      stdout: String(r.stdout ?? ''),
+      stderr: String(r.stderr ?? r.shortMessage ?? ''),
+    };
   };
 
   const seen = await run(['ls-remote', '--heads', remote, `refs/heads/${branch}`]);
   if (seen.exitCode !== 0) return failed(NAME, redact(`cannot read ${remote}: ${firstLine(seen)}`), pending);
-  const remoteSha = seen.stdout.split('\n').find((l) => l.endsWith(`\trefs/heads/${branch}`))?.split('\t')[0];
+  const remoteSha = seen.stdout
+    .split('\n')
+    .find((l) => l.endsWith(`\trefs/heads/${branch}`))
+    ?.split('\t')[0];
   if (remoteSha === sha) return already(NAME, `${remote}/${branch} is already at ${sha.slice(0, 12)}`);
 
   const pushed = await run(['push', '--no-verify', '--porcelain', remote, `refs/heads/${branch}:refs/heads/${branch}`]);
   if (pushed.exitCode !== 0) {
-    const why = /non-fast-forward|fetch first|rejected/i.test(pushed.stdout + pushed.stderr) ? `${remote}/${branch} has commits the run does not have` : firstLine(pushed);
+    const why = /non-fast-forward|fetch first|rejected/i.test(pushed.stdout + pushed.stderr)
+      ? `${remote}/${branch} has commits the run does not have`
+      : firstLine(pushed);
     return failed(NAME, redact(`pushing ${branch} to ${remote} failed: ${why}`), pending);
   }
   return done(NAME, `pushed ${branch} (${sha.slice(0, 12)}) to ${remote}`);
@@ -60,5 +82,7 @@ export async function pushBranch(request: PushRequest): Promise<Step> {
 
 function firstLine(result: GitResult): string {
   const lines = `${result.stderr}\n${result.stdout}`.split('\n').map((l) => l.trim());
-  return lines.find((l) => /^(fatal|error|remote:)/i.test(l)) ?? lines.find((l) => l !== '') ?? `exit ${result.exitCode}`;
+  return (
+    lines.find((l) => /^(fatal|error|remote:)/i.test(l)) ?? lines.find((l) => l !== '') ?? `exit ${result.exitCode}`
+  );
 }

@@ -23,7 +23,10 @@ export async function runBoundaryHook(deps: BoundaryDeps, input: BoundaryHookInp
 }
 
 /** Issue sources (local + GitHub) and the GitHub connection, all from one environment. */
-export function boundaryDepsFromEnv(env: Readonly<Record<string, string | undefined>>, options: GitHubConnectorOptions = {}): BoundaryDeps {
+export function boundaryDepsFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  options: GitHubConnectorOptions = {},
+): BoundaryDeps {
   const gitHub = createGitHubConnector(env, options);
   return { issueSource: createIssueSourceFactory(env, gitHub), gitHub, env };
 }

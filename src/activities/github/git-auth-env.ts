@@ -53,8 +53,17 @@ export function gitAuthConfigEnv(origin: string, token: string, parent: Env): Re
  * ssh agent socket kept for ssh remotes, prompts off, locale pinned, plus the auth
  * header when the remote qualifies.
  */
-export function remoteGitEnv(parent: Env, remoteUrl: string, auth: { readonly token?: string; readonly apiBaseUrl: string }): Record<string, string> {
-  const env: Record<string, string> = { ...scrubbedEnv(parent), LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never' };
+export function remoteGitEnv(
+  parent: Env,
+  remoteUrl: string,
+  auth: { readonly token?: string; readonly apiBaseUrl: string },
+): Record<string, string> {
+  const env: Record<string, string> = {
+    ...scrubbedEnv(parent),
+    LC_ALL: 'C',
+    GIT_TERMINAL_PROMPT: '0',
+    GCM_INTERACTIVE: 'never',
+  };
   const sshAgent = parent['SSH_AUTH_SOCK'];
   if (sshAgent) env['SSH_AUTH_SOCK'] = sshAgent;
   // The operator's own GIT_CONFIG_KEY_n entries match the scrubber's KEY pattern: restore

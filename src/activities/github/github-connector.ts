@@ -26,7 +26,10 @@ export interface GitHubConnectorOptions {
   readonly perPage?: number;
 }
 
-export function createGitHubConnector(env: Readonly<Record<string, string | undefined>>, options: GitHubConnectorOptions = {}): GitHubConnector {
+export function createGitHubConnector(
+  env: Readonly<Record<string, string | undefined>>,
+  options: GitHubConnectorOptions = {},
+): GitHubConnector {
   const cache = new Map<string, Promise<GitHubConnection>>();
   const build = options.createClient ?? createGitHubClient;
   return (repoPath) => {

@@ -28,7 +28,10 @@ export interface RequestContext {
 interface HttpErrorLike {
   readonly status: number;
   readonly message: string;
-  readonly response?: { readonly headers?: Readonly<Record<string, string | number | undefined>>; readonly data?: unknown };
+  readonly response?: {
+    readonly headers?: Readonly<Record<string, string | number | undefined>>;
+    readonly data?: unknown;
+  };
 }
 
 const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
@@ -40,11 +43,15 @@ export function toGitHubError(error: unknown, context: RequestContext): AgentErr
   const http = asHttpError(error);
   if (!http || !http.response) {
     const why = error instanceof Error ? error.message : String(error);
-    return new AgentError(FailureType.GitHubUnavailable, redact(`GitHub could not be reached for ${context.resource}: ${why}`), {
-      where,
-      retryable: true,
-      details: { operation: where },
-    });
+    return new AgentError(
+      FailureType.GitHubUnavailable,
+      redact(`GitHub could not be reached for ${context.resource}: ${why}`),
+      {
+        where,
+        retryable: true,
+        details: { operation: where },
+      },
+    );
   }
   const status = http.status;
   const headers = http.response.headers ?? {};
@@ -58,31 +65,50 @@ export function toGitHubError(error: unknown, context: RequestContext): AgentErr
 
   if (status === 429 || (status === 403 && isRateLimited(header, apiMessage))) {
     const retryAfterMs = retryAfter(header, context.now ?? Date.now);
-    return new AgentError(FailureType.GitHubRateLimited, `GitHub rate limit reached while requesting ${context.resource}: ${apiMessage} (retry in ${Math.ceil(retryAfterMs / 1000)} s)`, {
-      where,
-      retryable: true,
-      details: { ...details, retryAfterMs },
-    });
+    return new AgentError(
+      FailureType.GitHubRateLimited,
+      `GitHub rate limit reached while requesting ${context.resource}: ${apiMessage} (retry in ${Math.ceil(retryAfterMs / 1000)} s)`,
+      {
+        where,
+        retryable: true,
+        details: { ...details, retryAfterMs },
+      },
+    );
   }
   if (status === 401) {
-    return new AgentError(FailureType.GitHubAuth, `GitHub rejected the credentials (401 ${apiMessage}): check GITHUB_TOKEN`, {
-      where: 'GITHUB_TOKEN',
-      expected: 'a valid, unexpired GitHub token',
-      details,
-    });
+    return new AgentError(
+      FailureType.GitHubAuth,
+      `GitHub rejected the credentials (401 ${apiMessage}): check GITHUB_TOKEN`,
+      {
+        where: 'GITHUB_TOKEN',
+        expected: 'a valid, unexpired GitHub token',
+        details,
+      },
+    );
   }
   if (status === 403) {
-    return new AgentError(FailureType.GitHubAuth, `GitHub refused access to ${context.resource} (403 ${apiMessage}): the token in GITHUB_TOKEN lacks a permission`, {
-      where,
-      expected: 'a token with issues, pull-requests and contents write access to the repository',
-      details,
-    });
+    return new AgentError(
+      FailureType.GitHubAuth,
+      `GitHub refused access to ${context.resource} (403 ${apiMessage}): the token in GITHUB_TOKEN lacks a permission`,
+      {
+        where,
+        expected: 'a token with issues, pull-requests and contents write access to the repository',
+        details,
+      },
+    );
   }
   if (status >= 500) {
-    return new AgentError(FailureType.GitHubUnavailable, `GitHub failed on ${context.resource} (${status} ${apiMessage})`, { where, retryable: true, details });
+    return new AgentError(
+      FailureType.GitHubUnavailable,
+      `GitHub failed on ${context.resource} (${status} ${apiMessage})`,
+      { where, retryable: true, details },
+    );
   }
   const problem = status === 404 ? 'not found (or not visible to the token)' : `rejected (${status})`;
-  return new AgentError(FailureType.GitHubRequest, `GitHub ${context.resource} ${problem}: ${apiMessage}`, { where, details });
+  return new AgentError(FailureType.GitHubRequest, `GitHub ${context.resource} ${problem}: ${apiMessage}`, {
+    where,
+    details,
+  });
 }
 
 function asHttpError(error: unknown): HttpErrorLike | undefined {
@@ -98,7 +124,8 @@ function isRateLimited(header: (name: string) => string | undefined, message: st
 /** retry-after (seconds) wins; else the primary limit's reset time; else a minute. */
 function retryAfter(header: (name: string) => string | undefined, now: () => number): number {
   const seconds = Number(header('retry-after'));
-  if (header('retry-after') !== undefined && Number.isFinite(seconds) && seconds >= 0) return Math.max(1000, seconds * 1000);
+  if (header('retry-after') !== undefined && Number.isFinite(seconds) && seconds >= 0)
+    return Math.max(1000, seconds * 1000);
   const reset = Number(header('x-ratelimit-reset'));
   if (header('x-ratelimit-reset') !== undefined && Number.isFinite(reset)) return Math.max(1000, reset * 1000 - now());
   return DEFAULT_RATE_LIMIT_WAIT_MS;
@@ -110,7 +137,10 @@ function messageOf(data: unknown): string | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const record = data as { message?: unknown; errors?: unknown };
   const message = typeof record.message === 'string' ? record.message : undefined;
-  const first = Array.isArray(record.errors) ? (record.errors[0] as { message?: unknown; code?: unknown } | undefined) : undefined;
-  const extra = typeof first?.message === 'string' ? first.message : typeof first?.code === 'string' ? first.code : undefined;
+  const first = Array.isArray(record.errors)
+    ? (record.errors[0] as { message?: unknown; code?: unknown } | undefined)
+    : undefined;
+  const extra =
+    typeof first?.message === 'string' ? first.message : typeof first?.code === 'string' ? first.code : undefined;
   return [message, extra].filter(Boolean).join(': ') || undefined;
 }

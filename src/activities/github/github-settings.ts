@@ -36,10 +36,14 @@ const NAME = /^[A-Za-z0-9_.-]+$/;
 export function requireGitHubToken(env: Env): string {
   const token = env['GITHUB_TOKEN']?.trim();
   if (!token) {
-    throw new AgentError(FailureType.GitHubAuth, 'GITHUB_TOKEN is not set: the github issue source and boundary hook need a token', {
-      where: 'GITHUB_TOKEN',
-      expected: 'a GitHub token with issues and pull-requests write access (and contents write to push)',
-    });
+    throw new AgentError(
+      FailureType.GitHubAuth,
+      'GITHUB_TOKEN is not set: the github issue source and boundary hook need a token',
+      {
+        where: 'GITHUB_TOKEN',
+        expected: 'a GitHub token with issues and pull-requests write access (and contents write to push)',
+      },
+    );
   }
   return token;
 }
@@ -50,9 +54,14 @@ export function gitHubApiUrl(env: Env): string {
   try {
     url = new URL(raw);
   } catch {
-    throw invalid('GITHUB_API_URL', `is not a URL: ${redactSecret(raw, env['GITHUB_TOKEN'])}`, 'an http(s) URL such as https://api.github.com');
+    throw invalid(
+      'GITHUB_API_URL',
+      `is not a URL: ${redactSecret(raw, env['GITHUB_TOKEN'])}`,
+      'an http(s) URL such as https://api.github.com',
+    );
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid('GITHUB_API_URL', `has protocol ${url.protocol}`, 'an http(s) URL');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw invalid('GITHUB_API_URL', `has protocol ${url.protocol}`, 'an http(s) URL');
   return raw.replace(/\/+$/, '');
 }
 
@@ -86,8 +95,15 @@ export async function repositoryFromEnv(env: Env, repoPath: string): Promise<Rep
   const url = remote.stdout.trim();
   const name = remote.exitCode === 0 ? parseGitHubRemote(url) : undefined;
   if (!name) {
-    const seen = remote.exitCode === 0 ? `origin is ${redactSecret(url, env['GITHUB_TOKEN'])}` : `${repoPath} has no origin remote`;
-    throw invalid('GITHUB_REPOSITORY', `is not set and the repository could not be derived: ${seen}`, 'GITHUB_REPOSITORY=owner/name, or an origin remote such as https://github.com/owner/name.git or git@github.com:owner/name.git');
+    const seen =
+      remote.exitCode === 0
+        ? `origin is ${redactSecret(url, env['GITHUB_TOKEN'])}`
+        : `${repoPath} has no origin remote`;
+    throw invalid(
+      'GITHUB_REPOSITORY',
+      `is not set and the repository could not be derived: ${seen}`,
+      'GITHUB_REPOSITORY=owner/name, or an origin remote such as https://github.com/owner/name.git or git@github.com:owner/name.git',
+    );
   }
   return name;
 }
@@ -100,7 +116,10 @@ export async function gitHubSettingsFromEnv(env: Env, repoPath: string): Promise
 }
 
 /** Builds settings whose token does not show up when the object is printed or serialised. */
-export function withHiddenToken<T extends Omit<GitHubSettings, 'token'>>(settings: T, token: string): T & { readonly token: string } {
+export function withHiddenToken<T extends Omit<GitHubSettings, 'token'>>(
+  settings: T,
+  token: string,
+): T & { readonly token: string } {
   const result = { ...settings };
   Object.defineProperty(result, 'token', { value: token, enumerable: false, writable: false });
   return result as T & { readonly token: string };

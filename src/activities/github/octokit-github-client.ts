@@ -7,7 +7,14 @@
  */
 import { Octokit } from '@octokit/rest';
 import { toGitHubError } from './github-errors.js';
-import type { GitHubComment, GitHubIssue, GitHubPort, GitHubPullRequest, IssueState, ListIssuesFilter } from './github-port.js';
+import type {
+  GitHubComment,
+  GitHubIssue,
+  GitHubPort,
+  GitHubPullRequest,
+  IssueState,
+  ListIssuesFilter,
+} from './github-port.js';
 import { DEFAULT_GITHUB_API_URL } from './github-settings.js';
 
 export interface GitHubClientOptions {
@@ -25,10 +32,36 @@ const DEFAULT_USER_AGENT = 'durable-issue-agent';
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 /* Loose views of GitHub's JSON: we read a few fields and tolerate extras. */
-interface RawLabel { readonly name?: string | null }
-interface RawIssue { readonly number: number; readonly title: string; readonly body?: string | null; readonly state: string; readonly labels: ReadonlyArray<string | RawLabel>; readonly html_url: string; readonly pull_request?: unknown }
-interface RawComment { readonly id: number; readonly body?: string | null; readonly user?: { readonly login?: string } | null; readonly author_association?: string; readonly created_at: string; readonly html_url: string }
-interface RawPull { readonly number: number; readonly title: string; readonly body?: string | null; readonly state: string; readonly merged_at?: string | null; readonly html_url: string; readonly head: { readonly ref: string }; readonly base: { readonly ref: string } }
+interface RawLabel {
+  readonly name?: string | null;
+}
+interface RawIssue {
+  readonly number: number;
+  readonly title: string;
+  readonly body?: string | null;
+  readonly state: string;
+  readonly labels: ReadonlyArray<string | RawLabel>;
+  readonly html_url: string;
+  readonly pull_request?: unknown;
+}
+interface RawComment {
+  readonly id: number;
+  readonly body?: string | null;
+  readonly user?: { readonly login?: string } | null;
+  readonly author_association?: string;
+  readonly created_at: string;
+  readonly html_url: string;
+}
+interface RawPull {
+  readonly number: number;
+  readonly title: string;
+  readonly body?: string | null;
+  readonly state: string;
+  readonly merged_at?: string | null;
+  readonly html_url: string;
+  readonly head: { readonly ref: string };
+  readonly base: { readonly ref: string };
+}
 
 export function createGitHubClient(options: GitHubClientOptions): GitHubPort {
   const { token, owner, repo } = options;
@@ -61,15 +94,28 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubPort {
     getRepo: () =>
       call(`GET /repos/${full}`, `repository ${full}`, async () => {
         const { data } = await octokit.rest.repos.get({ owner, repo });
-        return { owner: data.owner.login, name: data.name, fullName: data.full_name, defaultBranch: data.default_branch, htmlUrl: data.html_url };
+        return {
+          owner: data.owner.login,
+          name: data.name,
+          fullName: data.full_name,
+          defaultBranch: data.default_branch,
+          htmlUrl: data.html_url,
+        };
       }),
 
     getIssue: (issue) =>
-      call(`GET /repos/${full}/issues/${issue}`, `issue ${full}#${issue}`, async () => toIssue((await octokit.rest.issues.get({ owner, repo, issue_number: issue })).data)),
+      call(`GET /repos/${full}/issues/${issue}`, `issue ${full}#${issue}`, async () =>
+        toIssue((await octokit.rest.issues.get({ owner, repo, issue_number: issue })).data),
+      ),
 
     listIssueComments: (issue) =>
       call(`GET /repos/${full}/issues/${issue}/comments`, `comments of issue ${full}#${issue}`, async () => {
-        const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue, per_page: perPage });
+        const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+          owner,
+          repo,
+          issue_number: issue,
+          per_page: perPage,
+        });
         return comments.map(toComment);
       }),
 
@@ -95,17 +141,32 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubPort {
 
     closeIssue: (issue) =>
       call(`PATCH /repos/${full}/issues/${issue}`, `issue ${full}#${issue}`, async () =>
-        toIssue((await octokit.rest.issues.update({ owner, repo, issue_number: issue, state: 'closed', state_reason: 'completed' })).data),
+        toIssue(
+          (
+            await octokit.rest.issues.update({
+              owner,
+              repo,
+              issue_number: issue,
+              state: 'closed',
+              state_reason: 'completed',
+            })
+          ).data,
+        ),
       ),
 
     addLabels: (issue, labels) =>
       call(`POST /repos/${full}/issues/${issue}/labels`, `labels of issue ${full}#${issue}`, async () =>
-        labelNames((await octokit.rest.issues.addLabels({ owner, repo, issue_number: issue, labels: [...labels] })).data),
+        labelNames(
+          (await octokit.rest.issues.addLabels({ owner, repo, issue_number: issue, labels: [...labels] })).data,
+        ),
       ),
 
     removeLabel: (issue, label) =>
-      call(`DELETE /repos/${full}/issues/${issue}/labels/${label}`, `label ${JSON.stringify(label)} on issue ${full}#${issue}`, async () =>
-        labelNames((await octokit.rest.issues.removeLabel({ owner, repo, issue_number: issue, name: label })).data),
+      call(
+        `DELETE /repos/${full}/issues/${issue}/labels/${label}`,
+        `label ${JSON.stringify(label)} on issue ${full}#${issue}`,
+        async () =>
+          labelNames((await octokit.rest.issues.removeLabel({ owner, repo, issue_number: issue, name: label })).data),
       ),
 
     createComment: (issue, body) =>
@@ -120,7 +181,9 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubPort {
           repo,
           state: filter.state,
           per_page: perPage,
-          ...(filter.head === undefined ? {} : { head: filter.head.includes(':') ? filter.head : `${owner}:${filter.head}` }),
+          ...(filter.head === undefined
+            ? {}
+            : { head: filter.head.includes(':') ? filter.head : `${owner}:${filter.head}` }),
           ...(filter.base === undefined ? {} : { base: filter.base }),
         });
         return pulls.map(toPull);
@@ -128,7 +191,18 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubPort {
 
     createPullRequest: (input) =>
       call(`POST /repos/${full}/pulls`, `pull request ${input.head} → ${input.base} in ${full}`, async () =>
-        toPull((await octokit.rest.pulls.create({ owner, repo, title: input.title, head: input.head, base: input.base, body: input.body })).data),
+        toPull(
+          (
+            await octokit.rest.pulls.create({
+              owner,
+              repo,
+              title: input.title,
+              head: input.head,
+              base: input.base,
+              body: input.body,
+            })
+          ).data,
+        ),
       ),
   };
 }

@@ -10,7 +10,9 @@ export const REDACTED = '[REDACTED]';
 /** The spellings of `secret` that may appear in text we did not write ourselves. */
 function spellings(secret: string): string[] {
   const basic = Buffer.from(`x-access-token:${secret}`, 'utf8').toString('base64');
-  return [...new Set([secret, encodeURIComponent(secret), basic, Buffer.from(secret, 'utf8').toString('base64')])].filter((s) => s.length >= 4);
+  return [
+    ...new Set([secret, encodeURIComponent(secret), basic, Buffer.from(secret, 'utf8').toString('base64')]),
+  ].filter((s) => s.length >= 4);
 }
 
 export function redactSecret(text: string, secret: string | undefined): string {

@@ -23,7 +23,11 @@ export function createGitHubIssueSource(provider: GitHubPortProvider): IssueSour
     try {
       found = await github.getIssue(issue);
     } catch (error) {
-      if (AgentError.isInstance(error) && error.code === FailureType.GitHubRequest && error.details?.['status'] === 404) {
+      if (
+        AgentError.isInstance(error) &&
+        error.code === FailureType.GitHubRequest &&
+        error.details?.['status'] === 404
+      ) {
         throw new AgentError(FailureType.IssueNotFound, `Issue #${issue} not found in ${github.owner}/${github.repo}`, {
           where: `${github.owner}/${github.repo}#${issue}`,
           expected: 'an existing issue visible to GITHUB_TOKEN',
@@ -32,10 +36,14 @@ export function createGitHubIssueSource(provider: GitHubPortProvider): IssueSour
       throw error;
     }
     if (found.isPullRequest) {
-      throw new AgentError(FailureType.IssueInvalid, `#${issue} in ${github.owner}/${github.repo} is a pull request, not an issue`, {
-        where: `${github.owner}/${github.repo}#${issue}`,
-        expected: 'an issue number',
-      });
+      throw new AgentError(
+        FailureType.IssueInvalid,
+        `#${issue} in ${github.owner}/${github.repo} is a pull request, not an issue`,
+        {
+          where: `${github.owner}/${github.repo}#${issue}`,
+          expected: 'an issue number',
+        },
+      );
     }
     return found;
   }
@@ -100,11 +108,20 @@ export function createGitHubIssueSource(provider: GitHubPortProvider): IssueSour
 }
 
 function snapshot(issue: GitHubIssue): IssueSnapshot {
-  return { number: issue.number, title: visibleText(issue.title), body: visibleText(issue.body), labels: [...issue.labels], state: issue.state };
+  return {
+    number: issue.number,
+    title: visibleText(issue.title),
+    body: visibleText(issue.body),
+    labels: [...issue.labels],
+    state: issue.state,
+  };
 }
 
 function assertIssueNumber(issue: number): void {
   if (!Number.isSafeInteger(issue) || issue <= 0) {
-    throw new AgentError(FailureType.ConfigInvalid, `Issue number must be a positive integer, got ${issue}`, { where: '--issue', expected: 'a positive integer' });
+    throw new AgentError(FailureType.ConfigInvalid, `Issue number must be a positive integer, got ${issue}`, {
+      where: '--issue',
+      expected: 'a positive integer',
+    });
   }
 }

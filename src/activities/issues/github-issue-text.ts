@@ -48,8 +48,19 @@ export function issueTextWithComments(body: string, comments: readonly GitHubCom
   if (comments.length === 0) return main;
   const sections = comments.map((c, i) => {
     const text = visibleText(c.body) || '(empty)';
-    const quoted = text.split('\n').map((line) => (line === '' ? '>' : `> ${line}`)).join('\n');
+    const quoted = text
+      .split('\n')
+      .map((line) => (line === '' ? '>' : `> ${line}`))
+      .join('\n');
     return `#### Comment ${i + 1} of ${comments.length} · @${c.author} (${c.authorAssociation}) · ${c.createdAt}\n\n${quoted}`;
   });
-  return [main, '', '---', '', `### Comments on this issue (${comments.length}, oldest first, quoted)`, '', sections.join('\n\n')].join('\n');
+  return [
+    main,
+    '',
+    '---',
+    '',
+    `### Comments on this issue (${comments.length}, oldest first, quoted)`,
+    '',
+    sections.join('\n\n'),
+  ].join('\n');
 }

@@ -22,7 +22,8 @@ export interface IssueFile {
   readonly commentKeys: readonly string[];
 }
 
-const EXPECTED = 'a file starting with `---`, YAML front matter with `title` (string), `state` (open|closed) and `labels` (list of strings), a closing `---`, then the body';
+const EXPECTED =
+  'a file starting with `---`, YAML front matter with `title` (string), `state` (open|closed) and `labels` (list of strings), a closing `---`, then the body';
 const COMMENT_HEADING = /^## Comment \((.+)\)[ \t]*$/gm;
 
 export function commentHeading(key: string): string {
@@ -33,9 +34,11 @@ export function parseIssueFile(text: string, path: string): IssueFile {
   const match = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
   if (!match) throw malformed(path, 'no front matter block delimited by `---` lines');
   const frontMatter = parseDocument(match[1] ?? '');
-  if (frontMatter.errors.length > 0) throw malformed(path, `invalid YAML: ${frontMatter.errors[0]?.message.split('\n')[0]}`);
+  if (frontMatter.errors.length > 0)
+    throw malformed(path, `invalid YAML: ${frontMatter.errors[0]?.message.split('\n')[0]}`);
   const data: unknown = frontMatter.toJS();
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw malformed(path, 'front matter is not a mapping');
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw malformed(path, 'front matter is not a mapping');
   const record = data as Record<string, unknown>;
 
   const title = record['title'];
@@ -43,7 +46,8 @@ export function parseIssueFile(text: string, path: string): IssueFile {
   const state = record['state'] ?? 'open';
   if (state !== 'open' && state !== 'closed') throw malformed(path, `\`state\` is ${JSON.stringify(state)}`);
   const labels = record['labels'] ?? [];
-  if (!Array.isArray(labels) || !labels.every((l) => typeof l === 'string')) throw malformed(path, '`labels` is not a list of strings');
+  if (!Array.isArray(labels) || !labels.every((l) => typeof l === 'string'))
+    throw malformed(path, '`labels` is not a list of strings');
 
   const rest = text.slice(match[0].length);
   const firstComment = rest.search(/^## Comment \(.+\)[ \t]*$/m);
@@ -65,5 +69,8 @@ export function appendComment(rest: string, key: string, text: string): string {
 }
 
 function malformed(path: string, problem: string): AgentError {
-  return new AgentError(FailureType.ConfigInvalid, `Malformed issue file ${path}: ${problem}`, { where: path, expected: EXPECTED });
+  return new AgentError(FailureType.ConfigInvalid, `Malformed issue file ${path}: ${problem}`, {
+    where: path,
+    expected: EXPECTED,
+  });
 }

@@ -13,7 +13,10 @@ import { createLocalIssueStore } from './local-issue-store.js';
  * `connector` defaults to one built from `env`; pass the same connector to the boundary
  * hook so both share one connection per repository.
  */
-export function createIssueSourceFactory(env: Readonly<Record<string, string | undefined>>, connector?: GitHubConnector): IssueSourceFactory {
+export function createIssueSourceFactory(
+  env: Readonly<Record<string, string | undefined>>,
+  connector?: GitHubConnector,
+): IssueSourceFactory {
   const connect = connector ?? createGitHubConnector(env);
   return (kind, repoPath) => {
     switch (kind) {

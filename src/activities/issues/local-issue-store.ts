@@ -10,7 +10,14 @@ import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { IssueSnapshot } from '../../contracts/activities.js';
 import { appendComment, parseIssueFile, renderIssueFile, type IssueFile } from './issue-file.js';
-import type { CloseOutcome, CommentOutcome, IssueListFilter, IssueSource, IssueSourceFactory, LabelChange } from './issue-source.js';
+import type {
+  CloseOutcome,
+  CommentOutcome,
+  IssueListFilter,
+  IssueSource,
+  IssueSourceFactory,
+  LabelChange,
+} from './issue-source.js';
 
 export const LOCAL_ISSUES_DIR = join('.agent', 'issues');
 
@@ -86,7 +93,9 @@ export function createLocalIssueStore(repoPath: string): IssueSource {
     async relabel(issue, change: LabelChange) {
       const { path, file } = await load(issue);
       const remove = new Set(change.remove ?? []);
-      const labels = [...new Set([...file.labels.filter((l) => !remove.has(l)), ...(change.add ?? []).filter((l) => !remove.has(l))])];
+      const labels = [
+        ...new Set([...file.labels.filter((l) => !remove.has(l)), ...(change.add ?? []).filter((l) => !remove.has(l))]),
+      ];
       if (labels.length !== file.labels.length || labels.some((l, i) => l !== file.labels[i])) {
         file.frontMatter.set('labels', labels);
         await save(path, renderIssueFile(file.frontMatter, file.rest));
@@ -121,12 +130,22 @@ export const localIssueSourceFactory: IssueSourceFactory = (kind, repoPath) => {
 /** Creates an issue file (tests, demo seeding). Refuses to overwrite an existing issue. */
 export async function writeLocalIssue(
   repoPath: string,
-  issue: { readonly number: number; readonly title: string; readonly body: string; readonly labels?: readonly string[]; readonly state?: 'open' | 'closed' },
+  issue: {
+    readonly number: number;
+    readonly title: string;
+    readonly body: string;
+    readonly labels?: readonly string[];
+    readonly state?: 'open' | 'closed';
+  },
 ): Promise<string> {
   assertIssueNumber(issue.number);
   const path = localIssuePath(repoPath, issue.number);
   await mkdir(join(repoPath, LOCAL_ISSUES_DIR), { recursive: true });
-  const front = stringify({ title: issue.title, state: issue.state ?? 'open', labels: [...(issue.labels ?? [])] }).replace(/\n+$/, '');
+  const front = stringify({
+    title: issue.title,
+    state: issue.state ?? 'open',
+    labels: [...(issue.labels ?? [])],
+  }).replace(/\n+$/, '');
   await writeFile(path, `---\n${front}\n---\n\n${issue.body.trim()}\n`, { encoding: 'utf8', flag: 'wx' });
   return path;
 }

@@ -26,9 +26,13 @@ export function createAnthropicLlmClient(
   const apiKey = env['ANTHROPIC_API_KEY']?.trim() || undefined;
   const baseURL = env['ANTHROPIC_BASE_URL']?.trim() || undefined;
   if (apiKey === undefined && baseURL === undefined) {
-    throw new AgentError(FailureType.ModelAuth, 'no model credentials: set ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL to an offline model server', {
-      where: 'ANTHROPIC_API_KEY',
-    });
+    throw new AgentError(
+      FailureType.ModelAuth,
+      'no model credentials: set ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL to an offline model server',
+      {
+        where: 'ANTHROPIC_API_KEY',
+      },
+    );
   }
   return anthropicLlmClient({ apiKey: apiKey ?? PLACEHOLDER_API_KEY, ...(baseURL ? { baseURL } : {}), ...options });
 }
@@ -52,7 +56,11 @@ export function anthropicLlmClient(options: AnthropicLlmOptions): LlmClient {
         });
         return { ...(data as unknown as LlmResponse), headers };
       } catch (error) {
-        throw toModelError(error, { model: request.model, signal, ...(options.baseURL ? { baseURL: options.baseURL } : {}) });
+        throw toModelError(error, {
+          model: request.model,
+          signal,
+          ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+        });
       }
     },
   };

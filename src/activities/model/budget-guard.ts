@@ -28,11 +28,15 @@ export function checkBudget(check: BudgetCheck): void {
   if (maxUsd !== undefined) {
     const nextUsd = (check.estimatedInputTokens * check.price.input) / 1_000_000;
     if (check.usedUsd >= maxUsd || check.usedUsd + nextUsd > maxUsd) {
-      throw new AgentError(FailureType.BudgetExhausted, `USD budget exhausted: $${details.usedUsd} spent in this step, $${maxUsd} was left for the run`, {
-        where: 'budget.maxUsd',
-        expected: `the next call to stay within $${maxUsd}`,
-        details: { ...details, maxUsd },
-      });
+      throw new AgentError(
+        FailureType.BudgetExhausted,
+        `USD budget exhausted: $${details.usedUsd} spent in this step, $${maxUsd} was left for the run`,
+        {
+          where: 'budget.maxUsd',
+          expected: `the next call to stay within $${maxUsd}`,
+          details: { ...details, maxUsd },
+        },
+      );
     }
   }
   if (maxTokens !== undefined && usedTokens + check.estimatedInputTokens > maxTokens) {

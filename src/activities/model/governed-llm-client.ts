@@ -13,7 +13,11 @@ export const DEFAULT_RATE_LIMIT_HOLD_MS = 2000;
 
 /** Input tokens of a request, estimated at 4 characters a token (counting exactly would cost a request). */
 export function estimateRequestTokens(request: LlmRequest): number {
-  const chars = JSON.stringify(request.system).length + JSON.stringify(request.messages).length + JSON.stringify(request.tools).length + (request.output_config ? JSON.stringify(request.output_config).length : 0);
+  const chars =
+    JSON.stringify(request.system).length +
+    JSON.stringify(request.messages).length +
+    JSON.stringify(request.tools).length +
+    (request.output_config ? JSON.stringify(request.output_config).length : 0);
   return Math.ceil(chars / 4);
 }
 
@@ -31,7 +35,9 @@ export function createGovernedLlmClient(llm: LlmClient, governor: RateGovernor):
       } catch (err) {
         if (AgentError.isInstance(err) && err.code === FailureType.ModelRateLimited) {
           const retryAfterMs = err.details?.['retryAfterMs'];
-          governor.holdFor(typeof retryAfterMs === 'number' && retryAfterMs > 0 ? retryAfterMs : DEFAULT_RATE_LIMIT_HOLD_MS);
+          governor.holdFor(
+            typeof retryAfterMs === 'number' && retryAfterMs > 0 ? retryAfterMs : DEFAULT_RATE_LIMIT_HOLD_MS,
+          );
         }
         throw err;
       }

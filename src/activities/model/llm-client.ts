@@ -51,7 +51,9 @@ export interface LlmRequest {
   readonly system: readonly LlmTextBlock[];
   readonly tools: readonly LlmToolDefinition[];
   readonly messages: readonly LlmMessage[];
-  readonly output_config?: { readonly format: { readonly type: 'json_schema'; readonly schema: Readonly<Record<string, unknown>> } };
+  readonly output_config?: {
+    readonly format: { readonly type: 'json_schema'; readonly schema: Readonly<Record<string, unknown>> };
+  };
 }
 
 export interface LlmUsage {
@@ -85,5 +87,8 @@ export function isText(block: LlmContentBlock): block is LlmTextBlock {
 }
 
 export function textOf(content: readonly LlmContentBlock[]): string {
-  return content.filter(isText).map((b) => b.text).join('\n');
+  return content
+    .filter(isText)
+    .map((b) => b.text)
+    .join('\n');
 }

@@ -13,7 +13,9 @@ const SPEND_LIMIT = /spend(ing)? limit|usage limit|credit balance|billing|enforc
 const PROMPT_TOO_LONG = /prompt is too long|context window|too many tokens|context length/i;
 
 export function redactSecrets(text: string): string {
-  return text.replace(/sk-[A-Za-z0-9_-]{6,}/g, 'sk-***').replace(/(x-api-key|authorization)["']?\s*[:=]\s*["']?[^\s"',}]+/gi, '$1: ***');
+  return text
+    .replace(/sk-[A-Za-z0-9_-]{6,}/g, 'sk-***')
+    .replace(/(x-api-key|authorization)["']?\s*[:=]\s*["']?[^\s"',}]+/gi, '$1: ***');
 }
 
 type HeaderSource = Headers | Readonly<Record<string, string>> | undefined | null;
@@ -29,7 +31,8 @@ function header(headers: HeaderSource, name: string): string | undefined {
 /** `retry-after-ms`, else `retry-after` as seconds or an HTTP date; undefined when absent/invalid. */
 export function parseRetryAfterMs(headers: HeaderSource, now: number = Date.now()): number | undefined {
   const ms = header(headers, 'retry-after-ms');
-  if (ms !== undefined && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Math.ceil(Number(ms));
+  if (ms !== undefined && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0)
+    return Math.ceil(Number(ms));
   const value = header(headers, 'retry-after');
   if (value === undefined || value.trim() === '') return undefined;
   const seconds = Number(value);
@@ -48,51 +51,89 @@ export interface ModelErrorContext {
 export function toModelError(error: unknown, ctx: ModelErrorContext): unknown {
   if (ctx.signal?.aborted) return ctx.signal.reason ?? error;
   if (AgentError.isInstance(error)) return error;
-  if (error instanceof APIUserAbortError) return new AgentError(FailureType.Aborted, 'the model request was aborted', { retryable: true });
+  if (error instanceof APIUserAbortError)
+    return new AgentError(FailureType.Aborted, 'the model request was aborted', { retryable: true });
   if (error instanceof APIConnectionError) {
     // Includes APIConnectionTimeoutError and connection resets.
-    return new AgentError(FailureType.ModelUnavailable, `cannot reach the model endpoint${ctx.baseURL ? ` ${ctx.baseURL}` : ''}: ${redactSecrets(error.message)}`, {
-      retryable: true,
-      details: { kind: 'connection' },
-    });
+    return new AgentError(
+      FailureType.ModelUnavailable,
+      `cannot reach the model endpoint${ctx.baseURL ? ` ${ctx.baseURL}` : ''}: ${redactSecrets(error.message)}`,
+      {
+        retryable: true,
+        details: { kind: 'connection' },
+      },
+    );
   }
   if (!(error instanceof APIError) || typeof error.status !== 'number') return error;
 
   const status = error.status;
   const apiMessage = redactSecrets(error.apiMessage ?? error.message);
   const retryAfterMs = parseRetryAfterMs(error.headers as HeaderSource);
-  const base = { status, type: error.type ?? null, requestId: error.requestID ?? null, errorCode: error.errorCode ?? null };
+  const base = {
+    status,
+    type: error.type ?? null,
+    requestId: error.requestID ?? null,
+    errorCode: error.errorCode ?? null,
+  };
   const fields = `${apiMessage} ${error.errorCode ?? ''} ${error.type ?? ''}`;
 
   if ((status === 429 || status === 400 || status === 402) && SPEND_LIMIT.test(fields)) {
-    return new AgentError(FailureType.ModelSpendLimit, `the model provider's spend/usage limit is reached (HTTP ${status}: ${apiMessage}); raise the limit or wait for it to reset, retrying now cannot help`, { details: base });
+    return new AgentError(
+      FailureType.ModelSpendLimit,
+      `the model provider's spend/usage limit is reached (HTTP ${status}: ${apiMessage}); raise the limit or wait for it to reset, retrying now cannot help`,
+      { details: base },
+    );
   }
   if (status === 429) {
-    return new AgentError(FailureType.ModelRateLimited, `rate limited by the model provider (HTTP 429: ${apiMessage})`, {
-      retryable: true,
-      details: retryAfterMs === undefined ? base : { ...base, retryAfterMs },
-    });
+    return new AgentError(
+      FailureType.ModelRateLimited,
+      `rate limited by the model provider (HTTP 429: ${apiMessage})`,
+      {
+        retryable: true,
+        details: retryAfterMs === undefined ? base : { ...base, retryAfterMs },
+      },
+    );
   }
   if (status === 401 || status === 403) {
-    return new AgentError(FailureType.ModelAuth, `the model endpoint rejected our credentials (HTTP ${status}: ${apiMessage}); ${CONFIG_HINT}`, {
-      where: 'ANTHROPIC_API_KEY',
-      details: base,
-    });
+    return new AgentError(
+      FailureType.ModelAuth,
+      `the model endpoint rejected our credentials (HTTP ${status}: ${apiMessage}); ${CONFIG_HINT}`,
+      {
+        where: 'ANTHROPIC_API_KEY',
+        details: base,
+      },
+    );
   }
   if (status === 404) {
-    return new AgentError(FailureType.ModelRequestInvalid, `model or endpoint not found (HTTP 404: ${apiMessage}); check the model name "${ctx.model}" in the agent definition and ANTHROPIC_BASE_URL`, {
-      where: 'model.model',
-      details: base,
-    });
+    return new AgentError(
+      FailureType.ModelRequestInvalid,
+      `model or endpoint not found (HTTP 404: ${apiMessage}); check the model name "${ctx.model}" in the agent definition and ANTHROPIC_BASE_URL`,
+      {
+        where: 'model.model',
+        details: base,
+      },
+    );
   }
   if ((status === 400 || status === 413) && PROMPT_TOO_LONG.test(apiMessage)) {
-    return new AgentError(FailureType.ModelContextExceeded, `the conversation no longer fits the model's context window (HTTP ${status}: ${apiMessage}); split the step or reduce tool output`, { details: base });
+    return new AgentError(
+      FailureType.ModelContextExceeded,
+      `the conversation no longer fits the model's context window (HTTP ${status}: ${apiMessage}); split the step or reduce tool output`,
+      { details: base },
+    );
   }
   if (status === 408 || status === 409 || status >= 500) {
-    return new AgentError(FailureType.ModelUnavailable, `the model endpoint is unavailable (HTTP ${status}: ${apiMessage})`, {
-      retryable: true,
-      details: retryAfterMs === undefined ? base : { ...base, retryAfterMs },
-    });
+    return new AgentError(
+      FailureType.ModelUnavailable,
+      `the model endpoint is unavailable (HTTP ${status}: ${apiMessage})`,
+      {
+        retryable: true,
+        details: retryAfterMs === undefined ? base : { ...base, retryAfterMs },
+      },
+    );
   }
-  return new AgentError(FailureType.ModelRequestInvalid, `the model endpoint rejected the request (HTTP ${status}: ${apiMessage}); fix the request (model settings, schema, tools) in the agent definition`, { details: base });
+  return new AgentError(
+    FailureType.ModelRequestInvalid,
+    `the model endpoint rejected the request (HTTP ${status}: ${apiMessage}); fix the request (model settings, schema, tools) in the agent definition`,
+    { details: base },
+  );
 }

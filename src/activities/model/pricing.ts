@@ -27,13 +27,19 @@ export function priceFor(model: string, table: PriceTable = DEFAULT_PRICES): Mod
   const found = prefix === undefined ? undefined : table[prefix];
   if (found) return found;
   const all = Object.values(table);
-  return all.reduce<ModelPrice>((max, p) => (p.output > max.output ? p : max), all[0] ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+  return all.reduce<ModelPrice>(
+    (max, p) => (p.output > max.output ? p : max),
+    all[0] ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  );
 }
 
 export function costUsd(usage: Usage, model: string, table: PriceTable = DEFAULT_PRICES): number {
   const p = priceFor(model, table);
   return (
-    (usage.inputTokens * p.input + usage.outputTokens * p.output + usage.cacheReadTokens * p.cacheRead + usage.cacheWriteTokens * p.cacheWrite) /
+    (usage.inputTokens * p.input +
+      usage.outputTokens * p.output +
+      usage.cacheReadTokens * p.cacheRead +
+      usage.cacheWriteTokens * p.cacheWrite) /
     1_000_000
   );
 }

@@ -97,10 +97,14 @@ function parseLimit(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) {
-    throw new AgentError(FailureType.ConfigInvalid, `${name} must be a positive number (per minute), got ${JSON.stringify(raw)}`, {
-      where: name,
-      expected: 'a positive number, or unset for no limit',
-    });
+    throw new AgentError(
+      FailureType.ConfigInvalid,
+      `${name} must be a positive number (per minute), got ${JSON.stringify(raw)}`,
+      {
+        where: name,
+        expected: 'a positive number, or unset for no limit',
+      },
+    );
   }
   return value;
 }
@@ -113,7 +117,10 @@ export function rateLimitsFromEnv(env: Readonly<Record<string, string | undefine
 }
 
 function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new AgentError(FailureType.Aborted, 'waiting for the model rate limit was aborted', { retryable: true });
+  return (
+    signal.reason ??
+    new AgentError(FailureType.Aborted, 'waiting for the model rate limit was aborted', { retryable: true })
+  );
 }
 
 async function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -185,7 +192,12 @@ export function createRateGovernor(options: RateGovernorOptions = {}): RateGover
   }
 
   /** Provider state overrides ours: capacity = its limit, level ≤ its remaining, empty → hold to reset. */
-  function applyWindow(current: Bucket | undefined, window: ProviderWindow | undefined, configuredLimit: number | undefined, t: number): Bucket | undefined {
+  function applyWindow(
+    current: Bucket | undefined,
+    window: ProviderWindow | undefined,
+    configuredLimit: number | undefined,
+    t: number,
+  ): Bucket | undefined {
     if (window === undefined) return current;
     const limit = window.limit ?? current?.capacity ?? configuredLimit;
     let bucket = current;
@@ -201,7 +213,8 @@ export function createRateGovernor(options: RateGovernorOptions = {}): RateGover
       bucket.level = Math.min(bucket.level, bucket.capacity);
     }
     if (window.remaining !== undefined) bucket.level = Math.min(bucket.level, window.remaining);
-    if (window.remaining !== undefined && window.remaining < 1 && window.reset !== undefined) holdUntil = Math.max(holdUntil, window.reset);
+    if (window.remaining !== undefined && window.remaining < 1 && window.reset !== undefined)
+      holdUntil = Math.max(holdUntil, window.reset);
     return bucket;
   }
 
@@ -229,7 +242,8 @@ export function createRateGovernor(options: RateGovernorOptions = {}): RateGover
       const split = tighter(windowOf(get, 'input-tokens', t), windowOf(get, 'output-tokens', t));
       tokens = applyWindow(tokens, total ?? split, configured.tpm, t);
       const retryAfterSeconds = num(get('retry-after'));
-      const retryMs = num(get('retry-after-ms')) ?? (retryAfterSeconds === undefined ? undefined : retryAfterSeconds * 1000);
+      const retryMs =
+        num(get('retry-after-ms')) ?? (retryAfterSeconds === undefined ? undefined : retryAfterSeconds * 1000);
       if (retryMs !== undefined && retryMs > 0) holdUntil = Math.max(holdUntil, t + retryMs);
     },
 

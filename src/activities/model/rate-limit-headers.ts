@@ -3,7 +3,9 @@
  * the current window, its limit and when it resets. Pure helpers of the rate governor.
  */
 
-export function headerGetter(headers: Readonly<Record<string, string>> | Headers): (name: string) => string | undefined {
+export function headerGetter(
+  headers: Readonly<Record<string, string>> | Headers,
+): (name: string) => string | undefined {
   if (typeof (headers as Headers).get === 'function') return (name) => (headers as Headers).get(name) ?? undefined;
   const lower = new Map(Object.entries(headers as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
   return (name) => lower.get(name);
@@ -30,12 +32,20 @@ export interface ProviderWindow {
   readonly reset?: number;
 }
 
-export function windowOf(get: (name: string) => string | undefined, kind: string, now: number): ProviderWindow | undefined {
+export function windowOf(
+  get: (name: string) => string | undefined,
+  kind: string,
+  now: number,
+): ProviderWindow | undefined {
   const limit = num(get(`anthropic-ratelimit-${kind}-limit`));
   const remaining = num(get(`anthropic-ratelimit-${kind}-remaining`));
   const reset = resetAt(get(`anthropic-ratelimit-${kind}-reset`), now);
   if (limit === undefined && remaining === undefined && reset === undefined) return undefined;
-  return { ...(limit === undefined ? {} : { limit }), ...(remaining === undefined ? {} : { remaining }), ...(reset === undefined ? {} : { reset }) };
+  return {
+    ...(limit === undefined ? {} : { limit }),
+    ...(remaining === undefined ? {} : { remaining }),
+    ...(reset === undefined ? {} : { reset }),
+  };
 }
 
 /** The tighter of two windows (smaller remaining wins; its limit and reset come along). */

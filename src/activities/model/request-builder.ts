@@ -40,7 +40,11 @@ function withMovingBreakpoint(messages: readonly LlmMessage[]): LlmMessage[] {
   if (lastIndex < 1 || last === undefined || last.role !== 'user') return copy;
   const blocks = [...last.content];
   const tail = blocks[blocks.length - 1];
-  if (tail && (tail.type === 'text' || tail.type === 'tool_result') && !('cache_control' in tail && tail.cache_control)) {
+  if (
+    tail &&
+    (tail.type === 'text' || tail.type === 'tool_result') &&
+    !('cache_control' in tail && tail.cache_control)
+  ) {
     blocks[blocks.length - 1] = { ...tail, cache_control: EPHEMERAL } as LlmContentBlock;
     copy[lastIndex] = { role: 'user', content: blocks };
   }

@@ -42,9 +42,15 @@ export interface StepQueryContext {
 
 const SUMMARY_CHARS = 1000;
 
-export async function runStepQuery(deps: StepQueryDeps, input: StepQueryRequest, ctx: StepQueryContext): Promise<QueryStepOutput> {
+export async function runStepQuery(
+  deps: StepQueryDeps,
+  input: StepQueryRequest,
+  ctx: StepQueryContext,
+): Promise<QueryStepOutput> {
   const log = deps.log ?? defaultLog;
-  const store = createArtifactStore(stepArtifactDir(input.artifactsDir, input.workflowId, input.stepId, input.iteration));
+  const store = createArtifactStore(
+    stepArtifactDir(input.artifactsDir, input.workflowId, input.stepId, input.iteration),
+  );
   const step = stepKey(input.workflowId, input.stepId, input.iteration);
   const prices = deps.prices ?? DEFAULT_PRICES;
   const price = priceFor(input.model.model, prices);
@@ -61,7 +67,8 @@ export async function runStepQuery(deps: StepQueryDeps, input: StepQueryRequest,
   };
 
   const state = await restoreState(ctx.resumeFrom, step, firstUserMessage(input), store, log);
-  if (state.resumedFromTurn !== undefined) log('info', 'resuming step from checkpoint', { step, turn: state.resumedFromTurn });
+  if (state.resumedFromTurn !== undefined)
+    log('info', 'resuming step from checkpoint', { step, turn: state.resumedFromTurn });
   // Until the first new checkpoint, keep-alive heartbeats repeat the one we resumed from,
   // so a crash in between still resumes at the same place.
   let lastDetails: unknown = ctx.resumeFrom ?? { v: 0, step, turn: 0 };
@@ -78,15 +85,27 @@ export async function runStepQuery(deps: StepQueryDeps, input: StepQueryRequest,
     for (;;) {
       ctx.signal.throwIfAborted();
       if (state.turn >= maxTurns) {
-        throw new AgentError(FailureType.BudgetExhausted, `step ${input.stepId} used its ${maxTurns} model turns without a final answer`, {
-          where: 'model.maxTurnsPerStep',
-          details: { turns: state.turn, usedUsd: state.costUsd, usedTokens: totalTokens(state.usage) },
-        });
+        throw new AgentError(
+          FailureType.BudgetExhausted,
+          `step ${input.stepId} used its ${maxTurns} model turns without a final answer`,
+          {
+            where: 'model.maxTurnsPerStep',
+            details: { turns: state.turn, usedUsd: state.costUsd, usedTokens: totalTokens(state.usage) },
+          },
+        );
       }
       const request = buildRequest(input, state.messages);
       const estimatedInputTokens =
-        state.lastCallTokens > 0 ? state.lastCallTokens + estimateTokens(state.pendingChars) : estimateTokens(JSON.stringify(request).length);
-      checkBudget({ budget: input.budget, usedUsage: state.usage, usedUsd: state.costUsd, estimatedInputTokens, price });
+        state.lastCallTokens > 0
+          ? state.lastCallTokens + estimateTokens(state.pendingChars)
+          : estimateTokens(JSON.stringify(request).length);
+      checkBudget({
+        budget: input.budget,
+        usedUsage: state.usage,
+        usedUsd: state.costUsd,
+        estimatedInputTokens,
+        price,
+      });
 
       const response = await deps.llm.createMessage(request, { signal: ctx.signal });
       ctx.signal.throwIfAborted();
@@ -133,7 +152,13 @@ export async function runStepQuery(deps: StepQueryDeps, input: StepQueryRequest,
   }
 }
 
-async function writeTranscript(store: ArtifactStore, input: StepQueryRequest, state: StepState, stopReason: string, outcome: string) {
+async function writeTranscript(
+  store: ArtifactStore,
+  input: StepQueryRequest,
+  state: StepState,
+  stopReason: string,
+  outcome: string,
+) {
   return store.putJson('transcript', {
     workflowId: input.workflowId,
     stepId: input.stepId,
@@ -153,7 +178,13 @@ async function writeTranscript(store: ArtifactStore, input: StepQueryRequest, st
 }
 
 /** Typed failures carry the transcript path so an operator can see what the model did. */
-async function withTranscript(error: unknown, store: ArtifactStore, input: StepQueryRequest, state: StepState, signal: AbortSignal): Promise<unknown> {
+async function withTranscript(
+  error: unknown,
+  store: ArtifactStore,
+  input: StepQueryRequest,
+  state: StepState,
+  signal: AbortSignal,
+): Promise<unknown> {
   if (signal.aborted || !AgentError.isInstance(error)) return error;
   try {
     const ref = await writeTranscript(store, input, state, 'error', error.code);

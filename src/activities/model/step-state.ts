@@ -25,14 +25,27 @@ export interface StepState {
 }
 
 export function freshState(first: LlmMessage): StepState {
-  return { turn: 0, messages: [first], usage: ZERO_USAGE, costUsd: 0, toolsUsed: [], repairs: 0, continuations: 0, lastCallTokens: 0, pendingChars: 0, lastText: '' };
+  return {
+    turn: 0,
+    messages: [first],
+    usage: ZERO_USAGE,
+    costUsd: 0,
+    toolsUsed: [],
+    repairs: 0,
+    continuations: 0,
+    lastCallTokens: 0,
+    pendingChars: 0,
+    lastText: '',
+  };
 }
 
 function lastAssistantText(messages: readonly LlmMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m?.role !== 'assistant') continue;
-    const text = m.content.flatMap((b) => (b.type === 'text' && typeof b['text'] === 'string' ? [b['text'] as string] : [])).join('\n');
+    const text = m.content
+      .flatMap((b) => (b.type === 'text' && typeof b['text'] === 'string' ? [b['text'] as string] : []))
+      .join('\n');
     if (text) return text;
   }
   return '';
@@ -57,7 +70,10 @@ export async function restoreState(
     messages = await store.readJson<LlmMessage[]>(checkpoint.messagesRef);
   } catch (error) {
     // Without the conversation we cannot continue; starting over re-runs tools, but losing the step is worse.
-    log('warn', 'checkpointed conversation is unreadable; starting the step over', { step, error: (error as Error).message });
+    log('warn', 'checkpointed conversation is unreadable; starting the step over', {
+      step,
+      error: (error as Error).message,
+    });
     return freshState(first);
   }
   const last = messages[messages.length - 1];
@@ -89,7 +105,8 @@ export function recordTurnUsage(state: StepState, turnUsage: Usage, turnCostUsd:
   state.turn += 1;
   state.usage = addUsage(state.usage, turnUsage);
   state.costUsd += turnCostUsd;
-  state.lastCallTokens = turnUsage.inputTokens + turnUsage.cacheReadTokens + turnUsage.cacheWriteTokens + turnUsage.outputTokens;
+  state.lastCallTokens =
+    turnUsage.inputTokens + turnUsage.cacheReadTokens + turnUsage.cacheWriteTokens + turnUsage.outputTokens;
   state.pendingChars = 0;
 }
 

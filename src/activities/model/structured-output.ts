@@ -35,13 +35,17 @@ export function validateStructuredOutput(schema: Readonly<Record<string, unknown
     const at = e.instancePath === '' ? '/' : e.instancePath;
     const params = e.params as Record<string, unknown>;
     const extra =
-      'allowedValues' in params ? `: ${JSON.stringify(params['allowedValues'])}` :
-      'additionalProperty' in params ? `: ${JSON.stringify(params['additionalProperty'])}` : '';
+      'allowedValues' in params
+        ? `: ${JSON.stringify(params['allowedValues'])}`
+        : 'additionalProperty' in params
+          ? `: ${JSON.stringify(params['additionalProperty'])}`
+          : '';
     return `${at} ${e.message ?? 'is invalid'}${extra}`;
   });
 }
 
-export type ParsedAnswer = { readonly ok: true; readonly value: JsonObject } | { readonly ok: false; readonly issues: string[] };
+export type ParsedAnswer =
+  { readonly ok: true; readonly value: JsonObject } | { readonly ok: false; readonly issues: string[] };
 
 /** Accepts bare JSON or JSON inside a ```json fence (some replies still add one). */
 export function parseFinalAnswer(text: string): { ok: true; value: unknown } | { ok: false; issue: string } {

@@ -56,7 +56,10 @@ async function runWithExeca(request: CommandRequest, options: ExecaCommandRunner
     if (killedFor !== undefined) return;
     killedFor = reason;
     signalGroup(subprocess.pid, 'SIGTERM');
-    const force = setTimeout(() => signalGroup(subprocess.pid, 'SIGKILL'), options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+    const force = setTimeout(
+      () => signalGroup(subprocess.pid, 'SIGKILL'),
+      options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+    );
     force.unref();
   };
   const timeoutMs = request.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -67,10 +70,25 @@ async function runWithExeca(request: CommandRequest, options: ExecaCommandRunner
   try {
     const result = await subprocess;
     const kind: CommandOutcomeKind =
-      killedFor ?? (result.isCanceled ? 'canceled' : typeof result.exitCode === 'number' && !result.signal ? 'exited' : 'crashed');
-    const base = { kind, stdout: stdout.toString(), stderr: stderr.toString(), all: all.toString(), durationMs: Date.now() - started };
+      killedFor ??
+      (result.isCanceled ? 'canceled' : typeof result.exitCode === 'number' && !result.signal ? 'exited' : 'crashed');
+    const base = {
+      kind,
+      stdout: stdout.toString(),
+      stderr: stderr.toString(),
+      all: all.toString(),
+      durationMs: Date.now() - started,
+    };
     if (kind === 'exited' && typeof result.exitCode === 'number') return { ...base, exitCode: result.exitCode };
-    return { ...base, error: describeEnd({ kind, timeoutMs, signal: result.signal, message: result.failed ? result.shortMessage : undefined }) };
+    return {
+      ...base,
+      error: describeEnd({
+        kind,
+        timeoutMs,
+        signal: result.signal,
+        message: result.failed ? result.shortMessage : undefined,
+      }),
+    };
   } finally {
     clearTimeout(timer);
     request.signal?.removeEventListener('abort', onAbort);
@@ -86,7 +104,12 @@ function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
-function describeEnd(options: { kind: CommandOutcomeKind; timeoutMs: number; signal: string | undefined; message: string | undefined }): string {
+function describeEnd(options: {
+  kind: CommandOutcomeKind;
+  timeoutMs: number;
+  signal: string | undefined;
+  message: string | undefined;
+}): string {
   switch (options.kind) {
     case 'timedOut':
       return `timed out after ${Math.round(options.timeoutMs / 100) / 10}s and was killed`;

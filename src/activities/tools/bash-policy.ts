@@ -32,13 +32,23 @@ const BOUNDARY_RULES: ReadonlyArray<{ readonly pattern: RegExp; readonly what: s
 ];
 
 const MUTATING_RULES: ReadonlyArray<{ readonly pattern: RegExp; readonly what: string }> = [
-  { pattern: /(^|[;&|(\s])(rm|rmdir|mv|cp|mkdir|touch|chmod|chown|ln|truncate|dd|tee|install|patch|shred|unlink)\s/, what: 'file-changing commands' },
+  {
+    pattern: /(^|[;&|(\s])(rm|rmdir|mv|cp|mkdir|touch|chmod|chown|ln|truncate|dd|tee|install|patch|shred|unlink)\s/,
+    what: 'file-changing commands',
+  },
   { pattern: /\b(sed|perl)\s+(-[a-zA-Z]*\s+)*-[a-zA-Z]*i/, what: 'in-place edits (sed -i, perl -i)' },
   // `>`/`>>` into a file; redirections to /dev/null and fd duplications (2>&1) are fine.
   { pattern: /(^|[^0-9&<>])>{1,2}\s*(?!\s*&|\s*\/dev\/null\b)[^\s&>]/, what: 'output redirection into files' },
-  { pattern: /\bgit\s+(-C\s+\S+\s+)?(commit|add|rm|mv|checkout|switch|reset|restore|stash|merge|rebase|cherry-pick|revert|apply|am|clean|tag|pull|init|worktree)\b/, what: 'git commands that change the tree' },
+  {
+    pattern:
+      /\bgit\s+(-C\s+\S+\s+)?(commit|add|rm|mv|checkout|switch|reset|restore|stash|merge|rebase|cherry-pick|revert|apply|am|clean|tag|pull|init|worktree)\b/,
+    what: 'git commands that change the tree',
+  },
   { pattern: /\bgit\s+(-C\s+\S+\s+)?branch\s+-[dDmM]\b/, what: 'git branch -d/-m' },
-  { pattern: /\b(npm|pnpm|yarn|bun)\s+(install|i|ci|add|remove|rm|uninstall|update|upgrade|publish|version|link)\b/, what: 'package installs' },
+  {
+    pattern: /\b(npm|pnpm|yarn|bun)\s+(install|i|ci|add|remove|rm|uninstall|update|upgrade|publish|version|link)\b/,
+    what: 'package installs',
+  },
   { pattern: /\b(pip3?|uv|poetry|cargo|go)\s+(install|add|remove|uninstall|get)\b/, what: 'package installs' },
 ];
 

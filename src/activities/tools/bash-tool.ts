@@ -76,14 +76,19 @@ export async function runBash(input: BashInput, ctx: ToolContext, label = 'bash-
   ctx.signal.throwIfAborted();
 
   // Control characters (NULs from binary output) only waste the model's context.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   const raw = (typeof result.all === 'string' ? result.all : '').replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, '?');
   const view = await truncateToolOutput(raw, ctx.limits.maxOutputChars, ctx.store, label);
   const notes: string[] = [];
-  if (result.timedOut) notes.push(`[command timed out after ${Math.round(ctx.limits.bashTimeoutMs / 1000)} s and was killed]`);
+  if (result.timedOut)
+    notes.push(`[command timed out after ${Math.round(ctx.limits.bashTimeoutMs / 1000)} s and was killed]`);
   if (result.isMaxBuffer) notes.push('[output exceeded 50 MB; the rest was dropped]');
   if (typeof result.exitCode === 'number' && result.exitCode !== 0) notes.push(`[exit code ${result.exitCode}]`);
   else if (result.signal && !result.timedOut) notes.push(`[killed by ${result.signal}]`);
   const body = view.text.length > 0 ? view.text : '(no output)';
   const separator = body.endsWith('\n') ? '' : '\n';
-  return { content: notes.length > 0 ? `${body}${separator}${notes.join('\n')}` : body, isError: result.timedOut === true };
+  return {
+    content: notes.length > 0 ? `${body}${separator}${notes.join('\n')}` : body,
+    isError: result.timedOut === true,
+  };
 }

@@ -32,7 +32,8 @@ async function listDir(absolute: string, display: string): Promise<string> {
     for (const entry of entries) {
       const rel = path.join(prefix, entry.name);
       lines.push(entry.isDirectory() ? `${rel}/` : rel);
-      if (entry.isDirectory() && depth < 2 && entry.name !== 'node_modules') await walk(path.join(dir, entry.name), depth + 1, rel);
+      if (entry.isDirectory() && depth < 2 && entry.name !== 'node_modules')
+        await walk(path.join(dir, entry.name), depth + 1, rel);
     }
   }
   await walk(absolute, 1, '');
@@ -43,7 +44,11 @@ function numbered(lines: readonly string[], firstLine: number): string {
   return lines.map((line, i) => `${firstLine + i}: ${line}`).join('\n');
 }
 
-export async function runEditor(input: Record<string, unknown>, ctx: ToolContext, label = 'editor-output'): Promise<ToolResult> {
+export async function runEditor(
+  input: Record<string, unknown>,
+  ctx: ToolContext,
+  label = 'editor-output',
+): Promise<ToolResult> {
   const command = str(input, 'command');
   const requested = str(input, 'path');
   if (command === undefined || !(Object.values(EditorCommand) as string[]).includes(command)) {
@@ -51,7 +56,9 @@ export async function runEditor(input: Record<string, unknown>, ctx: ToolContext
   }
   if (requested === undefined || requested === '') return fail('"path" is required');
   if (ctx.readOnly && WRITE_COMMANDS.includes(command)) {
-    return fail(`this step is read-only: ${command} is not allowed. Inspect with view and report findings in your answer.`);
+    return fail(
+      `this step is read-only: ${command} is not allowed. Inspect with view and report findings in your answer.`,
+    );
   }
   const checked = await resolveInWorktree(ctx.worktreePath, requested);
   if (!checked.ok) return fail(checked.reason);
@@ -69,9 +76,15 @@ export async function runEditor(input: Record<string, unknown>, ctx: ToolContext
       if (Array.isArray(range) && range.length === 2 && range.every((n) => Number.isInteger(n))) {
         start = Math.max(1, range[0] as number);
         end = (range[1] as number) === -1 ? lines.length : Math.min(lines.length, range[1] as number);
-        if (start > end) return fail(`view_range ${JSON.stringify(range)} is empty; the file has ${lines.length} lines`);
+        if (start > end)
+          return fail(`view_range ${JSON.stringify(range)} is empty; the file has ${lines.length} lines`);
       }
-      const view = await truncateToolOutput(numbered(lines.slice(start - 1, end), start), ctx.limits.maxOutputChars, ctx.store, label);
+      const view = await truncateToolOutput(
+        numbered(lines.slice(start - 1, end), start),
+        ctx.limits.maxOutputChars,
+        ctx.store,
+        label,
+      );
       return ok(view.text);
     }
     case 'create': {
@@ -89,19 +102,29 @@ export async function runEditor(input: Record<string, unknown>, ctx: ToolContext
       if (info === undefined || !info.isFile()) return fail(`${requested} is not an existing file`);
       const content = await readFile(file, 'utf8');
       const count = content.split(oldStr).length - 1;
-      if (count === 0) return fail(`old_str was not found in ${requested}; it must match exactly, including whitespace`);
+      if (count === 0)
+        return fail(`old_str was not found in ${requested}; it must match exactly, including whitespace`);
       if (count > 1) {
-        const lines = content.split('\n').flatMap((line, i) => (line.includes(oldStr.split('\n')[0] ?? '') ? [i + 1] : []));
-        return fail(`old_str occurs ${count} times in ${requested} (lines ${lines.join(', ')}); include more context so it matches once`);
+        const lines = content
+          .split('\n')
+          .flatMap((line, i) => (line.includes(oldStr.split('\n')[0] ?? '') ? [i + 1] : []));
+        return fail(
+          `old_str occurs ${count} times in ${requested} (lines ${lines.join(', ')}); include more context so it matches once`,
+        );
       }
-      await writeFile(file, content.replace(oldStr, () => newStr), 'utf8');
+      await writeFile(
+        file,
+        content.replace(oldStr, () => newStr),
+        'utf8',
+      );
       return ok(`Edited ${requested}: replaced 1 occurrence`);
     }
     case 'insert': {
       const text = str(input, 'insert_text') ?? str(input, 'new_str');
       const at = input['insert_line'];
       if (text === undefined) return fail('"insert_text" (or "new_str") is required for insert');
-      if (typeof at !== 'number' || !Number.isInteger(at) || at < 0) return fail('"insert_line" must be an integer >= 0');
+      if (typeof at !== 'number' || !Number.isInteger(at) || at < 0)
+        return fail('"insert_line" must be an integer >= 0');
       if (info === undefined || !info.isFile()) return fail(`${requested} is not an existing file`);
       const lines = (await readFile(file, 'utf8')).split('\n');
       if (at > lines.length) return fail(`insert_line ${at} is past the end of ${requested} (${lines.length} lines)`);

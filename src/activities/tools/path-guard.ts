@@ -6,7 +6,8 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 
-export type PathCheck = { readonly ok: true; readonly absolute: string } | { readonly ok: false; readonly reason: string };
+export type PathCheck =
+  { readonly ok: true; readonly absolute: string } | { readonly ok: false; readonly reason: string };
 
 /** Files the agent should not read even inside the worktree (local secrets). */
 const SECRET_FILE = /^\.env(\..+)?$/;
@@ -42,7 +43,9 @@ export async function resolveInWorktree(worktreePath: string, requested: string)
   if (!isInside(root, lexical) && !isInside(path.resolve(worktreePath), lexicalFromGiven)) {
     return { ok: false, reason: `${requested} is outside the worktree; only files under ${worktreePath} can be used` };
   }
-  const target = isInside(root, lexical) ? lexical : path.join(root, path.relative(path.resolve(worktreePath), lexicalFromGiven));
+  const target = isInside(root, lexical)
+    ? lexical
+    : path.join(root, path.relative(path.resolve(worktreePath), lexicalFromGiven));
   const real = await nearestExistingReal(target);
   if (!isInside(root, real)) {
     return { ok: false, reason: `${requested} resolves (through a symlink) to ${real}, outside the worktree` };

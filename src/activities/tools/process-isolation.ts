@@ -14,7 +14,11 @@
  */
 import { execa } from 'execa';
 
-export const IsolationMode = { PidNamespace: 'pid-namespace', UserPidNamespace: 'user-pid-namespace', None: 'none' } as const;
+export const IsolationMode = {
+  PidNamespace: 'pid-namespace',
+  UserPidNamespace: 'user-pid-namespace',
+  None: 'none',
+} as const;
 export type IsolationMode = (typeof IsolationMode)[keyof typeof IsolationMode];
 
 const PREFIX: Readonly<Record<IsolationMode, readonly string[]>> = {

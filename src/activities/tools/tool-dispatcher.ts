@@ -28,14 +28,21 @@ function asRecord(value: unknown): Record<string, unknown> {
 export async function executeTool(call: ToolUseRequest, ctx: ToolContext, label: string): Promise<ToolResult> {
   const policy = toolPolicyFor(ctx.stepKind, ctx.readOnly);
   if (!(policy.tools as readonly string[]).includes(call.name)) {
-    return { content: `Error: tool ${call.name} is not available in a ${ctx.stepKind} step. Available: ${policy.tools.join(', ')}.`, isError: true };
+    return {
+      content: `Error: tool ${call.name} is not available in a ${ctx.stepKind} step. Available: ${policy.tools.join(', ')}.`,
+      isError: true,
+    };
   }
   const input = asRecord(call.input);
   if (call.name === ToolName.Bash) return runBash(input, ctx, label);
   return runEditor(input, ctx, label);
 }
 
-export async function toToolResultBlock(call: ToolUseRequest, ctx: ToolContext, label: string): Promise<ToolResultBlock> {
+export async function toToolResultBlock(
+  call: ToolUseRequest,
+  ctx: ToolContext,
+  label: string,
+): Promise<ToolResultBlock> {
   const result = await executeTool(call, ctx, label);
   return result.isError
     ? { type: 'tool_result', tool_use_id: call.id, content: result.content, is_error: true }

@@ -17,7 +17,10 @@ export async function runFileValidator(options: {
 }): Promise<ConditionResult> {
   const root = await realpath(options.worktreePath);
   const extra = options.params['paths'];
-  const paths = [...options.paths, ...(Array.isArray(extra) ? extra.filter((p): p is string => typeof p === 'string') : [])];
+  const paths = [
+    ...options.paths,
+    ...(Array.isArray(extra) ? extra.filter((p): p is string => typeof p === 'string') : []),
+  ];
   const missing: string[] = [];
   const refused: string[] = [];
   for (const p of paths) {
@@ -28,13 +31,20 @@ export async function runFileValidator(options: {
   const passed = missing.length === 0 && refused.length === 0;
   const summary = passed
     ? `all ${paths.length} expected file(s) exist`
-    : [missing.length ? `missing: ${missing.join(', ')}` : '', refused.length ? `refused (outside the worktree): ${refused.join(', ')}` : ''].filter(Boolean).join('; ');
+    : [
+        missing.length ? `missing: ${missing.join(', ')}` : '',
+        refused.length ? `refused (outside the worktree): ${refused.join(', ')}` : '',
+      ]
+        .filter(Boolean)
+        .join('; ');
   return {
     validator: options.validator,
     passed,
     summary,
     ...(passed || options.failurePattern === undefined ? {} : { failurePattern: options.failurePattern }),
-    params: passed ? { ...options.params } : { ...options.params, missingFiles: missing, refusedPaths: refused, expectedPath: paths[0] ?? '' },
+    params: passed
+      ? { ...options.params }
+      : { ...options.params, missingFiles: missing, refusedPaths: refused, expectedPath: paths[0] ?? '' },
     unrecoverable: refused.length > 0,
   };
 }
@@ -42,7 +52,10 @@ export async function runFileValidator(options: {
 async function checkPath(root: string, path: string): Promise<'present' | 'missing' | 'outside'> {
   if (isAbsolute(path) || escapes(root, resolve(root, path))) return 'outside';
   const target = resolve(root, path);
-  const exists = await lstat(target).then(() => true, () => false);
+  const exists = await lstat(target).then(
+    () => true,
+    () => false,
+  );
   if (!exists) return 'missing';
   const real = await realpath(target).catch(() => undefined);
   if (real === undefined) return 'missing'; // dangling symlink

@@ -17,7 +17,11 @@ export function parsePorcelain(output: string): PorcelainEntry[] {
     if (line.length < 4 || line[2] !== ' ') continue;
     const raw = line.slice(3);
     const arrow = raw.indexOf(' -> ');
-    entries.push({ index: line[0] ?? ' ', workTree: line[1] ?? ' ', path: unquote(arrow === -1 ? raw : raw.slice(arrow + 4)) });
+    entries.push({
+      index: line[0] ?? ' ',
+      workTree: line[1] ?? ' ',
+      path: unquote(arrow === -1 ? raw : raw.slice(arrow + 4)),
+    });
   }
   return entries;
 }

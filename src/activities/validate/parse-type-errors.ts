@@ -25,7 +25,13 @@ export function parseTypeErrors(output: string): TypeError[] {
     const line = raw.trimEnd();
     const m = PLAIN.exec(line) ?? PRETTY.exec(line);
     if (m) {
-      errors.push({ file: (m[1] ?? '').trim(), line: Number(m[2]), column: Number(m[3]), code: m[4] ?? '', message: (m[5] ?? '').trim() });
+      errors.push({
+        file: (m[1] ?? '').trim(),
+        line: Number(m[2]),
+        column: Number(m[3]),
+        code: m[4] ?? '',
+        message: (m[5] ?? '').trim(),
+      });
       continue;
     }
     const g = GLOBAL.exec(line.trim());
@@ -36,5 +42,11 @@ export function parseTypeErrors(output: string): TypeError[] {
 
 /** Distinct files named by the errors, in first-seen order (the `extractFiles` extractor). */
 export function typeErrorFiles(output: string): string[] {
-  return [...new Set(parseTypeErrors(output).map((e) => e.file).filter((f) => f !== ''))];
+  return [
+    ...new Set(
+      parseTypeErrors(output)
+        .map((e) => e.file)
+        .filter((f) => f !== ''),
+    ),
+  ];
 }

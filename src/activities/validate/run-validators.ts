@@ -31,17 +31,26 @@ export async function runValidators(deps: RunValidatorsDeps, input: RunValidator
   for (const condition of input.completionStep.conditions) {
     const definition = input.validators[condition.validator];
     if (definition === undefined) {
-      throw new AgentError(FailureType.ConfigInvalid, `Completion step ${input.completionStep.stepId} uses unknown validator ${JSON.stringify(condition.validator)}`, {
-        where: `completionSteps.${input.completionStep.stepId}.conditions`,
-        expected: `one of: ${Object.keys(input.validators).join(', ') || '(no validators defined)'}`,
-      });
+      throw new AgentError(
+        FailureType.ConfigInvalid,
+        `Completion step ${input.completionStep.stepId} uses unknown validator ${JSON.stringify(condition.validator)}`,
+        {
+          where: `completionSteps.${input.completionStep.stepId}.conditions`,
+          expected: `one of: ${Object.keys(input.validators).join(', ') || '(no validators defined)'}`,
+        },
+      );
     }
     results.push(await runCondition({ deps, worktreePath: input.worktreePath, condition, definition }));
   }
   return { passed: results.every((r) => r.passed), results };
 }
 
-async function runCondition(options: { deps: RunValidatorsDeps; worktreePath: string; condition: ConditionRef; definition: ValidatorDefinition }): Promise<ConditionResult> {
+async function runCondition(options: {
+  deps: RunValidatorsDeps;
+  worktreePath: string;
+  condition: ConditionRef;
+  definition: ValidatorDefinition;
+}): Promise<ConditionResult> {
   const { definition, condition } = options;
   switch (definition.type) {
     case 'file':
@@ -91,9 +100,19 @@ async function runCommandValidator(options: {
   const exitCode = outcome.exitCode;
   const rule = parseSuccessWhen(definition.successWhen);
   if (satisfies(rule, { stdout: outcome.stdout, exitCode })) {
-    return { ...base, exitCode, passed: true, summary: `\`${command}\` passed (${describeRule(rule)})`, params: { ...condition.params }, unrecoverable: false };
+    return {
+      ...base,
+      exitCode,
+      passed: true,
+      summary: `\`${command}\` passed (${describeRule(rule)})`,
+      params: { ...condition.params },
+      unrecoverable: false,
+    };
   }
-  const fatal = rule.kind === 'invalid' ? rule.problem : unrecoverableReason({ exitCode, stdout: outcome.stdout, stderr: outcome.stderr });
+  const fatal =
+    rule.kind === 'invalid'
+      ? rule.problem
+      : unrecoverableReason({ exitCode, stdout: outcome.stdout, stderr: outcome.stderr });
   const expected = `(expected ${describeRule(rule)})`;
   const ended = fatal
     ? `exited ${exitCode}, unrecoverable: ${fatal}`
@@ -111,7 +130,11 @@ async function runCommandValidator(options: {
   };
 }
 
-function extractParams(extractors: Readonly<Record<string, string>>, outcome: CommandOutcome, exitCode: number | null): Record<string, JsonValue> {
+function extractParams(
+  extractors: Readonly<Record<string, string>>,
+  outcome: CommandOutcome,
+  exitCode: number | null,
+): Record<string, JsonValue> {
   const params: Record<string, JsonValue> = {};
   for (const [param, extractor] of Object.entries(extractors)) {
     // Unknown extractors are rejected by the loader; null keeps a stale definition from crashing a run.

@@ -20,7 +20,9 @@ export function parseSuccessWhen(rule: string): SuccessRule {
   const arg = colon === -1 ? '' : rule.slice(colon + 1);
   switch (head) {
     case 'exitCode':
-      return /^\d+$/.test(arg) ? { kind: 'exitCode', code: Number(arg) } : { kind: 'invalid', problem: `exitCode needs a number, got ${JSON.stringify(arg)}` };
+      return /^\d+$/.test(arg)
+        ? { kind: 'exitCode', code: Number(arg) }
+        : { kind: 'invalid', problem: `exitCode needs a number, got ${JSON.stringify(arg)}` };
     case 'contains':
       return arg === '' ? { kind: 'invalid', problem: 'contains needs a text' } : { kind: 'contains', text: arg };
     case 'matches':
@@ -30,7 +32,10 @@ export function parseSuccessWhen(rule: string): SuccessRule {
         return { kind: 'invalid', problem: `matches has an invalid regular expression: ${(error as Error).message}` };
       }
     default:
-      return { kind: 'invalid', problem: `unknown successWhen ${JSON.stringify(rule)} (expected empty, exitCode:N, contains:S or matches:RE)` };
+      return {
+        kind: 'invalid',
+        problem: `unknown successWhen ${JSON.stringify(rule)} (expected empty, exitCode:N, contains:S or matches:RE)`,
+      };
   }
 }
 

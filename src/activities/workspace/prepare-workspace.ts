@@ -11,7 +11,15 @@ import type { PrepareWorkspaceInput, PrepareWorkspaceOutput } from '../../contra
 import type { IssueSourceFactory } from '../issues/issue-source.js';
 import { git, gitOrThrow } from './git/git.js';
 import { withRepoLock } from './git/repo-lock.js';
-import { branchExists, currentBranch, hasCommits, isGitWorkTree, isValidBranchName, listWorktrees, realOrSelf } from './git/repo-queries.js';
+import {
+  branchExists,
+  currentBranch,
+  hasCommits,
+  isGitWorkTree,
+  isValidBranchName,
+  listWorktrees,
+  realOrSelf,
+} from './git/repo-queries.js';
 import { ensureExcluded } from './ensure-excluded.js';
 import { worktreeLayout } from './worktree-layout.js';
 
@@ -22,19 +30,35 @@ export interface PrepareWorkspaceDeps {
 /** Git config key remembering the base a branch was cut from, so a resume merges back to it. */
 const BASE_CONFIG_KEY = 'agentBase';
 
-export async function prepareWorkspace(deps: PrepareWorkspaceDeps, input: PrepareWorkspaceInput): Promise<PrepareWorkspaceOutput> {
+export async function prepareWorkspace(
+  deps: PrepareWorkspaceDeps,
+  input: PrepareWorkspaceInput,
+): Promise<PrepareWorkspaceOutput> {
   const repoPath = await assertRepo(input.repoPath);
   return withRepoLock(repoPath, () => prepareLocked(deps, input, repoPath));
 }
 
-async function prepareLocked(deps: PrepareWorkspaceDeps, input: PrepareWorkspaceInput, repoPath: string): Promise<PrepareWorkspaceOutput> {
+async function prepareLocked(
+  deps: PrepareWorkspaceDeps,
+  input: PrepareWorkspaceInput,
+  repoPath: string,
+): Promise<PrepareWorkspaceOutput> {
   const issue = await deps.issueSource(input.issueSource, repoPath).read(input.issue);
-  const layout = worktreeLayout({ repoPath, issue: input.issue, worktreeRoot: input.worktreeRoot, branchPrefix: input.branchPrefix });
+  const layout = worktreeLayout({
+    repoPath,
+    issue: input.issue,
+    worktreeRoot: input.worktreeRoot,
+    branchPrefix: input.branchPrefix,
+  });
   if (!(await isValidBranchName(repoPath, layout.branch))) {
-    throw new AgentError(FailureType.ConfigInvalid, `Branch name ${JSON.stringify(layout.branch)} is not a valid git branch name`, {
-      where: 'worktree.branchPrefix',
-      expected: 'a prefix such as `agent`',
-    });
+    throw new AgentError(
+      FailureType.ConfigInvalid,
+      `Branch name ${JSON.stringify(layout.branch)} is not a valid git branch name`,
+      {
+        where: 'worktree.branchPrefix',
+        expected: 'a prefix such as `agent`',
+      },
+    );
   }
   await ensureExcluded(repoPath, layout.root);
 
@@ -43,9 +67,18 @@ async function prepareLocked(deps: PrepareWorkspaceDeps, input: PrepareWorkspace
   const existing = worktrees.find((w) => w.path === worktreePath && !w.prunable);
   if (existing) {
     if (existing.branch !== layout.branch) {
-      throw worktreeError(`${worktreePath} is a worktree on ${existing.branch ?? 'a detached HEAD'}, not on ${layout.branch}`, worktreePath);
+      throw worktreeError(
+        `${worktreePath} is a worktree on ${existing.branch ?? 'a detached HEAD'}, not on ${layout.branch}`,
+        worktreePath,
+      );
     }
-    return { worktreePath, branch: layout.branch, baseBranch: await baseOf(repoPath, layout.branch), reused: true, issue };
+    return {
+      worktreePath,
+      branch: layout.branch,
+      baseBranch: await baseOf(repoPath, layout.branch),
+      reused: true,
+      issue,
+    };
   }
   if (worktrees.some((w) => w.prunable)) await git(repoPath, ['worktree', 'prune']);
   await assertFreeDirectory(layout.worktreePath);
@@ -56,18 +89,45 @@ async function prepareLocked(deps: PrepareWorkspaceDeps, input: PrepareWorkspace
     const holder = worktrees.find((w) => w.branch === layout.branch && !w.prunable);
     if (holder) throw worktreeError(`branch ${layout.branch} is already checked out at ${holder.path}`, holder.path);
     await gitOrThrow(repoPath, ['worktree', 'add', layout.worktreePath, layout.branch], FailureType.WorktreeFailed);
-    return { worktreePath: await realOrSelf(layout.worktreePath), branch: layout.branch, baseBranch: await baseOf(repoPath, layout.branch), reused: true, issue };
+    return {
+      worktreePath: await realOrSelf(layout.worktreePath),
+      branch: layout.branch,
+      baseBranch: await baseOf(repoPath, layout.branch),
+      reused: true,
+      issue,
+    };
   }
 
   const baseBranch = await currentBranch(repoPath);
-  if (baseBranch === undefined) throw worktreeError(`${repoPath} is on a detached HEAD; check out the branch the issue branch should start from`, repoPath);
-  await gitOrThrow(repoPath, ['worktree', 'add', '-b', layout.branch, layout.worktreePath, baseBranch], FailureType.WorktreeFailed);
-  await gitOrThrow(repoPath, ['config', `branch.${layout.branch}.${BASE_CONFIG_KEY}`, baseBranch], FailureType.WorktreeFailed);
-  return { worktreePath: await realOrSelf(layout.worktreePath), branch: layout.branch, baseBranch, reused: false, issue };
+  if (baseBranch === undefined)
+    throw worktreeError(
+      `${repoPath} is on a detached HEAD; check out the branch the issue branch should start from`,
+      repoPath,
+    );
+  await gitOrThrow(
+    repoPath,
+    ['worktree', 'add', '-b', layout.branch, layout.worktreePath, baseBranch],
+    FailureType.WorktreeFailed,
+  );
+  await gitOrThrow(
+    repoPath,
+    ['config', `branch.${layout.branch}.${BASE_CONFIG_KEY}`, baseBranch],
+    FailureType.WorktreeFailed,
+  );
+  return {
+    worktreePath: await realOrSelf(layout.worktreePath),
+    branch: layout.branch,
+    baseBranch,
+    reused: false,
+    issue,
+  };
 }
 
 async function assertRepo(repoPath: string): Promise<string> {
-  const exists = await stat(repoPath).then((s) => s.isDirectory(), () => false);
+  const exists = await stat(repoPath).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   if (!exists || !(await isGitWorkTree(repoPath))) {
     throw new AgentError(FailureType.RepoNotFound, `${repoPath} is not a git repository`, {
       where: repoPath,
@@ -88,7 +148,8 @@ async function baseOf(repoPath: string, branch: string): Promise<string> {
   const recorded = await git(repoPath, ['config', '--get', `branch.${branch}.${BASE_CONFIG_KEY}`]);
   if (recorded.exitCode === 0 && recorded.stdout.trim() !== '') return recorded.stdout.trim();
   const current = await currentBranch(repoPath);
-  if (current === undefined) throw worktreeError(`cannot tell the base branch of ${branch}: ${repoPath} is on a detached HEAD`, repoPath);
+  if (current === undefined)
+    throw worktreeError(`cannot tell the base branch of ${branch}: ${repoPath} is on a detached HEAD`, repoPath);
   return current;
 }
 

@@ -13,13 +13,22 @@ export interface WorktreeLayout {
   readonly root: string;
 }
 
-export function worktreeLayout(options: { repoPath: string; issue: number; worktreeRoot: string; branchPrefix: string }): WorktreeLayout {
+export function worktreeLayout(options: {
+  repoPath: string;
+  issue: number;
+  worktreeRoot: string;
+  branchPrefix: string;
+}): WorktreeLayout {
   const root = normalize(options.worktreeRoot).replace(/[\\/]+$/, '');
   if (root === '' || root === '.' || isAbsolute(root) || root === '..' || root.startsWith(`..${sep}`)) {
-    throw new AgentError(FailureType.ConfigInvalid, `Worktree root ${JSON.stringify(options.worktreeRoot)} must be a directory inside the repository`, {
-      where: 'worktree.root',
-      expected: 'a relative path such as `.worktrees`',
-    });
+    throw new AgentError(
+      FailureType.ConfigInvalid,
+      `Worktree root ${JSON.stringify(options.worktreeRoot)} must be a directory inside the repository`,
+      {
+        where: 'worktree.root',
+        expected: 'a relative path such as `.worktrees`',
+      },
+    );
   }
   const prefix = options.branchPrefix.replace(/\/+$/, '');
   return {

@@ -11,7 +11,9 @@ import { reportFatal } from '../report-error.js';
 
 async function main(): Promise<number> {
   if (process.argv.includes('--help')) {
-    process.stdout.write(`Usage: npm run dev-server\n\nStarts temporal server start-dev on ${DEFAULT_ADDRESS} with SQLite in ${STATE_DIR} and the Web UI on 8233.\n`);
+    process.stdout.write(
+      `Usage: npm run dev-server\n\nStarts temporal server start-dev on ${DEFAULT_ADDRESS} with SQLite in ${STATE_DIR} and the Web UI on 8233.\n`,
+    );
     return 0;
   }
   if (await serverAnswers(DEFAULT_ADDRESS)) {

@@ -14,7 +14,11 @@ import { progressLine, resultSummary } from '../progress-format.js';
 import { loadDefinition, workflowIdFor } from '../run-target.js';
 import { connectCli, type CliTemporal } from '../temporal/temporal-client.js';
 
-async function withRun<T>(name: string, argv: readonly string[], fn: (ctx: { cli: CliTemporal; workflowId: string; flags: ParsedFlags }) => Promise<T>): Promise<T | number> {
+async function withRun<T>(
+  name: string,
+  argv: readonly string[],
+  fn: (ctx: { cli: CliTemporal; workflowId: string; flags: ParsedFlags }) => Promise<T>,
+): Promise<T | number> {
   const spec = COMMANDS[name]!;
   const flags = parseFlags(spec, argv);
   if (flags['help']) {
@@ -30,7 +34,10 @@ async function withRun<T>(name: string, argv: readonly string[], fn: (ctx: { cli
       await cli.client.workflow.getHandle(workflowId).describe();
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) {
-        throw new AgentError('RUN_NOT_FOUND', `no run ${workflowId} exists`, { where: '--issue', expected: `a run started with npm run start-run -- --issue ${issue}` });
+        throw new AgentError('RUN_NOT_FOUND', `no run ${workflowId} exists`, {
+          where: '--issue',
+          expected: `a run started with npm run start-run -- --issue ${issue}`,
+        });
       }
       throw err;
     }
@@ -46,7 +53,8 @@ export async function statusCommand(argv: readonly string[]): Promise<number> {
     const description = await handle.describe();
     const status = description.status.name;
     const progress: RunProgress | undefined = await handle.query(progressQuery).catch(() => undefined);
-    const result: RunResult | undefined = status === 'RUNNING' ? undefined : await handle.result().catch(() => undefined);
+    const result: RunResult | undefined =
+      status === 'RUNNING' ? undefined : await handle.result().catch(() => undefined);
     const url = workflowUrl(cli.target, workflowId);
     if (flags['json']) {
       process.stdout.write(`${JSON.stringify({ workflowId, status, url, progress, result })}\n`);
@@ -66,7 +74,9 @@ export async function retryCommand(argv: readonly string[]): Promise<number> {
   return withRun('retry', argv, async ({ cli, workflowId, flags }) => {
     const prompt = optionalString(flags, 'prompt');
     await cli.client.workflow.getHandle(workflowId).signal(retrySignal, prompt === undefined ? {} : { prompt });
-    process.stdout.write(`retry signalled to ${workflowId}${prompt === undefined ? '' : ' with a prompt for the next iteration'}\n`);
+    process.stdout.write(
+      `retry signalled to ${workflowId}${prompt === undefined ? '' : ' with a prompt for the next iteration'}\n`,
+    );
     return 0;
   });
 }

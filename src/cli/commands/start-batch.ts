@@ -7,7 +7,14 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MAX_BATCH_CONCURRENCY, type BatchInput, type BatchIssueProgress, type BatchProgress, type BatchResult, type BatchSelection } from '../../contracts/batch.js';
+import {
+  MAX_BATCH_CONCURRENCY,
+  type BatchInput,
+  type BatchIssueProgress,
+  type BatchProgress,
+  type BatchResult,
+  type BatchSelection,
+} from '../../contracts/batch.js';
 import { AgentError, UsageError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { IssueSourceKind } from '../../contracts/run.js';
@@ -33,22 +40,34 @@ export interface BatchFlags {
 /** Validates the batch's own flags (usage errors name the flag). */
 export function parseBatchFlags(flags: ParsedFlags): BatchFlags {
   const label = optionalString(flags, 'label');
-  if (label !== undefined && !LABEL.test(label)) throw new UsageError(`--label must be a label name (letters, digits, . _ : / - and spaces, up to 50), got ${JSON.stringify(label)}`, '--label');
+  if (label !== undefined && !LABEL.test(label))
+    throw new UsageError(
+      `--label must be a label name (letters, digits, . _ : / - and spaces, up to 50), got ${JSON.stringify(label)}`,
+      '--label',
+    );
   const rawList = optionalString(flags, 'issue-list');
   let issues: number[] | undefined;
   if (rawList !== undefined) {
     const parts = rawList.split(',').map((p) => p.trim());
     const bad = parts.find((p) => !/^[1-9][0-9]*$/.test(p) || !Number.isSafeInteger(Number(p)));
-    if (bad !== undefined) throw new UsageError(`--issue-list must be comma-separated positive integers (e.g. 1,2,3), got "${bad}"`, '--issue-list');
+    if (bad !== undefined)
+      throw new UsageError(
+        `--issue-list must be comma-separated positive integers (e.g. 1,2,3), got "${bad}"`,
+        '--issue-list',
+      );
     issues = [...new Set(parts.map(Number))];
   }
   const concurrency = optionalNumber(flags, 'concurrency', { integer: true }) ?? 3;
-  if (concurrency > MAX_BATCH_CONCURRENCY) throw new UsageError(`--concurrency must be at most ${MAX_BATCH_CONCURRENCY}, got ${concurrency}`, '--concurrency');
+  if (concurrency > MAX_BATCH_CONCURRENCY)
+    throw new UsageError(`--concurrency must be at most ${MAX_BATCH_CONCURRENCY}, got ${concurrency}`, '--concurrency');
   const source = optionalString(flags, 'issues') ?? 'local';
-  if (source !== 'local' && source !== 'github') throw new UsageError(`--issues must be local or github, got "${source}"`, '--issues');
-  if (label === undefined && issues === undefined) throw new UsageError('choose the issues: --label NAME (e.g. --label ready) or --issue-list 1,2,3', '--label');
+  if (source !== 'local' && source !== 'github')
+    throw new UsageError(`--issues must be local or github, got "${source}"`, '--issues');
+  if (label === undefined && issues === undefined)
+    throw new UsageError('choose the issues: --label NAME (e.g. --label ready) or --issue-list 1,2,3', '--label');
   const readyLabel = label ?? 'ready';
-  const selection: BatchSelection = issues === undefined ? { kind: 'label', label: readyLabel } : { kind: 'issues', issues };
+  const selection: BatchSelection =
+    issues === undefined ? { kind: 'label', label: readyLabel } : { kind: 'issues', issues };
   return { selection, readyLabel, concurrency, issueSource: source };
 }
 
@@ -59,7 +78,10 @@ export function batchWorkflowId(agentName: string, selection: BatchSelection): s
       return `${agentName}-batch-${selection.label.replace(/[^A-Za-z0-9._-]+/g, '_')}`;
     case 'issues': {
       const sorted = [...selection.issues].sort((a, b) => a - b);
-      const short = sorted.length <= 8 ? sorted.join('-') : createHash('sha256').update(sorted.join(',')).digest('hex').slice(0, 12);
+      const short =
+        sorted.length <= 8
+          ? sorted.join('-')
+          : createHash('sha256').update(sorted.join(',')).digest('hex').slice(0, 12);
       return `${agentName}-batch-issues-${short}`;
     }
     case 'query':
@@ -75,7 +97,10 @@ function issueLine(i: BatchIssueProgress, row: BatchProgress['results'][number] 
   return `#${i.issue} ${i.state} · ${cost}${row.outcome === 'succeeded' ? '' : ` · ${row.reason.slice(0, 160)}`}`;
 }
 
-async function follow(handle: { query: (q: typeof batchProgressQuery) => Promise<BatchProgress> }, done: () => boolean): Promise<void> {
+async function follow(
+  handle: { query: (q: typeof batchProgressQuery) => Promise<BatchProgress> },
+  done: () => boolean,
+): Promise<void> {
   const seen = new Map<number, string>();
   let lastCounts = '';
   while (!done()) {
@@ -85,7 +110,12 @@ async function follow(handle: { query: (q: typeof batchProgressQuery) => Promise
         if (seen.get(i.issue) === i.state) continue;
         seen.set(i.issue, i.state);
         if (i.state === 'queued') continue;
-        process.stdout.write(`${time()} ${issueLine(i, p.results.find((r) => r.issue === i.issue))}\n`);
+        process.stdout.write(
+          `${time()} ${issueLine(
+            i,
+            p.results.find((r) => r.issue === i.issue),
+          )}\n`,
+        );
       }
       const c = p.counts;
       const counts = `${p.phase} · ${c.total} issues · ${c.running} running · ${c.queued} queued · ${c.succeeded} succeeded · ${c.partial + c.failed + c.cancelled} not`;
@@ -99,10 +129,19 @@ async function follow(handle: { query: (q: typeof batchProgressQuery) => Promise
 }
 
 export function resultTable(result: BatchResult): string {
-  const rows = result.results.map((r) => [`#${r.issue}`, r.outcome, String(r.steps), String(r.tokens), `$${r.costUsd.toFixed(4)}`, r.prUrl ?? '-', r.reason.replace(/\s+/g, ' ').slice(0, 100)]);
+  const rows = result.results.map((r) => [
+    `#${r.issue}`,
+    r.outcome,
+    String(r.steps),
+    String(r.tokens),
+    `$${r.costUsd.toFixed(4)}`,
+    r.prUrl ?? '-',
+    r.reason.replace(/\s+/g, ' ').slice(0, 100),
+  ]);
   const header = ['issue', 'outcome', 'steps', 'tokens', 'cost', 'PR', 'reason'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   const c = result.counts;
   return [
     line(header),
@@ -112,7 +151,11 @@ export function resultTable(result: BatchResult): string {
   ].join('\n');
 }
 
-async function awaitBatch(cli: CliTemporal, workflowId: string, options: { follow: boolean; embedded: boolean }): Promise<BatchResult> {
+async function awaitBatch(
+  cli: CliTemporal,
+  workflowId: string,
+  options: { follow: boolean; embedded: boolean },
+): Promise<BatchResult> {
   const handle = cli.client.workflow.getHandle<typeof runBatchWorkflow>(workflowId);
   return serveUntilDone(cli, handle.result(), {
     embedded: options.embedded,
@@ -135,11 +178,20 @@ export async function startBatchCommand(argv: readonly string[]): Promise<number
   const cli = await connectCli();
   try {
     const embedded = !(await hasPollers(cli));
-    if (embedded && !flags['detach'] && !process.env.ANTHROPIC_API_KEY?.trim() && !process.env.ANTHROPIC_BASE_URL?.trim()) {
+    if (
+      embedded &&
+      !flags['detach'] &&
+      !process.env.ANTHROPIC_API_KEY?.trim() &&
+      !process.env.ANTHROPIC_BASE_URL?.trim()
+    ) {
       // Checked before anything starts: otherwise every issue would end blocked on MODEL_AUTH.
-      throw new AgentError(FailureType.ModelAuth, 'no model credentials for the in-process worker: set ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL to a Messages-API-compatible server (npm run model-server -- --session demo/session.json gives an offline one)', {
-        where: 'ANTHROPIC_API_KEY',
-      });
+      throw new AgentError(
+        FailureType.ModelAuth,
+        'no model credentials for the in-process worker: set ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL to a Messages-API-compatible server (npm run model-server -- --session demo/session.json gives an offline one)',
+        {
+          where: 'ANTHROPIC_API_KEY',
+        },
+      );
     }
     const workflowId = batchWorkflowId(definition.name, batch.selection);
     const input: BatchInput = {
@@ -152,7 +204,10 @@ export async function startBatchCommand(argv: readonly string[]): Promise<number
       concurrency: batch.concurrency,
       labels: { ready: batch.readyLabel },
     };
-    const existing = await cli.client.workflow.getHandle(workflowId).describe().catch(() => undefined);
+    const existing = await cli.client.workflow
+      .getHandle(workflowId)
+      .describe()
+      .catch(() => undefined);
     const attaching = existing?.status.name === 'RUNNING';
     if (!attaching) {
       await cli.client.workflow.start(runBatchWorkflow, {
@@ -160,18 +215,26 @@ export async function startBatchCommand(argv: readonly string[]): Promise<number
         workflowId,
         args: [input],
         workflowIdConflictPolicy: 'USE_EXISTING',
-        staticSummary: `Batch of ${definition.name}: ${batch.selection.kind === 'label' ? `label ${batch.readyLabel}` : `issues ${flags['issue-list']}`}, ${batch.concurrency} at once`.slice(0, 200),
+        staticSummary:
+          `Batch of ${definition.name}: ${batch.selection.kind === 'label' ? `label ${batch.readyLabel}` : `issues ${flags['issue-list']}`}, ${batch.concurrency} at once`.slice(
+            0,
+            200,
+          ),
       });
     }
     const url = workflowUrl(cli.target, workflowId);
-    process.stderr.write(`${attaching ? 'attached to the live batch' : 'started batch'} ${workflowId}\nWeb UI: ${url}\n`);
+    process.stderr.write(
+      `${attaching ? 'attached to the live batch' : 'started batch'} ${workflowId}\nWeb UI: ${url}\n`,
+    );
     if (flags['detach']) {
       if (embedded) process.stderr.write('warning: no worker polls the task queue; start one with npm run worker\n');
       return 0;
     }
     if (embedded) process.stderr.write(`no worker on task queue ${cli.taskQueue}: serving the batch in this process\n`);
     const result = await awaitBatch(cli, workflowId, { follow: flags['follow'] === true, embedded });
-    process.stdout.write(flags['json'] ? `${JSON.stringify({ url, ...result })}\n` : `${resultTable(result)}\nWeb UI: ${url}\n`);
+    process.stdout.write(
+      flags['json'] ? `${JSON.stringify({ url, ...result })}\n` : `${resultTable(result)}\nWeb UI: ${url}\n`,
+    );
     return result.status === 'completed' ? 0 : 1;
   } finally {
     await cli.close();

@@ -25,7 +25,10 @@ function issueSourceOf(flags: ParsedFlags): IssueSourceKind {
   throw new UsageError(`--issues must be local or github, got "${raw}"`, '--issues');
 }
 
-async function follow(handle: { query: (q: typeof progressQuery) => Promise<RunProgress> }, done: () => boolean): Promise<void> {
+async function follow(
+  handle: { query: (q: typeof progressQuery) => Promise<RunProgress> },
+  done: () => boolean,
+): Promise<void> {
   let last = '';
   while (!done()) {
     try {
@@ -40,7 +43,11 @@ async function follow(handle: { query: (q: typeof progressQuery) => Promise<RunP
   }
 }
 
-async function awaitResult(cli: CliTemporal, workflowId: string, options: { follow: boolean; embedded: boolean }): Promise<RunResult> {
+async function awaitResult(
+  cli: CliTemporal,
+  workflowId: string,
+  options: { follow: boolean; embedded: boolean },
+): Promise<RunResult> {
   const handle = cli.client.workflow.getHandle<typeof runAgentWorkflow>(workflowId);
   return serveUntilDone(cli, handle.result(), {
     embedded: options.embedded,
@@ -77,9 +84,16 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       issueSource,
       artifactsDir: resolve(PROJECT_ROOT, '.artifacts'),
       ...(maxIterations === undefined ? {} : { maxIterations }),
-      ...(maxUsd === undefined && maxTokens === undefined ? {} : { budget: { ...(maxUsd === undefined ? {} : { maxUsd }), ...(maxTokens === undefined ? {} : { maxTokens }) } }),
+      ...(maxUsd === undefined && maxTokens === undefined
+        ? {}
+        : {
+            budget: { ...(maxUsd === undefined ? {} : { maxUsd }), ...(maxTokens === undefined ? {} : { maxTokens }) },
+          }),
     };
-    const existing = await cli.client.workflow.getHandle(workflowId).describe().catch(() => undefined);
+    const existing = await cli.client.workflow
+      .getHandle(workflowId)
+      .describe()
+      .catch(() => undefined);
     const attaching = existing?.status.name === 'RUNNING';
     if (!attaching) {
       await cli.client.workflow.start(runAgentWorkflow, {
@@ -99,7 +113,11 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
     }
     if (embedded) process.stderr.write(`no worker on task queue ${cli.taskQueue}: serving the run in this process\n`);
     const result = await awaitResult(cli, workflowId, { follow: flags['follow'] === true, embedded });
-    process.stdout.write(flags['json'] ? `${JSON.stringify({ workflowId, url, ...result })}\n` : `${resultSummary(result)}\nWeb UI: ${url}\n`);
+    process.stdout.write(
+      flags['json']
+        ? `${JSON.stringify({ workflowId, url, ...result })}\n`
+        : `${resultSummary(result)}\nWeb UI: ${url}\n`,
+    );
     return result.outcome === 'success' ? 0 : 1;
   } finally {
     await cli.close();

@@ -28,16 +28,24 @@ export const STATE_DIR = join(PROJECT_ROOT, '.temporal');
 
 export function devServerArgs(options: { port?: number; uiPort?: number; dbFile?: string } = {}): string[] {
   const args = [
-    'server', 'start-dev',
-    '--ip', '127.0.0.1',
-    '--port', String(options.port ?? 7233),
-    '--ui-port', String(options.uiPort ?? DEFAULT_UI_PORT),
-    '--db-filename', options.dbFile ?? join(STATE_DIR, 'dev.sqlite'),
-    '--log-level', 'warn',
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(options.port ?? 7233),
+    '--ui-port',
+    String(options.uiPort ?? DEFAULT_UI_PORT),
+    '--db-filename',
+    options.dbFile ?? join(STATE_DIR, 'dev.sqlite'),
+    '--log-level',
+    'warn',
     // WAL with NORMAL sync roughly halves per-step overhead (npm run bench); a crash of
     // the machine may lose the last transactions, acceptable for the embedded default.
-    '--sqlite-pragma', 'journal_mode=wal',
-    '--sqlite-pragma', 'synchronous=normal',
+    '--sqlite-pragma',
+    'journal_mode=wal',
+    '--sqlite-pragma',
+    'synchronous=normal',
   ];
   for (const attr of SEARCH_ATTRIBUTE_FLAGS) args.push('--search-attribute', attr);
   return args;
@@ -47,7 +55,7 @@ export async function serverAnswers(address: string, timeoutMs = 1500): Promise<
   try {
     const connection = await Connection.connect({ address, connectTimeout: timeoutMs });
     try {
-      await connection.workflowService.getSystemInfo({}, );
+      await connection.workflowService.getSystemInfo({});
       return true;
     } finally {
       await connection.close();
@@ -63,10 +71,14 @@ export async function waitForServer(address: string, timeoutMs: number): Promise
     if (await serverAnswers(address)) return;
     await sleep(300);
   }
-  throw new AgentError('TEMPORAL_UNREACHABLE', `the Temporal server at ${address} did not answer within ${Math.round(timeoutMs / 1000)} s`, {
-    where: 'TEMPORAL_ADDRESS',
-    expected: 'a reachable Temporal frontend (host:port)',
-  });
+  throw new AgentError(
+    'TEMPORAL_UNREACHABLE',
+    `the Temporal server at ${address} did not answer within ${Math.round(timeoutMs / 1000)} s`,
+    {
+      where: 'TEMPORAL_ADDRESS',
+      expected: 'a reachable Temporal frontend (host:port)',
+    },
+  );
 }
 
 /** Starts the dev server detached (it outlives the command, so the Web UI stays up). */
@@ -101,7 +113,12 @@ export async function ensureTemporal(env: NodeJS.ProcessEnv = process.env): Prom
         expected: 'a reachable Temporal frontend, or unset it to use the embedded dev server',
       });
     }
-    return { address: explicit, namespace, uiUrl: env.TEMPORAL_UI_URL ?? `http://${explicit.split(':')[0]}:${DEFAULT_UI_PORT}`, started: false };
+    return {
+      address: explicit,
+      namespace,
+      uiUrl: env.TEMPORAL_UI_URL ?? `http://${explicit.split(':')[0]}:${DEFAULT_UI_PORT}`,
+      started: false,
+    };
   }
   const uiUrl = `http://127.0.0.1:${DEFAULT_UI_PORT}`;
   if (await serverAnswers(DEFAULT_ADDRESS)) return { address: DEFAULT_ADDRESS, namespace, uiUrl, started: false };

@@ -24,9 +24,13 @@ export function resolveTemporalCliPath(): string {
     return path;
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr ?? '';
-    throw new AgentError('TEMPORAL_CLI_MISSING', `could not provision the Temporal CLI: ${stderr.trim() || String(err)}`, {
-      where: 'TEMPORAL_CLI_PATH',
-      expected: 'an executable temporal CLI, or python3/go to install one',
-    });
+    throw new AgentError(
+      'TEMPORAL_CLI_MISSING',
+      `could not provision the Temporal CLI: ${stderr.trim() || String(err)}`,
+      {
+        where: 'TEMPORAL_CLI_PATH',
+        expected: 'an executable temporal CLI, or python3/go to install one',
+      },
+    );
   }
 }

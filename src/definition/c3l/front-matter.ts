@@ -26,7 +26,9 @@ export function stripFrontMatter(text: string): string {
 function parseMeta(yamlText: string): Readonly<Record<string, unknown>> {
   try {
     const value: unknown = parse(yamlText);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     // Malformed metadata must not block a prompt: the body is still well defined.
     return {};

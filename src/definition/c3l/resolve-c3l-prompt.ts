@@ -37,7 +37,12 @@ export async function loadPromptTemplate(input: ResolvePromptInput): Promise<Pro
       return { template: stripFrontMatter(text), source, absPath };
     }
   }
-  throw promptError(input, `prompt file not found; tried: ${tried.join(', ')}`, tried[0] ?? input.promptsDir, 'one of the paths tried');
+  throw promptError(
+    input,
+    `prompt file not found; tried: ${tried.join(', ')}`,
+    tried[0] ?? input.promptsDir,
+    'one of the paths tried',
+  );
 }
 
 /** Resolves the prompt of `input` with its variables substituted. */
@@ -47,13 +52,25 @@ export async function resolveC3lPrompt(input: ResolvePromptInput): Promise<Resol
     const name = stripUvPrefix(declared);
     const value = input.variables[name];
     if (value === undefined || value === '') {
-      throw promptError(input, `variable '${name}' is ${value === undefined ? 'missing' : 'empty'} (declared in uvVariables) in ${absPath}`, absPath, `a non-empty value for uv-${name}`, name);
+      throw promptError(
+        input,
+        `variable '${name}' is ${value === undefined ? 'missing' : 'empty'} (declared in uvVariables) in ${absPath}`,
+        absPath,
+        `a non-empty value for uv-${name}`,
+        name,
+      );
     }
   }
   const { text, missing } = substituteUvChecked(template, input.variables);
   const first = missing[0];
   if (first !== undefined) {
-    throw promptError(input, `placeholder {uv-${first}} has no value${missing.length > 1 ? ` (also: ${missing.slice(1).join(', ')})` : ''} in ${absPath}`, absPath, `a value for uv-${first}`, first);
+    throw promptError(
+      input,
+      `placeholder {uv-${first}} has no value${missing.length > 1 ? ` (also: ${missing.slice(1).join(', ')})` : ''} in ${absPath}`,
+      absPath,
+      `a value for uv-${first}`,
+      first,
+    );
   }
   const trimmed = text.trim();
   if (trimmed === '') throw promptError(input, `prompt file is empty: ${absPath}`, absPath, 'prompt text');
@@ -67,12 +84,25 @@ function candidatePaths(input: ResolvePromptInput): string[] {
   if (!input.c2 || !input.c3) {
     throw promptError(input, 'step prompt needs c2 and c3', input.promptsDir, 'c2 and c3 of the step');
   }
-  const coords = { c1: input.c1, c2: input.c2, c3: input.c3, ...(input.edition ? { edition: input.edition } : {}), ...(input.adaptation ? { adaptation: input.adaptation } : {}) };
+  const coords = {
+    c1: input.c1,
+    c2: input.c2,
+    c3: input.c3,
+    ...(input.edition ? { edition: input.edition } : {}),
+    ...(input.adaptation ? { adaptation: input.adaptation } : {}),
+  };
   return c3lCandidates(coords).map((rel) => path.join(input.promptsDir, ...rel.split('/')));
 }
 
-function promptError(input: ResolvePromptInput, message: string, file: string, expected: string, variable?: string): AgentError {
-  const who = input.kind === 'system' ? 'system prompt' : `step '${input.stepId ?? `${input.c2 ?? '?'}.${input.c3 ?? '?'}`}'`;
+function promptError(
+  input: ResolvePromptInput,
+  message: string,
+  file: string,
+  expected: string,
+  variable?: string,
+): AgentError {
+  const who =
+    input.kind === 'system' ? 'system prompt' : `step '${input.stepId ?? `${input.c2 ?? '?'}.${input.c3 ?? '?'}`}'`;
   return new AgentError(FailureType.PromptResolution, `${who}: ${message}`, {
     where: file,
     expected,
@@ -84,7 +114,8 @@ async function readIfExists(absPath: string): Promise<string | undefined> {
   try {
     return await readFile(absPath, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return undefined;
     throw error;
   }
 }

@@ -64,7 +64,10 @@ export const AGENT_FILE_SCHEMA = {
                   properties: {
                     completion: {
                       type: 'object',
-                      properties: { add: { type: 'array', items: { type: 'string' } }, remove: { type: 'array', items: { type: 'string' } } },
+                      properties: {
+                        add: { type: 'array', items: { type: 'string' } },
+                        remove: { type: 'array', items: { type: 'string' } },
+                      },
                     },
                   },
                 },
@@ -99,7 +102,12 @@ export const AGENT_FILE_SCHEMA = {
             commands: {
               type: 'object',
               additionalProperties: false,
-              properties: { typeCheck: nonEmptyString, test: nonEmptyString, lint: nonEmptyString, format: nonEmptyString },
+              properties: {
+                typeCheck: nonEmptyString,
+                test: nonEmptyString,
+                lint: nonEmptyString,
+                format: nonEmptyString,
+              },
             },
           },
         },

@@ -14,7 +14,8 @@ const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
 const validateAgent: ValidateFunction<RawAgentFile> = ajv.compile<RawAgentFile>(AGENT_FILE_SCHEMA);
 const validateRegistry: ValidateFunction<RawRegistryFile> = ajv.compile<RawRegistryFile>(REGISTRY_FILE_SCHEMA);
 
-export type SchemaCheck<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problems: Problem[] };
+export type SchemaCheck<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problems: Problem[] };
 
 export function checkAgentFile(value: unknown, file: string): SchemaCheck<RawAgentFile> {
   return check(validateAgent, value, file, 'AGENT_SCHEMA');
@@ -46,9 +47,19 @@ function toProblem(error: ErrorObject, file: string, code: string): Problem {
   const base = { code, file, rule: `schema:${error.keyword}` };
   switch (error.keyword) {
     case 'required':
-      return problem({ ...base, pointer: at(params.missingProperty), expected: `property '${String(params.missingProperty)}'`, message: `missing required property '${String(params.missingProperty)}'` });
+      return problem({
+        ...base,
+        pointer: at(params.missingProperty),
+        expected: `property '${String(params.missingProperty)}'`,
+        message: `missing required property '${String(params.missingProperty)}'`,
+      });
     case 'additionalProperties':
-      return problem({ ...base, pointer: at(params.additionalProperty), expected: 'no such property', message: `unknown property '${String(params.additionalProperty)}'` });
+      return problem({
+        ...base,
+        pointer: at(params.additionalProperty),
+        expected: 'no such property',
+        message: `unknown property '${String(params.additionalProperty)}'`,
+      });
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
       const where = error.propertyName === undefined ? error.instancePath : at(error.propertyName);
@@ -56,11 +67,26 @@ function toProblem(error: ErrorObject, file: string, code: string): Problem {
       return problem({ ...base, pointer: where, expected: `one of ${allowed}`, message: `${what} is not allowed` });
     }
     case 'type':
-      return problem({ ...base, pointer: error.instancePath, expected: `type ${String(params.type)}`, message: `wrong type` });
+      return problem({
+        ...base,
+        pointer: error.instancePath,
+        expected: `type ${String(params.type)}`,
+        message: `wrong type`,
+      });
     case 'pattern':
-      return problem({ ...base, pointer: error.instancePath, expected: `a string matching ${String(params.pattern)}`, message: 'value does not match the pattern' });
+      return problem({
+        ...base,
+        pointer: error.instancePath,
+        expected: `a string matching ${String(params.pattern)}`,
+        message: 'value does not match the pattern',
+      });
     default:
-      return problem({ ...base, pointer: error.instancePath, expected: describeExpected(error), message: error.message ?? 'invalid value' });
+      return problem({
+        ...base,
+        pointer: error.instancePath,
+        expected: describeExpected(error),
+        message: error.message ?? 'invalid value',
+      });
   }
 }
 

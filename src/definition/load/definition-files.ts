@@ -17,7 +17,12 @@ export async function listFiles(dir: string): Promise<string[]> {
   }
   return entries
     .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath ?? e.path, e.name)).split(path.sep).join('/'))
+    .map((e) =>
+      path
+        .relative(dir, path.join(e.parentPath ?? e.path, e.name))
+        .split(path.sep)
+        .join('/'),
+    )
     .sort();
 }
 
@@ -28,7 +33,11 @@ export async function hashDefinitionFiles(root: string, files: readonly string[]
   const contents = await Promise.all(entries.map((e) => readFile(e.abs)));
   const hash = createHash('sha256');
   entries.forEach((entry, i) => {
-    hash.update(entry.rel).update('\0').update(contents[i] ?? Buffer.alloc(0)).update('\0');
+    hash
+      .update(entry.rel)
+      .update('\0')
+      .update(contents[i] ?? Buffer.alloc(0))
+      .update('\0');
   });
   return hash.digest('hex');
 }

@@ -92,7 +92,11 @@ function registryNameOf(agent: unknown): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
-async function buildContext(layout: AgentLayout, agent: RawAgentFile, registry: RawRegistryFile): Promise<{ ctx: LoadContext; problems: Problem[] }> {
+async function buildContext(
+  layout: AgentLayout,
+  agent: RawAgentFile,
+  registry: RawRegistryFile,
+): Promise<{ ctx: LoadContext; problems: Problem[] }> {
   const agentFile = relativeToAgent(layout, layout.agentPath);
   const registryFile = relativeToAgent(layout, registryPath(layout, agent.runner.flow?.prompts?.registry));
   const { settings, problems } = normaliseAgent(agent, agentFile);
@@ -121,7 +125,9 @@ async function buildContext(layout: AgentLayout, agent: RawAgentFile, registry: 
   return { ctx, problems };
 }
 
-function split(problems: readonly Problem[]): { ok: false; problems: Problem[]; warnings: Problem[] } | { ok: true; warnings: Problem[] } {
+function split(
+  problems: readonly Problem[],
+): { ok: false; problems: Problem[]; warnings: Problem[] } | { ok: true; warnings: Problem[] } {
   const errors = problems.filter(isError);
   const warnings = problems.filter((p) => !isError(p));
   return errors.length > 0 ? { ok: false, problems: errors, warnings } : { ok: true, warnings };
@@ -137,7 +143,12 @@ async function assemble(ctx: LoadContext, warnings: readonly Problem[]): Promise
   const schemaFiles = (await listFiles(layout.schemasDir)).map((f) => path.join(layout.schemasDir, f));
   const promptFiles = ctx.promptFiles.map((f) => path.join(layout.promptsDir, f));
   const registryAbs = path.join(layout.agentDir, ctx.registryFile);
-  const hash = await hashDefinitionFiles(layout.agentDir, [layout.agentPath, registryAbs, ...schemaFiles, ...promptFiles]);
+  const hash = await hashDefinitionFiles(layout.agentDir, [
+    layout.agentPath,
+    registryAbs,
+    ...schemaFiles,
+    ...promptFiles,
+  ]);
   return deepFreeze<AgentDefinition>({
     name: settings.name,
     displayName: settings.displayName,

@@ -41,10 +41,14 @@ export interface RawAgentFile {
         readonly enabled?: boolean;
         readonly defaultClosureAction?: string;
         /** Upstream: `completion.{add,remove}` are applied on completion; other keys are label names. */
-        readonly labels?: { readonly completion?: { readonly add?: readonly string[]; readonly remove?: readonly string[] } };
+        readonly labels?: {
+          readonly completion?: { readonly add?: readonly string[]; readonly remove?: readonly string[] };
+        };
       };
     };
-    readonly execution?: { readonly worktree?: { readonly enabled?: boolean; readonly root?: string; readonly branchPrefix?: string } };
+    readonly execution?: {
+      readonly worktree?: { readonly enabled?: boolean; readonly root?: string; readonly branchPrefix?: string };
+    };
     readonly model?: { readonly model?: string; readonly maxTokens?: number; readonly maxTurnsPerStep?: number };
     readonly validation?: { readonly commands?: RawValidationCommands };
   };

@@ -25,7 +25,11 @@ const COMMAND_BUILTINS: Readonly<Record<string, CommandBuiltin>> = {
   'type-check': { commandKey: 'typeCheck', failurePattern: 'type-error', extractParams: { errors: 'parseTypeErrors' } },
   tests: { commandKey: 'test', failurePattern: 'test-failed', extractParams: { failedTests: 'parseTestOutput' } },
   lint: { commandKey: 'lint', failurePattern: 'lint-error', extractParams: { errors: 'parseLintErrors' } },
-  'format-check': { commandKey: 'format', failurePattern: 'format-error', extractParams: { files: 'parseFormatOutput' } },
+  'format-check': {
+    commandKey: 'format',
+    failurePattern: 'format-error',
+    extractParams: { files: 'parseFormatOutput' },
+  },
 };
 
 export interface BuiltinValidators {
@@ -43,15 +47,46 @@ export function builtinValidators(commands: RawValidationCommands): BuiltinValid
       unconfigured[id] = `/runner/validation/commands/${builtin.commandKey}`;
       continue;
     }
-    defined[id] = { type: 'command', command, successWhen: 'exitCode:0', failurePattern: builtin.failurePattern, extractParams: builtin.extractParams };
+    defined[id] = {
+      type: 'command',
+      command,
+      successWhen: 'exitCode:0',
+      failurePattern: builtin.failurePattern,
+      extractParams: builtin.extractParams,
+    };
   }
   return { defined, unconfigured };
 }
 
 export const BUILTIN_FAILURE_PATTERNS: Readonly<Record<string, FailurePatternDefinition>> = {
-  'git-dirty': { description: 'The working tree has uncommitted or untracked changes.', edition: 'failed', adaptation: 'git-dirty', params: ['changedFiles', 'untrackedFiles'] },
-  'type-error': { description: 'The type check failed.', edition: 'failed', adaptation: 'type-error', params: ['errors'] },
-  'test-failed': { description: 'Tests failed.', edition: 'failed', adaptation: 'test-failed', params: ['failedTests'] },
-  'lint-error': { description: 'The linter reported errors.', edition: 'failed', adaptation: 'lint-error', params: ['errors'] },
-  'format-error': { description: 'Files are not formatted.', edition: 'failed', adaptation: 'format-error', params: ['files'] },
+  'git-dirty': {
+    description: 'The working tree has uncommitted or untracked changes.',
+    edition: 'failed',
+    adaptation: 'git-dirty',
+    params: ['changedFiles', 'untrackedFiles'],
+  },
+  'type-error': {
+    description: 'The type check failed.',
+    edition: 'failed',
+    adaptation: 'type-error',
+    params: ['errors'],
+  },
+  'test-failed': {
+    description: 'Tests failed.',
+    edition: 'failed',
+    adaptation: 'test-failed',
+    params: ['failedTests'],
+  },
+  'lint-error': {
+    description: 'The linter reported errors.',
+    edition: 'failed',
+    adaptation: 'lint-error',
+    params: ['errors'],
+  },
+  'format-error': {
+    description: 'Files are not formatted.',
+    edition: 'failed',
+    adaptation: 'format-error',
+    params: ['files'],
+  },
 };

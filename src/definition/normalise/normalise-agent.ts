@@ -3,7 +3,13 @@
  * Our own extensions: `runner.model`, `runner.execution.worktree.branchPrefix`,
  * `runner.validation.commands`.
  */
-import { ClosureAction, type LabelChange, type ModelSettings, type ParameterSpec, type VerdictSpec } from '../../contracts/definition.js';
+import {
+  ClosureAction,
+  type LabelChange,
+  type ModelSettings,
+  type ParameterSpec,
+  type VerdictSpec,
+} from '../../contracts/definition.js';
 import { DEFAULT_SYSTEM_PROMPT_PATH } from '../c3l/resolve-c3l-prompt.js';
 import { DEFAULT_MAX_ITERATIONS, normaliseVerdict } from './normalise-verdict.js';
 import { pointer, warning, type Problem } from '../problem.js';
@@ -48,7 +54,8 @@ export function normaliseAgent(agent: RawAgentFile, file: string): { settings: A
     systemPromptPath: runner.flow?.systemPromptPath ?? DEFAULT_SYSTEM_PROMPT_PATH,
     registry: runner.flow?.prompts?.registry,
     model: { ...DEFAULT_MODEL, ...runner.model },
-    closureAction: (runner.integrations?.github?.defaultClosureAction as ClosureAction | undefined) ?? ClosureAction.Close,
+    closureAction:
+      (runner.integrations?.github?.defaultClosureAction as ClosureAction | undefined) ?? ClosureAction.Close,
     completionLabels: {
       add: [...(runner.integrations?.github?.labels?.completion?.add ?? [])],
       remove: [...(runner.integrations?.github?.labels?.completion?.remove ?? [])],
@@ -62,12 +69,24 @@ export function normaliseAgent(agent: RawAgentFile, file: string): { settings: A
   return { settings, problems: [...problems, ...warnings] };
 }
 
-function normaliseParameters(agent: RawAgentFile, file: string): { parameters: Record<string, ParameterSpec>; warnings: Problem[] } {
+function normaliseParameters(
+  agent: RawAgentFile,
+  file: string,
+): { parameters: Record<string, ParameterSpec>; warnings: Problem[] } {
   const parameters: Record<string, ParameterSpec> = {};
   const warnings: Problem[] = [];
   for (const [key, raw] of Object.entries(agent.parameters ?? {})) {
     if (raw.description === undefined) {
-      warnings.push(warning({ code: 'PARAMETER_DESCRIPTION_MISSING', file, pointer: pointer('parameters', key, 'description'), rule: 'parameter-described', expected: 'a description', message: `parameter '${key}' has no description` }));
+      warnings.push(
+        warning({
+          code: 'PARAMETER_DESCRIPTION_MISSING',
+          file,
+          pointer: pointer('parameters', key, 'description'),
+          rule: 'parameter-described',
+          expected: 'a description',
+          message: `parameter '${key}' has no description`,
+        }),
+      );
     }
     parameters[key] = {
       type: raw.type,

@@ -5,7 +5,12 @@
  * `validationSteps`/`validationConditions`/`onFailure {action}`), with onFail
  * normalised to `{action, maxAttempts}` (default retry, 3).
  */
-import type { ConditionRef, FailAction, FailurePatternDefinition, ValidatorDefinition } from '../../contracts/definition.js';
+import type {
+  ConditionRef,
+  FailAction,
+  FailurePatternDefinition,
+  ValidatorDefinition,
+} from '../../contracts/definition.js';
 import { BUILTIN_FAILURE_PATTERNS, builtinValidators } from './builtin-validators.js';
 import type { DraftCompletionStep, KnownValidators } from '../load/load-context.js';
 import { pointer, problem, warning, type Problem } from '../problem.js';
@@ -24,7 +29,11 @@ export interface CompletionParts {
   readonly problems: Problem[];
 }
 
-export function normaliseCompletion(registry: RawRegistryFile, commands: RawValidationCommands, file: string): CompletionParts {
+export function normaliseCompletion(
+  registry: RawRegistryFile,
+  commands: RawValidationCommands,
+  file: string,
+): CompletionParts {
   const problems: Problem[] = [];
   const builtins = builtinValidators(commands);
   const defined: Record<string, ValidatorDefinition> = { ...builtins.defined };
@@ -54,7 +63,9 @@ export function normaliseCompletion(registry: RawRegistryFile, commands: RawVali
     for (const [key, raw] of Object.entries(registry[group] ?? {})) {
       const at = pointer(group, key);
       if (group === 'validationSteps' && registry.completionSteps?.[key] !== undefined) {
-        problems.push(conflict(file, at, `completion step '${key}' is declared in both completionSteps and validationSteps`));
+        problems.push(
+          conflict(file, at, `completion step '${key}' is declared in both completionSteps and validationSteps`),
+        );
         continue;
       }
       completionSteps.push(toCompletionStep(key, raw, at, file, problems, inert));
@@ -63,20 +74,52 @@ export function normaliseCompletion(registry: RawRegistryFile, commands: RawVali
   return { validators: { defined, unconfigured, inert, declaredAt }, failurePatterns, completionSteps, problems };
 }
 
-function toValidator(id: string, raw: RawValidator, at: string, file: string): { definition?: ValidatorDefinition; inert?: boolean; problems: Problem[] } {
+function toValidator(
+  id: string,
+  raw: RawValidator,
+  at: string,
+  file: string,
+): { definition?: ValidatorDefinition; inert?: boolean; problems: Problem[] } {
   const command = raw.command;
   if (raw.type === 'file') {
     const paths = [...(raw.paths ?? []), ...(raw.path === undefined ? [] : [raw.path])];
-    if (paths.length === 0) return { problems: [incomplete(file, `${at}/paths`, `file validator '${id}' has no path`, 'path or paths')] };
-    return { definition: { type: 'file', paths, ...(raw.failurePattern ? { failurePattern: raw.failurePattern } : {}) }, problems: [] };
+    if (paths.length === 0)
+      return { problems: [incomplete(file, `${at}/paths`, `file validator '${id}' has no path`, 'path or paths')] };
+    return {
+      definition: { type: 'file', paths, ...(raw.failurePattern ? { failurePattern: raw.failurePattern } : {}) },
+      problems: [],
+    };
   }
   if (raw.type === 'semantic' || (raw.type === 'custom' && command === undefined)) {
     // Upstream treats these as passing; they have no runtime effect here either.
-    return { inert: true, problems: [warning({ code: 'VALIDATOR_UNSUPPORTED', file, pointer: `${at}/type`, rule: 'validator-supported', expected: 'a command or file validator', message: `validator '${id}' (${raw.type}) has no effect and is skipped` })] };
+    return {
+      inert: true,
+      problems: [
+        warning({
+          code: 'VALIDATOR_UNSUPPORTED',
+          file,
+          pointer: `${at}/type`,
+          rule: 'validator-supported',
+          expected: 'a command or file validator',
+          message: `validator '${id}' (${raw.type}) has no effect and is skipped`,
+        }),
+      ],
+    };
   }
-  if (command === undefined) return { problems: [incomplete(file, `${at}/command`, `command validator '${id}' has no command`, 'a command')] };
+  if (command === undefined)
+    return { problems: [incomplete(file, `${at}/command`, `command validator '${id}' has no command`, 'a command')] };
   const successWhen = raw.successWhen ?? (raw.type === 'custom' ? 'exitCode:0' : undefined);
-  if (successWhen === undefined) return { problems: [incomplete(file, `${at}/successWhen`, `command validator '${id}' has no successWhen`, "'empty', 'exitCode:N', 'contains:S' or 'matches:RE'")] };
+  if (successWhen === undefined)
+    return {
+      problems: [
+        incomplete(
+          file,
+          `${at}/successWhen`,
+          `command validator '${id}' has no successWhen`,
+          "'empty', 'exitCode:N', 'contains:S' or 'matches:RE'",
+        ),
+      ],
+    };
   const problems = checkSuccessWhen(successWhen, `${at}/successWhen`, file);
   const definition: ValidatorDefinition = {
     type: 'command',
@@ -92,24 +135,60 @@ function toValidator(id: string, raw: RawValidator, at: string, file: string): {
 function checkSuccessWhen(value: string, at: string, file: string): Problem[] {
   const expected = "'empty', 'exitCode:N', 'contains:S' or 'matches:RE'";
   if (!SUCCESS_WHEN.test(value)) {
-    return [problem({ code: 'VALIDATOR_SUCCESS_WHEN', file, pointer: at, rule: 'success-when-form', expected, message: `unknown successWhen '${value}'` })];
+    return [
+      problem({
+        code: 'VALIDATOR_SUCCESS_WHEN',
+        file,
+        pointer: at,
+        rule: 'success-when-form',
+        expected,
+        message: `unknown successWhen '${value}'`,
+      }),
+    ];
   }
   if (value.startsWith('matches:')) {
     try {
       new RegExp(value.slice('matches:'.length));
     } catch {
-      return [problem({ code: 'VALIDATOR_SUCCESS_WHEN', file, pointer: at, rule: 'success-when-form', expected: 'a valid regular expression', message: `invalid regular expression in '${value}'` })];
+      return [
+        problem({
+          code: 'VALIDATOR_SUCCESS_WHEN',
+          file,
+          pointer: at,
+          rule: 'success-when-form',
+          expected: 'a valid regular expression',
+          message: `invalid regular expression in '${value}'`,
+        }),
+      ];
     }
   }
   return [];
 }
 
-function toCompletionStep(key: string, raw: RawCompletionStep, at: string, file: string, problems: Problem[], inert: ReadonlySet<string>): DraftCompletionStep {
+function toCompletionStep(
+  key: string,
+  raw: RawCompletionStep,
+  at: string,
+  file: string,
+  problems: Problem[],
+  inert: ReadonlySet<string>,
+): DraftCompletionStep {
   if (raw.stepId !== undefined && raw.stepId !== key) {
-    problems.push(problem({ code: 'STEP_ID_MISMATCH', file, pointer: `${at}/stepId`, rule: 'step-id-equals-key', expected: `'${key}'`, message: `stepId '${raw.stepId}' differs from its key '${key}'` }));
+    problems.push(
+      problem({
+        code: 'STEP_ID_MISMATCH',
+        file,
+        pointer: `${at}/stepId`,
+        rule: 'step-id-equals-key',
+        expected: `'${key}'`,
+        message: `stepId '${raw.stepId}' differs from its key '${key}'`,
+      }),
+    );
   }
   if (raw.completionConditions !== undefined && raw.validationConditions !== undefined) {
-    problems.push(conflict(file, `${at}/validationConditions`, 'both completionConditions and validationConditions are set'));
+    problems.push(
+      conflict(file, `${at}/validationConditions`, 'both completionConditions and validationConditions are set'),
+    );
   }
   if (raw.onFail !== undefined && raw.onFailure !== undefined) {
     problems.push(conflict(file, `${at}/onFailure`, 'both onFail and onFailure are set'));
@@ -118,7 +197,12 @@ function toCompletionStep(key: string, raw: RawCompletionStep, at: string, file:
   const conditions: ConditionRef[] = (raw.completionConditions ?? raw.validationConditions ?? [])
     .filter((c) => !inert.has(c.validator))
     .map((c) => ({ validator: c.validator, params: { ...(c.params ?? {}) } }));
-  const action: FailAction = raw.onFailure?.action !== undefined ? (raw.onFailure.action as FailAction) : raw.onFail?.retry === false ? 'abort' : 'retry';
+  const action: FailAction =
+    raw.onFailure?.action !== undefined
+      ? (raw.onFailure.action as FailAction)
+      : raw.onFail?.retry === false
+        ? 'abort'
+        : 'retry';
   return {
     key,
     pointer: at,
@@ -139,5 +223,12 @@ function incomplete(file: string, at: string, message: string, expected: string)
 }
 
 function conflict(file: string, at: string, message: string): Problem {
-  return problem({ code: 'VOCABULARY_CONFLICT', file, pointer: at, rule: 'one-vocabulary-per-object', expected: 'either the seed or the upstream key, not both', message });
+  return problem({
+    code: 'VOCABULARY_CONFLICT',
+    file,
+    pointer: at,
+    rule: 'one-vocabulary-per-object',
+    expected: 'either the seed or the upstream key, not both',
+    message,
+  });
 }

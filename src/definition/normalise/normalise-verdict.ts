@@ -13,7 +13,13 @@ import type { RawVerdict } from '../load/raw-files.js';
 export const DEFAULT_MAX_ITERATIONS = 20;
 export const DEFAULT_VERDICT_TYPE: CompletionType = 'iterationBudget';
 
-const COMPOSITE_CHILD_TYPES: readonly CompletionType[] = ['externalState', 'iterationBudget', 'checkBudget', 'keywordSignal', 'structuredSignal'];
+const COMPOSITE_CHILD_TYPES: readonly CompletionType[] = [
+  'externalState',
+  'iterationBudget',
+  'checkBudget',
+  'keywordSignal',
+  'structuredSignal',
+];
 
 export interface VerdictResult {
   readonly spec: VerdictSpec;
@@ -22,7 +28,11 @@ export interface VerdictResult {
 
 export function normaliseVerdict(raw: RawVerdict | undefined, file: string): VerdictResult {
   const problems: Problem[] = [];
-  const spec = normaliseOne(raw?.type ?? DEFAULT_VERDICT_TYPE, raw?.config ?? {}, { file, at: '/runner/verdict', problems });
+  const spec = normaliseOne(raw?.type ?? DEFAULT_VERDICT_TYPE, raw?.config ?? {}, {
+    file,
+    at: '/runner/verdict',
+    problems,
+  });
   // Upstream merges a default maxIterations under the user's config: it is also the global cap.
   const config: JsonObject = { maxIterations: DEFAULT_MAX_ITERATIONS, ...spec.config };
   return { spec: { ...spec, config }, problems };
@@ -38,7 +48,15 @@ interface Where {
 function normaliseOne(typeName: string, config: JsonObject, w: Where): VerdictSpec {
   const type = canonicalCompletionType(typeName);
   if (type === undefined) {
-    w.problems.push(fail(w, 'VERDICT_TYPE_UNKNOWN', `${w.at}/type`, 'a verdict type (seed or upstream name)', `unknown verdict type '${typeName}'`));
+    w.problems.push(
+      fail(
+        w,
+        'VERDICT_TYPE_UNKNOWN',
+        `${w.at}/type`,
+        'a verdict type (seed or upstream name)',
+        `unknown verdict type '${typeName}'`,
+      ),
+    );
     return { type: DEFAULT_VERDICT_TYPE, config };
   }
   checkPositive(config, 'maxIterations', 'VERDICT_MAX_ITERATIONS', w, false);
@@ -68,11 +86,27 @@ function composite(config: JsonObject, w: Where): VerdictSpec {
   const operator = config.operator;
   const validOperator = typeof operator === 'string' && operators.includes(operator);
   if (!validOperator) {
-    w.problems.push(fail(w, 'VERDICT_COMPOSITE_OPERATOR', `${w.at}/config/operator`, `one of ${operators.join(', ')}`, 'composite verdict needs an operator'));
+    w.problems.push(
+      fail(
+        w,
+        'VERDICT_COMPOSITE_OPERATOR',
+        `${w.at}/config/operator`,
+        `one of ${operators.join(', ')}`,
+        'composite verdict needs an operator',
+      ),
+    );
   }
   const conditions = config.conditions;
   if (!Array.isArray(conditions) || conditions.length === 0) {
-    w.problems.push(fail(w, 'VERDICT_COMPOSITE_CONDITIONS', `${w.at}/config/conditions`, 'a non-empty array of {type, config}', 'composite verdict needs conditions'));
+    w.problems.push(
+      fail(
+        w,
+        'VERDICT_COMPOSITE_CONDITIONS',
+        `${w.at}/config/conditions`,
+        'a non-empty array of {type, config}',
+        'composite verdict needs conditions',
+      ),
+    );
   }
   const children = (Array.isArray(conditions) ? conditions : []).flatMap((c, i) => child(c, i, w));
   return {
@@ -88,7 +122,15 @@ function child(condition: JsonValue, index: number, w: Where): VerdictSpec[] {
   const type = isJsonObject(condition) ? condition.type : undefined;
   const canonical = typeof type === 'string' ? canonicalCompletionType(type) : undefined;
   if (!isJsonObject(condition) || canonical === undefined || !COMPOSITE_CHILD_TYPES.includes(canonical)) {
-    w.problems.push(fail(w, 'VERDICT_COMPOSITE_CHILD', `${at}/type`, `a child type among ${COMPOSITE_CHILD_TYPES.join(', ')} (or upstream names)`, `invalid composite child type ${JSON.stringify(type ?? null)}`));
+    w.problems.push(
+      fail(
+        w,
+        'VERDICT_COMPOSITE_CHILD',
+        `${at}/type`,
+        `a child type among ${COMPOSITE_CHILD_TYPES.join(', ')} (or upstream names)`,
+        `invalid composite child type ${JSON.stringify(type ?? null)}`,
+      ),
+    );
     return [];
   }
   const config = isJsonObject(condition.config) ? condition.config : {};
@@ -99,7 +141,15 @@ function checkPositive(config: JsonObject, key: string, code: string, w: Where, 
   const value = config[key];
   if (value === undefined && !required) return;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    w.problems.push(fail(w, code, `${w.at}/config${ptr(key)}`, `an integer >= 1 for ${key}`, value === undefined ? `missing ${key}` : `invalid ${key} ${JSON.stringify(value)}`));
+    w.problems.push(
+      fail(
+        w,
+        code,
+        `${w.at}/config${ptr(key)}`,
+        `an integer >= 1 for ${key}`,
+        value === undefined ? `missing ${key}` : `invalid ${key} ${JSON.stringify(value)}`,
+      ),
+    );
   }
 }
 

@@ -19,19 +19,46 @@ export function resolveEntry(
   for (const [type, stepId] of Object.entries(mapping)) {
     const at = pointer('entryStepMapping', type);
     if (canonicalCompletionType(type) === undefined) {
-      problems.push(warning({ code: 'ENTRY_MAPPING_KEY_UNKNOWN', file, pointer: at, rule: 'entry-mapping-keys', expected: 'a verdict type name', message: `entryStepMapping key '${type}' is not a verdict type` }));
+      problems.push(
+        warning({
+          code: 'ENTRY_MAPPING_KEY_UNKNOWN',
+          file,
+          pointer: at,
+          rule: 'entry-mapping-keys',
+          expected: 'a verdict type name',
+          message: `entryStepMapping key '${type}' is not a verdict type`,
+        }),
+      );
     }
     if (!stepIds.has(stepId)) problems.push(unknownEntry(file, at, stepId));
   }
   const canonical = canonicalCompletionType(verdictTypeName);
-  const names = [verdictTypeName, canonical, ...Object.entries(UPSTREAM_COMPLETION_ALIASES).filter(([, c]) => c === canonical).map(([u]) => u)];
+  const names = [
+    verdictTypeName,
+    canonical,
+    ...Object.entries(UPSTREAM_COMPLETION_ALIASES)
+      .filter(([, c]) => c === canonical)
+      .map(([u]) => u),
+  ];
   const mappedType = names.find((n): n is string => n !== undefined && Object.hasOwn(mapping, n));
   if (mappedType !== undefined) {
     const stepId = mapping[mappedType] ?? '';
-    return { entry: stepIds.has(stepId) ? { stepId, pointer: pointer('entryStepMapping', mappedType) } : undefined, problems };
+    return {
+      entry: stepIds.has(stepId) ? { stepId, pointer: pointer('entryStepMapping', mappedType) } : undefined,
+      problems,
+    };
   }
   if (registry.entryStep === undefined) {
-    problems.push(problem({ code: 'ENTRY_STEP_MISSING', file, pointer: '/entryStep', rule: 'entry-step-declared', expected: `entryStep, or entryStepMapping with a key for '${verdictTypeName}'`, message: 'no entry step for this verdict type' }));
+    problems.push(
+      problem({
+        code: 'ENTRY_STEP_MISSING',
+        file,
+        pointer: '/entryStep',
+        rule: 'entry-step-declared',
+        expected: `entryStep, or entryStepMapping with a key for '${verdictTypeName}'`,
+        message: 'no entry step for this verdict type',
+      }),
+    );
     return { entry: undefined, problems };
   }
   if (!stepIds.has(registry.entryStep)) {
@@ -42,5 +69,12 @@ export function resolveEntry(
 }
 
 function unknownEntry(file: string, at: string, stepId: string): Problem {
-  return problem({ code: 'UNKNOWN_ENTRY_STEP', file, pointer: at, rule: 'entry-step-exists', expected: 'a step id of this registry', message: `entry step '${stepId}' does not exist` });
+  return problem({
+    code: 'UNKNOWN_ENTRY_STEP',
+    file,
+    pointer: at,
+    rule: 'entry-step-exists',
+    expected: 'a step id of this registry',
+    message: `entry step '${stepId}' does not exist`,
+  });
 }

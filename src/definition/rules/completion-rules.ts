@@ -19,10 +19,28 @@ export const conditionsUseKnownValidators: DefinitionRule = (ctx) => {
       if (defined[id] !== undefined || inert.has(id)) return;
       const configureAt = unconfigured[id];
       if (configureAt !== undefined) {
-        problems.push(problem({ code: 'VALIDATOR_COMMAND_NOT_CONFIGURED', file: ctx.registryFile, pointer: at, rule: 'builtin-validator-configured', expected: `a command at ${ctx.agentFile}#${configureAt}`, message: `built-in validator '${id}' is used but its command is not configured` }));
+        problems.push(
+          problem({
+            code: 'VALIDATOR_COMMAND_NOT_CONFIGURED',
+            file: ctx.registryFile,
+            pointer: at,
+            rule: 'builtin-validator-configured',
+            expected: `a command at ${ctx.agentFile}#${configureAt}`,
+            message: `built-in validator '${id}' is used but its command is not configured`,
+          }),
+        );
         return;
       }
-      problems.push(problem({ code: 'UNKNOWN_VALIDATOR', file: ctx.registryFile, pointer: at, rule: 'condition-validator-known', expected: `a validator declared in validators or a built-in (${Object.keys(defined).join(', ')})`, message: `unknown validator '${id}'` }));
+      problems.push(
+        problem({
+          code: 'UNKNOWN_VALIDATOR',
+          file: ctx.registryFile,
+          pointer: at,
+          rule: 'condition-validator-known',
+          expected: `a validator declared in validators or a built-in (${Object.keys(defined).join(', ')})`,
+          message: `unknown validator '${id}'`,
+        }),
+      );
     });
   }
   return problems;
@@ -34,7 +52,16 @@ export const validatorPatternsKnown: DefinitionRule = (ctx) => {
     const pattern = validator.failurePattern;
     const at = ctx.validators.declaredAt[id];
     if (pattern === undefined || at === undefined || ctx.failurePatterns[pattern] !== undefined) continue;
-    problems.push(problem({ code: 'UNKNOWN_FAILURE_PATTERN', file: ctx.registryFile, pointer: `${at}/failurePattern`, rule: 'failure-pattern-known', expected: `a pattern in failurePatterns or a built-in (${Object.keys(ctx.failurePatterns).join(', ')})`, message: `validator '${id}' names unknown failure pattern '${pattern}'` }));
+    problems.push(
+      problem({
+        code: 'UNKNOWN_FAILURE_PATTERN',
+        file: ctx.registryFile,
+        pointer: `${at}/failurePattern`,
+        rule: 'failure-pattern-known',
+        expected: `a pattern in failurePatterns or a built-in (${Object.keys(ctx.failurePatterns).join(', ')})`,
+        message: `validator '${id}' names unknown failure pattern '${pattern}'`,
+      }),
+    );
   }
   return problems;
 };
@@ -42,4 +69,13 @@ export const validatorPatternsKnown: DefinitionRule = (ctx) => {
 export const completionStepsMatchClosures: DefinitionRule = (ctx) =>
   ctx.completionSteps
     .filter((c) => !ctx.steps.some((s) => s.key === c.key && s.stepKind === 'closure'))
-    .map((c) => warning({ code: 'COMPLETION_STEP_UNMATCHED', file: ctx.registryFile, pointer: c.pointer, rule: 'completion-step-for-closure', expected: `a closure step with id '${escapePointerSegment(c.key)}'`, message: `completion step '${c.key}' matches no closure step, so its conditions never run` }));
+    .map((c) =>
+      warning({
+        code: 'COMPLETION_STEP_UNMATCHED',
+        file: ctx.registryFile,
+        pointer: c.pointer,
+        rule: 'completion-step-for-closure',
+        expected: `a closure step with id '${escapePointerSegment(c.key)}'`,
+        message: `completion step '${c.key}' matches no closure step, so its conditions never run`,
+      }),
+    );

@@ -14,7 +14,14 @@ function unknownKeys(value: object, known: readonly string[], file: string): Pro
   return Object.keys(value)
     .filter((key) => !known.includes(key))
     .map((key) =>
-      warning({ code: 'UNKNOWN_KEY', file, pointer: pointer(key), rule: 'known-top-level-keys', expected: `one of ${known.join(', ')}`, message: `unknown top-level key '${key}' is ignored` }),
+      warning({
+        code: 'UNKNOWN_KEY',
+        file,
+        pointer: pointer(key),
+        rule: 'known-top-level-keys',
+        expected: `one of ${known.join(', ')}`,
+        message: `unknown top-level key '${key}' is ignored`,
+      }),
     );
 }
 
@@ -23,6 +30,13 @@ export const agentIdMatchesName: DefinitionRule = (ctx) => {
   const agentId = ctx.registry.agentId;
   if (agentId === undefined || agentId === ctx.agent.name) return [];
   return [
-    problem({ code: 'AGENT_ID_MISMATCH', file: ctx.registryFile, pointer: '/agentId', rule: 'agent-id-equals-name', expected: `'${ctx.agent.name}' (agent.json name)`, message: `agentId '${agentId}' differs from the agent name` }),
+    problem({
+      code: 'AGENT_ID_MISMATCH',
+      file: ctx.registryFile,
+      pointer: '/agentId',
+      rule: 'agent-id-equals-name',
+      expected: `'${ctx.agent.name}' (agent.json name)`,
+      message: `agentId '${agentId}' differs from the agent name`,
+    }),
   ];
 };

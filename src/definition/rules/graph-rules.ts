@@ -16,8 +16,13 @@ export function reachableFrom(ctx: LoadContext, entry: string): Set<string> {
     const step = byId.get(id);
     if (!step) continue;
     const gate = step.definition.structuredGate;
-    const dynamicJump = gate.allowedIntents.includes('jump') && step.definition.transitions.jump === undefined && gate.targetField !== undefined;
-    const next = dynamicJump ? [...ctx.stepIds] : Object.values(step.definition.transitions).flatMap((r) => (r ? ruleTargets(r) : []));
+    const dynamicJump =
+      gate.allowedIntents.includes('jump') &&
+      step.definition.transitions.jump === undefined &&
+      gate.targetField !== undefined;
+    const next = dynamicJump
+      ? [...ctx.stepIds]
+      : Object.values(step.definition.transitions).flatMap((r) => (r ? ruleTargets(r) : []));
     for (const target of next) {
       if (!seen.has(target) && byId.has(target)) {
         seen.add(target);
@@ -33,12 +38,30 @@ export const stepsReachable: DefinitionRule = (ctx) => {
   const reachable = reachableFrom(ctx, ctx.entry.stepId);
   return ctx.steps
     .filter((s) => !reachable.has(s.key))
-    .map((s) => problem({ code: 'UNREACHABLE_STEP', file: ctx.registryFile, pointer: s.pointer, rule: 'steps-reachable', expected: `a path of transitions from entry step '${ctx.entry?.stepId ?? ''}'`, message: `step '${s.key}' cannot be reached from the entry step` }));
+    .map((s) =>
+      problem({
+        code: 'UNREACHABLE_STEP',
+        file: ctx.registryFile,
+        pointer: s.pointer,
+        rule: 'steps-reachable',
+        expected: `a path of transitions from entry step '${ctx.entry?.stepId ?? ''}'`,
+        message: `step '${s.key}' cannot be reached from the entry step`,
+      }),
+    );
 };
 
 export const closureReachable: DefinitionRule = (ctx) => {
   if (!ctx.entry) return [];
   const reachable = reachableFrom(ctx, ctx.entry.stepId);
   if (ctx.steps.some((s) => reachable.has(s.key) && s.stepKind === 'closure')) return [];
-  return [problem({ code: 'NO_REACHABLE_CLOSURE', file: ctx.registryFile, pointer: ctx.entry.pointer, rule: 'closure-reachable', expected: 'a closure step reachable from the entry step', message: `no closure step can be reached from entry step '${ctx.entry.stepId}': the run could never complete` })];
+  return [
+    problem({
+      code: 'NO_REACHABLE_CLOSURE',
+      file: ctx.registryFile,
+      pointer: ctx.entry.pointer,
+      rule: 'closure-reachable',
+      expected: 'a closure step reachable from the entry step',
+      message: `no closure step can be reached from entry step '${ctx.entry.stepId}': the run could never complete`,
+    }),
+  ];
 };

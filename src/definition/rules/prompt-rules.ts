@@ -18,7 +18,16 @@ export const systemPromptExists: DefinitionRule = async (ctx) => {
     await access(abs);
     return [];
   } catch {
-    return [problem({ code: 'SYSTEM_PROMPT_MISSING', file: ctx.agentFile, pointer: '/runner/flow/systemPromptPath', rule: 'system-prompt-exists', expected: `a file at ${abs}`, message: `system prompt '${ctx.settings.systemPromptPath}' not found` })];
+    return [
+      problem({
+        code: 'SYSTEM_PROMPT_MISSING',
+        file: ctx.agentFile,
+        pointer: '/runner/flow/systemPromptPath',
+        rule: 'system-prompt-exists',
+        expected: `a file at ${abs}`,
+        message: `system prompt '${ctx.settings.systemPromptPath}' not found`,
+      }),
+    ];
   }
 };
 
@@ -28,13 +37,25 @@ export const stepPromptsExist: DefinitionRule = (ctx) => {
   for (const step of ctx.steps) {
     const candidates = c3lCandidates(coordinates(ctx, step));
     if (candidates.some((c) => present.has(c))) continue;
-    problems.push(problem({ code: 'PROMPT_FILE_MISSING', file: ctx.registryFile, pointer: step.pointer, rule: 'step-prompt-exists', expected: candidates.map((c) => `prompts/${c}`).join(' or '), message: `no prompt file for step '${step.key}'` }));
+    problems.push(
+      problem({
+        code: 'PROMPT_FILE_MISSING',
+        file: ctx.registryFile,
+        pointer: step.pointer,
+        rule: 'step-prompt-exists',
+        expected: candidates.map((c) => `prompts/${c}`).join(' or '),
+        message: `no prompt file for step '${step.key}'`,
+      }),
+    );
   }
   return problems;
 };
 
 export const unusedPrompts: DefinitionRule = (ctx) => {
-  const systemRel = path.relative(ctx.layout.promptsDir, path.resolve(ctx.layout.agentDir, ctx.settings.systemPromptPath)).split(path.sep).join('/');
+  const systemRel = path
+    .relative(ctx.layout.promptsDir, path.resolve(ctx.layout.agentDir, ctx.settings.systemPromptPath))
+    .split(path.sep)
+    .join('/');
   const used = (file: string): boolean =>
     file === systemRel ||
     file === 'system.md' ||
@@ -44,7 +65,16 @@ export const unusedPrompts: DefinitionRule = (ctx) => {
     ctx.steps.some((s) => isVariantOf(file, ctx, s));
   return ctx.promptFiles
     .filter((f) => !used(f))
-    .map((f) => warning({ code: 'PROMPT_FILE_UNUSED', file: `${path.relative(ctx.layout.agentDir, ctx.layout.promptsDir).split(path.sep).join('/')}/${f}`, pointer: '', rule: 'prompt-files-used', expected: 'a step whose c1/c2/c3/edition select this file', message: `prompt file is not used by any step` }));
+    .map((f) =>
+      warning({
+        code: 'PROMPT_FILE_UNUSED',
+        file: `${path.relative(ctx.layout.agentDir, ctx.layout.promptsDir).split(path.sep).join('/')}/${f}`,
+        pointer: '',
+        rule: 'prompt-files-used',
+        expected: 'a step whose c1/c2/c3/edition select this file',
+        message: `prompt file is not used by any step`,
+      }),
+    );
 };
 
 /** Any adaptation of the step's edition counts: closure adaptations are chosen at runtime. */
@@ -56,7 +86,16 @@ function isVariantOf(file: string, ctx: LoadContext, step: DraftStep): boolean {
   return name === `f_${d.edition}.md` || (name.startsWith(`f_${d.edition}_`) && !name.includes('/'));
 }
 
-function coordinates(ctx: LoadContext, step: DraftStep): { c1: string; c2: string; c3: string; edition: string; adaptation?: string } {
+function coordinates(
+  ctx: LoadContext,
+  step: DraftStep,
+): { c1: string; c2: string; c3: string; edition: string; adaptation?: string } {
   const d = step.definition;
-  return { c1: ctx.c1, c2: d.c2, c3: d.c3, edition: d.edition, ...(d.adaptation === undefined ? {} : { adaptation: d.adaptation }) };
+  return {
+    c1: ctx.c1,
+    c2: d.c2,
+    c3: d.c3,
+    edition: d.edition,
+    ...(d.adaptation === undefined ? {} : { adaptation: d.adaptation }),
+  };
 }

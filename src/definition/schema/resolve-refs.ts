@@ -79,14 +79,23 @@ export class RefResolver {
     if (/^[a-z][a-z0-9+.-]*:/i.test(filePart)) {
       throw schemaError(`remote $ref '${ref}' is not supported`, here, 'a file in the schemas directory');
     }
-    const file = filePart === '' ? w.at.file : this.files.normalise(path.posix.join(path.posix.dirname(w.at.file), filePart));
+    const file =
+      filePart === '' ? w.at.file : this.files.normalise(path.posix.join(path.posix.dirname(w.at.file), filePart));
     const key = `${file}#${fragment}`;
     const seen = w.chain.indexOf(key);
     if (seen >= 0) {
-      throw schemaError(`circular $ref: ${[...w.chain.slice(seen), key].join(' -> ')}`, here, 'a $ref chain without cycles');
+      throw schemaError(
+        `circular $ref: ${[...w.chain.slice(seen), key].join(' -> ')}`,
+        here,
+        'a $ref chain without cycles',
+      );
     }
     if (w.chain.length > MAX_REF_DEPTH) {
-      throw schemaError(`$ref nesting deeper than ${MAX_REF_DEPTH}: ${w.chain.join(' -> ')}`, here, `at most ${MAX_REF_DEPTH} nested $refs`);
+      throw schemaError(
+        `$ref nesting deeper than ${MAX_REF_DEPTH}: ${w.chain.join(' -> ')}`,
+        here,
+        `at most ${MAX_REF_DEPTH} nested $refs`,
+      );
     }
     const target = await this.lookup(file, fragment, here);
     return this.walk(target, { at: { file, pointer: fragment }, chain: [...w.chain, key] });
@@ -102,7 +111,11 @@ export class RefResolver {
     }
     const found = getAtPointer(root, segments);
     if (!found.found) {
-      throw schemaError(`$ref target '${file}#${fragment}' not found (no '${found.missing}')`, here, 'an existing JSON pointer');
+      throw schemaError(
+        `$ref target '${file}#${fragment}' not found (no '${found.missing}')`,
+        here,
+        'an existing JSON pointer',
+      );
     }
     return found.value;
   }

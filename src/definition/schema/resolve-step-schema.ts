@@ -22,7 +22,10 @@ export interface ResolveSchemaOptions {
   readonly files?: SchemaFileCache;
 }
 
-export async function resolveStepSchema(input: ResolveSchemaInput, options: ResolveSchemaOptions = {}): Promise<ResolvedSchema> {
+export async function resolveStepSchema(
+  input: ResolveSchemaInput,
+  options: ResolveSchemaOptions = {},
+): Promise<ResolvedSchema> {
   const files = options.files ?? new SchemaFileCache(input.schemasDir);
   try {
     const file = files.normalise(input.file);
@@ -30,21 +33,35 @@ export async function resolveStepSchema(input: ResolveSchemaInput, options: Reso
     const { value, pointer } = locate(root, file, input.schema);
     const resolved = await new RefResolver(files).resolve(value, { file, pointer });
     if (!isJsonObject(resolved)) {
-      throw schemaError(`schema '${input.schema}' is not an object`, schemaWhere(file, pointer), 'a JSON Schema object');
+      throw schemaError(
+        `schema '${input.schema}' is not an object`,
+        schemaWhere(file, pointer),
+        'a JSON Schema object',
+      );
     }
     const full = closeObjects(stripMeta(resolved));
     return { full, api: toApiSchema(full) };
   } catch (error) {
     if (!AgentError.isInstance(error)) throw error;
-    const options = { ...(error.where === undefined ? {} : { where: error.where }), ...(error.expected === undefined ? {} : { expected: error.expected }) };
-    throw new AgentError(error.code, `step '${input.stepId}': ${error.message}`, { ...options, details: { stepId: input.stepId, file: input.file, schema: input.schema } });
+    const options = {
+      ...(error.where === undefined ? {} : { where: error.where }),
+      ...(error.expected === undefined ? {} : { expected: error.expected }),
+    };
+    throw new AgentError(error.code, `step '${input.stepId}': ${error.message}`, {
+      ...options,
+      details: { stepId: input.stepId, file: input.file, schema: input.schema },
+    });
   }
 }
 
 /** Finds the step schema named by `outputSchemaRef.schema` in a loaded file. */
 function locate(root: JsonValue, file: string, identifier: string): { value: JsonValue; pointer: string } {
   if (identifier.startsWith('##') || identifier.includes('//')) {
-    throw schemaError(`malformed schema identifier '${identifier}'`, schemaWhere(file, ''), "a bare name or '#/json/pointer'");
+    throw schemaError(
+      `malformed schema identifier '${identifier}'`,
+      schemaWhere(file, ''),
+      "a bare name or '#/json/pointer'",
+    );
   }
   if (identifier.startsWith('#')) {
     const pointer = identifier.slice(1);
@@ -55,7 +72,12 @@ function locate(root: JsonValue, file: string, identifier: string): { value: Jso
       throw schemaError((error as Error).message, schemaWhere(file, pointer), "a pointer such as '#/definitions/name'");
     }
     const found = getAtPointer(root, segments);
-    if (!found.found) throw schemaError(`pointer '${identifier}' not found (no '${found.missing}')`, schemaWhere(file, pointer), 'an existing JSON pointer');
+    if (!found.found)
+      throw schemaError(
+        `pointer '${identifier}' not found (no '${found.missing}')`,
+        schemaWhere(file, pointer),
+        'an existing JSON pointer',
+      );
     return { value: found.value, pointer };
   }
   const escaped = identifier.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -66,7 +88,11 @@ function locate(root: JsonValue, file: string, identifier: string): { value: Jso
   }
   const top = isJsonObject(root) ? root[identifier] : undefined;
   if (top !== undefined) return { value: top, pointer: `/${escaped}` };
-  throw schemaError(`schema '${identifier}' not found in definitions, $defs or top level`, schemaWhere(file, ''), `a schema named '${identifier}'`);
+  throw schemaError(
+    `schema '${identifier}' not found in definitions, $defs or top level`,
+    schemaWhere(file, ''),
+    `a schema named '${identifier}'`,
+  );
 }
 
 /** After inlining, definitions and identity keywords only confuse validators and the API. */

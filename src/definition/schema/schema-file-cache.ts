@@ -34,7 +34,11 @@ export class SchemaFileCache {
     const abs = path.resolve(this.schemasDir, file);
     const rel = path.relative(this.schemasDir, abs);
     if (rel.startsWith('..') || path.isAbsolute(rel)) {
-      throw schemaError(`schema file '${file}' is outside the schemas directory`, schemaWhere(file, ''), 'a path inside schemas/');
+      throw schemaError(
+        `schema file '${file}' is outside the schemas directory`,
+        schemaWhere(file, ''),
+        'a path inside schemas/',
+      );
     }
     return rel.split(path.sep).join('/');
   }
@@ -44,11 +48,19 @@ export class SchemaFileCache {
     try {
       text = await readFile(path.join(this.schemasDir, rel), 'utf8');
     } catch {
-      throw schemaError(`schema file not found: ${path.join(this.schemasDir, rel)}`, schemaWhere(rel, ''), 'an existing schema file');
+      throw schemaError(
+        `schema file not found: ${path.join(this.schemasDir, rel)}`,
+        schemaWhere(rel, ''),
+        'an existing schema file',
+      );
     }
     const parsed = parseJsonText(text);
     if (!parsed.ok) {
-      throw schemaError(`invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}`, schemaWhere(rel, ''), 'valid JSON');
+      throw schemaError(
+        `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}`,
+        schemaWhere(rel, ''),
+        'valid JSON',
+      );
     }
     return parsed.value as JsonValue;
   }

@@ -7,7 +7,19 @@ import type { JsonObject, JsonValue } from '../../contracts/json.js';
 import { isJsonObject } from '../../contracts/json.js';
 
 /** Keywords whose value is one subschema. */
-const SINGLE = ['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'additionalItems'];
+const SINGLE = [
+  'additionalProperties',
+  'items',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'additionalItems',
+];
 /** Keywords whose value is an array of subschemas. */
 const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 /** Keywords whose value maps names to subschemas. */

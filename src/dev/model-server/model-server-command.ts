@@ -50,7 +50,8 @@ async function main(): Promise<void> {
     return;
   }
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port must be an integer 0-65535, got ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    usage(`--port must be an integer 0-65535, got ${values.port}`);
   let options: ModelServerOptions;
   if (values.record) {
     if (values.session) usage('--record and --session are mutually exclusive');

@@ -56,13 +56,22 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_offline_${Date.now()}`, ...headers });
   res.end(text);
 }
 
-async function proxy(record: RecordOptions, req: IncomingMessage, raw: string): Promise<{ status: number; body: unknown; headers: Headers }> {
+async function proxy(
+  record: RecordOptions,
+  req: IncomingMessage,
+  raw: string,
+): Promise<{ status: number; body: unknown; headers: Headers }> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   for (const name of ['anthropic-version', 'anthropic-beta']) {
     const v = req.headers[name];
@@ -75,7 +84,11 @@ async function proxy(record: RecordOptions, req: IncomingMessage, raw: string): 
       if (typeof v === 'string') headers[name] = v;
     }
   }
-  const response = await fetch(`${record.upstream.replace(/\/$/, '')}/v1/messages`, { method: 'POST', headers, body: raw });
+  const response = await fetch(`${record.upstream.replace(/\/$/, '')}/v1/messages`, {
+    method: 'POST',
+    headers,
+    body: raw,
+  });
   const text = await response.text();
   let body: unknown;
   try {
@@ -87,10 +100,18 @@ async function proxy(record: RecordOptions, req: IncomingMessage, raw: string): 
 }
 
 export async function createModelServer(options: ModelServerOptions): Promise<ModelServer> {
-  if (!options.session === !options.record) throw new Error('createModelServer needs exactly one of `session` or `record`');
-  const script = options.session === undefined ? undefined : typeof options.session === 'string' ? loadSessionScript(options.session) : parseSessionScript(options.session);
+  if (!options.session === !options.record)
+    throw new Error('createModelServer needs exactly one of `session` or `record`');
+  const script =
+    options.session === undefined
+      ? undefined
+      : typeof options.session === 'string'
+        ? loadSessionScript(options.session)
+        : parseSessionScript(options.session);
   const player = script ? new RulePlayer(script) : undefined;
-  const recorder = options.record ? new SessionRecorder(options.record.out, options.record.name ?? 'recorded') : undefined;
+  const recorder = options.record
+    ? new SessionRecorder(options.record.out, options.record.name ?? 'recorded')
+    : undefined;
   let stats = emptyStats();
   const timers = new Set<NodeJS.Timeout>();
   const delay = (ms: number): Promise<void> =>

@@ -15,8 +15,10 @@ export interface PlannedReply {
   readonly reset: boolean;
 }
 
-const list = (v: string | readonly string[] | undefined): readonly string[] => (v === undefined ? [] : typeof v === 'string' ? [v] : v);
-const containsAll = (haystack: string, needles: string | readonly string[] | undefined): boolean => list(needles).every((n) => haystack.includes(n));
+const list = (v: string | readonly string[] | undefined): readonly string[] =>
+  v === undefined ? [] : typeof v === 'string' ? [v] : v;
+const containsAll = (haystack: string, needles: string | readonly string[] | undefined): boolean =>
+  list(needles).every((n) => haystack.includes(n));
 
 export function ruleMatches(rule: SessionRule, view: RequestView): boolean {
   const w = rule.when;
@@ -33,12 +35,20 @@ function toolId(ruleId: string, turn: number, index: number): string {
   return `toolu_${ruleId.replace(/[^A-Za-z0-9_-]/g, '_')}_${turn}_${index}`;
 }
 
-function messageBody(rule: SessionRule, respond: RuleRespond, view: RequestView, script: SessionScript, requestChars: number): unknown {
+function messageBody(
+  rule: SessionRule,
+  respond: RuleRespond,
+  view: RequestView,
+  script: SessionScript,
+  requestChars: number,
+): unknown {
   const content: Array<Record<string, unknown>> = [];
   if (respond.text !== undefined) content.push({ type: 'text', text: respond.text });
   if (respond.json !== undefined) content.push({ type: 'text', text: JSON.stringify(respond.json) });
   if (respond.rawText !== undefined) content.push({ type: 'text', text: respond.rawText });
-  (respond.toolUse ?? []).forEach((t, i) => content.push({ type: 'tool_use', id: toolId(rule.id, view.turn, i), name: t.name, input: t.input ?? {} }));
+  (respond.toolUse ?? []).forEach((t, i) =>
+    content.push({ type: 'tool_use', id: toolId(rule.id, view.turn, i), name: t.name, input: t.input ?? {} }),
+  );
   const stopReason = respond.stopReason ?? ((respond.toolUse?.length ?? 0) > 0 ? 'tool_use' : 'end_turn');
   const usage = {
     input_tokens: Math.ceil(requestChars / 4),
@@ -73,7 +83,9 @@ export class RulePlayer {
   }
 
   plan(view: RequestView, requestChars: number): PlannedReply {
-    const rule = this.script.rules.find((r) => (r.times === undefined || (this.used.get(r.id) ?? 0) < r.times) && ruleMatches(r, view));
+    const rule = this.script.rules.find(
+      (r) => (r.times === undefined || (this.used.get(r.id) ?? 0) < r.times) && ruleMatches(r, view),
+    );
     if (!rule) {
       const message = `no rule matched: turn=${view.turn}; step prompt starts: ${view.promptTail.slice(0, 200)}`;
       return { rule: null, status: 500, headers: {}, body: errorBody('api_error', message), delayMs: 0, reset: false };
@@ -83,8 +95,22 @@ export class RulePlayer {
     const delayMs = r.delayMs ?? 0;
     if (r.reset) return { rule: rule.id, status: 0, headers: {}, delayMs, reset: true };
     if (r.error) {
-      return { rule: rule.id, status: r.error.status, headers: r.error.headers ?? {}, body: errorBody(r.error.type, r.error.message), delayMs, reset: false };
+      return {
+        rule: rule.id,
+        status: r.error.status,
+        headers: r.error.headers ?? {},
+        body: errorBody(r.error.type, r.error.message),
+        delayMs,
+        reset: false,
+      };
     }
-    return { rule: rule.id, status: 200, headers: {}, body: messageBody(rule, r, view, this.script, requestChars), delayMs, reset: false };
+    return {
+      rule: rule.id,
+      status: 200,
+      headers: {},
+      body: messageBody(rule, r, view, this.script, requestChars),
+      delayMs,
+      reset: false,
+    };
   }
 }

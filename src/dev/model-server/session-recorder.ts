@@ -32,11 +32,18 @@ function respondFrom(status: number, body: unknown, headers: Headers): RuleRespo
     };
   }
   const content = Array.isArray(b['content']) ? (b['content'] as Array<Record<string, unknown>>) : [];
-  const text = content.flatMap((c) => (c['type'] === 'text' && typeof c['text'] === 'string' ? [c['text']] : [])).join('\n');
-  const toolUse = content.filter((c) => c['type'] === 'tool_use').map((c) => ({ name: String(c['name']), input: c['input'] }));
+  const text = content
+    .flatMap((c) => (c['type'] === 'text' && typeof c['text'] === 'string' ? [c['text']] : []))
+    .join('\n');
+  const toolUse = content
+    .filter((c) => c['type'] === 'tool_use')
+    .map((c) => ({ name: String(c['name']), input: c['input'] }));
   const stopReason = typeof b['stop_reason'] === 'string' ? b['stop_reason'] : undefined;
   const usage = (b['usage'] ?? {}) as Record<string, unknown>;
-  const numericUsage = Object.fromEntries(Object.entries(usage).filter(([, v]) => typeof v === 'number')) as Record<string, number>;
+  const numericUsage = Object.fromEntries(Object.entries(usage).filter(([, v]) => typeof v === 'number')) as Record<
+    string,
+    number
+  >;
   const respond: { -readonly [K in keyof RuleRespond]: RuleRespond[K] } = {};
   if (text) {
     let parsed: unknown;
@@ -59,7 +66,10 @@ export class SessionRecorder {
   private readonly rules: SessionRule[] = [];
   private model: string | undefined;
 
-  constructor(private readonly out: string, private readonly name: string) {}
+  constructor(
+    private readonly out: string,
+    private readonly name: string,
+  ) {}
 
   record(view: RequestView, status: number, body: unknown, headers: Headers): void {
     this.model ??= view.model;

@@ -52,16 +52,21 @@ const WHEN_KEYS = ['promptContains', 'systemContains', 'turn', 'lastToolResultCo
 const RESPOND_KEYS = ['text', 'json', 'rawText', 'toolUse', 'error', 'delayMs', 'reset', 'stopReason', 'usage'];
 
 function invalid(where: string, message: string, expected?: string): never {
-  throw new AgentError(FailureType.ConfigInvalid, `invalid session script: ${message}`, { where, ...(expected ? { expected } : {}) });
+  throw new AgentError(FailureType.ConfigInvalid, `invalid session script: ${message}`, {
+    where,
+    ...(expected ? { expected } : {}),
+  });
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isStrings = (v: unknown): boolean => typeof v === 'string' || (Array.isArray(v) && v.every((s) => typeof s === 'string'));
+const isStrings = (v: unknown): boolean =>
+  typeof v === 'string' || (Array.isArray(v) && v.every((s) => typeof s === 'string'));
 
 export function parseSessionScript(value: unknown, source = 'session'): SessionScript {
   if (!isObject(value)) invalid(source, 'the script must be a JSON object');
   if (typeof value['name'] !== 'string') invalid(`${source}#/name`, 'name is missing', 'a string');
-  if (value['model'] !== undefined && typeof value['model'] !== 'string') invalid(`${source}#/model`, 'model must be a string');
+  if (value['model'] !== undefined && typeof value['model'] !== 'string')
+    invalid(`${source}#/model`, 'model must be a string');
   const rules = value['rules'];
   if (!Array.isArray(rules)) invalid(`${source}#/rules`, 'rules is missing', 'an array of rules');
   const ids = new Set<string>();
@@ -73,21 +78,36 @@ export function parseSessionScript(value: unknown, source = 'session'): SessionS
     ids.add(rule['id']);
     const when = rule['when'] ?? {};
     if (!isObject(when)) invalid(`${at}/when`, 'when must be an object');
-    for (const key of Object.keys(when)) if (!WHEN_KEYS.includes(key)) invalid(`${at}/when/${key}`, `unknown condition ${key}`, WHEN_KEYS.join(', '));
+    for (const key of Object.keys(when))
+      if (!WHEN_KEYS.includes(key)) invalid(`${at}/when/${key}`, `unknown condition ${key}`, WHEN_KEYS.join(', '));
     for (const key of ['promptContains', 'systemContains', 'lastToolResultContains']) {
-      if (when[key] !== undefined && !isStrings(when[key])) invalid(`${at}/when/${key}`, `${key} must be a string or string[]`);
+      if (when[key] !== undefined && !isStrings(when[key]))
+        invalid(`${at}/when/${key}`, `${key} must be a string or string[]`);
     }
-    if (when['turn'] !== undefined && (!Number.isInteger(when['turn']) || (when['turn'] as number) < 0)) invalid(`${at}/when/turn`, 'turn must be an integer >= 0');
-    if (rule['times'] !== undefined && (!Number.isInteger(rule['times']) || (rule['times'] as number) < 1)) invalid(`${at}/times`, 'times must be an integer >= 1');
+    if (when['turn'] !== undefined && (!Number.isInteger(when['turn']) || (when['turn'] as number) < 0))
+      invalid(`${at}/when/turn`, 'turn must be an integer >= 0');
+    if (rule['times'] !== undefined && (!Number.isInteger(rule['times']) || (rule['times'] as number) < 1))
+      invalid(`${at}/times`, 'times must be an integer >= 1');
     const respond = rule['respond'];
     if (!isObject(respond)) invalid(`${at}/respond`, 'respond is missing', 'an object');
-    for (const key of Object.keys(respond)) if (!RESPOND_KEYS.includes(key)) invalid(`${at}/respond/${key}`, `unknown response field ${key}`, RESPOND_KEYS.join(', '));
+    for (const key of Object.keys(respond))
+      if (!RESPOND_KEYS.includes(key))
+        invalid(`${at}/respond/${key}`, `unknown response field ${key}`, RESPOND_KEYS.join(', '));
     const toolUse = respond['toolUse'];
-    if (toolUse !== undefined && (!Array.isArray(toolUse) || !toolUse.every((t) => isObject(t) && typeof t['name'] === 'string'))) {
+    if (
+      toolUse !== undefined &&
+      (!Array.isArray(toolUse) || !toolUse.every((t) => isObject(t) && typeof t['name'] === 'string'))
+    ) {
       invalid(`${at}/respond/toolUse`, 'toolUse must be an array of { name, input }');
     }
     const error = respond['error'];
-    if (error !== undefined && (!isObject(error) || typeof error['status'] !== 'number' || typeof error['type'] !== 'string' || typeof error['message'] !== 'string')) {
+    if (
+      error !== undefined &&
+      (!isObject(error) ||
+        typeof error['status'] !== 'number' ||
+        typeof error['type'] !== 'string' ||
+        typeof error['message'] !== 'string')
+    ) {
       invalid(`${at}/respond/error`, 'error must be { status, type, message, headers? }');
     }
   });
@@ -99,13 +119,17 @@ export function loadSessionScript(file: string): SessionScript {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new AgentError(FailureType.ConfigInvalid, `cannot read session script: ${(error as Error).message}`, { where: file });
+    throw new AgentError(FailureType.ConfigInvalid, `cannot read session script: ${(error as Error).message}`, {
+      where: file,
+    });
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new AgentError(FailureType.ConfigInvalid, `session script is not valid JSON: ${(error as Error).message}`, { where: file });
+    throw new AgentError(FailureType.ConfigInvalid, `session script is not valid JSON: ${(error as Error).message}`, {
+      where: file,
+    });
   }
   return parseSessionScript(value, file);
 }

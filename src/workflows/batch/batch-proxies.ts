@@ -8,16 +8,32 @@ import type { BatchActivities } from '../../contracts/batch.js';
 import { FailureType } from '../../contracts/failures.js';
 
 const NON_RETRYABLE = Object.values(FailureType).filter(
-  (t) => t !== FailureType.ModelRateLimited && t !== FailureType.ModelUnavailable && t !== FailureType.GitHubRateLimited && t !== FailureType.GitHubUnavailable,
+  (t) =>
+    t !== FailureType.ModelRateLimited &&
+    t !== FailureType.ModelUnavailable &&
+    t !== FailureType.GitHubRateLimited &&
+    t !== FailureType.GitHubUnavailable,
 );
 
-const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10, nonRetryableErrorTypes: NON_RETRYABLE } as const;
+const retry = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+  maximumAttempts: 10,
+  nonRetryableErrorTypes: NON_RETRYABLE,
+} as const;
 
 /** Listing may page through a remote tracker. */
-export const selectActivities = proxyActivities<Pick<BatchActivities, 'listIssues'>>({ startToCloseTimeout: '5 minutes', retry });
+export const selectActivities = proxyActivities<Pick<BatchActivities, 'listIssues'>>({
+  startToCloseTimeout: '5 minutes',
+  retry,
+});
 
 /** One label change: a short timeout so a killed worker's attempt is retried promptly. */
-export const labelActivities = proxyActivities<Pick<BatchActivities, 'relabelIssue'>>({ startToCloseTimeout: '20 seconds', retry });
+export const labelActivities = proxyActivities<Pick<BatchActivities, 'relabelIssue'>>({
+  startToCloseTimeout: '20 seconds',
+  retry,
+});
 
 export const awaitActivities = proxyActivities<Pick<BatchActivities, 'awaitRun'>>({
   startToCloseTimeout: '7 days',

@@ -2,7 +2,14 @@
  * Pure helpers of the batch workflow: the label moves of the issue state machine, the
  * result row a run turns into, counts, and the Web UI details.
  */
-import type { BatchCounts, BatchIssueProgress, BatchIssueRef, BatchIssueResult, BatchLabels, BatchProgress } from '../../contracts/batch.js';
+import type {
+  BatchCounts,
+  BatchIssueProgress,
+  BatchIssueRef,
+  BatchIssueResult,
+  BatchLabels,
+  BatchProgress,
+} from '../../contracts/batch.js';
 import type { RunResult } from '../../contracts/run.js';
 import { totalTokens } from '../../contracts/usage.js';
 
@@ -13,17 +20,28 @@ export interface LabelMove {
 
 /** ready (or a previous terminal label) → in-progress. */
 export function startMove(labels: BatchLabels): LabelMove {
-  return { add: [labels.inProgress], remove: [labels.ready, labels.done, labels.blocked].filter((l) => l !== labels.inProgress) };
+  return {
+    add: [labels.inProgress],
+    remove: [labels.ready, labels.done, labels.blocked].filter((l) => l !== labels.inProgress),
+  };
 }
 
 /** in-progress → done (succeeded) | ready (cancelled: a later batch may pick it up) | blocked (anything else: a human looks). */
 export function finalMove(outcome: BatchIssueResult['outcome'], labels: BatchLabels): LabelMove {
   const target = outcome === 'succeeded' ? labels.done : outcome === 'cancelled' ? labels.ready : labels.blocked;
-  return { add: [target], remove: [labels.ready, labels.inProgress, labels.done, labels.blocked].filter((l) => l !== target) };
+  return {
+    add: [target],
+    remove: [labels.ready, labels.inProgress, labels.done, labels.blocked].filter((l) => l !== target),
+  };
 }
 
 /** A finished run as a row: success needs a fully delivered boundary, otherwise it is partial. */
-export function rowFromRun(ref: BatchIssueRef, workflowId: string, result: RunResult, attached: boolean): BatchIssueResult {
+export function rowFromRun(
+  ref: BatchIssueRef,
+  workflowId: string,
+  result: RunResult,
+  attached: boolean,
+): BatchIssueResult {
   const base = {
     issue: ref.number,
     title: ref.title,
@@ -39,8 +57,15 @@ export function rowFromRun(ref: BatchIssueRef, workflowId: string, result: RunRe
     case 'success': {
       const boundary = result.boundary;
       if (boundary !== undefined && boundary.status !== 'success') {
-        const why = boundary.effects.filter((e) => e.status === 'failed' || e.status === 'skipped').map((e) => `${e.name}: ${e.detail}`)[0];
-        return { ...base, outcome: 'partial', code: 'BOUNDARY_PARTIAL', reason: `validated, but delivery is ${boundary.status}${why ? ` (${why})` : ''}${boundary.pending.length ? `; pending: ${boundary.pending.join('; ')}` : ''}` };
+        const why = boundary.effects
+          .filter((e) => e.status === 'failed' || e.status === 'skipped')
+          .map((e) => `${e.name}: ${e.detail}`)[0];
+        return {
+          ...base,
+          outcome: 'partial',
+          code: 'BOUNDARY_PARTIAL',
+          reason: `validated, but delivery is ${boundary.status}${why ? ` (${why})` : ''}${boundary.pending.length ? `; pending: ${boundary.pending.join('; ')}` : ''}`,
+        };
       }
       return { ...base, outcome: 'succeeded', reason: result.reason };
     }
@@ -73,7 +98,11 @@ export function rowWithoutRun(
   };
 }
 
-export function countsOf(queued: number, active: readonly BatchIssueProgress[], results: readonly BatchIssueResult[]): BatchCounts {
+export function countsOf(
+  queued: number,
+  active: readonly BatchIssueProgress[],
+  results: readonly BatchIssueResult[],
+): BatchCounts {
   const by = (o: BatchIssueResult['outcome']): number => results.filter((r) => r.outcome === o).length;
   return {
     total: queued + active.length + results.length,
@@ -98,11 +127,15 @@ export function renderBatchDetails(p: BatchProgress): string {
     `**Concurrency:** ${p.concurrency} (max seen ${p.maxConcurrent}) · **Generation:** ${p.generation}`,
   ];
   const running = p.issues.filter((i) => i.state === 'running' || i.state === 'starting');
-  if (running.length > 0) lines.push('', `**Running:** ${running.map((i) => `#${i.issue} (\`${i.workflowId}\`)`).join(', ')}`);
+  if (running.length > 0)
+    lines.push('', `**Running:** ${running.map((i) => `#${i.issue} (\`${i.workflowId}\`)`).join(', ')}`);
   const recent = p.results.slice(-20);
   if (recent.length > 0) {
     lines.push('', '| issue | outcome | steps | tokens | cost | reason |', '|---|---|---|---|---|---|');
-    for (const r of recent) lines.push(`| #${r.issue} | ${r.outcome} | ${r.steps} | ${r.tokens} | $${r.costUsd.toFixed(4)} | ${cell(r.reason)} |`);
+    for (const r of recent)
+      lines.push(
+        `| #${r.issue} | ${r.outcome} | ${r.steps} | ${r.tokens} | $${r.costUsd.toFixed(4)} | ${cell(r.reason)} |`,
+      );
   }
   return lines.join('\n');
 }

@@ -59,21 +59,38 @@ import { failureInfo } from '../run/failure-info.js';
 import { cancelSignal } from '../run/messages.js';
 import { awaitActivities, labelActivities, selectActivities } from './batch-proxies.js';
 import { batchProgressQuery, cancelBatchSignal } from './batch-messages.js';
-import { countsOf, finalMove, renderBatchDetails, rowFromRun, rowWithoutRun, startMove, type LabelMove } from './batch-state.js';
+import {
+  countsOf,
+  finalMove,
+  renderBatchDetails,
+  rowFromRun,
+  rowWithoutRun,
+  startMove,
+  type LabelMove,
+} from './batch-state.js';
 
 function validateInput(input: BatchInput): void {
   const problems: string[] = [];
   if (!Number.isInteger(input.concurrency) || input.concurrency < 1 || input.concurrency > MAX_BATCH_CONCURRENCY) {
-    problems.push(`concurrency must be an integer from 1 to ${MAX_BATCH_CONCURRENCY}, got ${JSON.stringify(input.concurrency)}`);
+    problems.push(
+      `concurrency must be an integer from 1 to ${MAX_BATCH_CONCURRENCY}, got ${JSON.stringify(input.concurrency)}`,
+    );
   }
-  if (typeof input.agentName !== 'string' || input.agentName.trim() === '') problems.push('agentName must be a non-empty string');
-  if (input.selection.kind === 'label' && input.selection.label.trim() === '') problems.push('selection.label must be non-empty');
-  if (input.selection.kind === 'issues' && !input.selection.issues.every((n) => Number.isSafeInteger(n) && n > 0)) problems.push('selection.issues must be positive integers');
-  if (input.historyThreshold !== undefined && (!Number.isInteger(input.historyThreshold) || input.historyThreshold < 1)) problems.push('historyThreshold must be a positive integer');
-  if (problems.length > 0) throw ApplicationFailure.nonRetryable(`invalid batch input: ${problems.join('; ')}`, FailureType.ConfigInvalid);
+  if (typeof input.agentName !== 'string' || input.agentName.trim() === '')
+    problems.push('agentName must be a non-empty string');
+  if (input.selection.kind === 'label' && input.selection.label.trim() === '')
+    problems.push('selection.label must be non-empty');
+  if (input.selection.kind === 'issues' && !input.selection.issues.every((n) => Number.isSafeInteger(n) && n > 0))
+    problems.push('selection.issues must be positive integers');
+  if (input.historyThreshold !== undefined && (!Number.isInteger(input.historyThreshold) || input.historyThreshold < 1))
+    problems.push('historyThreshold must be a positive integer');
+  if (problems.length > 0)
+    throw ApplicationFailure.nonRetryable(`invalid batch input: ${problems.join('; ')}`, FailureType.ConfigInvalid);
 }
 
-type RunEnd = { kind: 'result'; result: RunResult } | { kind: 'error'; outcome: 'failed' | 'cancelled'; code?: string; reason: string };
+type RunEnd =
+  | { kind: 'result'; result: RunResult }
+  | { kind: 'error'; outcome: 'failed' | 'cancelled'; code?: string; reason: string };
 
 export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> {
   validateInput(input);
@@ -94,9 +111,20 @@ export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> 
 
   const progress = (): BatchProgress => {
     const issues = [
-      ...results.map((r): BatchIssueProgress => ({ issue: r.issue, title: r.title, state: r.outcome, workflowId: r.workflowId, reason: r.reason })),
+      ...results.map((r): BatchIssueProgress => ({
+        issue: r.issue,
+        title: r.title,
+        state: r.outcome,
+        workflowId: r.workflowId,
+        reason: r.reason,
+      })),
       ...[...active.values()],
-      ...queue.map((q): BatchIssueProgress => ({ issue: q.number, title: q.title, state: 'queued', workflowId: childId(q.number) })),
+      ...queue.map((q): BatchIssueProgress => ({
+        issue: q.number,
+        title: q.title,
+        state: 'queued',
+        workflowId: childId(q.number),
+      })),
     ];
     return {
       workflowId,
@@ -124,13 +152,21 @@ export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> 
     for (const a of [...active.values()].filter((i) => i.state === 'running')) {
       await getExternalWorkflowHandle(a.workflowId)
         .signal(cancelSignal, { reason: `batch ${workflowId} cancelled: ${cancelled}` })
-        .catch((err: unknown) => log.warn('could not forward cancel', { workflowId: a.workflowId, error: failureInfo(err).message }));
+        .catch((err: unknown) =>
+          log.warn('could not forward cancel', { workflowId: a.workflowId, error: failureInfo(err).message }),
+        );
     }
   });
 
   async function moveLabels(issue: number, move: LabelMove): Promise<{ labels?: readonly string[]; error?: string }> {
     try {
-      const after = await labelActivities.relabelIssue({ repoPath: input.repoPath, issueSource: input.issueSource, issue, add: move.add, remove: move.remove });
+      const after = await labelActivities.relabelIssue({
+        repoPath: input.repoPath,
+        issueSource: input.issueSource,
+        issue,
+        add: move.add,
+        remove: move.remove,
+      });
       return { labels: after };
     } catch (err) {
       if (isCancellation(err)) throw err;
@@ -169,17 +205,33 @@ export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> 
       if (err instanceof WorkflowExecutionAlreadyStartedError) {
         log.info('attaching to the live run of the issue', { workflowId: id });
         setActive(ref, 'running');
-        const out = await awaitActivities.awaitRun.executeWithOptions({ summary: `attach · ${id}` }, [{ workflowId: id }]);
+        const out = await awaitActivities.awaitRun.executeWithOptions({ summary: `attach · ${id}` }, [
+          { workflowId: id },
+        ]);
         if (out.status === 'completed' && out.result) return { kind: 'result', result: out.result, attached: true };
         const outcome = out.status === 'cancelled' ? 'cancelled' : 'failed';
-        return { kind: 'error', outcome, code: FailureType.Aborted, reason: `the live run ${id} ended ${out.status}: ${out.reason ?? ''}`.trim(), attached: true };
+        return {
+          kind: 'error',
+          outcome,
+          code: FailureType.Aborted,
+          reason: `the live run ${id} ended ${out.status}: ${out.reason ?? ''}`.trim(),
+          attached: true,
+        };
       }
       if (err instanceof ChildWorkflowFailure) {
         const cause = err.cause;
-        if (cause instanceof CancelledFailure) return { kind: 'error', outcome: 'cancelled', reason: `run ${id} was cancelled`, attached: false };
-        const how = cause instanceof TerminatedFailure ? 'terminated' : cause instanceof TimeoutFailure ? 'timed out' : 'failed';
+        if (cause instanceof CancelledFailure)
+          return { kind: 'error', outcome: 'cancelled', reason: `run ${id} was cancelled`, attached: false };
+        const how =
+          cause instanceof TerminatedFailure ? 'terminated' : cause instanceof TimeoutFailure ? 'timed out' : 'failed';
         const info = failureInfo(cause);
-        return { kind: 'error', outcome: 'failed', code: info.type ?? FailureType.Aborted, reason: `run ${id} ${how}: ${info.message}`, attached: false };
+        return {
+          kind: 'error',
+          outcome: 'failed',
+          code: info.type ?? FailureType.Aborted,
+          reason: `run ${id} ${how}: ${info.message}`,
+          attached: false,
+        };
       }
       throw err;
     }
@@ -195,12 +247,23 @@ export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> 
     try {
       const started = await moveLabels(ref.number, startMove(labels));
       if (started.error !== undefined) {
-        results.push(rowWithoutRun(ref, id, 'failed', `could not move the issue to ${labels.inProgress}: ${started.error}`, { code: FailureType.IssueInvalid }));
+        results.push(
+          rowWithoutRun(ref, id, 'failed', `could not move the issue to ${labels.inProgress}: ${started.error}`, {
+            code: FailureType.IssueInvalid,
+          }),
+        );
         return;
       }
       if (cancelled !== undefined) {
         const back = await moveLabels(ref.number, finalMove('cancelled', labels));
-        results.push(rowWithoutRun(ref, id, 'cancelled', `batch cancelled before the run started${back.error ? `; labels not restored: ${back.error}` : ''}`));
+        results.push(
+          rowWithoutRun(
+            ref,
+            id,
+            'cancelled',
+            `batch cancelled before the run started${back.error ? `; labels not restored: ${back.error}` : ''}`,
+          ),
+        );
         return;
       }
       inFlight += 1;
@@ -210,16 +273,29 @@ export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> 
         end = await runChild(ref);
       } catch (err) {
         if (isCancellation(err)) throw err;
-        end = { kind: 'error', outcome: 'failed', code: FailureType.Aborted, reason: `could not run ${id}: ${failureInfo(err).message}`, attached: false };
+        end = {
+          kind: 'error',
+          outcome: 'failed',
+          code: FailureType.Aborted,
+          reason: `could not run ${id}: ${failureInfo(err).message}`,
+          attached: false,
+        };
       } finally {
         inFlight -= 1;
       }
       const row =
         end.kind === 'result'
           ? rowFromRun(ref, id, end.result, end.attached)
-          : rowWithoutRun(ref, id, end.outcome, end.reason, { attached: end.attached, ...(end.code ? { code: end.code } : {}) });
+          : rowWithoutRun(ref, id, end.outcome, end.reason, {
+              attached: end.attached,
+              ...(end.code ? { code: end.code } : {}),
+            });
       const moved = await moveLabels(ref.number, finalMove(row.outcome, labels));
-      results.push(moved.error === undefined ? { ...row, ...(moved.labels ? { labels: moved.labels } : {}) } : { ...row, reason: `${row.reason}; labels not moved: ${moved.error}` });
+      results.push(
+        moved.error === undefined
+          ? { ...row, ...(moved.labels ? { labels: moved.labels } : {}) }
+          : { ...row, reason: `${row.reason}; labels not moved: ${moved.error}` },
+      );
     } finally {
       active.delete(ref.number);
       publish();
@@ -228,8 +304,17 @@ export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> 
 
   publish();
   if (carry === undefined) {
-    const selected = await selectActivities.listIssues({ repoPath: input.repoPath, issueSource: input.issueSource, selection: input.selection });
-    for (const m of selected.missing) results.push(rowWithoutRun({ number: m.issue, title: '' }, childId(m.issue), 'failed', m.reason, { code: FailureType.IssueNotFound }));
+    const selected = await selectActivities.listIssues({
+      repoPath: input.repoPath,
+      issueSource: input.issueSource,
+      selection: input.selection,
+    });
+    for (const m of selected.missing)
+      results.push(
+        rowWithoutRun({ number: m.issue, title: '' }, childId(m.issue), 'failed', m.reason, {
+          code: FailureType.IssueNotFound,
+        }),
+      );
     queue = [...selected.issues];
     log.info('batch selected issues', { count: queue.length, missing: selected.missing.length });
   }
@@ -262,11 +347,18 @@ export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> 
   }
 
   if (cancelled !== undefined) {
-    for (const ref of queue) results.push(rowWithoutRun(ref, childId(ref.number), 'cancelled', `batch cancelled before the run started: ${cancelled}`));
+    for (const ref of queue)
+      results.push(
+        rowWithoutRun(ref, childId(ref.number), 'cancelled', `batch cancelled before the run started: ${cancelled}`),
+      );
     queue = [];
   } else if (queue.length > 0) {
     await condition(allHandlersFinished);
-    log.info('batch continues as new', { remaining: queue.length, done: results.length, historyLength: workflowInfo().historyLength });
+    log.info('batch continues as new', {
+      remaining: queue.length,
+      done: results.length,
+      historyLength: workflowInfo().historyLength,
+    });
     await continueAsNew<typeof runBatchWorkflow>({
       ...input,
       carry: { queue, results, maxConcurrent, generation: (carry?.generation ?? 0) + 1 },
@@ -278,7 +370,12 @@ export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> 
   await condition(allHandlersFinished);
   const sorted = [...results].sort((a, b) => a.issue - b.issue);
   const counts = countsOf(0, [], sorted);
-  const status = cancelled !== undefined ? 'cancelled' : sorted.every((r) => r.outcome === 'succeeded' || r.outcome === 'skipped') ? 'completed' : 'partial';
+  const status =
+    cancelled !== undefined
+      ? 'cancelled'
+      : sorted.every((r) => r.outcome === 'succeeded' || r.outcome === 'skipped')
+        ? 'completed'
+        : 'partial';
   return {
     workflowId,
     status,

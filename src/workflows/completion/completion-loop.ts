@@ -7,7 +7,12 @@
  */
 import { log } from '@temporalio/workflow';
 import type { ConditionResult, ValidationReport } from '../../contracts/activities.js';
-import { ClosureAction, type AgentDefinition, type CompletionStepDefinition, type LabelChange } from '../../contracts/definition.js';
+import {
+  ClosureAction,
+  type AgentDefinition,
+  type CompletionStepDefinition,
+  type LabelChange,
+} from '../../contracts/definition.js';
 import { FailureType } from '../../contracts/failures.js';
 import { isJsonObject, type JsonObject } from '../../contracts/json.js';
 import { countCompletionFailure } from '../flow/run-state.js';
@@ -31,7 +36,18 @@ export function describeFailures(failed: readonly ConditionResult[]): string {
     .map((r) => {
       const items = Object.entries(r.params).flatMap(([key, value]) =>
         Array.isArray(value) && value.length > 0
-          ? [`${key}: ${value.slice(0, 10).map((v) => (isJsonObject(v) && typeof v['name'] === 'string' ? v['name'] : typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`]
+          ? [
+              `${key}: ${value
+                .slice(0, 10)
+                .map((v) =>
+                  isJsonObject(v) && typeof v['name'] === 'string'
+                    ? v['name']
+                    : typeof v === 'string'
+                      ? v
+                      : JSON.stringify(v),
+                )
+                .join(', ')}`,
+            ]
           : [],
       );
       return `${r.validator}: ${r.summary.trim()}${items.length > 0 ? ` (${items.join('; ')})` : ''}`;
@@ -39,21 +55,30 @@ export function describeFailures(failed: readonly ConditionResult[]): string {
     .join('; ');
 }
 
-async function validate(ctx: RunContext, completionStep: CompletionStepDefinition | undefined): Promise<ValidationReport> {
+async function validate(
+  ctx: RunContext,
+  completionStep: CompletionStepDefinition | undefined,
+): Promise<ValidationReport> {
   if (completionStep === undefined || completionStep.conditions.length === 0) return { passed: true, results: [] };
-  return workspaceActivities.runValidators.executeWithOptions({ summary: `validate ${completionStep.stepId}`, ...onWorktreeHost(ctx.workspace.hostTaskQueue) }, [
-    { worktreePath: ctx.workspace.worktreePath, completionStep, validators: ctx.definition.validators },
-  ]);
+  return workspaceActivities.runValidators.executeWithOptions(
+    { summary: `validate ${completionStep.stepId}`, ...onWorktreeHost(ctx.workspace.hostTaskQueue) },
+    [{ worktreePath: ctx.workspace.worktreePath, completionStep, validators: ctx.definition.validators }],
+  );
 }
 
-export type ConditionsOutcome = { readonly kind: 'passed'; readonly evidence: readonly ConditionResult[] } | IterationOutcome;
+export type ConditionsOutcome =
+  { readonly kind: 'passed'; readonly evidence: readonly ConditionResult[] } | IterationOutcome;
 
 /**
  * Stage 2 and the failing half of stage 3: runs the completion conditions guarding
  * `stepId`; on failure applies `onFail` (retry with a retry prompt, abort, skip),
  * bounded by `maxAttempts` per completion step.
  */
-export async function runCompletionConditions(ctx: RunContext, session: RunSession, stepId: string): Promise<ConditionsOutcome> {
+export async function runCompletionConditions(
+  ctx: RunContext,
+  session: RunSession,
+  stepId: string,
+): Promise<ConditionsOutcome> {
   log.info('[CompletionLoop] enter', { step: stepId, iteration: session.state.iteration });
   session.setPhase('validating');
   const completionStep = completionStepFor(ctx.definition, stepId);
@@ -64,15 +89,25 @@ export async function runCompletionConditions(ctx: RunContext, session: RunSessi
   const failed = report.results.filter((r) => !r.passed);
   const unrecoverable = failed.find((r) => r.unrecoverable);
   if (unrecoverable !== undefined) {
-    return { kind: 'failed', code: FailureType.ValidatorUnrecoverable, reason: `validator "${unrecoverable.validator}" cannot succeed by retrying: ${unrecoverable.summary}` };
+    return {
+      kind: 'failed',
+      code: FailureType.ValidatorUnrecoverable,
+      reason: `validator "${unrecoverable.validator}" cannot succeed by retrying: ${unrecoverable.summary}`,
+    };
   }
   const { action, maxAttempts } = completionStep.onFail;
   switch (action) {
     case 'skip':
-      log.warn('[CompletionLoop] failing conditions skipped by onFail.action=skip', { failed: describeFailures(failed) });
+      log.warn('[CompletionLoop] failing conditions skipped by onFail.action=skip', {
+        failed: describeFailures(failed),
+      });
       return { kind: 'passed', evidence: report.results };
     case 'abort':
-      return { kind: 'failed', code: FailureType.ValidationAborted, reason: `completion conditions failed (onFail: abort): ${describeFailures(failed)}` };
+      return {
+        kind: 'failed',
+        code: FailureType.ValidationAborted,
+        reason: `completion conditions failed (onFail: abort): ${describeFailures(failed)}`,
+      };
     case 'retry':
       break;
   }
@@ -100,13 +135,16 @@ export async function runCompletionConditions(ctx: RunContext, session: RunSessi
 /** The closure output may choose the action (`closure_action`) and add labels (`issue.labels`). */
 function closureActionOf(ctx: RunContext, output: JsonObject): ClosureAction {
   const chosen = output['closure_action'];
-  return typeof chosen === 'string' && (Object.values(ClosureAction) as string[]).includes(chosen) ? (chosen as ClosureAction) : ctx.definition.closureAction;
+  return typeof chosen === 'string' && (Object.values(ClosureAction) as string[]).includes(chosen)
+    ? (chosen as ClosureAction)
+    : ctx.definition.closureAction;
 }
 
 function labelsOf(ctx: RunContext, output: JsonObject): LabelChange {
   const issue = output['issue'];
   const labels = isJsonObject(issue) && isJsonObject(issue['labels']) ? issue['labels'] : {};
-  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const strings = (v: unknown): string[] =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
   return {
     add: [...new Set([...ctx.definition.completionLabels.add, ...strings(labels['add'])])],
     remove: [...new Set([...ctx.definition.completionLabels.remove, ...strings(labels['remove'])])],
@@ -114,24 +152,33 @@ function labelsOf(ctx: RunContext, output: JsonObject): LabelChange {
 }
 
 /** Stage 3, done: the boundary hook, the only place with effects outside the worktree. */
-export async function finishRun(ctx: RunContext, session: RunSession, output: JsonObject, evidence: readonly ConditionResult[], why: string): Promise<IterationOutcome> {
+export async function finishRun(
+  ctx: RunContext,
+  session: RunSession,
+  output: JsonObject,
+  evidence: readonly ConditionResult[],
+  why: string,
+): Promise<IterationOutcome> {
   session.setPhase('boundary');
   const summary = typeof output['summary'] === 'string' ? output['summary'] : '';
-  const boundary = await boundaryActivities.runBoundaryHook.executeWithOptions({ summary: `boundary hook · issue #${ctx.input.issue}`, ...onWorktreeHost(ctx.workspace.hostTaskQueue) }, [
-    {
-      workflowId: ctx.workflowId,
-      mode: ctx.input.issueSource,
-      repoPath: ctx.input.repoPath,
-      worktreePath: ctx.workspace.worktreePath,
-      branch: ctx.workspace.branch,
-      baseBranch: ctx.workspace.baseBranch,
-      issue: ctx.input.issue,
-      closureAction: closureActionOf(ctx, output),
-      labels: labelsOf(ctx, output),
-      summary,
-      evidence,
-    },
-  ]);
+  const boundary = await boundaryActivities.runBoundaryHook.executeWithOptions(
+    { summary: `boundary hook · issue #${ctx.input.issue}`, ...onWorktreeHost(ctx.workspace.hostTaskQueue) },
+    [
+      {
+        workflowId: ctx.workflowId,
+        mode: ctx.input.issueSource,
+        repoPath: ctx.input.repoPath,
+        worktreePath: ctx.workspace.worktreePath,
+        branch: ctx.workspace.branch,
+        baseBranch: ctx.workspace.baseBranch,
+        issue: ctx.input.issue,
+        closureAction: closureActionOf(ctx, output),
+        labels: labelsOf(ctx, output),
+        summary,
+        evidence,
+      },
+    ],
+  );
   const verdict = typeof output['verdict'] === 'string' ? output['verdict'] : undefined;
   return {
     kind: 'done',

@@ -16,22 +16,39 @@ export type EvaluateChild = (spec: VerdictSpec, input: VerdictInput) => VerdictD
 export function compositeVerdict(spec: VerdictSpec, input: VerdictInput, evaluate: EvaluateChild): VerdictDecision {
   const children = spec.children ?? [];
   const operator: CompositeOperator = spec.operator ?? 'and';
-  if (children.length === 0) return { done: false, reason: 'The composite verdict has no conditions, so it never completes.' };
+  if (children.length === 0)
+    return { done: false, reason: 'The composite verdict has no conditions, so it never completes.' };
 
   switch (operator) {
     case 'and': {
       const decisions = children.map((c) => evaluate(c, input));
       const waiting = decisions.filter((d) => !d.done);
       return waiting.length === 0
-        ? { done: true, reason: `All ${decisions.length} conditions are met: ${joinReasons(decisions)}`, children: decisions }
-        : { done: false, reason: `${waiting.length} of ${decisions.length} conditions are not met yet: ${joinReasons(waiting)}`, children: decisions };
+        ? {
+            done: true,
+            reason: `All ${decisions.length} conditions are met: ${joinReasons(decisions)}`,
+            children: decisions,
+          }
+        : {
+            done: false,
+            reason: `${waiting.length} of ${decisions.length} conditions are not met yet: ${joinReasons(waiting)}`,
+            children: decisions,
+          };
     }
     case 'or': {
       const decisions = children.map((c) => evaluate(c, input));
       const met = decisions.filter((d) => d.done);
       return met.length > 0
-        ? { done: true, reason: `${met.length} of ${decisions.length} conditions are met: ${joinReasons(met)}`, children: decisions }
-        : { done: false, reason: `None of the ${decisions.length} conditions is met: ${joinReasons(decisions)}`, children: decisions };
+        ? {
+            done: true,
+            reason: `${met.length} of ${decisions.length} conditions are met: ${joinReasons(met)}`,
+            children: decisions,
+          }
+        : {
+            done: false,
+            reason: `None of the ${decisions.length} conditions is met: ${joinReasons(decisions)}`,
+            children: decisions,
+          };
     }
     case 'first': {
       const decisions: VerdictDecision[] = [];
@@ -40,7 +57,11 @@ export function compositeVerdict(spec: VerdictSpec, input: VerdictInput, evaluat
         decisions.push(decision);
         if (decision.done) return { done: true, reason: decision.reason, children: decisions };
       }
-      return { done: false, reason: `None of the ${decisions.length} conditions is met: ${joinReasons(decisions)}`, children: decisions };
+      return {
+        done: false,
+        reason: `None of the ${decisions.length} conditions is met: ${joinReasons(decisions)}`,
+        children: decisions,
+      };
     }
   }
 }

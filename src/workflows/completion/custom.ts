@@ -7,6 +7,10 @@ import type { VerdictDecision, VerdictInput } from './verdict-types.js';
 
 export function customVerdict(input: VerdictInput): VerdictDecision {
   if (input.custom === undefined) return { done: false, reason: 'The custom handler has not given a decision.' };
-  const reason = input.custom.reason.trim() || (input.custom.done ? 'The custom handler says the run is complete.' : 'The custom handler says the run is not complete.');
+  const reason =
+    input.custom.reason.trim() ||
+    (input.custom.done
+      ? 'The custom handler says the run is complete.'
+      : 'The custom handler says the run is not complete.');
   return { done: input.custom.done, reason };
 }

@@ -42,7 +42,9 @@ export function evaluateVerdict(spec: VerdictSpec, input: VerdictInput): Verdict
 /** What the workflow must fetch (through activities) before calling evaluateVerdict. */
 export function verdictNeeds(spec: VerdictSpec): VerdictNeeds {
   const all = flatten(spec);
-  const handler = all.map((s) => (s.type === 'custom' ? s.config['handlerPath'] : undefined)).find((p): p is string => typeof p === 'string' && p !== '');
+  const handler = all
+    .map((s) => (s.type === 'custom' ? s.config['handlerPath'] : undefined))
+    .find((p): p is string => typeof p === 'string' && p !== '');
   return { externalState: all.some((s) => s.type === 'externalState'), ...(handler ? { customHandler: handler } : {}) };
 }
 

@@ -11,7 +11,9 @@ export const DEFAULT_VERDICT_KEYWORD = 'TASK_COMPLETE';
 
 export function keywordSignalVerdict(config: JsonObject, input: VerdictInput): VerdictDecision {
   const keyword = configString(config, 'verdictKeyword', DEFAULT_VERDICT_KEYWORD);
-  if (input.assistantText.includes(keyword)) return { done: true, reason: `The assistant text contains the keyword ${keyword}.` };
-  if (JSON.stringify(input.output).includes(keyword)) return { done: true, reason: `The structured output contains the keyword ${keyword}.` };
+  if (input.assistantText.includes(keyword))
+    return { done: true, reason: `The assistant text contains the keyword ${keyword}.` };
+  if (JSON.stringify(input.output).includes(keyword))
+    return { done: true, reason: `The structured output contains the keyword ${keyword}.` };
   return { done: false, reason: `The keyword ${keyword} has not appeared in iteration ${input.iteration}.` };
 }

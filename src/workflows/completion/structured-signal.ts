@@ -11,23 +11,37 @@ import type { VerdictDecision, VerdictInput } from './verdict-types.js';
 export function structuredSignalVerdict(config: JsonObject, input: VerdictInput): VerdictDecision {
   const signalType = typeof config['signalType'] === 'string' ? config['signalType'] : undefined;
   const signalled =
-    (signalType !== undefined && (input.output['signal'] === signalType || input.output['type'] === signalType)) || input.output['status'] === 'completed';
+    (signalType !== undefined && (input.output['signal'] === signalType || input.output['type'] === signalType)) ||
+    input.output['status'] === 'completed';
   if (!signalled) {
-    return { done: false, reason: `The structured output carries no ${signalType ? `${signalType} ` : ''}signal (signal/type) and no status "completed".` };
+    return {
+      done: false,
+      reason: `The structured output carries no ${signalType ? `${signalType} ` : ''}signal (signal/type) and no status "completed".`,
+    };
   }
   const unmet = unmetRequirements(config['requiredFields'], input.output);
-  if (unmet.length > 0) return { done: false, reason: `The signal is present but required fields do not hold: ${unmet.join('; ')}.` };
-  return { done: true, reason: `The structured output signalled ${signalType ?? 'completion'} with all required fields.` };
+  if (unmet.length > 0)
+    return { done: false, reason: `The signal is present but required fields do not hold: ${unmet.join('; ')}.` };
+  return {
+    done: true,
+    reason: `The structured output signalled ${signalType ?? 'completion'} with all required fields.`,
+  };
 }
 
 function unmetRequirements(required: JsonValue | undefined, output: JsonObject): string[] {
   if (Array.isArray(required)) {
-    return required.filter((p): p is string => typeof p === 'string').filter((p) => valueAt(output, p) === undefined).map((p) => `${p} is missing`);
+    return required
+      .filter((p): p is string => typeof p === 'string')
+      .filter((p) => valueAt(output, p) === undefined)
+      .map((p) => `${p} is missing`);
   }
   if (isJsonObject(required)) {
     return Object.entries(required)
       .filter(([path, expected]) => canonical(valueAt(output, path)) !== canonical(expected))
-      .map(([path, expected]) => `${path} should be ${JSON.stringify(expected)} but is ${JSON.stringify(valueAt(output, path)) ?? 'missing'}`);
+      .map(
+        ([path, expected]) =>
+          `${path} should be ${JSON.stringify(expected)} but is ${JSON.stringify(valueAt(output, path)) ?? 'missing'}`,
+      );
   }
   return [];
 }

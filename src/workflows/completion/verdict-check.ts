@@ -24,7 +24,13 @@ export async function decideVerdict(ctx: RunContext, session: RunSession, args: 
   const spec = ctx.definition.verdict;
   const needs = verdictNeeds(spec);
   const externalIssueState = needs.externalState
-    ? (await workspaceActivities.checkExternalState({ repoPath: ctx.input.repoPath, issue: ctx.input.issue, issueSource: ctx.input.issueSource })).state
+    ? (
+        await workspaceActivities.checkExternalState({
+          repoPath: ctx.input.repoPath,
+          issue: ctx.input.issue,
+          issueSource: ctx.input.issueSource,
+        })
+      ).state
     : undefined;
   const custom =
     needs.customHandler === undefined

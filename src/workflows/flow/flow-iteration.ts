@@ -26,7 +26,11 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
   const stepId = session.state.stepId;
   const step = ctx.definition.steps[stepId];
   if (step === undefined) {
-    return { kind: 'failed', code: FailureType.FailedStepRouting, reason: `current step "${stepId}" is not in the registry` };
+    return {
+      kind: 'failed',
+      code: FailureType.FailedStepRouting,
+      reason: `current step "${stepId}" is not in the registry`,
+    };
   }
   const iteration = session.state.iteration + 1;
   session.update({ ...session.state, iteration, phase: step.stepKind === 'closure' ? 'closure' : 'flow' });
@@ -48,7 +52,13 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
   for (const warning of gate.warnings) log.warn(warning);
   log.info(`[StepFlow] Interpreted intent: ${gate.intent}`, { step: step.stepId });
 
-  const route = routeIntent({ definition: ctx.definition, step, intent: gate.intent, handoff: gate.handoff, ...(gate.target === undefined ? {} : { target: gate.target }) });
+  const route = routeIntent({
+    definition: ctx.definition,
+    step,
+    intent: gate.intent,
+    handoff: gate.handoff,
+    ...(gate.target === undefined ? {} : { target: gate.target }),
+  });
   const next = route.kind === 'goto' ? route.stepId : route.kind === 'closing' ? null : undefined;
   session.update(
     recordStep(
@@ -91,7 +101,13 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
 
   session.update({ ...session.state, checkCount: session.state.checkCount + 1 });
   const assistantText = answer.summary;
-  const decision = await decideVerdict(ctx, session, { step, intent: gate.intent, output, assistantText, closingValidated });
+  const decision = await decideVerdict(ctx, session, {
+    step,
+    intent: gate.intent,
+    output,
+    assistantText,
+    closingValidated,
+  });
   if (decision.done) {
     if (!closingValidated) {
       const conditions = await runCompletionConditions(ctx, session, step.stepId);
@@ -102,7 +118,10 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
   }
   if (closingValidated) {
     // A validated closing the completion type does not accept yet: keep working.
-    const back = step.transitions.repeat !== undefined && 'target' in step.transitions.repeat ? step.transitions.repeat.target : null;
+    const back =
+      step.transitions.repeat !== undefined && 'target' in step.transitions.repeat
+        ? step.transitions.repeat.target
+        : null;
     log.info('[CompletionLoop] verdict not done after a validated closing', { reason: decision.reason });
     session.update({ ...session.state, stepId: back ?? step.stepId, lastError: decision.reason });
   }

@@ -39,7 +39,10 @@ function normaliseIntent(raw: JsonValue | undefined): Intent | undefined {
   return INTENT_ALIASES[lowered];
 }
 
-function extractHandoff(step: StepDefinition, output: JsonObject): { handoff: Record<string, JsonValue>; missing: string[] } {
+function extractHandoff(
+  step: StepDefinition,
+  output: JsonObject,
+): { handoff: Record<string, JsonValue>; missing: string[] } {
   const handoff: Record<string, JsonValue> = {};
   const missing: string[] = [];
   for (const path of step.structuredGate.handoffFields) {
@@ -67,12 +70,14 @@ export function interpretGate(step: StepDefinition, output: JsonObject): GateRes
     if (gate.failFast) {
       return { ok: false, reason: `step "${step.stepId}": ${problem} (structuredGate.failFast is true)` };
     }
-    chosen = gate.fallbackIntent ?? (gate.allowedIntents.includes('next') ? 'next' : gate.allowedIntents[0] ?? 'repeat');
+    chosen =
+      gate.fallbackIntent ?? (gate.allowedIntents.includes('next') ? 'next' : (gate.allowedIntents[0] ?? 'repeat'));
     warnings.push(`[StepFlow][SpecViolation] step "${step.stepId}": ${problem}; using fallback intent "${chosen}"`);
   }
   const targetValue = gate.targetField === undefined ? undefined : getAtPath(output, gate.targetField);
   const { handoff, missing } = extractHandoff(step, output);
-  for (const path of missing) warnings.push(`[StepFlow] step "${step.stepId}": handoff field "${path}" missing in output`);
+  for (const path of missing)
+    warnings.push(`[StepFlow] step "${step.stepId}": handoff field "${path}" missing in output`);
   return {
     ok: true,
     intent: chosen,

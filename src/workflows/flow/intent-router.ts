@@ -42,7 +42,10 @@ function resolveRule(input: RouteInput, rule: TransitionRule | undefined): Route
     const key = conditionKey(input.handoff[rule.condition]);
     target = Object.prototype.hasOwnProperty.call(rule.targets, key) ? rule.targets[key] : rule.targets['default'];
     if (target === undefined) {
-      return { kind: 'error', reason: `step "${step.stepId}": conditional transition "${intent}" has no target for ${rule.condition}=${key} and no default` };
+      return {
+        kind: 'error',
+        reason: `step "${step.stepId}": conditional transition "${intent}" has no target for ${rule.condition}=${key} and no default`,
+      };
     }
   } else {
     target = rule.target;
@@ -54,11 +57,16 @@ function resolveRule(input: RouteInput, rule: TransitionRule | undefined): Route
     };
   }
   if (definition.steps[target] === undefined) {
-    return { kind: 'error', reason: `step "${step.stepId}": transition "${intent}" points at unknown step "${target}"` };
+    return {
+      kind: 'error',
+      reason: `step "${step.stepId}": transition "${intent}" points at unknown step "${target}"`,
+    };
   }
   const warnings =
     intent === 'handoff' && step.c2 === 'initial'
-      ? [`[StepFlow] Handoff from initial step '${step.stepId}'. Consider using 'next' to proceed to continuation steps first (seed 004 §7.3).`]
+      ? [
+          `[StepFlow] Handoff from initial step '${step.stepId}'. Consider using 'next' to proceed to continuation steps first (seed 004 §7.3).`,
+        ]
       : [];
   return { kind: 'goto', stepId: target, warnings };
 }
@@ -71,10 +79,15 @@ export function routeIntent(input: RouteInput): Route {
     case 'closing':
       return step.stepKind === 'closure'
         ? { kind: 'closing' }
-        : { kind: 'error', reason: `step "${step.stepId}" (${step.stepKind}) cannot declare "closing"; only closure steps can` };
+        : {
+            kind: 'error',
+            reason: `step "${step.stepId}" (${step.stepKind}) cannot declare "closing"; only closure steps can`,
+          };
     case 'repeat':
       // Unlike upstream, an explicit `transitions.repeat` is honoured (e.g. closure → work step).
-      return step.transitions.repeat === undefined ? { kind: 'goto', stepId: step.stepId, warnings: [] } : resolveRule(input, step.transitions.repeat);
+      return step.transitions.repeat === undefined
+        ? { kind: 'goto', stepId: step.stepId, warnings: [] }
+        : resolveRule(input, step.transitions.repeat);
     case 'jump':
       if (input.target !== undefined) {
         return definition.steps[input.target] === undefined

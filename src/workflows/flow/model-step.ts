@@ -23,7 +23,11 @@ function schemaFailure(session: RunSession, step: StepDefinition, message: strin
   session.update({ ...session.state, consecutiveSchemaFailures: failures, lastError: message });
   log.warn('schema failure', { step: step.stepId, failures, message });
   if (failures >= 2) {
-    return { kind: 'failed', code: FailureType.FailedSchemaResolution, reason: `step "${step.stepId}": two consecutive schema failures; last: ${message}` };
+    return {
+      kind: 'failed',
+      code: FailureType.FailedSchemaResolution,
+      reason: `step "${step.stepId}": two consecutive schema failures; last: ${message}`,
+    };
   }
   return { kind: 'continue' };
 }
@@ -87,7 +91,9 @@ export async function queryStep(ctx: RunContext, session: RunSession, step: Step
       {
         summary: `${step.stepId} · iteration ${session.state.iteration}`,
         ...onWorktreeHost(ctx.workspace.hostTaskQueue),
-        ...(ctx.input.tuning?.heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeout: ctx.input.tuning.heartbeatTimeoutMs }),
+        ...(ctx.input.tuning?.heartbeatTimeoutMs === undefined
+          ? {}
+          : { heartbeatTimeout: ctx.input.tuning.heartbeatTimeoutMs }),
       },
       [
         {

@@ -41,5 +41,10 @@ export function buildPromptVariables(input: PromptVariableInput): Record<string,
  * as its own block of the first user message: part of every turn's cached prefix.
  */
 export function formatIssueContext(issue: IssueSnapshot): string {
-  return [`Issue #${issue.number}: ${issue.title}`, `Labels: ${issue.labels.join(', ') || '(none)'}`, '', issue.body].join('\n');
+  return [
+    `Issue #${issue.number}: ${issue.title}`,
+    `Labels: ${issue.labels.join(', ') || '(none)'}`,
+    '',
+    issue.body,
+  ].join('\n');
 }

@@ -18,7 +18,11 @@ export function systemPromptInput(definition: AgentDefinition, issue: number, br
   };
 }
 
-export function stepPromptInput(definition: AgentDefinition, step: StepDefinition, variables: Readonly<Record<string, string>>): ResolvePromptInput {
+export function stepPromptInput(
+  definition: AgentDefinition,
+  step: StepDefinition,
+  variables: Readonly<Record<string, string>>,
+): ResolvePromptInput {
   return {
     agentDir: definition.agentDir,
     promptsDir: definition.promptsDir,
@@ -35,5 +39,10 @@ export function stepPromptInput(definition: AgentDefinition, step: StepDefinitio
 }
 
 export function stepSchemaInput(definition: AgentDefinition, step: StepDefinition): ResolveSchemaInput {
-  return { schemasDir: definition.schemasDir, stepId: step.stepId, file: step.outputSchemaRef.file, schema: step.outputSchemaRef.schema };
+  return {
+    schemasDir: definition.schemasDir,
+    stepId: step.stepId,
+    file: step.outputSchemaRef.file,
+    schema: step.outputSchemaRef.schema,
+  };
 }

@@ -7,9 +7,10 @@
 import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
 import type { RunActivities } from '../../contracts/activities.js';
 
-
 /** Reading files: fast, retried a few times for transient I/O. */
-export const configActivities = proxyActivities<Pick<RunActivities, 'loadDefinition' | 'resolvePrompt' | 'resolveSchema' | 'buildRetryPrompt'>>({
+export const configActivities = proxyActivities<
+  Pick<RunActivities, 'loadDefinition' | 'resolvePrompt' | 'resolveSchema' | 'buildRetryPrompt'>
+>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
@@ -30,7 +31,9 @@ export const modelActivityOptions = {
 export const modelActivities = proxyActivities<Pick<RunActivities, 'queryStep'>>(modelActivityOptions);
 
 /** Commands in the worktree: validators and git. */
-export const workspaceActivities = proxyActivities<Pick<RunActivities, 'prepareWorkspace' | 'runValidators' | 'checkExternalState' | 'evaluateCustomVerdict'>>({
+export const workspaceActivities = proxyActivities<
+  Pick<RunActivities, 'prepareWorkspace' | 'runValidators' | 'checkExternalState' | 'evaluateCustomVerdict'>
+>({
   startToCloseTimeout: '20 minutes',
   heartbeatTimeout: '60 seconds',
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,

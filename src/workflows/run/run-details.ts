@@ -13,7 +13,8 @@ export function renderDetails(progress: RunProgress): string {
     `**Phase:** ${progress.phase} · **Step:** \`${progress.stepId}\` · **Iteration:** ${progress.iteration}/${progress.maxIterations}`,
     `**Tokens:** ${progress.tokensTotal} · **Cost:** $${progress.costUsd.toFixed(4)} · **Definition:** \`${progress.definitionHash.slice(0, 12)}\``,
   ];
-  if (progress.branch) lines.push(`**Branch:** \`${progress.branch}\` · **Worktree:** \`${progress.worktreePath ?? ''}\``);
+  if (progress.branch)
+    lines.push(`**Branch:** \`${progress.branch}\` · **Worktree:** \`${progress.worktreePath ?? ''}\``);
   if (progress.lastError) lines.push('', `**Last error:** ${progress.lastError}`);
   const recent = progress.steps.slice(-10);
   if (recent.length > 0) {

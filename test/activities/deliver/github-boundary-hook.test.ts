@@ -5,7 +5,10 @@ import { boundaryDepsFromEnv, runBoundaryHook } from '../../../src/activities/de
 import { runGitHubBoundaryHook } from '../../../src/activities/deliver/github-boundary-hook.js';
 import { FAKE_TOKEN, githubScenario, type GitHubScenario } from './github-fixture.js';
 
-async function withScenario(options: Parameters<typeof githubScenario>[0], body: (s: GitHubScenario) => Promise<void>): Promise<void> {
+async function withScenario(
+  options: Parameters<typeof githubScenario>[0],
+  body: (s: GitHubScenario) => Promise<void>,
+): Promise<void> {
   const s = await githubScenario(options);
   try {
     await body(s);
@@ -17,7 +20,15 @@ async function withScenario(options: Parameters<typeof githubScenario>[0], body:
 /** Everything an error could show a person or a log. */
 function errorText(error: unknown): string {
   if (!AgentError.isInstance(error)) return String(error instanceof Error ? error.stack : error);
-  return JSON.stringify({ message: error.message, describe: error.describe(), where: error.where, expected: error.expected, details: error.details, stack: error.stack, cause: String(error.cause) });
+  return JSON.stringify({
+    message: error.message,
+    describe: error.describe(),
+    where: error.where,
+    expected: error.expected,
+    details: error.details,
+    stack: error.stack,
+    cause: String(error.cause),
+  });
 }
 
 test('full success: branch on the remote, one PR with the evidence table, one comment, labels, closed; a re-run finds everything done', async () => {
@@ -26,13 +37,16 @@ test('full success: branch on the remote, one PR with the evidence table, one co
     const report = await runBoundaryHook(deps, s.input);
     assert.equal(report.status, 'success', JSON.stringify(report, null, 2));
     assert.deepEqual(report.pending, []);
-    assert.deepEqual(report.effects.map((e) => [e.name, e.status]), [
-      ['push', 'done'],
-      ['open-pr', 'done'],
-      ['comment', 'done'],
-      ['label', 'done'],
-      ['close-issue', 'done'],
-    ]);
+    assert.deepEqual(
+      report.effects.map((e) => [e.name, e.status]),
+      [
+        ['push', 'done'],
+        ['open-pr', 'done'],
+        ['comment', 'done'],
+        ['label', 'done'],
+        ['close-issue', 'done'],
+      ],
+    );
     assert.equal(await s.remoteHead('agent/issue-7'), await s.repo.git('rev-parse', 'agent/issue-7'));
 
     const [pr, ...others] = s.server.pulls();
@@ -43,8 +57,15 @@ test('full success: branch on the remote, one PR with the evidence table, one co
     assert.equal(pr.base, 'main');
     assert.equal(pr.title, 'Add a greeting (#7)');
     assert.match(pr.body, /\| Validator \| Result \| Command \| Exit code \| Summary \|/);
-    assert.match(pr.body, /\| `git-clean` \| passed \| `git status --porcelain` \| 0 \| `git status --porcelain` passed \(no output\) \|/);
-    assert.match(pr.body, /\| `tests-pass` \| passed \| `npm test` \| 0 \| npm test passed \\\| 12 tests \|/, 'pipes in cells are escaped');
+    assert.match(
+      pr.body,
+      /\| `git-clean` \| passed \| `git status --porcelain` \| 0 \| `git status --porcelain` passed \(no output\) \|/,
+    );
+    assert.match(
+      pr.body,
+      /\| `tests-pass` \| passed \| `npm test` \| 0 \| npm test passed \\\| 12 tests \|/,
+      'pipes in cells are escaped',
+    );
     assert.match(pr.body, /\nCloses #7$/);
     assert.doesNotMatch(pr.body, /fixes #12/i, 'a closing keyword in the model summary is defused');
     assert.match(pr.body, /fixes issue #12/);
@@ -53,18 +74,28 @@ test('full success: branch on the remote, one PR with the evidence table, one co
     assert.equal(issue.state, 'closed');
     assert.deepEqual(issue.labels.sort(), ['agent', 'done']);
     assert.equal(issue.comments.length, 1);
-    assert.match(issue.comments[0]!.body, /Run `agent-issue-7` finished .* Pull request: https:\/\/github\.example\/acme\/widgets\/pull\/\d+/);
+    assert.match(
+      issue.comments[0]!.body,
+      /Run `agent-issue-7` finished .* Pull request: https:\/\/github\.example\/acme\/widgets\/pull\/\d+/,
+    );
     assert.match(issue.comments[0]!.body, /<!-- issue-agent:agent-issue-7:completion -->/);
 
     const before = { ...s.server.counters };
     const again = await runBoundaryHook(deps, s.input);
     assert.equal(again.status, 'success');
-    assert.deepEqual(again.effects.map((e) => e.status), ['already-done', 'already-done', 'already-done', 'already-done', 'already-done'], JSON.stringify(again, null, 2));
+    assert.deepEqual(
+      again.effects.map((e) => e.status),
+      ['already-done', 'already-done', 'already-done', 'already-done', 'already-done'],
+      JSON.stringify(again, null, 2),
+    );
     assert.equal(again.prUrl, report.prUrl);
     const after = { ...s.server.counters };
     assert.deepEqual({ ...after, requests: 0 }, { ...before, requests: 0 }, 'no effect repeated');
     assert.deepEqual([after.prsCreated, after.commentsCreated, after.issuesClosed], [1, 1, 1]);
-    assert.ok(s.server.authHeaders.every((h) => h === `token ${FAKE_TOKEN}`), 'the token travels only in the Authorization header');
+    assert.ok(
+      s.server.authHeaders.every((h) => h === `token ${FAKE_TOKEN}`),
+      'the token travels only in the Authorization header',
+    );
   });
 });
 
@@ -72,13 +103,16 @@ test('label-only: labels set, comment posted, the issue stays open; no "Closes" 
   await withScenario({ closureAction: 'label-only' }, async (s) => {
     const report = await runBoundaryHook(boundaryDepsFromEnv(s.env), s.input);
     assert.equal(report.status, 'success', JSON.stringify(report, null, 2));
-    assert.deepEqual(report.effects.map((e) => [e.name, e.status]), [
-      ['push', 'done'],
-      ['open-pr', 'done'],
-      ['comment', 'done'],
-      ['label', 'done'],
-      ['close-issue', 'skipped'],
-    ]);
+    assert.deepEqual(
+      report.effects.map((e) => [e.name, e.status]),
+      [
+        ['push', 'done'],
+        ['open-pr', 'done'],
+        ['comment', 'done'],
+        ['label', 'done'],
+        ['close-issue', 'skipped'],
+      ],
+    );
     assert.equal(s.server.issue(7)!.state, 'open');
     assert.equal(s.server.counters.issuesClosed, 0);
     assert.deepEqual(s.server.issue(7)!.labels.sort(), ['agent', 'done']);
@@ -89,7 +123,10 @@ test('label-only: labels set, comment posted, the issue stays open; no "Closes" 
 test('close: no label effect, labels untouched', async () => {
   await withScenario({ closureAction: 'close' }, async (s) => {
     const report = await runBoundaryHook(boundaryDepsFromEnv(s.env), s.input);
-    assert.deepEqual(report.effects.map((e) => e.name), ['push', 'open-pr', 'comment', 'close-issue']);
+    assert.deepEqual(
+      report.effects.map((e) => e.name),
+      ['push', 'open-pr', 'comment', 'close-issue'],
+    );
     assert.deepEqual(s.server.issue(7)!.labels, ['agent', 'in-progress']);
     assert.equal(s.server.issue(7)!.state, 'closed');
   });
@@ -101,13 +138,16 @@ test('a 500 on PR creation → partial with pending actions and the issue untouc
     s.server.failNext(/^POST \/repos\/acme\/widgets\/pulls$/, 500, {}, { message: 'Server Error' });
     const report = await runBoundaryHook(deps, s.input);
     assert.equal(report.status, 'partial', JSON.stringify(report, null, 2));
-    assert.deepEqual(report.effects.map((e) => [e.name, e.status]), [
-      ['push', 'done'],
-      ['open-pr', 'failed'],
-      ['comment', 'skipped'],
-      ['label', 'skipped'],
-      ['close-issue', 'skipped'],
-    ]);
+    assert.deepEqual(
+      report.effects.map((e) => [e.name, e.status]),
+      [
+        ['push', 'done'],
+        ['open-pr', 'failed'],
+        ['comment', 'skipped'],
+        ['label', 'skipped'],
+        ['close-issue', 'skipped'],
+      ],
+    );
     assert.match(report.effects[1]!.detail, /GITHUB_UNAVAILABLE/);
     assert.deepEqual(report.pending, ['open a pull request from agent/issue-7 into main']);
     assert.equal(report.prUrl, undefined);
@@ -117,7 +157,10 @@ test('a 500 on PR creation → partial with pending actions and the issue untouc
 
     const retry = await runBoundaryHook(deps, s.input);
     assert.equal(retry.status, 'success', JSON.stringify(retry, null, 2));
-    assert.deepEqual(retry.effects.map((e) => e.status), ['already-done', 'done', 'done', 'done', 'done']);
+    assert.deepEqual(
+      retry.effects.map((e) => e.status),
+      ['already-done', 'done', 'done', 'done', 'done'],
+    );
     assert.equal(s.server.pulls().length, 1);
     assert.equal(s.server.counters.prsCreated, 1);
   });
@@ -126,7 +169,12 @@ test('a 500 on PR creation → partial with pending actions and the issue untouc
 test('a rate-limit 403 (x-ratelimit-remaining 0) → GITHUB_RATE_LIMITED, retryable, retryAfterMs from x-ratelimit-reset', async () => {
   await withScenario({}, async (s) => {
     const reset = Math.floor(Date.now() / 1000) + 120;
-    s.server.failNext(/^GET \/repos\/acme\/widgets\/pulls$/, 403, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }, { message: 'API rate limit exceeded for user ID 1.' });
+    s.server.failNext(
+      /^GET \/repos\/acme\/widgets\/pulls$/,
+      403,
+      { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+      { message: 'API rate limit exceeded for user ID 1.' },
+    );
     await assert.rejects(runBoundaryHook(boundaryDepsFromEnv(s.env), s.input), (error: unknown) => {
       assert.ok(AgentError.isInstance(error));
       assert.equal(error.code, 'GITHUB_RATE_LIMITED');
@@ -143,7 +191,12 @@ test('a rate-limit 403 (x-ratelimit-remaining 0) → GITHUB_RATE_LIMITED, retrya
 
 test('a secondary rate limit (403 with retry-after) → retryAfterMs from retry-after', async () => {
   await withScenario({}, async (s) => {
-    s.server.failNext(/^POST \/repos\/acme\/widgets\/issues\/7\/comments$/, 403, { 'retry-after': '30' }, { message: 'You have exceeded a secondary rate limit.' });
+    s.server.failNext(
+      /^POST \/repos\/acme\/widgets\/issues\/7\/comments$/,
+      403,
+      { 'retry-after': '30' },
+      { message: 'You have exceeded a secondary rate limit.' },
+    );
     await assert.rejects(runBoundaryHook(boundaryDepsFromEnv(s.env), s.input), (error: unknown) => {
       assert.ok(AgentError.isInstance(error));
       assert.equal(error.code, 'GITHUB_RATE_LIMITED');
@@ -172,14 +225,17 @@ test('the token never appears in errors or reports (bad credentials, 404, 500, n
   await withScenario({}, async (s) => {
     // A token the server rejects: 401 → GITHUB_AUTH, not retryable.
     const wrong = `${FAKE_TOKEN}-wrong`;
-    await assert.rejects(runBoundaryHook(boundaryDepsFromEnv({ ...s.env, GITHUB_TOKEN: wrong }), s.input), (error: unknown) => {
-      assert.ok(AgentError.isInstance(error));
-      assert.equal(error.code, 'GITHUB_AUTH');
-      assert.equal(error.retryable, false);
-      assert.match(error.message, /check GITHUB_TOKEN/);
-      assert.ok(!errorText(error).includes(wrong) && !errorText(error).includes(FAKE_TOKEN));
-      return true;
-    });
+    await assert.rejects(
+      runBoundaryHook(boundaryDepsFromEnv({ ...s.env, GITHUB_TOKEN: wrong }), s.input),
+      (error: unknown) => {
+        assert.ok(AgentError.isInstance(error));
+        assert.equal(error.code, 'GITHUB_AUTH');
+        assert.equal(error.retryable, false);
+        assert.match(error.message, /check GITHUB_TOKEN/);
+        assert.ok(!errorText(error).includes(wrong) && !errorText(error).includes(FAKE_TOKEN));
+        return true;
+      },
+    );
 
     // 404 on the issue while commenting → failed effect; its detail carries no token.
     const deps = boundaryDepsFromEnv(s.env);
@@ -214,7 +270,10 @@ test('the token never appears in errors or reports (bad credentials, 404, 500, n
 
 test('mode local is refused by the GitHub hook', async () => {
   await withScenario({}, async (s) => {
-    await assert.rejects(runGitHubBoundaryHook(boundaryDepsFromEnv(s.env), { ...s.input, mode: 'local' }), /cannot deliver a local run/);
+    await assert.rejects(
+      runGitHubBoundaryHook(boundaryDepsFromEnv(s.env), { ...s.input, mode: 'local' }),
+      /cannot deliver a local run/,
+    );
   });
 });
 
@@ -235,12 +294,15 @@ test('a branch with no commits ahead of its base: no push, no PR; the issue is s
     await s.repo.git('-C', s.input.worktreePath, 'reset', '--quiet', '--hard', 'main');
     const report = await runBoundaryHook(boundaryDepsFromEnv(s.env), s.input);
     assert.equal(report.status, 'success', JSON.stringify(report, null, 2));
-    assert.deepEqual(report.effects.map((e) => [e.name, e.status]), [
-      ['push', 'skipped'],
-      ['open-pr', 'skipped'],
-      ['comment', 'done'],
-      ['close-issue', 'done'],
-    ]);
+    assert.deepEqual(
+      report.effects.map((e) => [e.name, e.status]),
+      [
+        ['push', 'skipped'],
+        ['open-pr', 'skipped'],
+        ['comment', 'done'],
+        ['close-issue', 'done'],
+      ],
+    );
     assert.match(s.server.issue(7)!.comments[0]!.body, /no changes to review/);
     assert.equal(s.server.counters.prsCreated, 0);
   });

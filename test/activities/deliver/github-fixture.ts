@@ -14,8 +14,24 @@ import { makeTempGitRepo, type TempGitRepo } from '../../helpers/temp-git-repo.j
 export const FAKE_TOKEN = 'ghp_FAKE_token_for_tests_only';
 
 export const evidence: ConditionResult[] = [
-  { validator: 'git-clean', passed: true, command: 'git status --porcelain', exitCode: 0, summary: '`git status --porcelain` passed (no output)', params: {}, unrecoverable: false },
-  { validator: 'tests-pass', passed: true, command: 'npm test', exitCode: 0, summary: 'npm test passed | 12 tests', params: {}, unrecoverable: false },
+  {
+    validator: 'git-clean',
+    passed: true,
+    command: 'git status --porcelain',
+    exitCode: 0,
+    summary: '`git status --porcelain` passed (no output)',
+    params: {},
+    unrecoverable: false,
+  },
+  {
+    validator: 'tests-pass',
+    passed: true,
+    command: 'npm test',
+    exitCode: 0,
+    summary: 'npm test passed | 12 tests',
+    params: {},
+    unrecoverable: false,
+  },
 ];
 
 export interface GitHubScenario {
@@ -28,9 +44,16 @@ export interface GitHubScenario {
   cleanup(): Promise<void>;
 }
 
-export async function githubScenario(options: { closureAction?: BoundaryHookInput['closureAction'] } = {}): Promise<GitHubScenario> {
+export async function githubScenario(
+  options: { closureAction?: BoundaryHookInput['closureAction'] } = {},
+): Promise<GitHubScenario> {
   const server = await startFakeGitHubServer({ owner: 'acme', repo: 'widgets', token: FAKE_TOKEN });
-  server.addIssue({ number: 7, title: 'Add a greeting', body: 'Please add hello.txt', labels: ['agent', 'in-progress'] });
+  server.addIssue({
+    number: 7,
+    title: 'Add a greeting',
+    body: 'Please add hello.txt',
+    labels: ['agent', 'in-progress'],
+  });
   const repo = await makeTempGitRepo({});
   const remoteDir = await realpath(await mkdtemp(join(tmpdir(), 'agent-remote-')));
   await execa('git', ['init', '--quiet', '--bare', '--initial-branch=main', remoteDir]);
@@ -41,7 +64,12 @@ export async function githubScenario(options: { closureAction?: BoundaryHookInpu
   await repo.write({ '.worktrees/issue-7/hello.txt': 'hello\n' });
   await repo.git('-C', worktreePath, 'add', 'hello.txt');
   await repo.git('-C', worktreePath, 'commit', '--quiet', '-m', 'add hello');
-  const env = { GITHUB_TOKEN: FAKE_TOKEN, GITHUB_API_URL: server.url, GITHUB_REPOSITORY: 'acme/widgets', PATH: process.env['PATH'] ?? '' };
+  const env = {
+    GITHUB_TOKEN: FAKE_TOKEN,
+    GITHUB_API_URL: server.url,
+    GITHUB_REPOSITORY: 'acme/widgets',
+    PATH: process.env['PATH'] ?? '',
+  };
   return {
     repo,
     remoteDir,
@@ -61,7 +89,11 @@ export async function githubScenario(options: { closureAction?: BoundaryHookInpu
       evidence,
     },
     async remoteHead(branch) {
-      const r = await execa('git', ['--git-dir', remoteDir, 'rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { reject: false });
+      const r = await execa(
+        'git',
+        ['--git-dir', remoteDir, 'rev-parse', '--verify', '--quiet', `refs/heads/${branch}`],
+        { reject: false },
+      );
       return String(r.stdout).trim();
     },
     async cleanup() {

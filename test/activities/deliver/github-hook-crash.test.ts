@@ -17,9 +17,24 @@ const ROOT = resolve(HERE, '..', '..', '..');
 const CHILD = join(HERE, 'github-hook-child.ts');
 
 const killPoints = [
-  { name: 'after the PR creation request', pattern: /^POST \/repos\/acme\/widgets\/pulls$/, expect: { prsCreated: 1, commentsCreated: 0, issuesClosed: 0 }, rerun: ['already-done', 'already-done', 'done', 'done', 'done'] },
-  { name: 'after the comment request', pattern: /^POST \/repos\/acme\/widgets\/issues\/7\/comments$/, expect: { prsCreated: 1, commentsCreated: 1, issuesClosed: 0 }, rerun: ['already-done', 'already-done', 'already-done', 'done', 'done'] },
-  { name: 'after the close request', pattern: /^PATCH \/repos\/acme\/widgets\/issues\/7$/, expect: { prsCreated: 1, commentsCreated: 1, issuesClosed: 1 }, rerun: ['already-done', 'already-done', 'already-done', 'already-done', 'already-done'] },
+  {
+    name: 'after the PR creation request',
+    pattern: /^POST \/repos\/acme\/widgets\/pulls$/,
+    expect: { prsCreated: 1, commentsCreated: 0, issuesClosed: 0 },
+    rerun: ['already-done', 'already-done', 'done', 'done', 'done'],
+  },
+  {
+    name: 'after the comment request',
+    pattern: /^POST \/repos\/acme\/widgets\/issues\/7\/comments$/,
+    expect: { prsCreated: 1, commentsCreated: 1, issuesClosed: 0 },
+    rerun: ['already-done', 'already-done', 'already-done', 'done', 'done'],
+  },
+  {
+    name: 'after the close request',
+    pattern: /^PATCH \/repos\/acme\/widgets\/issues\/7$/,
+    expect: { prsCreated: 1, commentsCreated: 1, issuesClosed: 1 },
+    rerun: ['already-done', 'already-done', 'already-done', 'already-done', 'already-done'],
+  },
 ] as const;
 
 for (const point of killPoints) {
@@ -35,20 +50,34 @@ for (const point of killPoints) {
       let output = '';
       child.stdout.on('data', (d: Buffer) => (output += d.toString()));
       child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-      const exited = new Promise<NodeJS.Signals | number | null>((done) => child.on('exit', (code, signal) => done(signal ?? code)));
-      const outcome = await Promise.race([seen.then(() => 'seen' as const), exited.then(() => 'exited' as const), new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 30_000).unref())]);
+      const exited = new Promise<NodeJS.Signals | number | null>((done) =>
+        child.on('exit', (code, signal) => done(signal ?? code)),
+      );
+      const outcome = await Promise.race([
+        seen.then(() => 'seen' as const),
+        exited.then(() => 'exited' as const),
+        new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 30_000).unref()),
+      ]);
       assert.equal(outcome, 'seen', `the child should reach the held request; output:\n${output}`);
       child.kill('SIGKILL');
       assert.equal(await exited, 'SIGKILL');
       assert.equal(output, '', 'the killed worker reported nothing');
       assert.deepEqual(
-        { prsCreated: s.server.counters.prsCreated, commentsCreated: s.server.counters.commentsCreated, issuesClosed: s.server.counters.issuesClosed },
+        {
+          prsCreated: s.server.counters.prsCreated,
+          commentsCreated: s.server.counters.commentsCreated,
+          issuesClosed: s.server.counters.issuesClosed,
+        },
         point.expect,
       );
 
       const report = await runBoundaryHook(boundaryDepsFromEnv(s.env), s.input);
       assert.equal(report.status, 'success', JSON.stringify(report, null, 2));
-      assert.deepEqual(report.effects.map((e) => e.status), point.rerun, JSON.stringify(report, null, 2));
+      assert.deepEqual(
+        report.effects.map((e) => e.status),
+        point.rerun,
+        JSON.stringify(report, null, 2),
+      );
       assert.equal(s.server.counters.prsCreated, 1);
       assert.equal(s.server.counters.commentsCreated, 1);
       assert.equal(s.server.counters.issuesClosed, 1);

@@ -3,15 +3,32 @@ import assert from 'node:assert/strict';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BoundaryHookInput, ConditionResult } from '../../../src/contracts/activities.js';
-import { createLocalIssueStore, localIssueSourceFactory, localIssuePath, writeLocalIssue } from '../../../src/activities/issues/local-issue-store.js';
+import {
+  createLocalIssueStore,
+  localIssueSourceFactory,
+  localIssuePath,
+  writeLocalIssue,
+} from '../../../src/activities/issues/local-issue-store.js';
 import { prepareWorkspace } from '../../../src/activities/workspace/prepare-workspace.js';
 import { checkExternalState, runLocalBoundaryHook } from '../../../src/activities/deliver/local-boundary-hook.js';
 import { makeTempGitRepo, type TempGitRepo } from '../../helpers/temp-git-repo.js';
 
 const deps = { issueSource: localIssueSourceFactory };
 const evidence: ConditionResult[] = [
-  { validator: 'git-clean', passed: true, summary: '`git status --porcelain` passed (no output)', params: {}, unrecoverable: false },
-  { validator: 'tests-pass', passed: true, summary: '`npm test` passed (exit code 0)', params: {}, unrecoverable: false },
+  {
+    validator: 'git-clean',
+    passed: true,
+    summary: '`git status --porcelain` passed (no output)',
+    params: {},
+    unrecoverable: false,
+  },
+  {
+    validator: 'tests-pass',
+    passed: true,
+    summary: '`npm test` passed (exit code 0)',
+    params: {},
+    unrecoverable: false,
+  },
 ];
 
 /** A repo with issue #5 (committed, so the store is part of the repo) and a worktree with one commit. */
@@ -20,7 +37,13 @@ async function setup(): Promise<{ repo: TempGitRepo; input: BoundaryHookInput }>
   await writeLocalIssue(repo.dir, { number: 5, title: 'Add greeting', body: 'Please add hello.txt' });
   await repo.git('add', '-A');
   await repo.git('commit', '-qm', 'add issue 5');
-  const ws = await prepareWorkspace(deps, { repoPath: repo.dir, issue: 5, issueSource: 'local', worktreeRoot: '.worktrees', branchPrefix: 'agent' });
+  const ws = await prepareWorkspace(deps, {
+    repoPath: repo.dir,
+    issue: 5,
+    issueSource: 'local',
+    worktreeRoot: '.worktrees',
+    branchPrefix: 'agent',
+  });
   await repo.write({ '.worktrees/issue-5/hello.txt': 'hello\n' });
   await repo.git('-C', ws.worktreePath, 'add', 'hello.txt');
   await repo.git('-C', ws.worktreePath, 'commit', '-qm', 'add hello');
@@ -35,14 +58,18 @@ async function setup(): Promise<{ repo: TempGitRepo; input: BoundaryHookInput }>
       baseBranch: ws.baseBranch,
       issue: 5,
       closureAction: 'close',
-    labels: { add: [], remove: [] },
+      labels: { add: [], remove: [] },
       summary: 'Added hello.txt.',
       evidence,
     },
   };
 }
 
-const exists = (path: string): Promise<boolean> => stat(path).then(() => true, () => false);
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 test('success: merge, comment, close, remove worktree, delete branch; a second call finds all already done', async () => {
   const { repo, input } = await setup();
@@ -50,13 +77,16 @@ test('success: merge, comment, close, remove worktree, delete branch; a second c
     const report = await runLocalBoundaryHook(deps, input);
     assert.equal(report.status, 'success', JSON.stringify(report, null, 2));
     assert.deepEqual(report.pending, []);
-    assert.deepEqual(report.effects.map((e) => [e.name, e.status]), [
-      ['merge', 'done'],
-      ['comment', 'done'],
-      ['close-issue', 'done'],
-      ['remove-worktree', 'done'],
-      ['delete-branch', 'done'],
-    ]);
+    assert.deepEqual(
+      report.effects.map((e) => [e.name, e.status]),
+      [
+        ['merge', 'done'],
+        ['comment', 'done'],
+        ['close-issue', 'done'],
+        ['remove-worktree', 'done'],
+        ['delete-branch', 'done'],
+      ],
+    );
     assert.equal(await readFile(join(repo.dir, 'hello.txt'), 'utf8'), 'hello\n');
     assert.equal(await repo.git('log', '-1', '--format=%s'), "Merge branch 'agent/issue-5' (issue #5)");
     assert.equal(await exists(input.worktreePath), false);
@@ -70,7 +100,10 @@ test('success: merge, comment, close, remove worktree, delete branch; a second c
 
     const again = await runLocalBoundaryHook(deps, input);
     assert.equal(again.status, 'success');
-    assert.deepEqual(again.effects.map((e) => e.status), ['already-done', 'already-done', 'already-done', 'already-done', 'already-done']);
+    assert.deepEqual(
+      again.effects.map((e) => e.status),
+      ['already-done', 'already-done', 'already-done', 'already-done', 'already-done'],
+    );
     assert.equal((await readFile(localIssuePath(repo.dir, 5), 'utf8')).match(/## Comment/g)?.length, 1);
   } finally {
     await repo.cleanup();
@@ -134,7 +167,11 @@ test('uncommitted work in the worktree or a merge conflict → failed, worktree 
     const conflict = await runLocalBoundaryHook(deps, input);
     assert.equal(conflict.status, 'failed');
     assert.match(conflict.effects[0]?.detail ?? '', /CONFLICT|conflict/);
-    assert.equal(await repo.git('status', '--porcelain', '--untracked-files=no'), '', 'merge aborted, main checkout clean');
+    assert.equal(
+      await repo.git('status', '--porcelain', '--untracked-files=no'),
+      '',
+      'merge aborted, main checkout clean',
+    );
     assert.equal(await exists(input.worktreePath), true);
   } finally {
     await repo.cleanup();
@@ -159,17 +196,24 @@ test('label-and-close relabels the local issue (absent labels skipped) and close
     const store = createLocalIssueStore(repo.dir);
     await store.relabel(5, { add: ['agent', 'in-progress'] });
     await repo.git('commit', '-qam', 'label issue 5'); // the store is tracked: keep the main checkout clean
-    const labelled = { ...input, closureAction: 'label-and-close' as const, labels: { add: ['done'], remove: ['in-progress', 'never-there'] } };
+    const labelled = {
+      ...input,
+      closureAction: 'label-and-close' as const,
+      labels: { add: ['done'], remove: ['in-progress', 'never-there'] },
+    };
     const report = await runLocalBoundaryHook(deps, labelled);
     assert.equal(report.status, 'success', JSON.stringify(report, null, 2));
-    assert.deepEqual(report.effects.map((e) => [e.name, e.status]), [
-      ['merge', 'done'],
-      ['comment', 'done'],
-      ['label', 'done'],
-      ['close-issue', 'done'],
-      ['remove-worktree', 'done'],
-      ['delete-branch', 'done'],
-    ]);
+    assert.deepEqual(
+      report.effects.map((e) => [e.name, e.status]),
+      [
+        ['merge', 'done'],
+        ['comment', 'done'],
+        ['label', 'done'],
+        ['close-issue', 'done'],
+        ['remove-worktree', 'done'],
+        ['delete-branch', 'done'],
+      ],
+    );
     assert.match(report.effects[2]?.detail ?? '', /added done; removed in-progress/);
     const issue = await store.read(5);
     assert.deepEqual(issue.labels, ['agent', 'done']);
@@ -186,7 +230,11 @@ test('label-and-close relabels the local issue (absent labels skipped) and close
 test('label-only relabels the local issue and must not close it', async () => {
   const { repo, input } = await setup();
   try {
-    const report = await runLocalBoundaryHook(deps, { ...input, closureAction: 'label-only', labels: { add: ['needs-review'], remove: [] } });
+    const report = await runLocalBoundaryHook(deps, {
+      ...input,
+      closureAction: 'label-only',
+      labels: { add: ['needs-review'], remove: [] },
+    });
     assert.equal(report.status, 'success', JSON.stringify(report, null, 2));
     assert.deepEqual(report.effects.map((e) => [e.name, e.status]).slice(1, 4), [
       ['comment', 'done'],
@@ -204,7 +252,8 @@ test('label-only relabels the local issue and must not close it', async () => {
 test('the dispatcher routes local runs to the local hook', async () => {
   const { repo, input } = await setup();
   try {
-    const { runBoundaryHook, boundaryDepsFromEnv } = await import('../../../src/activities/deliver/run-boundary-hook.js');
+    const { runBoundaryHook, boundaryDepsFromEnv } =
+      await import('../../../src/activities/deliver/run-boundary-hook.js');
     const report = await runBoundaryHook(boundaryDepsFromEnv({}), input);
     assert.equal(report.status, 'success');
     assert.equal(report.effects[0]?.name, 'merge');

@@ -12,7 +12,14 @@ async function failure(run: () => Promise<unknown>): Promise<AgentError> {
     await run();
   } catch (error) {
     assert.ok(AgentError.isInstance(error), String(error));
-    const all = JSON.stringify({ m: error.message, d: error.describe(), details: error.details, w: error.where, s: error.stack, c: String(error.cause) });
+    const all = JSON.stringify({
+      m: error.message,
+      d: error.describe(),
+      details: error.details,
+      w: error.where,
+      s: error.stack,
+      c: String(error.cause),
+    });
     assert.ok(!all.includes(TOKEN), `token leaked: ${all}`);
     return error;
   }
@@ -26,7 +33,9 @@ test('status mapping: 401, 403, 404, 422, 500, 429 with retry-after, 403 rate li
     const client = createGitHubClient({ token: TOKEN, owner: 'acme', repo: 'widgets', baseUrl: server.url });
     assert.equal((await client.getRepo()).defaultBranch, 'main');
 
-    const bad = await failure(() => createGitHubClient({ token: `${TOKEN}x`, owner: 'acme', repo: 'widgets', baseUrl: server.url }).getIssue(1));
+    const bad = await failure(() =>
+      createGitHubClient({ token: `${TOKEN}x`, owner: 'acme', repo: 'widgets', baseUrl: server.url }).getIssue(1),
+    );
     assert.deepEqual([bad.code, bad.retryable, bad.where], ['GITHUB_AUTH', false, 'GITHUB_TOKEN']);
     assert.match(bad.message, /check GITHUB_TOKEN/);
 
@@ -39,7 +48,12 @@ test('status mapping: 401, 403, 404, 422, 500, 429 with retry-after, 403 rate li
     assert.deepEqual([missing.code, missing.retryable, missing.details?.['status']], ['GITHUB_REQUEST', false, 404]);
     assert.match(missing.message, /issue acme\/widgets#42 not found/);
 
-    server.failNext(/pulls$/, 422, {}, { message: 'Validation Failed', errors: [{ message: 'No commits between main and x' }] });
+    server.failNext(
+      /pulls$/,
+      422,
+      {},
+      { message: 'Validation Failed', errors: [{ message: 'No commits between main and x' }] },
+    );
     const invalid = await failure(() => client.createPullRequest({ title: 't', head: 'x', base: 'main', body: '' }));
     assert.equal(invalid.code, 'GITHUB_REQUEST');
     assert.match(invalid.message, /Validation Failed: No commits between main and x/);
@@ -54,13 +68,22 @@ test('status mapping: 401, 403, 404, 422, 500, 429 with retry-after, 403 rate li
   } finally {
     await server.close();
   }
-  const offline = await failure(() => createGitHubClient({ token: TOKEN, owner: 'acme', repo: 'widgets', baseUrl: server.url }).getIssue(1));
+  const offline = await failure(() =>
+    createGitHubClient({ token: TOKEN, owner: 'acme', repo: 'widgets', baseUrl: server.url }).getIssue(1),
+  );
   assert.deepEqual([offline.code, offline.retryable], ['GITHUB_UNAVAILABLE', true]);
 });
 
 test('toGitHubError: x-ratelimit-reset in the past → at least a second; a token echoed by the server is redacted', () => {
   const error = toGitHubError(
-    { status: 403, message: 'x', response: { headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '100' }, data: { message: `limit for ${TOKEN}` } } },
+    {
+      status: 403,
+      message: 'x',
+      response: {
+        headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '100' },
+        data: { message: `limit for ${TOKEN}` },
+      },
+    },
     { operation: 'GET /x', resource: 'thing', token: TOKEN, now: () => 200_000 },
   );
   assert.equal(error.code, 'GITHUB_RATE_LIMITED');

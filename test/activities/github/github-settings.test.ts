@@ -28,9 +28,15 @@ test('gitHubSettingsFromEnv: GITHUB_REPOSITORY wins; else the origin remote; API
     const fromRemote = await gitHubSettingsFromEnv({ GITHUB_TOKEN: TOKEN }, repo.dir);
     assert.deepEqual({ ...fromRemote }, { baseUrl: 'https://api.github.com', owner: 'octo', repo: 'from-remote' });
     assert.equal(fromRemote.token, TOKEN);
-    assert.ok(!JSON.stringify(fromRemote).includes(TOKEN) && !inspect(fromRemote).includes(TOKEN), 'token is not serialised');
+    assert.ok(
+      !JSON.stringify(fromRemote).includes(TOKEN) && !inspect(fromRemote).includes(TOKEN),
+      'token is not serialised',
+    );
 
-    const explicit = await gitHubSettingsFromEnv({ GITHUB_TOKEN: ` ${TOKEN} `, GITHUB_REPOSITORY: 'acme/widgets', GITHUB_API_URL: 'http://127.0.0.1:9/api/' }, repo.dir);
+    const explicit = await gitHubSettingsFromEnv(
+      { GITHUB_TOKEN: ` ${TOKEN} `, GITHUB_REPOSITORY: 'acme/widgets', GITHUB_API_URL: 'http://127.0.0.1:9/api/' },
+      repo.dir,
+    );
     assert.deepEqual({ ...explicit }, { baseUrl: 'http://127.0.0.1:9/api', owner: 'acme', repo: 'widgets' });
     assert.equal(explicit.token, TOKEN);
   } finally {
@@ -41,16 +47,28 @@ test('gitHubSettingsFromEnv: GITHUB_REPOSITORY wins; else the origin remote; API
 test('gitHubSettingsFromEnv: clear errors for a missing token, a bad GITHUB_REPOSITORY, an undeducible remote', async () => {
   const repo = await makeTempGitRepo({});
   try {
-    await assert.rejects(gitHubSettingsFromEnv({ GITHUB_REPOSITORY: 'acme/widgets' }, repo.dir), (e: unknown) =>
-      AgentError.isInstance(e) && e.code === 'GITHUB_AUTH' && e.where === 'GITHUB_TOKEN' && /GITHUB_TOKEN is not set/.test(e.message));
-    await assert.rejects(gitHubSettingsFromEnv({ GITHUB_TOKEN: TOKEN, GITHUB_REPOSITORY: 'acme' }, repo.dir), (e: unknown) =>
-      AgentError.isInstance(e) && e.code === 'CONFIG_INVALID' && e.where === 'GITHUB_REPOSITORY');
+    await assert.rejects(
+      gitHubSettingsFromEnv({ GITHUB_REPOSITORY: 'acme/widgets' }, repo.dir),
+      (e: unknown) =>
+        AgentError.isInstance(e) &&
+        e.code === 'GITHUB_AUTH' &&
+        e.where === 'GITHUB_TOKEN' &&
+        /GITHUB_TOKEN is not set/.test(e.message),
+    );
+    await assert.rejects(
+      gitHubSettingsFromEnv({ GITHUB_TOKEN: TOKEN, GITHUB_REPOSITORY: 'acme' }, repo.dir),
+      (e: unknown) => AgentError.isInstance(e) && e.code === 'CONFIG_INVALID' && e.where === 'GITHUB_REPOSITORY',
+    );
     await assert.rejects(gitHubSettingsFromEnv({ GITHUB_TOKEN: TOKEN }, repo.dir), /has no origin remote/);
     await repo.git('remote', 'add', 'origin', `https://user:${TOKEN}@example.com/only-one-part`);
-    await assert.rejects(gitHubSettingsFromEnv({ GITHUB_TOKEN: TOKEN }, repo.dir), (e: unknown) =>
-      AgentError.isInstance(e) && /could not be derived/.test(e.message) && !e.message.includes(TOKEN));
-    await assert.rejects(gitHubSettingsFromEnv({ GITHUB_TOKEN: TOKEN, GITHUB_REPOSITORY: 'a/b', GITHUB_API_URL: 'ftp://x' }, repo.dir), (e: unknown) =>
-      AgentError.isInstance(e) && e.where === 'GITHUB_API_URL');
+    await assert.rejects(
+      gitHubSettingsFromEnv({ GITHUB_TOKEN: TOKEN }, repo.dir),
+      (e: unknown) => AgentError.isInstance(e) && /could not be derived/.test(e.message) && !e.message.includes(TOKEN),
+    );
+    await assert.rejects(
+      gitHubSettingsFromEnv({ GITHUB_TOKEN: TOKEN, GITHUB_REPOSITORY: 'a/b', GITHUB_API_URL: 'ftp://x' }, repo.dir),
+      (e: unknown) => AgentError.isInstance(e) && e.where === 'GITHUB_API_URL',
+    );
   } finally {
     await repo.cleanup();
   }

@@ -4,7 +4,11 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentError } from '../../../src/contracts/errors.js';
-import { createLocalIssueStore, localIssuePath, writeLocalIssue } from '../../../src/activities/issues/local-issue-store.js';
+import {
+  createLocalIssueStore,
+  localIssuePath,
+  writeLocalIssue,
+} from '../../../src/activities/issues/local-issue-store.js';
 
 async function withRepo(body: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'issues-'));
@@ -18,13 +22,33 @@ async function withRepo(body: (dir: string) => Promise<void>): Promise<void> {
 test('read and list (filter by state and label, sorted by number)', async () => {
   await withRepo(async (dir) => {
     await writeLocalIssue(dir, { number: 12, title: 'Second', body: 'Body two', labels: ['bug'] });
-    await writeLocalIssue(dir, { number: 3, title: 'First', body: 'Fix the **thing**.\n\nDetails.', labels: ['agent', 'bug'] });
+    await writeLocalIssue(dir, {
+      number: 3,
+      title: 'First',
+      body: 'Fix the **thing**.\n\nDetails.',
+      labels: ['agent', 'bug'],
+    });
     await writeLocalIssue(dir, { number: 7, title: 'Done already', body: 'x', state: 'closed' });
     const store = createLocalIssueStore(dir);
-    assert.deepEqual(await store.read(3), { number: 3, title: 'First', body: 'Fix the **thing**.\n\nDetails.', labels: ['agent', 'bug'], state: 'open' });
-    assert.deepEqual((await store.list()).map((i) => i.number), [3, 7, 12]);
-    assert.deepEqual((await store.list({ state: 'open' })).map((i) => i.number), [3, 12]);
-    assert.deepEqual((await store.list({ label: 'agent' })).map((i) => i.number), [3]);
+    assert.deepEqual(await store.read(3), {
+      number: 3,
+      title: 'First',
+      body: 'Fix the **thing**.\n\nDetails.',
+      labels: ['agent', 'bug'],
+      state: 'open',
+    });
+    assert.deepEqual(
+      (await store.list()).map((i) => i.number),
+      [3, 7, 12],
+    );
+    assert.deepEqual(
+      (await store.list({ state: 'open' })).map((i) => i.number),
+      [3, 12],
+    );
+    assert.deepEqual(
+      (await store.list({ label: 'agent' })).map((i) => i.number),
+      [3],
+    );
     assert.deepEqual(await createLocalIssueStore(join(dir, 'empty')).list(), []);
   });
 });
@@ -32,9 +56,18 @@ test('read and list (filter by state and label, sorted by number)', async () => 
 test('a hand-written file with defaults (no state, no labels) and extra keys', async () => {
   await withRepo(async (dir) => {
     await mkdir(join(dir, '.agent', 'issues'), { recursive: true });
-    await writeFile(localIssuePath(dir, 5), '---\ntitle: "Hand written"\n# a comment a person left\nassignee: me\n---\nThe body.\n');
+    await writeFile(
+      localIssuePath(dir, 5),
+      '---\ntitle: "Hand written"\n# a comment a person left\nassignee: me\n---\nThe body.\n',
+    );
     const store = createLocalIssueStore(dir);
-    assert.deepEqual(await store.read(5), { number: 5, title: 'Hand written', body: 'The body.', labels: [], state: 'open' });
+    assert.deepEqual(await store.read(5), {
+      number: 5,
+      title: 'Hand written',
+      body: 'The body.',
+      labels: [],
+      state: 'open',
+    });
     assert.equal(await store.close(5), 'closed');
     const text = await readFile(localIssuePath(dir, 5), 'utf8');
     assert.match(text, /# a comment a person left/);
@@ -63,7 +96,10 @@ test('comments are readable sections and not appended twice for one key; the bod
     assert.equal(await store.comment(2, 'Second.', { idempotencyKey: 'wf-2:close' }), 'added');
     const text = await readFile(localIssuePath(dir, 2), 'utf8');
     assert.equal(text.match(/## Comment \(wf-1:close\)/g)?.length, 1);
-    assert.match(text, /Original body\.\n\n## Comment \(wf-1:close\)\n\nFirst comment\.\n\n## Comment \(wf-2:close\)\n\nSecond\.\n$/);
+    assert.match(
+      text,
+      /Original body\.\n\n## Comment \(wf-1:close\)\n\nFirst comment\.\n\n## Comment \(wf-2:close\)\n\nSecond\.\n$/,
+    );
     assert.equal((await store.read(2)).body, 'Original body.');
   });
 });
@@ -122,7 +158,13 @@ test('list by query matches title and body case-insensitively', async () => {
     await writeLocalIssue(dir, { number: 2, title: 'Other', body: 'The LOGIN page is slow' });
     await writeLocalIssue(dir, { number: 3, title: 'Unrelated', body: 'y' });
     const store = createLocalIssueStore(dir);
-    assert.deepEqual((await store.list({ query: 'login' })).map((i) => i.number), [1, 2]);
-    assert.deepEqual((await store.list({ query: '  ' })).map((i) => i.number), [1, 2, 3]);
+    assert.deepEqual(
+      (await store.list({ query: 'login' })).map((i) => i.number),
+      [1, 2],
+    );
+    assert.deepEqual(
+      (await store.list({ query: '  ' })).map((i) => i.number),
+      [1, 2, 3],
+    );
   });
 });

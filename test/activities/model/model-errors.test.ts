@@ -25,7 +25,9 @@ async function failWith(respond: RuleRespond): Promise<{ error: AgentError; requ
 }
 
 test('429 with retry-after: 2 → MODEL_RATE_LIMITED, retryable, retryAfterMs >= 2000', async () => {
-  const { error, requests } = await failWith({ error: { status: 429, type: 'rate_limit_error', message: 'slow down', headers: { 'retry-after': '2' } } });
+  const { error, requests } = await failWith({
+    error: { status: 429, type: 'rate_limit_error', message: 'slow down', headers: { 'retry-after': '2' } },
+  });
   assert.equal(error.code, 'MODEL_RATE_LIMITED');
   assert.equal(error.retryable, true);
   assert.ok((error.details?.['retryAfterMs'] as number) >= 2000);
@@ -33,13 +35,21 @@ test('429 with retry-after: 2 → MODEL_RATE_LIMITED, retryable, retryAfterMs >=
 });
 
 test('429 spend limit → MODEL_SPEND_LIMIT, not retryable', async () => {
-  const { error } = await failWith({ error: { status: 429, type: 'rate_limit_error', message: 'You have reached your specified workspace API usage limits (spend limit).' } });
+  const { error } = await failWith({
+    error: {
+      status: 429,
+      type: 'rate_limit_error',
+      message: 'You have reached your specified workspace API usage limits (spend limit).',
+    },
+  });
   assert.equal(error.code, 'MODEL_SPEND_LIMIT');
   assert.equal(error.retryable, false);
 });
 
 test('401 → MODEL_AUTH immediately, one request, message says what to check', async () => {
-  const { error, requests } = await failWith({ error: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' } });
+  const { error, requests } = await failWith({
+    error: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' },
+  });
   assert.equal(error.code, 'MODEL_AUTH');
   assert.equal(error.retryable, false);
   assert.match(error.message, /ANTHROPIC_API_KEY/);
@@ -57,7 +67,9 @@ test('529, 500, a reset connection → MODEL_UNAVAILABLE retryable; 400/404 → 
   const reset = await failWith({ reset: true });
   assert.equal(reset.error.code, 'MODEL_UNAVAILABLE');
   assert.equal(reset.error.retryable, true);
-  const bad = await failWith({ error: { status: 400, type: 'invalid_request_error', message: 'max_tokens: too large' } });
+  const bad = await failWith({
+    error: { status: 400, type: 'invalid_request_error', message: 'max_tokens: too large' },
+  });
   assert.equal(bad.error.code, 'MODEL_REQUEST_INVALID');
   assert.equal(bad.error.retryable, false);
   const missing = await failWith({ error: { status: 404, type: 'not_found_error', message: 'model: nope' } });

@@ -7,7 +7,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AgentError } from '../../../src/contracts/errors.js';
 import { FailureType } from '../../../src/contracts/failures.js';
-import { createRateGovernor, rateLimitsFromEnv, sharedRateGovernor, type RateGovernorOptions } from '../../../src/activities/model/rate-governor.js';
+import {
+  createRateGovernor,
+  rateLimitsFromEnv,
+  sharedRateGovernor,
+  type RateGovernorOptions,
+} from '../../../src/activities/model/rate-governor.js';
 import { createGovernedLlmClient, estimateRequestTokens } from '../../../src/activities/model/governed-llm-client.js';
 import type { LlmClient, LlmRequest } from '../../../src/activities/model/llm-client.js';
 
@@ -85,12 +90,19 @@ describe('token buckets', () => {
 });
 
 describe('provider headers', () => {
-  const H = (o: Record<string, string | number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, String(v)]));
+  const H = (o: Record<string, string | number>) =>
+    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, String(v)]));
 
   it('requests-remaining 0 holds everyone until requests-reset', async () => {
     const { clock, gov } = governor({});
     const reset = new Date(clock.t + 7000).toISOString();
-    gov.observe(H({ 'anthropic-ratelimit-requests-limit': 50, 'anthropic-ratelimit-requests-remaining': 0, 'anthropic-ratelimit-requests-reset': reset }));
+    gov.observe(
+      H({
+        'anthropic-ratelimit-requests-limit': 50,
+        'anthropic-ratelimit-requests-remaining': 0,
+        'anthropic-ratelimit-requests-reset': reset,
+      }),
+    );
     const t0 = clock.t;
     await gov.acquire({ estimatedTokens: 0 });
     assert.ok(clock.t - t0 >= 7000, `waited ${clock.t - t0} ms until the reset`);
@@ -98,7 +110,13 @@ describe('provider headers', () => {
 
   it('a reported limit creates the bucket (even with no configured limit) and paces below it', async () => {
     const { clock, gov } = governor({});
-    gov.observe(H({ 'anthropic-ratelimit-requests-limit': 60, 'anthropic-ratelimit-requests-remaining': 2, 'anthropic-ratelimit-requests-reset': new Date(clock.t + 58_000).toISOString() }));
+    gov.observe(
+      H({
+        'anthropic-ratelimit-requests-limit': 60,
+        'anthropic-ratelimit-requests-remaining': 2,
+        'anthropic-ratelimit-requests-reset': new Date(clock.t + 58_000).toISOString(),
+      }),
+    );
     const t0 = clock.t;
     await gov.acquire({ estimatedTokens: 0 });
     await gov.acquire({ estimatedTokens: 0 });
@@ -110,7 +128,13 @@ describe('provider headers', () => {
 
   it('the configured limit stays the cap when the provider allows more; remaining lowers the level', async () => {
     const { gov } = governor({ tpm: 10_000 });
-    gov.observe(H({ 'anthropic-ratelimit-tokens-limit': 400_000, 'anthropic-ratelimit-tokens-remaining': 3000, 'anthropic-ratelimit-tokens-reset': '2026-01-01T00:01:00Z' }));
+    gov.observe(
+      H({
+        'anthropic-ratelimit-tokens-limit': 400_000,
+        'anthropic-ratelimit-tokens-remaining': 3000,
+        'anthropic-ratelimit-tokens-reset': '2026-01-01T00:01:00Z',
+      }),
+    );
     const s = gov.snapshot();
     assert.equal(s.tokens?.capacity, 10_000);
     assert.equal(Math.round(s.tokens!.level), 3000);
@@ -118,14 +142,16 @@ describe('provider headers', () => {
 
   it('input/output token variants: the tighter window wins', async () => {
     const { clock, gov } = governor({});
-    gov.observe(H({
-      'anthropic-ratelimit-input-tokens-limit': 30_000,
-      'anthropic-ratelimit-input-tokens-remaining': 1_000,
-      'anthropic-ratelimit-input-tokens-reset': new Date(clock.t + 60_000).toISOString(),
-      'anthropic-ratelimit-output-tokens-limit': 8_000,
-      'anthropic-ratelimit-output-tokens-remaining': 7_000,
-      'anthropic-ratelimit-output-tokens-reset': new Date(clock.t + 5_000).toISOString(),
-    }));
+    gov.observe(
+      H({
+        'anthropic-ratelimit-input-tokens-limit': 30_000,
+        'anthropic-ratelimit-input-tokens-remaining': 1_000,
+        'anthropic-ratelimit-input-tokens-reset': new Date(clock.t + 60_000).toISOString(),
+        'anthropic-ratelimit-output-tokens-limit': 8_000,
+        'anthropic-ratelimit-output-tokens-remaining': 7_000,
+        'anthropic-ratelimit-output-tokens-reset': new Date(clock.t + 5_000).toISOString(),
+      }),
+    );
     assert.equal(gov.snapshot().tokens?.capacity, 30_000);
     const t0 = clock.t;
     await gov.acquire({ estimatedTokens: 1500 }); // 500 missing at 500 tokens/s = 1 s
@@ -171,7 +197,10 @@ describe('abort', () => {
     controller.abort(new Error('gone'));
     const order: string[] = [];
     const a = gov.acquire({ estimatedTokens: 0 }).then(() => order.push('a'));
-    const b = gov.acquire({ estimatedTokens: 0, signal: controller.signal }).then(() => order.push('b'), () => order.push('b-aborted'));
+    const b = gov.acquire({ estimatedTokens: 0, signal: controller.signal }).then(
+      () => order.push('b'),
+      () => order.push('b-aborted'),
+    );
     const c = gov.acquire({ estimatedTokens: 0 }).then(() => order.push('c'));
     await Promise.all([a, b, c]);
     assert.deepEqual(order, ['b-aborted', 'a', 'c']);
@@ -184,7 +213,10 @@ describe('configuration', () => {
     assert.deepEqual(rateLimitsFromEnv({}), {});
     assert.deepEqual(rateLimitsFromEnv({ MODEL_RPM: '50', MODEL_TPM: '40000' }), { rpm: 50, tpm: 40000 });
     assert.deepEqual(rateLimitsFromEnv({ MODEL_RPM: '' }), {});
-    assert.throws(() => rateLimitsFromEnv({ MODEL_TPM: 'fast' }), (e: unknown) => AgentError.isInstance(e) && e.where === 'MODEL_TPM');
+    assert.throws(
+      () => rateLimitsFromEnv({ MODEL_TPM: 'fast' }),
+      (e: unknown) => AgentError.isInstance(e) && e.where === 'MODEL_TPM',
+    );
     assert.throws(() => rateLimitsFromEnv({ MODEL_RPM: '-1' }), /MODEL_RPM/);
   });
 
@@ -194,14 +226,36 @@ describe('configuration', () => {
 });
 
 describe('createGovernedLlmClient', () => {
-  const request: LlmRequest = { model: 'm', max_tokens: 100, system: [{ type: 'text', text: 'x'.repeat(400) }], tools: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'y'.repeat(4000) }] }] };
-  const response = (headers: Record<string, string>) => ({ id: 'msg', model: 'm', content: [], stop_reason: 'end_turn', usage: { input_tokens: 2000, output_tokens: 10 }, headers });
+  const request: LlmRequest = {
+    model: 'm',
+    max_tokens: 100,
+    system: [{ type: 'text', text: 'x'.repeat(400) }],
+    tools: [],
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'y'.repeat(4000) }] }],
+  };
+  const response = (headers: Record<string, string>) => ({
+    id: 'msg',
+    model: 'm',
+    content: [],
+    stop_reason: 'end_turn',
+    usage: { input_tokens: 2000, output_tokens: 10 },
+    headers,
+  });
 
   it('acquires before the call, feeds headers and real usage after', async () => {
     const clock = fakeClock();
     const gov = createRateGovernor({ tpm: 100_000, now: clock.now, sleep: clock.sleep });
     let calls = 0;
-    const inner: LlmClient = { createMessage: async () => (calls++, response({ 'anthropic-ratelimit-requests-limit': '50', 'anthropic-ratelimit-requests-remaining': '0', 'anthropic-ratelimit-requests-reset': new Date(clock.t + 4000).toISOString() })) };
+    const inner: LlmClient = {
+      createMessage: async () => (
+        calls++,
+        response({
+          'anthropic-ratelimit-requests-limit': '50',
+          'anthropic-ratelimit-requests-remaining': '0',
+          'anthropic-ratelimit-requests-reset': new Date(clock.t + 4000).toISOString(),
+        })
+      ),
+    };
     const llm = createGovernedLlmClient(inner, gov);
     const estimate = estimateRequestTokens(request);
     assert.ok(estimate > 1000 && estimate < 1300, `estimate ${estimate}`);
@@ -218,7 +272,10 @@ describe('createGovernedLlmClient', () => {
     const gov = createRateGovernor({ now: clock.now, sleep: clock.sleep });
     const inner: LlmClient = {
       createMessage: async () => {
-        throw new AgentError(FailureType.ModelRateLimited, 'rate limited', { retryable: true, details: { retryAfterMs: 9000 } });
+        throw new AgentError(FailureType.ModelRateLimited, 'rate limited', {
+          retryable: true,
+          details: { retryAfterMs: 9000 },
+        });
       },
     };
     const llm = createGovernedLlmClient(inner, gov);

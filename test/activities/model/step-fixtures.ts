@@ -50,7 +50,10 @@ export function stepInput(overrides: Partial<StepQueryRequest> = {}): StepQueryR
     systemPrompt: 'You are a careful engineer.',
     issueContext: 'Issue #7: sum() subtracts instead of adding.',
     prompt: 'STEP initial.issue: fix the issue, then answer with JSON.',
-    schema: { full: STEP_SCHEMA as unknown as StepQueryRequest['schema']['full'], api: STEP_SCHEMA as unknown as StepQueryRequest['schema']['api'] },
+    schema: {
+      full: STEP_SCHEMA as unknown as StepQueryRequest['schema']['full'],
+      api: STEP_SCHEMA as unknown as StepQueryRequest['schema']['api'],
+    },
     model: { model: 'claude-sonnet-4-6', maxTokens: 4096, maxTurnsPerStep: 10 },
     readOnly: false,
     budget: {},
@@ -60,7 +63,10 @@ export function stepInput(overrides: Partial<StepQueryRequest> = {}): StepQueryR
 
 export const GOOD_ANSWER = { stepId: 'initial.issue', summary: 'fixed sum', next_action: { action: 'next' } };
 
-export async function withServer<T>(script: SessionScript, fn: (server: ModelServer, deps: StepQueryDeps) => Promise<T>): Promise<T> {
+export async function withServer<T>(
+  script: SessionScript,
+  fn: (server: ModelServer, deps: StepQueryDeps) => Promise<T>,
+): Promise<T> {
   const server = await createModelServer({ session: script });
   try {
     const deps: StepQueryDeps = { llm: anthropicLlmClient({ apiKey: 'offline', baseURL: server.url }), log: () => {} };
@@ -74,7 +80,9 @@ export interface RecordingCtx extends StepQueryContext {
   readonly beats: unknown[];
 }
 
-export function recordingCtx(options: { resumeFrom?: unknown; signal?: AbortSignal; crashAtTurn?: number } = {}): RecordingCtx {
+export function recordingCtx(
+  options: { resumeFrom?: unknown; signal?: AbortSignal; crashAtTurn?: number } = {},
+): RecordingCtx {
   const beats: unknown[] = [];
   return {
     beats,

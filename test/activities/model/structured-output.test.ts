@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkFinalAnswer, parseFinalAnswer, validateStructuredOutput } from '../../../src/activities/model/structured-output.js';
+import {
+  checkFinalAnswer,
+  parseFinalAnswer,
+  validateStructuredOutput,
+} from '../../../src/activities/model/structured-output.js';
 import { costUsd, priceFor } from '../../../src/activities/model/pricing.js';
 import { STEP_SCHEMA } from './step-fixtures.js';
 
@@ -20,14 +24,27 @@ test('ajv issues name the pointer and what was allowed', () => {
   const issues = validateStructuredOutput(schema, { ...good, next_action: { action: 'fly' }, extra: 1 });
   assert.ok(issues.some((i) => i.startsWith('/next_action/action') && i.includes('"next"')));
   assert.ok(issues.some((i) => i.includes('"extra"')));
-  assert.deepEqual(checkFinalAnswer('[1]', schema), { ok: false, issues: ['/ the final answer must be a JSON object'] });
-  const draft2020 = { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'x', type: 'object', required: ['a'] };
+  assert.deepEqual(checkFinalAnswer('[1]', schema), {
+    ok: false,
+    issues: ['/ the final answer must be a JSON object'],
+  });
+  const draft2020 = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'x',
+    type: 'object',
+    required: ['a'],
+  };
   assert.equal(validateStructuredOutput(draft2020, {}).length, 1);
   assert.equal(validateStructuredOutput(draft2020, { a: 1 }).length, 0, 'compiled once, cached by schema object');
 });
 
 test('prices by longest model prefix; unknown models priced as the most expensive', () => {
-  const usage = { inputTokens: 1_000_000, outputTokens: 1_000_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000 };
+  const usage = {
+    inputTokens: 1_000_000,
+    outputTokens: 1_000_000,
+    cacheReadTokens: 1_000_000,
+    cacheWriteTokens: 1_000_000,
+  };
   assert.equal(costUsd(usage, 'claude-sonnet-4-6'), 3 + 15 + 0.3 + 3.75);
   assert.equal(costUsd(usage, 'claude-haiku-4-5'), 1 + 5 + 0.1 + 1.25);
   assert.equal(priceFor('mystery-model').output, 75);

@@ -25,7 +25,11 @@ test('exited: exit code, stdout, stderr and interleaved output', async () => {
 });
 
 test('bash features (pipes, [[ ]]) work and env is layered', async () => {
-  const r = await runner.run({ command: 'if [[ "$FOO" == bar ]]; then echo yes | tr a-z A-Z; fi', cwd: tmpdir(), env: { FOO: 'bar' } });
+  const r = await runner.run({
+    command: 'if [[ "$FOO" == bar ]]; then echo yes | tr a-z A-Z; fi',
+    cwd: tmpdir(),
+    env: { FOO: 'bar' },
+  });
   assert.equal(r.stdout.trim(), 'YES');
 });
 
@@ -53,7 +57,10 @@ test('crashed when it cannot start (missing cwd)', async () => {
 
 test('output is capped, keeping head and tail', async () => {
   const small = createExecaCommandRunner({ outputCapChars: 100 });
-  const r = await small.run({ command: 'echo FIRST; for i in $(seq 1 2000); do echo line$i; done; echo LAST', cwd: tmpdir() });
+  const r = await small.run({
+    command: 'echo FIRST; for i in $(seq 1 2000); do echo line$i; done; echo LAST',
+    cwd: tmpdir(),
+  });
   assert.equal(r.kind, 'exited');
   assert.ok(r.stdout.length < 200);
   assert.match(r.stdout, /^FIRST/);

@@ -10,8 +10,13 @@ import { detectIsolation } from '../../../src/activities/tools/process-isolation
 import { toolContext } from './tool-fixtures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SECRETS = { ANTHROPIC_API_KEY: 'sk-test-secret-123', GITHUB_TOKEN: 'ghp_fakeTokenValue456', MY_SERVICE_SECRET: 'hunter2-secret-789' };
-const PROBE = 'cat /proc/1/environ; echo; cat /proc/$PPID/environ; echo; env; printenv; ls /proc; cat /proc/*/environ 2>/dev/null';
+const SECRETS = {
+  ANTHROPIC_API_KEY: 'sk-test-secret-123',
+  GITHUB_TOKEN: 'ghp_fakeTokenValue456',
+  MY_SERVICE_SECRET: 'hunter2-secret-789',
+};
+const PROBE =
+  'cat /proc/1/environ; echo; cat /proc/$PPID/environ; echo; env; printenv; ls /proc; cat /proc/*/environ 2>/dev/null';
 
 test('isolation: a PID namespace is available on this machine (CI runs on the same kind)', async () => {
   assert.notEqual(await detectIsolation(() => {}), 'none');
@@ -77,10 +82,23 @@ test('boundary actions are refused with a message pointing at the closure step',
 
 test('read-only steps refuse obviously mutating commands, allow inspection', async () => {
   const ctx = toolContext({ readOnly: true });
-  for (const command of ['rm -rf src', 'echo x > file.txt', 'sed -i s/a/b/ f', 'git commit -am x', 'npm install lodash', 'touch a']) {
+  for (const command of [
+    'rm -rf src',
+    'echo x > file.txt',
+    'sed -i s/a/b/ f',
+    'git commit -am x',
+    'npm install lodash',
+    'touch a',
+  ]) {
     assert.equal(checkReadOnly(command).allowed, false, command);
   }
-  for (const command of ['cat f 2>/dev/null', 'grep -rn foo . 2>&1 | head', 'git diff --stat', 'npm test > /dev/null', 'ls -la']) {
+  for (const command of [
+    'cat f 2>/dev/null',
+    'grep -rn foo . 2>&1 | head',
+    'git diff --stat',
+    'npm test > /dev/null',
+    'ls -la',
+  ]) {
     assert.equal(checkReadOnly(command).allowed, true, command);
   }
   const refused = await runBash({ command: 'echo hi > out.txt' }, ctx);

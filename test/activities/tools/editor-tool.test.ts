@@ -44,7 +44,10 @@ test('the editor refuses paths outside the worktree: .., absolute, escaping syml
 test('view with line numbers and ranges; directory listing; absolute paths inside are fine', async () => {
   const { worktree } = worktreeWithOutside();
   const ctx = toolContext({ worktreePath: worktree });
-  assert.equal((await runEditor({ command: 'view', path: 'a.txt', view_range: [2, 3] }, ctx)).content, '2: two\n3: three');
+  assert.equal(
+    (await runEditor({ command: 'view', path: 'a.txt', view_range: [2, 3] }, ctx)).content,
+    '2: two\n3: three',
+  );
   assert.match((await runEditor({ command: 'view', path: path.join(worktree, 'a.txt') }, ctx)).content, /^1: one/);
   assert.match((await runEditor({ command: 'view', path: '.' }, ctx)).content, /a\.txt/);
 });
@@ -56,9 +59,18 @@ test('create, str_replace (exactly once), insert with insert_text or new_str', a
   const twice = await runEditor({ command: 'str_replace', path: 'src/b.txt', old_str: 'x', new_str: 'y' }, ctx);
   assert.equal(twice.isError, true);
   assert.match(twice.content, /occurs 2 times/);
-  assert.equal((await runEditor({ command: 'str_replace', path: 'a.txt', old_str: 'two', new_str: 'TWO' }, ctx)).isError, false);
-  assert.equal((await runEditor({ command: 'insert', path: 'a.txt', insert_line: 0, insert_text: 'zero' }, ctx)).isError, false);
-  assert.equal((await runEditor({ command: 'insert', path: 'a.txt', insert_line: 4, new_str: 'four' }, ctx)).isError, false);
+  assert.equal(
+    (await runEditor({ command: 'str_replace', path: 'a.txt', old_str: 'two', new_str: 'TWO' }, ctx)).isError,
+    false,
+  );
+  assert.equal(
+    (await runEditor({ command: 'insert', path: 'a.txt', insert_line: 0, insert_text: 'zero' }, ctx)).isError,
+    false,
+  );
+  assert.equal(
+    (await runEditor({ command: 'insert', path: 'a.txt', insert_line: 4, new_str: 'four' }, ctx)).isError,
+    false,
+  );
   assert.equal(readFileSync(path.join(worktree, 'a.txt'), 'utf8'), 'zero\none\nTWO\nthree\nfour\n');
 });
 

@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseChangedFiles, parseStagedFiles, parseUnstagedFiles, parseUntrackedFiles } from '../../../src/activities/validate/parse-git-status.js';
+import {
+  parseChangedFiles,
+  parseStagedFiles,
+  parseUnstagedFiles,
+  parseUntrackedFiles,
+} from '../../../src/activities/validate/parse-git-status.js';
 import { parseTestOutput } from '../../../src/activities/validate/parse-test-output.js';
 import { parseTypeErrors } from '../../../src/activities/validate/parse-type-errors.js';
 import { parseLintErrors } from '../../../src/activities/validate/parse-lint-errors.js';
@@ -10,7 +15,14 @@ import { fixture } from './fixtures.js';
 
 test('git status --porcelain: changed, untracked, staged, unstaged (renames, quoting)', () => {
   const out = fixture('git-status-porcelain.txt');
-  assert.deepEqual(parseChangedFiles(out), ['src/app.ts', 'src/staged.ts', 'src/both.ts', 'src/new.ts', 'src/renamed.ts', 'src/deleted.ts']);
+  assert.deepEqual(parseChangedFiles(out), [
+    'src/app.ts',
+    'src/staged.ts',
+    'src/both.ts',
+    'src/new.ts',
+    'src/renamed.ts',
+    'src/deleted.ts',
+  ]);
   assert.deepEqual(parseUntrackedFiles(out), ['notes.txt', 'tricky "name".txt', 'café.md']);
   assert.deepEqual(parseStagedFiles(out), ['src/staged.ts', 'src/both.ts', 'src/new.ts', 'src/renamed.ts']);
   assert.deepEqual(parseUnstagedFiles(out), ['src/app.ts', 'src/both.ts', 'src/deleted.ts']);
@@ -57,8 +69,20 @@ test('passing output has no failed tests', () => {
 
 test('tsc plain and pretty (coloured) formats', () => {
   const expected = [
-    { file: 'src/a.ts', line: 1, column: 14, code: 'TS2322', message: "Type 'string' is not assignable to type 'number'." },
-    { file: 'src/a.ts', line: 2, column: 49, code: 'TS2339', message: "Property 'foo' does not exist on type 'string'." },
+    {
+      file: 'src/a.ts',
+      line: 1,
+      column: 14,
+      code: 'TS2322',
+      message: "Type 'string' is not assignable to type 'number'.",
+    },
+    {
+      file: 'src/a.ts',
+      line: 2,
+      column: 49,
+      code: 'TS2339',
+      message: "Property 'foo' does not exist on type 'string'.",
+    },
   ];
   assert.deepEqual(parseTypeErrors(fixture('tsc-plain.txt')), expected);
   assert.deepEqual(parseTypeErrors(fixture('tsc-pretty.txt')), expected);
@@ -69,17 +93,49 @@ test('tsc plain and pretty (coloured) formats', () => {
 
 test('eslint stylish and unix formats give the same problems', () => {
   const expected = [
-    { file: '/home/dev/project/src/app.ts', line: 3, column: 7, severity: 'error', rule: '@typescript-eslint/no-unused-vars', message: "'unused' is assigned a value but never used" },
-    { file: '/home/dev/project/src/app.ts', line: 10, column: 1, severity: 'warning', rule: 'no-console', message: 'Unexpected console statement' },
-    { file: '/home/dev/project/src/app.ts', line: 14, column: 15, severity: 'error', rule: '', message: "Parsing error: ';' expected" },
-    { file: '/home/dev/project/src/util.ts', line: 2, column: 10, severity: 'error', rule: 'no-unused-vars', message: "'x' is defined but never used" },
+    {
+      file: '/home/dev/project/src/app.ts',
+      line: 3,
+      column: 7,
+      severity: 'error',
+      rule: '@typescript-eslint/no-unused-vars',
+      message: "'unused' is assigned a value but never used",
+    },
+    {
+      file: '/home/dev/project/src/app.ts',
+      line: 10,
+      column: 1,
+      severity: 'warning',
+      rule: 'no-console',
+      message: 'Unexpected console statement',
+    },
+    {
+      file: '/home/dev/project/src/app.ts',
+      line: 14,
+      column: 15,
+      severity: 'error',
+      rule: '',
+      message: "Parsing error: ';' expected",
+    },
+    {
+      file: '/home/dev/project/src/util.ts',
+      line: 2,
+      column: 10,
+      severity: 'error',
+      rule: 'no-unused-vars',
+      message: "'x' is defined but never used",
+    },
   ];
   assert.deepEqual(parseLintErrors(fixture('eslint-stylish.txt')), expected);
   assert.deepEqual(parseLintErrors(fixture('eslint-unix.txt')), expected);
 });
 
 test('prettier --check: unformatted and unparsable files', () => {
-  assert.deepEqual(parseFormatOutput(fixture('prettier-check.txt')), ['src/app.ts', 'src/components/Button.tsx', 'src/broken.ts']);
+  assert.deepEqual(parseFormatOutput(fixture('prettier-check.txt')), [
+    'src/app.ts',
+    'src/components/Button.tsx',
+    'src/broken.ts',
+  ]);
   assert.deepEqual(parseFormatOutput('Checking formatting...\nAll matched files use Prettier code style!\n'), []);
 });
 

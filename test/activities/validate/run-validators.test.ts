@@ -11,10 +11,21 @@ import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
 const commands = createExecaCommandRunner();
 
 function step(conditions: ConditionRef[]): CompletionStepDefinition {
-  return { stepId: 'closure.issue', name: 'Issue closure', c2: 'retry', c3: 'issue', conditions, onFail: { action: 'retry', maxAttempts: 3 } };
+  return {
+    stepId: 'closure.issue',
+    name: 'Issue closure',
+    c2: 'retry',
+    c3: 'issue',
+    conditions,
+    onFail: { action: 'retry', maxAttempts: 3 },
+  };
 }
 
-function cmd(command: string, successWhen: string, extra: Partial<Extract<ValidatorDefinition, { type: 'command' }>> = {}): ValidatorDefinition {
+function cmd(
+  command: string,
+  successWhen: string,
+  extra: Partial<Extract<ValidatorDefinition, { type: 'command' }>> = {},
+): ValidatorDefinition {
   return { type: 'command', command, successWhen, extractParams: {}, ...extra };
 }
 
@@ -43,11 +54,30 @@ test('each successWhen rule, passing and failing', async () => {
     });
     const byName = Object.fromEntries(report.results.map((r) => [r.validator, r]));
     assert.equal(report.passed, false);
-    assert.deepEqual(report.results.map((r) => r.validator), ['empty-ok', 'empty-bad', 'exit-ok', 'exit-bad', 'contains-ok', 'contains-bad', 'matches-ok', 'matches-bad', 'rule-typo'], 'all run, in order');
-    for (const name of ['empty-ok', 'exit-ok', 'contains-ok', 'matches-ok']) assert.equal(byName[name]?.passed, true, name);
-    for (const name of ['empty-bad', 'exit-bad', 'contains-bad', 'matches-bad', 'rule-typo']) assert.equal(byName[name]?.passed, false, name);
+    assert.deepEqual(
+      report.results.map((r) => r.validator),
+      [
+        'empty-ok',
+        'empty-bad',
+        'exit-ok',
+        'exit-bad',
+        'contains-ok',
+        'contains-bad',
+        'matches-ok',
+        'matches-bad',
+        'rule-typo',
+      ],
+      'all run, in order',
+    );
+    for (const name of ['empty-ok', 'exit-ok', 'contains-ok', 'matches-ok'])
+      assert.equal(byName[name]?.passed, true, name);
+    for (const name of ['empty-bad', 'exit-bad', 'contains-bad', 'matches-bad', 'rule-typo'])
+      assert.equal(byName[name]?.passed, false, name);
     assert.equal(byName['exit-bad']?.exitCode, 1);
-    assert.equal(byName['exit-bad']?.summary, '`echo "error: broken" >&2; exit 1` exited 1 (expected exit code 0)\nerror: broken');
+    assert.equal(
+      byName['exit-bad']?.summary,
+      '`echo "error: broken" >&2; exit 1` exited 1 (expected exit code 0)\nerror: broken',
+    );
     assert.match(byName['rule-typo']?.summary ?? '', /unknown successWhen/);
     assert.equal(byName['rule-typo']?.unrecoverable, true);
   } finally {
@@ -110,7 +140,11 @@ test('exit 127 (command not found) and permission errors are unrecoverable', asy
 test('${key} placeholders come from condition params; unknown ones are left to bash', async () => {
   const repo = await makeTempGitRepo({});
   try {
-    const report = await run(repo.dir, { echo: cmd('echo "${word}-${count}-${HOME:+home}"', 'contains:hello-3-home') }, [{ validator: 'echo', params: { word: 'hello', count: 3 } }]);
+    const report = await run(
+      repo.dir,
+      { echo: cmd('echo "${word}-${count}-${HOME:+home}"', 'contains:hello-3-home') },
+      [{ validator: 'echo', params: { word: 'hello', count: 3 } }],
+    );
     assert.equal(report.passed, true, report.results[0]?.summary);
     assert.equal(report.results[0]?.command, 'echo "hello-3-${HOME:+home}"');
     assert.deepEqual(report.results[0]?.params, { word: 'hello', count: 3 });
@@ -122,7 +156,8 @@ test('${key} placeholders come from condition params; unknown ones are left to b
 test('test and type-check extractors on real tool output', async () => {
   const repo = await makeTempGitRepo({
     files: {
-      'math.test.mjs': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('adds', () => assert.equal(1 + 1, 3));\n",
+      'math.test.mjs':
+        "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('adds', () => assert.equal(1 + 1, 3));\n",
     },
   });
   try {
@@ -149,7 +184,11 @@ test('file validator: present, missing, and escaping paths', async () => {
     const ok = await run(repo.dir, { docs: { type: 'file', paths: ['docs/guide.md', 'README.md'] } });
     assert.equal(ok.passed, true);
     const bad = await run(repo.dir, {
-      docs: { type: 'file', paths: ['docs/guide.md', 'CHANGELOG.md', '../outside.txt', '/etc/passwd', 'link-out/passwd'], failurePattern: 'file-not-exists' },
+      docs: {
+        type: 'file',
+        paths: ['docs/guide.md', 'CHANGELOG.md', '../outside.txt', '/etc/passwd', 'link-out/passwd'],
+        failurePattern: 'file-not-exists',
+      },
     });
     const r = bad.results[0];
     assert.equal(r?.passed, false);
@@ -167,13 +206,23 @@ test('full output goes to saveOutput when given; unknown validator is a config e
   try {
     const saved: string[] = [];
     const report = await runValidators(
-      { commands, saveOutput: async (text) => (saved.push(text), { path: '/artifacts/x.log', sha256: 'abc', bytes: text.length }) },
-      { worktreePath: repo.dir, completionStep: step([{ validator: 'say', params: {} }]), validators: { say: cmd('echo hello; echo oops >&2', 'exitCode:0') } },
+      {
+        commands,
+        saveOutput: async (text) => (saved.push(text), { path: '/artifacts/x.log', sha256: 'abc', bytes: text.length }),
+      },
+      {
+        worktreePath: repo.dir,
+        completionStep: step([{ validator: 'say', params: {} }]),
+        validators: { say: cmd('echo hello; echo oops >&2', 'exitCode:0') },
+      },
     );
     assert.equal(report.results[0]?.output?.path, '/artifacts/x.log');
     assert.match(saved[0] ?? '', /^\$ echo hello; echo oops >&2\nhello\noops\n/);
     await assert.rejects(
-      runValidators({ commands }, { worktreePath: repo.dir, completionStep: step([{ validator: 'nope', params: {} }]), validators: {} }),
+      runValidators(
+        { commands },
+        { worktreePath: repo.dir, completionStep: step([{ validator: 'nope', params: {} }]), validators: {} },
+      ),
       (e: Error & { code?: string }) => e.code === 'CONFIG_INVALID' && /unknown validator "nope"/.test(e.message),
     );
   } finally {

@@ -10,7 +10,13 @@ import { prepareWorkspace } from '../../../src/activities/workspace/prepare-work
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
 
 const deps = { issueSource: localIssueSourceFactory };
-const input = (repoPath: string, issue = 5): PrepareWorkspaceInput => ({ repoPath, issue, issueSource: 'local', worktreeRoot: '.worktrees', branchPrefix: 'agent' });
+const input = (repoPath: string, issue = 5): PrepareWorkspaceInput => ({
+  repoPath,
+  issue,
+  issueSource: 'local',
+  worktreeRoot: '.worktrees',
+  branchPrefix: 'agent',
+});
 
 test('creates the worktree on a new branch from the current branch, then reuses it', async () => {
   const repo = await makeTempGitRepo({});
@@ -19,11 +25,21 @@ test('creates the worktree on a new branch from the current branch, then reuses 
     const first = await prepareWorkspace(deps, input(repo.dir));
     assert.deepEqual(
       { ...first, issue: first.issue.title },
-      { worktreePath: join(repo.dir, '.worktrees', 'issue-5'), branch: 'agent/issue-5', baseBranch: 'main', reused: false, issue: 'Add a greeting' },
+      {
+        worktreePath: join(repo.dir, '.worktrees', 'issue-5'),
+        branch: 'agent/issue-5',
+        baseBranch: 'main',
+        reused: false,
+        issue: 'Add a greeting',
+      },
     );
-    assert.equal((await repo.git('-C', first.worktreePath, 'branch', '--show-current')), 'agent/issue-5');
+    assert.equal(await repo.git('-C', first.worktreePath, 'branch', '--show-current'), 'agent/issue-5');
     assert.match(await readFile(join(repo.dir, '.git', 'info', 'exclude'), 'utf8'), /^\/\.worktrees\/$/m);
-    assert.equal(await repo.git('status', '--porcelain', '--', '.worktrees'), '', 'worktree root is ignored by the main checkout');
+    assert.equal(
+      await repo.git('status', '--porcelain', '--', '.worktrees'),
+      '',
+      'worktree root is ignored by the main checkout',
+    );
 
     const again = await prepareWorkspace(deps, input(repo.dir));
     assert.equal(again.reused, true);
@@ -58,10 +74,16 @@ test('re-adds the worktree when the branch survived but the directory is gone', 
 
 test('missing repo or a directory that is not a git repo → REPO_NOT_FOUND naming the path', async () => {
   const missing = join(tmpdir(), 'definitely-missing-repo-xyz');
-  await assert.rejects(prepareWorkspace(deps, input(missing)), (e: unknown) => AgentError.isInstance(e) && e.code === 'REPO_NOT_FOUND' && e.message.includes(missing));
+  await assert.rejects(
+    prepareWorkspace(deps, input(missing)),
+    (e: unknown) => AgentError.isInstance(e) && e.code === 'REPO_NOT_FOUND' && e.message.includes(missing),
+  );
   const plain = await mkdtemp(join(tmpdir(), 'not-a-repo-'));
   try {
-    await assert.rejects(prepareWorkspace(deps, input(plain)), (e: unknown) => AgentError.isInstance(e) && e.code === 'REPO_NOT_FOUND' && e.where === plain);
+    await assert.rejects(
+      prepareWorkspace(deps, input(plain)),
+      (e: unknown) => AgentError.isInstance(e) && e.code === 'REPO_NOT_FOUND' && e.where === plain,
+    );
   } finally {
     await rm(plain, { recursive: true, force: true });
   }
@@ -70,7 +92,10 @@ test('missing repo or a directory that is not a git repo → REPO_NOT_FOUND nami
 test('unknown issue → ISSUE_NOT_FOUND, and nothing is created', async () => {
   const repo = await makeTempGitRepo({});
   try {
-    await assert.rejects(prepareWorkspace(deps, input(repo.dir, 42)), (e: unknown) => AgentError.isInstance(e) && e.code === 'ISSUE_NOT_FOUND' && /42\.md/.test(e.message));
+    await assert.rejects(
+      prepareWorkspace(deps, input(repo.dir, 42)),
+      (e: unknown) => AgentError.isInstance(e) && e.code === 'ISSUE_NOT_FOUND' && /42\.md/.test(e.message),
+    );
     await assert.rejects(stat(join(repo.dir, '.worktrees')));
     assert.equal(await repo.git('branch', '--list', 'agent/*'), '');
   } finally {
@@ -82,7 +107,10 @@ test('a worktree root outside the repository is refused', async () => {
   const repo = await makeTempGitRepo({});
   try {
     await writeLocalIssue(repo.dir, { number: 5, title: 'T', body: 'B' });
-    await assert.rejects(prepareWorkspace(deps, { ...input(repo.dir), worktreeRoot: '../escape' }), (e: unknown) => AgentError.isInstance(e) && e.code === 'CONFIG_INVALID');
+    await assert.rejects(
+      prepareWorkspace(deps, { ...input(repo.dir), worktreeRoot: '../escape' }),
+      (e: unknown) => AgentError.isInstance(e) && e.code === 'CONFIG_INVALID',
+    );
   } finally {
     await repo.cleanup();
   }

@@ -19,10 +19,21 @@ function sdk(url: string): Anthropic {
 }
 
 const ask = (prompt: string, assistantTurns = 0, toolResult?: string): Anthropic.MessageCreateParamsNonStreaming => {
-  const messages: Anthropic.MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: 'issue' }, { type: 'text', text: prompt }] }];
+  const messages: Anthropic.MessageParam[] = [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'issue' },
+        { type: 'text', text: prompt },
+      ],
+    },
+  ];
   for (let i = 0; i < assistantTurns; i++) {
     messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'bash', input: {} }] });
-    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: toolResult ?? 'x' }] });
+    messages.push({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: toolResult ?? 'x' }],
+    });
   }
   return { model: 'claude-sonnet-4-6', max_tokens: 100, messages };
 };
@@ -33,7 +44,10 @@ test('plays the fixture: turn matching, tool_use ids, JSON answers, times, error
     const client = sdk(server.url);
     const first = await client.messages.create(ask('STEP initial.issue go'));
     assert.equal(first.stop_reason, 'tool_use');
-    assert.deepEqual(first.content.map((b) => b.type), ['text', 'tool_use']);
+    assert.deepEqual(
+      first.content.map((b) => b.type),
+      ['text', 'tool_use'],
+    );
     assert.equal((first.content[1] as Anthropic.ToolUseBlock).id, 'toolu_init-read_0_0');
     assert.ok(first.usage.input_tokens > 0);
     const fix = await client.messages.create(ask('STEP initial.issue go', 1, 'export const sum = (a, b) => a - b;'));
@@ -50,7 +64,10 @@ test('plays the fixture: turn matching, tool_use ids, JSON answers, times, error
     const ok = await client.messages.create(ask('STEP flaky'));
     assert.equal(ok.stop_reason, 'end_turn');
 
-    await assert.rejects(client.messages.create(ask('STEP unknown')), /no rule matched: turn=0; step prompt starts: STEP unknown/);
+    await assert.rejects(
+      client.messages.create(ask('STEP unknown')),
+      /no rule matched: turn=0; step prompt starts: STEP unknown/,
+    );
     const stats = server.stats();
     assert.equal(stats.requests, 6);
     assert.equal(stats.unmatched, 1);
@@ -72,7 +89,11 @@ test('systemContains, usage and stopReason overrides, rawText', async () => {
     session: {
       name: 'x',
       rules: [
-        { id: 'sys', when: { systemContains: 'reviewer' }, respond: { rawText: 'not json', stopReason: 'max_tokens', usage: { output_tokens: 7 } } },
+        {
+          id: 'sys',
+          when: { systemContains: 'reviewer' },
+          respond: { rawText: 'not json', stopReason: 'max_tokens', usage: { output_tokens: 7 } },
+        },
         { id: 'any', when: {}, respond: { text: 'hello' } },
       ],
     },
@@ -91,11 +112,17 @@ test('systemContains, usage and stopReason overrides, rawText', async () => {
 });
 
 test('invalid scripts fail at load with a pointer', () => {
-  assert.throws(() => parseSessionScript({ name: 'x', rules: [{ id: 'a', when: { turns: 1 }, respond: {} }] }), (e: unknown) => {
-    assert.match(String((e as { where?: string }).where), /#\/rules\/0\/when\/turns/);
-    return true;
-  });
-  assert.throws(() => parseSessionScript({ name: 'x', rules: [{ id: 'a', respond: { error: { status: 429 } } }] }), /error must be/);
+  assert.throws(
+    () => parseSessionScript({ name: 'x', rules: [{ id: 'a', when: { turns: 1 }, respond: {} }] }),
+    (e: unknown) => {
+      assert.match(String((e as { where?: string }).where), /#\/rules\/0\/when\/turns/);
+      return true;
+    },
+  );
+  assert.throws(
+    () => parseSessionScript({ name: 'x', rules: [{ id: 'a', respond: { error: { status: 429 } } }] }),
+    /error must be/,
+  );
 });
 
 test('record mode proxies upstream and writes a replayable script without keys', async () => {
@@ -132,12 +159,18 @@ test('CLI: --help, usage errors exit 2, --session prints the URL', async () => {
   const run = promisify(execFile);
   const help = await run(process.execPath, ['--import', 'tsx', cli, '--help'], { cwd: root });
   assert.match(help.stdout, /--session FILE/);
-  await assert.rejects(run(process.execPath, ['--import', 'tsx', cli, '--record'], { cwd: root }), (e: { code?: number; stderr?: string }) => {
-    assert.equal(e.code, 2);
-    assert.equal(e.stderr?.trim().split('\n').length, 1);
-    return true;
+  await assert.rejects(
+    run(process.execPath, ['--import', 'tsx', cli, '--record'], { cwd: root }),
+    (e: { code?: number; stderr?: string }) => {
+      assert.equal(e.code, 2);
+      assert.equal(e.stderr?.trim().split('\n').length, 1);
+      return true;
+    },
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--session', fixture], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--session', fixture], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()));

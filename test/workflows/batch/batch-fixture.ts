@@ -23,7 +23,10 @@ export async function sampleRepoWithIssues(count: number): Promise<{ repoPath: s
   return { repoPath, issues };
 }
 
-export async function readIssue(repoPath: string, issue: number): Promise<{ state: string; labels: readonly string[] }> {
+export async function readIssue(
+  repoPath: string,
+  issue: number,
+): Promise<{ state: string; labels: readonly string[] }> {
   const path = localIssuePath(repoPath, issue);
   const file = parseIssueFile(await readFile(path, 'utf8'), path);
   return { state: file.state, labels: file.labels };
@@ -68,4 +71,3 @@ export function maxOverlap(executions: readonly ChildExecution[]): number {
   }
   return max;
 }
-

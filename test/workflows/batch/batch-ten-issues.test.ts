@@ -36,7 +36,14 @@ test('10 issues, concurrency 3: one run per issue, at most 3 at once, all done',
   const model = await createModelServer({ session: join(DEMO_DIR, 'session.json') });
   const taskQueue = `batch-ten-${Date.now()}`;
   const deps = createDefaultDeps({ PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_BASE_URL: model.url });
-  const { worker } = await createRunWorker({ address: '', connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue, deps, workflowBundle: await workflowBundle() });
+  const { worker } = await createRunWorker({
+    address: '',
+    connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
+    taskQueue,
+    deps,
+    workflowBundle: await workflowBundle(),
+  });
   const input: BatchInput = {
     agentName: definition.name,
     agentDir: PROJECT_ROOT,
@@ -64,8 +71,15 @@ test('10 issues, concurrency 3: one run per issue, at most 3 at once, all done',
     // The table: 10 rows, all succeeded. Concurrent runs merge into the same main
     // checkout; the repository lock (src/activities/workspace/git/repo-lock.ts) serialises them.
     assert.equal(result.results.length, 10, JSON.stringify(result.results, null, 2));
-    assert.deepEqual(result.results.map((r) => r.issue), issues);
-    assert.deepEqual(result.results.filter((r) => r.outcome !== 'succeeded'), [], 'every issue succeeded');
+    assert.deepEqual(
+      result.results.map((r) => r.issue),
+      issues,
+    );
+    assert.deepEqual(
+      result.results.filter((r) => r.outcome !== 'succeeded'),
+      [],
+      'every issue succeeded',
+    );
     assert.equal(result.status, 'completed');
 
     // Concurrency: the batch's own counter and the sampled query...
@@ -77,7 +91,11 @@ test('10 issues, concurrency 3: one run per issue, at most 3 at once, all done',
     // ...and the server's own record of the children.
     const children = await listChildren(env.client);
     assert.equal(children.length, 10, 'exactly 10 child runs');
-    assert.deepEqual(children.map((c) => c.workflowId).sort(), issues.map((n) => `${definition.name}-issue-${n}`).sort(), 'one Workflow ID per issue');
+    assert.deepEqual(
+      children.map((c) => c.workflowId).sort(),
+      issues.map((n) => `${definition.name}-issue-${n}`).sort(),
+      'one Workflow ID per issue',
+    );
     assert.ok(children.every((c) => c.status === 'COMPLETED' && c.parentWorkflowId === batchId));
     const overlap = maxOverlap(children);
     assert.ok(overlap <= 3 && overlap >= 2, `children open at once per list(): ${overlap}`);
@@ -87,7 +105,10 @@ test('10 issues, concurrency 3: one run per issue, at most 3 at once, all done',
       const issue = await readIssue(repoPath, n);
       assert.equal(issue.state, 'closed', `issue ${n} closed`);
       assert.ok(issue.labels.includes('done'), `issue ${n} labelled done: ${issue.labels.join(',')}`);
-      assert.ok(!issue.labels.includes('ready') && !issue.labels.includes('in-progress'), `issue ${n}: ${issue.labels.join(',')}`);
+      assert.ok(
+        !issue.labels.includes('ready') && !issue.labels.includes('in-progress'),
+        `issue ${n}: ${issue.labels.join(',')}`,
+      );
       assert.ok(issue.labels.includes('bug'), 'other labels untouched');
     }
     assert.match(await readFile(join(repoPath, 'src', 'sum.js'), 'utf8'), /a \+ b/, 'the fix is on main');
@@ -101,12 +122,21 @@ test('10 issues, concurrency 3: one run per issue, at most 3 at once, all done',
       assert.equal(row.attached, false);
       assert.ok(row.tokens > 0);
     }
-    assert.equal(result.totalTokens, result.results.reduce((s, r) => s + r.tokens, 0));
+    assert.equal(
+      result.totalTokens,
+      result.results.reduce((s, r) => s + r.tokens, 0),
+    );
     const stats = model.stats();
     assert.equal(stats.unmatched, 0);
     // The batch's history replays deterministically on the current code.
-    await Worker.runReplayHistory({ workflowBundle: await workflowBundle(), replayName: 'batch of 10' }, await handle.fetchHistory(), batchId);
-    process.stderr.write(`# batch of 10: maxConcurrent=${result.maxConcurrent} sampledMax=${sampledMax} listOverlap=${overlap} samples=${samples.length} byRule=${JSON.stringify(stats.byRule)}\n`);
+    await Worker.runReplayHistory(
+      { workflowBundle: await workflowBundle(), replayName: 'batch of 10' },
+      await handle.fetchHistory(),
+      batchId,
+    );
+    process.stderr.write(
+      `# batch of 10: maxConcurrent=${result.maxConcurrent} sampledMax=${sampledMax} listOverlap=${overlap} samples=${samples.length} byRule=${JSON.stringify(stats.byRule)}\n`,
+    );
   } finally {
     await model.close();
   }

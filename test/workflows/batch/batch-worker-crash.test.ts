@@ -29,82 +29,118 @@ after(teardownEnv);
 const ISSUES = 6;
 const CONCURRENCY = 3;
 
-test('SIGKILL of the worker mid-batch: a new worker finishes it, no issue lost or run twice', { timeout: 600_000 }, async () => {
-  const env = await testEnv();
-  const definition = await loadAgentDefinitionOrThrow(PROJECT_ROOT);
-  const { repoPath, issues } = await sampleRepoWithIssues(ISSUES);
-  const session = loadSessionScript(join(DEMO_DIR, 'session.json'));
-  // A slow turn in every work step, so the kill lands with runs in flight.
-  const rules = session.rules.map((r) => (r.id === 'work-test-commit' ? { ...r, respond: { ...r.respond, delayMs: 1500 } } : r));
-  const model = await createModelServer({ session: { ...session, rules } });
-  const taskQueue = `batch-crash-${Date.now()}`;
-  const workerEnv = {
-    TEMPORAL_ADDRESS: serverAddress(env),
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    TEMPORAL_NAMESPACE: env.namespace ?? 'default',
-    ANTHROPIC_BASE_URL: model.url,
-    LOG_LEVEL: 'ERROR',
-  };
-  let first: ChildProcess | undefined = startWorkerProcess(workerEnv);
-  let second: ChildProcess | undefined;
-  try {
-    const input: BatchInput = {
-      agentName: definition.name,
-      agentDir: PROJECT_ROOT,
-      repoPath,
-      issueSource: 'local',
-      artifactsDir: await mkdtemp(join(tmpdir(), 'batch-crash-artifacts-')),
-      selection: { kind: 'label', label: 'ready' },
-      concurrency: CONCURRENCY,
-      // Above the activities' 5 s heartbeat timer (src/activities/heartbeat.ts): a shorter timeout
-      // times slow turns out even without a crash and re-asks them.
-      tuning: { heartbeatTimeoutMs: 10_000 },
+test(
+  'SIGKILL of the worker mid-batch: a new worker finishes it, no issue lost or run twice',
+  { timeout: 600_000 },
+  async () => {
+    const env = await testEnv();
+    const definition = await loadAgentDefinitionOrThrow(PROJECT_ROOT);
+    const { repoPath, issues } = await sampleRepoWithIssues(ISSUES);
+    const session = loadSessionScript(join(DEMO_DIR, 'session.json'));
+    // A slow turn in every work step, so the kill lands with runs in flight.
+    const rules = session.rules.map((r) =>
+      r.id === 'work-test-commit' ? { ...r, respond: { ...r.respond, delayMs: 1500 } } : r,
+    );
+    const model = await createModelServer({ session: { ...session, rules } });
+    const taskQueue = `batch-crash-${Date.now()}`;
+    const workerEnv = {
+      TEMPORAL_ADDRESS: serverAddress(env),
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      TEMPORAL_NAMESPACE: env.namespace ?? 'default',
+      ANTHROPIC_BASE_URL: model.url,
+      LOG_LEVEL: 'ERROR',
     };
-    const handle = await env.client.workflow.start(runBatchWorkflow, { taskQueue, workflowId: `${definition.name}-batch-ready`, args: [input] });
+    let first: ChildProcess | undefined = startWorkerProcess(workerEnv);
+    let second: ChildProcess | undefined;
+    try {
+      const input: BatchInput = {
+        agentName: definition.name,
+        agentDir: PROJECT_ROOT,
+        repoPath,
+        issueSource: 'local',
+        artifactsDir: await mkdtemp(join(tmpdir(), 'batch-crash-artifacts-')),
+        selection: { kind: 'label', label: 'ready' },
+        concurrency: CONCURRENCY,
+        // Above the activities' 5 s heartbeat timer (src/activities/heartbeat.ts): a shorter timeout
+        // times slow turns out even without a crash and re-asks them.
+        tuning: { heartbeatTimeoutMs: 10_000 },
+      };
+      const handle = await env.client.workflow.start(runBatchWorkflow, {
+        taskQueue,
+        workflowId: `${definition.name}-batch-ready`,
+        args: [input],
+      });
 
-    // Mid-batch: the 4th work step is in flight, so at least one issue is done or closing and others run.
-    await waitFor(() => (model.stats().byRule['work-test-commit'] ?? 0) >= CONCURRENCY + 1, 240_000, 'the 4th work step');
-    const before: BatchProgress = await handle.query(batchProgressQuery);
-    assert.ok(before.counts.running >= 1, `runs in flight at the kill: ${JSON.stringify(before.counts)}`);
-    assert.ok(before.counts.succeeded < ISSUES, 'the batch was not finished at the kill');
-    first.kill('SIGKILL');
-    await new Promise((resolve) => first!.once('exit', resolve));
-    first = undefined;
-    const statsAtKill = model.stats();
-    await sleep(500);
-    second = startWorkerProcess(workerEnv);
+      // Mid-batch: the 4th work step is in flight, so at least one issue is done or closing and others run.
+      await waitFor(
+        () => (model.stats().byRule['work-test-commit'] ?? 0) >= CONCURRENCY + 1,
+        240_000,
+        'the 4th work step',
+      );
+      const before: BatchProgress = await handle.query(batchProgressQuery);
+      assert.ok(before.counts.running >= 1, `runs in flight at the kill: ${JSON.stringify(before.counts)}`);
+      assert.ok(before.counts.succeeded < ISSUES, 'the batch was not finished at the kill');
+      first.kill('SIGKILL');
+      await new Promise((resolve) => first!.once('exit', resolve));
+      first = undefined;
+      const statsAtKill = model.stats();
+      await sleep(500);
+      second = startWorkerProcess(workerEnv);
 
-    const result = await handle.result();
-    process.stderr.write(`# at kill: ${JSON.stringify(before.counts)} byRule=${JSON.stringify(statsAtKill.byRule)}\n# after: byRule=${JSON.stringify(model.stats().byRule)} maxConcurrent=${result.maxConcurrent}\n`);
+      const result = await handle.result();
+      process.stderr.write(
+        `# at kill: ${JSON.stringify(before.counts)} byRule=${JSON.stringify(statsAtKill.byRule)}\n# after: byRule=${JSON.stringify(model.stats().byRule)} maxConcurrent=${result.maxConcurrent}\n`,
+      );
 
-    // No issue lost: every issue has one row, succeeded, closed + done.
-    assert.deepEqual(result.results.map((r) => r.issue), issues);
-    assert.deepEqual(result.results.filter((r) => r.outcome !== 'succeeded'), [], 'every issue succeeded');
-    for (const n of issues) {
-      const issue = await readIssue(repoPath, n);
-      assert.equal(issue.state, 'closed', `issue ${n} closed`);
-      assert.deepEqual([...issue.labels].sort(), ['bug', 'done'], `issue ${n} labels`);
+      // No issue lost: every issue has one row, succeeded, closed + done.
+      assert.deepEqual(
+        result.results.map((r) => r.issue),
+        issues,
+      );
+      assert.deepEqual(
+        result.results.filter((r) => r.outcome !== 'succeeded'),
+        [],
+        'every issue succeeded',
+      );
+      for (const n of issues) {
+        const issue = await readIssue(repoPath, n);
+        assert.equal(issue.state, 'closed', `issue ${n} closed`);
+        assert.deepEqual([...issue.labels].sort(), ['bug', 'done'], `issue ${n} labels`);
+      }
+      // None run twice: exactly one execution per Workflow ID, all completed.
+      const children = await listChildren(env.client);
+      assert.equal(
+        children.length,
+        ISSUES,
+        `child executions: ${children.map((c) => `${c.workflowId}:${c.status}`).join(', ')}`,
+      );
+      assert.deepEqual(
+        children.map((c) => c.workflowId).sort(),
+        issues.map((n) => `${definition.name}-issue-${n}`).sort(),
+      );
+      assert.ok(children.every((c) => c.status === 'COMPLETED'));
+      assert.ok(
+        result.maxConcurrent <= CONCURRENCY && maxOverlap(children) <= CONCURRENCY,
+        'the limit held across the crash',
+      );
+
+      // The model server's counts are consistent: each turn once per issue, plus at most one
+      // repeat per run that was in flight when the worker died.
+      const stats = model.stats();
+      assert.equal(stats.unmatched, 0);
+      for (const rule of session.rules) {
+        const count = stats.byRule[rule.id] ?? 0;
+        assert.ok(
+          count >= ISSUES && count <= ISSUES + CONCURRENCY,
+          `rule ${rule.id} asked ${count} times (expected ${ISSUES}..${ISSUES + CONCURRENCY})`,
+        );
+      }
+      const repeated = session.rules.reduce((s, r) => s + (stats.byRule[r.id] ?? 0) - ISSUES, 0);
+      assert.ok(repeated <= CONCURRENCY, `at most one repeated turn per interrupted run, got ${repeated}`);
+    } finally {
+      first?.kill('SIGKILL');
+      second?.kill('SIGKILL');
+      await model.close();
     }
-    // None run twice: exactly one execution per Workflow ID, all completed.
-    const children = await listChildren(env.client);
-    assert.equal(children.length, ISSUES, `child executions: ${children.map((c) => `${c.workflowId}:${c.status}`).join(', ')}`);
-    assert.deepEqual(children.map((c) => c.workflowId).sort(), issues.map((n) => `${definition.name}-issue-${n}`).sort());
-    assert.ok(children.every((c) => c.status === 'COMPLETED'));
-    assert.ok(result.maxConcurrent <= CONCURRENCY && maxOverlap(children) <= CONCURRENCY, 'the limit held across the crash');
-
-    // The model server's counts are consistent: each turn once per issue, plus at most one
-    // repeat per run that was in flight when the worker died.
-    const stats = model.stats();
-    assert.equal(stats.unmatched, 0);
-    for (const rule of session.rules) {
-      const count = stats.byRule[rule.id] ?? 0;
-      assert.ok(count >= ISSUES && count <= ISSUES + CONCURRENCY, `rule ${rule.id} asked ${count} times (expected ${ISSUES}..${ISSUES + CONCURRENCY})`);
-    }
-    const repeated = session.rules.reduce((s, r) => s + (stats.byRule[r.id] ?? 0) - ISSUES, 0);
-    assert.ok(repeated <= CONCURRENCY, `at most one repeated turn per interrupted run, got ${repeated}`);
-  } finally {
-    first?.kill('SIGKILL');
-    second?.kill('SIGKILL');
-    await model.close();
-  }
-});
+  },
+);

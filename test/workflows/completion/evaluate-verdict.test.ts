@@ -1,7 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { VerdictSpec } from '../../../src/contracts/definition.js';
-import { evaluateVerdict, verdictNeeds, type VerdictInput } from '../../../src/workflows/completion/evaluate-verdict.js';
+import {
+  evaluateVerdict,
+  verdictNeeds,
+  type VerdictInput,
+} from '../../../src/workflows/completion/evaluate-verdict.js';
 
 const base: VerdictInput = {
   iteration: 3,
@@ -16,11 +20,18 @@ const spec = (type: VerdictSpec['type'], config: VerdictSpec['config'] = {}): Ve
 
 test('stepMachine: done only when a closing was validated', () => {
   assert.equal(evaluateVerdict(spec('stepMachine'), base).done, false);
-  const closingUnvalidated = evaluateVerdict(spec('stepMachine'), { ...base, intent: 'closing', output: { status: 'completed' } });
+  const closingUnvalidated = evaluateVerdict(spec('stepMachine'), {
+    ...base,
+    intent: 'closing',
+    output: { status: 'completed' },
+  });
   assert.equal(closingUnvalidated.done, false);
   assert.match(closingUnvalidated.reason, /not passed yet/);
   const done = evaluateVerdict(spec('stepMachine'), { ...base, intent: 'closing', closingValidated: true });
-  assert.deepEqual(done, { done: true, reason: 'Closure step closure.issue signalled closing and the completion conditions passed.' });
+  assert.deepEqual(done, {
+    done: true,
+    reason: 'Closure step closure.issue signalled closing and the completion conditions passed.',
+  });
 });
 
 test('externalState: done when the issue is closed; unknown counts as open', () => {
@@ -38,10 +49,23 @@ test('iterationBudget: done at maxIterations (default 100)', () => {
 });
 
 test('keywordSignal: keyword in the assistant text or the structured output (default TASK_COMPLETE)', () => {
-  assert.equal(evaluateVerdict(spec('keywordSignal', { verdictKeyword: 'ALL_DONE' }), { ...base, assistantText: 'Work is ALL_DONE now' }).done, true);
-  assert.equal(evaluateVerdict(spec('keywordSignal', { verdictKeyword: 'ALL_DONE' }), { ...base, output: { note: 'ALL_DONE' } }).done, true);
+  assert.equal(
+    evaluateVerdict(spec('keywordSignal', { verdictKeyword: 'ALL_DONE' }), {
+      ...base,
+      assistantText: 'Work is ALL_DONE now',
+    }).done,
+    true,
+  );
+  assert.equal(
+    evaluateVerdict(spec('keywordSignal', { verdictKeyword: 'ALL_DONE' }), { ...base, output: { note: 'ALL_DONE' } })
+      .done,
+    true,
+  );
   assert.equal(evaluateVerdict(spec('keywordSignal'), { ...base, assistantText: 'TASK_COMPLETE' }).done, true);
-  const no = evaluateVerdict(spec('keywordSignal', { verdictKeyword: 'ALL_DONE' }), { ...base, assistantText: 'not yet' });
+  const no = evaluateVerdict(spec('keywordSignal', { verdictKeyword: 'ALL_DONE' }), {
+    ...base,
+    assistantText: 'not yet',
+  });
   assert.deepEqual(no, { done: false, reason: 'The keyword ALL_DONE has not appeared in iteration 3.' });
 });
 
@@ -52,15 +76,33 @@ test('structuredSignal: signal/type/status plus requiredFields (object equality,
   assert.equal(evaluateVerdict(s, { ...base, output: { status: 'completed' } }).done, true);
   assert.equal(evaluateVerdict(s, { ...base, output: { signal: 'other' } }).done, false);
 
-  const eq = spec('structuredSignal', { signalType: 'review-done', requiredFields: { verdict: 'approved', 'meta.checks': { a: 1, b: [1, 2] } } });
-  assert.equal(evaluateVerdict(eq, { ...base, output: { signal: 'review-done', verdict: 'approved', meta: { checks: { b: [1, 2], a: 1 } } } }).done, true);
-  const wrong = evaluateVerdict(eq, { ...base, output: { signal: 'review-done', verdict: 'rejected', meta: { checks: { a: 1, b: [1, 2] } } } });
+  const eq = spec('structuredSignal', {
+    signalType: 'review-done',
+    requiredFields: { verdict: 'approved', 'meta.checks': { a: 1, b: [1, 2] } },
+  });
+  assert.equal(
+    evaluateVerdict(eq, {
+      ...base,
+      output: { signal: 'review-done', verdict: 'approved', meta: { checks: { b: [1, 2], a: 1 } } },
+    }).done,
+    true,
+  );
+  const wrong = evaluateVerdict(eq, {
+    ...base,
+    output: { signal: 'review-done', verdict: 'rejected', meta: { checks: { a: 1, b: [1, 2] } } },
+  });
   assert.equal(wrong.done, false);
   assert.match(wrong.reason, /verdict should be "approved" but is "rejected"/);
 
   const presence = spec('structuredSignal', { signalType: 'x', requiredFields: ['summary', 'evidence.tests'] });
-  assert.equal(evaluateVerdict(presence, { ...base, output: { signal: 'x', summary: 's', evidence: { tests: false } } }).done, true);
-  assert.match(evaluateVerdict(presence, { ...base, output: { signal: 'x', summary: 's' } }).reason, /evidence.tests is missing/);
+  assert.equal(
+    evaluateVerdict(presence, { ...base, output: { signal: 'x', summary: 's', evidence: { tests: false } } }).done,
+    true,
+  );
+  assert.match(
+    evaluateVerdict(presence, { ...base, output: { signal: 'x', summary: 's' } }).reason,
+    /evidence.tests is missing/,
+  );
 });
 
 test('checkBudget: done at maxChecks (default 10)', () => {
@@ -70,7 +112,13 @@ test('checkBudget: done at maxChecks (default 10)', () => {
 });
 
 test('custom: uses the handler answer; missing answer is not done', () => {
-  assert.deepEqual(evaluateVerdict(spec('custom', { handlerPath: 'h.ts' }), { ...base, custom: { done: true, reason: 'Release published.' } }), { done: true, reason: 'Release published.' });
+  assert.deepEqual(
+    evaluateVerdict(spec('custom', { handlerPath: 'h.ts' }), {
+      ...base,
+      custom: { done: true, reason: 'Release published.' },
+    }),
+    { done: true, reason: 'Release published.' },
+  );
   assert.equal(evaluateVerdict(spec('custom', { handlerPath: 'h.ts' }), base).done, false);
 });
 
@@ -110,7 +158,12 @@ test('composite first: the first done child decides with its reason, later ones 
 });
 
 test('composite nests and reports an empty list as never done', () => {
-  const nested: VerdictSpec = { type: 'composite', config: {}, operator: 'and', children: [{ type: 'composite', config: {}, operator: 'or', children: [keyword, checks] }, budget] };
+  const nested: VerdictSpec = {
+    type: 'composite',
+    config: {},
+    operator: 'and',
+    children: [{ type: 'composite', config: {}, operator: 'or', children: [keyword, checks] }, budget],
+  };
   assert.equal(evaluateVerdict(nested, { ...base, checkCount: 5 }).done, true);
   assert.equal(evaluateVerdict({ type: 'composite', config: {}, operator: 'or', children: [] }, base).done, false);
 });
@@ -118,6 +171,19 @@ test('composite nests and reports an empty list as never done', () => {
 test('verdictNeeds looks through composites', () => {
   assert.deepEqual(verdictNeeds(spec('stepMachine')), { externalState: false });
   assert.deepEqual(verdictNeeds(spec('externalState')), { externalState: true });
-  const mixed: VerdictSpec = { type: 'composite', config: {}, operator: 'first', children: [budget, { type: 'composite', config: {}, operator: 'and', children: [spec('externalState'), spec('custom', { handlerPath: 'verdict.ts' })] }] };
+  const mixed: VerdictSpec = {
+    type: 'composite',
+    config: {},
+    operator: 'first',
+    children: [
+      budget,
+      {
+        type: 'composite',
+        config: {},
+        operator: 'and',
+        children: [spec('externalState'), spec('custom', { handlerPath: 'verdict.ts' })],
+      },
+    ],
+  };
   assert.deepEqual(verdictNeeds(mixed), { externalState: true, customHandler: 'verdict.ts' });
 });

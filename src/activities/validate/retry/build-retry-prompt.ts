@@ -21,9 +21,14 @@ export interface BuildRetryPromptDeps {
   readonly readFile: (path: string) => Promise<string | undefined>;
 }
 
-export async function buildRetryPrompt(deps: BuildRetryPromptDeps, input: BuildRetryPromptInput): Promise<ResolvedPrompt> {
+export async function buildRetryPrompt(
+  deps: BuildRetryPromptDeps,
+  input: BuildRetryPromptInput,
+): Promise<ResolvedPrompt> {
   const failed = input.failed.filter((r) => !r.passed);
-  const primary = failed.find((r) => r.failurePattern !== undefined && input.failurePatterns[r.failurePattern] !== undefined) ?? failed[0];
+  const primary =
+    failed.find((r) => r.failurePattern !== undefined && input.failurePatterns[r.failurePattern] !== undefined) ??
+    failed[0];
   const pattern = primary?.failurePattern === undefined ? undefined : input.failurePatterns[primary.failurePattern];
   const params = retryParams(primary, failed);
 
@@ -35,7 +40,10 @@ export async function buildRetryPrompt(deps: BuildRetryPromptDeps, input: BuildR
 }
 
 /** C3L paths (relative to the prompts root), most specific first, without duplicates. */
-export function retryPromptCandidates(input: Pick<BuildRetryPromptInput, 'c1' | 'completionStep'>, pattern: FailurePatternDefinition | undefined): string[] {
+export function retryPromptCandidates(
+  input: Pick<BuildRetryPromptInput, 'c1' | 'completionStep'>,
+  pattern: FailurePatternDefinition | undefined,
+): string[] {
   const dir = [input.c1, input.completionStep.c2, input.completionStep.c3].join('/');
   const names = [
     pattern?.adaptation ? `f_${pattern.edition}_${pattern.adaptation}.md` : undefined,
@@ -47,5 +55,7 @@ export function retryPromptCandidates(input: Pick<BuildRetryPromptInput, 'c1' | 
 
 /** Called without failures (a caller bug): still tell the model something true. */
 function placeholder(): ConditionResult[] {
-  return [{ validator: 'completion', passed: false, summary: 'validation did not pass', params: {}, unrecoverable: false }];
+  return [
+    { validator: 'completion', passed: false, summary: 'validation did not pass', params: {}, unrecoverable: false },
+  ];
 }

@@ -9,9 +9,19 @@ import type { JsonValue } from '../../../contracts/json.js';
 export const BUILTIN_RETRY_SOURCE = '(built-in retry prompt)';
 
 export function builtinRetryText(failed: readonly ConditionResult[]): string {
-  const lines = ['## Completion conditions not met', '', 'The completion checks failed after you signalled closing:', ''];
+  const lines = [
+    '## Completion conditions not met',
+    '',
+    'The completion checks failed after you signalled closing:',
+    '',
+  ];
   for (const result of failed) {
-    lines.push(`### ${result.validator}${result.failurePattern ? ` (${result.failurePattern})` : ''}`, '', result.summary, '');
+    lines.push(
+      `### ${result.validator}${result.failurePattern ? ` (${result.failurePattern})` : ''}`,
+      '',
+      result.summary,
+      '',
+    );
     for (const [name, value] of Object.entries(result.params)) {
       const text = paramText(value);
       if (text !== '') lines.push(`- ${name}: ${text}`);
@@ -24,7 +34,8 @@ export function builtinRetryText(failed: readonly ConditionResult[]): string {
 
 function paramText(value: JsonValue): string {
   if (value === null) return '';
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v))).join(', ');
+  if (Array.isArray(value))
+    return value.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v))).join(', ');
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }

@@ -6,7 +6,10 @@
 import type { ConditionResult } from '../../../contracts/activities.js';
 import type { JsonValue } from '../../../contracts/json.js';
 
-export function retryParams(primary: ConditionResult | undefined, failed: readonly ConditionResult[]): Record<string, JsonValue> {
+export function retryParams(
+  primary: ConditionResult | undefined,
+  failed: readonly ConditionResult[],
+): Record<string, JsonValue> {
   const failures: JsonValue[] = failed.map((r) => ({
     validator: r.validator,
     summary: r.summary,

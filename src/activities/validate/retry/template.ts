@@ -46,7 +46,9 @@ function parse(template: string): Node[] {
       case '#each':
       case '#if': {
         const block: Extract<Node, { kind: 'each' | 'if' }> =
-          keyword === '#each' ? { kind: 'each', path: arg, body: [] } : { kind: 'if', path: arg, then: [], otherwise: [] };
+          keyword === '#each'
+            ? { kind: 'each', path: arg, body: [] }
+            : { kind: 'if', path: arg, then: [], otherwise: [] };
         target.push(block);
         stack.push({ block, target });
         target = block.kind === 'each' ? block.body : block.then;
@@ -85,7 +87,10 @@ function renderNodes(nodes: readonly Node[], scope: Scope): string {
         break;
       case 'each': {
         const items = lookup(node.path, scope);
-        if (Array.isArray(items)) items.forEach((item, index) => (out += renderNodes(node.body, { root: scope.root, self: item, index, parent: scope })));
+        if (Array.isArray(items))
+          items.forEach(
+            (item, index) => (out += renderNodes(node.body, { root: scope.root, self: item, index, parent: scope })),
+          );
         break;
       }
       case 'if':
@@ -103,7 +108,8 @@ function lookup(path: string, scope: Scope): unknown {
   if (parts[0] === 'this') return walk(scope.self, parts.slice(1));
   for (let s: Scope | undefined = scope; s; s = s.parent) {
     const first = parts[0];
-    if (first !== undefined && isRecord(s.self) && Object.prototype.hasOwnProperty.call(s.self, first)) return walk(s.self, parts);
+    if (first !== undefined && isRecord(s.self) && Object.prototype.hasOwnProperty.call(s.self, first))
+      return walk(s.self, parts);
   }
   return walk(scope.root, parts);
 }

@@ -8,7 +8,7 @@
  * file in the repository's common git dir (workers in other processes on the host).
  * A lock file whose owner process is gone is stale and taken over.
  */
-import { open, readFile, unlink } from 'node:fs/promises';
+import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentError } from '../../../contracts/errors.js';
 import { FailureType } from '../../../contracts/failures.js';
@@ -30,13 +30,18 @@ function ownerAlive(pid: number): boolean {
 async function acquireFile(path: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (let delay = 25; ; delay = Math.min(delay * 2, 250)) {
+    // The lock file appears with its owner's pid already in it (write a private file,
+    // then hard-link it into place, which fails if the lock exists): a lock file that
+    // is still empty would read as "owner gone" and be taken over by another process.
+    const mine = `${path}.${process.pid}`;
+    await writeFile(mine, String(process.pid));
     try {
-      const handle = await open(path, 'wx');
-      await handle.writeFile(String(process.pid));
-      await handle.close();
+      await link(mine, path);
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      await unlink(mine).catch(() => undefined);
     }
     const owner = Number((await readFile(path, 'utf8').catch(() => '')).trim());
     if (owner !== process.pid && !ownerAlive(owner)) {
@@ -55,17 +60,23 @@ async function acquireFile(path: string, timeoutMs: number): Promise<void> {
 }
 
 /** Runs `fn` while holding the repository's lock (in this process and across processes). */
-export async function withRepoLock<T>(repoPath: string, fn: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
+export async function withRepoLock<T>(
+  repoPath: string,
+  fn: () => Promise<T>,
+  options: { timeoutMs?: number } = {},
+): Promise<T> {
   const lockPath = await gitCommonPath(repoPath, LOCK_FILE);
   const previous = queues.get(lockPath) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(async () => {
-    await acquireFile(lockPath, options.timeoutMs ?? 120_000);
-    try {
-      return await fn();
-    } finally {
-      await unlink(lockPath).catch(() => undefined);
-    }
-  });
+  const run = previous
+    .catch(() => undefined)
+    .then(async () => {
+      await acquireFile(lockPath, options.timeoutMs ?? 120_000);
+      try {
+        return await fn();
+      } finally {
+        await unlink(lockPath).catch(() => undefined);
+      }
+    });
   queues.set(lockPath, run);
   try {
     return await run;

@@ -33,9 +33,21 @@ function input(promptsDir: string, failed: ConditionResult[] = [dirty, typeErr])
   return {
     promptsDir,
     c1: 'steps',
-    completionStep: { stepId: 'closure.issue', name: 'Issue', c2: 'retry', c3: 'issue', conditions: [], onFail: { action: 'retry', maxAttempts: 3 } },
+    completionStep: {
+      stepId: 'closure.issue',
+      name: 'Issue',
+      c2: 'retry',
+      c3: 'issue',
+      conditions: [],
+      onFail: { action: 'retry', maxAttempts: 3 },
+    },
     failurePatterns: {
-      'git-dirty': { description: 'uncommitted changes', edition: 'failed', adaptation: 'git-dirty', params: ['changedFiles', 'untrackedFiles'] },
+      'git-dirty': {
+        description: 'uncommitted changes',
+        edition: 'failed',
+        adaptation: 'git-dirty',
+        params: ['changedFiles', 'untrackedFiles'],
+      },
       'type-error': { description: 'type errors', edition: 'failed', adaptation: 'type-error', params: ['errors'] },
     },
     failed,
@@ -68,35 +80,59 @@ test('C3L pattern file f_<edition>_<adaptation>.md with template features and fr
     '{{/each}}{{#if untrackedFiles}}Untracked: {{untrackedFiles}}{{else}}No untracked files.{{/if}}',
     'All failures:{{#each failures}} [{{this.validator}}]{{/each}}',
   ].join('\n');
-  await withPrompts({ 'steps/retry/issue/f_failed_git-dirty.md': template, 'steps/retry/issue/f_failed.md': 'generic' }, async (dir) => {
-    const prompt = await buildRetryPrompt(deps, input(dir));
-    assert.equal(prompt.source, 'steps/retry/issue/f_failed_git-dirty.md');
-    assert.equal(
-      prompt.text,
-      'Validator git-clean failed (exit 0): uncommitted changes in src/a.ts, src/b.ts.\n- commit src/a.ts\n- commit src/b.ts\nNo untracked files.\nAll failures: [git-clean] [type-check]',
-    );
-  });
+  await withPrompts(
+    { 'steps/retry/issue/f_failed_git-dirty.md': template, 'steps/retry/issue/f_failed.md': 'generic' },
+    async (dir) => {
+      const prompt = await buildRetryPrompt(deps, input(dir));
+      assert.equal(prompt.source, 'steps/retry/issue/f_failed_git-dirty.md');
+      assert.equal(
+        prompt.text,
+        'Validator git-clean failed (exit 0): uncommitted changes in src/a.ts, src/b.ts.\n- commit src/a.ts\n- commit src/b.ts\nNo untracked files.\nAll failures: [git-clean] [type-check]',
+      );
+    },
+  );
 });
 
 test('falls back to f_<edition>.md, then f_failed.md', async () => {
   const pattern = input('x').failurePatterns;
-  await withPrompts({ 'steps/retry/issue/f_broken.md': 'edition {{validator}}', 'steps/retry/issue/f_failed.md': 'Fix: {{#each failures}}{{this.validator}}; {{/each}}' }, async (dir) => {
-    const withEdition = await buildRetryPrompt(deps, { ...input(dir), failurePatterns: { ...pattern, 'git-dirty': { description: '', edition: 'broken', params: [] } } });
-    assert.equal(withEdition.source, 'steps/retry/issue/f_broken.md');
-    assert.equal(withEdition.text, 'edition git-clean');
-    const generic = await buildRetryPrompt(deps, input(dir));
-    assert.equal(generic.source, 'steps/retry/issue/f_failed.md');
-    assert.equal(generic.text, 'Fix: git-clean; type-check;');
-  });
+  await withPrompts(
+    {
+      'steps/retry/issue/f_broken.md': 'edition {{validator}}',
+      'steps/retry/issue/f_failed.md': 'Fix: {{#each failures}}{{this.validator}}; {{/each}}',
+    },
+    async (dir) => {
+      const withEdition = await buildRetryPrompt(deps, {
+        ...input(dir),
+        failurePatterns: { ...pattern, 'git-dirty': { description: '', edition: 'broken', params: [] } },
+      });
+      assert.equal(withEdition.source, 'steps/retry/issue/f_broken.md');
+      assert.equal(withEdition.text, 'edition git-clean');
+      const generic = await buildRetryPrompt(deps, input(dir));
+      assert.equal(generic.source, 'steps/retry/issue/f_failed.md');
+      assert.equal(generic.text, 'Fix: git-clean; type-check;');
+    },
+  );
 });
 
 test('the primary failure is the first with a declared pattern', async () => {
-  const unpatterned: ConditionResult = { validator: 'custom-check', passed: false, summary: 'custom failed', params: {}, unrecoverable: false };
-  await withPrompts({ 'steps/retry/issue/f_failed_type-error.md': '{{validator}}: {{#each errors}}{{this.file}}:{{this.line}} {{this.message}}{{/each}}' }, async (dir) => {
-    const prompt = await buildRetryPrompt(deps, input(dir, [unpatterned, typeErr]));
-    assert.equal(prompt.source, 'steps/retry/issue/f_failed_type-error.md');
-    assert.equal(prompt.text, 'type-check: src/a.ts:1 bad');
-  });
+  const unpatterned: ConditionResult = {
+    validator: 'custom-check',
+    passed: false,
+    summary: 'custom failed',
+    params: {},
+    unrecoverable: false,
+  };
+  await withPrompts(
+    {
+      'steps/retry/issue/f_failed_type-error.md':
+        '{{validator}}: {{#each errors}}{{this.file}}:{{this.line}} {{this.message}}{{/each}}',
+    },
+    async (dir) => {
+      const prompt = await buildRetryPrompt(deps, input(dir, [unpatterned, typeErr]));
+      assert.equal(prompt.source, 'steps/retry/issue/f_failed_type-error.md');
+      assert.equal(prompt.text, 'type-check: src/a.ts:1 bad');
+    },
+  );
 });
 
 test('built-in text when no prompt file exists lists each failure and its params', async () => {

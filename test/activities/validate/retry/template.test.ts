@@ -14,8 +14,19 @@ test('variables, dot paths, arrays joined, missing → empty', () => {
 });
 
 test('#each with this, this.prop and @index; non-arrays render nothing', () => {
-  const t = '{{#each files}}- {{this}}\n{{/each}}{{#each errors}}{{@index}}:{{this.file}}:{{this.line}} {{/each}}{{#each nope}}X{{/each}}';
-  assert.equal(renderTemplate(t, { files: ['a', 'b'], errors: [{ file: 'x.ts', line: 3 }, { file: 'y.ts', line: 9 }], nope: 'str' }), '- a\n- b\n0:x.ts:3 1:y.ts:9 ');
+  const t =
+    '{{#each files}}- {{this}}\n{{/each}}{{#each errors}}{{@index}}:{{this.file}}:{{this.line}} {{/each}}{{#each nope}}X{{/each}}';
+  assert.equal(
+    renderTemplate(t, {
+      files: ['a', 'b'],
+      errors: [
+        { file: 'x.ts', line: 3 },
+        { file: 'y.ts', line: 9 },
+      ],
+      nope: 'str',
+    }),
+    '- a\n- b\n0:x.ts:3 1:y.ts:9 ',
+  );
 });
 
 test('#if / else with every falsy value', () => {
@@ -26,8 +37,12 @@ test('#if / else with every falsy value', () => {
 });
 
 test('nested blocks: each inside if, if inside each, same kind nested', () => {
-  const t = '{{#if failures}}Failures:{{#each failures}} {{validator}}{{#if this.exitCode}}({{this.exitCode}}){{else}}(-){{/if}}{{/each}}{{else}}none{{/if}}';
-  assert.equal(renderTemplate(t, { failures: [{ validator: 'tests', exitCode: 1 }, { validator: 'clean' }] }), 'Failures: tests(1) clean(-)');
+  const t =
+    '{{#if failures}}Failures:{{#each failures}} {{validator}}{{#if this.exitCode}}({{this.exitCode}}){{else}}(-){{/if}}{{/each}}{{else}}none{{/if}}';
+  assert.equal(
+    renderTemplate(t, { failures: [{ validator: 'tests', exitCode: 1 }, { validator: 'clean' }] }),
+    'Failures: tests(1) clean(-)',
+  );
   assert.equal(renderTemplate(t, { failures: [] }), 'none');
   const nested = '{{#each groups}}[{{#each this.items}}{{this}}{{/each}}]{{/each}}';
   assert.equal(renderTemplate(nested, { groups: [{ items: [1, 2] }, { items: [3] }] }), '[12][3]');
@@ -36,7 +51,10 @@ test('nested blocks: each inside if, if inside each, same kind nested', () => {
 });
 
 test('inside #each, other names fall back to the params', () => {
-  assert.equal(renderTemplate('{{#each files}}{{this}}@{{branch}} {{/each}}', { files: ['a', 'b'], branch: 'main' }), 'a@main b@main ');
+  assert.equal(
+    renderTemplate('{{#each files}}{{this}}@{{branch}} {{/each}}', { files: ['a', 'b'], branch: 'main' }),
+    'a@main b@main ',
+  );
 });
 
 test('malformed templates degrade instead of throwing', () => {

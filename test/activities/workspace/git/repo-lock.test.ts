@@ -47,11 +47,15 @@ test('critical sections in two processes never overlap; a stale lock is taken ov
       });
     }`;
   const log = join(repo.dir, 'log.txt');
-  const run = () => promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, repo.dir, log], { cwd: PROJECT_ROOT });
+  const run = () =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, repo.dir, log], {
+      cwd: PROJECT_ROOT,
+    });
   await Promise.all([run(), run()]);
   const { readFile } = await import('node:fs/promises');
   const lines = (await readFile(log, 'utf8')).trim().split('\n');
   assert.equal(lines.length, 20);
-  for (let i = 0; i < lines.length; i += 2) assert.deepEqual(lines.slice(i, i + 2), ['in', 'out'], `sections interleaved at line ${i}`);
+  for (let i = 0; i < lines.length; i += 2)
+    assert.deepEqual(lines.slice(i, i + 2), ['in', 'out'], `sections interleaved at line ${i}`);
   await repo.cleanup();
 });

@@ -1,7 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { branchExists, currentBranch, isAncestor, isGitWorkTree, listWorktrees, statusLines } from '../../../../src/activities/workspace/git/repo-queries.js';
+import {
+  branchExists,
+  currentBranch,
+  isAncestor,
+  isGitWorkTree,
+  listWorktrees,
+  statusLines,
+} from '../../../../src/activities/workspace/git/repo-queries.js';
 import { git, gitOrThrow } from '../../../../src/activities/workspace/git/git.js';
 import { makeTempGitRepo } from '../../../helpers/temp-git-repo.js';
 
@@ -22,7 +29,13 @@ test('queries answer from a real repository', async () => {
     const wt = join(repo.dir, '.wt', 'x');
     await repo.git('worktree', 'add', '-q', wt, 'side');
     const list = await listWorktrees(repo.dir);
-    assert.deepEqual(list.map((w) => [w.path, w.branch, w.prunable]), [[repo.dir, 'main', false], [wt, 'side', false]]);
+    assert.deepEqual(
+      list.map((w) => [w.path, w.branch, w.prunable]),
+      [
+        [repo.dir, 'main', false],
+        [wt, 'side', false],
+      ],
+    );
   } finally {
     await repo.cleanup();
   }
@@ -33,9 +46,12 @@ test('git never throws for a failing command; gitOrThrow names the command and d
   try {
     const r = await git(repo.dir, ['rev-parse', '--verify', 'no-such-ref']);
     assert.notEqual(r.exitCode, 0);
-    await assert.rejects(gitOrThrow(repo.dir, ['checkout', 'no-such-branch'], 'WORKTREE_FAILED'), (e: Error & { code?: string }) => {
-      return e.code === 'WORKTREE_FAILED' && e.message.includes('git checkout no-such-branch failed in ' + repo.dir);
-    });
+    await assert.rejects(
+      gitOrThrow(repo.dir, ['checkout', 'no-such-branch'], 'WORKTREE_FAILED'),
+      (e: Error & { code?: string }) => {
+        return e.code === 'WORKTREE_FAILED' && e.message.includes('git checkout no-such-branch failed in ' + repo.dir);
+      },
+    );
   } finally {
     await repo.cleanup();
   }
