@@ -7,14 +7,8 @@
  */
 import { Octokit } from '@octokit/rest';
 import { toGitHubError } from './github-errors.js';
-import type {
-  GitHubComment,
-  GitHubIssue,
-  GitHubPort,
-  GitHubPullRequest,
-  IssueState,
-  ListIssuesFilter,
-} from './github-port.js';
+import type { GitHubPort, ListIssuesFilter } from './github-port.js';
+import { labelNames, toComment, toIssue, toPull, type RawIssue } from './github-wire.js';
 import { DEFAULT_GITHUB_API_URL } from './github-settings.js';
 
 export interface GitHubClientOptions {
@@ -30,38 +24,6 @@ export interface GitHubClientOptions {
 
 const DEFAULT_USER_AGENT = 'durable-issue-agent';
 const DEFAULT_TIMEOUT_MS = 30_000;
-
-/* Loose views of GitHub's JSON: we read a few fields and tolerate extras. */
-interface RawLabel {
-  readonly name?: string | null;
-}
-interface RawIssue {
-  readonly number: number;
-  readonly title: string;
-  readonly body?: string | null;
-  readonly state: string;
-  readonly labels: ReadonlyArray<string | RawLabel>;
-  readonly html_url: string;
-  readonly pull_request?: unknown;
-}
-interface RawComment {
-  readonly id: number;
-  readonly body?: string | null;
-  readonly user?: { readonly login?: string } | null;
-  readonly author_association?: string;
-  readonly created_at: string;
-  readonly html_url: string;
-}
-interface RawPull {
-  readonly number: number;
-  readonly title: string;
-  readonly body?: string | null;
-  readonly state: string;
-  readonly merged_at?: string | null;
-  readonly html_url: string;
-  readonly head: { readonly ref: string };
-  readonly base: { readonly ref: string };
-}
 
 export function createGitHubClient(options: GitHubClientOptions): GitHubPort {
   const { token, owner, repo } = options;
@@ -221,49 +183,5 @@ function withTimeout(timeoutMs: number): typeof fetch {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     return fetch(input, { ...init, signal });
-  };
-}
-
-function toState(state: string): IssueState {
-  return state === 'closed' ? 'closed' : 'open';
-}
-
-function labelNames(labels: ReadonlyArray<string | RawLabel>): string[] {
-  return labels.map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter((n) => n !== '');
-}
-
-function toIssue(raw: RawIssue): GitHubIssue {
-  return {
-    number: raw.number,
-    title: raw.title,
-    body: raw.body ?? '',
-    state: toState(raw.state),
-    labels: labelNames(raw.labels),
-    htmlUrl: raw.html_url,
-    isPullRequest: raw.pull_request !== undefined && raw.pull_request !== null,
-  };
-}
-
-function toComment(raw: RawComment): GitHubComment {
-  return {
-    id: raw.id,
-    body: raw.body ?? '',
-    author: raw.user?.login ?? 'ghost',
-    authorAssociation: raw.author_association ?? 'NONE',
-    createdAt: raw.created_at,
-    htmlUrl: raw.html_url,
-  };
-}
-
-function toPull(raw: RawPull): GitHubPullRequest {
-  return {
-    number: raw.number,
-    title: raw.title,
-    body: raw.body ?? '',
-    state: toState(raw.state),
-    merged: Boolean(raw.merged_at),
-    htmlUrl: raw.html_url,
-    head: raw.head.ref,
-    base: raw.base.ref,
   };
 }

@@ -14,9 +14,10 @@
  *
  * Waiters are served in arrival order (no starvation of large requests).
  */
-import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
+import { abortable, abortReason, defaultSleep } from './abortable-wait.js';
+import { Bucket } from './token-bucket.js';
 import { headerGetter, num, tighter, windowOf, type ProviderWindow } from './rate-limit-headers.js';
 
 export interface RateLimits {
@@ -60,39 +61,6 @@ export interface RateGovernor {
   snapshot(): GovernorSnapshot;
 }
 
-const MINUTE = 60_000;
-
-/** A token bucket refilling continuously at `capacity` per minute; the level may go negative (debt). */
-class Bucket {
-  level: number;
-  constructor(
-    public capacity: number,
-    private updatedAt: number,
-  ) {
-    this.level = capacity;
-  }
-
-  get perMs(): number {
-    return this.capacity / MINUTE;
-  }
-
-  refill(now: number): void {
-    if (now > this.updatedAt) this.level = Math.min(this.capacity, this.level + (now - this.updatedAt) * this.perMs);
-    this.updatedAt = Math.max(this.updatedAt, now);
-  }
-
-  /** Milliseconds until `amount` fits (amounts above capacity wait for a full bucket). */
-  waitFor(amount: number, now: number): number {
-    this.refill(now);
-    const need = Math.min(amount, this.capacity);
-    return this.level >= need ? 0 : Math.ceil((need - this.level) / this.perMs);
-  }
-
-  take(amount: number): void {
-    this.level -= amount;
-  }
-}
-
 function parseLimit(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const value = Number(raw);
@@ -114,42 +82,6 @@ export function rateLimitsFromEnv(env: Readonly<Record<string, string | undefine
   const rpm = parseLimit('MODEL_RPM', env['MODEL_RPM']);
   const tpm = parseLimit('MODEL_TPM', env['MODEL_TPM']);
   return { ...(rpm === undefined ? {} : { rpm }), ...(tpm === undefined ? {} : { tpm }) };
-}
-
-function abortReason(signal: AbortSignal): unknown {
-  return (
-    signal.reason ??
-    new AgentError(FailureType.Aborted, 'waiting for the model rate limit was aborted', { retryable: true })
-  );
-}
-
-async function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  try {
-    await sleepTimer(ms, undefined, signal ? { signal } : {});
-  } catch (err) {
-    if (signal?.aborted) throw abortReason(signal);
-    throw err;
-  }
-}
-
-/** Rejects as soon as the signal aborts; otherwise follows `promise`. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(abortReason(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortReason(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 export function createRateGovernor(options: RateGovernorOptions = {}): RateGovernor {
