@@ -4,6 +4,7 @@
  * returns and the result table. Shared by the batch workflow, its activities and the CLI.
  */
 import type { IssueSnapshot } from './activities.js';
+import type { FailureType } from './failures.js';
 import type { IssueSourceKind, RunInput, RunResult } from './run.js';
 import type { RunBudget } from './usage.js';
 
@@ -87,7 +88,7 @@ export interface BatchIssueResult {
   readonly prUrl?: string;
   readonly reason: string;
   /** FailureType code when not successful. */
-  readonly code?: string;
+  readonly code?: FailureType;
   /** Labels after the final move (done or blocked); absent when relabelling failed. */
   readonly labels?: readonly string[];
   /** True when the batch found a live run for the issue and waited for it instead of starting one. */

@@ -6,6 +6,23 @@
  */
 import type { FailureType } from './failures.js';
 
+/**
+ * Codes of errors that never cross an activity boundary: they stop the host program
+ * (the CLI, the worker) before or around a run, never a run itself.
+ */
+export const HostErrorCode = {
+  Usage: 'USAGE',
+  TemporalUnreachable: 'TEMPORAL_UNREACHABLE',
+  TemporalCliMissing: 'TEMPORAL_CLI_MISSING',
+  RunNotFound: 'RUN_NOT_FOUND',
+  ArtifactMissing: 'ARTIFACT_MISSING',
+  ArtifactCorrupt: 'ARTIFACT_CORRUPT',
+} as const;
+export type HostErrorCode = (typeof HostErrorCode)[keyof typeof HostErrorCode];
+
+/** Every code an AgentError can carry: a closed set. */
+export type ErrorCode = FailureType | HostErrorCode;
+
 const MARKER = Symbol.for('durable-issue-agent.AgentError');
 
 export interface AgentErrorOptions {
@@ -22,13 +39,13 @@ export interface AgentErrorOptions {
 
 export class AgentError extends Error {
   readonly [MARKER] = true;
-  readonly code: FailureType | string;
+  readonly code: ErrorCode;
   readonly where?: string;
   readonly expected?: string;
   readonly details?: Readonly<Record<string, unknown>>;
   readonly retryable: boolean;
 
-  constructor(code: FailureType | string, message: string, options: AgentErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: AgentErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AgentError';
     this.code = code;
@@ -55,7 +72,7 @@ export class AgentError extends Error {
 /** Bad command-line usage: the CLI exits 2 with the one-line message. */
 export class UsageError extends AgentError {
   constructor(message: string, flag?: string) {
-    super('USAGE', message, flag === undefined ? {} : { where: flag });
+    super(HostErrorCode.Usage, message, flag === undefined ? {} : { where: flag });
     this.name = 'UsageError';
   }
 }

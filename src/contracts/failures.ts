@@ -24,6 +24,7 @@ export const FailureType = {
   RepoNotFound: 'REPO_NOT_FOUND',
   WorktreeFailed: 'WORKTREE_FAILED',
   BoundaryFailed: 'BOUNDARY_FAILED',
+  BoundaryPartial: 'BOUNDARY_PARTIAL',
   MaxIterations: 'MAX_ITERATIONS',
   Aborted: 'ABORTED',
   CustomHandler: 'CUSTOM_HANDLER',
@@ -36,6 +37,11 @@ export const FailureType = {
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];
 
 export const ALL_FAILURE_TYPES: readonly FailureType[] = Object.values(FailureType);
+
+/** Narrows a failure's type string from the wire; anything else (an SDK or JS error name) is undefined. */
+export function asFailureType(type: string | null | undefined): FailureType | undefined {
+  return (ALL_FAILURE_TYPES as readonly (string | null | undefined)[]).includes(type) ? (type as FailureType) : undefined;
+}
 
 /** Failure types that counts toward schema fail-fast (seed 004 §5). */
 export const SCHEMA_FAILURE_TYPES: readonly FailureType[] = [

@@ -1,6 +1,7 @@
 /**
  * The run: its input, its phases, the progress a query returns and the final result.
  */
+import type { FailureType } from './failures.js';
 import type { Intent, StepKind } from './intents.js';
 import type { RunBudget, Usage } from './usage.js';
 
@@ -79,7 +80,7 @@ export type RunOutcome = (typeof RunOutcome)[keyof typeof RunOutcome];
 export interface RunResult {
   readonly outcome: RunOutcome;
   /** FailureType code when not successful. */
-  readonly code?: string;
+  readonly code?: FailureType;
   readonly reason: string;
   readonly iterations: number;
   readonly steps: readonly StepRecord[];

@@ -8,10 +8,13 @@ import type {
   BatchIssueRef,
   BatchIssueResult,
   BatchLabels,
+  BatchPhase,
   BatchProgress,
+  BatchResult,
 } from '../../contracts/batch.js';
 import type { RunResult } from '../../contracts/run.js';
 import { totalTokens } from '../../contracts/usage.js';
+import { FailureType } from '../../contracts/failures.js';
 
 export interface LabelMove {
   readonly add: readonly string[];
@@ -63,7 +66,7 @@ export function rowFromRun(
         return {
           ...base,
           outcome: 'partial',
-          code: 'BOUNDARY_PARTIAL',
+          code: FailureType.BoundaryPartial,
           reason: `validated, but delivery is ${boundary.status}${why ? ` (${why})` : ''}${boundary.pending.length ? `; pending: ${boundary.pending.join('; ')}` : ''}`,
         };
       }
@@ -81,7 +84,7 @@ export function rowWithoutRun(
   workflowId: string,
   outcome: 'failed' | 'cancelled' | 'skipped',
   reason: string,
-  extra: { readonly code?: string; readonly attached?: boolean } = {},
+  extra: { readonly code?: FailureType | undefined; readonly attached?: boolean } = {},
 ): BatchIssueResult {
   return {
     issue: ref.number,
@@ -138,4 +141,70 @@ export function renderBatchDetails(p: BatchProgress): string {
       );
   }
   return lines.join('\n');
+}
+
+/** What the progress query and the Web UI show: finished rows, then running, then queued issues. PURE. */
+export function buildProgress(view: {
+  readonly workflowId: string;
+  readonly phase: BatchPhase;
+  readonly concurrency: number;
+  readonly maxConcurrent: number;
+  readonly generation: number;
+  readonly queue: readonly BatchIssueRef[];
+  readonly active: readonly BatchIssueProgress[];
+  readonly results: readonly BatchIssueResult[];
+  readonly childId: (issue: number) => string;
+}): BatchProgress {
+  const issues = [
+    ...view.results.map((r): BatchIssueProgress => ({
+      issue: r.issue,
+      title: r.title,
+      state: r.outcome,
+      workflowId: r.workflowId,
+      reason: r.reason,
+    })),
+    ...view.active,
+    ...view.queue.map((q): BatchIssueProgress => ({
+      issue: q.number,
+      title: q.title,
+      state: 'queued',
+      workflowId: view.childId(q.number),
+    })),
+  ];
+  return {
+    workflowId: view.workflowId,
+    phase: view.phase,
+    concurrency: view.concurrency,
+    counts: countsOf(view.queue.length, view.active, view.results),
+    maxConcurrent: view.maxConcurrent,
+    generation: view.generation,
+    issues,
+    results: view.results,
+  };
+}
+
+/** The batch's final table, sorted by issue, with its status and totals. PURE. */
+export function batchResult(end: {
+  readonly workflowId: string;
+  readonly cancelled: boolean;
+  readonly maxConcurrent: number;
+  readonly generation: number;
+  readonly results: readonly BatchIssueResult[];
+}): BatchResult {
+  const sorted = [...end.results].sort((a, b) => a.issue - b.issue);
+  const status = end.cancelled
+    ? 'cancelled'
+    : sorted.every((r) => r.outcome === 'succeeded' || r.outcome === 'skipped')
+      ? 'completed'
+      : 'partial';
+  return {
+    workflowId: end.workflowId,
+    status,
+    counts: countsOf(0, [], sorted),
+    maxConcurrent: end.maxConcurrent,
+    generation: end.generation,
+    results: sorted,
+    totalTokens: sorted.reduce((s, r) => s + r.tokens, 0),
+    totalCostUsd: sorted.reduce((s, r) => s + r.costUsd, 0),
+  };
 }

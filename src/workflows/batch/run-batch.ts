@@ -4,8 +4,7 @@
  * `concurrency` child runs at once — one `runAgentWorkflow` per issue under its usual
  * Workflow ID `<agent>-issue-<n>`, so `status|retry|cancel --issue N` keep working —
  * moving labels ready → in-progress → done | blocked as it goes. One issue's failure
- * never stops the others. Long batches drain and continue as new, carrying the queue
- * and the result table.
+ * never stops the others. Long batches drain and continue as new with queue and results.
  *
  * Decisions:
  * - parentClosePolicy ABANDON: a child is a full, independently resumable run that
@@ -21,28 +20,17 @@
  *   cannot be awaited across runs, and the queue/results are all that must be carried.
  */
 import {
-  ApplicationFailure,
-  ChildWorkflowFailure,
-  CancelledFailure,
-  ParentClosePolicy,
-  TerminatedFailure,
-  TimeoutFailure,
-  WorkflowIdReusePolicy,
   condition,
   continueAsNew,
-  getExternalWorkflowHandle,
   isCancellation,
   log,
   setCurrentDetails,
   setHandler,
-  startChild,
   workflowInfo,
   allHandlersFinished,
 } from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import {
   DEFAULT_BATCH_HISTORY_THRESHOLD,
-  MAX_BATCH_CONCURRENCY,
   batchLabels,
   type BatchInput,
   type BatchIssueProgress,
@@ -53,14 +41,14 @@ import {
   type BatchResult,
 } from '../../contracts/batch.js';
 import { FailureType } from '../../contracts/failures.js';
-import type { RunInput, RunResult } from '../../contracts/run.js';
-import type { runAgentWorkflow } from '../run-agent.js';
 import { failureInfo } from '../run/failure-info.js';
-import { cancelSignal } from '../run/messages.js';
-import { awaitActivities, labelActivities, selectActivities } from './batch-proxies.js';
+import { selectActivities } from './batch-proxies.js';
+import { forwardCancel, moveIssueLabels, runIssueChild, type RunEnd } from './batch-child.js';
+import { validateInput } from './batch-input.js';
 import { batchProgressQuery, cancelBatchSignal } from './batch-messages.js';
 import {
-  countsOf,
+  batchResult,
+  buildProgress,
   finalMove,
   renderBatchDetails,
   rowFromRun,
@@ -68,29 +56,6 @@ import {
   startMove,
   type LabelMove,
 } from './batch-state.js';
-
-function validateInput(input: BatchInput): void {
-  const problems: string[] = [];
-  if (!Number.isInteger(input.concurrency) || input.concurrency < 1 || input.concurrency > MAX_BATCH_CONCURRENCY) {
-    problems.push(
-      `concurrency must be an integer from 1 to ${MAX_BATCH_CONCURRENCY}, got ${JSON.stringify(input.concurrency)}`,
-    );
-  }
-  if (typeof input.agentName !== 'string' || input.agentName.trim() === '')
-    problems.push('agentName must be a non-empty string');
-  if (input.selection.kind === 'label' && input.selection.label.trim() === '')
-    problems.push('selection.label must be non-empty');
-  if (input.selection.kind === 'issues' && !input.selection.issues.every((n) => Number.isSafeInteger(n) && n > 0))
-    problems.push('selection.issues must be positive integers');
-  if (input.historyThreshold !== undefined && (!Number.isInteger(input.historyThreshold) || input.historyThreshold < 1))
-    problems.push('historyThreshold must be a positive integer');
-  if (problems.length > 0)
-    throw ApplicationFailure.nonRetryable(`invalid batch input: ${problems.join('; ')}`, FailureType.ConfigInvalid);
-}
-
-type RunEnd =
-  | { kind: 'result'; result: RunResult }
-  | { kind: 'error'; outcome: 'failed' | 'cancelled'; code?: string; reason: string };
 
 export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> {
   validateInput(input);
@@ -109,34 +74,18 @@ export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> 
   /** Bumped on every change the main loop waits for. */
   let version = 0;
 
-  const progress = (): BatchProgress => {
-    const issues = [
-      ...results.map((r): BatchIssueProgress => ({
-        issue: r.issue,
-        title: r.title,
-        state: r.outcome,
-        workflowId: r.workflowId,
-        reason: r.reason,
-      })),
-      ...[...active.values()],
-      ...queue.map((q): BatchIssueProgress => ({
-        issue: q.number,
-        title: q.title,
-        state: 'queued',
-        workflowId: childId(q.number),
-      })),
-    ];
-    return {
+  const progress = (): BatchProgress =>
+    buildProgress({
       workflowId,
       phase,
       concurrency: input.concurrency,
-      counts: countsOf(queue.length, [...active.values()], results),
       maxConcurrent,
       generation: carry?.generation ?? 0,
-      issues,
+      queue,
+      active: [...active.values()],
       results,
-    };
-  };
+      childId,
+    });
   const publish = (): void => {
     version += 1;
     setCurrentDetails(renderBatchDetails(progress()));
@@ -149,93 +98,16 @@ export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> 
     cancelled = args?.reason ?? 'the batch was cancelled by an operator';
     phase = 'cancelling';
     publish();
-    for (const a of [...active.values()].filter((i) => i.state === 'running')) {
-      await getExternalWorkflowHandle(a.workflowId)
-        .signal(cancelSignal, { reason: `batch ${workflowId} cancelled: ${cancelled}` })
-        .catch((err: unknown) =>
-          log.warn('could not forward cancel', { workflowId: a.workflowId, error: failureInfo(err).message }),
-        );
-    }
+    const running = [...active.values()].filter((i) => i.state === 'running');
+    await forwardCancel(running, `batch ${workflowId} cancelled: ${cancelled}`);
   });
 
-  async function moveLabels(issue: number, move: LabelMove): Promise<{ labels?: readonly string[]; error?: string }> {
-    try {
-      const after = await labelActivities.relabelIssue({
-        repoPath: input.repoPath,
-        issueSource: input.issueSource,
-        issue,
-        add: move.add,
-        remove: move.remove,
-      });
-      return { labels: after };
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      return { error: failureInfo(err).message };
-    }
-  }
+  const moveLabels = (issue: number, move: LabelMove) => moveIssueLabels(input, issue, move);
 
   const setActive = (ref: BatchIssueRef, state: BatchIssueProgress['state']): void => {
     active.set(ref.number, { issue: ref.number, title: ref.title, state, workflowId: childId(ref.number) });
     publish();
   };
-
-  async function runChild(ref: BatchIssueRef): Promise<RunEnd & { attached: boolean }> {
-    const id = childId(ref.number);
-    const runInput: RunInput = {
-      issue: ref.number,
-      agentDir: input.agentDir,
-      repoPath: input.repoPath,
-      issueSource: input.issueSource,
-      artifactsDir: input.artifactsDir,
-      ...(input.budget ? { budget: input.budget } : {}),
-      ...(input.maxIterations === undefined ? {} : { maxIterations: input.maxIterations }),
-      ...(input.tuning ? { tuning: input.tuning } : {}),
-    };
-    try {
-      const child = await startChild<typeof runAgentWorkflow>('runAgentWorkflow', {
-        workflowId: id,
-        args: [runInput],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-        staticSummary: `Issue #${ref.number}: ${ref.title}`.slice(0, 200),
-      });
-      setActive(ref, 'running');
-      return { kind: 'result', result: await child.result(), attached: false };
-    } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) {
-        log.info('attaching to the live run of the issue', { workflowId: id });
-        setActive(ref, 'running');
-        const out = await awaitActivities.awaitRun.executeWithOptions({ summary: `attach · ${id}` }, [
-          { workflowId: id },
-        ]);
-        if (out.status === 'completed' && out.result) return { kind: 'result', result: out.result, attached: true };
-        const outcome = out.status === 'cancelled' ? 'cancelled' : 'failed';
-        return {
-          kind: 'error',
-          outcome,
-          code: FailureType.Aborted,
-          reason: `the live run ${id} ended ${out.status}: ${out.reason ?? ''}`.trim(),
-          attached: true,
-        };
-      }
-      if (err instanceof ChildWorkflowFailure) {
-        const cause = err.cause;
-        if (cause instanceof CancelledFailure)
-          return { kind: 'error', outcome: 'cancelled', reason: `run ${id} was cancelled`, attached: false };
-        const how =
-          cause instanceof TerminatedFailure ? 'terminated' : cause instanceof TimeoutFailure ? 'timed out' : 'failed';
-        const info = failureInfo(cause);
-        return {
-          kind: 'error',
-          outcome: 'failed',
-          code: info.type ?? FailureType.Aborted,
-          reason: `run ${id} ${how}: ${info.message}`,
-          attached: false,
-        };
-      }
-      throw err;
-    }
-  }
 
   async function processIssue(ref: BatchIssueRef): Promise<void> {
     const id = childId(ref.number);
@@ -270,7 +142,7 @@ export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> 
       maxConcurrent = Math.max(maxConcurrent, inFlight);
       let end: RunEnd & { attached: boolean };
       try {
-        end = await runChild(ref);
+        end = await runIssueChild(input, ref, id, () => setActive(ref, 'running'));
       } catch (err) {
         if (isCancellation(err)) throw err;
         end = {
@@ -368,22 +240,11 @@ export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> 
   phase = 'completed';
   publish();
   await condition(allHandlersFinished);
-  const sorted = [...results].sort((a, b) => a.issue - b.issue);
-  const counts = countsOf(0, [], sorted);
-  const status =
-    cancelled !== undefined
-      ? 'cancelled'
-      : sorted.every((r) => r.outcome === 'succeeded' || r.outcome === 'skipped')
-        ? 'completed'
-        : 'partial';
-  return {
+  return batchResult({
     workflowId,
-    status,
-    counts,
+    cancelled: cancelled !== undefined,
     maxConcurrent,
     generation: carry?.generation ?? 0,
-    results: sorted,
-    totalTokens: sorted.reduce((s, r) => s + r.tokens, 0),
-    totalCostUsd: sorted.reduce((s, r) => s + r.costUsd, 0),
-  };
+    results,
+  });
 }

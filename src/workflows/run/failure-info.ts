@@ -3,9 +3,11 @@
  * FailureType an activity threw (activities convert AgentErrors at their edge).
  */
 import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
+import { asFailureType, type FailureType } from '../../contracts/failures.js';
 
 export interface FailureInfo {
-  readonly type?: string;
+  /** The FailureType an activity threw; undefined for any other failure (its message says what). */
+  readonly type?: FailureType | undefined;
   readonly message: string;
   readonly details: readonly unknown[];
   readonly cancelled: boolean;
@@ -15,7 +17,7 @@ export function failureInfo(err: unknown): FailureInfo {
   if (isCancellation(err)) return { message: 'cancelled', details: [], cancelled: true };
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure) {
-    return { type: cause.type ?? undefined, message: cause.message, details: cause.details ?? [], cancelled: false };
+    return { type: asFailureType(cause.type), message: cause.message, details: cause.details ?? [], cancelled: false };
   }
   const message = cause instanceof Error ? cause.message : String(cause);
   return { message, details: [], cancelled: false };

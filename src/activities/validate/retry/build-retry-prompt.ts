@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { BuildRetryPromptInput, ConditionResult, ResolvedPrompt } from '../../../contracts/activities.js';
 import type { FailurePatternDefinition } from '../../../contracts/definition.js';
 import { BUILTIN_RETRY_SOURCE, builtinRetryText } from './builtin-retry-text.js';
-import { stripFrontMatter } from './front-matter.js';
+import { stripFrontMatter } from '../../../definition/c3l/front-matter.js';
 import { retryParams } from './retry-params.js';
 import { renderTemplate } from './template.js';
 
