@@ -40,7 +40,9 @@ export const ALL_FAILURE_TYPES: readonly FailureType[] = Object.values(FailureTy
 
 /** Narrows a failure's type string from the wire; anything else (an SDK or JS error name) is undefined. */
 export function asFailureType(type: string | null | undefined): FailureType | undefined {
-  return (ALL_FAILURE_TYPES as readonly (string | null | undefined)[]).includes(type) ? (type as FailureType) : undefined;
+  return (ALL_FAILURE_TYPES as readonly (string | null | undefined)[]).includes(type)
+    ? (type as FailureType)
+    : undefined;
 }
 
 /** Failure types that counts toward schema fail-fast (seed 004 §5). */
