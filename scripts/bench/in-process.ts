@@ -6,7 +6,7 @@
  * a MockActivityEnvironment (an activity Context for heartbeats, no Temporal server).
  * Routing and StepContext use the same pure functions the workflow uses.
  */
-import { stepPromptInput, stepSchemaInput, systemPromptInput } from '../../src/workflows/flow/step-inputs.js';
+import { stepPromptInput, stepSchemaInput, systemPromptInput } from '../../src/contracts/step-inputs.js';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../src/activities/create-activities.js';
 import { createDefaultDeps } from '../../src/activities/deps.js';

@@ -5,7 +5,7 @@
  */
 import { AgentError } from '../contracts/errors.js';
 import type { AgentDefinition, StepDefinition, TransitionRule } from '../contracts/definition.js';
-import type { ResolvePromptInput } from '../contracts/activities.js';
+import { stepPromptInput, systemPromptInput } from '../contracts/step-inputs.js';
 import { loadAgentDefinition } from './load/load-agent-definition.js';
 import { formatProblem, type Problem } from './problem.js';
 import { loadPromptTemplate } from './c3l/resolve-c3l-prompt.js';
@@ -54,37 +54,13 @@ async function proveResolution(definition: AgentDefinition): Promise<Proofs> {
       ),
     ),
   );
-  const promptInputs = [systemPrompt(definition), ...steps.map((s) => stepPrompt(definition, s))];
+  // Templates only: no variables are needed (or checked) to prove a file resolves.
+  const promptInputs = [
+    systemPromptInput(definition, 0, ''),
+    ...steps.map((s) => ({ ...stepPromptInput(definition, s, {}), required: [] })),
+  ];
   const promptOk = await Promise.all(promptInputs.map((input) => attempt(loadPromptTemplate(input))));
   return { schemas: schemaOk.filter(Boolean).length, prompts: promptOk.filter(Boolean).length, failures };
-}
-
-function stepPrompt(definition: AgentDefinition, step: StepDefinition): ResolvePromptInput {
-  return {
-    agentDir: definition.agentDir,
-    promptsDir: definition.promptsDir,
-    kind: 'step',
-    c1: definition.c1,
-    stepId: step.stepId,
-    c2: step.c2,
-    c3: step.c3,
-    edition: step.edition,
-    ...(step.adaptation === undefined ? {} : { adaptation: step.adaptation }),
-    required: [],
-    variables: {},
-  };
-}
-
-function systemPrompt(definition: AgentDefinition): ResolvePromptInput {
-  return {
-    agentDir: definition.agentDir,
-    promptsDir: definition.promptsDir,
-    kind: 'system',
-    c1: definition.c1,
-    systemPromptPath: definition.systemPromptPath,
-    required: [],
-    variables: {},
-  };
 }
 
 function failure(

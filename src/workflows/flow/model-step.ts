@@ -8,7 +8,7 @@ import type { QueryStepOutput, SchemaDigest } from '../../contracts/activities.j
 import type { StepDefinition } from '../../contracts/definition.js';
 import { FailureType, SCHEMA_FAILURE_TYPES } from '../../contracts/failures.js';
 import { buildPromptVariables } from './prompt-variables.js';
-import { stepPromptInput, stepSchemaInput } from './step-inputs.js';
+import { stepPromptInput, stepSchemaInput } from '../../contracts/step-inputs.js';
 import { recordStep, remainingBudget, takeRetryPrompt, type RunState } from './run-state.js';
 import { isJsonObject } from '../../contracts/json.js';
 import { configActivities, modelActivities, onWorktreeHost } from '../run/activity-proxies.js';

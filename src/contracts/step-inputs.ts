@@ -2,8 +2,8 @@
  * The inputs of the prompt and schema activities, built in one place: the workflow and
  * the benchmark's in-process baseline (scripts/bench) must ask for exactly the same.
  */
-import type { ResolvePromptInput, ResolveSchemaInput } from '../../contracts/activities.js';
-import type { AgentDefinition, StepDefinition } from '../../contracts/definition.js';
+import type { ResolvePromptInput, ResolveSchemaInput } from './activities.js';
+import type { AgentDefinition, StepDefinition } from './definition.js';
 
 /** The system prompt: identical for every step of a run (a cached prefix). */
 export function systemPromptInput(definition: AgentDefinition, issue: number, branch: string): ResolvePromptInput {
