@@ -23,6 +23,15 @@ import {
   stderrLines,
   type CliResult,
 } from './cli-process.js';
+import { INVALID_DEFINITIONS } from '../definition/invalid-definition-cases.js';
+import { materialise } from '../definition/mutate-definition.js';
+
+/** An agent directory from the bad-input corpus (test/definition/invalid-definition-cases.ts). */
+function invalidAgent(name: string): string {
+  const mutation = INVALID_DEFINITIONS.find((c) => c.name === name);
+  if (mutation === undefined) throw new Error(`no invalid definition case ${name}`);
+  return materialise(mutation);
+}
 
 after(teardownEnv);
 
@@ -232,7 +241,7 @@ describe('validate', { concurrency: CONCURRENCY }, () => {
   });
 
   it('validate --agent <an invalid definition> exits 2 listing the problem', async () => {
-    const result = await cli('validate', '--agent', 'test/fixtures/definitions/invalid/entry-step-unknown');
+    const result = await cli('validate', '--agent', invalidAgent('entry-step-unknown'));
     assert.equal(result.code, 2, describeResult(result));
     assertNoStack(result);
     assert.match(result.stderr, /invalid/, describeResult(result));
@@ -245,7 +254,7 @@ describe('validate', { concurrency: CONCURRENCY }, () => {
   });
 
   it('validate --agent <a definition with a missing prompt file> names the file', async () => {
-    const result = await cli('validate', '--agent', 'test/fixtures/definitions/invalid/prompt-file-missing');
+    const result = await cli('validate', '--agent', invalidAgent('prompt-file-missing'));
     assert.equal(result.code, 2, describeResult(result));
     assertNoStack(result);
     assert.match(result.stderr, /continuation/, describeResult(result));

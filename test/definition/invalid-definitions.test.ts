@@ -1,37 +1,26 @@
 /**
- * The bad-input corpus: every directory under test/fixtures/definitions/invalid/ is a
- * small valid definition with exactly one rule broken, and an expected.json naming the
- * problem {code, file, pointer} (plus `alsoCodes` when one break inherently implies
- * another). Each must fail to load with exactly that problem.
+ * The bad-input corpus (invalid-definition-cases.ts): the valid upstream-vocabulary
+ * agent with exactly one rule broken per case. Each must fail to load with exactly the
+ * problem {code, file, pointer} the case names.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { loadAgentDefinition } from '../../src/definition/load/load-agent-definition.js';
+import { INVALID_DEFINITIONS } from './invalid-definition-cases.js';
+import { materialise } from './mutate-definition.js';
 
-interface Expected {
-  readonly code: string;
-  readonly file: string;
-  readonly pointer: string;
-  readonly alsoCodes?: readonly string[];
-}
-
-const corpus = fileURLToPath(new URL('../fixtures/definitions/invalid/', import.meta.url));
-const cases = readdirSync(corpus, { withFileTypes: true })
-  .filter((e) => e.isDirectory())
-  .map((e) => e.name)
-  .sort();
+const byName = new Map(INVALID_DEFINITIONS.map((c) => [c.name, c]));
+const cases = [...byName.keys()].sort();
 
 test('the corpus has at least 30 cases', () => {
   assert.ok(cases.length >= 30, `only ${cases.length} cases`);
 });
 
 for (const name of cases) {
-  test(`invalid/${name}`, async () => {
-    const dir = path.join(corpus, name);
-    const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Expected;
+  test(`invalid: ${name}`, async () => {
+    const mutation = byName.get(name)!;
+    const dir = materialise(mutation);
+    const expected = mutation.expected;
     const result = await loadAgentDefinition(dir);
     assert.equal(result.ok, false, 'the definition must not load');
     if (result.ok) return;
