@@ -38,8 +38,7 @@ async function prepare(session: RunSession): Promise<RunContext> {
   const { input } = session;
   session.setPhase('loading');
   const definition = await configActivities.loadDefinition({ agentDir: input.agentDir });
-  session.definition = definition;
-  session.maxIterations = input.maxIterations ?? definition.maxIterations;
+  session.attachDefinition(definition);
   const budget: RunBudget = { maxTurnsPerStep: definition.model.maxTurnsPerStep, ...input.budget };
   session.update({ ...session.state, stepId: definition.entryStep, budget });
   upsertSearchAttributes([
@@ -56,7 +55,7 @@ async function prepare(session: RunSession): Promise<RunContext> {
     worktreeRoot: definition.worktree.root,
     branchPrefix: definition.worktree.branchPrefix,
   });
-  session.workspace = workspace;
+  session.attachWorkspace(workspace);
   const system = systemPromptInput(definition, input.issue, workspace.branch);
   // Resolved once here so a broken system prompt stops the run before any model call.
   await configActivities.resolvePrompt(system);
@@ -90,7 +89,7 @@ async function runLoop(session: RunSession, ctx: RunContext): Promise<IterationO
       case 'continue':
         continue;
       case 'budget-exhausted':
-        session.budgetBlocked = outcome.reason;
+        session.blockOnBudget(outcome.reason);
         continue;
       case 'done':
       case 'failed':

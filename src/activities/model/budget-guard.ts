@@ -9,7 +9,7 @@ import { FailureType } from '../../contracts/failures.js';
 import { totalTokens, type RunBudget, type Usage } from '../../contracts/usage.js';
 import type { ModelPrice } from './pricing.js';
 
-export interface BudgetCheck {
+export interface BudgetGuardInput {
   readonly budget: RunBudget;
   readonly usedUsage: Usage;
   readonly usedUsd: number;
@@ -21,7 +21,7 @@ export function estimateTokens(chars: number): number {
   return Math.ceil(chars / 4);
 }
 
-export function checkBudget(check: BudgetCheck): void {
+export function assertWithinBudget(check: BudgetGuardInput): void {
   const usedTokens = totalTokens(check.usedUsage);
   const details = { usedUsd: round(check.usedUsd), usedTokens, estimatedInputTokens: check.estimatedInputTokens };
   const { maxUsd, maxTokens } = check.budget;

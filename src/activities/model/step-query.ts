@@ -14,7 +14,7 @@ import { totalTokens } from '../../contracts/usage.js';
 import { createArtifactStore, stepArtifactDir, type ArtifactStore } from '../artifacts/artifact-store.js';
 import { toToolResultBlock } from '../tools/tool-dispatcher.js';
 import { DEFAULT_TOOL_LIMITS, defaultLog, type LogFn, type ToolContext, type ToolLimits } from '../tools/tool-types.js';
-import { checkBudget, estimateTokens } from './budget-guard.js';
+import { assertWithinBudget, estimateTokens } from './budget-guard.js';
 import { textOf, type LlmClient, type LlmContentBlock } from './llm-client.js';
 import { costUsd, DEFAULT_PRICES, priceFor, type PriceTable } from './pricing.js';
 import { buildRequest, firstUserMessage, STEP_TOOLS } from './request-builder.js';
@@ -99,7 +99,7 @@ export async function runStepQuery(
         state.lastCallTokens > 0
           ? state.lastCallTokens + estimateTokens(state.pendingChars)
           : estimateTokens(JSON.stringify(request).length);
-      checkBudget({
+      assertWithinBudget({
         budget: input.budget,
         usedUsage: state.usage,
         usedUsd: state.costUsd,

@@ -68,10 +68,10 @@ export function countCompletionFailure(state: RunState, completionStepId: string
   return { ...state, completionAttempts: { ...state.completionAttempts, [completionStepId]: attempts } };
 }
 
-export type BudgetCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+export type BudgetStatus = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
 /** Fail-closed: checked before every step's model calls. */
-export function checkBudget(state: RunState): BudgetCheck {
+export function budgetStatus(state: RunState): BudgetStatus {
   const { maxUsd, maxTokens } = state.budget;
   if (maxUsd !== undefined && state.costUsd >= maxUsd) {
     return { ok: false, reason: `cost $${state.costUsd.toFixed(4)} reached the budget of $${maxUsd}` };

@@ -7,7 +7,7 @@ import type { PrepareWorkspaceOutput, ResolvePromptInput } from '../../contracts
 import type { AgentDefinition } from '../../contracts/definition.js';
 import type { RunInput, RunPhase, RunProgress } from '../../contracts/run.js';
 import { totalTokens, type RunBudget } from '../../contracts/usage.js';
-import { checkBudget, initialRunState, raiseBudget, type RunState } from '../flow/run-state.js';
+import { budgetStatus, initialRunState, raiseBudget, type RunState } from '../flow/run-state.js';
 import { publishProgress } from './run-details.js';
 
 /** Immutable once the run has loaded its definition and prepared its worktree. */
@@ -22,22 +22,61 @@ export interface RunContext {
   readonly maxIterations: number;
 }
 
+/**
+ * Only this class changes the run's state: handlers and loops call its methods, and
+ * every change of RunState is a pure transition from run-state.ts passed to `update`.
+ * Everything else reads.
+ */
 export class RunSession {
-  state: RunState;
-  definition?: AgentDefinition;
-  workspace?: PrepareWorkspaceOutput;
-  maxIterations: number;
-  cancelReason?: string;
+  #state: RunState;
+  #definition?: AgentDefinition;
+  #workspace?: PrepareWorkspaceOutput;
+  #maxIterations: number;
+  #cancelReason?: string;
   /** Set when a step stopped because the next call would exceed the budget. */
-  budgetBlocked?: string;
+  #budgetBlocked?: string;
   private publishedKey = '';
 
   constructor(
     readonly input: RunInput,
     readonly workflowId: string,
   ) {
-    this.state = initialRunState('', input.budget ?? {});
-    this.maxIterations = input.maxIterations ?? 0;
+    this.#state = initialRunState('', input.budget ?? {});
+    this.#maxIterations = input.maxIterations ?? 0;
+  }
+
+  get state(): RunState {
+    return this.#state;
+  }
+  get definition(): AgentDefinition | undefined {
+    return this.#definition;
+  }
+  get workspace(): PrepareWorkspaceOutput | undefined {
+    return this.#workspace;
+  }
+  get maxIterations(): number {
+    return this.#maxIterations;
+  }
+  get cancelReason(): string | undefined {
+    return this.#cancelReason;
+  }
+  get budgetBlocked(): string | undefined {
+    return this.#budgetBlocked;
+  }
+
+  /** The definition is loaded: the run's cap comes from the input, else from the definition. */
+  attachDefinition(definition: AgentDefinition): void {
+    this.#definition = definition;
+    this.#maxIterations = this.input.maxIterations ?? definition.maxIterations;
+  }
+
+  attachWorkspace(workspace: PrepareWorkspaceOutput): void {
+    this.#workspace = workspace;
+  }
+
+  /** A step stopped because its next model call would exceed the budget. */
+  blockOnBudget(reason: string): void {
+    this.#budgetBlocked = reason;
   }
 
   progress(): RunProgress {
@@ -65,7 +104,7 @@ export class RunSession {
   }
 
   update(next: RunState): void {
-    this.state = next;
+    this.#state = next;
     if (this.definition) this.publishedKey = publishProgress(this.progress(), this.publishedKey);
   }
 
@@ -77,20 +116,20 @@ export class RunSession {
   requestRetry(prompt: string | undefined): void {
     log.info('retry requested', { withPrompt: prompt !== undefined });
     if (prompt !== undefined && prompt.trim().length > 0) this.update({ ...this.state, pendingRetryPrompt: prompt });
-    this.budgetBlocked = undefined;
+    this.#budgetBlocked = undefined;
   }
 
   requestCancel(reason: string | undefined): void {
-    this.cancelReason = reason ?? 'cancel requested';
+    this.#cancelReason = reason ?? 'cancel requested';
   }
 
   raiseBudget(budget: RunBudget): RunBudget {
-    this.budgetBlocked = undefined;
+    this.#budgetBlocked = undefined;
     this.update(raiseBudget(this.state, budget));
     return this.state.budget;
   }
 
   budgetAvailable(): boolean {
-    return this.budgetBlocked === undefined && checkBudget(this.state).ok;
+    return this.budgetBlocked === undefined && budgetStatus(this.state).ok;
   }
 }
