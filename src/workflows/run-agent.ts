@@ -9,6 +9,7 @@ import {
   condition,
   isCancellation,
   log,
+  patched,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -21,6 +22,7 @@ import { systemPromptInput } from '../contracts/step-inputs.js';
 import { configActivities, workspaceActivities } from './run/activity-proxies.js';
 import { failureInfo } from './run/failure-info.js';
 import { runFlowIteration } from './flow/flow-iteration.js';
+import { withinClosureGrace } from './completion/criterion-gate.js';
 import type { IterationOutcome } from './flow/iteration-outcome.js';
 import { cancelSignal, progressQuery, raiseBudgetSignal, raiseBudgetUpdate, retrySignal } from './run/messages.js';
 import { AgentNameKey, DefinitionHashKey, IssueNumberKey } from './run/search-attributes.js';
@@ -67,16 +69,17 @@ async function prepare(session: RunSession): Promise<RunContext> {
     system,
     issueContext: formatIssueContext(workspace.issue),
     maxIterations: session.maxIterations,
+    completionViaClosure: patched('completion-via-closure'),
   };
 }
 
 async function runLoop(session: RunSession, ctx: RunContext): Promise<IterationOutcome> {
   for (;;) {
-    if (session.state.iteration >= ctx.maxIterations) {
+    if (session.state.iteration >= ctx.maxIterations && !withinClosureGrace(ctx, session)) {
       return {
         kind: 'failed',
         code: FailureType.MaxIterations,
-        reason: `reached the cap of ${ctx.maxIterations} iterations without a validated completion`,
+        reason: `stopped: reached the cap of ${ctx.maxIterations} iterations without a validated completion (no boundary effect)`,
       };
     }
     if (!session.budgetAvailable()) {

@@ -243,3 +243,21 @@ test("the project's default agent (registry/ + prompts/ at the repository root) 
     result.ok ? '' : result.problems.map((p) => `${p.code} ${p.file}#${p.pointer} ${p.message}`).join('\n'),
   );
 });
+
+test('a step no entry reaches is a warning, as upstream: the agent still loads', async () => {
+  const { warnings } = await load(copyFixture('unreachable-step-warning'));
+  assert.deepEqual(
+    warnings.map((w) => `${w.code} ${w.file}#${w.pointer}`),
+    ['UNREACHABLE_STEP steps_registry.json#/steps/continuation.extra'],
+  );
+});
+
+test('reachability is checked from every entry: entryStepMapping targets count as entries', async () => {
+  const dir = copyFixture('unreachable-step-warning');
+  editJson(dir, 'steps_registry.json', (r) => {
+    r.entryStepMapping = { 'detect:graph': 'initial.work', 'count:iteration': 'continuation.extra' };
+  });
+  const { warnings, definition } = await load(dir);
+  assert.deepEqual(warnings, []);
+  assert.equal(definition.entryStep, 'initial.work');
+});

@@ -220,3 +220,32 @@ test('an explicit additionalProperties is kept in full but closed in api', async
   assert.deepEqual((full.properties as any).meta.additionalProperties, { type: 'string' });
   assert.equal((api.properties as any).meta.additionalProperties, false);
 });
+
+test('stepId pinned with const/enum is relaxed to a string in both forms: the runtime owns and corrects it', async () => {
+  const dir = tempDir();
+  writeJson(dir, 'step.schema.json', {
+    'initial.test': {
+      type: 'object',
+      required: ['stepId'],
+      properties: { stepId: { type: 'string', const: 'initial.test', description: 'the step' } },
+      anyOf: [{ properties: { stepId: { enum: ['initial.test'] } } }],
+    },
+  });
+  const { full, api } = await resolve(dir, 'step.schema.json', 'initial.test');
+  const props = full['properties'] as Record<string, unknown>;
+  assert.deepEqual(props['stepId'], { type: 'string', description: 'the step' });
+  assert.deepEqual(full['required'], ['stepId']);
+  assert.deepEqual((full['anyOf'] as Array<{ properties: unknown }>)[0]?.properties, { stepId: { type: 'string' } });
+  assert.deepEqual((api['properties'] as Record<string, unknown>)['stepId'], {
+    type: 'string',
+    description: 'the step',
+  });
+});
+
+test('an unpinned stepId is left exactly as written', async () => {
+  const dir = tempDir();
+  const schema = { type: 'object', properties: { stepId: { type: 'string' } }, additionalProperties: false };
+  writeJson(dir, 'step.schema.json', { 'initial.test': schema });
+  const { full } = await resolve(dir, 'step.schema.json', 'initial.test');
+  assert.deepEqual(full, schema);
+});

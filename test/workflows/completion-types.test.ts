@@ -1,6 +1,8 @@
 /**
- * Completion types other than stepMachine, run end to end: the strategy decides when
- * the agent is done, and the completion conditions still run before the run ends.
+ * Completion per seed 000, one real run per completion type (offline model server):
+ * a type's criterion only lets the agent complete. Met at a work step, it sends the
+ * flow to the closure step; the boundary hook fires only after that closure step's
+ * validated `closing`. A run that never gets there stops at the cap with no boundary.
  * Each test uses a temp copy of the intents fixture with another `runner.verdict`.
  */
 import { after, test } from 'node:test';
@@ -9,6 +11,7 @@ import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RunResult } from '../../src/contracts/run.js';
 import type { SessionRule } from '../../src/dev/model-server/session-script.js';
 import { createLocalIssueStore } from '../../src/activities/issues/local-issue-store.js';
 import { runScenario } from '../helpers/run-scenario.js';
@@ -18,85 +21,124 @@ after(teardownEnv);
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'agents', 'intents');
 
-async function agentWithVerdict(
-  verdict: Record<string, unknown>,
-  extraFiles: Record<string, string> = {},
-): Promise<string> {
+interface AgentEdits {
+  readonly github?: Record<string, unknown>;
+  readonly files?: Record<string, string>;
+  /** Extra properties every step's output may carry (the fixture's schemas are closed). */
+  readonly outputProperties?: Record<string, unknown>;
+}
+
+async function agentWithVerdict(verdict: Record<string, unknown>, edits: AgentEdits = {}): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'agent-'));
   await cp(FIXTURE, dir, { recursive: true });
   const agent = JSON.parse(await readFile(join(dir, 'agent.json'), 'utf8')) as { runner: Record<string, unknown> };
   agent.runner['verdict'] = verdict;
+  if (edits.github) agent.runner['integrations'] = { github: edits.github };
   await writeFile(join(dir, 'agent.json'), JSON.stringify(agent, null, 2));
-  for (const [name, text] of Object.entries(extraFiles)) await writeFile(join(dir, name), text);
+  if (edits.outputProperties) {
+    const path = join(dir, 'schemas', 'flow.schema.json');
+    const schema = JSON.parse(await readFile(path, 'utf8')) as {
+      $defs: { base: { properties: Record<string, unknown> } };
+    };
+    Object.assign(schema.$defs.base.properties, edits.outputProperties);
+    await writeFile(path, JSON.stringify(schema, null, 2));
+  }
+  for (const [name, text] of Object.entries(edits.files ?? {})) await writeFile(join(dir, name), text);
   return dir;
 }
 
-const repeatPlan: SessionRule = {
-  id: 'plan-repeat',
-  when: { promptContains: 'Step initial.plan' },
-  respond: {
-    json: {
-      stepId: 'initial.plan',
-      summary: 'still planning',
-      next_action: { action: 'repeat' },
-      analysis: { note: 'n' },
-    },
-  },
-} as SessionRule;
+const answer = (id: string, stepId: string, when: string, json: Record<string, unknown>): SessionRule =>
+  ({ id, when: { promptContains: when }, respond: { json: { stepId, summary: id, ...json } } }) as SessionRule;
 
-test('iterationBudget (count:iteration): done after N iterations, conditions checked', async () => {
-  const agentDir = await agentWithVerdict({ type: 'count:iteration', config: { maxIterations: 3 } });
-  const { result } = await runScenario({ session: { name: 'budget', rules: [repeatPlan] }, agentDir });
+/** The work step never leaves on its own: only a criterion can send the flow to the closure. */
+const repeatPlan = answer('plan-repeat', 'initial.plan', 'Step initial.plan', {
+  next_action: { action: 'repeat' },
+  analysis: { note: 'n' },
+});
+const closing = answer('close', 'closure.done', 'Step closure.done', { next_action: { action: 'closing' } });
+
+/** Where each iteration ran, and the boundary: fired once, after the closure step. */
+function trail(result: RunResult): string[] {
+  return result.steps.map((s) => `${s.iteration}:${s.stepId}:${s.intent ?? ''}`);
+}
+
+function assertDeliveredAtClosure(result: RunResult, iterations: number): void {
   assert.equal(result.outcome, 'success', result.reason);
-  assert.equal(result.iterations, 3);
+  assert.equal(result.iterations, iterations, trail(result).join(' '));
+  const last = result.steps.at(-1);
+  assert.equal(last?.stepId, 'closure.done');
+  assert.equal(last?.intent, 'closing');
+  assert.ok(result.boundary, 'the boundary hook ran');
+  // Every work step before it stayed a work step: no boundary from a work step.
+  assert.ok(result.steps.slice(0, -1).every((s) => s.stepKind !== 'closure'));
+}
+
+test('stepMachine (detect:graph): the boundary fires after the closure step validated closing', async () => {
+  const agentDir = await agentWithVerdict({ type: 'detect:graph', config: { maxIterations: 6 } });
+  const rules = [
+    answer('plan', 'initial.plan', 'Step initial.plan', { next_action: { action: 'next' }, analysis: { note: 'n' } }),
+    answer('build', 'continuation.build', 'Step continuation.build', { next_action: { action: 'handoff' } }),
+    closing,
+  ];
+  const { result } = await runScenario({ session: { name: 'graph', rules }, agentDir });
+  assertDeliveredAtClosure(result, 3);
   assert.equal(result.boundary?.status, 'success');
 });
 
-test('keywordSignal: done when the output carries the keyword', async () => {
+test('iterationBudget (count:iteration): the budget sends the flow to the closure step; delivered there', async () => {
+  const agentDir = await agentWithVerdict({ type: 'count:iteration', config: { maxIterations: 3 } });
+  const { result } = await runScenario({ session: { name: 'budget', rules: [repeatPlan, closing] }, agentDir });
+  // Iterations 1-3 work; the 3rd meets the budget; the closure step runs past the cap (grace).
+  assertDeliveredAtClosure(result, 4);
+  assert.deepEqual(trail(result).slice(0, 3), [
+    '1:initial.plan:repeat',
+    '2:initial.plan:repeat',
+    '3:initial.plan:repeat',
+  ]);
+  assert.equal(result.boundary?.status, 'success');
+});
+
+test('keywordSignal: the keyword at a work step leads to the closure step, not to delivery', async () => {
   const agentDir = await agentWithVerdict({
     type: 'keywordSignal',
     config: { verdictKeyword: 'ALL-DONE-NOW', maxIterations: 6 },
   });
-  const session = {
-    name: 'keyword',
-    rules: [
-      {
-        id: 'plan-2',
-        when: { promptContains: 'Step initial.plan · Iteration 2' },
-        respond: {
-          json: {
-            stepId: 'initial.plan',
-            summary: 'ALL-DONE-NOW',
-            next_action: { action: 'repeat' },
-            analysis: { note: 'n' },
-          },
-        },
-      } as SessionRule,
-      repeatPlan,
-    ],
-  };
-  const { result } = await runScenario({ session, agentDir });
-  assert.equal(result.outcome, 'success', result.reason);
-  assert.equal(result.iterations, 2);
-});
-
-test('externalState (poll:state): done once the issue is closed outside the run', async () => {
-  const agentDir = await agentWithVerdict({ type: 'poll:state', config: { maxIterations: 10 } });
-  const slowRepeat = { ...repeatPlan, respond: { ...repeatPlan.respond, delayMs: 300 } } as SessionRule;
-  const { result } = await runScenario({
-    session: { name: 'external', rules: [slowRepeat] },
-    agentDir,
-    during: async (_handle, model, run) => {
-      while (model.stats().requests < 2) await new Promise((r) => setTimeout(r, 50));
-      await createLocalIssueStore(run.repoPath).close(run.issue);
-    },
+  const keyword = answer('plan-2', 'initial.plan', 'Step initial.plan · Iteration 2', {
+    summary: 'ALL-DONE-NOW',
+    next_action: { action: 'repeat' },
+    analysis: { note: 'n' },
   });
-  assert.equal(result.outcome, 'success', result.reason);
-  assert.ok(result.iterations >= 2 && result.iterations < 10, `ended early, after ${result.iterations} iterations`);
-  assert.equal(result.boundary?.effects.find((e) => e.name === 'close-issue')?.status, 'already-done');
+  const { result } = await runScenario({
+    session: { name: 'keyword', rules: [keyword, repeatPlan, closing] },
+    agentDir,
+  });
+  assertDeliveredAtClosure(result, 3);
 });
 
-test('composite OR: the first child that is done ends the run; children see every iteration', async () => {
+test('structuredSignal (detect:structured): the signal at a work step leads to the closure step', async () => {
+  const agentDir = await agentWithVerdict(
+    { type: 'detect:structured', config: { signalType: 'ready', requiredFields: { 'analysis.note': 'go' } } },
+    { outputProperties: { signal: { type: 'string' } } },
+  );
+  const signal = answer('plan-2', 'initial.plan', 'Step initial.plan · Iteration 2', {
+    signal: 'ready',
+    next_action: { action: 'repeat' },
+    analysis: { note: 'go' },
+  });
+  const { result } = await runScenario({
+    session: { name: 'structured', rules: [signal, repeatPlan, closing] },
+    agentDir,
+  });
+  assertDeliveredAtClosure(result, 3);
+});
+
+test('checkBudget (count:check): after maxChecks criterion checks the closure step delivers', async () => {
+  const agentDir = await agentWithVerdict({ type: 'count:check', config: { maxChecks: 2, maxIterations: 6 } });
+  const { result } = await runScenario({ session: { name: 'checks', rules: [repeatPlan, closing] }, agentDir });
+  assertDeliveredAtClosure(result, 3);
+});
+
+test('composite OR: the first child met (count:iteration) leads to the closure step; children see every iteration', async () => {
   const agentDir = await agentWithVerdict({
     type: 'meta:composite',
     config: {
@@ -108,20 +150,101 @@ test('composite OR: the first child that is done ends the run; children see ever
       maxIterations: 6,
     },
   });
-  const { result } = await runScenario({ session: { name: 'composite', rules: [repeatPlan] }, agentDir });
-  assert.equal(result.outcome, 'success', result.reason);
-  assert.equal(result.iterations, 2);
+  const { result } = await runScenario({ session: { name: 'composite', rules: [repeatPlan, closing] }, agentDir });
+  assertDeliveredAtClosure(result, 3);
+  assert.match(result.reason, /1 of 2 conditions are met/);
 });
 
-test('custom: a handler module loaded by an activity decides', async () => {
+test('custom (meta:custom): the handler allows completion; the closure step delivers', async () => {
   const handler =
     'export default function ({ iteration }) { return { done: iteration >= 2, reason: `custom saw iteration ${iteration}` }; }\n';
   const agentDir = await agentWithVerdict(
     { type: 'meta:custom', config: { handlerPath: 'done-at-two.mjs', maxIterations: 6 } },
-    { 'done-at-two.mjs': handler },
+    { files: { 'done-at-two.mjs': handler } },
   );
-  const { result } = await runScenario({ session: { name: 'custom', rules: [repeatPlan] }, agentDir });
-  assert.equal(result.outcome, 'success', result.reason);
-  assert.equal(result.iterations, 2);
+  const { result } = await runScenario({ session: { name: 'custom', rules: [repeatPlan, closing] }, agentDir });
+  assertDeliveredAtClosure(result, 3);
   assert.match(result.reason, /custom saw iteration 2/);
+});
+
+test('externalState (poll:state): after a validated closing the run polls with a timer until the issue is closed', async () => {
+  const agentDir = await agentWithVerdict(
+    { type: 'poll:state', config: { maxIterations: 6, pollIntervalMs: 300, maxPolls: 50 } },
+    { github: { enabled: false, defaultClosureAction: 'label-only' } },
+  );
+  const rules = [
+    answer('plan', 'initial.plan', 'Step initial.plan', { next_action: { action: 'next' }, analysis: { note: 'n' } }),
+    answer('build', 'continuation.build', 'Step continuation.build', { next_action: { action: 'handoff' } }),
+    closing,
+  ];
+  const { result, handle } = await runScenario({
+    session: { name: 'external', rules },
+    agentDir,
+    during: async (h, _model, run) => {
+      // Close the issue outside the run once it is polling (label-only never closes it).
+      for (;;) {
+        const history = await h.fetchHistory();
+        if ((history.events ?? []).some((e) => e.timerStartedEventAttributes)) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await createLocalIssueStore(run.repoPath).close(run.issue);
+    },
+  });
+  assertDeliveredAtClosure(result, 3);
+  assert.match(result.reason, /closed/);
+  const history = await handle.fetchHistory();
+  assert.ok(
+    (history.events ?? []).some((e) => e.timerStartedEventAttributes),
+    'polled with a durable timer',
+  );
+});
+
+test('externalState (poll:state): the boundary closing the issue reaches the target state at once', async () => {
+  const agentDir = await agentWithVerdict({ type: 'poll:state', config: { maxIterations: 6, pollIntervalMs: 60000 } });
+  const rules = [
+    answer('plan', 'initial.plan', 'Step initial.plan', { next_action: { action: 'next' }, analysis: { note: 'n' } }),
+    answer('build', 'continuation.build', 'Step continuation.build', { next_action: { action: 'handoff' } }),
+    closing,
+  ];
+  const { result } = await runScenario({ session: { name: 'external-close', rules }, agentDir });
+  assertDeliveredAtClosure(result, 3);
+  assert.equal(result.boundary?.effects.find((e) => e.name === 'close-issue')?.status, 'done');
+});
+
+test('a met criterion never delivers by itself: without a closing the run stops at the cap, no boundary', async () => {
+  const agentDir = await agentWithVerdict({
+    type: 'keywordSignal',
+    config: { verdictKeyword: 'ALL-DONE-NOW', maxIterations: 3 },
+  });
+  const keyword = answer('plan-keyword', 'initial.plan', 'Step initial.plan', {
+    summary: 'ALL-DONE-NOW',
+    next_action: { action: 'repeat' },
+    analysis: { note: 'n' },
+  });
+  const stubborn = answer('close-repeat', 'closure.done', 'Step closure.done', { next_action: { action: 'repeat' } });
+  const build = answer('build', 'continuation.build', 'Step continuation.build', { next_action: { action: 'repeat' } });
+  const { result } = await runScenario({ session: { name: 'stopped', rules: [keyword, stubborn, build] }, agentDir });
+  assert.equal(result.outcome, 'failed');
+  assert.equal(result.code, 'MAX_ITERATIONS');
+  assert.match(result.reason, /^stopped: /);
+  assert.equal(result.boundary, undefined);
+});
+
+test('a closing before the criterion is met does not deliver: the flow goes on until it is', async () => {
+  const agentDir = await agentWithVerdict({ type: 'count:iteration', config: { maxIterations: 4 } });
+  const rules = [
+    answer('plan', 'initial.plan', 'Step initial.plan', { next_action: { action: 'next' }, analysis: { note: 'n' } }),
+    answer('build', 'continuation.build', 'Step continuation.build', { next_action: { action: 'handoff' } }),
+    closing,
+  ];
+  const { result } = await runScenario({ session: { name: 'early-closing', rules }, agentDir });
+  // 1 plan, 2 build, 3 closing (3 < 4: not yet; back to build), 4 build (budget met), 5 closing.
+  assert.equal(result.outcome, 'success', result.reason);
+  assert.deepEqual(trail(result), [
+    '1:initial.plan:next',
+    '2:continuation.build:handoff',
+    '3:closure.done:closing',
+    '4:continuation.build:handoff',
+    '5:closure.done:closing',
+  ]);
 });

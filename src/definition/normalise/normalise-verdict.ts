@@ -61,6 +61,10 @@ function normaliseOne(typeName: string, config: JsonObject, w: Where): VerdictSp
   }
   checkPositive(config, 'maxIterations', 'VERDICT_MAX_ITERATIONS', w, false);
   switch (type) {
+    case 'externalState':
+      checkPositive(config, 'pollIntervalMs', 'VERDICT_POLL_INTERVAL', w, false);
+      checkPositive(config, 'maxPolls', 'VERDICT_MAX_POLLS', w, false);
+      break;
     case 'checkBudget':
       checkPositive(config, 'maxChecks', 'VERDICT_MAX_CHECKS', w, true);
       break;

@@ -1,11 +1,12 @@
 /**
- * Rules on the step graph: every step reachable from the entry step, and a closure
- * step reachable too (otherwise the run can never complete). A `jump` routed only by
+ * Rules on the step graph: every step reachable from some entry step (else a
+ * warning), and a closure step reachable from the chosen entry (otherwise the run can
+ * never complete: an error). A `jump` routed only by
  * `targetField` may lead anywhere, so it makes every step reachable.
  */
 import { ruleTargets } from '../normalise/normalise-steps.js';
 import type { LoadContext } from '../load/load-context.js';
-import { problem } from '../problem.js';
+import { problem, warning } from '../problem.js';
 import type { DefinitionRule } from './rule.js';
 
 export function reachableFrom(ctx: LoadContext, entry: string): Set<string> {
@@ -33,19 +34,34 @@ export function reachableFrom(ctx: LoadContext, entry: string): Set<string> {
   return seen;
 }
 
+/** Every declared entry: the chosen one, each `entryStepMapping` target and `entryStep`. */
+function allEntries(ctx: LoadContext): string[] {
+  const declared = [
+    ...(ctx.entry ? [ctx.entry.stepId] : []),
+    ...Object.values(ctx.registry.entryStepMapping ?? {}),
+    ...(ctx.registry.entryStep === undefined ? [] : [ctx.registry.entryStep]),
+  ];
+  return [...new Set(declared)].filter((id) => ctx.stepIds.has(id));
+}
+
+/**
+ * A step no entry reaches is dead weight, not a broken agent: a warning, as upstream
+ * (an agent with `entryStepMapping` keeps one flow per verdict type in one registry).
+ */
 export const stepsReachable: DefinitionRule = (ctx) => {
   if (!ctx.entry) return [];
-  const reachable = reachableFrom(ctx, ctx.entry.stepId);
+  const entries = allEntries(ctx);
+  const reachable = new Set(entries.flatMap((e) => [...reachableFrom(ctx, e)]));
   return ctx.steps
-    .filter((s) => !reachable.has(s.key))
+    .filter((s) => !reachable.has(s.key) && !s.key.startsWith('section.'))
     .map((s) =>
-      problem({
+      warning({
         code: 'UNREACHABLE_STEP',
         file: ctx.registryFile,
         pointer: s.pointer,
         rule: 'steps-reachable',
-        expected: `a path of transitions from entry step '${ctx.entry?.stepId ?? ''}'`,
-        message: `step '${s.key}' cannot be reached from the entry step`,
+        expected: `a path of transitions from an entry step (${entries.map((e) => `'${e}'`).join(', ')})`,
+        message: `step '${s.key}' cannot be reached from any entry step`,
       }),
     );
 };

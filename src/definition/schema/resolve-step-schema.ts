@@ -1,7 +1,8 @@
 /**
  * Resolves a step's `outputSchemaRef` into a self-contained schema in two forms:
  * `full` (refs inlined, allOf flattened, objects closed; what ajv enforces locally) and
- * `api` (the subset the Messages API's structured outputs accept).
+ * `api` (the subset the Messages API's structured outputs accept). In both, `stepId`
+ * only asks for a string: the runtime owns and corrects it (runtime-owned.ts).
  * `schema` is a bare name (looked up in `definitions`, then `$defs`, then top level) or
  * a `#/json/pointer` from the file root. Every failure is AgentError SCHEMA_RESOLUTION
  * with `where` = `schemas/<file>#<pointer>`.
@@ -13,6 +14,7 @@ import { isJsonObject } from '../../contracts/json.js';
 import { toApiSchema } from './api-schema.js';
 import { getAtPointer, parsePointer } from './json-pointer.js';
 import { RefResolver } from './resolve-refs.js';
+import { relaxRuntimeOwnedFields } from './runtime-owned.js';
 import { schemaError, schemaWhere } from './schema-error.js';
 import { SchemaFileCache } from './schema-file-cache.js';
 import { closeObjects, mapSubschemas } from './schema-walk.js';
@@ -39,7 +41,7 @@ export async function resolveStepSchema(
         'a JSON Schema object',
       );
     }
-    const full = closeObjects(stripMeta(resolved));
+    const full = relaxRuntimeOwnedFields(closeObjects(stripMeta(resolved)));
     return { full, api: toApiSchema(full) };
   } catch (error) {
     if (!AgentError.isInstance(error)) throw error;

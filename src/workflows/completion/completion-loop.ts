@@ -15,6 +15,7 @@ import {
 } from '../../contracts/definition.js';
 import { FailureType } from '../../contracts/failures.js';
 import { isJsonObject, type JsonObject } from '../../contracts/json.js';
+import type { BoundaryReport } from '../../contracts/run.js';
 import { countCompletionFailure } from '../flow/run-state.js';
 import { boundaryActivities, configActivities, onWorktreeHost, workspaceActivities } from '../run/activity-proxies.js';
 import type { IterationOutcome } from '../flow/iteration-outcome.js';
@@ -151,17 +152,16 @@ function labelsOf(ctx: RunContext, output: JsonObject): LabelChange {
   };
 }
 
-/** Stage 3, done: the boundary hook, the only place with effects outside the worktree. */
-export async function finishRun(
+/** The boundary hook, the only place with effects outside the worktree. */
+export async function runBoundary(
   ctx: RunContext,
   session: RunSession,
   output: JsonObject,
   evidence: readonly ConditionResult[],
-  why: string,
-): Promise<IterationOutcome> {
+): Promise<BoundaryReport> {
   session.setPhase('boundary');
   const summary = typeof output['summary'] === 'string' ? output['summary'] : '';
-  const boundary = await boundaryActivities.runBoundaryHook.executeWithOptions(
+  return boundaryActivities.runBoundaryHook.executeWithOptions(
     { summary: `boundary hook · issue #${ctx.input.issue}`, ...onWorktreeHost(ctx.workspace.hostTaskQueue) },
     [
       {
@@ -179,6 +179,15 @@ export async function finishRun(
       },
     ],
   );
+}
+
+/** The run's successful end, after the boundary hook ran. */
+export function doneOutcome(
+  output: JsonObject,
+  evidence: readonly ConditionResult[],
+  boundary: BoundaryReport,
+  why: string,
+): IterationOutcome {
   const verdict = typeof output['verdict'] === 'string' ? output['verdict'] : undefined;
   return {
     kind: 'done',
@@ -186,4 +195,16 @@ export async function finishRun(
     boundary,
     ...(verdict === undefined ? {} : { verdict }),
   };
+}
+
+/** Stage 3, done: the boundary hook, then the run ends. */
+export async function finishRun(
+  ctx: RunContext,
+  session: RunSession,
+  output: JsonObject,
+  evidence: readonly ConditionResult[],
+  why: string,
+): Promise<IterationOutcome> {
+  const boundary = await runBoundary(ctx, session, output, evidence);
+  return doneOutcome(output, evidence, boundary, why);
 }

@@ -3,10 +3,10 @@
  * interpret its intent through the structured gate, record its handoff, and route.
  * A closure step's `closing` (the completionSignal) leads into the Completion loop.
  *
- * Then the agent's completion type decides whether the agent is done. A run ends
- * successfully only when that verdict is done AND the completion conditions pass in
- * the worktree: for stepMachine the two coincide (a validated closing); for the other
- * types, a done verdict runs the conditions before finishing.
+ * Whatever the completion type, only that validated `closing` completes the agent.
+ * At a work or verification step the type's criterion only decides whether the agent
+ * MAY complete: once met, the flow goes to a closure step (criterion-gate). Runs
+ * recorded before the `completion-via-closure` patch keep their old verdict path.
  */
 import { log } from '@temporalio/workflow';
 import { FailureType } from '../../contracts/failures.js';
@@ -15,9 +15,11 @@ import { recordStep } from './run-state.js';
 import { interpretGate } from './gate-interpreter.js';
 import { routeIntent } from './intent-router.js';
 import { normaliseStepId } from './normalise-step-id.js';
-import type { ConditionResult } from '../../contracts/activities.js';
-import { finishRun, runCompletionConditions } from '../completion/completion-loop.js';
-import { decideVerdict } from '../completion/verdict-check.js';
+import { runCompletionConditions } from '../completion/completion-loop.js';
+import { verdictAfterClosing } from '../completion/closing-verdict.js';
+import { gateOnCriterion } from '../completion/criterion-gate.js';
+import { legacyVerdict } from '../completion/legacy-verdict.js';
+import type { VerdictArgs } from '../completion/verdict-check.js';
 import type { IterationOutcome } from './iteration-outcome.js';
 import type { RunContext, RunSession } from '../run/run-session.js';
 import { queryStep } from './model-step.js';
@@ -78,8 +80,13 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
     ),
   );
 
-  let evidence: readonly ConditionResult[] = [];
-  let closingValidated = false;
+  const args: VerdictArgs = {
+    step,
+    intent: gate.intent,
+    output,
+    assistantText: answer.summary,
+    closingValidated: false,
+  };
   switch (route.kind) {
     case 'goto':
       for (const warning of route.warnings) log.warn(warning);
@@ -89,41 +96,16 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
     case 'closing': {
       const conditions = await runCompletionConditions(ctx, session, step.stepId);
       if (conditions.kind !== 'passed') return conditions;
-      closingValidated = true;
-      evidence = conditions.evidence;
-      break;
+      const validated = { ...args, closingValidated: true };
+      return ctx.completionViaClosure
+        ? verdictAfterClosing(ctx, session, validated, conditions.evidence)
+        : legacyVerdict(ctx, session, validated, conditions.evidence);
     }
     case 'abort':
       return { kind: 'failed', code: FailureType.Aborted, reason: route.reason };
     case 'error':
       return { kind: 'failed', code: FailureType.FailedStepRouting, reason: route.reason };
   }
-
-  session.update({ ...session.state, checkCount: session.state.checkCount + 1 });
-  const assistantText = answer.summary;
-  const decision = await decideVerdict(ctx, session, {
-    step,
-    intent: gate.intent,
-    output,
-    assistantText,
-    closingValidated,
-  });
-  if (decision.done) {
-    if (!closingValidated) {
-      const conditions = await runCompletionConditions(ctx, session, step.stepId);
-      if (conditions.kind !== 'passed') return conditions;
-      evidence = conditions.evidence;
-    }
-    return finishRun(ctx, session, output, evidence, decision.reason);
-  }
-  if (closingValidated) {
-    // A validated closing the completion type does not accept yet: keep working.
-    const back =
-      step.transitions.repeat !== undefined && 'target' in step.transitions.repeat
-        ? step.transitions.repeat.target
-        : null;
-    log.info('[CompletionLoop] verdict not done after a validated closing', { reason: decision.reason });
-    session.update({ ...session.state, stepId: back ?? step.stepId, lastError: decision.reason });
-  }
-  return { kind: 'continue' };
+  if (!ctx.completionViaClosure) return legacyVerdict(ctx, session, args, []);
+  return step.stepKind === 'closure' ? { kind: 'continue' } : gateOnCriterion(ctx, session, args);
 }

@@ -17,6 +17,12 @@ export interface RunState {
   /** Completion attempts that failed validation, per completion step. */
   readonly completionAttempts: Readonly<Record<string, number>>;
   readonly checkCount: number;
+  /**
+   * Why the completion type's criterion allows the agent to complete, once it was met
+   * at a work or verification step (latched). It never completes the agent by itself:
+   * it sends the flow to a closure step, whose validated `closing` completes (seed 000).
+   */
+  readonly criterionMet?: string;
   readonly usage: Usage;
   readonly costUsd: number;
   readonly budget: RunBudget;

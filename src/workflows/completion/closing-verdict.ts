@@ -1,0 +1,83 @@
+/**
+ * Stage 3 of the Completion loop (seed 000), after a closure step's `closing` passed
+ * its completion conditions. The completion type decides whether the agent may
+ * complete; only here do boundary effects happen.
+ *
+ *   stepMachine        done: the step machine reached its end.
+ *   externalState      the boundary hook runs (it may itself reach the target state,
+ *                      e.g. close the issue); then the issue's state is read: reached →
+ *                      done; not yet → poll with a durable timer (`pollIntervalMs`,
+ *                      default 60 s) up to `maxPolls` (default 10) times, then the
+ *                      verdict: done, or back to the flow.
+ *   other types        done when the criterion was met (latched at a work step, or met
+ *                      now); otherwise back to the flow, with no boundary effect.
+ *   composite          as its children; polls when one of them reads external state.
+ */
+import { log, sleep } from '@temporalio/workflow';
+import type { ConditionResult } from '../../contracts/activities.js';
+import type { VerdictSpec } from '../../contracts/definition.js';
+import type { IterationOutcome } from '../flow/iteration-outcome.js';
+import type { RunContext, RunSession } from '../run/run-session.js';
+import { doneOutcome, finishRun, runBoundary } from './completion-loop.js';
+import { verdictNeeds } from './evaluate-verdict.js';
+import { configNumber } from './verdict-config.js';
+import { decideVerdict, type VerdictArgs } from './verdict-check.js';
+
+export const DEFAULT_POLL_INTERVAL_MS = 60_000;
+export const DEFAULT_MAX_POLLS = 10;
+
+/** Poll settings: the verdict's own config, else the first externalState child's. */
+export function pollSettings(spec: VerdictSpec): { intervalMs: number; maxPolls: number } {
+  const external = [spec, ...(spec.children ?? [])].find((s) => s.type === 'externalState') ?? spec;
+  const read = (key: string, fallback: number): number =>
+    configNumber(spec.config, key, configNumber(external.config, key, fallback));
+  return {
+    intervalMs: read('pollIntervalMs', DEFAULT_POLL_INTERVAL_MS),
+    maxPolls: read('maxPolls', DEFAULT_MAX_POLLS),
+  };
+}
+
+/** Not done: the flow goes on at the closure step's `repeat` target (or the closure step). */
+function backToFlow(session: RunSession, args: VerdictArgs, reason: string): IterationOutcome {
+  const rule = args.step.transitions.repeat;
+  const back = rule !== undefined && 'target' in rule && rule.target !== null ? rule.target : args.step.stepId;
+  log.info('[CompletionLoop] verdict: not done; back to the flow', { reason, next: back });
+  session.update({ ...session.state, stepId: back, lastError: reason });
+  return { kind: 'continue' };
+}
+
+export async function verdictAfterClosing(
+  ctx: RunContext,
+  session: RunSession,
+  args: VerdictArgs,
+  evidence: readonly ConditionResult[],
+): Promise<IterationOutcome> {
+  const spec = ctx.definition.verdict;
+  if (spec.type === 'stepMachine') {
+    return finishRun(
+      ctx,
+      session,
+      args.output,
+      evidence,
+      `Closure step ${args.step.stepId} signalled closing and the completion conditions passed.`,
+    );
+  }
+  const latched = session.state.criterionMet;
+  const decision = latched === undefined ? await decideVerdict(ctx, session, args) : { done: true, reason: latched };
+  log.info('[CompletionLoop] verdict', { done: decision.done, reason: decision.reason });
+  if (decision.done) return finishRun(ctx, session, args.output, evidence, decision.reason);
+  if (!verdictNeeds(spec).externalState) return backToFlow(session, args, decision.reason);
+
+  const boundary = await runBoundary(ctx, session, args.output, evidence);
+  const { intervalMs, maxPolls } = pollSettings(spec);
+  for (let poll = 0; ; poll++) {
+    const now = await decideVerdict(ctx, session, args);
+    if (now.done) return doneOutcome(args.output, evidence, boundary, now.reason);
+    if (poll >= maxPolls) {
+      return backToFlow(session, args, `the target state was not reached after ${poll} poll(s): ${now.reason}`);
+    }
+    log.info('[CompletionLoop] target state not reached; polling', { reason: now.reason, poll: poll + 1, intervalMs });
+    session.setPhase('validating');
+    await sleep(intervalMs);
+  }
+}
