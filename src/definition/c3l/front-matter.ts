@@ -16,7 +16,8 @@ export function splitFrontMatter(text: string): SplitPrompt {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const match = FRONT_MATTER.exec(source);
   if (!match) return { meta: {}, body: source };
-  return { meta: parseMeta(match[1] ?? ''), body: source.slice(match[0].length) };
+  // Blank lines that only separate the front matter from the text are part of the block.
+  return { meta: parseMeta(match[1] ?? ''), body: source.slice(match[0].length).replace(/^\s*\r?\n/, '') };
 }
 
 export function stripFrontMatter(text: string): string {
