@@ -112,10 +112,30 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     summary: 'Validate an agent definition; list every problem (exit 2) or a summary (exit 0).',
     flags: { agent: common.agent, help: common.help },
   },
+  worker: {
+    name: 'worker',
+    summary: [
+      'Run a worker for the run workflow on TEMPORAL_TASK_QUEUE (default issue-agent) until SIGINT/SIGTERM.',
+      'Uses TEMPORAL_ADDRESS, or starts/reuses the local dev server.',
+    ].join('\n'),
+    flags: { help: common.help },
+  },
+  'dev-server': {
+    name: 'dev-server',
+    summary: 'Start the local Temporal dev server in the foreground (127.0.0.1:7233, Web UI on 8233).',
+    flags: { help: common.help },
+  },
 };
 
 export function renderHelp(spec: CommandSpec): string {
-  const lines = [`Usage: npm run ${spec.name} -- [flags]`, '', spec.summary, '', 'Flags:'];
+  const lines = [
+    `Usage: issue-agent ${spec.name} [flags]`,
+    `       npm run ${spec.name} -- [flags]   (in a clone of this project)`,
+    '',
+    spec.summary,
+    '',
+    'Flags:',
+  ];
   for (const [name, flag] of Object.entries(spec.flags)) {
     const left = `  --${name}${flag.value ? ` ${flag.value}` : ''}`;
     lines.push(`${left.padEnd(30)} ${flag.help}`);
