@@ -1,12 +1,16 @@
+#!/usr/bin/env node
 /**
- * The client CLI: `npm run start-run|status|retry|cancel|validate -- [flags]`.
- * Only this file (and worker.ts) exits the process; usage errors exit 2.
+ * The installable command `issue-agent <command> [flags]` (and `npm run <command> -- [flags]`
+ * in a clone). Only this file (and worker.ts) exits the process; usage errors exit 2.
  */
 import { reportFatal } from './cli/report-error.js';
 import { cancelCommand, retryCommand, statusCommand } from './cli/commands/run-control.js';
 import { startRunCommand } from './cli/commands/start-run.js';
 import { startBatchCommand } from './cli/commands/start-batch.js';
 import { validateCommand } from './cli/commands/validate.js';
+import { devServerCommand } from './cli/commands/dev-server.js';
+import { workerCommand } from './worker/worker-command.js';
+import { packageVersion, PROGRAM_NAME, renderTopLevelHelp } from './cli/program.js';
 
 const HANDLERS: Readonly<Record<string, (argv: readonly string[]) => Promise<number>>> = {
   'start-run': startRunCommand,
@@ -15,14 +19,24 @@ const HANDLERS: Readonly<Record<string, (argv: readonly string[]) => Promise<num
   retry: retryCommand,
   cancel: cancelCommand,
   validate: validateCommand,
+  worker: workerCommand,
+  'dev-server': devServerCommand,
 };
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(`${renderTopLevelHelp()}\n`);
+    return 0;
+  }
+  if (command === '--version' || command === '-v') {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
   const handler = command === undefined ? undefined : HANDLERS[command];
   if (handler === undefined) {
     process.stderr.write(
-      `error: unknown command "${command ?? ''}"; expected one of ${Object.keys(HANDLERS).join(', ')}\n`,
+      `error: unknown command "${command ?? ''}"; expected one of ${Object.keys(HANDLERS).join(', ')} (${PROGRAM_NAME} --help)\n`,
     );
     return 2;
   }

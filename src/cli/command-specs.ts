@@ -16,7 +16,8 @@ export interface CommandSpec {
 const common = {
   issue: { type: 'string', value: 'N', help: 'issue number (a positive integer); required' },
   agent: { type: 'string', value: 'DIR', help: "agent directory (default: this project's registry/ and prompts/)" },
-  json: { type: 'boolean', help: 'print one JSON object instead of text' },
+  repo: { type: 'string', value: 'PATH', help: 'target git repository (default: the current directory)' },
+  json: { type: 'boolean', help: 'print JSON only on stdout (human text goes to stderr)' },
   help: { type: 'boolean', help: 'show this help' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -33,8 +34,12 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
         value: 'local|github',
         help: 'issue source (default: local, .agent/issues/<n>.md in the repository)',
       },
-      follow: { type: 'boolean', help: 'print live progress (step, iteration, phase, tokens) until the run ends' },
-      detach: { type: 'boolean', help: 'return after starting; needs a running worker (npm run worker)' },
+      follow: {
+        type: 'boolean',
+        help: 'print live progress (step, iteration, phase, tokens) until the run ends (NDJSON with --json)',
+      },
+      detach: { type: 'boolean', help: 'return after starting; needs a running worker (issue-agent worker)' },
+      force: { type: 'boolean', help: 'work the issue even when it is closed' },
       'budget-usd': {
         type: 'string',
         value: 'USD',
@@ -85,13 +90,14 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   status: {
     name: 'status',
     summary: 'Show the state of the run for an issue.',
-    flags: { issue: common.issue, agent: common.agent, json: common.json, help: common.help },
+    flags: { issue: common.issue, repo: common.repo, agent: common.agent, json: common.json, help: common.help },
   },
   retry: {
     name: 'retry',
     summary: 'Signal the run to retry; an optional prompt becomes the next prompt.',
     flags: {
       issue: common.issue,
+      repo: common.repo,
       agent: common.agent,
       prompt: { type: 'string', value: 'TEXT', help: 'the next prompt the model sees' },
       help: common.help,
@@ -102,6 +108,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     summary: 'Cancel the run gracefully: the running step stops, the worktree is kept.',
     flags: {
       issue: common.issue,
+      repo: common.repo,
       agent: common.agent,
       reason: { type: 'string', value: 'TEXT', help: 'why (recorded in the result)' },
       help: common.help,
@@ -112,10 +119,30 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     summary: 'Validate an agent definition; list every problem (exit 2) or a summary (exit 0).',
     flags: { agent: common.agent, help: common.help },
   },
+  worker: {
+    name: 'worker',
+    summary: [
+      'Run a worker for the run workflow on TEMPORAL_TASK_QUEUE (default issue-agent) until SIGINT/SIGTERM.',
+      'Uses TEMPORAL_ADDRESS, or starts/reuses the local dev server.',
+    ].join('\n'),
+    flags: { help: common.help },
+  },
+  'dev-server': {
+    name: 'dev-server',
+    summary: 'Start the local Temporal dev server in the foreground (127.0.0.1:7233, Web UI on 8233).',
+    flags: { help: common.help },
+  },
 };
 
 export function renderHelp(spec: CommandSpec): string {
-  const lines = [`Usage: npm run ${spec.name} -- [flags]`, '', spec.summary, '', 'Flags:'];
+  const lines = [
+    `Usage: issue-agent ${spec.name} [flags]`,
+    `       npm run ${spec.name} -- [flags]   (in a clone of this project)`,
+    '',
+    spec.summary,
+    '',
+    'Flags:',
+  ];
   for (const [name, flag] of Object.entries(spec.flags)) {
     const left = `  --${name}${flag.value ? ` ${flag.value}` : ''}`;
     lines.push(`${left.padEnd(30)} ${flag.help}`);

@@ -1,6 +1,6 @@
 /**
  * Resolves what a client command talks about: the agent definition, the target
- * repository, the issue and the run's Workflow ID (`<agent>-issue-<n>`).
+ * repository, the issue and the run's Workflow ID (`<repo-id>/<agent>/issue-<n>`).
  */
 import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
@@ -42,9 +42,7 @@ export async function loadDefinition(flags: ParsedFlags): Promise<AgentDefinitio
   return loadAgentDefinitionOrThrow(dir);
 }
 
-export function workflowIdFor(agentName: string, issue: number): string {
-  return `${agentName}-issue-${issue}`;
-}
+export { workflowIdFor } from './repo-identity.js';
 
 export async function checkRepository(repoPath: string): Promise<void> {
   const info = await stat(repoPath).catch(() => undefined);

@@ -3,7 +3,6 @@
  * when no worker polls the task queue, by the demo and by tests.
  */
 import { hostname } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import {
   DefaultLogger,
   NativeConnection,
@@ -20,9 +19,10 @@ import type { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry
 import { createActivities } from '../activities/create-activities.js';
 import { createBatchActivities } from '../activities/batch-activities.js';
 import { createDefaultDeps, type ActivityDeps } from '../activities/deps.js';
+import { workflowSource } from './workflow-source.js';
 
 export const DEFAULT_TASK_QUEUE = 'issue-agent';
-export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+export { WORKFLOWS_PATH } from './workflow-source.js';
 
 export interface RunWorkerOptions {
   readonly address: string;
@@ -121,7 +121,9 @@ export async function createRunWorker(
   const shared = await Worker.create({
     ...common,
     taskQueue: options.taskQueue,
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(options.workflowBundle
+      ? { workflowBundle: options.workflowBundle }
+      : workflowSource({ pluginsChangeBundle: tracing !== undefined })),
   });
   const host = await Worker.create({ ...common, taskQueue: hostTaskQueue });
   const worker: RunWorker = {

@@ -117,7 +117,11 @@ describe('--help exits 0 and documents the flags', { concurrency: CONCURRENCY },
       const result = await cli(command, '--help');
       assert.equal(result.code, 0, describeResult(result));
       assertNoStack(result);
-      assert.match(result.stdout, new RegExp(`^Usage: npm run ${command} -- `, 'm'), describeResult(result));
+      assert.match(
+        result.stdout,
+        new RegExp(`^Usage: issue-agent ${command} \\[flags\\]`, 'm'),
+        describeResult(result),
+      );
       for (const flag of flags) {
         assert.match(
           result.stdout,

@@ -25,10 +25,13 @@ import type { SessionRule, SessionScript } from '../../src/dev/model-server/sess
 import { PROJECT_ROOT, resolveTemporalCliPath } from '../../src/cli/temporal/temporal-cli.js';
 import { createSampleRepo } from '../../src/dev/sample-repo.js';
 import { progressQuery } from '../../src/workflows/run/messages.js';
+import { repoIdentity, workflowIdFor } from '../../src/cli/repo-identity.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
 import { assertNoStack, describeResult, runCli, startCli, type CliResult, type RunningCli } from './cli-process.js';
 
-const WORKFLOW_ID = 'issue-agent-issue-1';
+/** The run's Workflow ID, `<repo-id>/issue-agent/issue-1`: set per fixture (tests run one at a time). */
+let WORKFLOW_ID = '';
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const CONTINUATION_RULES = new Set(['work-edit', 'work-test-commit', 'work-answer']);
 const OPERATOR_NOTE = 'OPERATOR-NOTE-123';
 
@@ -77,6 +80,7 @@ interface Fixture {
 /** A sample repository, the model server and the children's environment; always cleaned up. */
 async function withFixture(session: SessionScript, fn: (f: Fixture) => Promise<void>): Promise<void> {
   const { repoPath } = await createSampleRepo();
+  WORKFLOW_ID = workflowIdFor((await repoIdentity(repoPath)).id, 'issue-agent', 1);
   const model = await createModelServer({ session });
   const taskQueue = `cli-run-control-${randomUUID()}`;
   const fixture: Fixture = {
@@ -190,7 +194,7 @@ test('attach, status and cancel through the CLI while a run is in flight', { tim
     const background = startRunInBackground(f);
     const p = await waitForSlowStep(f, background);
     assert.equal(await runsOf(WORKFLOW_ID, f.taskQueue), 1);
-    assert.match(background.out.stderr, /started run issue-agent-issue-1/);
+    assert.match(background.out.stderr, new RegExp(`started run ${escaped(WORKFLOW_ID)}`));
     assert.match(background.out.stderr, /serving the run in this process/);
 
     // (a) a second start-run attaches to the live run instead of starting another one.
@@ -201,14 +205,17 @@ test('attach, status and cancel through the CLI while a run is in flight', { tim
     assert.equal(attach.code, 0, describeResult(attach));
     assertNoStack(attach);
     assert.match(attach.stderr, /attached/, describeResult(attach));
-    assert.match(attach.stderr, /issue-agent-issue-1/);
+    assert.match(attach.stderr, new RegExp(escaped(WORKFLOW_ID)));
     assert.equal(await runsOf(WORKFLOW_ID, f.taskQueue), 1, 'attaching does not start a second run');
 
     // (b) status prints the phase, the step and the definition hash.
-    const status = await runCli(['status', '--issue', '1'], { env: f.childEnv, timeoutMs: 60_000 });
+    const status = await runCli(['status', '--issue', '1', '--repo', f.repoPath], {
+      env: f.childEnv,
+      timeoutMs: 60_000,
+    });
     assert.equal(status.code, 0, describeResult(status));
     assertNoStack(status);
-    assert.match(status.stdout, /issue-agent-issue-1 \(RUNNING\)/, describeResult(status));
+    assert.match(status.stdout, new RegExp(`${escaped(WORKFLOW_ID)} \\(RUNNING\\)`), describeResult(status));
     assert.match(status.stdout, /continuation\.issue/, describeResult(status));
     assert.match(status.stdout, /· flow ·/, describeResult(status));
     assert.ok(p.definitionHash.length >= 12, 'the run reports its definition hash');
@@ -219,7 +226,10 @@ test('attach, status and cancel through the CLI while a run is in flight', { tim
     assert.ok(status.stdout.includes(join(f.repoPath, '.worktrees', 'issue-1')), 'status shows the worktree');
 
     // status --json carries the same, machine-readable.
-    const statusJson = await runCli(['status', '--issue', '1', '--json'], { env: f.childEnv, timeoutMs: 60_000 });
+    const statusJson = await runCli(['status', '--issue', '1', '--repo', f.repoPath, '--json'], {
+      env: f.childEnv,
+      timeoutMs: 60_000,
+    });
     assert.equal(statusJson.code, 0, describeResult(statusJson));
     const parsed = JSON.parse(statusJson.stdout) as { status: string; progress: RunProgress };
     assert.equal(parsed.status, 'RUNNING');
@@ -228,13 +238,16 @@ test('attach, status and cancel through the CLI while a run is in flight', { tim
 
     // (c) cancel: the background start-run ends 'cancelled', non-zero, worktree kept.
     const requestsAtCancel = f.model.stats().requests;
-    const cancel = await runCli(['cancel', '--issue', '1', '--reason', 'operator stop from the test'], {
-      env: f.childEnv,
-      timeoutMs: 60_000,
-    });
+    const cancel = await runCli(
+      ['cancel', '--issue', '1', '--repo', f.repoPath, '--reason', 'operator stop from the test'],
+      {
+        env: f.childEnv,
+        timeoutMs: 60_000,
+      },
+    );
     assert.equal(cancel.code, 0, describeResult(cancel));
     assertNoStack(cancel);
-    assert.match(cancel.stdout, /cancel signalled to issue-agent-issue-1/);
+    assert.match(cancel.stdout, new RegExp(`cancel signalled to ${escaped(WORKFLOW_ID)}`));
     const cancelledAt = Date.now();
     await assertCancelled(f, background, /operator stop from the test/);
     const waited = Date.now() - cancelledAt;
@@ -255,7 +268,10 @@ test('attach, status and cancel through the CLI while a run is in flight', { tim
     });
 
     // After the run: status shows its result.
-    const afterRun = await runCli(['status', '--issue', '1'], { env: f.childEnv, timeoutMs: 60_000 });
+    const afterRun = await runCli(['status', '--issue', '1', '--repo', f.repoPath], {
+      env: f.childEnv,
+      timeoutMs: 60_000,
+    });
     assert.equal(afterRun.code, 0, describeResult(afterRun));
     assert.match(afterRun.stdout, /outcome: cancelled/, describeResult(afterRun));
   });

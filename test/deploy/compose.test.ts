@@ -115,7 +115,7 @@ test('ports: the Temporal frontend on 7233 and the Web UI on 8080', () => {
   assert.ok(!publishes(services['worker']!, 7233), 'the worker publishes nothing of Temporal');
 });
 
-test('the worker is built from ./Dockerfile, which runs `npm run worker` as a non-root user with git', () => {
+test('the worker is built from ./Dockerfile, which runs the compiled worker as a non-root user with git', () => {
   const build = services['worker']!.build;
   const context = typeof build === 'string' ? build : build?.context;
   const file = typeof build === 'string' ? 'Dockerfile' : (build?.dockerfile ?? 'Dockerfile');
@@ -124,13 +124,14 @@ test('the worker is built from ./Dockerfile, which runs `npm run worker` as a no
   assert.ok(existsSync(join(PROJECT_ROOT, file)));
   assert.match(dockerfile, /^FROM node:20-slim\b/m);
   assert.match(dockerfile, /^RUN .*npm (ci|install)\b/m);
+  assert.match(dockerfile, /^RUN .*npm run build\b/m, 'the image compiles dist/ (no tsx at run time)');
   assert.match(dockerfile, /apt-get install[^\n]*\bgit\b/);
   for (const dir of ['src', 'registry', 'prompts', 'scripts'])
     assert.match(dockerfile, new RegExp(`^COPY ${dir} `, 'm'), `the image contains ${dir}/`);
   assert.match(dockerfile, /^COPY package\.json package-lock\.json /m);
   const users = [...dockerfile.matchAll(/^USER\s+(\S+)/gm)].map((m) => m[1]);
   assert.ok(users.length > 0 && users.at(-1) !== 'root' && users.at(-1) !== '0', 'the last USER is not root');
-  assert.match(dockerfile, /^CMD \["npm", "run", "worker"\]$/m);
+  assert.match(dockerfile, /^CMD \["node", "dist\/worker\.js"\]$/m);
   const ignore = readFileSync(join(PROJECT_ROOT, '.dockerignore'), 'utf8')
     .split('\n')
     .map((l) => l.trim());

@@ -1,8 +1,8 @@
 /**
- * `status`, `retry` and `cancel`: query and signal the run of an issue. The same
- * signals work from the Web UI and `temporal workflow signal --name retry|cancel`.
+ * `status`, `retry` and `cancel`: query and signal the run of an issue, found from
+ * --repo (default: the current directory) and --issue alone (--agent narrows it).
+ * The same signals work from the Web UI and `temporal workflow signal --name retry|cancel`.
  */
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { AgentError } from '../../contracts/errors.js';
 import type { RunProgress, RunResult } from '../../contracts/run.js';
 import { workflowUrl } from '../temporal/ensure-temporal.js';
@@ -11,8 +11,13 @@ import type { runAgentWorkflow } from '../../workflows/run-agent.js';
 import { COMMANDS, renderHelp } from '../command-specs.js';
 import { optionalString, parseFlags, requireIssue, type ParsedFlags } from '../parse-flags.js';
 import { progressLine, resultSummary } from '../progress-format.js';
-import { loadDefinition, workflowIdFor } from '../run-target.js';
+import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
+import { repoIdentity } from '../repo-identity.js';
+import { findRun } from '../find-run.js';
 import { connectCli, type CliTemporal } from '../temporal/temporal-client.js';
+
+/** A query needs a worker; without one the answer comes from the server's own records. */
+const QUERY_DEADLINE_MS = 1000;
 
 async function withRun<T>(
   name: string,
@@ -26,25 +31,39 @@ async function withRun<T>(
     return 0;
   }
   const issue = requireIssue(flags);
+  const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
+  await checkRepository(repoPath);
+  const repo = await repoIdentity(repoPath);
   const definition = await loadDefinition(flags);
   const cli = await connectCli();
   try {
-    const workflowId = workflowIdFor(definition.name, issue);
-    try {
-      await cli.client.workflow.getHandle(workflowId).describe();
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) {
-        throw new AgentError('RUN_NOT_FOUND', `no run ${workflowId} exists`, {
+    const found = await findRun(cli, {
+      repoId: repo.id,
+      issue,
+      defaultAgentName: definition.name,
+      ...(typeof flags['agent'] === 'string' ? { agentName: definition.name } : {}),
+    });
+    if (found === undefined) {
+      throw new AgentError(
+        'RUN_NOT_FOUND',
+        `no run of issue ${issue} of ${repoPath} exists (repository id ${repo.id})`,
+        {
           where: '--issue',
-          expected: `a run started with npm run start-run -- --issue ${issue}`,
-        });
-      }
-      throw err;
+          expected: `a run started with issue-agent start-run --issue ${issue} --repo ${repoPath}`,
+        },
+      );
     }
-    return await fn({ cli, workflowId, flags });
+    return await fn({ cli, workflowId: found.workflowId, flags });
   } finally {
     await cli.close();
   }
+}
+
+async function quickProgress(cli: CliTemporal, workflowId: string): Promise<RunProgress | undefined> {
+  const handle = cli.client.workflow.getHandle<typeof runAgentWorkflow>(workflowId);
+  return cli.client.connection
+    .withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(progressQuery))
+    .catch(() => undefined);
 }
 
 export async function statusCommand(argv: readonly string[]): Promise<number> {
@@ -52,15 +71,29 @@ export async function statusCommand(argv: readonly string[]): Promise<number> {
     const handle = cli.client.workflow.getHandle<typeof runAgentWorkflow>(workflowId);
     const description = await handle.describe();
     const status = description.status.name;
-    const progress: RunProgress | undefined = await handle.query(progressQuery).catch(() => undefined);
-    const result: RunResult | undefined =
-      status === 'RUNNING' ? undefined : await handle.result().catch(() => undefined);
+    const running = status === 'RUNNING';
+    const progress = running ? await quickProgress(cli, workflowId) : undefined;
+    const result: RunResult | undefined = running ? undefined : await handle.result().catch(() => undefined);
+    // Without a worker to answer the query: what the run last recorded as search attributes.
+    const attrs = description.searchAttributes as Record<string, unknown[] | undefined>;
+    const recorded = {
+      phase: attrs['RunPhase']?.[0],
+      step: attrs['StepId']?.[0],
+      costUsd: attrs['CostUsd']?.[0],
+      tokens: attrs['TokensTotal']?.[0],
+    };
     const url = workflowUrl(cli.target, workflowId);
     if (flags['json']) {
-      process.stdout.write(`${JSON.stringify({ workflowId, status, url, progress, result })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ workflowId, status, url, progress, ...(progress ? {} : { recorded }), result })}\n`,
+      );
     } else {
       const lines = [`run: ${workflowId} (${status})`, `Web UI: ${url}`];
       if (progress) lines.push(progressLine(progress), `definition: ${progress.definitionHash.slice(0, 12)}`);
+      else if (running)
+        lines.push(
+          `no worker answered within ${QUERY_DEADLINE_MS / 1000} s; last recorded: phase ${String(recorded.phase ?? '?')}, step ${String(recorded.step ?? '?')}`,
+        );
       if (progress?.worktreePath) lines.push(`worktree: ${progress.worktreePath} (branch ${progress.branch})`);
       if (result) lines.push(resultSummary(result));
       process.stdout.write(`${lines.join('\n')}\n`);
@@ -75,7 +108,7 @@ export async function retryCommand(argv: readonly string[]): Promise<number> {
     const prompt = optionalString(flags, 'prompt');
     await cli.client.workflow.getHandle(workflowId).signal(retrySignal, prompt === undefined ? {} : { prompt });
     process.stdout.write(
-      `retry signalled to ${workflowId}${prompt === undefined ? '' : ' with a prompt for the next iteration'}\n`,
+      `retry signalled to ${workflowId}${prompt === undefined ? '' : ' with guidance for the next iteration'}\n`,
     );
     return 0;
   });

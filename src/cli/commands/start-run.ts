@@ -1,23 +1,30 @@
 /**
- * `npm run start-run -- --issue N`: starts the run for an issue, or attaches to the
- * live one (Workflow ID `<agent>-issue-<n>`), serves it with an in-process worker
- * when no worker polls the task queue, follows progress and waits for the result.
+ * `issue-agent start-run --issue N`: starts the run for an issue of a repository, or
+ * attaches to the live one (Workflow ID `<repo-id>/<agent>/issue-<n>`, RepoId search
+ * attribute), serves it with an in-process worker unless a live worker takes it within
+ * seconds, follows progress and waits for the result. Human text goes to stderr; with
+ * --json stdout carries JSON only (NDJSON progress events with --follow, then the result).
  */
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { UsageError } from '../../contracts/errors.js';
+import { AgentError, UsageError } from '../../contracts/errors.js';
 import type { IssueSourceKind, RunInput, RunProgress, RunResult } from '../../contracts/run.js';
 import { createIssueSourceFactory } from '../../activities/issues/issue-source-factory.js';
 import { PROJECT_ROOT } from '../temporal/temporal-cli.js';
 import { workflowUrl } from '../temporal/ensure-temporal.js';
 import { runAgentWorkflow } from '../../workflows/run-agent.js';
 import { progressQuery } from '../../workflows/run/messages.js';
+import { AgentNameKey, IssueNumberKey, RepoIdKey } from '../../workflows/run/search-attributes.js';
 import { COMMANDS, renderHelp } from '../command-specs.js';
 import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFlags } from '../parse-flags.js';
 import { progressKey, progressLine, resultSummary } from '../progress-format.js';
-import { checkRepository, loadDefinition, resolveUserPath, userCwd, workflowIdFor } from '../run-target.js';
+import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
+import { repoIdentity, workflowIdFor } from '../repo-identity.js';
 import { serveUntilDone } from '../serve-until-done.js';
-import { connectCli, hasPollers, type CliTemporal } from '../temporal/temporal-client.js';
+import { connectCli, livePollers, workflowTaskTaken, type CliTemporal } from '../temporal/temporal-client.js';
+
+/** How long a worker that looks alive gets to take the run before this process serves it. */
+const PICKUP_TIMEOUT_MS = 5000;
 
 function issueSourceOf(flags: ParsedFlags): IssueSourceKind {
   const raw = optionalString(flags, 'issues') ?? 'local';
@@ -25,16 +32,23 @@ function issueSourceOf(flags: ParsedFlags): IssueSourceKind {
   throw new UsageError(`--issues must be local or github, got "${raw}"`, '--issues');
 }
 
+const say = (line: string): boolean => process.stderr.write(`${line}\n`);
+
 async function follow(
   handle: { query: (q: typeof progressQuery) => Promise<RunProgress> },
   done: () => boolean,
+  json: boolean,
 ): Promise<void> {
   let last = '';
   while (!done()) {
     try {
       const p = await handle.query(progressQuery);
       const key = progressKey(p);
-      if (key !== last) process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${progressLine(p)}\n`);
+      if (key !== last) {
+        if (json)
+          process.stdout.write(`${JSON.stringify({ event: 'progress', at: new Date().toISOString(), ...p })}\n`);
+        else say(`${new Date().toISOString().slice(11, 19)} ${progressLine(p).replace(/\s*\n\s*/g, ' ')}`);
+      }
       last = key;
     } catch {
       // The run may not have a workflow task yet, or just finished: try again.
@@ -46,13 +60,25 @@ async function follow(
 async function awaitResult(
   cli: CliTemporal,
   workflowId: string,
-  options: { follow: boolean; embedded: boolean },
+  options: { follow: boolean; embedded: boolean; json: boolean },
 ): Promise<RunResult> {
   const handle = cli.client.workflow.getHandle<typeof runAgentWorkflow>(workflowId);
   return serveUntilDone(cli, handle.result(), {
     embedded: options.embedded,
-    ...(options.follow ? { follow: (done: () => boolean) => follow(handle, done) } : {}),
+    ...(options.follow ? { follow: (done: () => boolean) => follow(handle, done, options.json) } : {}),
   });
+}
+
+/** Whether this process must serve the run: no recent poller, or nobody takes its workflow task. */
+async function needsOwnWorker(cli: CliTemporal, workflowId: string): Promise<boolean> {
+  if ((await livePollers(cli)) === 0) {
+    say(`no live worker polls task queue ${cli.taskQueue}: serving the run in this process`);
+    return true;
+  }
+  say(`a worker polls task queue ${cli.taskQueue}; waiting up to ${PICKUP_TIMEOUT_MS / 1000} s for it to take the run`);
+  if (await workflowTaskTaken(cli, workflowId, PICKUP_TIMEOUT_MS)) return false;
+  say(`no worker took the run within ${PICKUP_TIMEOUT_MS / 1000} s (a stale poller?): serving it in this process`);
+  return true;
 }
 
 export async function startRunCommand(argv: readonly string[]): Promise<number> {
@@ -69,14 +95,22 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
   const maxTokens = optionalNumber(flags, 'budget-tokens', { integer: true });
   const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
   await checkRepository(repoPath);
-  // Read the issue before anything starts: an unknown issue or a missing GITHUB_TOKEN is
-  // reported here, in one line, instead of failing the run later.
+  // Read the issue before anything starts: an unknown issue, a closed one or a missing
+  // GITHUB_TOKEN is reported here, in one line, instead of failing the run later.
   const issueSnapshot = await createIssueSourceFactory(process.env)(issueSource, repoPath).read(issue);
+  if (issueSnapshot.state === 'closed' && flags['force'] !== true) {
+    throw new AgentError('ISSUE_CLOSED', `issue ${issue} of ${repoPath} is closed; nothing was started`, {
+      where: '--issue',
+      expected: 'an open issue, or --force to work a closed one again',
+    });
+  }
   const definition = await loadDefinition(flags);
+  const repo = await repoIdentity(repoPath);
+  const workflowId = workflowIdFor(repo.id, definition.name, issue);
 
   const cli = await connectCli();
   try {
-    const workflowId = workflowIdFor(definition.name, issue);
+    say(`run ${workflowId}: issue #${issue} "${issueSnapshot.title}" of ${repoPath}`);
     const input: RunInput = {
       issue,
       agentDir: definition.agentDir,
@@ -102,22 +136,26 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
         args: [input],
         workflowIdConflictPolicy: 'USE_EXISTING',
         staticSummary: `Issue #${issue}: ${issueSnapshot.title}`.slice(0, 200),
+        typedSearchAttributes: [
+          { key: RepoIdKey, value: repo.id },
+          { key: IssueNumberKey, value: issue },
+          { key: AgentNameKey, value: definition.name },
+        ],
       });
     }
     const url = workflowUrl(cli.target, workflowId);
-    process.stderr.write(`${attaching ? 'attached to the live run' : 'started run'} ${workflowId}\nWeb UI: ${url}\n`);
-    const embedded = !(await hasPollers(cli));
+    say(`${attaching ? 'attached to the live run' : 'started run'} ${workflowId}\nWeb UI: ${url}`);
     if (flags['detach']) {
-      if (embedded) process.stderr.write('warning: no worker polls the task queue; start one with npm run worker\n');
+      if ((await livePollers(cli)) === 0)
+        say(`warning: no live worker polls task queue ${cli.taskQueue}; start one with issue-agent worker`);
+      if (flags['json']) process.stdout.write(`${JSON.stringify({ event: 'started', workflowId, url, attaching })}\n`);
       return 0;
     }
-    if (embedded) process.stderr.write(`no worker on task queue ${cli.taskQueue}: serving the run in this process\n`);
-    const result = await awaitResult(cli, workflowId, { follow: flags['follow'] === true, embedded });
-    process.stdout.write(
-      flags['json']
-        ? `${JSON.stringify({ workflowId, url, ...result })}\n`
-        : `${resultSummary(result)}\nWeb UI: ${url}\n`,
-    );
+    const embedded = await needsOwnWorker(cli, workflowId);
+    const json = flags['json'] === true;
+    const result = await awaitResult(cli, workflowId, { follow: flags['follow'] === true, embedded, json });
+    if (json) process.stdout.write(`${JSON.stringify({ event: 'result', workflowId, url, ...result })}\n`);
+    else process.stdout.write(`${resultSummary(result)}\nWeb UI: ${url}\n`);
     return result.outcome === 'success' ? 0 : 1;
   } finally {
     await cli.close();

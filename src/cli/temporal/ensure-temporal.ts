@@ -20,6 +20,7 @@ export const SEARCH_ATTRIBUTE_FLAGS: readonly string[] = [
   'CostUsd=Double',
   'TokensTotal=Int',
   'DefinitionHash=Keyword',
+  'RepoId=Keyword',
 ];
 
 export const DEFAULT_ADDRESS = '127.0.0.1:7233';
@@ -122,7 +123,13 @@ export async function ensureTemporal(env: NodeJS.ProcessEnv = process.env): Prom
   }
   const uiUrl = `http://127.0.0.1:${DEFAULT_UI_PORT}`;
   if (await serverAnswers(DEFAULT_ADDRESS)) return { address: DEFAULT_ADDRESS, namespace, uiUrl, started: false };
-  await startDetachedDevServer();
+  process.stderr.write(
+    `no Temporal server answers on ${DEFAULT_ADDRESS}: starting the local dev server (state in ${STATE_DIR})\n`,
+  );
+  const { pid } = await startDetachedDevServer();
+  process.stderr.write(
+    `local dev server running (pid ${pid}); it keeps running after this command (stop it with kill ${pid})\n`,
+  );
   return { address: DEFAULT_ADDRESS, namespace, uiUrl, started: true };
 }
 

@@ -1,4 +1,10 @@
-/** A Temporal client for the CLI, on the server ensureTemporal chose. */
+/**
+ * A Temporal client for the CLI, on the server ensureTemporal chose, and whether a
+ * worker really serves its task queue: a poller entry outlives a dead worker by
+ * minutes, so only a recent poll counts, and a run whose workflow task nobody picks
+ * up within a few seconds is served in-process anyway.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { ensureTemporal, type TemporalTarget } from './ensure-temporal.js';
 import { DEFAULT_TASK_QUEUE } from '../../worker/create-run-worker.js';
@@ -21,12 +27,40 @@ export async function connectCli(): Promise<CliTemporal> {
   };
 }
 
-/** Whether any worker polls the task queue for workflow tasks right now. */
-export async function hasPollers(cli: CliTemporal): Promise<boolean> {
+/** A live worker re-polls at least once per long poll (about a minute on the server). */
+export const LIVE_POLL_WINDOW_MS = 70_000;
+
+/** Workers that polled the task queue for workflow tasks within the long-poll window. */
+export async function livePollers(cli: CliTemporal, now = Date.now()): Promise<number> {
   const response = await cli.client.workflowService.describeTaskQueue({
     namespace: cli.target.namespace,
     taskQueue: { name: cli.taskQueue },
     taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW
   });
-  return (response.pollers ?? []).length > 0;
+  return (response.pollers ?? []).filter((p) => {
+    const seconds = Number(p.lastAccessTime?.seconds ?? 0);
+    return now - seconds * 1000 <= LIVE_POLL_WINDOW_MS;
+  }).length;
+}
+
+/** Whether any worker polled the task queue recently (start-batch). */
+export async function hasPollers(cli: CliTemporal): Promise<boolean> {
+  return (await livePollers(cli)) > 0;
+}
+
+const WORKFLOW_TASK_STARTED = 2; // PENDING_WORKFLOW_TASK_STATE_STARTED
+
+/**
+ * Whether a worker takes the run's pending workflow task within `timeoutMs`: true when
+ * none is pending or it started; false when it stays scheduled (nobody really polls).
+ */
+export async function workflowTaskTaken(cli: CliTemporal, workflowId: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { raw, status } = await cli.client.workflow.getHandle(workflowId).describe();
+    const pending = raw.pendingWorkflowTask;
+    if (status.name !== 'RUNNING' || !pending || pending.state === WORKFLOW_TASK_STARTED) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(250);
+  }
 }

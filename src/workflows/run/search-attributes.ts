@@ -11,6 +11,8 @@ export const RunPhaseKey = defineSearchAttributeKey('RunPhase', SearchAttributeT
 export const CostUsdKey = defineSearchAttributeKey('CostUsd', SearchAttributeType.DOUBLE);
 export const TokensTotalKey = defineSearchAttributeKey('TokensTotal', SearchAttributeType.INT);
 export const DefinitionHashKey = defineSearchAttributeKey('DefinitionHash', SearchAttributeType.KEYWORD);
+/** Set by the client at start (src/cli/repo-identity.ts), never upserted by the workflow. */
+export const RepoIdKey = defineSearchAttributeKey('RepoId', SearchAttributeType.KEYWORD);
 
 export const RUN_SEARCH_ATTRIBUTES = [
   IssueNumberKey,
@@ -20,4 +22,5 @@ export const RUN_SEARCH_ATTRIBUTES = [
   CostUsdKey,
   TokensTotalKey,
   DefinitionHashKey,
+  RepoIdKey,
 ] as const;

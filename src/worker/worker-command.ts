@@ -1,0 +1,33 @@
+/**
+ * `issue-agent worker` (`npm run worker`): serves runs on the task queue until
+ * SIGINT/SIGTERM. The composition root: environment → ports → activities → worker.
+ */
+import { ensureTemporal } from '../cli/temporal/ensure-temporal.js';
+import { COMMANDS, renderHelp } from '../cli/command-specs.js';
+import { parseFlags } from '../cli/parse-flags.js';
+import { createRunWorker, DEFAULT_TASK_QUEUE } from './create-run-worker.js';
+
+export async function workerCommand(argv: readonly string[]): Promise<number> {
+  const spec = COMMANDS['worker']!;
+  const flags = parseFlags(spec, argv);
+  if (flags['help']) {
+    process.stdout.write(`${renderHelp(spec)}\n`);
+    return 0;
+  }
+  const target = await ensureTemporal();
+  const taskQueue = process.env.TEMPORAL_TASK_QUEUE ?? DEFAULT_TASK_QUEUE;
+  const { worker, connection } = await createRunWorker({
+    address: target.address,
+    namespace: target.namespace,
+    taskQueue,
+  });
+  process.stdout.write(
+    `worker polling ${taskQueue} and ${worker.hostTaskQueue} (this host's worktrees) on ${target.address} (namespace ${target.namespace}); Web UI ${target.uiUrl}\n`,
+  );
+  try {
+    await worker.run();
+  } finally {
+    await connection.close();
+  }
+  return 0;
+}
