@@ -15,6 +15,7 @@ export const HostErrorCode = {
   TemporalUnreachable: 'TEMPORAL_UNREACHABLE',
   TemporalCliMissing: 'TEMPORAL_CLI_MISSING',
   RunNotFound: 'RUN_NOT_FOUND',
+  IssueClosed: 'ISSUE_CLOSED',
   ArtifactMissing: 'ARTIFACT_MISSING',
   ArtifactCorrupt: 'ARTIFACT_CORRUPT',
 } as const;
