@@ -57,6 +57,7 @@ import type { RunInput, RunResult } from '../../contracts/run.js';
 import type { runAgentWorkflow } from '../run-agent.js';
 import { failureInfo } from '../run/failure-info.js';
 import { cancelSignal } from '../run/messages.js';
+import { checkCancelArgs } from '../run/message-validation.js';
 import { awaitActivities, labelActivities, selectActivities } from './batch-proxies.js';
 import { batchProgressQuery, cancelBatchSignal } from './batch-messages.js';
 import {
@@ -144,9 +145,11 @@ export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> 
   const childId = (issue: number): string => `${input.agentName}-issue-${issue}`;
 
   setHandler(batchProgressQuery, progress);
-  setHandler(cancelBatchSignal, async (args) => {
+  setHandler(cancelBatchSignal, async (args: unknown) => {
+    const checked = checkCancelArgs(args);
+    if (!checked.ok) return log.warn('ignored a "cancel" signal with a bad payload', { reason: checked.reason });
     if (cancelled !== undefined) return;
-    cancelled = args?.reason ?? 'the batch was cancelled by an operator';
+    cancelled = checked.value.reason ?? 'the batch was cancelled by an operator';
     phase = 'cancelling';
     publish();
     for (const a of [...active.values()].filter((i) => i.state === 'running')) {
