@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { QueryStepOutput } from '../../../src/contracts/activities.js';
 import { AgentError } from '../../../src/contracts/errors.js';
 import { anthropicLlmClient, splitBaseUrl } from '../../../src/activities/model/anthropic-llm-client.js';
 import { redactorForEnv } from '../../../src/activities/secret-redactor.js';
@@ -17,13 +18,20 @@ import { GOOD_ANSWER, recordingCtx, stepInput } from './step-fixtures.js';
 const CANARY_KEY = 'canary-model-key-MALFORMED-7781';
 const CANARY_PASS = 'canary-url-pass-4417';
 
-async function runAgainst(rules: SessionRule[], userinfo = false) {
+async function runAgainst(
+  rules: SessionRule[],
+  userinfo = false,
+): Promise<{ output?: QueryStepOutput; error?: unknown; requests: number }> {
   const server = await createModelServer({ session: { name: 'malformed', rules } });
   try {
     const baseURL = userinfo ? server.url.replace('://', `://proxyuser:${CANARY_PASS}@`) : server.url;
     const env = { ANTHROPIC_API_KEY: CANARY_KEY, ANTHROPIC_BASE_URL: baseURL };
     const llm = anthropicLlmClient({ apiKey: CANARY_KEY, baseURL, redact: redactorForEnv(env), malformedPauseMs: 10 });
-    const outcome = await runStepQuery({ llm, log: () => {} }, stepInput(), recordingCtx()).then(
+    const outcome: { output?: QueryStepOutput; error?: unknown } = await runStepQuery(
+      { llm, log: () => {} },
+      stepInput(),
+      recordingCtx(),
+    ).then(
       (output) => ({ output }),
       (error: unknown) => ({ error }),
     );
