@@ -4,7 +4,7 @@
  * and long ones heartbeating (so cancellation and dead workers are noticed).
  */
 import { readFile } from 'node:fs/promises';
-import { log } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
 import type { RunActivities } from '../contracts/activities.js';
 import { loadAgentDefinitionOrThrow } from '../definition/load/load-agent-definition.js';
 import { resolveC3lPrompt } from '../definition/c3l/resolve-c3l-prompt.js';
@@ -18,7 +18,8 @@ import { evaluateCustomVerdict } from './custom-verdict.js';
 import { resolveSchemaDigest, toStepQueryRequest } from './step-request.js';
 import type { ActivityDeps } from './deps.js';
 import { withHeartbeat } from './heartbeat.js';
-import { atEdge } from './to-failure.js';
+import { redactDeep, redactorForEnv } from './secret-redactor.js';
+import { edgeWith } from './to-failure.js';
 
 async function readOptional(path: string): Promise<string | undefined> {
   try {
@@ -30,39 +31,44 @@ async function readOptional(path: string): Promise<string | undefined> {
 }
 
 export function createActivities(deps: ActivityDeps): RunActivities {
+  const redact = deps.redact ?? redactorForEnv(process.env);
+  const edge = edgeWith(redact);
   return {
-    loadDefinition: atEdge(async ({ agentDir }) => loadAgentDefinitionOrThrow(agentDir)),
-    resolvePrompt: atEdge(async (input) => resolveC3lPrompt(input)),
-    resolveSchema: atEdge(async (input) => resolveSchemaDigest(input)),
-    buildRetryPrompt: atEdge(async (input) => buildRetryPrompt({ readFile: readOptional }, input)),
-    prepareWorkspace: atEdge(async (input) => {
+    loadDefinition: edge(async ({ agentDir }) => loadAgentDefinitionOrThrow(agentDir)),
+    resolvePrompt: edge(async (input) => resolveC3lPrompt(input)),
+    resolveSchema: edge(async (input) => resolveSchemaDigest(input)),
+    buildRetryPrompt: edge(async (input) => buildRetryPrompt({ readFile: readOptional }, input)),
+    prepareWorkspace: edge(async (input) => {
       const prepared = await prepareWorkspace({ issueSource: deps.issueSource }, input);
       return deps.hostTaskQueue === undefined ? prepared : { ...prepared, hostTaskQueue: deps.hostTaskQueue };
     }),
-    queryStep: atEdge(async (input) => {
+    queryStep: edge(async (input) => {
       const request = await toStepQueryRequest(input);
+      const { workflowExecution, activityId } = Context.current().info;
       return withHeartbeat((hb) =>
         runStepQuery(
           {
             llm: deps.llm(),
             bashEnv: deps.bashEnv,
             keepAliveMs: hb.intervalMs,
-            log: (level, message, data) => log[level](message, data ?? {}),
+            redact,
+            log: (level, message, data) => log[level](redact(message), redactDeep(data ?? {}, redact)),
           },
           request,
           {
             heartbeat: (details) => hb.beat(details),
             signal: hb.signal,
+            scope: `${workflowExecution?.runId ?? request.workflowId}/${activityId}`,
             ...(hb.previous === undefined ? {} : { resumeFrom: hb.previous }),
           },
         ),
       );
     }),
-    runValidators: atEdge(async (input) =>
+    runValidators: edge(async (input) =>
       withHeartbeat((hb) => runValidators({ commands: deps.commands, signal: hb.signal }, input)),
     ),
-    runBoundaryHook: atEdge(async (input) => withHeartbeat(() => runBoundaryHook(deps.boundary, input))),
-    checkExternalState: atEdge(async (input) => checkExternalState({ issueSource: deps.issueSource }, input)),
-    evaluateCustomVerdict: atEdge(async (input) => evaluateCustomVerdict(input)),
+    runBoundaryHook: edge(async (input) => withHeartbeat(() => runBoundaryHook(deps.boundary, input))),
+    checkExternalState: edge(async (input) => checkExternalState({ issueSource: deps.issueSource }, input)),
+    evaluateCustomVerdict: edge(async (input) => evaluateCustomVerdict(input)),
   };
 }

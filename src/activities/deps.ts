@@ -11,6 +11,7 @@ import { createAnthropicLlmClient } from './model/anthropic-llm-client.js';
 import { createGovernedLlmClient } from './model/governed-llm-client.js';
 import type { LlmClient } from './model/llm-client.js';
 import { sharedRateGovernor } from './model/rate-governor.js';
+import { redactorForEnv, type Redact } from './secret-redactor.js';
 
 export interface ActivityDeps {
   /** Built lazily so a worker without model credentials can still serve other activities. */
@@ -23,6 +24,8 @@ export interface ActivityDeps {
   readonly bashEnv: Readonly<Record<string, string>>;
   /** This host's task queue for worktree-bound activities (set by the worker runtime). */
   readonly hostTaskQueue?: string;
+  /** Removes the worker's secrets from failures, artifacts and logs; default: from process.env. */
+  readonly redact?: Redact;
 }
 
 function gitConfig(key: string): string | undefined {
@@ -56,5 +59,6 @@ export function createDefaultDeps(env: NodeJS.ProcessEnv = process.env): Activit
     issueSource: boundary.issueSource,
     boundary,
     bashEnv: agentGitIdentity(),
+    redact: redactorForEnv(env),
   };
 }

@@ -17,6 +17,8 @@ export const FailureType = {
   ModelContextExceeded: 'MODEL_CONTEXT_EXCEEDED',
   ModelRateLimited: 'MODEL_RATE_LIMITED',
   ModelUnavailable: 'MODEL_UNAVAILABLE',
+  /** HTTP 200 whose body is not a Messages API answer (retried a few times within the step). */
+  ModelResponseMalformed: 'MODEL_RESPONSE_MALFORMED',
   BudgetExhausted: 'BUDGET_EXHAUSTED',
   ValidatorUnrecoverable: 'VALIDATOR_UNRECOVERABLE',
   ValidationAborted: 'VALIDATION_ABORTED',

@@ -72,6 +72,8 @@ export interface RunProgress {
   readonly pendingRetryPrompt: boolean;
   readonly budget?: RunBudget;
   readonly completionAttempts: Readonly<Record<string, number>>;
+  /** Things that did not stop the run but an operator should see (e.g. ignored signals). */
+  readonly warnings?: readonly string[];
 }
 
 export const RunOutcome = { Success: 'success', Failed: 'failed', Cancelled: 'cancelled' } as const;
@@ -92,6 +94,8 @@ export interface RunResult {
   readonly branch?: string;
   readonly boundary?: BoundaryReport;
   readonly handoff: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Things that did not stop the run but an operator should see (e.g. ignored signals). */
+  readonly warnings?: readonly string[];
 }
 
 export const FinalizeStatus = { Success: 'success', Partial: 'partial', Failed: 'failed' } as const;

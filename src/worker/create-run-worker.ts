@@ -20,6 +20,7 @@ import { createActivities } from '../activities/create-activities.js';
 import { createBatchActivities } from '../activities/batch-activities.js';
 import { createDefaultDeps, type ActivityDeps } from '../activities/deps.js';
 import { workflowSource } from './workflow-source.js';
+import { redactorForEnv, type Redact } from '../activities/secret-redactor.js';
 
 export const DEFAULT_TASK_QUEUE = 'issue-agent';
 export { WORKFLOWS_PATH } from './workflow-source.js';
@@ -61,11 +62,15 @@ export function installRuntime(
 /** The host-queue worker serves activities only; the SDK's warning about that is noise. */
 const EXPECTED_WARNINGS = ['No workflows registered, not polling for workflow tasks'];
 
+let logRedactor: Redact | undefined;
+
 function printLogEntry(entry: LogEntry): void {
   if (EXPECTED_WARNINGS.some((w) => entry.message.startsWith(w))) return;
   const time = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
   const meta = entry.meta === undefined ? '' : ` ${JSON.stringify(entry.meta)}`;
-  process.stderr.write(`${time} [${entry.level}] ${entry.message}${meta}\n`);
+  // Log lines are persisted by whoever runs the worker: no secret of the environment may appear.
+  const redact = (logRedactor ??= redactorForEnv(process.env));
+  process.stderr.write(redact(`${time} [${entry.level}] ${entry.message}${meta}`) + '\n');
 }
 
 /** Activity slots per worker (WORKER_MAX_ACTIVITIES): model steps are long and mostly waiting. */

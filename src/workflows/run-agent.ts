@@ -5,6 +5,7 @@
  * stops it, the iteration cap is reached, or an operator cancels it.
  */
 import {
+  ApplicationFailure,
   CancellationScope,
   condition,
   isCancellation,
@@ -25,15 +26,15 @@ import { runFlowIteration } from './flow/flow-iteration.js';
 import { withinClosureGrace } from './completion/criterion-gate.js';
 import type { IterationOutcome } from './flow/iteration-outcome.js';
 import { cancelSignal, progressQuery, raiseBudgetSignal, raiseBudgetUpdate, retrySignal } from './run/messages.js';
+import { checkBudgetArgs, checkCancelArgs, checkRetryArgs, validateBudgetUpdate } from './run/message-validation.js';
 import { AgentNameKey, DefinitionHashKey, IssueNumberKey } from './run/search-attributes.js';
 import { RunSession, type RunContext } from './run/run-session.js';
 
-function validateBudget(budget: RunBudget): void {
-  for (const [key, value] of Object.entries(budget)) {
-    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
-      throw new Error(`budget.${key} must be a non-negative number, got ${JSON.stringify(value)}`);
-    }
-  }
+/** The validator has already accepted it; checked again so the handler never trusts a payload. */
+function checkedBudget(budget: unknown): RunBudget {
+  const checked = checkBudgetArgs(budget);
+  if (!checked.ok) throw ApplicationFailure.nonRetryable(checked.reason, 'INVALID_PAYLOAD');
+  return checked.value;
 }
 
 async function prepare(session: RunSession): Promise<RunContext> {
@@ -111,6 +112,7 @@ function toResult(session: RunSession, outcome: IterationOutcome | { kind: 'canc
     definitionHash: session.definition?.hash ?? '',
     handoff: s.stepContext,
     ...(session.workspace ? { worktreePath: session.workspace.worktreePath, branch: session.workspace.branch } : {}),
+    ...(session.warnings.length > 0 ? { warnings: [...session.warnings] } : {}),
   };
   switch (outcome.kind) {
     case 'done':
@@ -135,13 +137,26 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   const session = new RunSession(input, workflowInfo().workflowId);
   const scope = new CancellationScope();
   setHandler(progressQuery, () => session.progress());
-  setHandler(retrySignal, (args) => session.requestRetry(args?.prompt));
-  setHandler(cancelSignal, (args) => {
-    session.requestCancel(args?.reason);
+  // Payloads are unknown until checked: a handler that throws would fail the workflow task forever.
+  setHandler(retrySignal, (args: unknown) => {
+    const checked = checkRetryArgs(args);
+    if (!checked.ok) return session.rejectSignal('retry', checked.reason);
+    session.requestRetry(checked.value.prompt);
+  });
+  setHandler(cancelSignal, (args: unknown) => {
+    const checked = checkCancelArgs(args);
+    if (!checked.ok) return session.rejectSignal('cancel', checked.reason);
+    session.requestCancel(checked.value.reason);
     scope.cancel();
   });
-  setHandler(raiseBudgetSignal, (budget) => void session.raiseBudget(budget));
-  setHandler(raiseBudgetUpdate, (budget) => session.raiseBudget(budget), { validator: validateBudget });
+  setHandler(raiseBudgetSignal, (budget: unknown) => {
+    const checked = checkBudgetArgs(budget);
+    if (!checked.ok) return session.rejectSignal('raiseBudget', checked.reason);
+    session.raiseBudget(checked.value);
+  });
+  setHandler(raiseBudgetUpdate, (budget: unknown) => session.raiseBudget(checkedBudget(budget)), {
+    validator: validateBudgetUpdate,
+  });
 
   let outcome: IterationOutcome | { kind: 'cancelled'; reason: string };
   try {

@@ -27,6 +27,8 @@ export interface Scenario {
   /** The issue file to seed (default: demo/issue-1.md) and extra issues to create. */
   readonly issueFile?: string;
   readonly extraIssues?: ReadonlyArray<{ readonly number: number; readonly title: string; readonly body: string }>;
+  /** The worker's environment (default: PATH, HOME and the model server as ANTHROPIC_BASE_URL). */
+  readonly workerEnv?: (modelUrl: string) => NodeJS.ProcessEnv;
   /** A tracing plugin for the worker (tests pass one with an in-memory exporter). */
   readonly tracing?: OpenTelemetryPlugin;
   /** Runs while the workflow is in flight (signals, queries). */
@@ -54,7 +56,13 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
   const model = await createModelServer({ session: scenario.session });
   const taskQueue = `test-${randomUUID()}`;
   const workflowId = `test-issue-${issue}-${randomUUID().slice(0, 8)}`;
-  const deps = createDefaultDeps({ PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_BASE_URL: model.url });
+  const deps = createDefaultDeps(
+    scenario.workerEnv?.(model.url) ?? {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ANTHROPIC_BASE_URL: model.url,
+    },
+  );
   const { worker } = await createRunWorker({
     address: '',
     connection: env.nativeConnection,

@@ -54,7 +54,7 @@ test('raiseBudget rejects a malformed budget before it reaches history', { timeo
     session: join(DEMO_DIR, 'session.json'),
     during: async (handle) => {
       await assert.rejects(handle.executeUpdate(raiseBudgetUpdate, { args: [{ maxTokens: -5 }] }), (err: Error) =>
-        /non-negative number/.test(String((err.cause as Error | undefined)?.message)),
+        /finite number above 0/.test(String((err.cause as Error | undefined)?.message)),
       );
     },
   });

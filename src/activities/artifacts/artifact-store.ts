@@ -5,10 +5,11 @@
  * so a long conversation cannot blow Temporal's payload or history limits.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactRef } from '../../contracts/activities.js';
 import { AgentError } from '../../contracts/errors.js';
+import { redactDeep } from '../secret-redactor.js';
 
 export const ArtifactExt = { Json: 'json', Text: 'txt' } as const;
 export type ArtifactExt = (typeof ArtifactExt)[keyof typeof ArtifactExt];
@@ -21,6 +22,15 @@ export interface ArtifactStore {
   /** Reads and verifies the sha256, so a truncated or edited file is never trusted. */
   read(ref: ArtifactRef): Promise<Buffer>;
   readJson<T = unknown>(ref: ArtifactRef): Promise<T>;
+  /** A small named record, replaced atomically (write-then-rename, fsynced): e.g. the latest checkpoint. */
+  writeRecord(name: string, value: unknown): Promise<void>;
+  /** The record, or undefined when absent or unreadable. */
+  readRecord(name: string): Promise<unknown>;
+}
+
+export interface ArtifactStoreOptions {
+  /** Applied to everything written (secrets never reach disk); default: unchanged. */
+  readonly redact?: (text: string) => string;
 }
 
 /** Path segments come from workflow ids and step ids: keep them to a safe alphabet. */
@@ -38,15 +48,16 @@ export function sha256Hex(content: string | Uint8Array): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-export function createArtifactStore(dir: string): ArtifactStore {
+export function createArtifactStore(dir: string, options: ArtifactStoreOptions = {}): ArtifactStore {
   const root = path.resolve(dir);
+  const redact = options.redact ?? ((text: string) => text);
 
   async function put(
     label: string,
     content: string | Uint8Array,
     ext: ArtifactExt = ArtifactExt.Text,
   ): Promise<ArtifactRef> {
-    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
+    const bytes = typeof content === 'string' ? Buffer.from(redact(content), 'utf8') : Buffer.from(content);
     const sha256 = sha256Hex(bytes);
     const file = path.join(root, `${safeSegment(label)}.${sha256}.${ext}`);
     await mkdir(root, { recursive: true });
@@ -84,8 +95,28 @@ export function createArtifactStore(dir: string): ArtifactStore {
   return {
     dir: root,
     put,
-    putJson: (label, value) => put(label, JSON.stringify(value), ArtifactExt.Json),
+    putJson: (label, value) => put(label, JSON.stringify(redactDeep(value, redact)), ArtifactExt.Json),
     read,
+    async writeRecord(name, value) {
+      await mkdir(root, { recursive: true });
+      const file = path.join(root, `${safeSegment(name)}.record.json`);
+      const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+      const handle = await open(tmp, 'w');
+      try {
+        await handle.writeFile(JSON.stringify(redactDeep(value, redact)));
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(tmp, file);
+    },
+    async readRecord(name) {
+      try {
+        return JSON.parse(await readFile(path.join(root, `${safeSegment(name)}.record.json`), 'utf8')) as unknown;
+      } catch {
+        return undefined;
+      }
+    },
     async readJson<T>(ref: ArtifactRef): Promise<T> {
       return JSON.parse((await read(ref)).toString('utf8')) as T;
     },

@@ -1,19 +1,30 @@
 /**
  * LlmClient on `@anthropic-ai/sdk`. SDK retries are off (maxRetries: 0): Temporal
- * owns retries, with the backoff our error mapping suggests. The environment is read
- * only in the factory, so the rest of the code never touches ANTHROPIC_* variables.
+ * owns retries, with the backoff our error mapping suggests. The one fault retried
+ * here is an HTTP 200 with a malformed body (a few attempts, then a non-retryable
+ * failure quoting a redacted excerpt). The environment is read only in the factory,
+ * so the rest of the code never touches ANTHROPIC_* variables; credentials written
+ * into ANTHROPIC_BASE_URL become a Basic auth header and never appear in a message.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
+import { createRedactor, redactorForEnv, stripUserinfo, type Redact } from '../secret-redactor.js';
+import { defaultSleep } from './abortable-wait.js';
 import type { LlmClient, LlmRequest, LlmResponse } from './llm-client.js';
 import { toModelError } from './model-errors.js';
+import { parseMessageBody } from './response-shape.js';
 
 export interface AnthropicLlmOptions {
   readonly apiKey: string;
   readonly baseURL?: string;
   /** Per request; default 10 min (long non-streaming replies). */
   readonly timeoutMs?: number;
+  /** Applied to every text that leaves this client in an error; default: key shapes and URL credentials. */
+  readonly redact?: Redact;
+  /** Attempts at an answer that is HTTP 200 but malformed (default 3), and the pause between them. */
+  readonly malformedAttempts?: number;
+  readonly malformedPauseMs?: number;
 }
 
 /** Sent to a local offline server when no key is configured; it ignores auth. */
@@ -34,33 +45,88 @@ export function createAnthropicLlmClient(
       },
     );
   }
-  return anthropicLlmClient({ apiKey: apiKey ?? PLACEHOLDER_API_KEY, ...(baseURL ? { baseURL } : {}), ...options });
+  return anthropicLlmClient({
+    apiKey: apiKey ?? PLACEHOLDER_API_KEY,
+    ...(baseURL ? { baseURL } : {}),
+    redact: redactorForEnv(env),
+    ...options,
+  });
+}
+
+/** Splits `http://user:pass@host/` into the URL without credentials and a Basic auth header. */
+export function splitBaseUrl(baseURL: string): { readonly url: string; readonly headers: Record<string, string> } {
+  let parsed: URL;
+  try {
+    parsed = new URL(baseURL);
+  } catch {
+    throw new AgentError(FailureType.ConfigInvalid, `ANTHROPIC_BASE_URL is not a URL: ${stripUserinfo(baseURL)}`, {
+      where: 'ANTHROPIC_BASE_URL',
+      expected: 'an absolute URL such as http://127.0.0.1:8787',
+    });
+  }
+  if (parsed.username === '' && parsed.password === '') return { url: baseURL, headers: {} };
+  const credentials = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+  parsed.username = '';
+  parsed.password = '';
+  return {
+    url: parsed.toString(),
+    headers: { authorization: `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}` },
+  };
 }
 
 export function anthropicLlmClient(options: AnthropicLlmOptions): LlmClient {
+  const redact = options.redact ?? createRedactor([]);
+  const base = options.baseURL === undefined ? undefined : splitBaseUrl(options.baseURL);
+  const endpoint = base?.url ?? 'https://api.anthropic.com';
+  const attempts = Math.max(1, options.malformedAttempts ?? 3);
   const client = new Anthropic({
     apiKey: options.apiKey,
-    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    ...(base ? { baseURL: base.url, defaultHeaders: base.headers } : {}),
     maxRetries: 0,
     timeout: options.timeoutMs ?? 600_000,
   });
+
+  async function once(request: LlmRequest, signal: AbortSignal) {
+    try {
+      const response = await client.messages
+        .create(request as unknown as Anthropic.MessageCreateParamsNonStreaming, { signal })
+        .asResponse();
+      const raw = await response.text().catch((error: unknown) => {
+        throw new AgentError(
+          FailureType.ModelUnavailable,
+          `the model endpoint ${endpoint} broke off its answer: ${redact(String((error as Error).message))}`,
+          { retryable: true, details: { kind: 'body' } },
+        );
+      });
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, key) => {
+        headers[key] = value;
+      });
+      return { ...parseMessageBody(raw, redact, endpoint), headers } as LlmResponse & {
+        readonly headers: Readonly<Record<string, string>>;
+      };
+    } catch (error) {
+      throw toModelError(error, { model: request.model, signal, redact, ...(base ? { baseURL: base.url } : {}) });
+    }
+  }
+
   return {
     async createMessage(request: LlmRequest, { signal }) {
-      try {
-        const { data, response } = await client.messages
-          .create(request as unknown as Anthropic.MessageCreateParamsNonStreaming, { signal })
-          .withResponse();
-        const headers: Record<string, string> = {};
-        response.headers.forEach((value, key) => {
-          headers[key] = value;
-        });
-        return { ...(data as unknown as LlmResponse), headers };
-      } catch (error) {
-        throw toModelError(error, {
-          model: request.model,
-          signal,
-          ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-        });
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await once(request, signal);
+        } catch (error) {
+          if (!AgentError.isInstance(error) || error.code !== FailureType.ModelResponseMalformed) throw error;
+          if (attempt >= attempts) {
+            throw new AgentError(error.code, `${error.message} (gave up after ${attempts} attempts)`, {
+              where: 'ANTHROPIC_BASE_URL',
+              expected: 'a Messages API answer: {"content": [...], "stop_reason": ..., "usage": {...}}',
+              details: { ...error.details, attempts },
+              retryable: false,
+            });
+          }
+          await defaultSleep((options.malformedPauseMs ?? 1000) * attempt, signal);
+        }
       }
     },
   };

@@ -7,13 +7,14 @@
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
+import { stripUserinfo } from '../secret-redactor.js';
 
 const CONFIG_HINT = 'check ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL';
 const SPEND_LIMIT = /spend(ing)? limit|usage limit|credit balance|billing|enforced_spend_limit/i;
 const PROMPT_TOO_LONG = /prompt is too long|context window|too many tokens|context length/i;
 
 export function redactSecrets(text: string): string {
-  return text
+  return stripUserinfo(text)
     .replace(/sk-[A-Za-z0-9_-]{6,}/g, 'sk-***')
     .replace(/(x-api-key|authorization)["']?\s*[:=]\s*["']?[^\s"',}]+/gi, '$1: ***');
 }
@@ -45,11 +46,14 @@ export interface ModelErrorContext {
   readonly model: string;
   readonly baseURL?: string;
   readonly signal?: AbortSignal;
+  /** The worker's secret redactor; default: key shapes, auth headers and URL credentials. */
+  readonly redact?: (text: string) => string;
 }
 
 /** Converts anything the SDK throws; rethrows the signal's reason on cancellation. */
 export function toModelError(error: unknown, ctx: ModelErrorContext): unknown {
   if (ctx.signal?.aborted) return ctx.signal.reason ?? error;
+  const redact = (text: string): string => (ctx.redact ?? redactSecrets)(stripUserinfo(text));
   if (AgentError.isInstance(error)) return error;
   if (error instanceof APIUserAbortError)
     return new AgentError(FailureType.Aborted, 'the model request was aborted', { retryable: true });
@@ -57,7 +61,7 @@ export function toModelError(error: unknown, ctx: ModelErrorContext): unknown {
     // Includes APIConnectionTimeoutError and connection resets.
     return new AgentError(
       FailureType.ModelUnavailable,
-      `cannot reach the model endpoint${ctx.baseURL ? ` ${ctx.baseURL}` : ''}: ${redactSecrets(error.message)}`,
+      `cannot reach the model endpoint${ctx.baseURL ? ` ${redact(ctx.baseURL)}` : ''}: ${redact(error.message)}`,
       {
         retryable: true,
         details: { kind: 'connection' },
@@ -67,7 +71,7 @@ export function toModelError(error: unknown, ctx: ModelErrorContext): unknown {
   if (!(error instanceof APIError) || typeof error.status !== 'number') return error;
 
   const status = error.status;
-  const apiMessage = redactSecrets(error.apiMessage ?? error.message);
+  const apiMessage = redact(error.apiMessage ?? error.message);
   const retryAfterMs = parseRetryAfterMs(error.headers as HeaderSource);
   const base = {
     status,

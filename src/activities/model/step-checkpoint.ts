@@ -1,7 +1,12 @@
 /**
- * What a step heartbeats after each completed turn, and how a retried attempt reads
- * it back. The details stay small (a reference and counters): the conversation
- * itself lives in the artifact store, addressed by sha256.
+ * What a step records after each model answer and after each turn's tools, and how a
+ * retried attempt reads it back. The details stay small (a reference and counters):
+ * the conversation itself lives in the artifact store, addressed by sha256.
+ *
+ * Heartbeats are throttled (and a worker can die before one is sent), so the same
+ * checkpoint is also written to the step's artifact directory, synced, before
+ * anything that can fail the attempt: a retry takes whichever is further along and
+ * never re-sends a model turn it has already paid for.
  */
 import type { ArtifactRef } from '../../contracts/activities.js';
 import type { Usage } from '../../contracts/usage.js';
@@ -23,6 +28,27 @@ export interface StepCheckpoint {
   readonly continuations: number;
   /** Input tokens (incl. cache) + output tokens of the last call: the next estimate's base. */
   readonly lastCallTokens: number;
+  /**
+   * Set when the last message is a model answer whose follow-up (tools, a note) is not
+   * done yet: the retry acts on that answer instead of asking the model again.
+   */
+  readonly pending?: { readonly stopReason: string | null };
+  /** The activity (run id / activity id) that wrote it; a record of another execution is ignored. */
+  readonly scope?: string;
+}
+
+/** The record name of the latest checkpoint in a step's artifact directory. */
+export const LATEST_CHECKPOINT = 'latest-checkpoint';
+
+/** Orders checkpoints of one step: later turns first; within a turn, tools done beats pending. */
+export function progressOf(c: StepCheckpoint): number {
+  return c.turn * 2 + (c.pending === undefined ? 1 : 0);
+}
+
+/** The further along of a heartbeat checkpoint and the on-disk record (either may be missing). */
+export function furthest(a: StepCheckpoint | undefined, b: StepCheckpoint | undefined): StepCheckpoint | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  return progressOf(b) > progressOf(a) ? b : a;
 }
 
 export function stepKey(workflowId: string, stepId: string, iteration: number): string {
@@ -44,5 +70,11 @@ export function readCheckpoint(value: unknown, step: string): StepCheckpoint | u
   if (c['v'] !== CHECKPOINT_VERSION || c['step'] !== step) return undefined;
   if (typeof c['turn'] !== 'number' || !isArtifactRef(c['messagesRef']) || !isUsage(c['usage'])) return undefined;
   if (typeof c['costUsd'] !== 'number' || !Array.isArray(c['toolsUsed'])) return undefined;
+  const pending = c['pending'];
+  if (pending !== undefined) {
+    const stop = (pending as Record<string, unknown> | null)?.['stopReason'];
+    if (typeof pending !== 'object' || pending === null || (stop !== null && typeof stop !== 'string'))
+      return undefined;
+  }
   return candidate as unknown as StepCheckpoint;
 }

@@ -15,7 +15,7 @@ import { createArtifactStore, stepArtifactDir, type ArtifactStore } from '../art
 import { toToolResultBlock } from '../tools/tool-dispatcher.js';
 import { DEFAULT_TOOL_LIMITS, defaultLog, type LogFn, type ToolContext, type ToolLimits } from '../tools/tool-types.js';
 import { assertWithinBudget, estimateTokens } from './budget-guard.js';
-import { textOf, type LlmClient, type LlmContentBlock } from './llm-client.js';
+import { textOf, type LlmClient, type LlmContentBlock, type LlmResponse } from './llm-client.js';
 import { costUsd, DEFAULT_PRICES, priceFor, type PriceTable } from './pricing.js';
 import { buildRequest, firstUserMessage, STEP_TOOLS } from './request-builder.js';
 import { stepKey, type StepCheckpoint } from './step-checkpoint.js';
@@ -32,12 +32,19 @@ export interface StepQueryDeps {
   readonly keepAliveMs?: number;
   /** Extra non-secret env for bash (e.g. a git identity). */
   readonly bashEnv?: Readonly<Record<string, string>>;
+  /** Removes the worker's secrets from everything the step writes (artifacts, checkpoints). */
+  readonly redact?: (text: string) => string;
 }
 
 export interface StepQueryContext {
   heartbeat(details: unknown): void;
   readonly resumeFrom?: unknown;
   readonly signal: AbortSignal;
+  /**
+   * Identifies this activity execution across its attempts (run id / activity id): the
+   * on-disk checkpoint of the same execution is resumed even when no heartbeat got through.
+   */
+  readonly scope?: string;
 }
 
 const SUMMARY_CHARS = 1000;
@@ -50,6 +57,7 @@ export async function runStepQuery(
   const log = deps.log ?? defaultLog;
   const store = createArtifactStore(
     stepArtifactDir(input.artifactsDir, input.workflowId, input.stepId, input.iteration),
+    deps.redact ? { redact: deps.redact } : {},
   );
   const step = stepKey(input.workflowId, input.stepId, input.iteration);
   const prices = deps.prices ?? DEFAULT_PRICES;
@@ -66,7 +74,7 @@ export async function runStepQuery(
     ...(deps.bashEnv ? { extraEnv: deps.bashEnv } : {}),
   };
 
-  const state = await restoreState(ctx.resumeFrom, step, firstUserMessage(input), store, log);
+  const state = await restoreState(ctx.resumeFrom, step, firstUserMessage(input), store, log, ctx.scope);
   if (state.resumedFromTurn !== undefined)
     log('info', 'resuming step from checkpoint', { step, turn: state.resumedFromTurn });
   // Until the first new checkpoint, keep-alive heartbeats repeat the one we resumed from,
@@ -81,49 +89,66 @@ export async function runStepQuery(
   }, deps.keepAliveMs ?? 5_000);
   keepAlive.unref();
 
+  /** Asks the model for the next turn and checkpoints its answer before anything else can fail. */
+  const nextAnswer = async (): Promise<AnswerView> => {
+    if (state.turn >= maxTurns) {
+      throw new AgentError(
+        FailureType.BudgetExhausted,
+        `step ${input.stepId} used its ${maxTurns} model turns without a final answer`,
+        {
+          where: 'model.maxTurnsPerStep',
+          details: { turns: state.turn, usedUsd: state.costUsd, usedTokens: totalTokens(state.usage) },
+        },
+      );
+    }
+    const request = buildRequest(input, state.messages);
+    const estimatedInputTokens =
+      state.lastCallTokens > 0
+        ? state.lastCallTokens + estimateTokens(state.pendingChars)
+        : estimateTokens(JSON.stringify(request).length);
+    assertWithinBudget({
+      budget: input.budget,
+      usedUsage: state.usage,
+      usedUsd: state.costUsd,
+      estimatedInputTokens,
+      price,
+    });
+
+    const response = await deps.llm.createMessage(request, { signal: ctx.signal });
+    const turnUsage = toUsage(response.usage);
+    recordTurnUsage(state, turnUsage, costUsd(turnUsage, input.model.model, prices));
+    state.messages.push({ role: 'assistant', content: response.content });
+    const text = textOf(response.content);
+    if (text.trim() !== '') state.lastText = text;
+    state.pending = { stopReason: response.stop_reason ?? null };
+    await save();
+    ctx.signal.throwIfAborted();
+    return response;
+  };
+
+  // Checkpoints go to disk (synced) before the heartbeat: a lost or throttled heartbeat loses nothing.
+  const save = async (): Promise<void> => {
+    const details: StepCheckpoint = await checkpoint(state, step, store, ctx.scope);
+    lastDetails = details;
+    ctx.heartbeat(details);
+  };
+
   try {
     for (;;) {
       ctx.signal.throwIfAborted();
-      if (state.turn >= maxTurns) {
-        throw new AgentError(
-          FailureType.BudgetExhausted,
-          `step ${input.stepId} used its ${maxTurns} model turns without a final answer`,
-          {
-            where: 'model.maxTurnsPerStep',
-            details: { turns: state.turn, usedUsd: state.costUsd, usedTokens: totalTokens(state.usage) },
-          },
-        );
-      }
-      const request = buildRequest(input, state.messages);
-      const estimatedInputTokens =
-        state.lastCallTokens > 0
-          ? state.lastCallTokens + estimateTokens(state.pendingChars)
-          : estimateTokens(JSON.stringify(request).length);
-      assertWithinBudget({
-        budget: input.budget,
-        usedUsage: state.usage,
-        usedUsd: state.costUsd,
-        estimatedInputTokens,
-        price,
-      });
-
-      const response = await deps.llm.createMessage(request, { signal: ctx.signal });
-      ctx.signal.throwIfAborted();
-      const turnUsage = toUsage(response.usage);
-      recordTurnUsage(state, turnUsage, costUsd(turnUsage, input.model.model, prices));
-      state.messages.push({ role: 'assistant', content: response.content });
-      const text = textOf(response.content);
-      if (text.trim() !== '') state.lastText = text;
-
-      const outcome = decideOutcome(response, input.schema.full, state);
+      // A resumed attempt whose last checkpoint holds an answer not yet acted on acts on it:
+      // a model turn that was paid for is never sent again.
+      const answer = state.pending ? pendingAnswer(state) : await nextAnswer();
+      const outcome = decideOutcome(answer, input.schema.full, state);
       if (outcome.kind === 'done') {
-        const transcript = await writeTranscript(store, input, state, response.stop_reason ?? 'end_turn', 'completed');
+        const stopReason = answer.stop_reason ?? 'end_turn';
+        const transcript = await writeTranscript(store, input, state, stopReason, 'completed');
         return {
           output: outcome.output,
           usage: state.usage,
           costUsd: state.costUsd,
           turns: state.turn,
-          stopReason: response.stop_reason ?? 'end_turn',
+          stopReason,
           toolsUsed: state.toolsUsed,
           summary: state.lastText.slice(0, SUMMARY_CHARS),
           transcript,
@@ -141,15 +166,22 @@ export async function runStepQuery(
         state.messages.push({ role: 'user', content });
         state.pendingChars = JSON.stringify(content).length;
       }
-      const details: StepCheckpoint = await checkpoint(state, step, store);
-      lastDetails = details;
-      ctx.heartbeat(details);
+      state.pending = undefined;
+      await save();
     }
   } catch (error) {
     throw await withTranscript(error, store, input, state, ctx.signal);
   } finally {
     clearInterval(keepAlive);
   }
+}
+
+type AnswerView = Pick<LlmResponse, 'content' | 'stop_reason'>;
+
+/** The checkpointed model answer a resumed attempt still has to act on. */
+function pendingAnswer(state: StepState): AnswerView {
+  const last = state.messages[state.messages.length - 1];
+  return { content: last?.role === 'assistant' ? last.content : [], stop_reason: state.pending?.stopReason ?? null };
 }
 
 async function writeTranscript(

@@ -7,7 +7,13 @@ import { ZERO_USAGE, addUsage, type Usage } from '../../contracts/usage.js';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { LogFn } from '../tools/tool-types.js';
 import type { LlmMessage, LlmUsage } from './llm-client.js';
-import { CHECKPOINT_VERSION, readCheckpoint, type StepCheckpoint } from './step-checkpoint.js';
+import {
+  CHECKPOINT_VERSION,
+  furthest,
+  LATEST_CHECKPOINT,
+  readCheckpoint,
+  type StepCheckpoint,
+} from './step-checkpoint.js';
 
 export interface StepState {
   turn: number;
@@ -22,6 +28,8 @@ export interface StepState {
   pendingChars: number;
   lastText: string;
   resumedFromTurn?: number;
+  /** The last message is a model answer whose follow-up is not done yet (see StepCheckpoint.pending). */
+  pending?: { readonly stopReason: string | null };
 }
 
 export function freshState(first: LlmMessage): StepState {
@@ -51,20 +59,30 @@ function lastAssistantText(messages: readonly LlmMessage[]): string {
   return '';
 }
 
-/** Restores from a heartbeat checkpoint of this step; a fresh state when there is none usable. */
+/** The checkpoint this attempt's execution last wrote to disk (a retry after a lost heartbeat finds it). */
+async function recordedCheckpoint(store: ArtifactStore, step: string, scope: string | undefined) {
+  if (scope === undefined) return undefined;
+  const recorded = readCheckpoint(await store.readRecord(LATEST_CHECKPOINT), step);
+  return recorded?.scope === scope ? recorded : undefined;
+}
+
+/**
+ * Restores from the further along of the heartbeat checkpoint and the one on disk
+ * for this activity execution (`scope`); a fresh state when there is none usable.
+ */
 export async function restoreState(
   resumeFrom: unknown,
   step: string,
   first: LlmMessage,
   store: ArtifactStore,
   log: LogFn,
+  scope?: string,
 ): Promise<StepState> {
-  if (resumeFrom === undefined || resumeFrom === null) return freshState(first);
-  const checkpoint = readCheckpoint(resumeFrom, step);
-  if (!checkpoint) {
-    log('warn', 'heartbeat details are not a checkpoint of this step; starting the step over', { step });
-    return freshState(first);
-  }
+  const heartbeat = resumeFrom === undefined || resumeFrom === null ? undefined : readCheckpoint(resumeFrom, step);
+  if (resumeFrom !== undefined && resumeFrom !== null && heartbeat === undefined)
+    log('warn', 'heartbeat details are not a checkpoint of this step', { step });
+  const checkpoint = furthest(heartbeat, await recordedCheckpoint(store, step, scope));
+  if (!checkpoint) return freshState(first);
   let messages: LlmMessage[];
   try {
     messages = await store.readJson<LlmMessage[]>(checkpoint.messagesRef);
@@ -89,6 +107,7 @@ export async function restoreState(
     pendingChars: last ? JSON.stringify(last.content).length : 0,
     lastText: lastAssistantText(messages),
     resumedFromTurn: checkpoint.turn,
+    ...(checkpoint.pending ? { pending: checkpoint.pending } : {}),
   };
 }
 
@@ -110,10 +129,18 @@ export function recordTurnUsage(state: StepState, turnUsage: Usage, turnCostUsd:
   state.pendingChars = 0;
 }
 
-/** Writes the conversation, then returns the small heartbeat details that point at it. */
-export async function checkpoint(state: StepState, step: string, store: ArtifactStore): Promise<StepCheckpoint> {
+/**
+ * Writes the conversation and the latest-checkpoint record (synced), then returns the
+ * small heartbeat details that point at it.
+ */
+export async function checkpoint(
+  state: StepState,
+  step: string,
+  store: ArtifactStore,
+  scope?: string,
+): Promise<StepCheckpoint> {
   const messagesRef = await store.putJson('messages', state.messages);
-  return {
+  const details: StepCheckpoint = {
     v: CHECKPOINT_VERSION,
     step,
     turn: state.turn,
@@ -124,5 +151,9 @@ export async function checkpoint(state: StepState, step: string, store: Artifact
     repairs: state.repairs,
     continuations: state.continuations,
     lastCallTokens: state.lastCallTokens,
+    ...(state.pending ? { pending: state.pending } : {}),
+    ...(scope !== undefined ? { scope } : {}),
   };
+  if (scope !== undefined) await store.writeRecord(LATEST_CHECKPOINT, details);
+  return details;
 }

@@ -30,7 +30,7 @@ function repairNote(issues: readonly string[]): string {
 }
 
 export function decideOutcome(
-  response: LlmResponse,
+  response: Pick<LlmResponse, 'content' | 'stop_reason'>,
   schema: Readonly<Record<string, unknown>>,
   counters: OutcomeCounters,
 ): TurnOutcome {

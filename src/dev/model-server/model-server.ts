@@ -155,6 +155,11 @@ export async function createModelServer(options: ModelServerOptions): Promise<Mo
       req.socket.destroy();
       return;
     }
+    if (plan.rawBody !== undefined) {
+      res.writeHead(plan.status, { 'content-type': 'application/json', ...plan.headers });
+      res.end(plan.rawBody);
+      return;
+    }
     send(res, plan.status, plan.body, plan.headers);
   }
 

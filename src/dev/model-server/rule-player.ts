@@ -11,6 +11,8 @@ export interface PlannedReply {
   readonly headers: Readonly<Record<string, string>>;
   /** undefined with `reset`: the socket is destroyed instead. */
   readonly body?: unknown;
+  /** Sent verbatim instead of `body` (fault mode: a malformed 200). */
+  readonly rawBody?: string;
   readonly delayMs: number;
   readonly reset: boolean;
 }
@@ -94,6 +96,8 @@ export class RulePlayer {
     const r = rule.respond;
     const delayMs = r.delayMs ?? 0;
     if (r.reset) return { rule: rule.id, status: 0, headers: {}, delayMs, reset: true };
+    if (r.rawBody !== undefined)
+      return { rule: rule.id, status: 200, headers: {}, rawBody: r.rawBody, delayMs, reset: false };
     if (r.error) {
       return {
         rule: rule.id,

@@ -27,6 +27,8 @@ export interface RuleRespond {
   readonly text?: string;
   readonly json?: unknown;
   readonly rawText?: string;
+  /** Fault mode: HTTP 200 whose body is this text verbatim (a malformed answer). */
+  readonly rawBody?: string;
   readonly toolUse?: ReadonlyArray<{ readonly name: string; readonly input: unknown }>;
   readonly error?: RuleError;
   readonly delayMs?: number;
@@ -49,7 +51,18 @@ export interface SessionScript {
 }
 
 const WHEN_KEYS = ['promptContains', 'systemContains', 'turn', 'lastToolResultContains'];
-const RESPOND_KEYS = ['text', 'json', 'rawText', 'toolUse', 'error', 'delayMs', 'reset', 'stopReason', 'usage'];
+const RESPOND_KEYS = [
+  'text',
+  'json',
+  'rawText',
+  'rawBody',
+  'toolUse',
+  'error',
+  'delayMs',
+  'reset',
+  'stopReason',
+  'usage',
+];
 
 function invalid(where: string, message: string, expected?: string): never {
   throw new AgentError(FailureType.ConfigInvalid, `invalid session script: ${message}`, {
@@ -100,6 +113,8 @@ export function parseSessionScript(value: unknown, source = 'session'): SessionS
     ) {
       invalid(`${at}/respond/toolUse`, 'toolUse must be an array of { name, input }');
     }
+    if (respond['rawBody'] !== undefined && typeof respond['rawBody'] !== 'string')
+      invalid(`${at}/respond/rawBody`, 'rawBody must be a string (sent verbatim as the HTTP 200 body)');
     const error = respond['error'];
     if (
       error !== undefined &&

@@ -2,6 +2,17 @@
  * Runs one issue of a batch as a child run, or attaches to the issue's live run when
  * one already holds its Workflow ID, and says how it ended. A child's failure is a
  * row in the batch's table, never the batch's failure.
+ *
+ * Decisions:
+ * - parentClosePolicy ABANDON: a child is a full, independently resumable run that
+ *   operators manage by its own Workflow ID; terminating or resetting the batch must not
+ *   destroy agent work in progress (worktrees, spend). A graceful stop is the batch's
+ *   `cancel` signal, which forwards `cancel` to the running children.
+ * - An issue whose `<agent>-issue-<n>` is already running (started by start-run, or
+ *   abandoned by an earlier batch) is attached to, never duplicated: starting the child
+ *   fails with WorkflowExecutionAlreadyStarted and an activity waits for that run.
+ *   Closed runs of the same ID do not block (ALLOW_DUPLICATE): the selection (open,
+ *   labelled ready) is what decides that an issue needs work.
  */
 import {
   ChildWorkflowFailure,

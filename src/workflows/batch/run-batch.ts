@@ -7,15 +7,7 @@
  * never stops the others. Long batches drain and continue as new with queue and results.
  *
  * Decisions:
- * - parentClosePolicy ABANDON: a child is a full, independently resumable run that
- *   operators manage by its own Workflow ID; terminating or resetting the batch must not
- *   destroy agent work in progress (worktrees, spend). A graceful stop is the batch's
- *   `cancel` signal, which forwards `cancel` to the running children.
- * - An issue whose `<agent>-issue-<n>` is already running (started by start-run, or
- *   abandoned by an earlier batch) is attached to, never duplicated: starting the child
- *   fails with WorkflowExecutionAlreadyStarted and an activity waits for that run.
- *   Closed runs of the same ID do not block (ALLOW_DUPLICATE): the selection (open,
- *   labelled ready) is what decides that an issue needs work.
+ * - How a child is started or attached to: batch-child.ts.
  * - Continue-as-new only with no child in flight (drain first): children's results
  *   cannot be awaited across runs, and the queue/results are all that must be carried.
  */
@@ -45,6 +37,7 @@ import { failureInfo } from '../run/failure-info.js';
 import { selectActivities } from './batch-proxies.js';
 import { forwardCancel, moveIssueLabels, runIssueChild, type RunEnd } from './batch-child.js';
 import { validateInput } from './batch-input.js';
+import { checkCancelArgs } from '../run/message-validation.js';
 import { batchProgressQuery, cancelBatchSignal } from './batch-messages.js';
 import {
   batchResult,
@@ -93,9 +86,11 @@ export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> 
   const childId = (issue: number): string => `${input.agentName}-issue-${issue}`;
 
   setHandler(batchProgressQuery, progress);
-  setHandler(cancelBatchSignal, async (args) => {
+  setHandler(cancelBatchSignal, async (args: unknown) => {
+    const checked = checkCancelArgs(args);
+    if (!checked.ok) return log.warn('ignored a "cancel" signal with a bad payload', { reason: checked.reason });
     if (cancelled !== undefined) return;
-    cancelled = args?.reason ?? 'the batch was cancelled by an operator';
+    cancelled = checked.value.reason ?? 'the batch was cancelled by an operator';
     phase = 'cancelling';
     publish();
     const running = [...active.values()].filter((i) => i.state === 'running');

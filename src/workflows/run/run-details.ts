@@ -16,6 +16,7 @@ export function renderDetails(progress: RunProgress): string {
   if (progress.branch)
     lines.push(`**Branch:** \`${progress.branch}\` · **Worktree:** \`${progress.worktreePath ?? ''}\``);
   if (progress.lastError) lines.push('', `**Last error:** ${progress.lastError}`);
+  for (const warning of progress.warnings ?? []) lines.push('', `**Warning:** ${warning}`);
   const recent = progress.steps.slice(-10);
   if (recent.length > 0) {
     lines.push('', '| # | step | intent | next | tokens | summary |', '|---|---|---|---|---|---|');

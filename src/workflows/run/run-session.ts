@@ -24,6 +24,9 @@ export interface RunContext {
   readonly completionViaClosure: boolean;
 }
 
+/** Warnings kept (oldest dropped first), so a flood of bad signals cannot grow the result. */
+const MAX_WARNINGS = 20;
+
 /**
  * Only this class changes the run's state: handlers and loops call its methods, and
  * every change of RunState is a pure transition from run-state.ts passed to `update`.
@@ -37,6 +40,8 @@ export class RunSession {
   #cancelReason?: string;
   /** Set when a step stopped because the next call would exceed the budget. */
   #budgetBlocked?: string;
+  /** Things an operator should know that did not stop the run (rejected signal payloads). */
+  readonly warnings: string[] = [];
   private publishedKey = '';
 
   constructor(
@@ -102,6 +107,7 @@ export class RunSession {
       ...(this.workspace ? { worktreePath: this.workspace.worktreePath, branch: this.workspace.branch } : {}),
       ...(s.lastError !== undefined ? { lastError: s.lastError } : {}),
       ...(this.budgetBlocked !== undefined ? { lastError: `budget exhausted: ${this.budgetBlocked}` } : {}),
+      ...(this.warnings.length > 0 ? { warnings: [...this.warnings] } : {}),
     };
   }
 
@@ -114,10 +120,21 @@ export class RunSession {
     this.update({ ...this.state, phase });
   }
 
-  /** Operator retry: the given prompt becomes the next iteration's prompt. */
+  /**
+   * A signal whose payload failed its check: ignored, logged, and shown in the run's
+   * details and result. Current details are metadata, so this adds nothing to history.
+   */
+  rejectSignal(signal: string, reason: string): void {
+    log.warn('ignored a signal with a bad payload', { signal, reason });
+    if (this.warnings.length >= MAX_WARNINGS) this.warnings.splice(0, 1);
+    this.warnings.push(`ignored a "${signal}" signal: ${reason}`);
+    this.update(this.state);
+  }
+
+  /** Operator retry (checked payload): the given prompt becomes the next iteration's prompt. */
   requestRetry(prompt: string | undefined): void {
     log.info('retry requested', { withPrompt: prompt !== undefined });
-    if (prompt !== undefined && prompt.trim().length > 0) this.update({ ...this.state, pendingRetryPrompt: prompt });
+    if (prompt !== undefined) this.update({ ...this.state, pendingRetryPrompt: prompt });
     this.#budgetBlocked = undefined;
   }
 

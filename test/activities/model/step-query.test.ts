@@ -58,14 +58,16 @@ test('tool loop: bash and the editor run in the worktree, the answer is validate
     const transcript = JSON.parse(readFileSync(out.transcript.path, 'utf8')) as { messages: unknown[] };
     assert.equal(transcript.messages.length, 8);
     assert.ok(out.transcript.path.startsWith(path.join(input.artifactsDir, 'agent-issue-7', 'initial.issue-1')));
-    // One heartbeat per non-final turn, each small and pointing at the stored conversation.
+    // A checkpoint as each answer arrives (pending its tools) and one after its tools,
+    // each small and pointing at the stored conversation.
     const perTurn = ctx.beats.filter((b) => (b as { v?: number }).v === 1) as Array<{
       turn: number;
+      pending?: unknown;
       messagesRef: { path: string };
     }>;
     assert.deepEqual(
-      perTurn.map((b) => b.turn),
-      [1, 2, 3],
+      perTurn.map((b) => `${b.turn}${b.pending ? ' answer' : ' tools'}`),
+      ['1 answer', '1 tools', '2 answer', '2 tools', '3 answer', '3 tools', '4 answer'],
     );
     assert.ok(JSON.stringify(perTurn.at(-1)).length < 1000);
   });
