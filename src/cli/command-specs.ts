@@ -1,6 +1,8 @@
 /**
  * Flags of every client command: one table feeds parsing, validation and `--help`.
  */
+import { DELIVER_FLAG } from './delivery-flag.js';
+
 export interface FlagSpec {
   readonly type: 'string' | 'boolean';
   readonly help: string;
@@ -33,6 +35,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
         value: 'local|github',
         help: 'issue source (default: local, .agent/issues/<n>.md in the repository)',
       },
+      deliver: DELIVER_FLAG,
       follow: { type: 'boolean', help: 'print live progress (step, iteration, phase, tokens) until the run ends' },
       detach: { type: 'boolean', help: 'return after starting; needs a running worker (npm run worker)' },
       'budget-usd': {
@@ -73,6 +76,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
         value: 'local|github',
         help: 'issue source (default: local, .agent/issues/<n>.md in the repository)',
       },
+      deliver: DELIVER_FLAG,
       follow: {
         type: 'boolean',
         help: 'print live progress (each issue as it starts and ends, counts) until the batch ends',

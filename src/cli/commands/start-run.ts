@@ -13,6 +13,7 @@ import { workflowUrl } from '../temporal/ensure-temporal.js';
 import { runAgentWorkflow } from '../../workflows/run-agent.js';
 import { progressQuery } from '../../workflows/run/messages.js';
 import { COMMANDS, renderHelp } from '../command-specs.js';
+import { deliveryOf } from '../delivery-flag.js';
 import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFlags } from '../parse-flags.js';
 import { progressKey, progressLine, resultSummary } from '../progress-format.js';
 import { checkRepository, loadDefinition, resolveUserPath, userCwd, workflowIdFor } from '../run-target.js';
@@ -64,6 +65,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
   }
   const issue = requireIssue(flags);
   const issueSource = issueSourceOf(flags);
+  const delivery = deliveryOf(flags, issueSource);
   const maxIterations = optionalNumber(flags, 'max-iterations', { integer: true });
   const maxUsd = optionalNumber(flags, 'budget-usd');
   const maxTokens = optionalNumber(flags, 'budget-tokens', { integer: true });
@@ -82,6 +84,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       agentDir: definition.agentDir,
       repoPath,
       issueSource,
+      delivery,
       artifactsDir: resolve(PROJECT_ROOT, '.artifacts'),
       ...(maxIterations === undefined ? {} : { maxIterations }),
       ...(maxUsd === undefined && maxTokens === undefined

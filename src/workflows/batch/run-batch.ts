@@ -186,6 +186,7 @@ export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> 
       agentDir: input.agentDir,
       repoPath: input.repoPath,
       issueSource: input.issueSource,
+      ...(input.delivery ? { delivery: input.delivery } : {}),
       artifactsDir: input.artifactsDir,
       ...(input.budget ? { budget: input.budget } : {}),
       ...(input.maxIterations === undefined ? {} : { maxIterations: input.maxIterations }),

@@ -14,6 +14,8 @@ import {
   type LabelChange,
 } from '../../contracts/definition.js';
 import { FailureType } from '../../contracts/failures.js';
+import { deliveryModeOf } from '../../contracts/delivery.js';
+import type { BoundaryReport } from '../../contracts/run.js';
 import { isJsonObject, type JsonObject } from '../../contracts/json.js';
 import { countCompletionFailure } from '../flow/run-state.js';
 import { boundaryActivities, configActivities, onWorktreeHost, workspaceActivities } from '../run/activity-proxies.js';
@@ -167,6 +169,7 @@ export async function finishRun(
       {
         workflowId: ctx.workflowId,
         mode: ctx.input.issueSource,
+        delivery: deliveryModeOf(ctx.input),
         repoPath: ctx.input.repoPath,
         worktreePath: ctx.workspace.worktreePath,
         branch: ctx.workspace.branch,
@@ -179,11 +182,27 @@ export async function finishRun(
       },
     ],
   );
+  // Success means delivered: validated work whose delivery did not fully happen fails
+  // the run, with what happened and what is left to do.
+  if (boundary.status !== 'success') return undelivered(boundary, evidence.length);
   const verdict = typeof output['verdict'] === 'string' ? output['verdict'] : undefined;
   return {
     kind: 'done',
     reason: `${why.replace(/\.$/, '')} (${evidence.length} completion condition(s) checked; boundary ${boundary.status})`,
     boundary,
     ...(verdict === undefined ? {} : { verdict }),
+  };
+}
+
+function undelivered(boundary: BoundaryReport, checked: number): IterationOutcome {
+  const why = boundary.effects
+    .filter((e) => e.status === 'failed' || e.status === 'skipped')
+    .map((e) => `${e.name}: ${e.detail}`)[0];
+  const pending = boundary.pending.length ? `; to finish: ${boundary.pending.join('; ')}` : '';
+  return {
+    kind: 'failed',
+    code: FailureType.BoundaryFailed,
+    reason: `validated (${checked} completion condition(s) checked), but ${boundary.delivery ?? 'the'} delivery is ${boundary.status}${why ? ` (${why})` : ''}${pending}`,
+    boundary,
   };
 }
