@@ -164,7 +164,13 @@ export async function finishRun(
   session.setPhase('boundary');
   const summary = typeof output['summary'] === 'string' ? output['summary'] : '';
   const boundary = await boundaryActivities.runBoundaryHook.executeWithOptions(
-    { summary: `boundary hook · issue #${ctx.input.issue}`, ...onWorktreeHost(ctx.workspace.hostTaskQueue) },
+    {
+      summary: `boundary hook · issue #${ctx.input.issue}`,
+      ...onWorktreeHost(ctx.workspace.hostTaskQueue),
+      ...(ctx.input.tuning?.heartbeatTimeoutMs === undefined
+        ? {}
+        : { heartbeatTimeout: ctx.input.tuning.heartbeatTimeoutMs }),
+    },
     [
       {
         workflowId: ctx.workflowId,

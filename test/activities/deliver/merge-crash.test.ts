@@ -9,42 +9,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import type { DeliveryMode } from '../../../src/contracts/delivery.js';
 import { runLocalBoundaryHook } from '../../../src/activities/deliver/local-boundary-hook.js';
 import { createLocalIssueStore } from '../../../src/activities/issues/local-issue-store.js';
+import { pausingGit } from '../../helpers/pausing-git.js';
 import { waitFor } from '../../helpers/worker-process.js';
 import { assertCheckoutIntact, deps, exists, localFixture } from './local-delivery-fixture.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..', '..');
 const CHILD = join(HERE, 'github-hook-child.ts');
-
-/** A directory with a `git` that stops at the first call whose arguments contain `match`. */
-async function pausingGit(match: string, when: 'before' | 'after'): Promise<{ dir: string; reached: string }> {
-  const real = (await execa('sh', ['-c', 'command -v git'])).stdout.trim();
-  const dir = await mkdtemp(join(tmpdir(), 'pausing-git-'));
-  const reached = join(dir, 'reached');
-  const script = [
-    '#!/bin/sh',
-    `case " $* " in`,
-    `  *" ${match} "*)`,
-    ...(when === 'after' ? [`    "${real}" "$@"`] : []),
-    `    : > "${reached}"`,
-    '    i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done',
-    '    exit 137 ;;',
-    'esac',
-    `exec "${real}" "$@"`,
-    '',
-  ].join('\n');
-  await writeFile(join(dir, 'git'), script);
-  await chmod(join(dir, 'git'), 0o755);
-  return { dir, reached };
-}
 
 const points: ReadonlyArray<{
   name: string;
