@@ -85,7 +85,9 @@ export async function mergeIntoBase(request: IntoBaseRequest): Promise<Step> {
       const why =
         tree.exitCode === 1
           ? `conflict in ${conflicts.slice(0, 5).join(', ') || 'some files'}`
-          : tree.stderr.trim().split('\n')[0] || `exit ${tree.exitCode}`;
+          : /usage|unknown option/i.test(tree.stderr)
+            ? 'merge and squash delivery need git 2.38 or newer (git merge-tree --write-tree)'
+            : tree.stderr.trim().split('\n')[0] || `exit ${tree.exitCode}`;
       return failed(
         name,
         `merging ${branch} into ${baseBranch} failed: ${why}; ${baseBranch} is unchanged`,
