@@ -253,6 +253,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
               agentDir: PROJECT_ROOT,
               repoPath,
               issueSource: 'local',
+              delivery: 'merge',
               artifactsDir: join(dir, 'artifacts'),
               tuning: { heartbeatTimeoutMs: 8000 },
             },

@@ -1,6 +1,8 @@
 /**
  * Flags of every client command: one table feeds parsing, validation and `--help`.
  */
+import { DELIVER_FLAG } from './delivery-flag.js';
+
 export interface FlagSpec {
   readonly type: 'string' | 'boolean';
   readonly help: string;
@@ -34,6 +36,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
         value: 'local|github',
         help: 'issue source (default: local, .agent/issues/<n>.md in the repository)',
       },
+      deliver: DELIVER_FLAG,
       follow: {
         type: 'boolean',
         help: 'print live progress (step, iteration, phase, tokens) until the run ends (NDJSON with --json)',
@@ -78,6 +81,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
         value: 'local|github',
         help: 'issue source (default: local, .agent/issues/<n>.md in the repository)',
       },
+      deliver: DELIVER_FLAG,
       follow: {
         type: 'boolean',
         help: 'print live progress (each issue as it starts and ends, counts) until the batch ends',

@@ -13,6 +13,7 @@ import type {
   ValidatorDefinition,
 } from './definition.js';
 import type { IssueSourceKind, BoundaryReport } from './run.js';
+import type { DeliveryMode } from './delivery.js';
 import type { StepKind } from './intents.js';
 import type { JsonObject, JsonValue } from './json.js';
 import type { RunBudget, Usage } from './usage.js';
@@ -183,6 +184,8 @@ export interface BuildRetryPromptInput {
 export interface BoundaryHookInput {
   readonly workflowId: string;
   readonly mode: IssueSourceKind;
+  /** Absent in activities scheduled before delivery was a choice: the default for `mode`. */
+  readonly delivery?: DeliveryMode;
   readonly repoPath: string;
   readonly worktreePath: string;
   readonly branch: string;

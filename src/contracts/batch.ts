@@ -4,6 +4,7 @@
  * returns and the result table. Shared by the batch workflow, its activities and the CLI.
  */
 import type { IssueSnapshot } from './activities.js';
+import type { DeliveryMode } from './delivery.js';
 import type { FailureType } from './failures.js';
 import type { IssueSourceKind, RunInput, RunResult } from './run.js';
 import type { RunBudget } from './usage.js';
@@ -47,6 +48,8 @@ export interface BatchInput {
   readonly agentDir: string;
   readonly repoPath: string;
   readonly issueSource: IssueSourceKind;
+  /** Delivery of every child run (default: the default for the issue source). */
+  readonly delivery?: DeliveryMode;
   readonly artifactsDir: string;
   readonly selection: BatchSelection;
   /** Children running at once (1..MAX_BATCH_CONCURRENCY). */

@@ -1,6 +1,7 @@
 /**
  * The run: its input, its phases, the progress a query returns and the final result.
  */
+import type { DeliveryMode } from './delivery.js';
 import type { FailureType } from './failures.js';
 import type { Intent, StepKind } from './intents.js';
 import type { RunBudget, Usage } from './usage.js';
@@ -15,6 +16,8 @@ export interface RunInput {
   /** Absolute path of the target git repository. */
   readonly repoPath: string;
   readonly issueSource: IssueSourceKind;
+  /** How a validated run is delivered (default: pr with GitHub issues, branch with local issues). */
+  readonly delivery?: DeliveryMode;
   readonly budget?: RunBudget;
   /** Agent parameters from the CLI (`--param value`), already typed. */
   readonly parameters?: Readonly<Record<string, string | number | boolean>>;
@@ -102,14 +105,18 @@ export const FinalizeStatus = { Success: 'success', Partial: 'partial', Failed: 
 export type FinalizeStatus = (typeof FinalizeStatus)[keyof typeof FinalizeStatus];
 
 export interface BoundaryEffect {
-  readonly name: string; // 'merge' | 'close-issue' | 'remove-worktree' | 'push' | 'open-pr' | 'comment' | 'label'
+  readonly name: string; // 'merge' | 'squash' | 'keep-branch' | 'close-issue' | 'remove-worktree' | 'push' | 'open-pr' | 'comment' | 'label'
   readonly status: 'done' | 'already-done' | 'skipped' | 'failed';
   readonly detail: string;
 }
 
 export interface BoundaryReport {
   readonly status: FinalizeStatus;
+  /** The delivery mode the hook carried out (absent in reports of older runs). */
+  readonly delivery?: DeliveryMode;
   readonly effects: readonly BoundaryEffect[];
   readonly pending: readonly string[];
   readonly prUrl?: string;
+  /** `branch` delivery: the command that merges the kept branch (run in the repository). */
+  readonly mergeCommand?: string;
 }

@@ -4,7 +4,8 @@
  * offline model server plays a recorded session; the local dev server runs the
  * workflow; an in-process worker serves it. The run creates the worktree, the model
  * reads, edits and commits through its tools, the closure step declares `closing`,
- * the validators pass, the boundary hook merges and closes the issue.
+ * the validators pass, the boundary hook merges (`--deliver merge`, explicitly) and
+ * closes the issue.
  */
 import { join, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
@@ -62,6 +63,8 @@ async function main(): Promise<number> {
           agentDir: PROJECT_ROOT,
           repoPath,
           issueSource: 'local',
+          // The demo shows the whole job, merge included (the default for local issues is branch).
+          delivery: 'merge',
           artifactsDir: resolve(PROJECT_ROOT, '.artifacts'),
         },
       ],

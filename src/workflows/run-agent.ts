@@ -124,7 +124,13 @@ function toResult(session: RunSession, outcome: IterationOutcome | { kind: 'canc
         ...(outcome.boundary ? { boundary: outcome.boundary } : {}),
       };
     case 'failed':
-      return { ...base, outcome: 'failed', code: outcome.code, reason: outcome.reason };
+      return {
+        ...base,
+        outcome: 'failed',
+        code: outcome.code,
+        reason: outcome.reason,
+        ...(outcome.boundary ? { boundary: outcome.boundary } : {}),
+      };
     case 'cancelled':
       return { ...base, outcome: 'cancelled', reason: outcome.reason };
     case 'continue':

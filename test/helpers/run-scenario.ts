@@ -77,6 +77,8 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
     agentDir: scenario.agentDir ?? PROJECT_ROOT,
     repoPath,
     issueSource: 'local',
+    // Workflow tests check the whole job, merge included (the default for local issues is branch).
+    delivery: 'merge',
     artifactsDir,
     ...scenario.input,
   };

@@ -50,6 +50,7 @@ test(
             agentDir: PROJECT_ROOT,
             repoPath,
             issueSource: 'local',
+            delivery: 'merge',
             artifactsDir: await mkdtemp(join(tmpdir(), 'artifacts-')),
             tuning: { heartbeatTimeoutMs: 3000 },
           },

@@ -6,6 +6,7 @@
  * partial otherwise.
  */
 import { AgentError } from '../../contracts/errors.js';
+import type { DeliveryMode } from '../../contracts/delivery.js';
 import type { BoundaryEffect, BoundaryReport, FinalizeStatus } from '../../contracts/run.js';
 
 export interface Step {
@@ -25,7 +26,13 @@ export const failed = (name: string, detail: string, pending: string): Step => (
 });
 export const succeeded = (s: Step): boolean => s.effect.status === 'done' || s.effect.status === 'already-done';
 
-export function report(steps: readonly Step[], extra: { readonly prUrl?: string } = {}): BoundaryReport {
+export interface ReportExtras {
+  readonly prUrl?: string;
+  readonly delivery?: DeliveryMode;
+  readonly mergeCommand?: string;
+}
+
+export function report(steps: readonly Step[], extra: ReportExtras = {}): BoundaryReport {
   const pending = steps.flatMap((s) => (s.pending ? [s.pending] : []));
   const anyFailed = steps.some((s) => s.effect.status === 'failed');
   const anySucceeded = steps.some(succeeded);
@@ -33,9 +40,11 @@ export function report(steps: readonly Step[], extra: { readonly prUrl?: string 
     pending.length === 0 && !anyFailed ? 'success' : anyFailed && !anySucceeded ? 'failed' : 'partial';
   return {
     status,
+    ...(extra.delivery === undefined ? {} : { delivery: extra.delivery }),
     effects: steps.map((s) => s.effect),
     pending,
     ...(extra.prUrl === undefined ? {} : { prUrl: extra.prUrl }),
+    ...(extra.mergeCommand === undefined ? {} : { mergeCommand: extra.mergeCommand }),
   };
 }
 

@@ -1,17 +1,20 @@
 /**
- * The comment left on an issue when the agent closes it: the run's summary and the
- * validator evidence that allowed the close, so a reader sees why it was closed.
+ * The comment left on an issue when a run delivers it: how it was delivered (merged,
+ * squashed, or kept on a branch with the command that merges it), the run's summary
+ * and the validator evidence, so a reader sees what happened and why.
  */
 import type { ConditionResult } from '../../contracts/activities.js';
 
 export function closingComment(options: {
   workflowId: string;
   branch: string;
+  /** One sentence: how the work was delivered. */
+  delivered?: string;
   summary: string;
   evidence: readonly ConditionResult[];
 }): string {
   const lines = [
-    `Closed by run \`${options.workflowId}\` (branch \`${options.branch}\`).`,
+    `Closed by run \`${options.workflowId}\` (branch \`${options.branch}\`).${options.delivered ? ` ${options.delivered}` : ''}`,
     '',
     options.summary.trim() || '(no summary)',
   ];

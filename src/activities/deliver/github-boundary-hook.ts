@@ -47,9 +47,11 @@ export async function runGitHubBoundaryHook(
   input: BoundaryHookInput,
 ): Promise<BoundaryReport> {
   if (input.mode !== 'github') {
-    throw new AgentError(FailureType.BoundaryFailed, `The GitHub boundary hook cannot deliver a ${input.mode} run`, {
-      expected: 'mode github',
-    });
+    throw new AgentError(
+      FailureType.BoundaryFailed,
+      `--deliver pr opens a pull request for a GitHub issue; this run's issues are ${input.mode}`,
+      { where: '--deliver', expected: 'pr with --issues github; branch, merge or squash with local issues' },
+    );
   }
   const { settings, client } = await deps.gitHub(input.repoPath);
   const ctx: Context = {
@@ -108,7 +110,7 @@ export async function runGitHubBoundaryHook(
   const later = ['comment', ...(labels(input) ? ['label'] : []), 'close-issue'];
   if (!delivered) {
     for (const name of later) steps.push(skipped(name, 'waiting for the pull request'));
-    return report(steps);
+    return report(steps, { delivery: 'pr' });
   }
   steps.push((await attempt(ctx, 'comment', `comment on issue #${input.issue}`, () => comment(ctx, prUrl))).step);
   if (labels(input))
@@ -120,7 +122,7 @@ export async function runGitHubBoundaryHook(
       ? (await attempt(ctx, 'close-issue', `close issue #${input.issue}`, () => close(ctx))).step
       : skipped('close-issue', `closure action is ${input.closureAction}: the issue stays open`),
   );
-  return report(steps, prUrl === undefined ? {} : { prUrl });
+  return report(steps, { delivery: 'pr', ...(prUrl === undefined ? {} : { prUrl }) });
 }
 
 /** First uncommitted path of the worktree, if it still exists and has any. */

@@ -1,10 +1,13 @@
 /**
- * The boundary hook the activity calls: the local hook (merge in the user's clone,
- * local issue store) or the GitHub hook (push, pull request, GitHub issue), by the
- * run's issue-source mode. `boundaryDepsFromEnv` builds both from the worker's
+ * The boundary hook the activity calls, by the delivery the user chose: `pr` is the
+ * GitHub hook (push, pull request, GitHub issue); `branch`, `merge` and `squash` are
+ * the local hook (keep the branch, or put it into the base in the user's clone, then
+ * the issue effects through the run's issue source). An input without a delivery
+ * (scheduled before it was a choice) gets the default for its issue source. `boundaryDepsFromEnv` builds both from the worker's
  * environment with one shared GitHub connection per repository.
  */
 import type { BoundaryHookInput } from '../../contracts/activities.js';
+import { deliveryModeOf } from '../../contracts/delivery.js';
 import type { BoundaryReport } from '../../contracts/run.js';
 import { createGitHubConnector, type GitHubConnectorOptions } from '../github/github-connector.js';
 import { createIssueSourceFactory } from '../issues/issue-source-factory.js';
@@ -14,11 +17,14 @@ import { runLocalBoundaryHook, type LocalBoundaryDeps } from './local-boundary-h
 export interface BoundaryDeps extends LocalBoundaryDeps, GitHubBoundaryDeps {}
 
 export async function runBoundaryHook(deps: BoundaryDeps, input: BoundaryHookInput): Promise<BoundaryReport> {
-  switch (input.mode) {
-    case 'local':
-      return runLocalBoundaryHook(deps, input);
-    case 'github':
-      return runGitHubBoundaryHook(deps, input);
+  const delivery = deliveryModeOf({ issueSource: input.mode, ...(input.delivery ? { delivery: input.delivery } : {}) });
+  switch (delivery) {
+    case 'pr':
+      return runGitHubBoundaryHook(deps, { ...input, delivery });
+    case 'branch':
+    case 'merge':
+    case 'squash':
+      return runLocalBoundaryHook(deps, { ...input, delivery });
   }
 }
 

@@ -1,15 +1,18 @@
 /**
  * The local issue store: one Markdown file per issue at `<repo>/.agent/issues/<n>.md`.
  * The embedded default issue source (demo, tests, offline use). Writes replace the file
- * atomically (temp file + rename) so a crash never leaves half an issue behind.
+ * atomically (temp file + rename) so a crash never leaves half an issue behind. A file
+ * the user committed is never edited: its state lives under the git dir instead
+ * (issue-state-location.ts), so the user's checkout is never left dirty by us.
  */
 import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { IssueSnapshot } from '../../contracts/activities.js';
 import { appendComment, parseIssueFile, renderIssueFile, type IssueFile } from './issue-file.js';
+import { issueLocator } from './issue-state-location.js';
 import type {
   CloseOutcome,
   CommentOutcome,
@@ -30,10 +33,19 @@ export function createLocalIssueStore(repoPath: string): IssueSource {
 
   async function load(issue: number): Promise<{ path: string; file: IssueFile }> {
     assertIssueNumber(issue);
+    const locate = await issueLocator(repoPath, LOCAL_ISSUES_DIR, (n) => localIssuePath(repoPath, n));
+    return loadFrom(issue, locate);
+  }
+
+  async function loadFrom(
+    issue: number,
+    locate: Awaited<ReturnType<typeof issueLocator>>,
+  ): Promise<{ path: string; file: IssueFile }> {
     const path = localIssuePath(repoPath, issue);
+    const where = await locate(issue);
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      text = await readFile(where.readPath, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         throw new AgentError(FailureType.IssueNotFound, `Issue #${issue} not found: no file ${path}`, {
@@ -43,10 +55,11 @@ export function createLocalIssueStore(repoPath: string): IssueSource {
       }
       throw error;
     }
-    return { path, file: parseIssueFile(text, path) };
+    return { path: where.writePath, file: parseIssueFile(text, where.readPath) };
   }
 
   async function save(path: string, text: string): Promise<void> {
+    await mkdir(dirname(path), { recursive: true });
     const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
     await writeFile(temp, text, 'utf8');
     await rename(temp, path);
@@ -71,8 +84,9 @@ export function createLocalIssueStore(repoPath: string): IssueSource {
         .filter((n): n is string => n !== undefined)
         .map(Number)
         .sort((a, b) => a - b);
+      const locate = await issueLocator(repoPath, LOCAL_ISSUES_DIR, (n) => localIssuePath(repoPath, n));
       const snapshots: IssueSnapshot[] = [];
-      for (const n of numbers) snapshots.push(toSnapshot(n, (await load(n)).file));
+      for (const n of numbers) snapshots.push(toSnapshot(n, (await loadFrom(n, locate)).file));
       const query = filter.query?.trim().toLowerCase();
       return snapshots.filter(
         (s) =>

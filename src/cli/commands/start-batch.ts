@@ -4,6 +4,8 @@
  * run, serves it with an in-process worker when no worker polls the task queue, prints
  * live progress and finally the result table. Exit 0 when every issue succeeded.
  */
+import type { DeliveryMode } from '../../contracts/delivery.js';
+import { deliveryOf } from '../delivery-flag.js';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -35,6 +37,7 @@ export interface BatchFlags {
   readonly readyLabel: string;
   readonly concurrency: number;
   readonly issueSource: IssueSourceKind;
+  readonly delivery: DeliveryMode;
 }
 
 /** Validates the batch's own flags (usage errors name the flag). */
@@ -68,7 +71,7 @@ export function parseBatchFlags(flags: ParsedFlags): BatchFlags {
   const readyLabel = label ?? 'ready';
   const selection: BatchSelection =
     issues === undefined ? { kind: 'label', label: readyLabel } : { kind: 'issues', issues };
-  return { selection, readyLabel, concurrency, issueSource: source };
+  return { selection, readyLabel, concurrency, issueSource: source, delivery: deliveryOf(flags, source) };
 }
 
 /** `<agent>-batch-<label>`, or `<agent>-batch-issues-<hash of the list>`: one live batch per selection. */
@@ -199,6 +202,7 @@ export async function startBatchCommand(argv: readonly string[]): Promise<number
       agentDir: definition.agentDir,
       repoPath,
       issueSource: batch.issueSource,
+      delivery: batch.delivery,
       artifactsDir: resolve(PROJECT_ROOT, '.artifacts'),
       selection: batch.selection,
       concurrency: batch.concurrency,

@@ -16,6 +16,7 @@ import { runAgentWorkflow } from '../../workflows/run-agent.js';
 import { progressQuery } from '../../workflows/run/messages.js';
 import { AgentNameKey, IssueNumberKey, RepoIdKey } from '../../workflows/run/search-attributes.js';
 import { COMMANDS, renderHelp } from '../command-specs.js';
+import { deliveryOf } from '../delivery-flag.js';
 import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFlags } from '../parse-flags.js';
 import { progressKey, progressLine, resultSummary } from '../progress-format.js';
 import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
@@ -90,6 +91,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
   }
   const issue = requireIssue(flags);
   const issueSource = issueSourceOf(flags);
+  const delivery = deliveryOf(flags, issueSource);
   const maxIterations = optionalNumber(flags, 'max-iterations', { integer: true });
   const maxUsd = optionalNumber(flags, 'budget-usd');
   const maxTokens = optionalNumber(flags, 'budget-tokens', { integer: true });
@@ -116,6 +118,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       agentDir: definition.agentDir,
       repoPath,
       issueSource,
+      delivery,
       artifactsDir: resolve(PROJECT_ROOT, '.artifacts'),
       ...(maxIterations === undefined ? {} : { maxIterations }),
       ...(maxUsd === undefined && maxTokens === undefined

@@ -112,6 +112,7 @@ export async function moveIssueLabels(
     const after = await labelActivities.relabelIssue({
       repoPath: input.repoPath,
       issueSource: input.issueSource,
+      ...(input.delivery ? { delivery: input.delivery } : {}),
       issue,
       add: move.add,
       remove: move.remove,

@@ -56,22 +56,22 @@ export function rowFromRun(
     attached,
     ...(result.boundary?.prUrl ? { prUrl: result.boundary.prUrl } : {}),
   };
+  // Validated but not (fully) delivered: a run fails for it (older runs succeeded with it).
+  const boundary = result.boundary;
+  if (result.outcome !== 'cancelled' && boundary !== undefined && boundary.status !== 'success') {
+    const why = boundary.effects
+      .filter((e) => e.status === 'failed' || e.status === 'skipped')
+      .map((e) => `${e.name}: ${e.detail}`)[0];
+    return {
+      ...base,
+      outcome: 'partial',
+      code: FailureType.BoundaryPartial,
+      reason: `validated, but delivery is ${boundary.status}${why ? ` (${why})` : ''}${boundary.pending.length ? `; pending: ${boundary.pending.join('; ')}` : ''}`,
+    };
+  }
   switch (result.outcome) {
-    case 'success': {
-      const boundary = result.boundary;
-      if (boundary !== undefined && boundary.status !== 'success') {
-        const why = boundary.effects
-          .filter((e) => e.status === 'failed' || e.status === 'skipped')
-          .map((e) => `${e.name}: ${e.detail}`)[0];
-        return {
-          ...base,
-          outcome: 'partial',
-          code: FailureType.BoundaryPartial,
-          reason: `validated, but delivery is ${boundary.status}${why ? ` (${why})` : ''}${boundary.pending.length ? `; pending: ${boundary.pending.join('; ')}` : ''}`,
-        };
-      }
+    case 'success':
       return { ...base, outcome: 'succeeded', reason: result.reason };
-    }
     case 'cancelled':
       return { ...base, outcome: 'cancelled', reason: result.reason };
     case 'failed':

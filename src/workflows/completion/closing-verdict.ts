@@ -69,6 +69,8 @@ export async function verdictAfterClosing(
   if (!verdictNeeds(spec).externalState) return backToFlow(session, args, decision.reason);
 
   const boundary = await runBoundary(ctx, session, args.output, evidence);
+  // An undelivered boundary fails the run (doneOutcome says so): no point waiting for the state.
+  if (boundary.status !== 'success') return doneOutcome(args.output, evidence, boundary, 'delivery incomplete');
   const { intervalMs, maxPolls } = pollSettings(spec);
   for (let poll = 0; ; poll++) {
     const now = await decideVerdict(ctx, session, args);

@@ -14,6 +14,7 @@ import {
   type LabelChange,
 } from '../../contracts/definition.js';
 import { FailureType } from '../../contracts/failures.js';
+import { deliveryModeOf } from '../../contracts/delivery.js';
 import { isJsonObject, type JsonObject } from '../../contracts/json.js';
 import type { BoundaryReport } from '../../contracts/run.js';
 import { countCompletionFailure } from '../flow/run-state.js';
@@ -162,11 +163,18 @@ export async function runBoundary(
   session.setPhase('boundary');
   const summary = typeof output['summary'] === 'string' ? output['summary'] : '';
   return boundaryActivities.runBoundaryHook.executeWithOptions(
-    { summary: `boundary hook · issue #${ctx.input.issue}`, ...onWorktreeHost(ctx.workspace.hostTaskQueue) },
+    {
+      summary: `boundary hook · issue #${ctx.input.issue}`,
+      ...onWorktreeHost(ctx.workspace.hostTaskQueue),
+      ...(ctx.input.tuning?.heartbeatTimeoutMs === undefined
+        ? {}
+        : { heartbeatTimeout: ctx.input.tuning.heartbeatTimeoutMs }),
+    },
     [
       {
         workflowId: ctx.workflowId,
         mode: ctx.input.issueSource,
+        delivery: deliveryModeOf(ctx.input),
         repoPath: ctx.input.repoPath,
         worktreePath: ctx.workspace.worktreePath,
         branch: ctx.workspace.branch,
@@ -188,6 +196,9 @@ export function doneOutcome(
   boundary: BoundaryReport,
   why: string,
 ): IterationOutcome {
+  // Success means delivered: validated work whose delivery did not fully happen fails
+  // the run, with what happened and what is left to do.
+  if (boundary.status !== 'success') return undelivered(boundary, evidence.length);
   const verdict = typeof output['verdict'] === 'string' ? output['verdict'] : undefined;
   return {
     kind: 'done',
@@ -207,4 +218,17 @@ export async function finishRun(
 ): Promise<IterationOutcome> {
   const boundary = await runBoundary(ctx, session, output, evidence);
   return doneOutcome(output, evidence, boundary, why);
+}
+
+function undelivered(boundary: BoundaryReport, checked: number): IterationOutcome {
+  const why = boundary.effects
+    .filter((e) => e.status === 'failed' || e.status === 'skipped')
+    .map((e) => `${e.name}: ${e.detail}`)[0];
+  const pending = boundary.pending.length ? `; to finish: ${boundary.pending.join('; ')}` : '';
+  return {
+    kind: 'failed',
+    code: FailureType.BoundaryFailed,
+    reason: `validated (${checked} completion condition(s) checked), but ${boundary.delivery ?? 'the'} delivery is ${boundary.status}${why ? ` (${why})` : ''}${pending}`,
+    boundary,
+  };
 }

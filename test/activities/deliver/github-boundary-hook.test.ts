@@ -272,7 +272,7 @@ test('mode local is refused by the GitHub hook', async () => {
   await withScenario({}, async (s) => {
     await assert.rejects(
       runGitHubBoundaryHook(boundaryDepsFromEnv(s.env), { ...s.input, mode: 'local' }),
-      /cannot deliver a local run/,
+      /--deliver pr opens a pull request/,
     );
   });
 });

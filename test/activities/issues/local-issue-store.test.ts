@@ -168,3 +168,35 @@ test('list by query matches title and body case-insensitively', async () => {
     );
   });
 });
+
+test('a committed issue file is never edited: state, labels and comments live under the git dir', async () => {
+  const { makeTempGitRepo } = await import('../../helpers/temp-git-repo.js');
+  const repo = await makeTempGitRepo({});
+  try {
+    await writeLocalIssue(repo.dir, { number: 4, title: 'Tracked', body: 'committed by the user', labels: ['ready'] });
+    await repo.git('add', '-A');
+    await repo.git('commit', '-qm', 'issue 4');
+    const committed = await readFile(localIssuePath(repo.dir, 4), 'utf8');
+    const store = createLocalIssueStore(repo.dir);
+    await store.relabel(4, { add: ['in-progress'], remove: ['ready'] });
+    assert.equal(await store.comment(4, 'working on it', { idempotencyKey: 'k1' }), 'added');
+    assert.equal(await store.close(4), 'closed');
+    assert.equal(await readFile(localIssuePath(repo.dir, 4), 'utf8'), committed, 'the committed file is unchanged');
+    assert.equal(await repo.git('status', '--porcelain', '--untracked-files=all'), '', 'the checkout stays clean');
+    assert.deepEqual(await store.read(4), {
+      number: 4,
+      title: 'Tracked',
+      body: 'committed by the user',
+      labels: ['in-progress'],
+      state: 'closed',
+    });
+    assert.deepEqual(
+      (await store.list({ state: 'closed' })).map((i) => i.number),
+      [4],
+    );
+    assert.equal(await store.comment(4, 'working on it', { idempotencyKey: 'k1' }), 'already-present');
+    assert.match(await readFile(join(repo.dir, '.git', 'issue-agent', 'issues', '4.md'), 'utf8'), /state: closed/);
+  } finally {
+    await repo.cleanup();
+  }
+});

@@ -58,6 +58,7 @@ test(
         agentDir: PROJECT_ROOT,
         repoPath,
         issueSource: 'local',
+        delivery: 'merge',
         artifactsDir: await mkdtemp(join(tmpdir(), 'batch-crash-artifacts-')),
         selection: { kind: 'label', label: 'ready' },
         concurrency: CONCURRENCY,

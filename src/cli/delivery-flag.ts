@@ -1,0 +1,27 @@
+/**
+ * `--deliver branch|pr|merge|squash`: read and checked against the issue source before
+ * anything starts. `pr` needs GitHub issues (the pull request closes a GitHub issue).
+ */
+import { DELIVERY_MODES, defaultDeliveryMode, isDeliveryMode, type DeliveryMode } from '../contracts/delivery.js';
+import { UsageError } from '../contracts/errors.js';
+import type { IssueSourceKind } from '../contracts/run.js';
+import { optionalString, type ParsedFlags } from './parse-flags.js';
+
+export const DELIVER_FLAG = {
+  type: 'string',
+  value: DELIVERY_MODES.join('|'),
+  help: 'how a validated run is delivered: keep the branch, open a pull request, or merge / squash into the base branch (default: pr with --issues github, branch with local issues)',
+} as const;
+
+export function deliveryOf(flags: ParsedFlags, issueSource: IssueSourceKind): DeliveryMode {
+  const raw = optionalString(flags, 'deliver');
+  if (raw === undefined) return defaultDeliveryMode(issueSource);
+  if (!isDeliveryMode(raw))
+    throw new UsageError(`--deliver must be one of ${DELIVERY_MODES.join(', ')}, got "${raw}"`, '--deliver');
+  if (raw === 'pr' && issueSource !== 'github')
+    throw new UsageError(
+      '--deliver pr opens a pull request for a GitHub issue: use it with --issues github (local issues: branch, merge or squash)',
+      '--deliver',
+    );
+  return raw;
+}
