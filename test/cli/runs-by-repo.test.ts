@@ -86,7 +86,7 @@ test(
       const [a, b] = [await sampleRepo(), await sampleRepo()];
       const results = await Promise.all(
         [a, b].map((repo) =>
-          runCli(['start-run', '--issue', '1', '--repo', repo, '--follow', '--json'], {
+          runCli(['start-run', '--issue', '1', '--repo', repo, '--deliver', 'merge', '--follow', '--json'], {
             env: childEnv(taskQueue),
             timeoutMs: 240_000,
           }),
@@ -170,7 +170,9 @@ test(
       const json = JSON.parse(status.stdout) as { workflowId: string; status: string };
       assert.equal(json.workflowId, workflowId);
       assert.equal(json.status, 'RUNNING');
-      assert.ok(status.ms - baseline.ms < 2000, `status took ${status.ms} ms (process start ${baseline.ms} ms)`);
+      // What this guards is the old ~30 s wait for a query no worker answers (status now gives
+      // the query 1 s); the bound leaves room for a loaded machine: timing is a benchmark's job.
+      assert.ok(status.ms - baseline.ms < 6000, `status took ${status.ms} ms (process start ${baseline.ms} ms)`);
     } finally {
       await env.client.workflow
         .getHandle(workflowId)

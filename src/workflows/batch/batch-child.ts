@@ -51,6 +51,7 @@ export async function runIssueChild(
     agentDir: input.agentDir,
     repoPath: input.repoPath,
     issueSource: input.issueSource,
+    ...(input.delivery ? { delivery: input.delivery } : {}),
     artifactsDir: input.artifactsDir,
     ...(input.budget ? { budget: input.budget } : {}),
     ...(input.maxIterations === undefined ? {} : { maxIterations: input.maxIterations }),
@@ -112,7 +113,6 @@ export async function moveIssueLabels(
     const after = await labelActivities.relabelIssue({
       repoPath: input.repoPath,
       issueSource: input.issueSource,
-      ...(input.delivery ? { delivery: input.delivery } : {}),
       issue,
       add: move.add,
       remove: move.remove,
