@@ -12,6 +12,7 @@ import { checkExternalState } from './deliver/local-boundary-hook.js';
 import { runBoundaryHook } from './deliver/run-boundary-hook.js';
 import { runStepQuery } from './model/step-query.js';
 import { prepareWorkspace } from './workspace/prepare-workspace.js';
+import { restoreGitState } from './workspace/git/git-state-guard.js';
 import { buildRetryPrompt } from './validate/retry/build-retry-prompt.js';
 import { runValidators } from './validate/run-validators.js';
 import { evaluateCustomVerdict } from './custom-verdict.js';
@@ -29,6 +30,28 @@ async function readOptional(path: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * Runs `work` (a step or the validators: both run code the agent controls), then puts
+ * the repository's git config and hooks back to their pre-run snapshot, even when the
+ * work failed. Restored paths are logged and returned with the result.
+ */
+async function guarded<T extends { readonly gitRestored?: readonly string[] }>(
+  worktreePath: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  let result: T;
+  try {
+    result = await work();
+  } catch (err) {
+    await restoreGitState(worktreePath).catch(() => undefined);
+    throw err;
+  }
+  const report = await restoreGitState(worktreePath);
+  if (report.restored.length === 0) return result;
+  log.warn('the agent changed the repository git config or hooks; restored them', { restored: report.restored });
+  return { ...result, gitRestored: [...report.restored] };
+}
+
 export function createActivities(deps: ActivityDeps): RunActivities {
   return {
     loadDefinition: atEdge(async ({ agentDir }) => loadAgentDefinitionOrThrow(agentDir)),
@@ -41,26 +64,31 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     }),
     queryStep: atEdge(async (input) => {
       const request = await toStepQueryRequest(input);
-      return withHeartbeat((hb) =>
-        runStepQuery(
-          {
-            llm: deps.llm(),
-            bashEnv: deps.bashEnv,
-            keepAliveMs: hb.intervalMs,
-            log: (level, message, data) => log[level](message, data ?? {}),
-          },
-          request,
-          {
-            heartbeat: (details) => hb.beat(details),
-            signal: hb.signal,
-            ...(hb.previous === undefined ? {} : { resumeFrom: hb.previous }),
-          },
+      return guarded(input.worktreePath, () =>
+        withHeartbeat((hb) =>
+          runStepQuery(
+            {
+              llm: deps.llm(),
+              bashEnv: deps.bashEnv,
+              keepAliveMs: hb.intervalMs,
+              log: (level, message, data) => log[level](message, data ?? {}),
+            },
+            request,
+            {
+              heartbeat: (details) => hb.beat(details),
+              signal: hb.signal,
+              ...(hb.previous === undefined ? {} : { resumeFrom: hb.previous }),
+            },
+          ),
         ),
       );
     }),
     runValidators: atEdge(async (input) =>
-      withHeartbeat((hb) => runValidators({ commands: deps.commands, signal: hb.signal }, input)),
+      guarded(input.worktreePath, () =>
+        withHeartbeat((hb) => runValidators({ commands: deps.commands, signal: hb.signal }, input)),
+      ),
     ),
+    guardGitState: atEdge(async ({ worktreePath }) => restoreGitState(worktreePath)),
     runBoundaryHook: atEdge(async (input) => withHeartbeat(() => runBoundaryHook(deps.boundary, input))),
     checkExternalState: atEdge(async (input) => checkExternalState({ issueSource: deps.issueSource }, input)),
     evaluateCustomVerdict: atEdge(async (input) => evaluateCustomVerdict(input)),
