@@ -9,9 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { gitDirsOf, protectedFiles } from '../workspace/git/git-state-snapshot.js';
 import { ensureAgentHome, sandboxStateRoot } from '../workspace/sandbox-state.js';
-import { detectIsolation, isolatedArgv, type Isolation } from './process-isolation.js';
+import { detectIsolation, isolatedArgv, IsolationMode, type Isolation } from './process-isolation.js';
 import type { SandboxView } from './sandbox-prelude.js';
-import { sandboxNetworkFromEnv } from './sandbox-policy.js';
+import { namespacesDisabled, SANDBOX_ISOLATION_ENV, sandboxNetworkFromEnv } from './sandbox-policy.js';
 import { buildSandboxEnv } from './sandbox-env.js';
 
 export interface SandboxRequest {
@@ -61,7 +61,9 @@ export function toolchainDirs(pathVar: string, hidden: readonly string[]): strin
 }
 
 export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCommand> {
-  const isolation = await detectIsolation(request.warn);
+  const detected = await detectIsolation(request.warn);
+  const isolation: Isolation = namespacesDisabled() ? { ...detected, mode: IsolationMode.None } : detected;
+  if (isolation !== detected) request.warn?.(`[tools] WARNING: namespaces turned off by ${SANDBOX_ISOLATION_ENV}`);
   const home = await ensureAgentHome(request.dir);
   const env = buildSandboxEnv(home, process.env, request.extraEnv);
   const dirs = await gitDirsOf(request.dir).catch(() => undefined);

@@ -14,3 +14,15 @@ export function sandboxNetworkFromEnv(env: Readonly<Record<string, string | unde
   const value = env[SANDBOX_NETWORK_ENV]?.trim().toLowerCase();
   return value === SandboxNetwork.Host ? SandboxNetwork.Host : SandboxNetwork.None;
 }
+
+/**
+ * `ISSUE_AGENT_SANDBOX_ISOLATION=none` turns the namespaces off (environment scrubbing,
+ * private HOME, process groups and the git-state guard stay). For platforms where the
+ * probe passes but real commands fail, and for tests of the fallback; it weakens the
+ * sandbox and the worker logs a warning for it.
+ */
+export const SANDBOX_ISOLATION_ENV = 'ISSUE_AGENT_SANDBOX_ISOLATION';
+
+export function namespacesDisabled(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  return env[SANDBOX_ISOLATION_ENV]?.trim().toLowerCase() === 'none';
+}
