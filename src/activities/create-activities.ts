@@ -12,6 +12,7 @@ import { checkExternalState } from './deliver/local-boundary-hook.js';
 import { runBoundaryHook } from './deliver/run-boundary-hook.js';
 import { runStepQuery } from './model/step-query.js';
 import { prepareWorkspace } from './workspace/prepare-workspace.js';
+import { restoreGitState } from './workspace/git/git-state-guard.js';
 import { buildRetryPrompt } from './validate/retry/build-retry-prompt.js';
 import { runValidators } from './validate/run-validators.js';
 import { evaluateCustomVerdict } from './custom-verdict.js';
@@ -30,6 +31,28 @@ async function readOptional(path: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * Runs `work` (a step or the validators: both run code the agent controls), then puts
+ * the repository's git config and hooks back to their pre-run snapshot, even when the
+ * work failed. Restored paths are logged and returned with the result.
+ */
+async function guarded<T extends { readonly gitRestored?: readonly string[] }>(
+  worktreePath: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  let result: T;
+  try {
+    result = await work();
+  } catch (err) {
+    await restoreGitState(worktreePath).catch(() => undefined);
+    throw err;
+  }
+  const report = await restoreGitState(worktreePath);
+  if (report.restored.length === 0) return result;
+  log.warn('the agent changed the repository git config or hooks; restored them', { restored: report.restored });
+  return { ...result, gitRestored: [...report.restored] };
+}
+
 export function createActivities(deps: ActivityDeps): RunActivities {
   const redact = deps.redact ?? redactorForEnv(process.env);
   const edge = edgeWith(redact);
@@ -45,28 +68,33 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     queryStep: edge(async (input) => {
       const request = await toStepQueryRequest(input);
       const { workflowExecution, activityId } = Context.current().info;
-      return withHeartbeat((hb) =>
-        runStepQuery(
-          {
-            llm: deps.llm(),
-            bashEnv: deps.bashEnv,
-            keepAliveMs: hb.intervalMs,
-            redact,
-            log: (level, message, data) => log[level](redact(message), redactDeep(data ?? {}, redact)),
-          },
-          request,
-          {
-            heartbeat: (details) => hb.beat(details),
-            signal: hb.signal,
-            scope: `${workflowExecution?.runId ?? request.workflowId}/${activityId}`,
-            ...(hb.previous === undefined ? {} : { resumeFrom: hb.previous }),
-          },
+      return guarded(input.worktreePath, () =>
+        withHeartbeat((hb) =>
+          runStepQuery(
+            {
+              llm: deps.llm(),
+              bashEnv: deps.bashEnv,
+              keepAliveMs: hb.intervalMs,
+              redact,
+              log: (level, message, data) => log[level](redact(message), redactDeep(data ?? {}, redact)),
+            },
+            request,
+            {
+              heartbeat: (details) => hb.beat(details),
+              signal: hb.signal,
+              scope: `${workflowExecution?.runId ?? request.workflowId}/${activityId}`,
+              ...(hb.previous === undefined ? {} : { resumeFrom: hb.previous }),
+            },
+          ),
         ),
       );
     }),
     runValidators: edge(async (input) =>
-      withHeartbeat((hb) => runValidators({ commands: deps.commands, signal: hb.signal }, input)),
+      guarded(input.worktreePath, () =>
+        withHeartbeat((hb) => runValidators({ commands: deps.commands, signal: hb.signal }, input)),
+      ),
     ),
+    guardGitState: edge(async ({ worktreePath }) => restoreGitState(worktreePath)),
     runBoundaryHook: edge(async (input) => withHeartbeat(() => runBoundaryHook(deps.boundary, input))),
     checkExternalState: edge(async (input) => checkExternalState({ issueSource: deps.issueSource }, input)),
     evaluateCustomVerdict: edge(async (input) => evaluateCustomVerdict(input)),

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import type { CommandRunner } from './process/command-runner.js';
 import { createExecaCommandRunner } from './process/execa-command-runner.js';
+import { harnessGitArgs, harnessGitEnv } from './workspace/git/git.js';
 import { boundaryDepsFromEnv, type BoundaryDeps } from './deliver/run-boundary-hook.js';
 import type { IssueSourceFactory } from './issues/issue-source.js';
 import { createAnthropicLlmClient } from './model/anthropic-llm-client.js';
@@ -31,8 +32,11 @@ export interface ActivityDeps {
 function gitConfig(key: string): string | undefined {
   try {
     return (
-      execFileSync('git', ['config', '--get', key], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() ||
-      undefined
+      execFileSync('git', harnessGitArgs(['config', '--get', key]), {
+        encoding: 'utf8',
+        env: harnessGitEnv(),
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() || undefined
     );
   } catch {
     return undefined;

@@ -146,6 +146,11 @@ export interface QueryStepOutput {
   /** Last assistant text, truncated: feeds `previous_summary`. */
   readonly summary: string;
   readonly transcript: ArtifactRef;
+  /**
+   * Repository git files (config, hooks, worktree pointers) the agent changed during the
+   * step and the harness restored; absent when nothing changed. Worth a warning.
+   */
+  readonly gitRestored?: readonly string[];
 }
 
 export interface RunValidatorsInput {
@@ -171,6 +176,19 @@ export interface ConditionResult {
 export interface ValidationReport {
   readonly passed: boolean;
   readonly results: readonly ConditionResult[];
+  /** As QueryStepOutput.gitRestored: validators run code the agent wrote. */
+  readonly gitRestored?: readonly string[];
+}
+
+export interface GuardGitStateInput {
+  readonly worktreePath: string;
+}
+
+export interface GuardGitStateOutput {
+  /** False when no snapshot exists for the worktree (nothing could be checked). */
+  readonly checked: boolean;
+  /** Absolute paths that differed from the pre-run snapshot and were restored. */
+  readonly restored: readonly string[];
 }
 
 export interface BuildRetryPromptInput {
@@ -224,4 +242,6 @@ export interface RunActivities {
   runBoundaryHook(input: BoundaryHookInput): Promise<BoundaryReport>;
   checkExternalState(input: CheckExternalStateInput): Promise<IssueSnapshot>;
   evaluateCustomVerdict(input: CustomVerdictInput): Promise<{ readonly done: boolean; readonly reason: string }>;
+  /** Restores the repository's git config/hooks to the pre-run snapshot (see git-state-guard). */
+  guardGitState(input: GuardGitStateInput): Promise<GuardGitStateOutput>;
 }

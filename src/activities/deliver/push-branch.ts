@@ -9,7 +9,6 @@
  * `--no-verify`: a pre-push hook would run with that environment, and the repository's
  * hooks are not ours to run on the worker.
  */
-import { execa } from 'execa';
 import { remoteGitEnv } from '../github/git-auth-env.js';
 import { redactSecret } from '../github/redact-secret.js';
 import { git, type GitResult } from '../workspace/git/git.js';
@@ -53,14 +52,8 @@ export async function pushBranch(request: PushRequest): Promise<Step> {
     apiBaseUrl: request.apiBaseUrl,
     ...(request.token ? { token: request.token } : {}),
   });
-  const run = async (args: readonly string[]): Promise<GitResult> => {
-    const r = await execa('git', [...args], { cwd: repoPath, env, extendEnv: false, reject: false, stdin: 'ignore' });
-    return {
-      exitCode: typeof r.exitCode === 'number' ? r.exitCode : 128,
-      stdout: String(r.stdout ?? ''),
-      stderr: String(r.stderr ?? r.shortMessage ?? ''),
-    };
-  };
+  // The shared runner keeps only the auth header (GIT_CONFIG_*) and the forwarded basics of `env`.
+  const run = (args: readonly string[]): Promise<GitResult> => git(repoPath, args, { env });
 
   const seen = await run(['ls-remote', '--heads', remote, `refs/heads/${branch}`]);
   if (seen.exitCode !== 0) return failed(NAME, redact(`cannot read ${remote}: ${firstLine(seen)}`), pending);

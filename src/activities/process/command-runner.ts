@@ -23,7 +23,7 @@ export interface CommandRequest {
   readonly command: string;
   /** Absolute working directory. */
   readonly cwd: string;
-  /** Extra environment variables, layered over the (scrubbed) parent environment. */
+  /** Extra environment variables, layered over the sandbox environment (credential-like names are dropped). */
   readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;

@@ -1,5 +1,8 @@
 /**
- * CommandRunner adapter on execa: `bash -c <command>` in its own process group.
+ * CommandRunner adapter on execa: `bash -c <command>` in its own process group, inside
+ * the same sandbox as the agent's bash tool (sandbox-launch: private HOME, no worker
+ * credentials or service addresses, namespaces where available). The commands are
+ * configured, but what they run (tests, build scripts) is code the agent wrote.
  *
  * Why our own timeout/cancel instead of execa's `timeout`/`cancelSignal` kill: those
  * signal only bash itself; a grandchild (`npm test` → node, `a | b`) keeps the output
@@ -9,7 +12,7 @@
  */
 import { execa } from 'execa';
 import { CappedText, DEFAULT_OUTPUT_CAP_CHARS } from './capped-text.js';
-import { scrubbedEnv } from './scrubbed-env.js';
+import { sandboxCommand } from '../tools/sandbox-launch.js';
 import type { CommandOutcome, CommandOutcomeKind, CommandRequest, CommandRunner } from './command-runner.js';
 
 export interface ExecaCommandRunnerOptions {
@@ -36,9 +39,15 @@ async function runWithExeca(request: CommandRequest, options: ExecaCommandRunner
   const started = Date.now();
   let killedFor: 'timedOut' | 'canceled' | undefined;
 
-  const subprocess = execa('bash', ['-c', request.command], {
+  const sandbox = await sandboxCommand({
+    dir: request.cwd,
+    command: request.command,
+    readOnly: false,
+    ...(request.env ? { extraEnv: request.env } : {}),
+  });
+  const subprocess = execa(sandbox.file, sandbox.args, {
     cwd: request.cwd,
-    env: scrubbedEnv(process.env, request.env),
+    env: sandbox.env,
     extendEnv: false,
     reject: false,
     buffer: false,

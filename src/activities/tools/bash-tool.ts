@@ -1,16 +1,22 @@
 /**
- * The `bash` tool (Claude-defined `bash_20250124`), run in the worktree.
+ * The `bash` tool (Claude-defined `bash_20250124`), run in the worktree's sandbox
+ * (sandbox-launch: namespaces, private HOME, no credentials, no network by default).
  *
  * Stateless by design: every command is a fresh `bash -c` in the worktree, so `cd`,
  * exported variables or background jobs do not carry over between calls. That keeps a
  * resumed step (after a crash) equivalent to the original one, which a persistent
  * shell session could not be. `restart: true` is therefore a no-op with a note.
+ *
+ * Every command runs in its own process group, which is ended (SIGTERM, then SIGKILL
+ * after a grace period) on timeout or cancellation and killed when the command returns,
+ * so nothing it started outlives it; inside a PID namespace even `setsid` children die
+ * with it (the namespace's init is the command).
  */
 import { execa } from 'execa';
-import { checkCommand } from './bash-policy.js';
+import { checkReadOnly } from './bash-policy.js';
 import { truncateToolOutput } from './output-truncation.js';
-import { detectIsolation, isolatedBashArgv } from './process-isolation.js';
-import { buildSandboxEnv } from './sandbox-env.js';
+import { enforcesFilesystem } from './process-isolation.js';
+import { sandboxCommand } from './sandbox-launch.js';
 import type { ToolContext, ToolResult } from './tool-types.js';
 
 export interface BashInput {
@@ -21,11 +27,13 @@ export interface BashInput {
 const RESTART_NOTE =
   'Shell restarted. Note: each command already runs in a fresh shell in the worktree; cd and variables do not persist between calls.';
 
-/** Kill the whole process group: `bash -c` may have children that hold the pipes open. */
-function killGroup(pid: number | undefined): void {
+const KILL_GRACE_MS = 2_000;
+
+/** Signals the whole process group: `bash -c` may have children that hold the pipes open. */
+export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
   try {
-    process.kill(-pid, 'SIGKILL');
+    process.kill(-pid, signal);
   } catch {
     // Already gone.
   }
@@ -37,40 +45,54 @@ export async function runBash(input: BashInput, ctx: ToolContext, label = 'bash-
     return { content: 'Error: the bash tool needs a non-empty "command" string.', isError: true };
   }
   const command = input.command;
-  const verdict = checkCommand(command, ctx.readOnly);
-  if (!verdict.allowed) {
-    ctx.log('info', 'bash command refused', { command: command.slice(0, 200) });
-    return { content: verdict.reason ?? 'Refused.', isError: true };
-  }
   ctx.signal.throwIfAborted();
+  const sandbox = await sandboxCommand({
+    dir: ctx.worktreePath,
+    command,
+    readOnly: ctx.readOnly,
+    ...(ctx.extraEnv ? { extraEnv: ctx.extraEnv } : {}),
+    warn: (m) => ctx.log('warn', m),
+  });
+  if (ctx.readOnly && !enforcesFilesystem(sandbox.isolation)) {
+    const verdict = checkReadOnly(command);
+    if (!verdict.allowed) {
+      ctx.log('info', 'bash command refused', { command: command.slice(0, 200) });
+      return { content: verdict.reason ?? 'Refused.', isError: true };
+    }
+  }
 
-  const mode = await detectIsolation((m) => ctx.log('warn', m));
-  const { file, args } = isolatedBashArgv(mode, command);
-  const subprocess = execa(file, args, {
+  const subprocess = execa(sandbox.file, sandbox.args, {
     cwd: ctx.worktreePath,
-    env: buildSandboxEnv(ctx.worktreePath, process.env, ctx.extraEnv),
+    env: sandbox.env,
     extendEnv: false,
     stdin: 'ignore',
     all: true,
     reject: false,
     stripFinalNewline: false,
-    // Own process group, so a timeout or cancel can kill grandchildren too.
+    // Own process group, so a timeout or cancel can end grandchildren too.
     detached: true,
-    timeout: ctx.limits.bashTimeoutMs,
-    cancelSignal: ctx.signal,
-    forceKillAfterDelay: 2_000,
     maxBuffer: 50_000_000,
   });
-  const onAbort = (): void => killGroup(subprocess.pid);
+  let timedOut = false;
+  let force: NodeJS.Timeout | undefined;
+  const end = (): void => {
+    signalGroup(subprocess.pid, 'SIGTERM');
+    force ??= setTimeout(() => signalGroup(subprocess.pid, 'SIGKILL'), KILL_GRACE_MS);
+  };
+  const onAbort = (): void => end();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => killGroup(subprocess.pid), ctx.limits.bashTimeoutMs + 1_000);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    end();
+  }, ctx.limits.bashTimeoutMs);
   let result;
   try {
     result = await subprocess;
   } finally {
     clearTimeout(timer);
+    if (force) clearTimeout(force);
     ctx.signal.removeEventListener('abort', onAbort);
-    killGroup(subprocess.pid);
+    signalGroup(subprocess.pid, 'SIGKILL');
   }
   // Cancellation wins over whatever the command printed: the activity must stop.
   ctx.signal.throwIfAborted();
@@ -80,15 +102,12 @@ export async function runBash(input: BashInput, ctx: ToolContext, label = 'bash-
   const raw = (typeof result.all === 'string' ? result.all : '').replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, '?');
   const view = await truncateToolOutput(raw, ctx.limits.maxOutputChars, ctx.store, label);
   const notes: string[] = [];
-  if (result.timedOut)
-    notes.push(`[command timed out after ${Math.round(ctx.limits.bashTimeoutMs / 1000)} s and was killed]`);
+  if (timedOut) notes.push(`[command timed out after ${Math.round(ctx.limits.bashTimeoutMs / 1000)} s and was killed]`);
   if (result.isMaxBuffer) notes.push('[output exceeded 50 MB; the rest was dropped]');
-  if (typeof result.exitCode === 'number' && result.exitCode !== 0) notes.push(`[exit code ${result.exitCode}]`);
-  else if (result.signal && !result.timedOut) notes.push(`[killed by ${result.signal}]`);
+  if (!timedOut && typeof result.exitCode === 'number' && result.exitCode !== 0)
+    notes.push(`[exit code ${result.exitCode}]`);
+  else if (result.signal && !timedOut) notes.push(`[killed by ${result.signal}]`);
   const body = view.text.length > 0 ? view.text : '(no output)';
   const separator = body.endsWith('\n') ? '' : '\n';
-  return {
-    content: notes.length > 0 ? `${body}${separator}${notes.join('\n')}` : body,
-    isError: result.timedOut === true,
-  };
+  return { content: notes.length > 0 ? `${body}${separator}${notes.join('\n')}` : body, isError: timedOut };
 }

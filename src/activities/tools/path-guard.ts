@@ -1,9 +1,12 @@
 /**
  * Confines editor paths to the worktree. The check runs on real paths (symlinks
  * resolved), so `link -> /etc` inside the worktree cannot be used to escape, and a
- * file that does not exist yet is judged by its nearest existing parent.
+ * file that does not exist yet is judged by its nearest existing parent. A file with
+ * more than one hard link is refused: its other name may be anywhere on the same
+ * filesystem (`ln /home/u/.bashrc x` made from the agent's shell), and a path check
+ * cannot tell where.
  */
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 export type PathCheck =
@@ -57,6 +60,13 @@ export async function resolveInWorktree(worktreePath: string, requested: string)
   const rel = path.relative(root, real).split(path.sep);
   if (rel[0] === '.git') {
     return { ok: false, reason: `${requested} is inside .git; use git commands through bash instead` };
+  }
+  const info = await stat(real).catch(() => undefined);
+  if (info !== undefined && !info.isDirectory() && info.nlink > 1) {
+    return {
+      ok: false,
+      reason: `${requested} has ${info.nlink} hard links; files linked from elsewhere cannot be used by the editor`,
+    };
   }
   return { ok: true, absolute: real };
 }

@@ -1,71 +1,148 @@
 /**
- * Hides the worker's processes from the agent's shell. Scrubbing the env of the
- * child is not enough: `/proc/<worker pid>/environ` (or `/proc/$PPID/environ`)
- * would still show the worker's ANTHROPIC_API_KEY. A new PID namespace with its own
- * /proc mount shows only the command's own processes.
+ * What the agent's processes run inside, probed once per worker process. Best first:
  *
- * Probed once per process: `unshare --pid --fork --mount-proc` (works as root),
- * then the same with `--user --map-root-user` (unprivileged user namespaces), else
- * plain bash with a logged warning. `--kill-child` makes the namespace die with its
- * unshare parent, so killing the process group on timeout/cancel kills everything.
+ * - `namespaces` (root) / `user-namespaces` (unprivileged user namespaces): a PID
+ *   namespace (the worker's /proc and its environ are invisible; when the command's
+ *   init exits or is killed, the kernel kills every process left in it, detached or
+ *   not), a mount namespace (everything read-only but the worktree, its git dir and the
+ *   private HOME; the worker's HOME and /tmp covered: see sandbox-prelude) and, when
+ *   the policy says `network: none`, a network namespace with only loopback (no
+ *   Temporal, no GitHub, no model API, no package registry).
+ * - `pid-namespace` / `user-pid-namespace`: the PID namespace only (filesystem and
+ *   network are the host's).
+ * - `none`: plain bash in its own process group (logged as a warning).
  *
- * Limits (documented, not solved here): the shell still sees the whole filesystem
- * and the network; this is a secrecy measure for the env, not a full sandbox.
+ * In every mode `setpriv --pdeathsig KILL` (when available) ties the sandbox to the
+ * worker: if the worker dies, its unshare child gets SIGKILL and, through
+ * `--kill-child`, the whole namespace goes with it.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { execa } from 'execa';
+import { PRELUDE, preludeArgs, type SandboxView } from './sandbox-prelude.js';
 
 export const IsolationMode = {
+  Namespaces: 'namespaces',
+  UserNamespaces: 'user-namespaces',
   PidNamespace: 'pid-namespace',
   UserPidNamespace: 'user-pid-namespace',
   None: 'none',
 } as const;
 export type IsolationMode = (typeof IsolationMode)[keyof typeof IsolationMode];
 
-const PREFIX: Readonly<Record<IsolationMode, readonly string[]>> = {
-  'pid-namespace': ['unshare', '--pid', '--fork', '--kill-child', '--mount-proc'],
-  'user-pid-namespace': ['unshare', '--user', '--map-root-user', '--pid', '--fork', '--kill-child', '--mount-proc'],
-  none: [],
-};
+export interface Isolation {
+  readonly mode: IsolationMode;
+  /** A private network namespace works here (used when the policy asks for `none`). */
+  readonly privateNetwork: boolean;
+  /** `setpriv --pdeathsig` is available. */
+  readonly pdeathsig: boolean;
+}
 
-let probed: Promise<IsolationMode> | undefined;
+const USER = ['--user', '--map-root-user'];
+const PID = ['--pid', '--fork', '--kill-child', '--mount-proc'];
 
-async function works(prefix: readonly string[]): Promise<boolean> {
-  const [file, ...args] = prefix;
-  if (file === undefined) return true;
+function unshareArgs(mode: IsolationMode, net: boolean): string[] {
+  switch (mode) {
+    case 'namespaces':
+      return ['unshare', '--mount', ...PID, ...(net ? ['--net'] : [])];
+    case 'user-namespaces':
+      return ['unshare', ...USER, '--mount', ...PID, ...(net ? ['--net'] : [])];
+    case 'pid-namespace':
+      return ['unshare', ...PID];
+    case 'user-pid-namespace':
+      return ['unshare', ...USER, ...PID];
+    case 'none':
+      return [];
+  }
+}
+
+function hasMounts(mode: IsolationMode): boolean {
+  return mode === IsolationMode.Namespaces || mode === IsolationMode.UserNamespaces;
+}
+
+async function succeeds(argv: readonly string[]): Promise<boolean> {
+  const [file, ...args] = argv;
+  if (file === undefined) return false;
   try {
-    // `test -r /proc/1/environ` also checks the fresh /proc is really mounted.
-    const result = await execa(file, [...args, 'bash', '-c', 'test "$$" = 1 && test -r /proc/1/environ'], {
+    const r = await execa(file, args, {
       reject: false,
-      timeout: 5_000,
+      timeout: 10_000,
       stdin: 'ignore',
       env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
       extendEnv: false,
     });
-    return result.exitCode === 0;
+    return r.exitCode === 0;
   } catch {
     return false;
   }
 }
 
+/** Runs the real prelude on a scratch dir: inside writable, outside read-only, own PID 1. */
+async function probe(mode: IsolationMode, net: boolean): Promise<boolean> {
+  // The command is the namespace's init, or (with the prelude) its child.
+  const check = '{ test "$$" = 1 || test "$PPID" = 1; } && test -r /proc/1/environ';
+  if (!hasMounts(mode)) return succeeds([...unshareArgs(mode, false), 'bash', '-c', check]);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'sandbox-probe-'));
+  try {
+    const view: SandboxView = { writable: [dir], readOnly: [], hidden: [], protectedPaths: [] };
+    const command = `${check} && touch in && ! touch /etc/.issue-agent-probe 2>/dev/null`;
+    const argv = [...unshareArgs(mode, net), 'bash', '-c', PRELUDE, 'sandbox', ...preludeArgs(view, command)];
+    return await succeeds(['bash', '-c', `cd "$1" && shift && exec "$@"`, 'probe', dir, ...argv]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+let probed: Promise<Isolation> | undefined;
+
 /** Which isolation this machine supports; cached for the life of the process. */
-export function detectIsolation(warn: (message: string) => void = (m) => console.warn(m)): Promise<IsolationMode> {
+export function detectIsolation(warn: (message: string) => void = (m) => console.warn(m)): Promise<Isolation> {
   probed ??= (async () => {
+    const pdeathsig = await succeeds(['setpriv', '--pdeathsig', 'KILL', 'true']);
     if (process.platform === 'linux') {
-      if (await works(PREFIX['pid-namespace'])) return IsolationMode.PidNamespace;
-      if (await works(PREFIX['user-pid-namespace'])) return IsolationMode.UserPidNamespace;
+      for (const mode of [IsolationMode.Namespaces, IsolationMode.UserNamespaces]) {
+        if (await probe(mode, true)) return { mode, privateNetwork: true, pdeathsig };
+        if (await probe(mode, false)) {
+          warn('[tools] WARNING: no private network namespace here; the agent shell uses the host network.');
+          return { mode, privateNetwork: false, pdeathsig };
+        }
+      }
+      for (const mode of [IsolationMode.PidNamespace, IsolationMode.UserPidNamespace]) {
+        if (await probe(mode, false)) {
+          warn('[tools] WARNING: no mount namespace here; agent commands can write outside the worktree.');
+          return { mode, privateNetwork: false, pdeathsig };
+        }
+      }
     }
     warn(
-      '[tools] WARNING: unshare --pid --mount-proc is not available; bash commands run without a PID namespace, ' +
-        'so /proc of the worker is visible to the agent (its env is still scrubbed).',
+      '[tools] WARNING: unshare is not available; agent commands run without namespaces: /proc of the worker, ' +
+        'the whole filesystem and the network are reachable (the environment is still scrubbed).',
     );
-    return IsolationMode.None;
+    return { mode: IsolationMode.None, privateNetwork: false, pdeathsig };
   })();
   return probed;
 }
 
-/** The argv that runs `bash -c command` under the given isolation. */
-export function isolatedBashArgv(mode: IsolationMode, command: string): { file: string; args: string[] } {
-  const argv = [...PREFIX[mode], 'bash', '-c', command];
+/** The argv that runs `command` in the sandbox; `view` is used where mounts are available. */
+export function isolatedArgv(
+  isolation: Isolation,
+  options: { readonly command: string; readonly view: SandboxView; readonly privateNetwork: boolean },
+): { file: string; args: string[] } {
+  const net = options.privateNetwork && isolation.privateNetwork;
+  const inner = hasMounts(isolation.mode)
+    ? ['bash', '-c', PRELUDE, 'sandbox', ...preludeArgs(options.view, options.command)]
+    : ['bash', '-c', options.command];
+  const argv = [
+    ...(isolation.pdeathsig ? ['setpriv', '--pdeathsig', 'KILL'] : []),
+    ...unshareArgs(isolation.mode, net),
+    ...inner,
+  ];
   const [file, ...args] = argv;
   return { file: file ?? 'bash', args };
+}
+
+/** True when the filesystem view (read-only root, hidden HOME) is enforced. */
+export function enforcesFilesystem(isolation: Isolation): boolean {
+  return hasMounts(isolation.mode);
 }

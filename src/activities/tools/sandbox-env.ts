@@ -1,11 +1,11 @@
 /**
- * The environment a bash command sees: a whitelist, never the worker's own env.
- * The worker holds ANTHROPIC_API_KEY and maybe GITHUB_TOKEN; the agent's shell must
- * not, so we build the env from scratch instead of deleting known-bad names.
+ * The environment an agent-controlled command sees: a whitelist, never the worker's
+ * own env. The worker holds ANTHROPIC_API_KEY, maybe GITHUB_TOKEN, and the addresses
+ * of Temporal and the model API; the agent's shell must hold none of them, so the env
+ * is built from scratch instead of deleting known-bad names. HOME and TMPDIR are the
+ * worktree's private home (sandbox-state), so `~/.gitconfig`, `~/.npmrc`,
+ * `~/.config/gh` and `~/.git-credentials` of the worker are not found there.
  */
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 
 /** Variables forwarded from the worker when set. Git identity is needed to commit. */
 export const FORWARDED_ENV = [
@@ -19,35 +19,19 @@ export const FORWARDED_ENV = [
 
 const DEFAULT_IDENTITY = { name: 'Issue Agent', email: 'issue-agent@localhost' } as const;
 
-/** A name that looks like a credential is dropped even if a caller passes it explicitly. */
-const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)|^ANTHROPIC_|^GH_|^GITHUB_/i;
+/** A credential or a service address is dropped even if a caller passes it explicitly. */
+const SECRET_NAME =
+  /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)|^(ANTHROPIC|GH|GITHUB|TEMPORAL|OTEL|AWS|GOOGLE|AZURE|NPM_CONFIG)_|_URL$/i;
 
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
 }
 
-const homes = new Map<string, string>();
-
-/**
- * A private HOME (and TMPDIR) per worktree, outside the worker's real home, so
- * `~/.gitconfig`, `~/.config/gh` and `~/.git-credentials` of the worker are not found,
- * and what one run writes there (e.g. global git config) cannot affect another run.
- */
-export function agentHome(worktreePath: string): string {
-  let home = homes.get(worktreePath);
-  if (home === undefined) {
-    home = mkdtempSync(path.join(os.tmpdir(), 'agent-home-'));
-    homes.set(worktreePath, home);
-  }
-  return home;
-}
-
 export function buildSandboxEnv(
-  worktreePath: string,
-  source: NodeJS.ProcessEnv = process.env,
+  home: string,
+  source: Readonly<Record<string, string | undefined>> = process.env,
   extra: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
-  const home = agentHome(worktreePath);
   const env: Record<string, string> = {
     PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
     HOME: home,

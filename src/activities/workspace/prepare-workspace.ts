@@ -2,6 +2,10 @@
  * Creates (or finds again) the git worktree an issue is worked in. Called at run start
  * and again whenever the activity is retried or the run resumes, so every branch of
  * this function is "find what exists, create only what is missing".
+ *
+ * Before the run's first step it also records the repository's git config and hooks
+ * (git-state-snapshot; a resumed run keeps its first snapshot) and creates the agent's
+ * private HOME; sandbox state of worktrees that are gone is swept first.
  */
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -20,6 +24,8 @@ import {
   listWorktrees,
   realOrSelf,
 } from './git/repo-queries.js';
+import { snapshotGitState } from './git/git-state-snapshot.js';
+import { ensureAgentHome, sweepStaleSandboxes } from './sandbox-state.js';
 import { ensureExcluded } from './ensure-excluded.js';
 import { worktreeLayout } from './worktree-layout.js';
 
@@ -35,7 +41,13 @@ export async function prepareWorkspace(
   input: PrepareWorkspaceInput,
 ): Promise<PrepareWorkspaceOutput> {
   const repoPath = await assertRepo(input.repoPath);
-  return withRepoLock(repoPath, () => prepareLocked(deps, input, repoPath));
+  return withRepoLock(repoPath, async () => {
+    await sweepStaleSandboxes();
+    const prepared = await prepareLocked(deps, input, repoPath);
+    await snapshotGitState(repoPath, prepared.worktreePath, { keepExisting: prepared.reused });
+    await ensureAgentHome(prepared.worktreePath);
+    return prepared;
+  });
 }
 
 async function prepareLocked(

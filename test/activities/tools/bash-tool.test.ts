@@ -1,25 +1,30 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { checkBoundary, checkReadOnly } from '../../../src/activities/tools/bash-policy.js';
+import { checkReadOnly } from '../../../src/activities/tools/bash-policy.js';
 import { runBash } from '../../../src/activities/tools/bash-tool.js';
 import { detectIsolation } from '../../../src/activities/tools/process-isolation.js';
+import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
 import { toolContext } from './tool-fixtures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SECRETS = {
-  ANTHROPIC_API_KEY: 'sk-test-secret-123',
-  GITHUB_TOKEN: 'ghp_fakeTokenValue456',
+  ANTHROPIC_API_KEY: 'canary-model-key-123',
+  GITHUB_TOKEN: 'canary-github-token-456',
   MY_SERVICE_SECRET: 'hunter2-secret-789',
 };
 const PROBE =
   'cat /proc/1/environ; echo; cat /proc/$PPID/environ; echo; env; printenv; ls /proc; cat /proc/*/environ 2>/dev/null';
 
-test('isolation: a PID namespace is available on this machine (CI runs on the same kind)', async () => {
-  assert.notEqual(await detectIsolation(() => {}), 'none');
+test('isolation: mount, PID and network namespaces are available on this machine (CI runs on the same kind)', async () => {
+  const isolation = await detectIsolation(() => {});
+  assert.ok(['namespaces', 'user-namespaces'].includes(isolation.mode), isolation.mode);
+  assert.equal(isolation.privateNetwork, true);
+  assert.equal(isolation.pdeathsig, true);
 });
 
 test('no secret of the worker reaches the shell: env, printenv, /proc/1 and /proc/$PPID', () => {
@@ -48,7 +53,7 @@ test('bash runs in the worktree, stateless per command, with a private HOME', as
   const ctx = toolContext();
   const result = await runBash({ command: 'pwd; echo "home=$HOME"; cd /; export X=1' }, ctx);
   assert.match(result.content, new RegExp(path.basename(ctx.worktreePath)));
-  assert.doesNotMatch(result.content, /home=\/root\b/);
+  assert.doesNotMatch(result.content, new RegExp(`home=${os.homedir()}\n`));
   const again = await runBash({ command: 'pwd; echo "x=$X"' }, ctx);
   assert.match(again.content, new RegExp(path.basename(ctx.worktreePath)));
   assert.match(again.content, /x=$/m);
@@ -58,26 +63,24 @@ test('bash runs in the worktree, stateless per command, with a private HOME', as
   assert.match(failing.content, /out\n\[exit code 3\]/);
 });
 
-test('boundary actions are refused with a message pointing at the closure step', async () => {
-  const ctx = toolContext();
-  for (const command of [
-    'git push origin main',
-    'git -C . push --force',
-    'gh pr create --fill',
-    'gh pr merge 3',
-    'gh issue close 7',
-    'gh issue edit 7 --state closed',
-    'gh release create v1',
-    'gh api repos/o/r/issues/7 -X PATCH',
-    'curl -X PATCH https://api.github.com/repos/o/r/issues/7',
-    'wget https://github.com/o/r/archive/main.zip',
-  ]) {
-    const result = await runBash({ command }, { ...ctx, readOnly: false });
-    assert.equal(result.isError, true, command);
-    assert.match(result.content, /closure step/, command);
+test('there is no command filter: a push is attempted and fails for lack of network and credentials', async () => {
+  const repo = await makeTempGitRepo();
+  const ctx = toolContext({ worktreePath: repo.dir });
+  try {
+    const result = await runBash(
+      {
+        command:
+          'G=git; $G push https://github.com/acme/widgets.git main 2>&1; echo "token=[$GITHUB_TOKEN]"; ls ~/.git-credentials ~/.config/gh 2>&1',
+      },
+      ctx,
+    );
+    assert.doesNotMatch(result.content, /closure step|Refused/, 'not refused by a pattern');
+    assert.match(result.content, /could not resolve host|unable to access|Could not resolve|network/i, 'no network');
+    assert.match(result.content, /token=\[\]/, 'no token in the env');
+    assert.match(result.content, /No such file/, 'no credential files in HOME');
+  } finally {
+    await repo.cleanup();
   }
-  assert.equal(checkBoundary('git status && git log --oneline').allowed, true);
-  assert.equal(checkBoundary('npm test').allowed, true);
 });
 
 test('read-only steps refuse obviously mutating commands, allow inspection', async () => {
@@ -101,9 +104,11 @@ test('read-only steps refuse obviously mutating commands, allow inspection', asy
   ]) {
     assert.equal(checkReadOnly(command).allowed, true, command);
   }
-  const refused = await runBash({ command: 'echo hi > out.txt' }, ctx);
-  assert.equal(refused.isError, true);
-  assert.match(refused.content, /read-only/);
+  // With a mount namespace the worktree itself is read-only (no pattern needed).
+  const refused = await runBash({ command: 'echo hi > out.txt; touch b; echo done' }, ctx);
+  assert.match(refused.content, /read-only/i);
+  assert.equal(existsSync(path.join(ctx.worktreePath, 'out.txt')), false);
+  assert.equal(existsSync(path.join(ctx.worktreePath, 'b')), false);
 });
 
 test('per-command timeout kills the command and says so', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -88,4 +88,23 @@ test('read-only steps may view but not write', async () => {
     assert.match(result.content, /read-only/);
   }
   assert.equal(readFileSync(path.join(worktree, 'a.txt'), 'utf8'), 'one\ntwo\nthree\n');
+});
+
+test('the editor refuses hard-linked files: a link to a file outside can be neither read nor written', async () => {
+  const { worktree, outside } = worktreeWithOutside();
+  const ctx = toolContext({ worktreePath: worktree });
+  linkSync(path.join(outside, 'secret.txt'), path.join(worktree, 'innocent.txt'));
+  const view = await runEditor({ command: 'view', path: 'innocent.txt' }, ctx);
+  assert.equal(view.isError, true);
+  assert.match(view.content, /hard link/);
+  assert.doesNotMatch(view.content, /top secret/);
+  for (const input of [
+    { command: 'create', path: 'innocent.txt', file_text: 'owned' },
+    { command: 'str_replace', path: 'innocent.txt', old_str: 'top', new_str: 'owned' },
+    { command: 'insert', path: 'innocent.txt', insert_line: 0, insert_text: 'owned' },
+  ]) {
+    const result = await runEditor(input, ctx);
+    assert.equal(result.isError, true, input.command);
+  }
+  assert.equal(readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'top secret');
 });

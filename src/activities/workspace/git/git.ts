@@ -1,12 +1,28 @@
 /**
- * Runs git with an argument array (never a shell string: branch names and paths may
- * come from issue numbers and configuration). Output is parsed by our code, so the
- * locale is pinned; prompts are disabled so a missing credential fails instead of
- * hanging a worker.
+ * The one git runner of the harness. Every git process the worker starts (worktree
+ * add/remove, config, merge, push, status) goes through here, because the repository
+ * is not ours: an agent (or anyone) may have planted hooks, `core.fsmonitor` or
+ * `core.hooksPath`, and git would run that code with whatever environment we give it.
+ *
+ * So each call gets:
+ * - an environment built from scratch (harnessGitEnv): no model, GitHub or Temporal
+ *   credentials or addresses, no inherited GIT_* variable (GIT_DIR, GIT_SSH_COMMAND,
+ *   GIT_CONFIG_* ... could redirect or reconfigure git);
+ * - `-c` overrides (HARNESS_GIT_CONFIG) that switch off the config keys that run code
+ *   on ordinary commands: hooks, fsmonitor, the `ext::` transport.
+ * Other code-running keys (filter/diff/merge drivers, sshCommand, include.path) cannot
+ * all be pinned by name; the repository config they would live in is kept read-only for
+ * the agent where namespaces allow and restored after every step (git-state-guard).
+ *
+ * Arguments are an array (never a shell string), the locale is pinned (output is
+ * parsed) and prompts are disabled so a missing credential fails instead of hanging.
  */
 import { execa } from 'execa';
 import { AgentError } from '../../../contracts/errors.js';
 import type { FailureType } from '../../../contracts/failures.js';
+import { harnessGitEnv } from './harness-git-env.js';
+
+export { harnessGitEnv } from './harness-git-env.js';
 
 export interface GitResult {
   readonly exitCode: number;
@@ -14,11 +30,42 @@ export interface GitResult {
   readonly stderr: string;
 }
 
-const GIT_ENV = { LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' } as const;
+export interface GitOptions {
+  /**
+   * Variables added to the harness environment for this call (e.g. the push's auth
+   * header as GIT_CONFIG_COUNT/KEY_n/VALUE_n). Only GIT_CONFIG_* and non-GIT names pass.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * `-c` settings put before every subcommand. `core.hooksPath=/dev/null`: no file can
+ * ever exist under /dev/null, so no hook is found (an empty directory could be filled
+ * by anyone who can write to it).
+ */
+export const HARNESS_GIT_CONFIG: readonly string[] = [
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'protocol.ext.allow=never',
+];
+
+/** The argv (after `git`) for a harness git call: the overrides, then the subcommand. */
+export function harnessGitArgs(args: readonly string[]): string[] {
+  return [...HARNESS_GIT_CONFIG, ...args];
+}
 
 /** Runs git in `cwd`; never throws for a non-zero exit (spawn failures become exit 128). */
-export async function git(cwd: string, args: readonly string[]): Promise<GitResult> {
-  const result = await execa('git', [...args], { cwd, env: GIT_ENV, reject: false, stdin: 'ignore' });
+export async function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+  const result = await execa('git', harnessGitArgs(args), {
+    cwd,
+    env: harnessGitEnv(process.env, options.env),
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+  });
   if (typeof result.exitCode !== 'number') {
     return { exitCode: 128, stdout: '', stderr: result.shortMessage ?? 'git could not be started' };
   }

@@ -1,0 +1,85 @@
+/**
+ * How one agent-controlled command (a bash tool call, a validator) is started: the
+ * argv under the machine's isolation (process-isolation), the filesystem view
+ * (sandbox-prelude) and the environment (sandbox-env). Shared by the bash tool and the
+ * validators' command runner, since both run code the agent wrote.
+ */
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gitDirsOf, protectedFiles } from '../workspace/git/git-state-snapshot.js';
+import { ensureAgentHome, sandboxStateRoot } from '../workspace/sandbox-state.js';
+import { detectIsolation, isolatedArgv, IsolationMode, type Isolation } from './process-isolation.js';
+import type { SandboxView } from './sandbox-prelude.js';
+import { namespacesDisabled, SANDBOX_ISOLATION_ENV, sandboxNetworkFromEnv } from './sandbox-policy.js';
+import { buildSandboxEnv } from './sandbox-env.js';
+
+export interface SandboxRequest {
+  /** The worktree (or any directory) the command runs in. */
+  readonly dir: string;
+  readonly command: string;
+  /** Read-only step: the worktree and its git dir are mounted read-only. */
+  readonly readOnly: boolean;
+  readonly extraEnv?: Readonly<Record<string, string>>;
+  readonly warn?: (message: string) => void;
+}
+
+export interface SandboxCommand {
+  readonly file: string;
+  readonly args: string[];
+  readonly env: Record<string, string>;
+  readonly isolation: Isolation;
+}
+
+function inside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** Directories covered by an empty tmpfs: the worker's home and state, shared temp dirs. */
+export function hiddenDirs(env: Readonly<Record<string, string | undefined>> = process.env): string[] {
+  const candidates = [env['HOME'], os.homedir(), path.dirname(sandboxStateRoot(env)), '/tmp', '/var/tmp', '/dev/shm'];
+  const out = new Set<string>();
+  for (const dir of candidates) if (dir && path.resolve(dir) !== '/' && existsSync(dir)) out.add(path.resolve(dir));
+  return [...out];
+}
+
+/**
+ * Toolchains installed under a hidden home (nvm, cargo, pyenv) stay usable: each PATH
+ * entry inside a hidden dir is shown read-only, with the `lib` (npm) or `versions`
+ * (pyenv) directory next to it. Nothing else of the home is shown.
+ */
+export function toolchainDirs(pathVar: string, hidden: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const entry of pathVar.split(':')) {
+    if (!entry || !path.isAbsolute(entry) || !hidden.some((h) => inside(h, entry))) continue;
+    for (const dir of [entry, path.join(path.dirname(entry), 'lib'), path.join(path.dirname(entry), 'versions')]) {
+      if (existsSync(dir)) out.add(dir);
+    }
+  }
+  return [...out];
+}
+
+export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCommand> {
+  const detected = await detectIsolation(request.warn);
+  const isolation: Isolation = namespacesDisabled() ? { ...detected, mode: IsolationMode.None } : detected;
+  if (isolation !== detected) request.warn?.(`[tools] WARNING: namespaces turned off by ${SANDBOX_ISOLATION_ENV}`);
+  const home = await ensureAgentHome(request.dir);
+  const env = buildSandboxEnv(home, process.env, request.extraEnv);
+  const dirs = await gitDirsOf(request.dir).catch(() => undefined);
+  const work = [request.dir];
+  if (dirs && !inside(request.dir, dirs.commonDir)) work.push(dirs.commonDir);
+  if (dirs && !inside(dirs.commonDir, dirs.gitDir) && !inside(request.dir, dirs.gitDir)) work.push(dirs.gitDir);
+  const hidden = hiddenDirs();
+  const view: SandboxView = {
+    writable: request.readOnly ? [home] : [...work, home],
+    readOnly: [...(request.readOnly ? work : []), ...toolchainDirs(env['PATH'] ?? '', hidden)],
+    hidden,
+    protectedPaths: dirs
+      ? [...protectedFiles(request.dir, dirs.commonDir, dirs.gitDir), path.join(dirs.commonDir, 'hooks')]
+      : [],
+  };
+  const privateNetwork = sandboxNetworkFromEnv() === 'none';
+  const { file, args } = isolatedArgv(isolation, { command: request.command, view, privateNetwork });
+  return { file, args, env, isolation };
+}

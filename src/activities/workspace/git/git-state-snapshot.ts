@@ -1,0 +1,118 @@
+/**
+ * The snapshot half of the git-state guard: what of a repository's shared git dir can
+ * make git run code (its `config`, its `hooks/`), plus the files that tell git where a
+ * worktree's git dir is (`<worktree>/.git`, `<admin>/commondir`, `<admin>/gitdir`), read
+ * before the agent's first step. Stored in the worker's state dir (sandbox-state), not
+ * in the repository, so the agent cannot rewrite what it is checked against.
+ */
+import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import path from 'node:path';
+import { gitSnapshotPath, writeSandboxFile } from '../sandbox-state.js';
+import { git } from './git.js';
+
+/** A file as found: its bytes and permission bits, or a symlink's target. */
+export type FileEntry =
+  | { readonly kind: 'file'; readonly mode: number; readonly base64: string }
+  | { readonly kind: 'symlink'; readonly target: string };
+
+export interface GitStateSnapshot {
+  readonly version: 1;
+  readonly repoPath: string;
+  readonly worktreePath: string;
+  readonly commonDir: string;
+  /** Absolute path → entry, or null when the file did not exist. */
+  readonly files: Readonly<Record<string, FileEntry | null>>;
+  readonly hooksDir: string;
+  /** Relative path under hooksDir → entry; null when there was no hooks directory. */
+  readonly hooks: Readonly<Record<string, FileEntry>> | null;
+}
+
+/** Caps the snapshot: a hooks dir larger than this is not a normal one. */
+const MAX_BYTES = 4 * 1024 * 1024;
+
+export async function readEntry(file: string): Promise<FileEntry | null> {
+  const info = await lstat(file).catch(() => undefined);
+  if (info === undefined) return null;
+  if (info.isSymbolicLink()) return { kind: 'symlink', target: await readlink(file) };
+  if (!info.isFile()) return null;
+  return { kind: 'file', mode: info.mode & 0o777, base64: (await readFile(file)).toString('base64') };
+}
+
+/** Every file under `dir` (recursively), by relative path; null when `dir` is not a directory. */
+export async function readTree(dir: string): Promise<Record<string, FileEntry> | null> {
+  const info = await lstat(dir).catch(() => undefined);
+  if (info === undefined || !info.isDirectory()) return null;
+  const out: Record<string, FileEntry> = {};
+  let bytes = 0;
+  async function walk(rel: string): Promise<void> {
+    for (const entry of await readdir(path.join(dir, rel), { withFileTypes: true })) {
+      const child = path.join(rel, entry.name);
+      if (entry.isDirectory()) {
+        await walk(child);
+        continue;
+      }
+      const read = await readEntry(path.join(dir, child));
+      if (read === null) continue;
+      bytes += read.kind === 'file' ? read.base64.length : read.target.length;
+      if (bytes > MAX_BYTES) throw new Error(`${dir} holds more than ${MAX_BYTES} bytes of hooks`);
+      out[child] = read;
+    }
+  }
+  await walk('');
+  return out;
+}
+
+/** The repository's common git dir and the worktree's own git dir (absolute). */
+export async function gitDirsOf(worktreePath: string): Promise<{ commonDir: string; gitDir: string }> {
+  const r = await git(worktreePath, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--absolute-git-dir']);
+  const [commonDir, gitDir] = r.stdout.trim().split('\n');
+  if (r.exitCode !== 0 || !commonDir || !gitDir) {
+    throw new Error(`cannot find the git dirs of ${worktreePath}: ${r.stderr.trim() || 'not a git worktree'}`);
+  }
+  return { commonDir, gitDir };
+}
+
+/** The protected single files of a worktree (besides the hooks directory). */
+export function protectedFiles(worktreePath: string, commonDir: string, gitDir: string): string[] {
+  const files = [path.join(commonDir, 'config'), path.join(commonDir, 'config.worktree')];
+  if (path.resolve(gitDir) !== path.resolve(commonDir)) {
+    files.push(path.join(worktreePath, '.git'), path.join(gitDir, 'commondir'), path.join(gitDir, 'gitdir'));
+    files.push(path.join(gitDir, 'config.worktree'));
+  }
+  return files;
+}
+
+/** Reads the current state (does not store it). */
+export async function takeGitSnapshot(repoPath: string, worktreePath: string): Promise<GitStateSnapshot> {
+  const { commonDir, gitDir } = await gitDirsOf(worktreePath);
+  const files: Record<string, FileEntry | null> = {};
+  for (const file of protectedFiles(worktreePath, commonDir, gitDir)) files[file] = await readEntry(file);
+  const hooksDir = path.join(commonDir, 'hooks');
+  return { version: 1, repoPath, worktreePath, commonDir, files, hooksDir, hooks: await readTree(hooksDir) };
+}
+
+/**
+ * Records the snapshot for this worktree. With `keepExisting`, an earlier snapshot wins
+ * (a resumed run must be checked against the state before its first step, not the state
+ * a crashed step left).
+ */
+export async function snapshotGitState(
+  repoPath: string,
+  worktreePath: string,
+  options: { readonly keepExisting: boolean },
+): Promise<GitStateSnapshot> {
+  if (options.keepExisting) {
+    const existing = await loadGitSnapshot(worktreePath);
+    if (existing !== undefined) return existing;
+  }
+  const snapshot = await takeGitSnapshot(repoPath, worktreePath);
+  await writeSandboxFile(worktreePath, path.basename(gitSnapshotPath(worktreePath)), JSON.stringify(snapshot));
+  return snapshot;
+}
+
+export async function loadGitSnapshot(worktreePath: string): Promise<GitStateSnapshot | undefined> {
+  const text = await readFile(gitSnapshotPath(worktreePath), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  const parsed = JSON.parse(text) as GitStateSnapshot;
+  return parsed.version === 1 ? parsed : undefined;
+}

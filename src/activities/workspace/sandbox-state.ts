@@ -1,0 +1,89 @@
+/**
+ * Where the harness keeps per-worktree sandbox state: the agent's private HOME and the
+ * snapshot of the repository's git config and hooks. Both live in the worker's state
+ * directory (`$ISSUE_AGENT_STATE_DIR`, else `$XDG_STATE_HOME/issue-agent`, else
+ * `~/.local/state/issue-agent`), never in the repository: inside the worktree they
+ * would be committed, inside `.git` the agent could rewrite the snapshot it is checked
+ * against. The agent's sandbox hides the worker's home (see process-isolation).
+ *
+ * One directory per worktree, keyed by its path, holding `worktree` (the path, so
+ * stale entries can be swept), `home/` and `git-snapshot.json`.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function sandboxStateRoot(env: Env = process.env): string {
+  const explicit = env['ISSUE_AGENT_STATE_DIR'];
+  if (explicit) return path.join(explicit, 'sandbox');
+  const xdg = env['XDG_STATE_HOME'];
+  const base = xdg ? path.join(xdg, 'issue-agent') : path.join(env['HOME'] || os.homedir(), '.local/state/issue-agent');
+  return path.join(base, 'sandbox');
+}
+
+/** The state directory of one worktree: `<root>/<name>-<hash of the path>`. */
+export function sandboxDir(worktreePath: string, env: Env = process.env): string {
+  const resolved = path.resolve(worktreePath);
+  const hash = createHash('sha256').update(resolved).digest('hex').slice(0, 16);
+  const name = path.basename(resolved).replace(/[^A-Za-z0-9._-]/g, '_');
+  return path.join(sandboxStateRoot(env), `${name}-${hash}`);
+}
+
+export function agentHomePath(worktreePath: string, env: Env = process.env): string {
+  return path.join(sandboxDir(worktreePath, env), 'home');
+}
+
+export function gitSnapshotPath(worktreePath: string, env: Env = process.env): string {
+  return path.join(sandboxDir(worktreePath, env), 'git-snapshot.json');
+}
+
+async function ensureSandboxDir(worktreePath: string): Promise<string> {
+  const dir = sandboxDir(worktreePath);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await writeFile(path.join(dir, 'worktree'), path.resolve(worktreePath), 'utf8');
+  return dir;
+}
+
+/** The agent's private HOME (also its TMPDIR) for this worktree, created when missing. */
+export async function ensureAgentHome(worktreePath: string): Promise<string> {
+  await ensureSandboxDir(worktreePath);
+  const home = agentHomePath(worktreePath);
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  return home;
+}
+
+export async function writeSandboxFile(worktreePath: string, file: string, text: string): Promise<void> {
+  const dir = await ensureSandboxDir(worktreePath);
+  await writeFile(path.join(dir, file), text, { encoding: 'utf8', mode: 0o600 });
+}
+
+/**
+ * Removes the worktree's private HOME and git snapshot. Call it when the worktree is
+ * removed (delivery); stale ones are also swept at the next prepareWorkspace.
+ */
+export async function removeAgentSandbox(worktreePath: string): Promise<void> {
+  await rm(sandboxDir(worktreePath), { recursive: true, force: true });
+}
+
+/** Removes the state of worktrees that no longer exist; returns the removed directories. */
+export async function sweepStaleSandboxes(env: Env = process.env): Promise<string[]> {
+  const root = sandboxStateRoot(env);
+  const entries = await readdir(root).catch(() => [] as string[]);
+  const removed: string[] = [];
+  for (const entry of entries) {
+    const dir = path.join(root, entry);
+    const owner = await readFile(path.join(dir, 'worktree'), 'utf8').catch(() => undefined);
+    if (owner === undefined) continue;
+    const alive = await stat(owner).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    if (alive) continue;
+    await rm(dir, { recursive: true, force: true });
+    removed.push(dir);
+  }
+  return removed;
+}

@@ -1,0 +1,150 @@
+/**
+ * The agent's sandbox, attacked from inside: what a command can reach (HOME, /tmp,
+ * paths outside the worktree, the repository's git config and hooks, the network) and
+ * what survives it (detached children, also when the worker itself dies).
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createServer } from 'node:net';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { runBash } from '../../../src/activities/tools/bash-tool.js';
+import { agentHomePath } from '../../../src/activities/workspace/sandbox-state.js';
+import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
+import { toolContext } from './tool-fixtures.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Pids of processes whose command line contains `marker` (read from the host's /proc). */
+function pidsWith(marker: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSafe('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) out.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return out.filter((pid) => pid !== process.pid);
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+test('HOME is private, lives in the harness state dir, and the worker HOME and /tmp are hidden', async () => {
+  const ctx = toolContext();
+  const marker = path.join(os.tmpdir(), `visible-${process.pid}.txt`);
+  writeFileSync(marker, 'host tmp file');
+  try {
+    const result = await runBash({ command: `echo "home=$HOME"; cat ${marker}; ls -A "${os.homedir()}" | wc -l` }, ctx);
+    assert.match(result.content, new RegExp(`home=${agentHomePath(ctx.worktreePath)}`));
+    assert.match(result.content, /No such file/, 'the host /tmp is not visible');
+  } finally {
+    await rm(marker, { force: true });
+  }
+});
+
+test('writes outside the worktree are refused; inside they work', async () => {
+  const ctx = toolContext();
+  // Scratch dirs only (never /etc): on a machine without mounts the writes would land.
+  const inHome = await mkdtemp(path.join(os.homedir(), '.sandbox-test-'));
+  const inVarTmp = await mkdtemp(path.join('/var/tmp', 'sandbox-test-'));
+  const beside = await mkdtemp(path.join(path.dirname(ctx.worktreePath), 'sandbox-test-'));
+  try {
+    const targets = [inHome, inVarTmp, beside].map((d) => path.join(d, 'pwned'));
+    const result = await runBash(
+      { command: `touch inside.txt; for f in ${targets.join(' ')}; do echo x > "$f"; done 2>&1; true` },
+      ctx,
+    );
+    assert.ok(existsSync(path.join(ctx.worktreePath, 'inside.txt')));
+    for (const target of targets) assert.equal(existsSync(target), false, `${target}: ${result.content}`);
+  } finally {
+    for (const dir of [inHome, inVarTmp, beside]) await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('the repository git config and hooks are read-only for the agent; its own git works', async () => {
+  const repo = await makeTempGitRepo();
+  try {
+    await repo.git('worktree', 'add', '-q', '-b', 'agent/issue-1', path.join(repo.dir, '.worktrees/issue-1'));
+    const ctx = toolContext({ worktreePath: path.join(repo.dir, '.worktrees/issue-1') });
+    mkdirSync(path.join(repo.dir, '.git/hooks'), { recursive: true });
+    const result = await runBash(
+      {
+        command:
+          'git config core.fsmonitor "touch /tmp/x" 2>&1; printf "#!/bin/sh\\n" > "$(git rev-parse --git-common-dir)/hooks/post-commit" 2>&1; ' +
+          'echo a > a.txt && git add a.txt && git commit -qm "agent commit" && git log --oneline -1',
+      },
+      ctx,
+    );
+    assert.match(result.content, /agent commit/, 'agent-side git commits in its worktree');
+    assert.equal(existsSync(path.join(repo.dir, '.git/hooks/post-commit')), false);
+    assert.doesNotMatch(readFileSync(path.join(repo.dir, '.git/config'), 'utf8'), /fsmonitor/);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('network: none — even loopback services of the host (Temporal) are unreachable', async () => {
+  const server = createServer((socket) => socket.end('hello from the host\n'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  try {
+    const result = await runBash(
+      { command: `exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3 || echo unreachable` },
+      toolContext(),
+    );
+    assert.doesNotMatch(result.content, /hello from the host/);
+    assert.match(result.content, /unreachable/);
+  } finally {
+    server.close();
+  }
+});
+
+test('a detached (setsid nohup) child dies when the command returns', async () => {
+  const marker = `sandbox-detached-${process.pid}-${Date.now()}`;
+  const result = await runBash(
+    { command: `setsid nohup bash -c 'sleep 300; : ${marker}' >/dev/null 2>&1 & echo started` },
+    toolContext(),
+  );
+  assert.match(result.content, /started/);
+  await sleep(300);
+  assert.deepEqual(pidsWith(marker), [], 'no process of the command is left');
+});
+
+test('when the worker dies, detached children of a running command die too', async () => {
+  const marker = `sandbox-orphan-${process.pid}-${Date.now()}`;
+  const command = `setsid nohup bash -c 'sleep 300; : ${marker}' >/dev/null 2>&1 & sleep 300; : ${marker}`;
+  const worker = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'bash-env-probe.ts'), command], {
+    stdio: 'ignore',
+  });
+  try {
+    for (let i = 0; i < 100 && pidsWith(marker).length < 2; i++) await sleep(100);
+    assert.ok(pidsWith(marker).length >= 2, 'the command and its detached child are running');
+    worker.kill('SIGKILL');
+    for (let i = 0; i < 50 && pidsWith(marker).length > 0; i++) await sleep(100);
+    assert.deepEqual(pidsWith(marker), [], 'nothing survives the worker');
+  } finally {
+    for (const pid of pidsWith(marker)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  }
+});
