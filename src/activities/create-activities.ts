@@ -15,6 +15,7 @@ import { prepareWorkspace } from './workspace/prepare-workspace.js';
 import { buildRetryPrompt } from './validate/retry/build-retry-prompt.js';
 import { runValidators } from './validate/run-validators.js';
 import { evaluateCustomVerdict } from './custom-verdict.js';
+import { runStepRunner } from './runner/run-step-runner.js';
 import { resolveSchemaDigest, toStepQueryRequest } from './step-request.js';
 import type { ActivityDeps } from './deps.js';
 import { withHeartbeat } from './heartbeat.js';
@@ -64,5 +65,8 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     runBoundaryHook: atEdge(async (input) => withHeartbeat(() => runBoundaryHook(deps.boundary, input))),
     checkExternalState: atEdge(async (input) => checkExternalState({ issueSource: deps.issueSource }, input)),
     evaluateCustomVerdict: atEdge(async (input) => evaluateCustomVerdict(input)),
+    runStepRunner: atEdge(async (input) =>
+      withHeartbeat((hb) => runStepRunner({ commands: deps.commands, signal: hb.signal }, input)),
+    ),
   };
 }

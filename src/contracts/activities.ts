@@ -10,6 +10,7 @@ import type {
   CompletionStepDefinition,
   FailurePatternDefinition,
   ModelSettings,
+  SectionDefinition,
   ValidatorDefinition,
 } from './definition.js';
 import type { IssueSourceKind, BoundaryReport } from './run.js';
@@ -71,6 +72,11 @@ export interface ResolvePromptInput {
   readonly required: readonly string[];
   /** Variables available for `{uv-name}` substitution (name without `uv-`). */
   readonly variables: Readonly<Record<string, string>>;
+  /**
+   * `section.*` fragments: each is resolved with the same variables and offered as
+   * `{uv-<section variable>}`; a fragment whose own variables are missing is "".
+   */
+  readonly sections?: readonly SectionDefinition[];
 }
 
 export interface ResolvedPrompt {
@@ -84,6 +90,8 @@ export interface ResolveSchemaInput {
   readonly stepId: string;
   readonly file: string;
   readonly schema: string;
+  /** A built-in schema used instead of the file (steps whose registry entry names none). */
+  readonly inline?: JsonObject;
 }
 
 export interface ResolvedSchema {
@@ -209,6 +217,25 @@ export interface CustomVerdictInput {
   readonly config: JsonObject;
 }
 
+/** A closure step's subprocess `runner` (args already substituted by the workflow). */
+export interface RunStepRunnerInput {
+  readonly stepId: string;
+  readonly worktreePath: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly timeoutMs: number;
+}
+
+export interface RunStepRunnerOutput {
+  /** Exit code when the process exited by itself; absent when killed (timeout) or not started. */
+  readonly exitCode?: number;
+  readonly timedOut: boolean;
+  /** stdout parsed as a JSON object, else `{ raw, parsed? }` as upstream. */
+  readonly output: JsonObject;
+  /** One line: how it ended, with the tail of stderr when it failed. */
+  readonly summary: string;
+}
+
 /** The activities the run workflow calls. */
 export interface RunActivities {
   loadDefinition(input: LoadDefinitionInput): Promise<AgentDefinition>;
@@ -221,4 +248,5 @@ export interface RunActivities {
   runBoundaryHook(input: BoundaryHookInput): Promise<BoundaryReport>;
   checkExternalState(input: CheckExternalStateInput): Promise<IssueSnapshot>;
   evaluateCustomVerdict(input: CustomVerdictInput): Promise<{ readonly done: boolean; readonly reason: string }>;
+  runStepRunner(input: RunStepRunnerInput): Promise<RunStepRunnerOutput>;
 }

@@ -5,7 +5,7 @@
  */
 import { AgentError } from '../contracts/errors.js';
 import type { AgentDefinition, StepDefinition, TransitionRule } from '../contracts/definition.js';
-import { stepPromptInput, systemPromptInput } from '../contracts/step-inputs.js';
+import { stepPromptInput, stepSchemaInput, systemPromptInput } from '../contracts/step-inputs.js';
 import { loadAgentDefinition } from './load/load-agent-definition.js';
 import { formatProblem, type Problem } from './problem.js';
 import { loadPromptTemplate } from './c3l/resolve-c3l-prompt.js';
@@ -48,16 +48,14 @@ async function proveResolution(definition: AgentDefinition): Promise<Proofs> {
     }
   };
   const schemaOk = await Promise.all(
-    steps.map((s) =>
-      attempt(
-        resolveStepSchema({ schemasDir: definition.schemasDir, stepId: s.stepId, ...s.outputSchemaRef }, { files }),
-      ),
-    ),
+    steps.map((s) => attempt(resolveStepSchema(stepSchemaInput(definition, s), { files }))),
   );
   // Templates only: no variables are needed (or checked) to prove a file resolves.
   const promptInputs = [
     systemPromptInput(definition, 0, ''),
-    ...steps.map((s) => ({ ...stepPromptInput(definition, s, {}), required: [] })),
+    ...steps
+      .filter((s) => s.runner === undefined)
+      .map((s) => ({ ...stepPromptInput(definition, s, {}), required: [] })),
   ];
   const promptOk = await Promise.all(promptInputs.map((input) => attempt(loadPromptTemplate(input))));
   return { schemas: schemaOk.filter(Boolean).length, prompts: promptOk.filter(Boolean).length, failures };

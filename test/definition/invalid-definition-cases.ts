@@ -356,7 +356,6 @@ export const INVALID_DEFINITIONS: readonly DefinitionMutation[] = [
       code: 'NO_REACHABLE_CLOSURE',
       file: 'steps_registry.json',
       pointer: '/entryStep',
-      alsoCodes: ['UNREACHABLE_STEP'],
     },
     edits: [
       {
@@ -481,7 +480,7 @@ export const INVALID_DEFINITIONS: readonly DefinitionMutation[] = [
   },
   {
     name: 'step-gate-missing',
-    expected: { code: 'REGISTRY_SCHEMA', file: 'steps_registry.json', pointer: '/steps/initial.work/structuredGate' },
+    expected: { code: 'FLOW_STEP_INCOMPLETE', file: 'steps_registry.json', pointer: '/steps/initial.work' },
     edits: [{ file: 'steps_registry.json', patch: [{ remove: '/steps/initial.work/structuredGate' }] }],
   },
   {
@@ -590,43 +589,6 @@ export const INVALID_DEFINITIONS: readonly DefinitionMutation[] = [
       {
         file: 'steps_registry.json',
         patch: [{ set: '/validationSteps/closure.done/validationConditions/0/validator', value: 'git-clen' }],
-      },
-    ],
-  },
-  {
-    name: 'unreachable-step',
-    expected: { code: 'UNREACHABLE_STEP', file: 'steps_registry.json', pointer: '/steps/continuation.extra' },
-    edits: [
-      { file: 'prompts/steps/continuation/extra/f_default.md', text: 'Extra work.\n' },
-      {
-        file: 'steps_registry.json',
-        patch: [
-          {
-            set: '/steps/continuation.extra',
-            value: {
-              stepId: 'continuation.extra',
-              name: 'Work',
-              stepKind: 'work',
-              c2: 'continuation',
-              c3: 'extra',
-              edition: 'default',
-              uvVariables: ['topic'],
-              usesStdin: false,
-              inputs: { plan: { from: 'initial.work.plan', required: false, default: '' } },
-              outputSchemaRef: { file: 'hello.schema.json', schema: 'continuation.work' },
-              structuredGate: {
-                allowedIntents: ['next', 'repeat', 'handoff'],
-                intentSchemaRef: '#/properties/next_action/properties/action',
-                intentField: 'next_action.action',
-              },
-              transitions: {
-                next: { target: 'continuation.work' },
-                repeat: { target: 'continuation.work' },
-                handoff: { target: 'closure.done' },
-              },
-            },
-          },
-        ],
       },
     ],
   },

@@ -5,7 +5,12 @@
  * pipeline before the rules, because the rules rely on the structure being right.
  */
 import path from 'node:path';
-import type { AgentDefinition, CompletionStepDefinition, StepDefinition } from '../../contracts/definition.js';
+import type {
+  AgentDefinition,
+  CompletionStepDefinition,
+  SectionDefinition,
+  StepDefinition,
+} from '../../contracts/definition.js';
 import { detectLayout, registryPath, relativeToAgent, type AgentLayout } from './agent-layout.js';
 import { checkAgentFile, checkRegistryFile } from '../file-schemas/config-schema-check.js';
 import { deepFreeze } from './deep-freeze.js';
@@ -15,11 +20,12 @@ import { DEFINITION_RULES } from '../rules/all-rules.js';
 import type { LoadContext } from './load-context.js';
 import { normaliseAgent } from '../normalise/normalise-agent.js';
 import { normaliseCompletion } from '../normalise/normalise-completion.js';
-import { normaliseSteps } from '../normalise/normalise-steps.js';
+import { normaliseSections, normaliseSteps } from '../normalise/normalise-steps.js';
 import { formatProblem, isError, type Problem } from '../problem.js';
 import type { RawAgentFile, RawRegistryFile } from './raw-files.js';
 import { readJsonFile } from './read-json-file.js';
 import { resolveEntry } from '../normalise/resolve-entry.js';
+import { readOnlyByAllowedTools } from '../rules/boundary-rules.js';
 import { SchemaFileCache } from '../schema/schema-file-cache.js';
 
 export { DefinitionError };
@@ -116,6 +122,7 @@ async function buildContext(
     settings,
     c1: registry.c1 ?? DEFAULT_C1,
     steps,
+    sections: normaliseSections(registry),
     stepIds,
     entry: entry.entry,
     validators: completion.validators,
@@ -137,7 +144,16 @@ function split(
 async function assemble(ctx: LoadContext, warnings: readonly Problem[]): Promise<AgentDefinition> {
   const { layout, settings } = ctx;
   const steps: Record<string, StepDefinition> = {};
-  for (const s of ctx.steps) steps[s.key] = { ...s.definition, stepKind: s.stepKind ?? 'work' };
+  const readOnlyAgent = readOnlyByAllowedTools(ctx.agent.runner.boundaries?.allowedTools);
+  for (const s of ctx.steps) {
+    steps[s.key] = {
+      ...s.definition,
+      stepKind: s.stepKind ?? 'work',
+      readOnly: s.definition.readOnly || readOnlyAgent,
+    };
+  }
+  const sections: Record<string, SectionDefinition> = {};
+  for (const s of ctx.sections) sections[s.key] = s.definition;
   const completionSteps: Record<string, CompletionStepDefinition> = {};
   for (const c of ctx.completionSteps) completionSteps[c.key] = c.definition;
   const schemaFiles = (await listFiles(layout.schemasDir)).map((f) => path.join(layout.schemasDir, f));
@@ -165,6 +181,8 @@ async function assemble(ctx: LoadContext, warnings: readonly Problem[]): Promise
     c1: ctx.c1,
     entryStep: ctx.entry?.stepId ?? '',
     steps,
+    ...(ctx.sections.length === 0 ? {} : { sections }),
+    ...(settings.closureAdaptation === undefined ? {} : { closureAdaptation: settings.closureAdaptation }),
     completionSteps,
     validators: ctx.validators.defined,
     failurePatterns: ctx.failurePatterns,
