@@ -13,6 +13,9 @@ import type {
   SectionDefinition,
   ValidatorDefinition,
 } from './definition.js';
+import type { RunStepRunnerInput, RunStepRunnerOutput } from './runner-context.js';
+
+export type { RunStepRunnerInput, RunStepRunnerOutput };
 import type { IssueSourceKind, BoundaryReport } from './run.js';
 import type { StepKind } from './intents.js';
 import type { JsonObject, JsonValue } from './json.js';
@@ -215,25 +218,6 @@ export interface CustomVerdictInput {
   readonly iteration: number;
   readonly output: JsonObject;
   readonly config: JsonObject;
-}
-
-/** A closure step's subprocess `runner` (args already substituted by the workflow). */
-export interface RunStepRunnerInput {
-  readonly stepId: string;
-  readonly worktreePath: string;
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly timeoutMs: number;
-}
-
-export interface RunStepRunnerOutput {
-  /** Exit code when the process exited by itself; absent when killed (timeout) or not started. */
-  readonly exitCode?: number;
-  readonly timedOut: boolean;
-  /** stdout parsed as a JSON object, else `{ raw, parsed? }` as upstream. */
-  readonly output: JsonObject;
-  /** One line: how it ended, with the tail of stderr when it failed. */
-  readonly summary: string;
 }
 
 /** The activities the run workflow calls. */

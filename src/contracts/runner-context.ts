@@ -2,7 +2,29 @@
  * `${context.<key>}` in a runner step's args (upstream subprocess-runner): the keys it
  * names, and the substitution. The context is the run's agent parameters plus `issue`
  * (the issue number). Pure: used by the rules at load and by the workflow at run time.
+ * Also the runStepRunner activity's input and output.
  */
+
+import type { JsonObject } from './json.js';
+
+/** A closure step's subprocess `runner` (args already substituted by the workflow). */
+export interface RunStepRunnerInput {
+  readonly stepId: string;
+  readonly worktreePath: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly timeoutMs: number;
+}
+
+export interface RunStepRunnerOutput {
+  /** Exit code when the process exited by itself; absent when killed (timeout) or not started. */
+  readonly exitCode?: number;
+  readonly timedOut: boolean;
+  /** stdout parsed as a JSON object, else `{ raw, parsed? }` as upstream. */
+  readonly output: JsonObject;
+  /** One line: how it ended, with the tail of stderr when it failed. */
+  readonly summary: string;
+}
 
 const CONTEXT_PLACEHOLDER = /\$\{context\.([A-Za-z0-9_-]+)\}/g;
 
