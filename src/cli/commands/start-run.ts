@@ -17,6 +17,7 @@ import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFl
 import { progressKey, progressLine, resultSummary } from '../progress-format.js';
 import { checkRepository, loadDefinition, resolveUserPath, userCwd, workflowIdFor } from '../run-target.js';
 import { serveUntilDone } from '../serve-until-done.js';
+import { extractAgentParameters, resolveAgentParameters } from '../agent-parameters.js';
 import { connectCli, hasPollers, type CliTemporal } from '../temporal/temporal-client.js';
 
 function issueSourceOf(flags: ParsedFlags): IssueSourceKind {
@@ -57,12 +58,15 @@ async function awaitResult(
 
 export async function startRunCommand(argv: readonly string[]): Promise<number> {
   const spec = COMMANDS['start-run']!;
-  const flags = parseFlags(spec, argv);
+  // Agent parameters (--<param>, --param key=value) come out of argv before strict parsing.
+  const agentParameters = await extractAgentParameters(argv, spec.flags);
+  const flags = parseFlags(spec, agentParameters.argv);
   if (flags['help']) {
     process.stdout.write(`${renderHelp(spec)}\n`);
     return 0;
   }
   const issue = requireIssue(flags);
+  const parameters = resolveAgentParameters(agentParameters, { issue });
   const issueSource = issueSourceOf(flags);
   const maxIterations = optionalNumber(flags, 'max-iterations', { integer: true });
   const maxUsd = optionalNumber(flags, 'budget-usd');
@@ -83,6 +87,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       repoPath,
       issueSource,
       artifactsDir: resolve(PROJECT_ROOT, '.artifacts'),
+      ...(Object.keys(parameters).length === 0 ? {} : { parameters }),
       ...(maxIterations === undefined ? {} : { maxIterations }),
       ...(maxUsd === undefined && maxTokens === undefined
         ? {}
