@@ -54,6 +54,8 @@ export interface KnownValidators {
 
 export interface LoadContext {
   readonly layout: AgentLayout;
+  /** config.json / config.local.json applied over agent.json (absolute paths). */
+  readonly overlayFiles: readonly string[];
   /** agentDir-relative file names, as they appear in problems. */
   readonly agentFile: string;
   readonly registryFile: string;

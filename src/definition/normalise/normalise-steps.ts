@@ -62,7 +62,7 @@ export function normaliseSections(registry: RawRegistryFile): DraftSection[] {
         c3: raw.c3,
         edition: raw.edition ?? DEFAULT_EDITION,
         ...(raw.adaptation === undefined ? {} : { adaptation: raw.adaptation }),
-        uvVariables: (raw.uvVariables ?? []).map(stripUvPrefix),
+        uvVariables: strings(raw.uvVariables).map(stripUvPrefix),
         variable: sectionVariable(key),
       },
     }));
@@ -82,11 +82,11 @@ const BUILTIN_GATE: RawGate = {
 function normaliseStep(key: string, raw: RawStep): Omit<StepDefinition, 'stepKind'> {
   const gated = raw.structuredGate !== undefined;
   const gate = raw.structuredGate ?? BUILTIN_GATE;
-  const allowedIntents = gate.allowedIntents.filter(isIntent);
+  const allowedIntents = strings(gate.allowedIntents).filter(isIntent);
   const rawTransitions = raw.transitions ?? (gated ? {} : { closing: { target: null } });
   const transitions: Partial<Record<Intent, TransitionRule>> = {};
   for (const [intent, rule] of Object.entries(rawTransitions)) {
-    if (isIntent(intent)) transitions[intent] = toRule(rule);
+    if (isIntent(intent) && typeof rule === 'object' && rule !== null) transitions[intent] = toRule(rule);
   }
   // A step may repeat itself without spelling it out (seed 004 §3: repeat → same step).
   if (allowedIntents.includes('repeat') && transitions.repeat === undefined) transitions.repeat = { target: key };
@@ -102,14 +102,14 @@ function normaliseStep(key: string, raw: RawStep): Omit<StepDefinition, 'stepKin
     c3: raw.c3,
     edition: raw.edition ?? DEFAULT_EDITION,
     ...(raw.adaptation === undefined ? {} : { adaptation: raw.adaptation }),
-    uvVariables: (raw.uvVariables ?? []).map(stripUvPrefix),
+    uvVariables: strings(raw.uvVariables).map(stripUvPrefix),
     outputSchemaRef: { ...schemaRef },
     structuredGate: {
       allowedIntents,
       intentField: gate.intentField,
       intentSchemaRef: gate.intentSchemaRef,
       ...(gate.targetField === undefined ? {} : { targetField: gate.targetField }),
-      handoffFields: gate.handoffFields ?? [],
+      handoffFields: strings(gate.handoffFields),
       failFast: gate.failFast ?? true,
       ...(isIntent(gate.fallbackIntent) ? { fallbackIntent: gate.fallbackIntent } : {}),
     },
@@ -142,6 +142,14 @@ function normaliseInputs(raw: NonNullable<RawStep['inputs']>): Record<string, St
     };
   }
   return out;
+}
+
+/**
+ * A list of strings, or [] for anything else: a registry that failed its schema is
+ * still normalised (one-pass validation), so a wrong type must not stop the rules.
+ */
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 /** Shape problems (both or neither form) are reported by the transition rules. */
