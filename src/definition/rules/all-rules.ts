@@ -11,6 +11,7 @@ import type { DefinitionRule } from './rule.js';
 import { boundariesMapped } from './boundary-rules.js';
 import { flowStepsComplete, inputsReadKnownSteps, runnerStepsValid } from './step-shape-rules.js';
 import { sectionPromptsExist } from './prompt-rules.js';
+import { retryTemplatesValid } from './retry-template-rules.js';
 import { outputSchemasResolve } from './schema-rules.js';
 import { handoffOnInitialStep, intentsAllowedForKind, stepIdEqualsKey, stepKindKnown } from './step-rules.js';
 import {
@@ -44,6 +45,7 @@ export const DEFINITION_RULES: readonly DefinitionRule[] = [
   stepPromptsExist,
   sectionPromptsExist,
   unusedPrompts,
+  retryTemplatesValid,
   conditionsUseKnownValidators,
   validatorPatternsKnown,
   completionStepsMatchClosures,
