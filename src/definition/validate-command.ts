@@ -80,7 +80,8 @@ function summary(definition: AgentDefinition, proofs: Proofs, warnings: readonly
     `Agent '${definition.name}' is valid (definition ${definition.hash.slice(0, 12)}).`,
     `Steps: ${steps.length}; entry step: ${definition.entryStep}; verdict: ${definition.verdict.type}; max iterations: ${definition.maxIterations}.`,
     'Transitions:',
-    ...steps.map((s) => `  ${s.stepId} (${s.stepKind}) ${edges(s)}`),
+    ...steps.map((s) => `  ${s.stepId} (${s.stepKind}${s.runner ? `, runner: ${s.runner.command}` : ''}) ${edges(s)}`),
+    ...Object.values(definition.sections ?? {}).map((s) => `  ${s.stepId} (prompt fragment, as {uv-${s.variable}})`),
     `Resolved ${proofs.prompts} prompt(s) (including the system prompt) and ${proofs.schemas} step schema(s).`,
     ...(warnings.length === 0
       ? ['No warnings.']
