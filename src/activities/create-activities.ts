@@ -16,6 +16,7 @@ import { restoreGitState } from './workspace/git/git-state-guard.js';
 import { buildRetryPrompt } from './validate/retry/build-retry-prompt.js';
 import { runValidators } from './validate/run-validators.js';
 import { evaluateCustomVerdict } from './custom-verdict.js';
+import { runStepRunner } from './runner/run-step-runner.js';
 import { resolveSchemaDigest, toStepQueryRequest } from './step-request.js';
 import type { ActivityDeps } from './deps.js';
 import { withHeartbeat } from './heartbeat.js';
@@ -98,5 +99,8 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     runBoundaryHook: edge(async (input) => withHeartbeat(() => runBoundaryHook(deps.boundary, input))),
     checkExternalState: edge(async (input) => checkExternalState({ issueSource: deps.issueSource }, input)),
     evaluateCustomVerdict: edge(async (input) => evaluateCustomVerdict(input)),
+    runStepRunner: edge(async (input) =>
+      withHeartbeat((hb) => runStepRunner({ commands: deps.commands, signal: hb.signal }, input)),
+    ),
   };
 }

@@ -3,20 +3,32 @@
  * Implemented by `createActivities(deps)` in src/activities/; the workflow only ever
  * sees these types (through proxyActivities).
  */
-import type {
-  AgentDefinition,
-  ClosureAction,
-  LabelChange,
-  CompletionStepDefinition,
-  FailurePatternDefinition,
-  ModelSettings,
-  ValidatorDefinition,
-} from './definition.js';
-import type { IssueSourceKind, BoundaryReport } from './run.js';
 import type { DeliveryMode } from './delivery.js';
+import type { AgentDefinition, ClosureAction, LabelChange, ModelSettings, SectionDefinition } from './definition.js';
 import type { StepKind } from './intents.js';
-import type { JsonObject, JsonValue } from './json.js';
+import type { JsonObject } from './json.js';
+import type { BoundaryReport, IssueSourceKind } from './run.js';
+import type { RunStepRunnerInput, RunStepRunnerOutput } from './runner-context.js';
 import type { RunBudget, Usage } from './usage.js';
+import type {
+  BuildRetryPromptInput,
+  ConditionResult,
+  GuardGitStateInput,
+  GuardGitStateOutput,
+  RunValidatorsInput,
+  ValidationReport,
+} from './validation.js';
+
+// Re-exported: callers name every activity's input and output from this one module.
+export type { RunStepRunnerInput, RunStepRunnerOutput };
+export type {
+  BuildRetryPromptInput,
+  ConditionResult,
+  GuardGitStateInput,
+  GuardGitStateOutput,
+  RunValidatorsInput,
+  ValidationReport,
+};
 
 export interface LoadDefinitionInput {
   readonly agentDir: string;
@@ -72,6 +84,11 @@ export interface ResolvePromptInput {
   readonly required: readonly string[];
   /** Variables available for `{uv-name}` substitution (name without `uv-`). */
   readonly variables: Readonly<Record<string, string>>;
+  /**
+   * `section.*` fragments: each is resolved with the same variables and offered as
+   * `{uv-<section variable>}`; a fragment whose own variables are missing is "".
+   */
+  readonly sections?: readonly SectionDefinition[];
 }
 
 export interface ResolvedPrompt {
@@ -85,6 +102,8 @@ export interface ResolveSchemaInput {
   readonly stepId: string;
   readonly file: string;
   readonly schema: string;
+  /** A built-in schema used instead of the file (steps whose registry entry names none). */
+  readonly inline?: JsonObject;
 }
 
 export interface ResolvedSchema {
@@ -153,52 +172,6 @@ export interface QueryStepOutput {
   readonly gitRestored?: readonly string[];
 }
 
-export interface RunValidatorsInput {
-  readonly worktreePath: string;
-  readonly completionStep: CompletionStepDefinition;
-  readonly validators: Readonly<Record<string, ValidatorDefinition>>;
-}
-
-export interface ConditionResult {
-  readonly validator: string;
-  readonly passed: boolean;
-  readonly command?: string;
-  readonly exitCode?: number;
-  /** One or two lines: what was seen. */
-  readonly summary: string;
-  readonly failurePattern?: string;
-  readonly params: Readonly<Record<string, JsonValue>>;
-  /** Exit 126/127 or a permission error: retrying cannot help. */
-  readonly unrecoverable: boolean;
-  readonly output?: ArtifactRef;
-}
-
-export interface ValidationReport {
-  readonly passed: boolean;
-  readonly results: readonly ConditionResult[];
-  /** As QueryStepOutput.gitRestored: validators run code the agent wrote. */
-  readonly gitRestored?: readonly string[];
-}
-
-export interface GuardGitStateInput {
-  readonly worktreePath: string;
-}
-
-export interface GuardGitStateOutput {
-  /** False when no snapshot exists for the worktree (nothing could be checked). */
-  readonly checked: boolean;
-  /** Absolute paths that differed from the pre-run snapshot and were restored. */
-  readonly restored: readonly string[];
-}
-
-export interface BuildRetryPromptInput {
-  readonly promptsDir: string;
-  readonly c1: string;
-  readonly completionStep: CompletionStepDefinition;
-  readonly failurePatterns: Readonly<Record<string, FailurePatternDefinition>>;
-  readonly failed: readonly ConditionResult[];
-}
-
 export interface BoundaryHookInput {
   readonly workflowId: string;
   readonly mode: IssueSourceKind;
@@ -244,4 +217,5 @@ export interface RunActivities {
   evaluateCustomVerdict(input: CustomVerdictInput): Promise<{ readonly done: boolean; readonly reason: string }>;
   /** Restores the repository's git config/hooks to the pre-run snapshot (see git-state-guard). */
   guardGitState(input: GuardGitStateInput): Promise<GuardGitStateOutput>;
+  runStepRunner(input: RunStepRunnerInput): Promise<RunStepRunnerOutput>;
 }

@@ -12,6 +12,35 @@ export interface OutputSchemaRef {
   readonly file: string;
   /** Bare name (`definitions`/`$defs`/top-level key) or `#/json/pointer`. */
   readonly schema: string;
+  /** A built-in schema used instead of the file (steps the registry gave no schema: ungated, runner). */
+  readonly inline?: JsonObject;
+}
+
+/** A closure step run as a deterministic subprocess instead of a model call (upstream `runner`). */
+export interface StepRunnerSpec {
+  readonly command: string;
+  /** Arguments; `${context.<key>}` is replaced by the run context (parameters, issue). */
+  readonly args: readonly string[];
+  readonly timeoutMs: number;
+}
+
+/** Upstream step `inputs`: `{ from: "<stepId>.<key>", required, default }`. */
+export interface StepInputSpec {
+  readonly from?: string;
+  readonly required: boolean;
+  readonly default?: JsonValue;
+}
+
+/** A `section.*` step: a prompt fragment (no gate, no transitions), offered to every step prompt. */
+export interface SectionDefinition {
+  readonly stepId: string;
+  readonly c2: string;
+  readonly c3: string;
+  readonly edition: string;
+  readonly adaptation?: string;
+  readonly uvVariables: readonly string[];
+  /** The `{uv-...}` name under which other prompts see the fragment (`section_<rest>`). */
+  readonly variable: string;
 }
 
 export interface StructuredGate {
@@ -53,6 +82,12 @@ export interface StepDefinition {
   readonly transitions: Readonly<Partial<Record<Intent, TransitionRule>>>;
   /** Verification steps may be made read-only (no editor writes, no mutating bash). */
   readonly readOnly: boolean;
+  /** False when the registry declared no structuredGate (the gate was built in; ungated closure). */
+  readonly gated?: boolean;
+  readonly runner?: StepRunnerSpec;
+  readonly inputs?: Readonly<Record<string, StepInputSpec>>;
+  /** Per-step model id (upstream `model`: sonnet/opus/haiku or a full id). */
+  readonly model?: string;
 }
 
 export const FailAction = { Retry: 'retry', Abort: 'abort', Skip: 'skip' } as const;
@@ -150,6 +185,10 @@ export interface AgentDefinition {
   readonly c1: string;
   readonly entryStep: string;
   readonly steps: Readonly<Record<string, StepDefinition>>;
+  /** `section.*` prompt fragments (absent in definitions recorded before sections existed). */
+  readonly sections?: Readonly<Record<string, SectionDefinition>>;
+  /** Closure prompt adaptation from `defaultClosureAction` (label-only / label-and-close), if any. */
+  readonly closureAdaptation?: string;
   readonly completionSteps: Readonly<Record<string, CompletionStepDefinition>>;
   readonly validators: Readonly<Record<string, ValidatorDefinition>>;
   readonly failurePatterns: Readonly<Record<string, FailurePatternDefinition>>;

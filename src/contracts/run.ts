@@ -2,6 +2,7 @@
  * The run: its input, its phases, the progress a query returns and the final result.
  */
 import type { DeliveryMode } from './delivery.js';
+import type { JsonValue } from './json.js';
 import type { FailureType } from './failures.js';
 import type { Intent, StepKind } from './intents.js';
 import type { RunBudget, Usage } from './usage.js';
@@ -27,6 +28,15 @@ export interface RunInput {
   readonly maxIterations?: number;
   /** Operational tuning; tests shorten the heartbeat timeout to notice a killed worker fast. */
   readonly tuning?: { readonly heartbeatTimeoutMs?: number };
+  /** `retry` of a failed run: start at this step with the failed run's StepContext. */
+  readonly resumeFrom?: ResumePoint;
+}
+
+export interface ResumePoint {
+  readonly stepId: string;
+  readonly stepContext: Readonly<Record<string, Readonly<Record<string, JsonValue>>>>;
+  /** The failed run this one continues (Temporal run id), for the record. */
+  readonly fromRunId: string;
 }
 
 export const RunPhase = {

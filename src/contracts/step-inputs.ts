@@ -32,10 +32,24 @@ export function stepPromptInput(
     c2: step.c2,
     c3: step.c3,
     edition: step.edition,
-    ...(step.adaptation === undefined ? {} : { adaptation: step.adaptation }),
+    ...adaptationOf(definition, step),
     required: step.uvVariables,
     variables,
+    ...(definition.sections === undefined ? {} : { sections: Object.values(definition.sections) }),
   };
+}
+
+/**
+ * The step's own adaptation; else, for a closure step, the one `defaultClosureAction`
+ * selects (upstream closure-adapter: `f_<edition>_label-only.md`, falling back to
+ * `f_<edition>.md` when the agent ships no such variant).
+ */
+function adaptationOf(definition: AgentDefinition, step: StepDefinition): { adaptation?: string } {
+  if (step.adaptation !== undefined) return { adaptation: step.adaptation };
+  if (step.stepKind === 'closure' && definition.closureAdaptation !== undefined) {
+    return { adaptation: definition.closureAdaptation };
+  }
+  return {};
 }
 
 export function stepSchemaInput(definition: AgentDefinition, step: StepDefinition): ResolveSchemaInput {
@@ -44,5 +58,6 @@ export function stepSchemaInput(definition: AgentDefinition, step: StepDefinitio
     stepId: step.stepId,
     file: step.outputSchemaRef.file,
     schema: step.outputSchemaRef.schema,
+    ...(step.outputSchemaRef.inline === undefined ? {} : { inline: step.outputSchemaRef.inline }),
   };
 }

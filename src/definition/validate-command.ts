@@ -5,7 +5,7 @@
  */
 import { AgentError } from '../contracts/errors.js';
 import type { AgentDefinition, StepDefinition, TransitionRule } from '../contracts/definition.js';
-import { stepPromptInput, systemPromptInput } from '../contracts/step-inputs.js';
+import { stepPromptInput, stepSchemaInput, systemPromptInput } from '../contracts/step-inputs.js';
 import { loadAgentDefinition } from './load/load-agent-definition.js';
 import { formatProblem, type Problem } from './problem.js';
 import { loadPromptTemplate } from './c3l/resolve-c3l-prompt.js';
@@ -48,16 +48,14 @@ async function proveResolution(definition: AgentDefinition): Promise<Proofs> {
     }
   };
   const schemaOk = await Promise.all(
-    steps.map((s) =>
-      attempt(
-        resolveStepSchema({ schemasDir: definition.schemasDir, stepId: s.stepId, ...s.outputSchemaRef }, { files }),
-      ),
-    ),
+    steps.map((s) => attempt(resolveStepSchema(stepSchemaInput(definition, s), { files }))),
   );
   // Templates only: no variables are needed (or checked) to prove a file resolves.
   const promptInputs = [
     systemPromptInput(definition, 0, ''),
-    ...steps.map((s) => ({ ...stepPromptInput(definition, s, {}), required: [] })),
+    ...steps
+      .filter((s) => s.runner === undefined)
+      .map((s) => ({ ...stepPromptInput(definition, s, {}), required: [] })),
   ];
   const promptOk = await Promise.all(promptInputs.map((input) => attempt(loadPromptTemplate(input))));
   return { schemas: schemaOk.filter(Boolean).length, prompts: promptOk.filter(Boolean).length, failures };
@@ -82,7 +80,8 @@ function summary(definition: AgentDefinition, proofs: Proofs, warnings: readonly
     `Agent '${definition.name}' is valid (definition ${definition.hash.slice(0, 12)}).`,
     `Steps: ${steps.length}; entry step: ${definition.entryStep}; verdict: ${definition.verdict.type}; max iterations: ${definition.maxIterations}.`,
     'Transitions:',
-    ...steps.map((s) => `  ${s.stepId} (${s.stepKind}) ${edges(s)}`),
+    ...steps.map((s) => `  ${s.stepId} (${s.stepKind}${s.runner ? `, runner: ${s.runner.command}` : ''}) ${edges(s)}`),
+    ...Object.values(definition.sections ?? {}).map((s) => `  ${s.stepId} (prompt fragment, as {uv-${s.variable}})`),
     `Resolved ${proofs.prompts} prompt(s) (including the system prompt) and ${proofs.schemas} step schema(s).`,
     ...(warnings.length === 0
       ? ['No warnings.']

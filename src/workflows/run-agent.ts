@@ -24,6 +24,7 @@ import { configActivities, workspaceActivities } from './run/activity-proxies.js
 import { failureInfo } from './run/failure-info.js';
 import { runFlowIteration } from './flow/flow-iteration.js';
 import { withinClosureGrace } from './completion/criterion-gate.js';
+import { applicableResume } from '../contracts/resume-point.js';
 import type { IterationOutcome } from './flow/iteration-outcome.js';
 import { cancelSignal, progressQuery, raiseBudgetSignal, raiseBudgetUpdate, retrySignal } from './run/messages.js';
 import { checkBudgetArgs, checkCancelArgs, checkRetryArgs, validateBudgetUpdate } from './run/message-validation.js';
@@ -43,7 +44,15 @@ async function prepare(session: RunSession): Promise<RunContext> {
   const definition = await configActivities.loadDefinition({ agentDir: input.agentDir });
   session.attachDefinition(definition);
   const budget: RunBudget = { maxTurnsPerStep: definition.model.maxTurnsPerStep, ...input.budget };
-  session.update({ ...session.state, stepId: definition.entryStep, budget });
+  // `retry` of a failed run: start where it stopped, with its StepContext (no new commands).
+  const resume = applicableResume(input.resumeFrom, definition.steps);
+  session.update({
+    ...session.state,
+    stepId: resume?.stepId ?? definition.entryStep,
+    ...(resume === undefined ? {} : { stepContext: resume.stepContext }),
+    budget,
+  });
+  if (resume !== undefined) log.info(`resuming failed run ${resume.fromRunId} at step ${resume.stepId}`);
   upsertSearchAttributes([
     { key: AgentNameKey, value: definition.name },
     { key: DefinitionHashKey, value: definition.hash },

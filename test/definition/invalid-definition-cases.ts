@@ -23,12 +23,12 @@ export const INVALID_DEFINITIONS: readonly DefinitionMutation[] = [
   },
   {
     name: 'agent-name-missing',
-    expected: { code: 'AGENT_SCHEMA', file: 'agent.json', pointer: '/name' },
+    expected: { code: 'AGENT_SCHEMA', file: 'agent.json', pointer: '/name', alsoCodes: ['AGENT_ID_MISMATCH'] },
     edits: [{ file: 'agent.json', patch: [{ remove: '/name' }] }],
   },
   {
     name: 'agent-name-pattern',
-    expected: { code: 'AGENT_SCHEMA', file: 'agent.json', pointer: '/name' },
+    expected: { code: 'AGENT_SCHEMA', file: 'agent.json', pointer: '/name', alsoCodes: ['AGENT_ID_MISMATCH'] },
     edits: [{ file: 'agent.json', patch: [{ set: '/name', value: 'Hello' }] }],
   },
   {
@@ -274,6 +274,7 @@ export const INVALID_DEFINITIONS: readonly DefinitionMutation[] = [
       code: 'REGISTRY_SCHEMA',
       file: 'steps_registry.json',
       pointer: '/steps/initial.work/structuredGate/allowedIntents/1',
+      alsoCodes: ['INTENT_ENUM_MISMATCH'],
     },
     edits: [
       {
@@ -480,7 +481,7 @@ export const INVALID_DEFINITIONS: readonly DefinitionMutation[] = [
   },
   {
     name: 'step-gate-missing',
-    expected: { code: 'REGISTRY_SCHEMA', file: 'steps_registry.json', pointer: '/steps/initial.work/structuredGate' },
+    expected: { code: 'FLOW_STEP_INCOMPLETE', file: 'steps_registry.json', pointer: '/steps/initial.work' },
     edits: [{ file: 'steps_registry.json', patch: [{ remove: '/steps/initial.work/structuredGate' }] }],
   },
   {
@@ -510,7 +511,12 @@ export const INVALID_DEFINITIONS: readonly DefinitionMutation[] = [
   },
   {
     name: 'steps-empty',
-    expected: { code: 'REGISTRY_SCHEMA', file: 'steps_registry.json', pointer: '/steps' },
+    expected: {
+      code: 'REGISTRY_SCHEMA',
+      file: 'steps_registry.json',
+      pointer: '/steps',
+      alsoCodes: ['UNKNOWN_ENTRY_STEP'],
+    },
     edits: [
       {
         file: 'steps_registry.json',

@@ -37,6 +37,14 @@ export function materialise(mutation: DefinitionMutation): string {
   return dir;
 }
 
+/** A temp copy of any agent directory with `edits` applied. */
+export async function mutatedCopy(baseDir: string, edits: readonly DefinitionEdit[]): Promise<string> {
+  const dir = tempDir(`mutated-${path.basename(baseDir)}-`);
+  cpSync(baseDir, dir, { recursive: true });
+  for (const edit of edits) applyEdit(dir, edit);
+  return dir;
+}
+
 function applyEdit(dir: string, edit: DefinitionEdit): void {
   const file = path.join(dir, edit.file);
   mkdirSync(path.dirname(file), { recursive: true });

@@ -7,6 +7,7 @@ import { AgentError } from '../../contracts/errors.js';
 import type { RunProgress, RunResult } from '../../contracts/run.js';
 import { workflowUrl } from '../temporal/ensure-temporal.js';
 import { cancelSignal, progressQuery, retrySignal } from '../../workflows/run/messages.js';
+import { reviveFailedRun } from '../revive-failed-run.js';
 import type { runAgentWorkflow } from '../../workflows/run-agent.js';
 import { COMMANDS, renderHelp } from '../command-specs.js';
 import { optionalString, parseFlags, requireIssue, type ParsedFlags } from '../parse-flags.js';
@@ -106,6 +107,11 @@ export async function statusCommand(argv: readonly string[]): Promise<number> {
 export async function retryCommand(argv: readonly string[]): Promise<number> {
   return withRun('retry', argv, async ({ cli, workflowId, flags }) => {
     const prompt = optionalString(flags, 'prompt');
+    const revival = await reviveFailedRun(cli, workflowId);
+    if (revival.kind !== 'live') {
+      process.stdout.write(revival.message);
+      return revival.kind === 'revived' ? 0 : 1;
+    }
     await cli.client.workflow.getHandle(workflowId).signal(retrySignal, prompt === undefined ? {} : { prompt });
     process.stdout.write(
       `retry signalled to ${workflowId}${prompt === undefined ? '' : ' with guidance for the next iteration'}\n`,

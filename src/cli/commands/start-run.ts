@@ -22,6 +22,7 @@ import { progressKey, progressLine, resultSummary } from '../progress-format.js'
 import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
 import { repoIdentity, workflowIdFor } from '../repo-identity.js';
 import { serveUntilDone } from '../serve-until-done.js';
+import { extractAgentParameters, resolveAgentParameters } from '../agent-parameters.js';
 import { connectCli, livePollers, workflowTaskTaken, type CliTemporal } from '../temporal/temporal-client.js';
 
 /** How long a worker that looks alive gets to take the run before this process serves it. */
@@ -84,12 +85,15 @@ async function needsOwnWorker(cli: CliTemporal, workflowId: string): Promise<boo
 
 export async function startRunCommand(argv: readonly string[]): Promise<number> {
   const spec = COMMANDS['start-run']!;
-  const flags = parseFlags(spec, argv);
+  // Agent parameters (--<param>, --param key=value) come out of argv before strict parsing.
+  const agentParameters = await extractAgentParameters(argv, spec.flags);
+  const flags = parseFlags(spec, agentParameters.argv);
   if (flags['help']) {
     process.stdout.write(`${renderHelp(spec)}\n`);
     return 0;
   }
   const issue = requireIssue(flags);
+  const parameters = resolveAgentParameters(agentParameters, { issue });
   const issueSource = issueSourceOf(flags);
   const delivery = deliveryOf(flags, issueSource);
   const maxIterations = optionalNumber(flags, 'max-iterations', { integer: true });
@@ -120,6 +124,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       issueSource,
       delivery,
       artifactsDir: resolve(PROJECT_ROOT, '.artifacts'),
+      ...(Object.keys(parameters).length === 0 ? {} : { parameters }),
       ...(maxIterations === undefined ? {} : { maxIterations }),
       ...(maxUsd === undefined && maxTokens === undefined
         ? {}

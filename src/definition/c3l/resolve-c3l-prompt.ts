@@ -47,6 +47,10 @@ export async function loadPromptTemplate(input: ResolvePromptInput): Promise<Pro
 
 /** Resolves the prompt of `input` with its variables substituted. */
 export async function resolveC3lPrompt(input: ResolvePromptInput): Promise<ResolvedPrompt> {
+  if (input.sections !== undefined && input.sections.length > 0) {
+    const fragments = await resolveSections(input);
+    input = { ...input, variables: { ...input.variables, ...fragments }, sections: [] };
+  }
   const { template, source, absPath } = await loadPromptTemplate(input);
   for (const declared of input.required) {
     const name = stripUvPrefix(declared);
@@ -75,6 +79,34 @@ export async function resolveC3lPrompt(input: ResolvePromptInput): Promise<Resol
   const trimmed = text.trim();
   if (trimmed === '') throw promptError(input, `prompt file is empty: ${absPath}`, absPath, 'prompt text');
   return { text: trimmed, source };
+}
+
+/**
+ * Every section fragment, resolved with the step's variables. A fragment whose declared
+ * variables are not all there (e.g. project context outside a project) is "": upstream
+ * inserts it only when it applies. Any other failure (file gone) is an error.
+ */
+async function resolveSections(input: ResolvePromptInput): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const section of input.sections ?? []) {
+    const applies = section.uvVariables.every((v) => (input.variables[v] ?? '') !== '');
+    if (!applies) {
+      out[section.variable] = '';
+      continue;
+    }
+    const resolved = await resolveC3lPrompt({
+      ...input,
+      stepId: section.stepId,
+      c2: section.c2,
+      c3: section.c3,
+      edition: section.edition,
+      ...(section.adaptation === undefined ? { adaptation: undefined } : { adaptation: section.adaptation }),
+      required: section.uvVariables,
+      sections: [],
+    });
+    out[section.variable] = `${resolved.text}\n`;
+  }
+  return out;
 }
 
 function candidatePaths(input: ResolvePromptInput): string[] {

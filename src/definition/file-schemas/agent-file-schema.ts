@@ -6,6 +6,7 @@
  */
 import { UPSTREAM_COMPLETION_ALIASES, CompletionType } from '../../contracts/completion-types.js';
 import { ClosureAction } from '../../contracts/definition.js';
+import { PERMISSION_MODES } from './registry-file-schema.js';
 
 const VERDICT_TYPES = [...Object.values(CompletionType), ...Object.keys(UPSTREAM_COMPLETION_ALIASES)];
 
@@ -41,6 +42,14 @@ export const AGENT_FILE_SCHEMA = {
           properties: {
             systemPromptPath: nonEmptyString,
             prompts: { type: 'object', properties: { registry: nonEmptyString } },
+            defaultModel: nonEmptyString,
+          },
+        },
+        boundaries: {
+          type: 'object',
+          properties: {
+            allowedTools: { type: 'array', items: { type: 'string' } },
+            permissionMode: { type: 'string', enum: PERMISSION_MODES },
           },
         },
         verdict: {

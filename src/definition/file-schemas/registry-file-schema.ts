@@ -2,8 +2,10 @@
  * JSON Schema of steps_registry.json (both vocabularies). Structure and value types
  * only; references between entries (transition targets, validators, intents per step
  * kind, ...) are checked by the rules in ../rules, which name their own codes.
- * Step objects stay open: upstream registries carry `type`, `usesStdin`, `inputs`,
- * `model`, `permissionMode`, `description`, ... which we accept and ignore.
+ * Step objects stay open: upstream registries carry `type`, `usesStdin`, `description`,
+ * ... which we accept and ignore; `inputs`, `runner`, `model` and `permissionMode` are
+ * used (normalise-steps). Gate, transitions and schema are optional here: `section.*`,
+ * runner and ungated closure steps have none; the step-shape rules say which need them.
  */
 import { ALL_INTENTS, ALL_STEP_KINDS } from '../../contracts/intents.js';
 import { FailAction } from '../../contracts/definition.js';
@@ -41,9 +43,22 @@ const transition = {
   },
 } as const;
 
+const runner = {
+  type: 'object',
+  required: ['command'],
+  properties: { command: nonEmptyString, args: stringList, timeout: { type: 'integer', minimum: 1 } },
+} as const;
+
+const input = {
+  type: 'object',
+  properties: { from: nonEmptyString, required: { type: 'boolean' } },
+} as const;
+
+export const PERMISSION_MODES = ['default', 'plan', 'acceptEdits', 'bypassPermissions'] as const;
+
 const step = {
   type: 'object',
-  required: ['stepId', 'c2', 'c3', 'outputSchemaRef', 'structuredGate', 'transitions'],
+  required: ['stepId', 'c2', 'c3'],
   properties: {
     stepId: nonEmptyString,
     name: { type: 'string' },
@@ -57,6 +72,10 @@ const step = {
     structuredGate: gate,
     transitions: { type: 'object', propertyNames: { enum: ALL_INTENTS }, additionalProperties: transition },
     readOnly: { type: 'boolean' },
+    runner,
+    inputs: { type: 'object', additionalProperties: input },
+    permissionMode: { type: 'string', enum: PERMISSION_MODES },
+    model: nonEmptyString,
   },
 } as const;
 

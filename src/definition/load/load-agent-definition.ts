@@ -1,11 +1,18 @@
 /**
- * Loads an agent definition: read → parse → JSON-Schema check → normalise →
- * cross-reference rules → frozen AgentDefinition. Every problem is collected and
- * reported together; nothing stops at the first. Structural (schema) errors end the
- * pipeline before the rules, because the rules rely on the structure being right.
+ * Loads an agent definition: read → parse → config.json overlay → JSON-Schema check →
+ * normalise → cross-reference rules → frozen AgentDefinition. Every problem is
+ * collected and reported together, in one pass: a file that fails its JSON Schema is
+ * still normalised (leniently) and given to every rule, so shape errors do not hide
+ * graph or prompt errors (one-pass.ts: a rule that cannot read a malformed part is
+ * skipped, and a rule's problem under a shape error's pointer is not repeated).
  */
 import path from 'node:path';
-import type { AgentDefinition, CompletionStepDefinition, StepDefinition } from '../../contracts/definition.js';
+import type {
+  AgentDefinition,
+  CompletionStepDefinition,
+  SectionDefinition,
+  StepDefinition,
+} from '../../contracts/definition.js';
 import { detectLayout, registryPath, relativeToAgent, type AgentLayout } from './agent-layout.js';
 import { checkAgentFile, checkRegistryFile } from '../file-schemas/config-schema-check.js';
 import { deepFreeze } from './deep-freeze.js';
@@ -15,11 +22,14 @@ import { DEFINITION_RULES } from '../rules/all-rules.js';
 import type { LoadContext } from './load-context.js';
 import { normaliseAgent } from '../normalise/normalise-agent.js';
 import { normaliseCompletion } from '../normalise/normalise-completion.js';
-import { normaliseSteps } from '../normalise/normalise-steps.js';
+import { normaliseSections, normaliseSteps } from '../normalise/normalise-steps.js';
 import { formatProblem, isError, type Problem } from '../problem.js';
 import type { RawAgentFile, RawRegistryFile } from './raw-files.js';
 import { readJsonFile } from './read-json-file.js';
 import { resolveEntry } from '../normalise/resolve-entry.js';
+import { applyConfigOverlay } from './config-overlay.js';
+import { lenient, runRulesLeniently, withoutEchoes } from './one-pass.js';
+import { readOnlyByAllowedTools } from '../rules/boundary-rules.js';
 import { SchemaFileCache } from '../schema/schema-file-cache.js';
 
 export { DefinitionError };
@@ -35,15 +45,22 @@ export type LoadResult =
 export async function loadAgentDefinition(agentDir: string): Promise<LoadResult> {
   const layout = await detectLayout(agentDir);
   const files = await readFiles(layout);
-  if (!files.agent || !files.registry) {
-    const early = split(files.problems);
-    // Without both files there is always at least one error; the fallback keeps the type honest.
-    return early.ok ? { ok: false, problems: files.problems, warnings: [] } : early;
-  }
-  const { ctx, problems } = await buildContext(layout, files.agent, files.registry);
-  for (const rule of DEFINITION_RULES) problems.push(...(await rule(ctx)));
+  const agent = files.agent ?? files.lenientAgent;
+  const registry = files.registry ?? files.lenientRegistry;
+  const ruleProblems =
+    agent === undefined || registry === undefined
+      ? undefined
+      : await runRulesLeniently(
+          () => buildContext(layout, agent, registry, files.overlayFiles ?? []),
+          DEFINITION_RULES,
+        );
+  const problems = [...files.problems, ...withoutEchoes(ruleProblems?.problems ?? [], files.problems)];
   const result = split(problems);
-  if (!result.ok) return result;
+  if (!result.ok || ruleProblems?.ctx === undefined || !files.agent || !files.registry) {
+    // Without both files (or with a shape error) there is always at least one error.
+    return result.ok ? { ok: false, problems, warnings: [] } : result;
+  }
+  const ctx = ruleProblems.ctx;
   const definition = await assemble(ctx, result.warnings);
   return { ok: true, definition, warnings: result.warnings };
 }
@@ -60,6 +77,10 @@ interface ReadFiles {
   registry?: RawRegistryFile;
   registryFile: string;
   problems: Problem[];
+  overlayFiles?: string[];
+  /** A file that failed its schema, given to the rules anyway when its core is an object. */
+  lenientAgent?: RawAgentFile;
+  lenientRegistry?: RawRegistryFile;
 }
 
 async function readFiles(layout: AgentLayout): Promise<ReadFiles> {
@@ -68,9 +89,19 @@ async function readFiles(layout: AgentLayout): Promise<ReadFiles> {
   const agentRead = await readJsonFile(layout.agentPath, agentFile);
   const out: ReadFiles = { registryFile: '', problems };
   if (agentRead.ok) {
-    const checked = checkAgentFile(agentRead.value, agentFile);
+    const overlay = await applyConfigOverlay(
+      agentRead.value,
+      path.dirname(layout.agentPath),
+      path.dirname(agentFile).replace(/^\.$/, ''),
+    );
+    problems.push(...overlay.problems);
+    out.overlayFiles = overlay.files;
+    const checked = checkAgentFile(overlay.value, agentFile);
     if (checked.ok) out.agent = checked.value;
-    else problems.push(...checked.problems);
+    else {
+      problems.push(...checked.problems);
+      out.lenientAgent = lenient<RawAgentFile>(overlay.value, 'runner');
+    }
   } else problems.push(agentRead.problem);
   // Even when agent.json is broken, check the registry it names (or the default) too.
   const regAbs = registryPath(layout, agentRead.ok ? registryNameOf(agentRead.value) : undefined);
@@ -79,7 +110,10 @@ async function readFiles(layout: AgentLayout): Promise<ReadFiles> {
   if (registryRead.ok) {
     const checked = checkRegistryFile(registryRead.value, out.registryFile);
     if (checked.ok) out.registry = checked.value;
-    else problems.push(...checked.problems);
+    else {
+      problems.push(...checked.problems);
+      out.lenientRegistry = lenient<RawRegistryFile>(registryRead.value, 'steps');
+    }
   } else problems.push(registryRead.problem);
   return out;
 }
@@ -96,6 +130,7 @@ async function buildContext(
   layout: AgentLayout,
   agent: RawAgentFile,
   registry: RawRegistryFile,
+  overlayFiles: readonly string[],
 ): Promise<{ ctx: LoadContext; problems: Problem[] }> {
   const agentFile = relativeToAgent(layout, layout.agentPath);
   const registryFile = relativeToAgent(layout, registryPath(layout, agent.runner.flow?.prompts?.registry));
@@ -107,6 +142,7 @@ async function buildContext(
   problems.push(...entry.problems, ...completion.problems);
   const ctx: LoadContext = {
     layout,
+    overlayFiles,
     agentFile,
     registryFile,
     agent,
@@ -116,6 +152,7 @@ async function buildContext(
     settings,
     c1: registry.c1 ?? DEFAULT_C1,
     steps,
+    sections: normaliseSections(registry),
     stepIds,
     entry: entry.entry,
     validators: completion.validators,
@@ -137,7 +174,16 @@ function split(
 async function assemble(ctx: LoadContext, warnings: readonly Problem[]): Promise<AgentDefinition> {
   const { layout, settings } = ctx;
   const steps: Record<string, StepDefinition> = {};
-  for (const s of ctx.steps) steps[s.key] = { ...s.definition, stepKind: s.stepKind ?? 'work' };
+  const readOnlyAgent = readOnlyByAllowedTools(ctx.agent.runner.boundaries?.allowedTools);
+  for (const s of ctx.steps) {
+    steps[s.key] = {
+      ...s.definition,
+      stepKind: s.stepKind ?? 'work',
+      readOnly: s.definition.readOnly || readOnlyAgent,
+    };
+  }
+  const sections: Record<string, SectionDefinition> = {};
+  for (const s of ctx.sections) sections[s.key] = s.definition;
   const completionSteps: Record<string, CompletionStepDefinition> = {};
   for (const c of ctx.completionSteps) completionSteps[c.key] = c.definition;
   const schemaFiles = (await listFiles(layout.schemasDir)).map((f) => path.join(layout.schemasDir, f));
@@ -145,6 +191,7 @@ async function assemble(ctx: LoadContext, warnings: readonly Problem[]): Promise
   const registryAbs = path.join(layout.agentDir, ctx.registryFile);
   const hash = await hashDefinitionFiles(layout.agentDir, [
     layout.agentPath,
+    ...ctx.overlayFiles,
     registryAbs,
     ...schemaFiles,
     ...promptFiles,
@@ -165,6 +212,8 @@ async function assemble(ctx: LoadContext, warnings: readonly Problem[]): Promise
     c1: ctx.c1,
     entryStep: ctx.entry?.stepId ?? '',
     steps,
+    ...(ctx.sections.length === 0 ? {} : { sections }),
+    ...(settings.closureAdaptation === undefined ? {} : { closureAdaptation: settings.closureAdaptation }),
     completionSteps,
     validators: ctx.validators.defined,
     failurePatterns: ctx.failurePatterns,

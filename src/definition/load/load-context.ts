@@ -14,6 +14,7 @@ import type { AgentLayout } from './agent-layout.js';
 import type { AgentSettings } from '../normalise/normalise-agent.js';
 import type { RawAgentFile, RawRegistryFile, RawStep } from './raw-files.js';
 import type { SchemaFileCache } from '../schema/schema-file-cache.js';
+import type { DraftSection } from '../normalise/normalise-steps.js';
 
 /** A step before verification: its kind may be unknown (which is itself a problem). */
 export interface DraftStep {
@@ -53,6 +54,8 @@ export interface KnownValidators {
 
 export interface LoadContext {
   readonly layout: AgentLayout;
+  /** config.json / config.local.json applied over agent.json (absolute paths). */
+  readonly overlayFiles: readonly string[];
   /** agentDir-relative file names, as they appear in problems. */
   readonly agentFile: string;
   readonly registryFile: string;
@@ -64,6 +67,8 @@ export interface LoadContext {
   readonly settings: AgentSettings;
   readonly c1: string;
   readonly steps: readonly DraftStep[];
+  /** `section.*` prompt fragments (not flow steps; not in `stepIds`). */
+  readonly sections: readonly DraftSection[];
   readonly stepIds: ReadonlySet<string>;
   readonly entry: EntryChoice | undefined;
   readonly validators: KnownValidators;

@@ -34,7 +34,12 @@ export interface RawAgentFile {
   readonly description?: string;
   readonly parameters?: Readonly<Record<string, RawParameter>>;
   readonly runner: {
-    readonly flow?: { readonly systemPromptPath?: string; readonly prompts?: { readonly registry?: string } };
+    readonly flow?: {
+      readonly systemPromptPath?: string;
+      readonly prompts?: { readonly registry?: string };
+      readonly defaultModel?: string;
+    };
+    readonly boundaries?: { readonly allowedTools?: readonly string[]; readonly permissionMode?: string };
     readonly verdict?: RawVerdict;
     readonly integrations?: {
       readonly github?: {
@@ -84,10 +89,17 @@ export interface RawStep {
   readonly edition?: string;
   readonly adaptation?: string;
   readonly uvVariables?: readonly string[];
-  readonly outputSchemaRef: RawSchemaRef;
-  readonly structuredGate: RawGate;
-  readonly transitions: Readonly<Record<string, RawTransition>>;
+  /** Optional for `section.*` steps, runner steps and ungated closure steps (rules check the rest). */
+  readonly outputSchemaRef?: RawSchemaRef;
+  readonly structuredGate?: RawGate;
+  readonly transitions?: Readonly<Record<string, RawTransition>>;
   readonly readOnly?: boolean;
+  readonly runner?: { readonly command: string; readonly args?: readonly string[]; readonly timeout?: number };
+  readonly inputs?: Readonly<
+    Record<string, { readonly from?: string; readonly required?: boolean; readonly default?: JsonValue }>
+  >;
+  readonly permissionMode?: string;
+  readonly model?: string;
 }
 
 export interface RawCondition {

@@ -13,6 +13,7 @@ import {
 import { DEFAULT_SYSTEM_PROMPT_PATH } from '../c3l/resolve-c3l-prompt.js';
 import { DEFAULT_MAX_ITERATIONS, normaliseVerdict } from './normalise-verdict.js';
 import { pointer, warning, type Problem } from '../problem.js';
+import { modelId } from './model-alias.js';
 import type { RawAgentFile, RawValidationCommands } from '../load/raw-files.js';
 
 export const DEFAULT_MODEL: ModelSettings = { model: 'claude-sonnet-4-6', maxTokens: 8192, maxTurnsPerStep: 40 };
@@ -32,6 +33,8 @@ export interface AgentSettings {
   readonly registry: string | undefined;
   readonly model: ModelSettings;
   readonly closureAction: ClosureAction;
+  /** Upstream closure-adapter: with GitHub on, label-only / label-and-close select `f_<edition>_<action>.md`. */
+  readonly closureAdaptation: string | undefined;
   readonly completionLabels: LabelChange;
   readonly worktree: { readonly root: string; readonly branchPrefix: string };
   readonly validationCommands: RawValidationCommands;
@@ -42,6 +45,8 @@ export function normaliseAgent(agent: RawAgentFile, file: string): { settings: A
   const { spec, problems } = normaliseVerdict(runner.verdict, file);
   const maxIterations = spec.config.maxIterations;
   const { parameters, warnings } = normaliseParameters(agent, file);
+  const closureAction =
+    (runner.integrations?.github?.defaultClosureAction as ClosureAction | undefined) ?? ClosureAction.Close;
   const settings: AgentSettings = {
     name: agent.name,
     displayName: agent.displayName ?? agent.name,
@@ -53,9 +58,16 @@ export function normaliseAgent(agent: RawAgentFile, file: string): { settings: A
     maxIterations: typeof maxIterations === 'number' && maxIterations >= 1 ? maxIterations : DEFAULT_MAX_ITERATIONS,
     systemPromptPath: runner.flow?.systemPromptPath ?? DEFAULT_SYSTEM_PROMPT_PATH,
     registry: runner.flow?.prompts?.registry,
-    model: { ...DEFAULT_MODEL, ...runner.model },
-    closureAction:
-      (runner.integrations?.github?.defaultClosureAction as ClosureAction | undefined) ?? ClosureAction.Close,
+    model: {
+      ...DEFAULT_MODEL,
+      ...(runner.flow?.defaultModel === undefined ? {} : { model: modelId(runner.flow.defaultModel) }),
+      ...runner.model,
+    },
+    closureAction,
+    closureAdaptation:
+      runner.integrations?.github?.enabled !== false && closureAction !== ClosureAction.Close
+        ? closureAction
+        : undefined,
     completionLabels: {
       add: [...(runner.integrations?.github?.labels?.completion?.add ?? [])],
       remove: [...(runner.integrations?.github?.labels?.completion?.remove ?? [])],

@@ -8,6 +8,10 @@ import {
 import { closureReachable, stepsReachable } from './graph-rules.js';
 import { stepPromptsExist, systemPromptExists, unusedPrompts } from './prompt-rules.js';
 import type { DefinitionRule } from './rule.js';
+import { boundariesMapped } from './boundary-rules.js';
+import { flowStepsComplete, inputsReadKnownSteps, runnerStepsValid } from './step-shape-rules.js';
+import { sectionPromptsExist } from './prompt-rules.js';
+import { retryTemplatesValid } from './retry-template-rules.js';
 import { outputSchemasResolve } from './schema-rules.js';
 import { handoffOnInitialStep, intentsAllowedForKind, stepIdEqualsKey, stepKindKnown } from './step-rules.js';
 import {
@@ -23,6 +27,10 @@ export const DEFINITION_RULES: readonly DefinitionRule[] = [
   agentIdMatchesName,
   stepIdEqualsKey,
   stepKindKnown,
+  flowStepsComplete,
+  runnerStepsValid,
+  inputsReadKnownSteps,
+  boundariesMapped,
   intentsAllowedForKind,
   handoffOnInitialStep,
   transitionShape,
@@ -35,7 +43,9 @@ export const DEFINITION_RULES: readonly DefinitionRule[] = [
   outputSchemasResolve,
   systemPromptExists,
   stepPromptsExist,
+  sectionPromptsExist,
   unusedPrompts,
+  retryTemplatesValid,
   conditionsUseKnownValidators,
   validatorPatternsKnown,
   completionStepsMatchClosures,

@@ -8,7 +8,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { c3lCandidates } from '../c3l/c3l-path.js';
 import { problem, warning, type Problem } from '../problem.js';
-import type { DraftStep, LoadContext } from '../load/load-context.js';
+import type { LoadContext } from '../load/load-context.js';
 import { DEFAULT_RETRY_C2 } from '../normalise/normalise-completion.js';
 import type { DefinitionRule } from './rule.js';
 
@@ -34,8 +34,9 @@ export const systemPromptExists: DefinitionRule = async (ctx) => {
 export const stepPromptsExist: DefinitionRule = (ctx) => {
   const present = new Set(ctx.promptFiles);
   const problems: Problem[] = [];
-  for (const step of ctx.steps) {
-    const candidates = c3lCandidates(coordinates(ctx, step));
+  // A runner step runs a subprocess, not a prompt.
+  for (const step of ctx.steps.filter((s) => s.raw.runner === undefined)) {
+    const candidates = c3lCandidates(coordinates(ctx, step.definition));
     if (candidates.some((c) => present.has(c))) continue;
     problems.push(
       problem({
@@ -51,6 +52,23 @@ export const stepPromptsExist: DefinitionRule = (ctx) => {
   return problems;
 };
 
+/** A `section.*` fragment must exist too: other prompts include its text. */
+export const sectionPromptsExist: DefinitionRule = (ctx) =>
+  ctx.sections
+    .filter((s) => !c3lCandidates(coordinates(ctx, s.definition)).some((c) => ctx.promptFiles.includes(c)))
+    .map((s) =>
+      problem({
+        code: 'PROMPT_FILE_MISSING',
+        file: ctx.registryFile,
+        pointer: s.pointer,
+        rule: 'section-prompt-exists',
+        expected: c3lCandidates(coordinates(ctx, s.definition))
+          .map((c) => `prompts/${c}`)
+          .join(' or '),
+        message: `no prompt file for section '${s.key}'`,
+      }),
+    );
+
 export const unusedPrompts: DefinitionRule = (ctx) => {
   const systemRel = path
     .relative(ctx.layout.promptsDir, path.resolve(ctx.layout.agentDir, ctx.settings.systemPromptPath))
@@ -62,7 +80,8 @@ export const unusedPrompts: DefinitionRule = (ctx) => {
     !file.endsWith('.md') ||
     file.startsWith(`${ctx.c1}/${DEFAULT_RETRY_C2}/`) ||
     ctx.completionSteps.some((c) => file.startsWith(`${ctx.c1}/${c.definition.c2}/${c.definition.c3}/`)) ||
-    ctx.steps.some((s) => isVariantOf(file, ctx, s));
+    ctx.steps.some((s) => isVariantOf(file, ctx, s.definition)) ||
+    ctx.sections.some((s) => isVariantOf(file, ctx, s.definition));
   return ctx.promptFiles
     .filter((f) => !used(f))
     .map((f) =>
@@ -78,19 +97,24 @@ export const unusedPrompts: DefinitionRule = (ctx) => {
 };
 
 /** Any adaptation of the step's edition counts: closure adaptations are chosen at runtime. */
-function isVariantOf(file: string, ctx: LoadContext, step: DraftStep): boolean {
-  const d = step.definition;
+function isVariantOf(file: string, ctx: LoadContext, d: C3lStep): boolean {
   const dir = `${ctx.c1}/${d.c2}/${d.c3}/`;
   if (!file.startsWith(dir)) return false;
   const name = file.slice(dir.length);
   return name === `f_${d.edition}.md` || (name.startsWith(`f_${d.edition}_`) && !name.includes('/'));
 }
 
+interface C3lStep {
+  readonly c2: string;
+  readonly c3: string;
+  readonly edition: string;
+  readonly adaptation?: string;
+}
+
 function coordinates(
   ctx: LoadContext,
-  step: DraftStep,
+  d: C3lStep,
 ): { c1: string; c2: string; c3: string; edition: string; adaptation?: string } {
-  const d = step.definition;
   return {
     c1: ctx.c1,
     c2: d.c2,

@@ -22,7 +22,13 @@ async function checkStep(ctx: LoadContext, step: DraftStep): Promise<Problem[]> 
   let full: JsonObject;
   try {
     ({ full } = await resolveStepSchema(
-      { schemasDir: ctx.layout.schemasDir, stepId: step.key, file: ref.file, schema: ref.schema },
+      {
+        schemasDir: ctx.layout.schemasDir,
+        stepId: step.key,
+        file: ref.file,
+        schema: ref.schema,
+        ...(ref.inline === undefined ? {} : { inline: ref.inline }),
+      },
       { files: ctx.schemaFiles },
     ));
   } catch (error) {
@@ -38,7 +44,7 @@ async function checkStep(ctx: LoadContext, step: DraftStep): Promise<Problem[]> 
       }),
     ];
   }
-  return checkIntentEnum(ctx, step, full);
+  return step.definition.gated === false ? [] : checkIntentEnum(ctx, step, full);
 }
 
 function checkIntentEnum(ctx: LoadContext, step: DraftStep, full: JsonObject): Problem[] {

@@ -35,7 +35,8 @@ export const stepKindKnown: DefinitionRule = (ctx) =>
 export const intentsAllowedForKind: DefinitionRule = (ctx) => {
   const problems: Problem[] = [];
   for (const step of ctx.steps) {
-    if (step.stepKind === undefined) continue;
+    // A built-in gate (no structuredGate declared) is judged by flowStepsComplete.
+    if (step.stepKind === undefined || step.definition.gated === false) continue;
     const kindIntents = STEP_KIND_INTENTS[step.stepKind];
     const gate = step.definition.structuredGate;
     const gatePointer = `${step.pointer}/structuredGate`;

@@ -14,7 +14,7 @@ const ENDING_INTENTS: readonly Intent[] = ['closing', 'abort'];
 export const transitionShape: DefinitionRule = (ctx) => {
   const problems: Problem[] = [];
   for (const step of ctx.steps) {
-    for (const [intent, raw] of Object.entries(step.raw.transitions)) {
+    for (const [intent, raw] of Object.entries(step.raw.transitions ?? {})) {
       const at = `${step.pointer}/transitions/${escapePointerSegment(intent)}`;
       const plain = 'target' in raw;
       const conditional = raw.condition !== undefined || raw.targets !== undefined;
@@ -60,7 +60,7 @@ export const transitionShape: DefinitionRule = (ctx) => {
 export const transitionTargetsExist: DefinitionRule = (ctx) => {
   const problems: Problem[] = [];
   for (const step of ctx.steps) {
-    for (const [intent, raw] of Object.entries(step.raw.transitions)) {
+    for (const [intent, raw] of Object.entries(step.raw.transitions ?? {})) {
       const at = `${step.pointer}/transitions/${escapePointerSegment(intent)}`;
       const targets: Array<[string, string | null | undefined]> =
         'target' in raw
@@ -110,7 +110,7 @@ export const allowedIntentsRouted: DefinitionRule = (ctx) => {
 /** Routes for intents the gate never lets through are dead configuration. */
 export const deadTransitions: DefinitionRule = (ctx) =>
   ctx.steps.flatMap((step) =>
-    Object.keys(step.raw.transitions)
+    Object.keys(step.raw.transitions ?? {})
       .filter((intent) => !(step.definition.structuredGate.allowedIntents as readonly string[]).includes(intent))
       .map((intent) =>
         warning({

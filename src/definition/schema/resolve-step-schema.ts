@@ -28,6 +28,10 @@ export async function resolveStepSchema(
   input: ResolveSchemaInput,
   options: ResolveSchemaOptions = {},
 ): Promise<ResolvedSchema> {
+  if (input.inline !== undefined) {
+    const full = relaxRuntimeOwnedFields(closeObjects(input.inline));
+    return { full, api: toApiSchema(full) };
+  }
   const files = options.files ?? new SchemaFileCache(input.schemasDir);
   try {
     const file = files.normalise(input.file);

@@ -23,6 +23,7 @@ import type { VerdictArgs } from '../completion/verdict-check.js';
 import type { IterationOutcome } from './iteration-outcome.js';
 import type { RunContext, RunSession } from '../run/run-session.js';
 import { queryStep } from './model-step.js';
+import { runRunnerStep } from './runner-step.js';
 
 export async function runFlowIteration(ctx: RunContext, session: RunSession): Promise<IterationOutcome> {
   const stepId = session.state.stepId;
@@ -36,6 +37,7 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
   }
   const iteration = session.state.iteration + 1;
   session.update({ ...session.state, iteration, phase: step.stepKind === 'closure' ? 'closure' : 'flow' });
+  if (step.runner !== undefined) return runRunnerStep(ctx, session, step, step.runner, iteration);
 
   const queried = await queryStep(ctx, session, step);
   if (queried.kind !== 'answered') {

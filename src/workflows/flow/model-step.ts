@@ -3,7 +3,9 @@
  * Schema failures (resolution or an invalid final answer) are counted toward
  * schema fail-fast: two in a row end the run with FAILED_SCHEMA_RESOLUTION.
  */
-import { log } from '@temporalio/workflow';
+import { ApplicationFailure, log } from '@temporalio/workflow';
+import { stepInputVariables } from './step-inputs.js';
+import { withParameterDefaults } from '../../contracts/parameter-values.js';
 import type { QueryStepOutput, SchemaDigest } from '../../contracts/activities.js';
 import type { StepDefinition } from '../../contracts/definition.js';
 import { FailureType, SCHEMA_FAILURE_TYPES } from '../../contracts/failures.js';
@@ -37,7 +39,7 @@ async function resolveStepPrompt(ctx: RunContext, session: RunSession, step: Ste
   session.update(taken.state);
   if (taken.prompt !== undefined) return taken.prompt;
   const variables = buildPromptVariables({
-    parameters: ctx.input.parameters ?? {},
+    parameters: withParameterDefaults(ctx.definition.parameters, ctx.input.parameters),
     iteration: session.state.iteration,
     maxIterations: ctx.maxIterations,
     previousSummary: session.state.previousSummary,
@@ -46,7 +48,11 @@ async function resolveStepPrompt(ctx: RunContext, session: RunSession, step: Ste
     agentName: ctx.definition.name,
     branch: ctx.workspace.branch,
   });
-  const resolved = await configActivities.resolvePrompt(stepPromptInput(ctx.definition, step, variables));
+  const inputs = stepInputVariables(step.stepId, step.inputs, session.state.stepContext);
+  if (!inputs.ok) throw ApplicationFailure.nonRetryable(inputs.reason, FailureType.PromptResolution);
+  // Declared inputs fill in defaults; handoffs already present and parameters keep their values.
+  const merged = { ...inputs.variables, ...variables };
+  const resolved = await configActivities.resolvePrompt(stepPromptInput(ctx.definition, step, merged));
   return resolved.text;
 }
 
@@ -108,7 +114,7 @@ export async function queryStep(ctx: RunContext, session: RunSession, step: Step
           issueContext: ctx.issueContext,
           prompt,
           schema,
-          model: ctx.definition.model,
+          model: step.model === undefined ? ctx.definition.model : { ...ctx.definition.model, model: step.model },
           readOnly: step.readOnly,
           budget: remainingBudget(session.state),
         },

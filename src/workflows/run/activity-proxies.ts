@@ -40,6 +40,17 @@ export const workspaceActivities = proxyActivities<
   retry: { initialInterval: '2 seconds', maximumAttempts: 5 },
 });
 
+/**
+ * A closure step's subprocess runner (e.g. a merge script): never retried by Temporal,
+ * since its effect may have happened; a failed exit is a result the flow handles.
+ */
+export const runnerActivities = proxyActivities<Pick<RunActivities, 'runStepRunner'>>({
+  startToCloseTimeout: '20 minutes',
+  heartbeatTimeout: '60 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  retry: { maximumAttempts: 1 },
+});
+
 /** Boundary effects: idempotent, so they may be retried freely. */
 export const boundaryActivities = proxyActivities<Pick<RunActivities, 'runBoundaryHook'>>({
   startToCloseTimeout: '10 minutes',

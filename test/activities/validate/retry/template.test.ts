@@ -57,13 +57,20 @@ test('inside #each, other names fall back to the params', () => {
   );
 });
 
-test('malformed templates degrade instead of throwing', () => {
+test('a template Handlebars cannot parse renders as its own text (validation reports it first)', () => {
   assert.equal(renderTemplate('a {{/if}} b', {}), 'a {{/if}} b');
-  assert.equal(renderTemplate('{{#if x}}open', { x: 1 }), 'open');
-  assert.equal(renderTemplate('{{}} {x}', {}), '{{}} {x}');
+  assert.equal(renderTemplate('{{#if x}}open', { x: 1 }), '{{#if x}}open');
+  assert.equal(renderTemplate('{x} {{a}}', { a: 1 }), '{x} 1');
+});
+
+test('Handlebars forms the mini language lacked: #unless, @first/@last, triple-stash, no HTML escaping', () => {
+  const t = '{{#each files}}{{#if @first}}[{{/if}}{{this}}{{#unless @last}}, {{else}}]{{/unless}}{{/each}}';
+  assert.equal(renderTemplate(t, { files: ['a.ts', 'b.ts', 'c.ts'] }), '[a.ts, b.ts, c.ts]');
+  assert.equal(renderTemplate('{{#unless ok}}not ok{{/unless}}', { ok: false }), 'not ok');
+  assert.equal(renderTemplate('{{{diff}}} {{diff}}', { diff: '<a> & "b"' }), '<a> & "b" <a> & "b"');
 });
 
 test('front matter is stripped', () => {
-  assert.equal(stripFrontMatter('---\ntitle: x\n---\n\nBody {{a}}\n'), 'Body {{a}}\n');
+  assert.equal(stripFrontMatter('---\ntitle: x\n---\n\nBody {{a}}\n').trimStart(), 'Body {{a}}\n');
   assert.equal(stripFrontMatter('No front matter\n---\n'), 'No front matter\n---\n');
 });

@@ -1,0 +1,54 @@
+/**
+ * `retry` on a run that already failed: a signal cannot reach a closed workflow, so a
+ * new run of the same issue (same Workflow ID) starts with the failed run's input,
+ * seeded with its StepContext at the step after the last completed one
+ * (contracts/resume-point.ts), and the command says so. A live run is left to the
+ * retry signal; a run that succeeded or was cancelled is not restarted.
+ */
+import { defaultPayloadConverter } from '@temporalio/common';
+import { AgentError } from '../contracts/errors.js';
+import { resumePointAfterFailure } from '../contracts/resume-point.js';
+import type { RunInput, RunResult } from '../contracts/run.js';
+import { runAgentWorkflow } from '../workflows/run-agent.js';
+import type { CliTemporal } from './temporal/temporal-client.js';
+
+export type Revival =
+  | { readonly kind: 'live' }
+  | { readonly kind: 'revived'; readonly message: string }
+  | { readonly kind: 'not-failed'; readonly message: string };
+
+export async function reviveFailedRun(cli: CliTemporal, workflowId: string): Promise<Revival> {
+  const handle = cli.client.workflow.getHandle<typeof runAgentWorkflow>(workflowId);
+  const description = await handle.describe();
+  if (description.status.name === 'RUNNING') return { kind: 'live' };
+  const result: RunResult | undefined = await handle.result().catch(() => undefined);
+  if (result !== undefined && result.outcome !== 'failed') {
+    return { kind: 'not-failed', message: `run ${workflowId} ended ${result.outcome}: nothing to retry` };
+  }
+  const history = await handle.fetchHistory();
+  const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+  if (payload === undefined) {
+    throw new AgentError('RUN_NOT_FOUND', `cannot read the input of run ${workflowId}`, {
+      where: '--issue',
+      expected: 'a run started by start-run or start-batch',
+    });
+  }
+  const previous = defaultPayloadConverter.fromPayload<RunInput>(payload);
+  const resume = result === undefined ? undefined : resumePointAfterFailure(result, description.runId);
+  const { resumeFrom: _old, ...rest } = previous;
+  const input: RunInput = { ...rest, ...(resume === undefined ? {} : { resumeFrom: resume }) };
+  await cli.client.workflow.start(runAgentWorkflow, {
+    taskQueue: description.taskQueue,
+    workflowId,
+    args: [input],
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+  });
+  const where =
+    resume === undefined
+      ? 'from its entry step (no completed step to resume from)'
+      : `at step ${resume.stepId} with the StepContext of its last completed step`;
+  return {
+    kind: 'revived',
+    message: `run ${workflowId} had failed (${result?.code ?? description.status.name}): started a new run ${where}\n`,
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * The Completion loop's stage 2 as activity inputs and outputs: running validators in
+ * the worktree, what each condition found, the retry prompt built from a failure, and
+ * the git-state guard that runs with them.
+ */
+import type { ArtifactRef } from './activities.js';
+import type { CompletionStepDefinition, FailurePatternDefinition, ValidatorDefinition } from './definition.js';
+import type { JsonValue } from './json.js';
+
+export interface RunValidatorsInput {
+  readonly worktreePath: string;
+  readonly completionStep: CompletionStepDefinition;
+  readonly validators: Readonly<Record<string, ValidatorDefinition>>;
+}
+
+export interface ConditionResult {
+  readonly validator: string;
+  readonly passed: boolean;
+  readonly command?: string;
+  readonly exitCode?: number;
+  /** One or two lines: what was seen. */
+  readonly summary: string;
+  readonly failurePattern?: string;
+  readonly params: Readonly<Record<string, JsonValue>>;
+  /** Exit 126/127 or a permission error: retrying cannot help. */
+  readonly unrecoverable: boolean;
+  readonly output?: ArtifactRef;
+}
+
+export interface ValidationReport {
+  readonly passed: boolean;
+  readonly results: readonly ConditionResult[];
+  /** As QueryStepOutput.gitRestored: validators run code the agent wrote. */
+  readonly gitRestored?: readonly string[];
+}
+
+export interface GuardGitStateInput {
+  readonly worktreePath: string;
+}
+
+export interface GuardGitStateOutput {
+  /** False when no snapshot exists for the worktree (nothing could be checked). */
+  readonly checked: boolean;
+  /** Absolute paths that differed from the pre-run snapshot and were restored. */
+  readonly restored: readonly string[];
+}
+
+export interface BuildRetryPromptInput {
+  readonly promptsDir: string;
+  readonly c1: string;
+  readonly completionStep: CompletionStepDefinition;
+  readonly failurePatterns: Readonly<Record<string, FailurePatternDefinition>>;
+  readonly failed: readonly ConditionResult[];
+}

@@ -1,0 +1,73 @@
+/**
+ * A closure step with a subprocess `runner` (upstream merger): no prompt, no model
+ * call. `${context.<key>}` in its args is filled from the run's parameters and issue
+ * number; the command runs in the worktree (runStepRunner activity). Exit 0 is the
+ * step's validated closing: completion conditions, then the boundary hook, then done.
+ * Any other end (non-zero exit, timeout) is recorded and the flow goes on, as
+ * upstream, until the iteration cap stops the run without a boundary effect.
+ */
+import { log, patched } from '@temporalio/workflow';
+import type { StepDefinition, StepRunnerSpec } from '../../contracts/definition.js';
+import { FailureType } from '../../contracts/failures.js';
+import { substituteContext } from '../../contracts/runner-context.js';
+import { withParameterDefaults } from '../../contracts/parameter-values.js';
+import { recordStep } from './run-state.js';
+import { onWorktreeHost, runnerActivities } from '../run/activity-proxies.js';
+import { finishRun, runCompletionConditions } from '../completion/completion-loop.js';
+import type { IterationOutcome } from './iteration-outcome.js';
+import type { RunContext, RunSession } from '../run/run-session.js';
+
+const NO_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } as const;
+
+export async function runRunnerStep(
+  ctx: RunContext,
+  session: RunSession,
+  step: StepDefinition,
+  runner: StepRunnerSpec,
+  iteration: number,
+): Promise<IterationOutcome> {
+  patched('step-runner');
+  const context = { ...withParameterDefaults(ctx.definition.parameters, ctx.input.parameters), issue: ctx.input.issue };
+  const args = substituteContext(runner.args, context);
+  if (!args.ok) {
+    return {
+      kind: 'failed',
+      code: FailureType.PromptResolution,
+      reason: `step "${step.stepId}": runner args need ${args.missing.map((k) => `\${context.${k}}`).join(', ')}; give them as agent parameters (--param ${args.missing[0]}=...)`,
+    };
+  }
+  log.info('[StepFlow] running subprocess closure', { step: step.stepId, command: runner.command });
+  const result = await runnerActivities.runStepRunner.executeWithOptions(
+    { summary: `${step.stepId} · runner · iteration ${iteration}`, ...onWorktreeHost(ctx.workspace.hostTaskQueue) },
+    [
+      {
+        stepId: step.stepId,
+        worktreePath: ctx.workspace.worktreePath,
+        command: runner.command,
+        args: args.args,
+        timeoutMs: runner.timeoutMs,
+      },
+    ],
+  );
+  const succeeded = result.exitCode === 0;
+  session.update(
+    recordStep(session.state, {
+      iteration,
+      stepId: step.stepId,
+      stepKind: step.stepKind,
+      ...(succeeded ? { intent: 'closing' as const, next: null } : {}),
+      summary: result.summary,
+      usage: NO_USAGE,
+      costUsd: 0,
+      turns: 0,
+    }),
+  );
+  if (!succeeded) {
+    log.warn(`[StepFlow] ${result.summary}; the closure step runs again next iteration`, { step: step.stepId });
+    session.update({ ...session.state, lastError: result.summary });
+    return { kind: 'continue' };
+  }
+  const conditions = await runCompletionConditions(ctx, session, step.stepId);
+  if (conditions.kind !== 'passed') return conditions;
+  return finishRun(ctx, session, result.output, conditions.evidence, `${result.summary}; subprocess closure succeeded`);
+}
