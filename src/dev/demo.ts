@@ -24,7 +24,7 @@ import { createRunWorker } from '../worker/create-run-worker.js';
 
 /** The steps the run went through, e.g. `… → verification.review (escalate) → …`. */
 function stepPath(result: RunResult): string {
-  const shown = new Set(['escalate', 'repeat', 'abort']);
+  const shown = new Set<string | undefined>(['escalate', 'repeat', 'abort']);
   return `steps: ${result.steps.map((s) => (shown.has(s.intent) ? `${s.stepId} (${s.intent})` : s.stepId)).join(' → ')}`;
 }
 
