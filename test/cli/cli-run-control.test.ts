@@ -216,7 +216,7 @@ test('attach, status and cancel through the CLI while a run is in flight', { tim
     assert.equal(status.code, 0, describeResult(status));
     assertNoStack(status);
     assert.match(status.stdout, new RegExp(`${escaped(WORKFLOW_ID)} \\(RUNNING\\)`), describeResult(status));
-    assert.match(status.stdout, /continuation\.issue/, describeResult(status));
+    assert.match(status.stdout, /continuation\.implement/, describeResult(status));
     assert.match(status.stdout, /· flow ·/, describeResult(status));
     assert.ok(p.definitionHash.length >= 12, 'the run reports its definition hash');
     assert.ok(
