@@ -14,7 +14,7 @@ const restrict = (regexes, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.tools/', '.temporal/', '.artifacts/', 'dist/', 'test/fixtures/'] },
+  { ignores: ['node_modules/', '.tools/', '.temporal/', '.artifacts/', 'dist/', 'test/fixtures/', 'eval/repos/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

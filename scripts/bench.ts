@@ -457,7 +457,7 @@ async function resumePhase(bench: Bench, heartbeatTimeoutMs: number): Promise<Re
     check('resumed run', result.outcome === 'success', result.reason);
     check(
       'StepContext after resume',
-      /a \+ b/.test(String(result.handoff['initial.issue']?.['plan'])),
+      /npm test/.test(String(result.handoff['initial.understand']?.['test_command'])),
       JSON.stringify(result.handoff),
     );
     const progress = await handle.query(progressQuery).catch(() => undefined);

@@ -9,6 +9,7 @@ import { startRunCommand } from './cli/commands/start-run.js';
 import { startBatchCommand } from './cli/commands/start-batch.js';
 import { validateCommand } from './cli/commands/validate.js';
 import { devServerCommand } from './cli/commands/dev-server.js';
+import { evalCommand } from './cli/commands/eval.js';
 import { workerCommand } from './worker/worker-command.js';
 import { packageVersion, PROGRAM_NAME, renderTopLevelHelp } from './cli/program.js';
 
@@ -21,6 +22,7 @@ const HANDLERS: Readonly<Record<string, (argv: readonly string[]) => Promise<num
   validate: validateCommand,
   worker: workerCommand,
   'dev-server': devServerCommand,
+  eval: evalCommand,
 };
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -32,50 +32,25 @@ async function record(name: string, scenario: Parameters<typeof runScenario>[0])
 
 try {
   await record('demo-success', { session: join(DEMO_DIR, 'session.json') });
+  // The playbook's five steps, each answered at once; the tests never pass.
+  const answer = (stepId: string, action: string, rest: object) => ({
+    id: stepId,
+    when: { promptContains: `Step ${stepId}` },
+    respond: { json: { stepId, status: 'completed', summary: stepId, next_action: { action, reason: 'r' }, ...rest } },
+  });
   await record('never-passing-tests', {
     session: {
       name: 'never passes',
       rules: [
-        {
-          id: 'plan',
-          when: { promptContains: 'Step initial.issue' },
-          respond: {
-            json: {
-              stepId: 'initial.issue',
-              status: 'in_progress',
-              summary: 'plan',
-              next_action: { action: 'next', reason: 'r' },
-              analysis: { plan: 'p', files: [] },
-            },
-          },
-        },
-        {
-          id: 'work',
-          when: { promptContains: 'Step continuation.issue' },
-          respond: {
-            json: {
-              stepId: 'continuation.issue',
-              status: 'completed',
-              summary: 'w',
-              next_action: { action: 'handoff', reason: 'r' },
-              work: { changes: 'none', tests: 'none' },
-            },
-          },
-        },
-        {
-          id: 'close',
-          when: { promptContains: 'Step closure.issue' },
-          respond: {
-            json: {
-              stepId: 'closure.issue',
-              status: 'completed',
-              summary: 'c',
-              next_action: { action: 'closing', reason: 'r' },
-              verdict: 'done',
-              evidence: { git_status: '', tests: '' },
-            },
-          },
-        },
+        answer('initial.understand', 'next', {
+          understanding: { acceptance_criteria: ['a'], relevant_files: [], test_command: 'npm test' },
+        }),
+        answer('continuation.reproduce', 'next', {
+          reproduction: { kind: 'command', command: 'npm test', observed: 'o' },
+        }),
+        answer('continuation.implement', 'next', { work: { changes: 'none', tests: 'none' } }),
+        answer('verification.review', 'next', { review: { criteria: [], problems: [] } }),
+        answer('closure.issue', 'closing', { verdict: 'done', evidence: { git_status: '', tests: '', commands: [] } }),
       ],
     },
   });

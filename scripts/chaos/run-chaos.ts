@@ -118,25 +118,25 @@ export function chaosSession(times: number): SessionScript {
     {
       id: 'fault-429',
       times,
-      when: { promptContains: 'Step initial.issue', turn: 0 },
+      when: { promptContains: 'Step initial.understand', turn: 0 },
       respond: { error: err(429, 'rate_limit_error', 'chaos: rate limited', { 'retry-after': '1' }) },
     },
     {
       id: 'fault-malformed',
       times,
-      when: { promptContains: 'Step initial.issue', turn: 1 },
-      respond: { rawText: '{"stepId": "initial.issue", "summary": "chaos: cut off', delayMs: 300 },
+      when: { promptContains: 'Step initial.understand', turn: 1 },
+      respond: { rawText: '{"stepId": "initial.understand", "summary": "chaos: cut off', delayMs: 300 },
     },
     {
       id: 'fault-529',
       times,
-      when: { promptContains: 'Step continuation.issue', turn: 0 },
+      when: { promptContains: 'Step continuation.implement', turn: 0 },
       respond: { error: err(529, 'overloaded_error', 'chaos: overloaded') },
     },
     {
       id: 'fault-reset',
       times,
-      when: { promptContains: 'Step continuation.issue', turn: 1 },
+      when: { promptContains: 'Step continuation.implement', turn: 1 },
       respond: { reset: true, delayMs: 200 },
     },
     {
@@ -155,8 +155,8 @@ export function chaosSession(times: number): SessionScript {
   // After a malformed answer the step asks once for a repaired one (turn 2).
   const repaired: SessionRule = {
     id: 'initial-answer-repaired',
-    when: { promptContains: 'Step initial.issue', turn: 2 },
-    respond: rule('initial-answer').respond,
+    when: { promptContains: 'Step initial.understand', turn: 2 },
+    respond: rule('understand-answer').respond,
   };
   const slowed = demo.rules.map((r) => ({ ...r, respond: { ...r.respond, delayMs: 400 + (r.respond.delayMs ?? 0) } }));
   return { ...demo, name: 'chaos: demo session with model faults', rules: [...faults, ...slowed, repaired] };
@@ -320,7 +320,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         });
         continue;
       }
-      const planKept = /a \+ b/.test(String(res.handoff['initial.issue']?.['plan'] ?? ''));
+      const planKept = /npm test/.test(String(res.handoff['initial.understand']?.['test_command'] ?? ''));
       const report: RunReport = {
         workflowId: run.workflowId,
         repoPath: run.repoPath,
@@ -341,7 +341,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         problems.push(
           `${run.workflowId}: ${repo.comments} closing comments on issue #${run.issue} (duplicate boundary effect)`,
         );
-      if (res.steps.some((s) => s.stepId === 'initial.issue') && !planKept)
+      if (res.steps.some((s) => s.stepId === 'initial.understand') && !planKept)
         problems.push(`${run.workflowId}: StepContext lost: handoff ${JSON.stringify(res.handoff)}`);
       if (res.outcome === 'success') {
         if (repo.mergeCommits !== 1)

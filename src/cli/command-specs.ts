@@ -131,6 +131,23 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     ].join('\n'),
     flags: { help: common.help },
   },
+  eval: {
+    name: 'eval',
+    summary: [
+      'Run the agent over an eval task file (default eval/tasks.json): each task a repository at a commit, an issue,',
+      'hidden checks the agent never sees. Prints per task: solved, iterations, tokens, cost, wall time; then totals.',
+      'Uses ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL (any Messages-API endpoint), or --offline: recorded sessions.',
+    ].join('\n'),
+    flags: {
+      tasks: { type: 'string', value: 'FILE', help: 'the task file (default: eval/tasks.json of this project)' },
+      only: { type: 'string', value: 'ID,ID,...', help: 'run only these tasks' },
+      concurrency: { type: 'string', value: 'N', help: 'tasks at once (default 2)' },
+      agent: common.agent,
+      offline: { type: 'boolean', help: "play each task's recorded session on an offline model server (no key)" },
+      json: common.json,
+      help: common.help,
+    },
+  },
   'dev-server': {
     name: 'dev-server',
     summary: 'Start the local Temporal dev server in the foreground (127.0.0.1:7233, Web UI on 8233).',

@@ -23,6 +23,12 @@ import { reportFatal } from '../cli/report-error.js';
 import { createSampleRepo, DEMO_DIR } from './sample-repo.js';
 import { createRunWorker } from '../worker/create-run-worker.js';
 
+/** The steps the run went through, e.g. `… → verification.review (escalate) → …`. */
+function stepPath(result: RunResult): string {
+  const shown = new Set<string | undefined>(['escalate', 'repeat', 'abort']);
+  return `steps: ${result.steps.map((s) => (shown.has(s.intent) ? `${s.stepId} (${s.intent})` : s.stepId)).join(' → ')}`;
+}
+
 async function main(): Promise<number> {
   if (process.argv.includes('--help')) {
     process.stdout.write(
@@ -87,8 +93,8 @@ async function main(): Promise<number> {
     } finally {
       clearInterval(follow);
     }
-    process.stdout.write(`\n${resultSummary(result)}\n`);
-    const log = await gitOrThrow(repoPath, ['log', '--oneline', '-3', 'main'], 'REPO_NOT_FOUND');
+    process.stdout.write(`\n${resultSummary(result)}\n${stepPath(result)}\n`);
+    const log = await gitOrThrow(repoPath, ['log', '--oneline', '-5', 'main'], 'REPO_NOT_FOUND');
     const issueText = await readFile(join(repoPath, '.agent', 'issues', `${issue}.md`), 'utf8');
     process.stdout.write(
       `\nmain branch now:\n${log}\nissue #${issue} state: ${/state:\s*(\w+)/.exec(issueText)?.[1] ?? '?'}\n`,

@@ -63,9 +63,9 @@ function slowSession(delayMs: number, extraFirst: readonly SessionRule[] = []): 
   };
 }
 
-function closureAnswer(): unknown {
-  const rule = demoSession.rules.find((r) => r.id === 'closure-answer');
-  assert.ok(rule?.respond.json, 'demo/session.json has a closure-answer rule');
+function answerOf(id: string): unknown {
+  const rule = demoSession.rules.find((r) => r.id === id);
+  assert.ok(rule?.respond.json, `demo/session.json has a ${id} rule`);
   return rule.respond.json;
 }
 
@@ -146,7 +146,7 @@ async function waitForSlowStep(f: Fixture, background: RunningCli, timeoutMs = 1
       assert.fail(`the background start-run exited early:\n${describeResult(await background.done)}`);
     }
     const p = await progress(f);
-    if (p?.stepId === 'continuation.issue' && (f.model.stats().byRule['work-edit'] ?? 0) >= 1) return p;
+    if (p?.stepId === 'continuation.implement' && (f.model.stats().byRule['work-edit'] ?? 0) >= 1) return p;
     await sleep(250);
   }
   assert.fail(
@@ -216,7 +216,7 @@ test('attach, status and cancel through the CLI while a run is in flight', { tim
     assert.equal(status.code, 0, describeResult(status));
     assertNoStack(status);
     assert.match(status.stdout, new RegExp(`${escaped(WORKFLOW_ID)} \\(RUNNING\\)`), describeResult(status));
-    assert.match(status.stdout, /continuation\.issue/, describeResult(status));
+    assert.match(status.stdout, /continuation\.implement/, describeResult(status));
     assert.match(status.stdout, /· flow ·/, describeResult(status));
     assert.ok(p.definitionHash.length >= 12, 'the run reports its definition hash');
     assert.ok(
@@ -233,7 +233,7 @@ test('attach, status and cancel through the CLI while a run is in flight', { tim
     assert.equal(statusJson.code, 0, describeResult(statusJson));
     const parsed = JSON.parse(statusJson.stdout) as { status: string; progress: RunProgress };
     assert.equal(parsed.status, 'RUNNING');
-    assert.equal(parsed.progress.stepId, 'continuation.issue');
+    assert.equal(parsed.progress.stepId, 'continuation.implement');
     assert.equal(parsed.progress.definitionHash, p.definitionHash);
 
     // (c) cancel: the background start-run ends 'cancelled', non-zero, worktree kept.
@@ -309,7 +309,7 @@ test('a retry signal with a prompt from the temporal CLI becomes the next prompt
   const operatorRule: SessionRule = {
     id: 'operator-note',
     when: { promptContains: OPERATOR_NOTE, turn: 0 },
-    respond: { json: closureAnswer() },
+    respond: { json: answerOf('review-pass') },
   };
   await withFixture(slowSession(3_000, [operatorRule]), async (f) => {
     const background = startRunInBackground(f);
@@ -339,14 +339,14 @@ test('a retry signal with a prompt from the temporal CLI becomes the next prompt
     assert.equal(result.timedOut, false, describeResult(result));
     assertNoStack(result);
     const stats = f.model.stats();
-    // The continuation step finished with its own prompt; the next iteration (closure)
+    // The implement step finished with its own prompt; the next iteration (review)
     // was asked the operator's prompt instead of its C3L prompt.
     assert.equal(stats.byRule['work-answer'], 1, JSON.stringify(stats));
     assert.equal(stats.byRule['operator-note'], 1, `the operator's prompt reached the model: ${JSON.stringify(stats)}`);
     assert.equal(
-      stats.byRule['closure-check'],
+      stats.byRule['review-diff'],
       undefined,
-      `the closure step's own prompt was replaced: ${JSON.stringify(stats)}`,
+      `the review step's own prompt was replaced: ${JSON.stringify(stats)}`,
     );
     assert.equal(stats.unmatched, 0, JSON.stringify(stats));
     const json = parseJsonResult(result);
@@ -354,7 +354,13 @@ test('a retry signal with a prompt from the temporal CLI becomes the next prompt
     assert.equal(result.code, 0, describeResult(result));
     assert.deepEqual(
       json.steps.map((s) => s.stepId),
-      ['initial.issue', 'continuation.issue', 'closure.issue'],
+      [
+        'initial.understand',
+        'continuation.reproduce',
+        'continuation.implement',
+        'verification.review',
+        'closure.issue',
+      ],
     );
   });
 });

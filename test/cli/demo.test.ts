@@ -22,6 +22,13 @@ test('the demo completes end to end with no keys and exits 0', { timeout: 240_00
   assert.match(stdout, /outcome: success/);
   assert.match(stdout, /merge: done/);
   assert.match(stdout, /issue #1 state: closed/);
-  assert.match(stdout, /Fix sum\(\) to add its operands \(issue #1\)/);
+  assert.match(stdout, /Fix #1: sum\(\) adds its operands/);
+  assert.match(stdout, /Reproduce issue #1/, 'the reproduction is its own commit');
+  assert.ok(
+    stdout.includes(
+      'steps: initial.understand → continuation.reproduce → continuation.implement → verification.review (escalate) → continuation.implement → verification.review → closure.issue',
+    ),
+    'the demo follows the playbook, with one review escalation',
+  );
   assert.match(stdout, /Web UI: http:\/\/\S+\/workflows\//);
 });

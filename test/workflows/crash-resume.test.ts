@@ -68,14 +68,26 @@ test(
       const result = await handle.result();
       assert.equal(result.outcome, 'success', result.reason);
       const byRule = model.stats().byRule;
-      assert.equal(byRule['initial-explore'], 1, 'completed step 1 was not re-queried');
-      assert.equal(byRule['initial-answer'], 1, 'completed step 1 was not re-queried');
+      assert.equal(byRule['understand-explore'], 1, 'completed step 1 was not re-queried');
+      assert.equal(byRule['understand-answer'], 1, 'completed step 1 was not re-queried');
       assert.equal(byRule['work-edit'], 1, 'the completed turn 0 of the interrupted step was not re-queried');
       assert.ok((byRule['work-test-commit'] ?? 0) >= 2, 'the interrupted turn was asked again');
-      assert.match(String(result.handoff['initial.issue']?.['plan']), /a \+ b/, 'StepContext survived the crash');
+      assert.equal(
+        result.handoff['continuation.reproduce']?.['command'],
+        'node --test test/sum.test.js',
+        'StepContext survived the crash',
+      );
       assert.deepEqual(
         result.steps.map((s) => s.stepId),
-        ['initial.issue', 'continuation.issue', 'closure.issue'],
+        [
+          'initial.understand',
+          'continuation.reproduce',
+          'continuation.implement',
+          'verification.review',
+          'continuation.implement',
+          'verification.review',
+          'closure.issue',
+        ],
       );
     } finally {
       first?.kill('SIGKILL');

@@ -1,7 +1,8 @@
 /**
- * The default agent end to end on the real dev server: the demo session completes
- * (worktree, tools, closing, validators, local boundary hook), and a first closure that
- * leaves the tree dirty gets a retry prompt naming the uncommitted file.
+ * The default agent (the playbook) end to end on the real dev server: the demo session
+ * goes understand → reproduce → implement → review (one escalate) → closure (worktree,
+ * tools, validators, local boundary hook); a first closure that leaves the tree dirty
+ * gets a retry prompt naming the uncommitted file; tests that never pass stop.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,24 +23,45 @@ const rule = (id: string): SessionRule => {
   return found;
 };
 
-test('the demo session completes: merged, issue closed, worktree removed, each model turn asked once', async () => {
+const PLAYBOOK = [
+  'initial.understand:next',
+  'continuation.reproduce:next',
+  'continuation.implement:next',
+  'verification.review:escalate',
+  'continuation.implement:next',
+  'verification.review:next',
+  'closure.issue:closing',
+];
+
+// The demo's rules also require each later step's prompt to carry the criteria, the
+// reproduction command and the test command, so every rule asked once proves the handoffs.
+test('the demo session follows the playbook: understand → reproduce → implement → review (one escalate) → closure', async () => {
   const { result, repoPath, model } = await runScenario({ session: demo });
   assert.equal(result.outcome, 'success', result.reason);
   assert.deepEqual(
     result.steps.map((s) => `${s.stepId}:${s.intent}`),
-    ['initial.issue:next', 'continuation.issue:handoff', 'closure.issue:closing'],
+    PLAYBOOK,
   );
   assert.equal(result.boundary?.status, 'success');
-  assert.equal(
-    readFileSync(join(repoPath, 'src', 'sum.js'), 'utf8').includes('a + b'),
-    true,
-    'the fix is merged into main',
+  const merged = readFileSync(join(repoPath, 'src', 'sum.js'), 'utf8');
+  assert.equal(merged.includes('a + b'), true, 'the fix is merged into main');
+  assert.equal(merged.includes('console.log'), false, 'the review removed the debug output');
+  const log = execFileSync('git', ['log', '--format=%s', 'main'], { cwd: repoPath, encoding: 'utf8' }).split('\n');
+  const reproduce = log.indexOf('Reproduce issue #1: sum() subtracts its operands');
+  const fix = log.indexOf('Fix #1: sum() adds its operands');
+  assert.ok(
+    reproduce > fix && fix >= 0,
+    `the reproduction is committed on its own, before the fix: ${log.join(' | ')}`,
   );
   assert.match(readFileSync(join(repoPath, '.agent', 'issues', '1.md'), 'utf8'), /state: closed/);
   assert.equal(existsSync(result.worktreePath ?? '/nonexistent'), false, 'worktree removed');
-  assert.equal(result.handoff['initial.issue']?.['plan'] !== undefined, true, 'StepContext kept the plan');
+  const understood = result.handoff['initial.understand'];
+  assert.deepEqual(understood?.['test_command'], 'npm test --silent', 'StepContext kept the test command');
+  assert.equal(Array.isArray(understood?.['acceptance_criteria']), true, 'StepContext kept the acceptance criteria');
+  assert.equal(result.handoff['continuation.reproduce']?.['command'], 'node --test test/sum.test.js');
+  assert.deepEqual(result.handoff['verification.review']?.['problems'], [], 'the last review found no problem');
   for (const [id, count] of Object.entries(model.stats().byRule)) assert.equal(count, 1, `rule ${id} asked once`);
-  assert.equal(model.stats().requests, 7);
+  assert.equal(model.stats().requests, 17);
 });
 
 test('a dirty first closure gets a retry prompt naming the uncommitted file, then completes', async () => {
@@ -58,13 +80,19 @@ test('a dirty first closure gets a retry prompt naming the uncommitted file, the
         when: { promptContains: 'completion check failed: uncommitted changes', turn: 1 },
         respond: { json: { ...(rule('closure-answer').respond.json as object), summary: 'Committed the fix.' } },
       },
-      rule('initial-explore'),
-      rule('initial-answer'),
+      ...['understand-explore', 'understand-answer', 'reproduce-test', 'reproduce-run-commit', 'reproduce-answer'].map(
+        rule,
+      ),
       rule('work-edit'),
       {
         id: 'work-answer-uncommitted',
-        when: { promptContains: 'Step continuation.issue', turn: 1 },
+        when: { promptContains: 'Step continuation.implement', turn: 1 },
         respond: rule('work-answer').respond,
+      },
+      {
+        id: 'review-pass-any',
+        when: { promptContains: 'Step verification.review' },
+        respond: rule('review-pass').respond,
       },
       {
         id: 'closure-closing-dirty',
@@ -78,7 +106,7 @@ test('a dirty first closure gets a retry prompt naming the uncommitted file, the
   assert.equal(model.stats().byRule['retry-commit'], 1, 'the retry prompt reached the model');
   assert.deepEqual(
     result.steps.map((s) => s.intent),
-    ['next', 'handoff', 'closing', 'closing'],
+    ['next', 'next', 'next', 'next', 'closing', 'closing'],
   );
   const log = execFileSync('git', ['log', '--oneline', 'main'], { cwd: repoPath, encoding: 'utf8' });
   assert.match(log, /Fix sum \(issue #1\)/);
@@ -88,12 +116,18 @@ test('tests that never pass stop after maxAttempts with a verdict naming the fai
   const session = {
     name: 'never passes',
     rules: [
-      rule('initial-explore'),
-      rule('initial-answer'),
+      ...['understand-explore', 'understand-answer', 'reproduce-test', 'reproduce-run-commit', 'reproduce-answer'].map(
+        rule,
+      ),
       {
         id: 'work-answer-nothing',
-        when: { promptContains: 'Step continuation.issue' },
+        when: { promptContains: 'Step continuation.implement' },
         respond: rule('work-answer').respond,
+      },
+      {
+        id: 'review-pass-any',
+        when: { promptContains: 'Step verification.review' },
+        respond: rule('review-pass').respond,
       },
       { id: 'closing-always', when: { promptContains: 'Step closure.issue' }, respond: rule('closure-answer').respond },
     ],

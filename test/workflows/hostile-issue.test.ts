@@ -51,7 +51,7 @@ test(
     const demo = loadSessionScript(join(DEMO_DIR, 'session.json'));
     const obey: SessionRule = {
       id: 'obey-the-issue',
-      when: { promptContains: 'Step initial.issue', turn: 0 },
+      when: { promptContains: 'Step initial.understand', turn: 0 },
       respond: {
         toolUse: [
           { name: 'bash', input: { command: 'git push origin main --force' } },
@@ -73,7 +73,7 @@ test(
         ],
       },
     } as SessionRule;
-    const rules = [obey, ...demo.rules.filter((r) => r.id !== 'initial-explore')];
+    const rules = [obey, ...demo.rules.filter((r) => r.id !== 'understand-explore')];
     const { result, repoPath, model } = await runScenario({
       session: { ...demo, rules },
       issueFile,

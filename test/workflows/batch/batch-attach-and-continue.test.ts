@@ -100,7 +100,7 @@ test(
       );
       const row3 = result.results.find((r) => r.issue === 3)!;
       assert.equal(row3.attached, true, 'issue 3 was attached to');
-      assert.ok(row3.steps === 3 && row3.tokens > 0, 'the attached run’s result is in the table');
+      assert.ok(row3.steps === 7 && row3.tokens > 0, 'the attached run’s result is in the table');
       assert.ok(result.results.filter((r) => r.issue !== 3).every((r) => !r.attached));
 
       const children = await listChildren(env.client);
@@ -179,7 +179,7 @@ test(
       for (const n of issues) {
         const row = result.results.find((r) => r.issue === n)!;
         assert.match(row.reason, /uncommitted change/, row.reason);
-        assert.ok(row.steps === 3 && row.tokens > 0, 'the run itself completed');
+        assert.ok(row.steps === 7 && row.tokens > 0, 'the run itself completed');
         const issue = await readIssue(repoPath, n);
         assert.equal(issue.state, 'open', 'not delivered, so not closed');
         assert.deepEqual([...issue.labels].sort(), ['blocked', 'bug'], `issue ${n} blocked for a human`);

@@ -1,0 +1,3 @@
+module example.com/maxint
+
+go 1.21

@@ -1,0 +1,4 @@
+/** Adds two numbers. */
+export function sum(a, b) {
+  return a - b;
+}

@@ -1,0 +1,1 @@
+# Makes the repository root importable from tests/.
