@@ -4,7 +4,7 @@
  * schema fail-fast: two in a row end the run with FAILED_SCHEMA_RESOLUTION.
  */
 import { ApplicationFailure, log } from '@temporalio/workflow';
-import { stepInputVariables } from './step-inputs.js';
+import { stepInputVariables } from './declared-inputs.js';
 import { withParameterDefaults } from '../../contracts/parameter-values.js';
 import type { QueryStepOutput, SchemaDigest } from '../../contracts/activities.js';
 import type { StepDefinition } from '../../contracts/definition.js';
