@@ -15,6 +15,18 @@ export const FORWARDED_ENV = [
   'GIT_AUTHOR_EMAIL',
   'GIT_COMMITTER_NAME',
   'GIT_COMMITTER_EMAIL',
+  // Where toolchains live: version managers' shims (pyenv, nvm, rustup) find their
+  // installs through these, and default to the worker's HOME, which the sandbox hides.
+  'PYENV_ROOT',
+  'PYENV_VERSION',
+  'NVM_DIR',
+  'CARGO_HOME',
+  'RUSTUP_HOME',
+  'GOROOT',
+  'GOPATH',
+  'GOMODCACHE',
+  'JAVA_HOME',
+  'VIRTUAL_ENV',
 ] as const;
 
 const DEFAULT_IDENTITY = { name: 'Issue Agent', email: 'issue-agent@localhost' } as const;

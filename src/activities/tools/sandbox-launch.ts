@@ -45,17 +45,31 @@ export function hiddenDirs(env: Readonly<Record<string, string | undefined>> = p
 }
 
 /**
+ * Version managers whose whole root holds toolchains and nothing secret: their shims
+ * need the root (pyenv's `libexec/` and `version` file, nvm's `versions/`, rustup's
+ * toolchains), so the root is shown read-only when a PATH entry lies inside it.
+ */
+const TOOLCHAIN_ROOTS = new Set(['.pyenv', '.rbenv', '.nodenv', '.nvm', '.volta', '.asdf', '.rustup', '.sdkman', 'go']);
+
+/**
  * Toolchains installed under a hidden home (nvm, cargo, pyenv) stay usable: each PATH
  * entry inside a hidden dir is shown read-only, with the `lib` (npm) or `versions`
- * (pyenv) directory next to it. Nothing else of the home is shown.
+ * directory next to it, or the whole root of a known version manager. For cargo, the
+ * registry and rustup's toolchains are shown, never `~/.cargo/credentials.toml`.
+ * Nothing else of the home is shown.
  */
 export function toolchainDirs(pathVar: string, hidden: readonly string[]): string[] {
   const out = new Set<string>();
   for (const entry of pathVar.split(':')) {
     if (!entry || !path.isAbsolute(entry) || !hidden.some((h) => inside(h, entry))) continue;
-    for (const dir of [entry, path.join(path.dirname(entry), 'lib'), path.join(path.dirname(entry), 'versions')]) {
-      if (existsSync(dir)) out.add(dir);
+    const root = path.dirname(entry);
+    const candidates = TOOLCHAIN_ROOTS.has(path.basename(root))
+      ? [root]
+      : [entry, path.join(root, 'lib'), path.join(root, 'versions')];
+    if (path.basename(root) === '.cargo') {
+      candidates.push(path.join(root, 'registry'), path.join(path.dirname(root), '.rustup'));
     }
+    for (const dir of candidates) if (existsSync(dir)) out.add(dir);
   }
   return [...out];
 }
@@ -66,6 +80,14 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
   if (isolation !== detected) request.warn?.(`[tools] WARNING: namespaces turned off by ${SANDBOX_ISOLATION_ENV}`);
   const home = await ensureAgentHome(request.dir);
   const env = buildSandboxEnv(home, process.env, request.extraEnv);
+  // rustup and cargo find their installs through these, defaulting to the (hidden) real HOME.
+  for (const [name, dir] of [
+    ['RUSTUP_HOME', '.rustup'],
+    ['CARGO_HOME', '.cargo'],
+  ] as const) {
+    const real = path.join(os.homedir(), dir);
+    if (env[name] === undefined && existsSync(real)) env[name] = real;
+  }
   const dirs = await gitDirsOf(request.dir).catch(() => undefined);
   const work = [request.dir];
   if (dirs && !inside(request.dir, dirs.commonDir)) work.push(dirs.commonDir);

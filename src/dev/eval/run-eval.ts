@@ -110,6 +110,9 @@ async function runTask(task: EvalTask, options: EvalOptions, runId: string): Pro
           agentDir: options.agentDir,
           repoPath,
           issueSource: 'local',
+          // The task repository is a throwaway copy: delivering into its main is what a
+          // maintainer would do, and the hidden checks then run on main.
+          delivery: 'merge',
           artifactsDir: options.artifactsDir,
         },
       ],

@@ -14,6 +14,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runBash } from '../../../src/activities/tools/bash-tool.js';
+import { toolchainDirs } from '../../../src/activities/tools/sandbox-launch.js';
 import { agentHomePath } from '../../../src/activities/workspace/sandbox-state.js';
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
 import { toolContext } from './tool-fixtures.js';
@@ -146,5 +147,25 @@ test('when the worker dies, detached children of a running command die too', asy
     assert.deepEqual(pidsWith(marker), [], 'nothing survives the worker');
   } finally {
     for (const pid of pidsWith(marker)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  }
+});
+
+test('toolchains under a hidden home stay usable: version-manager roots, never cargo credentials', async () => {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'toolchains-'));
+  try {
+    for (const dir of ['.pyenv/shims', '.pyenv/libexec', '.cargo/bin', '.cargo/registry', '.rustup', 'bin'])
+      mkdirSync(path.join(home, dir), { recursive: true });
+    writeFileSync(path.join(home, '.cargo', 'credentials.toml'), 'token = "not-a-real-token"\n');
+    const shown = toolchainDirs(
+      [path.join(home, '.pyenv/shims'), path.join(home, '.cargo/bin'), path.join(home, 'bin'), '/usr/bin'].join(':'),
+      [home],
+    );
+    assert.ok(shown.includes(path.join(home, '.pyenv')), 'pyenv shims need the whole root (libexec, version)');
+    assert.ok(shown.includes(path.join(home, '.cargo/bin')) && shown.includes(path.join(home, '.rustup')));
+    assert.ok(!shown.includes(path.join(home, '.cargo')), 'the cargo home holds credentials: only bin and registry');
+    assert.ok(!shown.includes(home), 'the home itself is never shown');
+    assert.ok(!shown.includes('/usr/bin'), 'entries outside hidden dirs need no bind');
+  } finally {
+    await rm(home, { recursive: true, force: true });
   }
 });
