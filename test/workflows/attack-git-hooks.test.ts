@@ -62,7 +62,7 @@ function attackRule(): SessionRule {
   ].join('; ');
   return {
     id: 'attack-git',
-    when: { promptContains: 'Step initial.issue', turn: 0 },
+    when: { promptContains: 'Step initial.understand', turn: 0 },
     respond: {
       toolUse: [
         { name: 'bash', input: { command: plant } },
@@ -117,7 +117,7 @@ for (const mode of ['namespaces', 'no-namespaces'] as const) {
       const pristine = await createSampleRepo({});
       const expected = gitState(pristine.repoPath);
       const demo = loadSessionScript(join(DEMO_DIR, 'session.json'));
-      const rules = [attackRule(), ...demo.rules.filter((r) => r.id !== 'initial-explore')];
+      const rules = [attackRule(), ...demo.rules.filter((r) => r.id !== 'understand-explore')];
       const { result, repoPath, model, handle } = await runScenario({ session: { ...demo, rules } });
 
       assert.equal(model.stats().byRule['attack-git'], 1, 'the attack ran');
@@ -138,6 +138,10 @@ for (const mode of ['namespaces', 'no-namespaces'] as const) {
       if (mode === 'no-namespaces') {
         // The plants worked and ran for the agent's own git: only its own (canary-free) env was there to dump.
         assert.ok(existsSync(join(repoPath, '.git/leak.txt')), 'planted hooks ran for agent-side git');
+        // The guard put them back after the step, and the run says so.
+        const restored = (result.warnings ?? []).filter((w) => /step initial\.understand: .*restored/.test(w));
+        assert.equal(restored.length, 1, `a warning names the restore: ${JSON.stringify(result.warnings)}`);
+        assert.match(restored[0] ?? '', /hooks|config/);
       }
       const scanned = await assertNoCanaryOnDisk([repoPath, dirname(transcriptPath), fakeHome]);
       assert.ok(scanned > 10, `scanned ${scanned} files`);

@@ -85,6 +85,7 @@ export async function runCompletionConditions(
   session.setPhase('validating');
   const completionStep = completionStepFor(ctx.definition, stepId);
   const report = await validate(ctx, completionStep);
+  session.noteGitRestored(`validators of ${stepId}`, report.gitRestored);
   log.info('[CompletionLoop] validation result', { passed: report.passed, results: report.results.length });
   if (report.passed || completionStep === undefined) return { kind: 'passed', evidence: report.results };
 

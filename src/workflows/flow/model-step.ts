@@ -121,6 +121,7 @@ export async function queryStep(ctx: RunContext, session: RunSession, step: Step
       ],
     );
     session.update({ ...session.state, consecutiveSchemaFailures: 0 });
+    session.noteGitRestored(`step ${step.stepId}`, answer.gitRestored);
     return { kind: 'answered', answer };
   } catch (err) {
     const info = failureInfo(err);

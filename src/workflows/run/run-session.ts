@@ -126,9 +126,21 @@ export class RunSession {
    */
   rejectSignal(signal: string, reason: string): void {
     log.warn('ignored a signal with a bad payload', { signal, reason });
+    this.warn(`ignored a "${signal}" signal: ${reason}`);
+  }
+
+  /** Something an operator should know that did not stop the run: kept in details and result. */
+  warn(message: string): void {
     if (this.warnings.length >= MAX_WARNINGS) this.warnings.splice(0, 1);
-    this.warnings.push(`ignored a "${signal}" signal: ${reason}`);
+    this.warnings.push(message);
     this.update(this.state);
+  }
+
+  /** The git-state guard put back what the agent changed in the repository's git config or hooks. */
+  noteGitRestored(where: string, restored: readonly string[] | undefined): void {
+    if (restored === undefined || restored.length === 0) return;
+    log.warn('the agent changed the repository git config or hooks; restored', { where, restored });
+    this.warn(`${where}: the agent changed ${restored.join(', ')}; restored to the pre-run snapshot`);
   }
 
   /** Operator retry (checked payload): the given prompt becomes the next iteration's prompt. */
