@@ -24,14 +24,14 @@ test('declared flags and --param are taken out; the rest parses strictly', async
     '--pr-number',
     '42',
     '--param',
-    'verdictPath=/tmp/v.json',
+    'verdict={"ok":true}',
     '--follow',
   ];
   const extracted = await extractAgentParameters(argv, spec.flags);
   assert.deepEqual(extracted.argv, ['--issue', '3', '--agent', join(AGENTS, 'runner-closure'), '--follow']);
   const flags = parseFlags(spec, extracted.argv);
   assert.equal(flags['follow'], true);
-  assert.deepEqual(resolveAgentParameters(extracted, { issue: 3 }), { prNumber: 42, verdictPath: '/tmp/v.json' });
+  assert.deepEqual(resolveAgentParameters(extracted, { issue: 3 }), { prNumber: 42, verdict: '{"ok":true}' });
 });
 
 test('defaults apply; --flag=value and the kebab-cased key are accepted', async () => {
@@ -48,16 +48,13 @@ test('a missing required parameter is a usage error naming its flag', async () =
   );
   assert.throws(
     () => resolveAgentParameters(extracted, {}),
-    (err: unknown) => err instanceof UsageError && /--verdict-path \(verdictPath/.test(err.message),
+    (err: unknown) => err instanceof UsageError && /--verdict \(verdict/.test(err.message),
   );
 });
 
 test('wrong types and undeclared --param keys are usage errors', async () => {
   const dir = join(AGENTS, 'runner-closure');
-  const extracted = await extractAgentParameters(
-    ['--agent', dir, '--pr-number', 'abc', '--verdict-path', 'v'],
-    spec.flags,
-  );
+  const extracted = await extractAgentParameters(['--agent', dir, '--pr-number', 'abc', '--verdict', 'v'], spec.flags);
   assert.throws(() => resolveAgentParameters(extracted, {}), /--pr-number \(prNumber\) must be a number/);
   await assert.rejects(extractAgentParameters(['--agent', dir, '--param', 'nope=1'], spec.flags), /declared parameter/);
 });

@@ -57,7 +57,7 @@ test('ungated closure and runner steps get the built-in closing gate; runner arg
   assert.ok(triage.outputSchemaRef.inline, 'a built-in schema');
   const runner = await loadAgentDefinitionOrThrow(join(AGENTS, 'runner-closure'));
   assert.equal(runner.steps['merge']?.runner?.timeoutMs, 20000);
-  assert.deepEqual(runner.steps['merge']?.runner?.args.slice(2), ['${context.prNumber}', '${context.verdictPath}']);
+  assert.deepEqual(runner.steps['merge']?.runner?.args.slice(2), ['${context.prNumber}', '${context.verdict}']);
   // allowedTools [] names no tool that can write: every step is read-only.
   assert.equal(runner.steps['merge']?.readOnly, true);
 });

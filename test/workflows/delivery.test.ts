@@ -32,7 +32,7 @@ test('default delivery with local issues is branch: success, main unchanged, the
   assert.equal(result.boundary?.delivery, 'branch');
   assert.equal(result.boundary?.mergeCommand, 'git merge agent/issue-1');
   assert.equal(git(repoPath, 'rev-parse', 'main'), mainBefore, 'main untouched');
-  assert.match(git(repoPath, 'log', '--oneline', 'agent/issue-1'), /Fix sum\(\) to add its operands/);
+  assert.match(git(repoPath, 'log', '--oneline', 'agent/issue-1'), /Fix #1: sum\(\) adds its operands/);
   assert.equal(git(repoPath, 'status', '--porcelain', '--untracked-files=no'), '');
 });
 

@@ -8,8 +8,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SessionRule } from '../../src/dev/model-server/session-script.js';
@@ -75,19 +74,15 @@ test('an ungated single closure step (triager-like) answers once and completes t
   assert.equal(result.boundary?.status, 'success');
 });
 
-async function verdictFile(ok: boolean): Promise<string> {
-  const path = join(await mkdtemp(join(tmpdir(), 'runner-verdict-')), 'verdict.json');
-  await writeFile(path, JSON.stringify({ ok, by: 'reviewer' }));
-  return path;
-}
+/** The reviewer's verdict, given inline: the runner runs sandboxed, where /tmp is hidden. */
+const verdict = (ok: boolean): string => JSON.stringify({ ok, by: 'reviewer' });
 
 test('a runner closure step (merger-like) runs its subprocess with context values, no model call', async () => {
   process.env['ANTHROPIC_API_KEY'] = 'fake-test-value-not-a-key';
-  const verdictPath = await verdictFile(true);
-  const { result, model } = await runScenario({
+  const { result, model, repoPath } = await runScenario({
     session: { name: 'no model', rules: [] },
     agentDir: join(AGENTS, 'runner-closure'),
-    input: { parameters: { prNumber: 42, verdictPath } },
+    input: { parameters: { prNumber: 42, verdict: verdict(true) } },
   });
   assert.equal(result.outcome, 'success', result.reason);
   assert.equal(model.stats().requests, 0, 'a runner step never calls the model');
@@ -96,16 +91,15 @@ test('a runner closure step (merger-like) runs its subprocess with context value
     [['merge', 'closing']],
   );
   assert.match(result.reason ?? '', /exited 0/);
-  const merged = await readFile(`${verdictPath}.out`, 'utf8');
+  const merged = await readFile(join(repoPath, '.git', 'runner.out'), 'utf8');
   assert.equal(merged, `pr 42 by reviewer key none cwd ${result.worktreePath ?? ''}`);
 });
 
 test('a runner that exits non-zero is not a closing: the run stops at the cap with no boundary effect', async () => {
-  const verdictPath = await verdictFile(false);
   const { result } = await runScenario({
     session: { name: 'no model', rules: [] },
     agentDir: join(AGENTS, 'runner-closure'),
-    input: { parameters: { prNumber: 7, verdictPath } },
+    input: { parameters: { prNumber: 7, verdict: verdict(false) } },
   });
   assert.equal(result.outcome, 'failed');
   assert.equal(result.code, 'MAX_ITERATIONS');
