@@ -33,7 +33,8 @@ export interface PrepareWorkspaceInput {
   readonly repoPath: string;
   readonly issue: number;
   readonly issueSource: IssueSourceKind;
-  readonly worktreeRoot: string;
+  /** Relative to the repository; undefined: `<git-common-dir>/agent/worktrees`. */
+  readonly worktreeRoot: string | undefined;
   readonly branchPrefix: string;
 }
 

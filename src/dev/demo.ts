@@ -6,12 +6,14 @@
  * reads, edits and commits through its tools, the closure step declares `closing`,
  * the validators pass, the boundary hook merges and closes the issue.
  */
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { Client, Connection } from '@temporalio/client';
 import type { RunResult } from '../contracts/run.js';
 import { ensureTemporal, workflowUrl } from '../cli/temporal/ensure-temporal.js';
 import { PROJECT_ROOT } from '../cli/temporal/temporal-cli.js';
+import { artifactsDirOf } from '../cli/state-paths.js';
+import { repoIdentity } from '../cli/repo-identity.js';
 import { createModelServer } from './model-server/model-server.js';
 import { createDefaultDeps } from '../activities/deps.js';
 import { runAgentWorkflow } from '../workflows/run-agent.js';
@@ -62,7 +64,7 @@ async function main(): Promise<number> {
           agentDir: PROJECT_ROOT,
           repoPath,
           issueSource: 'local',
-          artifactsDir: resolve(PROJECT_ROOT, '.artifacts'),
+          artifactsDir: artifactsDirOf((await repoIdentity(repoPath)).commonDir),
         },
       ],
     });
@@ -91,6 +93,10 @@ async function main(): Promise<number> {
       `\nmain branch now:\n${log}\nissue #${issue} state: ${/state:\s*(\w+)/.exec(issueText)?.[1] ?? '?'}\n`,
     );
     process.stdout.write(`model requests served: ${model.stats().requests}\nWeb UI: ${url}\n`);
+    if (target.started)
+      process.stdout.write(
+        `the local dev server this demo started keeps running so the Web UI stays up; stop it with: kill ${target.pid ?? '<pid>'}\n`,
+      );
     return result.outcome === 'success' ? 0 : 1;
   } finally {
     await connection.close();

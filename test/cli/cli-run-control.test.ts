@@ -180,7 +180,7 @@ async function assertCancelled(f: Fixture, background: RunningCli, expectedReaso
   assert.equal(json.workflowId, WORKFLOW_ID);
   assert.equal(json.outcome, 'cancelled', describeResult(result));
   assert.match(json.reason, expectedReason);
-  const worktree = join(f.repoPath, '.worktrees', 'issue-1');
+  const worktree = join(f.repoPath, '.git', 'agent', 'worktrees', 'issue-1');
   assert.ok(existsSync(worktree), `the worktree ${worktree} is kept after a cancel`);
   assert.equal(json.worktreePath, worktree);
   // The run never reached the closure step.
@@ -223,7 +223,10 @@ test('attach, status and cancel through the CLI while a run is in flight', { tim
       status.stdout.includes(p.definitionHash.slice(0, 12)),
       `status shows the definition hash ${p.definitionHash}:\n${status.stdout}`,
     );
-    assert.ok(status.stdout.includes(join(f.repoPath, '.worktrees', 'issue-1')), 'status shows the worktree');
+    assert.ok(
+      status.stdout.includes(join(f.repoPath, '.git', 'agent', 'worktrees', 'issue-1')),
+      'status shows the worktree',
+    );
 
     // status --json carries the same, machine-readable.
     const statusJson = await runCli(['status', '--issue', '1', '--repo', f.repoPath, '--json'], {

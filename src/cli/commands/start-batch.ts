@@ -5,7 +5,6 @@
  * live progress and finally the result table. Exit 0 when every issue succeeded.
  */
 import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   MAX_BATCH_CONCURRENCY,
@@ -18,7 +17,8 @@ import {
 import { AgentError, UsageError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { IssueSourceKind } from '../../contracts/run.js';
-import { PROJECT_ROOT } from '../temporal/temporal-cli.js';
+import { artifactsDirOf } from '../state-paths.js';
+import { repoIdentity } from '../repo-identity.js';
 import { workflowUrl } from '../temporal/ensure-temporal.js';
 import { runBatchWorkflow } from '../../workflows/batch/run-batch.js';
 import { batchProgressQuery } from '../../workflows/batch/batch-messages.js';
@@ -199,7 +199,7 @@ export async function startBatchCommand(argv: readonly string[]): Promise<number
       agentDir: definition.agentDir,
       repoPath,
       issueSource: batch.issueSource,
-      artifactsDir: resolve(PROJECT_ROOT, '.artifacts'),
+      artifactsDir: artifactsDirOf((await repoIdentity(repoPath)).commonDir),
       selection: batch.selection,
       concurrency: batch.concurrency,
       labels: { ready: batch.readyLabel },

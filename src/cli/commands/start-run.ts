@@ -5,12 +5,11 @@
  * seconds, follows progress and waits for the result. Human text goes to stderr; with
  * --json stdout carries JSON only (NDJSON progress events with --follow, then the result).
  */
-import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentError, UsageError } from '../../contracts/errors.js';
 import type { IssueSourceKind, RunInput, RunProgress, RunResult } from '../../contracts/run.js';
 import { createIssueSourceFactory } from '../../activities/issues/issue-source-factory.js';
-import { PROJECT_ROOT } from '../temporal/temporal-cli.js';
+import { artifactsDirOf } from '../state-paths.js';
 import { workflowUrl } from '../temporal/ensure-temporal.js';
 import { runAgentWorkflow } from '../../workflows/run-agent.js';
 import { progressQuery } from '../../workflows/run/messages.js';
@@ -116,7 +115,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       agentDir: definition.agentDir,
       repoPath,
       issueSource,
-      artifactsDir: resolve(PROJECT_ROOT, '.artifacts'),
+      artifactsDir: artifactsDirOf(repo.commonDir),
       ...(maxIterations === undefined ? {} : { maxIterations }),
       ...(maxUsd === undefined && maxTokens === undefined
         ? {}

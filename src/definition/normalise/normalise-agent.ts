@@ -16,7 +16,8 @@ import { pointer, warning, type Problem } from '../problem.js';
 import type { RawAgentFile, RawValidationCommands } from '../load/raw-files.js';
 
 export const DEFAULT_MODEL: ModelSettings = { model: 'claude-sonnet-4-6', maxTokens: 8192, maxTurnsPerStep: 40 };
-export const DEFAULT_WORKTREE = { root: '.worktrees', branchPrefix: 'agent' } as const;
+/** No root by default: worktrees go under the repository's git dir, outside the work tree. */
+export const DEFAULT_WORKTREE = { branchPrefix: 'agent' } as const;
 
 export interface AgentSettings {
   readonly name: string;
@@ -33,7 +34,7 @@ export interface AgentSettings {
   readonly model: ModelSettings;
   readonly closureAction: ClosureAction;
   readonly completionLabels: LabelChange;
-  readonly worktree: { readonly root: string; readonly branchPrefix: string };
+  readonly worktree: { readonly root: string | undefined; readonly branchPrefix: string };
   readonly validationCommands: RawValidationCommands;
 }
 
@@ -61,7 +62,7 @@ export function normaliseAgent(agent: RawAgentFile, file: string): { settings: A
       remove: [...(runner.integrations?.github?.labels?.completion?.remove ?? [])],
     },
     worktree: {
-      root: runner.execution?.worktree?.root ?? DEFAULT_WORKTREE.root,
+      root: runner.execution?.worktree?.root,
       branchPrefix: runner.execution?.worktree?.branchPrefix ?? DEFAULT_WORKTREE.branchPrefix,
     },
     validationCommands: runner.validation?.commands ?? {},
