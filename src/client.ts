@@ -8,6 +8,8 @@ import { cancelCommand, retryCommand, statusCommand } from './cli/commands/run-c
 import { startRunCommand } from './cli/commands/start-run.js';
 import { startBatchCommand } from './cli/commands/start-batch.js';
 import { validateCommand } from './cli/commands/validate.js';
+import { initCommand } from './cli/commands/init.js';
+import { artifactsCommand } from './cli/commands/artifacts.js';
 import { devServerCommand } from './cli/commands/dev-server.js';
 import { workerCommand } from './worker/worker-command.js';
 import { packageVersion, PROGRAM_NAME, renderTopLevelHelp } from './cli/program.js';
@@ -19,6 +21,8 @@ const HANDLERS: Readonly<Record<string, (argv: readonly string[]) => Promise<num
   retry: retryCommand,
   cancel: cancelCommand,
   validate: validateCommand,
+  init: initCommand,
+  artifacts: artifactsCommand,
   worker: workerCommand,
   'dev-server': devServerCommand,
 };

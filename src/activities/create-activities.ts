@@ -14,6 +14,7 @@ import { runStepQuery } from './model/step-query.js';
 import { prepareWorkspace } from './workspace/prepare-workspace.js';
 import { buildRetryPrompt } from './validate/retry/build-retry-prompt.js';
 import { runValidators } from './validate/run-validators.js';
+import { createArtifactStore, validatorArtifactDir } from './artifacts/artifact-store.js';
 import { evaluateCustomVerdict } from './custom-verdict.js';
 import { resolveSchemaDigest, toStepQueryRequest } from './step-request.js';
 import type { ActivityDeps } from './deps.js';
@@ -34,7 +35,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
   const redact = deps.redact ?? redactorForEnv(process.env);
   const edge = edgeWith(redact);
   return {
-    loadDefinition: edge(async ({ agentDir }) => loadAgentDefinitionOrThrow(agentDir)),
+    loadDefinition: edge(async ({ agentDir, overrides }) => loadAgentDefinitionOrThrow(agentDir, overrides)),
     resolvePrompt: edge(async (input) => resolveC3lPrompt(input)),
     resolveSchema: edge(async (input) => resolveSchemaDigest(input)),
     buildRetryPrompt: edge(async (input) => buildRetryPrompt({ readFile: readOptional }, input)),
@@ -65,7 +66,17 @@ export function createActivities(deps: ActivityDeps): RunActivities {
       );
     }),
     runValidators: edge(async (input) =>
-      withHeartbeat((hb) => runValidators({ commands: deps.commands, signal: hb.signal }, input)),
+      withHeartbeat((hb) => {
+        const store =
+          input.artifactsDir === undefined || input.workflowId === undefined
+            ? undefined
+            : createArtifactStore(
+                validatorArtifactDir(input.artifactsDir, input.workflowId, input.completionStep.stepId),
+                { redact },
+              );
+        const saveOutput = store === undefined ? {} : { saveOutput: (text: string) => store.put('validator', text) };
+        return runValidators({ commands: deps.commands, signal: hb.signal, ...saveOutput }, input);
+      }),
     ),
     runBoundaryHook: edge(async (input) => withHeartbeat(() => runBoundaryHook(deps.boundary, input))),
     checkExternalState: edge(async (input) => checkExternalState({ issueSource: deps.issueSource }, input)),

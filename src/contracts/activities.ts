@@ -3,6 +3,7 @@
  * Implemented by `createActivities(deps)` in src/activities/; the workflow only ever
  * sees these types (through proxyActivities).
  */
+import type { DefinitionOverrides } from './repo-config.js';
 import type {
   AgentDefinition,
   ClosureAction,
@@ -19,6 +20,8 @@ import type { RunBudget, Usage } from './usage.js';
 
 export interface LoadDefinitionInput {
   readonly agentDir: string;
+  /** The repository's commands and model, applied over agent.json (see contracts/repo-config.ts). */
+  readonly overrides?: DefinitionOverrides;
 }
 
 export interface IssueSnapshot {
@@ -150,6 +153,9 @@ export interface QueryStepOutput {
 
 export interface RunValidatorsInput {
   readonly worktreePath: string;
+  /** With workflowId: where each command's full output is saved (validatorArtifactDir). */
+  readonly artifactsDir?: string;
+  readonly workflowId?: string;
   readonly completionStep: CompletionStepDefinition;
   readonly validators: Readonly<Record<string, ValidatorDefinition>>;
 }

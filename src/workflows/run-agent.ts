@@ -40,7 +40,10 @@ function checkedBudget(budget: unknown): RunBudget {
 async function prepare(session: RunSession): Promise<RunContext> {
   const { input } = session;
   session.setPhase('loading');
-  const definition = await configActivities.loadDefinition({ agentDir: input.agentDir });
+  const definition = await configActivities.loadDefinition({
+    agentDir: input.agentDir,
+    ...(input.overrides === undefined ? {} : { overrides: input.overrides }),
+  });
   session.attachDefinition(definition);
   const budget: RunBudget = { maxTurnsPerStep: definition.model.maxTurnsPerStep, ...input.budget };
   session.update({ ...session.state, stepId: definition.entryStep, budget });
@@ -59,7 +62,7 @@ async function prepare(session: RunSession): Promise<RunContext> {
     branchPrefix: definition.worktree.branchPrefix,
   });
   session.attachWorkspace(workspace);
-  const system = systemPromptInput(definition, input.issue, workspace.branch);
+  const system = systemPromptInput(definition, input.issue, workspace.branch, input.repoInstructions);
   // Resolved once here so a broken system prompt stops the run before any model call.
   await configActivities.resolvePrompt(system);
   return {

@@ -10,6 +10,7 @@ import { AgentError, UsageError } from '../../contracts/errors.js';
 import type { IssueSourceKind, RunInput, RunProgress, RunResult } from '../../contracts/run.js';
 import { createIssueSourceFactory } from '../../activities/issues/issue-source-factory.js';
 import { artifactsDirOf } from '../state-paths.js';
+import { repoSettings } from '../../definition/repo-config/repo-settings.js';
 import { workflowUrl } from '../temporal/ensure-temporal.js';
 import { runAgentWorkflow } from '../../workflows/run-agent.js';
 import { progressQuery } from '../../workflows/run/messages.js';
@@ -25,8 +26,8 @@ import { connectCli, livePollers, workflowTaskTaken, type CliTemporal } from '..
 /** How long a worker that looks alive gets to take the run before this process serves it. */
 const PICKUP_TIMEOUT_MS = 5000;
 
-function issueSourceOf(flags: ParsedFlags): IssueSourceKind {
-  const raw = optionalString(flags, 'issues') ?? 'local';
+function issueSourceOf(flags: ParsedFlags, configured: IssueSourceKind | undefined): IssueSourceKind {
+  const raw = optionalString(flags, 'issues') ?? configured ?? 'local';
   if (raw === 'local' || raw === 'github') return raw;
   throw new UsageError(`--issues must be local or github, got "${raw}"`, '--issues');
 }
@@ -88,12 +89,18 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
     return 0;
   }
   const issue = requireIssue(flags);
-  const issueSource = issueSourceOf(flags);
-  const maxIterations = optionalNumber(flags, 'max-iterations', { integer: true });
-  const maxUsd = optionalNumber(flags, 'budget-usd');
-  const maxTokens = optionalNumber(flags, 'budget-tokens', { integer: true });
   const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
   await checkRepository(repoPath);
+  // The repository's .agent/config.json (or detected defaults): flags win over it.
+  const settings = await repoSettings(repoPath);
+  for (const note of settings.notes) say(note);
+  const { config } = settings;
+  const issueSource = issueSourceOf(flags, config.issues);
+  const maxIterations = optionalNumber(flags, 'max-iterations', { integer: true }) ?? config.maxIterations;
+  const maxUsd = optionalNumber(flags, 'budget-usd') ?? config.budget?.maxUsd;
+  const maxTokens = optionalNumber(flags, 'budget-tokens', { integer: true }) ?? config.budget?.maxTokens;
+  for (const key of ['baseBranch', 'deliver'] as const)
+    if (config[key] !== undefined) say(`note: ${key} in .agent/config.json is not applied by this version yet`);
   // Read the issue before anything starts: an unknown issue, a closed one or a missing
   // GITHUB_TOKEN is reported here, in one line, instead of failing the run later.
   const issueSnapshot = await createIssueSourceFactory(process.env)(issueSource, repoPath).read(issue);
@@ -103,7 +110,11 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       expected: 'an open issue, or --force to work a closed one again',
     });
   }
-  const definition = await loadDefinition(flags);
+  const definition = await loadDefinition(flags, {
+    repoPath,
+    overrides: settings.overrides,
+    ...(settings.agentDir === undefined ? {} : { configured: settings.agentDir }),
+  });
   const repo = await repoIdentity(repoPath);
   const workflowId = workflowIdFor(repo.id, definition.name, issue);
 
@@ -116,6 +127,8 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       repoPath,
       issueSource,
       artifactsDir: artifactsDirOf(repo.commonDir),
+      overrides: settings.overrides,
+      repoInstructions: settings.instructions,
       ...(maxIterations === undefined ? {} : { maxIterations }),
       ...(maxUsd === undefined && maxTokens === undefined
         ? {}

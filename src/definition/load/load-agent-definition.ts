@@ -21,6 +21,8 @@ import type { RawAgentFile, RawRegistryFile } from './raw-files.js';
 import { readJsonFile } from './read-json-file.js';
 import { resolveEntry } from '../normalise/resolve-entry.js';
 import { SchemaFileCache } from '../schema/schema-file-cache.js';
+import type { DefinitionOverrides } from '../../contracts/repo-config.js';
+import { applyOverrides, overridesHash } from './apply-overrides.js';
 
 export { DefinitionError };
 export type { Problem };
@@ -32,9 +34,10 @@ export type LoadResult =
   | { readonly ok: false; readonly problems: Problem[]; readonly warnings: Problem[] };
 
 /** Loads and verifies the agent in `agentDir` (either layout). Never throws for a bad definition. */
-export async function loadAgentDefinition(agentDir: string): Promise<LoadResult> {
+export async function loadAgentDefinition(agentDir: string, overrides?: DefinitionOverrides): Promise<LoadResult> {
   const layout = await detectLayout(agentDir);
   const files = await readFiles(layout);
+  if (files.agent && overrides) files.agent = applyOverrides(files.agent, overrides);
   if (!files.agent || !files.registry) {
     const early = split(files.problems);
     // Without both files there is always at least one error; the fallback keeps the type honest.
@@ -44,13 +47,16 @@ export async function loadAgentDefinition(agentDir: string): Promise<LoadResult>
   for (const rule of DEFINITION_RULES) problems.push(...(await rule(ctx)));
   const result = split(problems);
   if (!result.ok) return result;
-  const definition = await assemble(ctx, result.warnings);
+  const definition = await assemble(ctx, result.warnings, overrides);
   return { ok: true, definition, warnings: result.warnings };
 }
 
 /** Like loadAgentDefinition, but throws DefinitionError (code CONFIG_INVALID) listing every error. */
-export async function loadAgentDefinitionOrThrow(agentDir: string): Promise<AgentDefinition> {
-  const result = await loadAgentDefinition(agentDir);
+export async function loadAgentDefinitionOrThrow(
+  agentDir: string,
+  overrides?: DefinitionOverrides,
+): Promise<AgentDefinition> {
+  const result = await loadAgentDefinition(agentDir, overrides);
   if (!result.ok) throw new DefinitionError(path.resolve(agentDir), result.problems);
   return result.definition;
 }
@@ -134,7 +140,11 @@ function split(
 }
 
 /** Only called without errors: every step has a kind and the entry exists. */
-async function assemble(ctx: LoadContext, warnings: readonly Problem[]): Promise<AgentDefinition> {
+async function assemble(
+  ctx: LoadContext,
+  warnings: readonly Problem[],
+  overrides: DefinitionOverrides | undefined,
+): Promise<AgentDefinition> {
   const { layout, settings } = ctx;
   const steps: Record<string, StepDefinition> = {};
   for (const s of ctx.steps) steps[s.key] = { ...s.definition, stepKind: s.stepKind ?? 'work' };
@@ -143,12 +153,13 @@ async function assemble(ctx: LoadContext, warnings: readonly Problem[]): Promise
   const schemaFiles = (await listFiles(layout.schemasDir)).map((f) => path.join(layout.schemasDir, f));
   const promptFiles = ctx.promptFiles.map((f) => path.join(layout.promptsDir, f));
   const registryAbs = path.join(layout.agentDir, ctx.registryFile);
-  const hash = await hashDefinitionFiles(layout.agentDir, [
+  const filesHash = await hashDefinitionFiles(layout.agentDir, [
     layout.agentPath,
     registryAbs,
     ...schemaFiles,
     ...promptFiles,
   ]);
+  const hash = overridesHash(filesHash, overrides);
   return deepFreeze<AgentDefinition>({
     name: settings.name,
     displayName: settings.displayName,
