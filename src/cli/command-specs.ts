@@ -98,12 +98,12 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   },
   retry: {
     name: 'retry',
-    summary: 'Signal the run to retry; an optional prompt becomes the next prompt.',
+    summary: 'Signal the run to retry; an optional prompt is guidance added to the next step prompt.',
     flags: {
       issue: common.issue,
       repo: common.repo,
       agent: common.agent,
-      prompt: { type: 'string', value: 'TEXT', help: 'the next prompt the model sees' },
+      prompt: { type: 'string', value: 'TEXT', help: 'guidance added to the next step prompt the model sees' },
       help: common.help,
     },
   },

@@ -21,6 +21,7 @@ import { progressQuery } from '../workflows/run/messages.js';
 import { gitOrThrow } from '../activities/workspace/git/git.js';
 import { progressKey, progressLine, resultSummary } from '../cli/progress-format.js';
 import { reportFatal } from '../cli/report-error.js';
+import { readRunResult } from '../activities/run-result.js';
 import { createSampleRepo, DEMO_DIR } from './sample-repo.js';
 import { createRunWorker } from '../worker/create-run-worker.js';
 
@@ -82,7 +83,7 @@ async function main(): Promise<number> {
     }, 500);
     let result: RunResult;
     try {
-      result = await worker.runUntil(handle.result());
+      result = await worker.runUntil(readRunResult(handle));
     } finally {
       clearInterval(follow);
     }

@@ -21,6 +21,7 @@ import { progressKey, progressLine, resultSummary } from '../progress-format.js'
 import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
 import { repoIdentity, workflowIdFor } from '../repo-identity.js';
 import { serveUntilDone } from '../serve-until-done.js';
+import { readRunResult } from '../../activities/run-result.js';
 import { connectCli, livePollers, workflowTaskTaken, type CliTemporal } from '../temporal/temporal-client.js';
 
 /** How long a worker that looks alive gets to take the run before this process serves it. */
@@ -63,7 +64,7 @@ async function awaitResult(
   options: { follow: boolean; embedded: boolean; json: boolean },
 ): Promise<RunResult> {
   const handle = cli.client.workflow.getHandle<typeof runAgentWorkflow>(workflowId);
-  return serveUntilDone(cli, handle.result(), {
+  return serveUntilDone(cli, readRunResult(handle), {
     embedded: options.embedded,
     ...(options.follow ? { follow: (done: () => boolean) => follow(handle, done, options.json) } : {}),
   });

@@ -15,6 +15,7 @@
  *   labelled ready) is what decides that an issue needs work.
  */
 import {
+  ApplicationFailure,
   ChildWorkflowFailure,
   CancelledFailure,
   ParentClosePolicy,
@@ -30,6 +31,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { BatchInput, BatchIssueProgress, BatchIssueRef } from '../../contracts/batch.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { RunInput, RunResult } from '../../contracts/run.js';
+import { runResultOf } from '../../contracts/run-end.js';
 import type { runAgentWorkflow } from '../run-agent.js';
 import { failureInfo } from '../run/failure-info.js';
 import { cancelSignal } from '../run/messages.js';
@@ -85,6 +87,12 @@ export async function runIssueChild(
     }
     if (err instanceof ChildWorkflowFailure) {
       const cause = err.cause;
+      // A run that failed or was cancelled carries its result (contracts/run-end.ts).
+      const ended =
+        cause instanceof ApplicationFailure || cause instanceof CancelledFailure
+          ? runResultOf(cause.details ?? [])
+          : undefined;
+      if (ended) return { kind: 'result', result: ended, attached: false };
       if (cause instanceof CancelledFailure)
         return { kind: 'error', outcome: 'cancelled', reason: `run ${id} was cancelled`, attached: false };
       const how =
