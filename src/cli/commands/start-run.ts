@@ -94,14 +94,11 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
   await checkRepository(repoPath);
   // The repository's .agent/config.json (or detected defaults): flags win over it.
   const settings = await repoSettings(repoPath);
-  for (const note of settings.notes) say(note);
   const { config } = settings;
   const issueSource = issueSourceOf(flags, config.issues);
   const maxIterations = optionalNumber(flags, 'max-iterations', { integer: true }) ?? config.maxIterations;
   const maxUsd = optionalNumber(flags, 'budget-usd') ?? config.budget?.maxUsd;
   const maxTokens = optionalNumber(flags, 'budget-tokens', { integer: true }) ?? config.budget?.maxTokens;
-  for (const key of ['baseBranch', 'deliver'] as const)
-    if (config[key] !== undefined) say(`note: ${key} in .agent/config.json is not applied by this version yet`);
   // Read the issue before anything starts: an unknown issue, a closed one or a missing
   // GITHUB_TOKEN is reported here, in one line, instead of failing the run later.
   const issueSnapshot = await createIssueSourceFactory(process.env)(issueSource, repoPath).read(issue);
@@ -121,6 +118,10 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
 
   const cli = await connectCli();
   try {
+    // What was chosen for this repository, once every check before starting has passed.
+    for (const note of settings.notes) say(note);
+    for (const key of ['baseBranch', 'deliver'] as const)
+      if (config[key] !== undefined) say(`note: ${key} in .agent/config.json is not applied by this version yet`);
     say(`run ${workflowId}: issue #${issue} "${issueSnapshot.title}" of ${repoPath}`);
     const input: RunInput = {
       issue,
