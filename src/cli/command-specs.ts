@@ -58,7 +58,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   'start-batch': {
     name: 'start-batch',
     summary: [
-      'Work many issues at once: one child run per issue (Workflow ID <agent>-issue-<n>), at most --concurrency at a time,',
+      'Work many issues at once: one child run per issue (Workflow ID <repo-id>/<agent>/issue-<n>, as start-run), at most --concurrency at a time,',
       'labels moved ready → in-progress → done | blocked; prints live progress and the result table. Exit 0 when every issue succeeded.',
       'Without ANTHROPIC_API_KEY set ANTHROPIC_BASE_URL to a Messages-API-compatible server;',
       '`npm run model-server -- --session demo/session.json` gives an offline one.',

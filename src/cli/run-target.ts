@@ -9,6 +9,7 @@ import { AgentError } from '../contracts/errors.js';
 import { FailureType } from '../contracts/failures.js';
 import type { AgentDefinition } from '../contracts/definition.js';
 import type { DefinitionOverrides } from '../contracts/repo-config.js';
+import type { RepoSettings } from '../definition/repo-config/repo-settings.js';
 import { loadAgentDefinitionOrThrow } from '../definition/load/load-agent-definition.js';
 import { isGitWorkTree } from '../activities/workspace/git/repo-queries.js';
 import { PROJECT_ROOT } from './temporal/temporal-cli.js';
@@ -56,6 +57,19 @@ export async function loadDefinition(
   const dir = agentDirOf(flags, repo);
   await checkAgentDir(dir);
   return loadAgentDefinitionOrThrow(dir, repo?.overrides);
+}
+
+/** The agent a run of this repository uses, with the repository's settings applied. */
+export async function loadRepoDefinition(
+  flags: ParsedFlags,
+  repoPath: string,
+  settings: Pick<RepoSettings, 'overrides' | 'agentDir'>,
+): Promise<AgentDefinition> {
+  return loadDefinition(flags, {
+    repoPath,
+    overrides: settings.overrides,
+    ...(settings.agentDir === undefined ? {} : { configured: settings.agentDir }),
+  });
 }
 
 export { workflowIdFor } from './repo-identity.js';

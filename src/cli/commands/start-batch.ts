@@ -19,12 +19,13 @@ import { FailureType } from '../../contracts/failures.js';
 import type { IssueSourceKind } from '../../contracts/run.js';
 import { artifactsDirOf } from '../state-paths.js';
 import { repoIdentity } from '../repo-identity.js';
+import { repoSettings } from '../../definition/repo-config/repo-settings.js';
 import { workflowUrl } from '../temporal/ensure-temporal.js';
 import { runBatchWorkflow } from '../../workflows/batch/run-batch.js';
 import { batchProgressQuery } from '../../workflows/batch/batch-messages.js';
 import { COMMANDS, renderHelp } from '../command-specs.js';
 import { optionalNumber, optionalString, parseFlags, type ParsedFlags } from '../parse-flags.js';
-import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
+import { checkRepository, loadRepoDefinition, resolveUserPath, userCwd } from '../run-target.js';
 import { serveUntilDone } from '../serve-until-done.js';
 import { connectCli, hasPollers, type CliTemporal } from '../temporal/temporal-client.js';
 
@@ -173,10 +174,13 @@ export async function startBatchCommand(argv: readonly string[]): Promise<number
   const batch = parseBatchFlags(flags);
   const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
   await checkRepository(repoPath);
-  const definition = await loadDefinition(flags);
+  const settings = await repoSettings(repoPath);
+  const definition = await loadRepoDefinition(flags, repoPath, settings);
+  const repo = await repoIdentity(repoPath);
 
   const cli = await connectCli();
   try {
+    for (const note of settings.notes) process.stderr.write(`${note}\n`);
     const embedded = !(await hasPollers(cli));
     if (
       embedded &&
@@ -193,13 +197,16 @@ export async function startBatchCommand(argv: readonly string[]): Promise<number
         },
       );
     }
-    const workflowId = batchWorkflowId(definition.name, batch.selection);
+    const workflowId = `${repo.id}/${batchWorkflowId(definition.name, batch.selection)}`;
     const input: BatchInput = {
       agentName: definition.name,
       agentDir: definition.agentDir,
       repoPath,
       issueSource: batch.issueSource,
-      artifactsDir: artifactsDirOf((await repoIdentity(repoPath)).commonDir),
+      artifactsDir: artifactsDirOf(repo.commonDir),
+      repoId: repo.id,
+      overrides: settings.overrides,
+      repoInstructions: settings.instructions,
       selection: batch.selection,
       concurrency: batch.concurrency,
       labels: { ready: batch.readyLabel },

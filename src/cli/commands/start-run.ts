@@ -18,7 +18,7 @@ import { AgentNameKey, IssueNumberKey, RepoIdKey } from '../../workflows/run/sea
 import { COMMANDS, renderHelp } from '../command-specs.js';
 import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFlags } from '../parse-flags.js';
 import { progressKey, progressLine, resultSummary } from '../progress-format.js';
-import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
+import { checkRepository, loadRepoDefinition, resolveUserPath, userCwd } from '../run-target.js';
 import { repoIdentity, workflowIdFor } from '../repo-identity.js';
 import { serveUntilDone } from '../serve-until-done.js';
 import { readRunResult } from '../../activities/run-result.js';
@@ -108,11 +108,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       expected: 'an open issue, or --force to work a closed one again',
     });
   }
-  const definition = await loadDefinition(flags, {
-    repoPath,
-    overrides: settings.overrides,
-    ...(settings.agentDir === undefined ? {} : { configured: settings.agentDir }),
-  });
+  const definition = await loadRepoDefinition(flags, repoPath, settings);
   const repo = await repoIdentity(repoPath);
   const workflowId = workflowIdFor(repo.id, definition.name, issue);
 
