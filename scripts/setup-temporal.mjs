@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 export const TEMPORAL_CLI_VERSION = '1.9.1';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const tools = join(root, '.tools');
+// ISSUE_AGENT_TOOLS_DIR: set by an installed copy (XDG state dir), never the package dir.
+const tools = process.env.ISSUE_AGENT_TOOLS_DIR || join(root, '.tools');
 const quiet = process.argv.includes('--quiet');
 const say = (msg) => {
   if (!quiet) process.stderr.write(`[setup-temporal] ${msg}\n`);

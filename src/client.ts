@@ -8,6 +8,8 @@ import { cancelCommand, retryCommand, statusCommand } from './cli/commands/run-c
 import { startRunCommand } from './cli/commands/start-run.js';
 import { startBatchCommand } from './cli/commands/start-batch.js';
 import { validateCommand } from './cli/commands/validate.js';
+import { initCommand } from './cli/commands/init.js';
+import { artifactsCommand } from './cli/commands/artifacts.js';
 import { devServerCommand } from './cli/commands/dev-server.js';
 import { evalCommand } from './cli/commands/eval.js';
 import { workerCommand } from './worker/worker-command.js';
@@ -20,6 +22,8 @@ const HANDLERS: Readonly<Record<string, (argv: readonly string[]) => Promise<num
   retry: retryCommand,
   cancel: cancelCommand,
   validate: validateCommand,
+  init: initCommand,
+  artifacts: artifactsCommand,
   worker: workerCommand,
   'dev-server': devServerCommand,
   eval: evalCommand,

@@ -3,6 +3,7 @@
  * IssueSource port, move their labels (idempotent set changes), and wait for a run the
  * batch found already live instead of starting a duplicate.
  */
+import { resultOfFailure } from './run-result.js';
 import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { CancelledFailure, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
@@ -73,6 +74,9 @@ export function createBatchActivities(deps: Pick<ActivityDeps, 'issueSource'>): 
           return { status: 'completed', result };
         } catch (err) {
           if (!(err instanceof WorkflowFailedError)) throw err;
+          // A failed or cancelled run carries its result (contracts/run-end.ts): the row shows it.
+          const ended = await resultOfFailure(handle, err);
+          if (ended) return { status: 'completed', result: ended };
           const cause = err.cause;
           const status: AwaitRunOutput['status'] =
             cause instanceof CancelledFailure

@@ -15,6 +15,7 @@ import { prepareWorkspace } from './workspace/prepare-workspace.js';
 import { restoreGitState } from './workspace/git/git-state-guard.js';
 import { buildRetryPrompt } from './validate/retry/build-retry-prompt.js';
 import { runValidators } from './validate/run-validators.js';
+import { createArtifactStore, validatorArtifactDir } from './artifacts/artifact-store.js';
 import { evaluateCustomVerdict } from './custom-verdict.js';
 import { runStepRunner } from './runner/run-step-runner.js';
 import { resolveSchemaDigest, toStepQueryRequest } from './step-request.js';
@@ -58,7 +59,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
   const redact = deps.redact ?? redactorForEnv(process.env);
   const edge = edgeWith(redact);
   return {
-    loadDefinition: edge(async ({ agentDir }) => loadAgentDefinitionOrThrow(agentDir)),
+    loadDefinition: edge(async ({ agentDir, overrides }) => loadAgentDefinitionOrThrow(agentDir, overrides)),
     resolvePrompt: edge(async (input) => resolveC3lPrompt(input)),
     resolveSchema: edge(async (input) => resolveSchemaDigest(input)),
     buildRetryPrompt: edge(async (input) => buildRetryPrompt({ readFile: readOptional }, input)),
@@ -92,7 +93,17 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     }),
     runValidators: edge(async (input) =>
       guarded(input.worktreePath, () =>
-        withHeartbeat((hb) => runValidators({ commands: deps.commands, signal: hb.signal }, input)),
+        withHeartbeat((hb) => {
+          const store =
+            input.artifactsDir === undefined || input.workflowId === undefined
+              ? undefined
+              : createArtifactStore(
+                  validatorArtifactDir(input.artifactsDir, input.workflowId, input.completionStep.stepId),
+                  { redact },
+                );
+          const saveOutput = store === undefined ? {} : { saveOutput: (text: string) => store.put('validator', text) };
+          return runValidators({ commands: deps.commands, signal: hb.signal, ...saveOutput }, input);
+        }),
       ),
     ),
     guardGitState: edge(async ({ worktreePath }) => restoreGitState(worktreePath)),

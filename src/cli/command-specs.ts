@@ -17,7 +17,11 @@ export interface CommandSpec {
 
 const common = {
   issue: { type: 'string', value: 'N', help: 'issue number (a positive integer); required' },
-  agent: { type: 'string', value: 'DIR', help: "agent directory (default: this project's registry/ and prompts/)" },
+  agent: {
+    type: 'string',
+    value: 'NAME|DIR',
+    help: "agent: a name under <repo>/.agent/agents/, or a directory (default: .agent/config.json's agent, else the built-in one)",
+  },
   repo: { type: 'string', value: 'PATH', help: 'target git repository (default: the current directory)' },
   json: { type: 'boolean', help: 'print JSON only on stdout (human text goes to stderr)' },
   help: { type: 'boolean', help: 'show this help' },
@@ -57,7 +61,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   'start-batch': {
     name: 'start-batch',
     summary: [
-      'Work many issues at once: one child run per issue (Workflow ID <agent>-issue-<n>), at most --concurrency at a time,',
+      'Work many issues at once: one child run per issue (Workflow ID <repo-id>/<agent>/issue-<n>, as start-run), at most --concurrency at a time,',
       'labels moved ready → in-progress → done | blocked; prints live progress and the result table. Exit 0 when every issue succeeded.',
       'Without ANTHROPIC_API_KEY set ANTHROPIC_BASE_URL to a Messages-API-compatible server;',
       '`npm run model-server -- --session demo/session.json` gives an offline one.',
@@ -98,12 +102,12 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   },
   retry: {
     name: 'retry',
-    summary: 'Signal the run to retry; an optional prompt becomes the next prompt.',
+    summary: 'Signal the run to retry; an optional prompt is guidance added to the next step prompt.',
     flags: {
       issue: common.issue,
       repo: common.repo,
       agent: common.agent,
-      prompt: { type: 'string', value: 'TEXT', help: 'the next prompt the model sees' },
+      prompt: { type: 'string', value: 'TEXT', help: 'guidance added to the next step prompt the model sees' },
       help: common.help,
     },
   },
@@ -115,6 +119,25 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       repo: common.repo,
       agent: common.agent,
       reason: { type: 'string', value: 'TEXT', help: 'why (recorded in the result)' },
+      help: common.help,
+    },
+  },
+  init: {
+    name: 'init',
+    summary:
+      'Scaffold .agent/ in a repository: config.json with the detected test/typecheck/lint commands and a copy of the default agent to edit (nothing is overwritten).',
+    flags: { repo: common.repo, help: common.help },
+  },
+  artifacts: {
+    name: 'artifacts',
+    summary:
+      "List a run's saved outputs (model turns, tool results, validator output) with their paths; --show prints one.",
+    flags: {
+      issue: common.issue,
+      repo: common.repo,
+      agent: common.agent,
+      show: { type: 'string', value: 'PATH', help: 'print this file (a path from the list, relative or absolute)' },
+      json: common.json,
       help: common.help,
     },
   },

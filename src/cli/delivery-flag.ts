@@ -13,15 +13,18 @@ export const DELIVER_FLAG = {
   help: 'how a validated run is delivered: keep the branch, open a pull request, or merge / squash into the base branch (default: pr with --issues github, branch with local issues)',
 } as const;
 
-export function deliveryOf(flags: ParsedFlags, issueSource: IssueSourceKind): DeliveryMode {
-  const raw = optionalString(flags, 'deliver');
+/** The flag wins; else the repository's `.agent/config.json` `deliver`; else the source's default. */
+export function deliveryOf(flags: ParsedFlags, issueSource: IssueSourceKind, configured?: DeliveryMode): DeliveryMode {
+  const flag = optionalString(flags, 'deliver');
+  const raw = flag ?? configured;
+  const where = flag === undefined ? '.agent/config.json#/deliver' : '--deliver';
   if (raw === undefined) return defaultDeliveryMode(issueSource);
   if (!isDeliveryMode(raw))
-    throw new UsageError(`--deliver must be one of ${DELIVERY_MODES.join(', ')}, got "${raw}"`, '--deliver');
+    throw new UsageError(`${where} must be one of ${DELIVERY_MODES.join(', ')}, got "${raw}"`, where);
   if (raw === 'pr' && issueSource !== 'github')
     throw new UsageError(
-      '--deliver pr opens a pull request for a GitHub issue: use it with --issues github (local issues: branch, merge or squash)',
-      '--deliver',
+      `${where} pr opens a pull request for a GitHub issue: use it with --issues github (local issues: branch, merge or squash)`,
+      where,
     );
   return raw;
 }

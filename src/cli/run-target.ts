@@ -2,11 +2,14 @@
  * Resolves what a client command talks about: the agent definition, the target
  * repository, the issue and the run's Workflow ID (`<repo-id>/<agent>/issue-<n>`).
  */
+import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { AgentError } from '../contracts/errors.js';
 import { FailureType } from '../contracts/failures.js';
 import type { AgentDefinition } from '../contracts/definition.js';
+import type { DefinitionOverrides } from '../contracts/repo-config.js';
+import type { RepoSettings } from '../definition/repo-config/repo-settings.js';
 import { loadAgentDefinitionOrThrow } from '../definition/load/load-agent-definition.js';
 import { isGitWorkTree } from '../activities/workspace/git/repo-queries.js';
 import { PROJECT_ROOT } from './temporal/temporal-cli.js';
@@ -21,9 +24,20 @@ export function resolveUserPath(path: string): string {
   return isAbsolute(path) ? path : resolve(userCwd(), path);
 }
 
-export function agentDirOf(flags: ParsedFlags): string {
+/** Where a repository keeps its own agents (`init` copies the default one there). */
+export const REPO_AGENTS_DIR = join('.agent', 'agents');
+
+/**
+ * --agent NAME (a directory `.agent/agents/NAME` of the repository) or DIR; else the agent
+ * named by `.agent/config.json`; else this package's default agent.
+ */
+export function agentDirOf(flags: ParsedFlags, repo?: { repoPath: string; configured?: string }): string {
   const raw = flags['agent'];
-  return typeof raw === 'string' ? resolveUserPath(raw) : PROJECT_ROOT;
+  if (typeof raw === 'string') {
+    const named = repo && !/[\\/]/.test(raw) ? join(repo.repoPath, REPO_AGENTS_DIR, raw) : undefined;
+    return named !== undefined && existsSync(named) ? named : resolveUserPath(raw);
+  }
+  return repo?.configured ?? PROJECT_ROOT;
 }
 
 export async function checkAgentDir(dir: string): Promise<void> {
@@ -36,10 +50,26 @@ export async function checkAgentDir(dir: string): Promise<void> {
   }
 }
 
-export async function loadDefinition(flags: ParsedFlags): Promise<AgentDefinition> {
-  const dir = agentDirOf(flags);
+export async function loadDefinition(
+  flags: ParsedFlags,
+  repo?: { repoPath: string; configured?: string; overrides?: DefinitionOverrides },
+): Promise<AgentDefinition> {
+  const dir = agentDirOf(flags, repo);
   await checkAgentDir(dir);
-  return loadAgentDefinitionOrThrow(dir);
+  return loadAgentDefinitionOrThrow(dir, repo?.overrides);
+}
+
+/** The agent a run of this repository uses, with the repository's settings applied. */
+export async function loadRepoDefinition(
+  flags: ParsedFlags,
+  repoPath: string,
+  settings: Pick<RepoSettings, 'overrides' | 'agentDir'>,
+): Promise<AgentDefinition> {
+  return loadDefinition(flags, {
+    repoPath,
+    overrides: settings.overrides,
+    ...(settings.agentDir === undefined ? {} : { configured: settings.agentDir }),
+  });
 }
 
 export { workflowIdFor } from './repo-identity.js';

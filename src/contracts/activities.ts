@@ -5,6 +5,7 @@
  */
 import type { DeliveryMode } from './delivery.js';
 import type { AgentDefinition, ClosureAction, LabelChange, ModelSettings, SectionDefinition } from './definition.js';
+import type { DefinitionOverrides } from './repo-config.js';
 import type { StepKind } from './intents.js';
 import type { JsonObject } from './json.js';
 import type { BoundaryReport, IssueSourceKind } from './run.js';
@@ -32,6 +33,8 @@ export type {
 
 export interface LoadDefinitionInput {
   readonly agentDir: string;
+  /** The repository's commands and model, applied over agent.json (see contracts/repo-config.ts). */
+  readonly overrides?: DefinitionOverrides;
 }
 
 export interface IssueSnapshot {
@@ -46,7 +49,8 @@ export interface PrepareWorkspaceInput {
   readonly repoPath: string;
   readonly issue: number;
   readonly issueSource: IssueSourceKind;
-  readonly worktreeRoot: string;
+  /** Relative to the repository; undefined: `<git-common-dir>/agent/worktrees`. */
+  readonly worktreeRoot: string | undefined;
   readonly branchPrefix: string;
 }
 

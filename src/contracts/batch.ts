@@ -59,6 +59,11 @@ export interface BatchInput {
   readonly budget?: RunBudget;
   readonly maxIterations?: number;
   readonly tuning?: RunInput['tuning'];
+  /** The repository's commands/model and AGENTS.md/CLAUDE.md, as start-run passes them. */
+  readonly overrides?: RunInput['overrides'];
+  readonly repoInstructions?: string;
+  /** The repository identity (`<slug>-<hash>`): children are `<repoId>/<agent>/issue-<n>` like start-run's runs. */
+  readonly repoId?: string;
   /** Continue as new once history passes this many events (default DEFAULT_BATCH_HISTORY_THRESHOLD). */
   readonly historyThreshold?: number;
   /** State carried over by continue-as-new; absent on the first run. */

@@ -196,6 +196,7 @@ export interface AgentDefinition {
   readonly closureAction: ClosureAction;
   /** Labels the boundary hook sets on completion (`label-only`, `label-and-close`). */
   readonly completionLabels: LabelChange;
-  readonly worktree: { readonly root: string; readonly branchPrefix: string };
+  /** root undefined: worktrees under `<git-common-dir>/agent/worktrees` (outside the work tree). */
+  readonly worktree: { readonly root: string | undefined; readonly branchPrefix: string };
   readonly warnings: readonly string[];
 }

@@ -4,6 +4,7 @@
 import type { DeliveryMode } from './delivery.js';
 import type { JsonValue } from './json.js';
 import type { FailureType } from './failures.js';
+import type { DefinitionOverrides } from './repo-config.js';
 import type { Intent, StepKind } from './intents.js';
 import type { RunBudget, Usage } from './usage.js';
 
@@ -24,7 +25,11 @@ export interface RunInput {
   readonly parameters?: Readonly<Record<string, string | number | boolean>>;
   /** Where transcripts and large tool outputs go (absolute). */
   readonly artifactsDir: string;
-  /** Overrides the definition's cap (tests). */
+  /** The repository's commands and model (`.agent/config.json` or detected), applied over agent.json. */
+  readonly overrides?: DefinitionOverrides;
+  /** The repository's AGENTS.md / CLAUDE.md, for `{uv-repo_instructions}` in the system prompt. */
+  readonly repoInstructions?: string;
+  /** Overrides the definition's cap (tests, `.agent/config.json` maxIterations). */
   readonly maxIterations?: number;
   /** Operational tuning; tests shorten the heartbeat timeout to notice a killed worker fast. */
   readonly tuning?: { readonly heartbeatTimeoutMs?: number };

@@ -5,8 +5,17 @@
 import type { ResolvePromptInput, ResolveSchemaInput } from './activities.js';
 import type { AgentDefinition, StepDefinition } from './definition.js';
 
-/** The system prompt: identical for every step of a run (a cached prefix). */
-export function systemPromptInput(definition: AgentDefinition, issue: number, branch: string): ResolvePromptInput {
+/**
+ * The system prompt: identical for every step of a run (a cached prefix). The
+ * repository's own instructions (AGENTS.md, CLAUDE.md) are `{uv-repo_instructions}`,
+ * empty when it has none.
+ */
+export function systemPromptInput(
+  definition: AgentDefinition,
+  issue: number,
+  branch: string,
+  repoInstructions = '',
+): ResolvePromptInput {
   return {
     agentDir: definition.agentDir,
     promptsDir: definition.promptsDir,
@@ -14,7 +23,12 @@ export function systemPromptInput(definition: AgentDefinition, issue: number, br
     c1: definition.c1,
     systemPromptPath: definition.systemPromptPath,
     required: [],
-    variables: { agent_name: definition.name, issue_number: String(issue), branch },
+    variables: {
+      agent_name: definition.name,
+      issue_number: String(issue),
+      branch,
+      repo_instructions: repoInstructions,
+    },
   };
 }
 

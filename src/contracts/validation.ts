@@ -9,6 +9,9 @@ import type { JsonValue } from './json.js';
 
 export interface RunValidatorsInput {
   readonly worktreePath: string;
+  /** With workflowId: where each command's full output is saved (validatorArtifactDir). */
+  readonly artifactsDir?: string;
+  readonly workflowId?: string;
   readonly completionStep: CompletionStepDefinition;
   readonly validators: Readonly<Record<string, ValidatorDefinition>>;
 }

@@ -7,12 +7,14 @@
  * the validators pass, the boundary hook merges (`--deliver merge`, explicitly) and
  * closes the issue.
  */
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { Client, Connection } from '@temporalio/client';
 import type { RunResult } from '../contracts/run.js';
 import { ensureTemporal, workflowUrl } from '../cli/temporal/ensure-temporal.js';
 import { PROJECT_ROOT } from '../cli/temporal/temporal-cli.js';
+import { artifactsDirOf } from '../cli/state-paths.js';
+import { repoIdentity } from '../cli/repo-identity.js';
 import { createModelServer } from './model-server/model-server.js';
 import { createDefaultDeps } from '../activities/deps.js';
 import { runAgentWorkflow } from '../workflows/run-agent.js';
@@ -20,6 +22,7 @@ import { progressQuery } from '../workflows/run/messages.js';
 import { gitOrThrow } from '../activities/workspace/git/git.js';
 import { progressKey, progressLine, resultSummary } from '../cli/progress-format.js';
 import { reportFatal } from '../cli/report-error.js';
+import { readRunResult } from '../activities/run-result.js';
 import { createSampleRepo, DEMO_DIR } from './sample-repo.js';
 import { createRunWorker } from '../worker/create-run-worker.js';
 
@@ -71,7 +74,7 @@ async function main(): Promise<number> {
           issueSource: 'local',
           // The demo shows the whole job, merge included (the default for local issues is branch).
           delivery: 'merge',
-          artifactsDir: resolve(PROJECT_ROOT, '.artifacts'),
+          artifactsDir: artifactsDirOf((await repoIdentity(repoPath)).commonDir),
         },
       ],
     });
@@ -89,7 +92,7 @@ async function main(): Promise<number> {
     }, 500);
     let result: RunResult;
     try {
-      result = await worker.runUntil(handle.result());
+      result = await worker.runUntil(readRunResult(handle));
     } finally {
       clearInterval(follow);
     }
@@ -100,6 +103,10 @@ async function main(): Promise<number> {
       `\nmain branch now:\n${log}\nissue #${issue} state: ${/state:\s*(\w+)/.exec(issueText)?.[1] ?? '?'}\n`,
     );
     process.stdout.write(`model requests served: ${model.stats().requests}\nWeb UI: ${url}\n`);
+    if (target.started)
+      process.stdout.write(
+        `the local dev server this demo started keeps running so the Web UI stays up; stop it with: kill ${target.pid ?? '<pid>'}\n`,
+      );
     return result.outcome === 'success' ? 0 : 1;
   } finally {
     await connection.close();

@@ -30,6 +30,9 @@ import { cancelSignal, progressQuery, raiseBudgetSignal, raiseBudgetUpdate, retr
 import { checkBudgetArgs, checkCancelArgs, checkRetryArgs, validateBudgetUpdate } from './run/message-validation.js';
 import { AgentNameKey, DefinitionHashKey, IssueNumberKey } from './run/search-attributes.js';
 import { RunSession, type RunContext } from './run/run-session.js';
+import { endWithStatus, statusFollowsOutcome, watchCancelRequest } from './run/end-with-status.js';
+
+const TEMPORAL_CANCEL_REASON = 'cancelled through Temporal (Web UI or temporal workflow cancel)';
 
 /** The validator has already accepted it; checked again so the handler never trusts a payload. */
 function checkedBudget(budget: unknown): RunBudget {
@@ -41,7 +44,10 @@ function checkedBudget(budget: unknown): RunBudget {
 async function prepare(session: RunSession): Promise<RunContext> {
   const { input } = session;
   session.setPhase('loading');
-  const definition = await configActivities.loadDefinition({ agentDir: input.agentDir });
+  const definition = await configActivities.loadDefinition({
+    agentDir: input.agentDir,
+    ...(input.overrides === undefined ? {} : { overrides: input.overrides }),
+  });
   session.attachDefinition(definition);
   const budget: RunBudget = { maxTurnsPerStep: definition.model.maxTurnsPerStep, ...input.budget };
   // `retry` of a failed run: start where it stopped, with its StepContext (no new commands).
@@ -68,7 +74,7 @@ async function prepare(session: RunSession): Promise<RunContext> {
     branchPrefix: definition.worktree.branchPrefix,
   });
   session.attachWorkspace(workspace);
-  const system = systemPromptInput(definition, input.issue, workspace.branch);
+  const system = systemPromptInput(definition, input.issue, workspace.branch, input.repoInstructions);
   // Resolved once here so a broken system prompt stops the run before any model call.
   await configActivities.resolvePrompt(system);
   return {
@@ -150,6 +156,7 @@ function toResult(session: RunSession, outcome: IterationOutcome | { kind: 'canc
 
 export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   const session = new RunSession(input, workflowInfo().workflowId);
+  const cancelRequested = watchCancelRequest();
   const scope = new CancellationScope();
   setHandler(progressQuery, () => session.progress());
   // Payloads are unknown until checked: a handler that throws would fail the workflow task forever.
@@ -174,22 +181,26 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   });
 
   let outcome: IterationOutcome | { kind: 'cancelled'; reason: string };
+  let temporalCancel: unknown;
   try {
     outcome = await scope.run(async () => runLoop(session, await prepare(session)));
   } catch (err) {
     const info = failureInfo(err);
     if (isCancellation(err) || info.cancelled) {
-      if (session.cancelReason === undefined) {
-        // Cancelled through Temporal itself (Web UI / `temporal workflow cancel`).
-        session.update({ ...session.state, phase: 'cancelled' });
-        throw err;
-      }
-      outcome = { kind: 'cancelled', reason: session.cancelReason };
+      // Cancelled through Temporal itself (Web UI / `temporal workflow cancel`) when no signal gave a reason.
+      if (session.cancelReason === undefined) temporalCancel = err;
+      outcome = { kind: 'cancelled', reason: session.cancelReason ?? TEMPORAL_CANCEL_REASON };
     } else {
       outcome = { kind: 'failed', code: info.type ?? FailureType.Aborted, reason: info.message };
     }
   }
   const result = toResult(session, outcome);
+  const truthful = statusFollowsOutcome(result);
+  if (temporalCancel !== undefined && !truthful) {
+    // Histories recorded before the patch: rethrown without a result, as then.
+    session.update({ ...session.state, phase: 'cancelled' });
+    throw temporalCancel;
+  }
   const phase = result.outcome === 'success' ? 'completed' : result.outcome === 'cancelled' ? 'cancelled' : 'failed';
   session.update({
     ...session.state,
@@ -197,5 +208,5 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
     ...(result.outcome === 'failed' ? { lastError: `${result.code}: ${result.reason}` } : {}),
   });
   log.info('run finished', { outcome: result.outcome, code: result.code, reason: result.reason });
-  return result;
+  return truthful ? endWithStatus(result, cancelRequested) : result;
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createModelServer } from '../../src/dev/model-server/model-server.js';
 import { createSampleRepo, DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { writeLocalIssue } from '../../src/activities/issues/local-issue-store.js';
+import { repoIdentity } from '../../src/cli/repo-identity.js';
 import type { BatchResult } from '../../src/contracts/batch.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
 import { assertCleanFailure, DEAD_ADDRESS, describeResult, runCli } from './cli-process.js';
@@ -115,6 +116,11 @@ describe('start-batch end to end', () => {
         assert.match(text.stdout, /issue +outcome +steps +tokens +cost +PR +reason/);
         assert.match(text.stdout, /batch partial: 2 succeeded/);
         assert.match(text.stdout, /#1 running/, 'live progress was printed');
+        // Children are keyed by repository, as start-run's runs: status finds them from --repo and --issue.
+        const { id } = await repoIdentity(repoPath);
+        const child = await env.client.workflow.getHandle(`${id}/issue-agent/issue-1`).describe();
+        assert.equal(child.status.name, 'COMPLETED');
+        assert.equal((child.searchAttributes as Record<string, unknown[]>)['RepoId']?.[0], id);
 
         // Issues 1 and 2 are closed now: a label batch finds nothing left and succeeds vacuously.
         const json = await run(['--label', 'ready', '--repo', repoPath, '--json']);

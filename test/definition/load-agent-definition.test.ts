@@ -34,7 +34,7 @@ test('upstream vocabulary loads unchanged and is normalised', async () => {
     { maxTokens: d.model.maxTokens, maxTurnsPerStep: d.model.maxTurnsPerStep },
     { maxTokens: 8192, maxTurnsPerStep: 40 },
   );
-  assert.deepEqual(d.worktree, { root: '.worktrees', branchPrefix: 'agent' });
+  assert.deepEqual(d.worktree, { root: undefined, branchPrefix: 'agent' });
   assert.equal(d.closureAction, 'close');
   assert.deepEqual(d.parameters.topic, { type: 'string', description: 'Topic', required: true, cli: '--topic' });
   const initial = d.steps['initial.work'];
@@ -104,7 +104,7 @@ test('default layout: registry/ holds agent.json, registry and schemas; our exte
   assert.equal(d.verdict.type, 'iterationBudget');
   assert.equal(d.entryStep, 'initial.work', 'entryStepMapping keyed by the upstream name of the seed type');
   assert.deepEqual(d.model, { model: 'claude-sonnet-4-5', maxTokens: 4096, maxTurnsPerStep: 40 });
-  assert.deepEqual(d.worktree, { root: '.worktrees', branchPrefix: 'bot' });
+  assert.deepEqual(d.worktree, { root: undefined, branchPrefix: 'bot' });
   assert.equal(d.closureAction, 'label-and-close');
   assert.deepEqual(d.validators['type-check'], {
     type: 'command',

@@ -18,6 +18,7 @@ import { createSampleRepo } from '../../src/dev/sample-repo.js';
 import { writeLocalIssue } from '../../src/activities/issues/local-issue-store.js';
 import { createRunWorker } from '../../src/worker/create-run-worker.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
+import { readRunResult } from '../../src/activities/run-result.js';
 import { testEnv, workflowBundle } from './temporal-env.js';
 
 export interface Scenario {
@@ -86,7 +87,7 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
   try {
     const result = await worker.runUntil(async () => {
       const during = scenario.during?.(handle, model, { repoPath, issue });
-      const r = await handle.result();
+      const r = await readRunResult(handle);
       await during;
       return r;
     });

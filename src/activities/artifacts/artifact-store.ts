@@ -44,6 +44,11 @@ export function stepArtifactDir(artifactsDir: string, workflowId: string, stepId
   return path.join(path.resolve(artifactsDir), safeSegment(workflowId), `${safeSegment(stepId)}-${iteration}`);
 }
 
+/** `<artifactsDir>/<workflowId>/validators/<completionStepId>`: the full output of each validator command. */
+export function validatorArtifactDir(artifactsDir: string, workflowId: string, completionStepId: string): string {
+  return path.join(path.resolve(artifactsDir), safeSegment(workflowId), 'validators', safeSegment(completionStepId));
+}
+
 export function sha256Hex(content: string | Uint8Array): string {
   return createHash('sha256').update(content).digest('hex');
 }

@@ -58,6 +58,7 @@ async function prepareLocked(
   const issue = await deps.issueSource(input.issueSource, repoPath).read(input.issue);
   const layout = worktreeLayout({
     repoPath,
+    commonDir: await commonGitDir(repoPath),
     issue: input.issue,
     worktreeRoot: input.worktreeRoot,
     branchPrefix: input.branchPrefix,
@@ -72,7 +73,7 @@ async function prepareLocked(
       },
     );
   }
-  await ensureExcluded(repoPath, layout.root);
+  if (layout.root !== undefined) await ensureExcluded(repoPath, layout.root);
 
   const worktreePath = await realOrSelf(layout.worktreePath);
   const worktrees = await listWorktrees(repoPath);
@@ -133,6 +134,15 @@ async function prepareLocked(
     reused: false,
     issue,
   };
+}
+
+async function commonGitDir(repoPath: string): Promise<string> {
+  const raw = await gitOrThrow(
+    repoPath,
+    ['rev-parse', '--path-format=absolute', '--git-common-dir'],
+    FailureType.RepoNotFound,
+  );
+  return realOrSelf(raw.trim());
 }
 
 async function assertRepo(repoPath: string): Promise<string> {

@@ -1,6 +1,10 @@
 /**
  * Where an issue's branch and worktree live: `1 issue = 1 branch = 1 worktree`, so both
- * names derive from the issue number alone and a resumed run finds them again.
+ * names derive from the issue number alone and a resumed run finds them again. By default
+ * the worktree lives under the repository's common git dir (`<git-dir>/agent/worktrees/
+ * issue-<n>`): outside the work tree, so the user's test runner, linters and file watchers
+ * never see it. An explicit `worktree.root` in agent.json (a path relative to the
+ * repository, e.g. `.worktrees`) still puts it there, listed in `.git/info/exclude`.
  */
 import { isAbsolute, join, normalize, sep } from 'node:path';
 import { AgentError } from '../../contracts/errors.js';
@@ -9,16 +13,32 @@ import { FailureType } from '../../contracts/failures.js';
 export interface WorktreeLayout {
   readonly branch: string;
   readonly worktreePath: string;
-  /** Normalised root relative to the repository, e.g. `.worktrees`. */
-  readonly root: string;
+  /** Normalised root relative to the repository, e.g. `.worktrees`; undefined under the git dir. */
+  readonly root: string | undefined;
+}
+
+/** `<git-common-dir>/agent/worktrees`: the default worktree root. */
+export function defaultWorktreeRoot(commonDir: string): string {
+  return join(commonDir, 'agent', 'worktrees');
 }
 
 export function worktreeLayout(options: {
   repoPath: string;
+  /** The repository's common git dir (absolute); used when worktreeRoot is not set. */
+  commonDir: string;
   issue: number;
-  worktreeRoot: string;
+  worktreeRoot: string | undefined;
   branchPrefix: string;
 }): WorktreeLayout {
+  const prefix = options.branchPrefix.replace(/\/+$/, '');
+  const branch = prefix === '' ? `issue-${options.issue}` : `${prefix}/issue-${options.issue}`;
+  if (options.worktreeRoot === undefined) {
+    return {
+      branch,
+      worktreePath: join(defaultWorktreeRoot(options.commonDir), `issue-${options.issue}`),
+      root: undefined,
+    };
+  }
   const root = normalize(options.worktreeRoot).replace(/[\\/]+$/, '');
   if (root === '' || root === '.' || isAbsolute(root) || root === '..' || root.startsWith(`..${sep}`)) {
     throw new AgentError(
@@ -26,14 +46,9 @@ export function worktreeLayout(options: {
       `Worktree root ${JSON.stringify(options.worktreeRoot)} must be a directory inside the repository`,
       {
         where: 'worktree.root',
-        expected: 'a relative path such as `.worktrees`',
+        expected: 'a relative path such as `.worktrees`, or no root (worktrees under the git dir)',
       },
     );
   }
-  const prefix = options.branchPrefix.replace(/\/+$/, '');
-  return {
-    branch: prefix === '' ? `issue-${options.issue}` : `${prefix}/issue-${options.issue}`,
-    worktreePath: join(options.repoPath, root, `issue-${options.issue}`),
-    root,
-  };
+  return { branch, worktreePath: join(options.repoPath, root, `issue-${options.issue}`), root };
 }

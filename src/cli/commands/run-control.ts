@@ -11,6 +11,7 @@ import { reviveFailedRun } from '../revive-failed-run.js';
 import type { runAgentWorkflow } from '../../workflows/run-agent.js';
 import { COMMANDS, renderHelp } from '../command-specs.js';
 import { optionalString, parseFlags, requireIssue, type ParsedFlags } from '../parse-flags.js';
+import { readRunResult } from '../../activities/run-result.js';
 import { progressLine, resultSummary } from '../progress-format.js';
 import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
 import { repoIdentity } from '../repo-identity.js';
@@ -74,7 +75,7 @@ export async function statusCommand(argv: readonly string[]): Promise<number> {
     const status = description.status.name;
     const running = status === 'RUNNING';
     const progress = running ? await quickProgress(cli, workflowId) : undefined;
-    const result: RunResult | undefined = running ? undefined : await handle.result().catch(() => undefined);
+    const result: RunResult | undefined = running ? undefined : await readRunResult(handle).catch(() => undefined);
     // Without a worker to answer the query: what the run last recorded as search attributes.
     const attrs = description.searchAttributes as Record<string, unknown[] | undefined>;
     const recorded = {
@@ -123,7 +124,10 @@ export async function retryCommand(argv: readonly string[]): Promise<number> {
 export async function cancelCommand(argv: readonly string[]): Promise<number> {
   return withRun('cancel', argv, async ({ cli, workflowId, flags }) => {
     const reason = optionalString(flags, 'reason');
-    await cli.client.workflow.getHandle(workflowId).signal(cancelSignal, reason === undefined ? {} : { reason });
+    const handle = cli.client.workflow.getHandle(workflowId);
+    await handle.signal(cancelSignal, reason === undefined ? {} : { reason });
+    // The signal carries the reason; the cancel request makes the run end CANCELLED in Temporal.
+    await handle.cancel();
     process.stdout.write(`cancel signalled to ${workflowId}: the running step stops and the worktree is kept\n`);
     return 0;
   });

@@ -4,93 +4,27 @@
  * run, serves it with an in-process worker when no worker polls the task queue, prints
  * live progress and finally the result table. Exit 0 when every issue succeeded.
  */
-import type { DeliveryMode } from '../../contracts/delivery.js';
-import { deliveryOf } from '../delivery-flag.js';
-import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  MAX_BATCH_CONCURRENCY,
   type BatchInput,
   type BatchIssueProgress,
   type BatchProgress,
   type BatchResult,
-  type BatchSelection,
 } from '../../contracts/batch.js';
-import { AgentError, UsageError } from '../../contracts/errors.js';
+import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
-import type { IssueSourceKind } from '../../contracts/run.js';
-import { PROJECT_ROOT } from '../temporal/temporal-cli.js';
+import { artifactsDirOf } from '../state-paths.js';
+import { repoIdentity } from '../repo-identity.js';
+import { repoSettings } from '../../definition/repo-config/repo-settings.js';
 import { workflowUrl } from '../temporal/ensure-temporal.js';
 import { runBatchWorkflow } from '../../workflows/batch/run-batch.js';
 import { batchProgressQuery } from '../../workflows/batch/batch-messages.js';
 import { COMMANDS, renderHelp } from '../command-specs.js';
-import { optionalNumber, optionalString, parseFlags, type ParsedFlags } from '../parse-flags.js';
-import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
+import { batchWorkflowId, parseBatchFlags } from '../batch-flags.js';
+import { optionalString, parseFlags } from '../parse-flags.js';
+import { checkRepository, loadRepoDefinition, resolveUserPath, userCwd } from '../run-target.js';
 import { serveUntilDone } from '../serve-until-done.js';
 import { connectCli, hasPollers, type CliTemporal } from '../temporal/temporal-client.js';
-
-const LABEL = /^[A-Za-z0-9][A-Za-z0-9._:/ -]{0,49}$/;
-
-export interface BatchFlags {
-  readonly selection: BatchSelection;
-  readonly readyLabel: string;
-  readonly concurrency: number;
-  readonly issueSource: IssueSourceKind;
-  readonly delivery: DeliveryMode;
-}
-
-/** Validates the batch's own flags (usage errors name the flag). */
-export function parseBatchFlags(flags: ParsedFlags): BatchFlags {
-  const label = optionalString(flags, 'label');
-  if (label !== undefined && !LABEL.test(label))
-    throw new UsageError(
-      `--label must be a label name (letters, digits, . _ : / - and spaces, up to 50), got ${JSON.stringify(label)}`,
-      '--label',
-    );
-  const rawList = optionalString(flags, 'issue-list');
-  let issues: number[] | undefined;
-  if (rawList !== undefined) {
-    const parts = rawList.split(',').map((p) => p.trim());
-    const bad = parts.find((p) => !/^[1-9][0-9]*$/.test(p) || !Number.isSafeInteger(Number(p)));
-    if (bad !== undefined)
-      throw new UsageError(
-        `--issue-list must be comma-separated positive integers (e.g. 1,2,3), got "${bad}"`,
-        '--issue-list',
-      );
-    issues = [...new Set(parts.map(Number))];
-  }
-  const concurrency = optionalNumber(flags, 'concurrency', { integer: true }) ?? 3;
-  if (concurrency > MAX_BATCH_CONCURRENCY)
-    throw new UsageError(`--concurrency must be at most ${MAX_BATCH_CONCURRENCY}, got ${concurrency}`, '--concurrency');
-  const source = optionalString(flags, 'issues') ?? 'local';
-  if (source !== 'local' && source !== 'github')
-    throw new UsageError(`--issues must be local or github, got "${source}"`, '--issues');
-  if (label === undefined && issues === undefined)
-    throw new UsageError('choose the issues: --label NAME (e.g. --label ready) or --issue-list 1,2,3', '--label');
-  const readyLabel = label ?? 'ready';
-  const selection: BatchSelection =
-    issues === undefined ? { kind: 'label', label: readyLabel } : { kind: 'issues', issues };
-  return { selection, readyLabel, concurrency, issueSource: source, delivery: deliveryOf(flags, source) };
-}
-
-/** `<agent>-batch-<label>`, or `<agent>-batch-issues-<hash of the list>`: one live batch per selection. */
-export function batchWorkflowId(agentName: string, selection: BatchSelection): string {
-  switch (selection.kind) {
-    case 'label':
-      return `${agentName}-batch-${selection.label.replace(/[^A-Za-z0-9._-]+/g, '_')}`;
-    case 'issues': {
-      const sorted = [...selection.issues].sort((a, b) => a - b);
-      const short =
-        sorted.length <= 8
-          ? sorted.join('-')
-          : createHash('sha256').update(sorted.join(',')).digest('hex').slice(0, 12);
-      return `${agentName}-batch-issues-${short}`;
-    }
-    case 'query':
-      return `${agentName}-batch-query-${createHash('sha256').update(JSON.stringify(selection)).digest('hex').slice(0, 12)}`;
-  }
-}
 
 const time = (): string => new Date().toISOString().slice(11, 19);
 
@@ -176,10 +110,13 @@ export async function startBatchCommand(argv: readonly string[]): Promise<number
   const batch = parseBatchFlags(flags);
   const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
   await checkRepository(repoPath);
-  const definition = await loadDefinition(flags);
+  const settings = await repoSettings(repoPath);
+  const definition = await loadRepoDefinition(flags, repoPath, settings);
+  const repo = await repoIdentity(repoPath);
 
   const cli = await connectCli();
   try {
+    for (const note of settings.notes) process.stderr.write(`${note}\n`);
     const embedded = !(await hasPollers(cli));
     if (
       embedded &&
@@ -196,14 +133,17 @@ export async function startBatchCommand(argv: readonly string[]): Promise<number
         },
       );
     }
-    const workflowId = batchWorkflowId(definition.name, batch.selection);
+    const workflowId = `${repo.id}/${batchWorkflowId(definition.name, batch.selection)}`;
     const input: BatchInput = {
       agentName: definition.name,
       agentDir: definition.agentDir,
       repoPath,
       issueSource: batch.issueSource,
       delivery: batch.delivery,
-      artifactsDir: resolve(PROJECT_ROOT, '.artifacts'),
+      artifactsDir: artifactsDirOf(repo.commonDir),
+      repoId: repo.id,
+      overrides: settings.overrides,
+      repoInstructions: settings.instructions,
       selection: batch.selection,
       concurrency: batch.concurrency,
       labels: { ready: batch.readyLabel },

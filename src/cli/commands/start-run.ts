@@ -5,12 +5,12 @@
  * seconds, follows progress and waits for the result. Human text goes to stderr; with
  * --json stdout carries JSON only (NDJSON progress events with --follow, then the result).
  */
-import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentError, UsageError } from '../../contracts/errors.js';
 import type { IssueSourceKind, RunInput, RunProgress, RunResult } from '../../contracts/run.js';
 import { createIssueSourceFactory } from '../../activities/issues/issue-source-factory.js';
-import { PROJECT_ROOT } from '../temporal/temporal-cli.js';
+import { artifactsDirOf } from '../state-paths.js';
+import { repoSettings } from '../../definition/repo-config/repo-settings.js';
 import { workflowUrl } from '../temporal/ensure-temporal.js';
 import { runAgentWorkflow } from '../../workflows/run-agent.js';
 import { progressQuery } from '../../workflows/run/messages.js';
@@ -19,17 +19,18 @@ import { COMMANDS, renderHelp } from '../command-specs.js';
 import { deliveryOf } from '../delivery-flag.js';
 import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFlags } from '../parse-flags.js';
 import { progressKey, progressLine, resultSummary } from '../progress-format.js';
-import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
+import { checkRepository, loadRepoDefinition, resolveUserPath, userCwd } from '../run-target.js';
 import { repoIdentity, workflowIdFor } from '../repo-identity.js';
 import { serveUntilDone } from '../serve-until-done.js';
 import { extractAgentParameters, resolveAgentParameters } from '../agent-parameters.js';
+import { readRunResult } from '../../activities/run-result.js';
 import { connectCli, livePollers, workflowTaskTaken, type CliTemporal } from '../temporal/temporal-client.js';
 
 /** How long a worker that looks alive gets to take the run before this process serves it. */
 const PICKUP_TIMEOUT_MS = 5000;
 
-function issueSourceOf(flags: ParsedFlags): IssueSourceKind {
-  const raw = optionalString(flags, 'issues') ?? 'local';
+function issueSourceOf(flags: ParsedFlags, configured: IssueSourceKind | undefined): IssueSourceKind {
+  const raw = optionalString(flags, 'issues') ?? configured ?? 'local';
   if (raw === 'local' || raw === 'github') return raw;
   throw new UsageError(`--issues must be local or github, got "${raw}"`, '--issues');
 }
@@ -65,7 +66,7 @@ async function awaitResult(
   options: { follow: boolean; embedded: boolean; json: boolean },
 ): Promise<RunResult> {
   const handle = cli.client.workflow.getHandle<typeof runAgentWorkflow>(workflowId);
-  return serveUntilDone(cli, handle.result(), {
+  return serveUntilDone(cli, readRunResult(handle), {
     embedded: options.embedded,
     ...(options.follow ? { follow: (done: () => boolean) => follow(handle, done, options.json) } : {}),
   });
@@ -94,13 +95,16 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
   }
   const issue = requireIssue(flags);
   const parameters = resolveAgentParameters(agentParameters, { issue });
-  const issueSource = issueSourceOf(flags);
-  const delivery = deliveryOf(flags, issueSource);
-  const maxIterations = optionalNumber(flags, 'max-iterations', { integer: true });
-  const maxUsd = optionalNumber(flags, 'budget-usd');
-  const maxTokens = optionalNumber(flags, 'budget-tokens', { integer: true });
   const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
   await checkRepository(repoPath);
+  // The repository's .agent/config.json (or detected defaults): flags win over it.
+  const settings = await repoSettings(repoPath);
+  const { config } = settings;
+  const issueSource = issueSourceOf(flags, config.issues);
+  const maxIterations = optionalNumber(flags, 'max-iterations', { integer: true }) ?? config.maxIterations;
+  const maxUsd = optionalNumber(flags, 'budget-usd') ?? config.budget?.maxUsd;
+  const maxTokens = optionalNumber(flags, 'budget-tokens', { integer: true }) ?? config.budget?.maxTokens;
+  const delivery = deliveryOf(flags, issueSource, config.deliver);
   // Read the issue before anything starts: an unknown issue, a closed one or a missing
   // GITHUB_TOKEN is reported here, in one line, instead of failing the run later.
   const issueSnapshot = await createIssueSourceFactory(process.env)(issueSource, repoPath).read(issue);
@@ -110,12 +114,16 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       expected: 'an open issue, or --force to work a closed one again',
     });
   }
-  const definition = await loadDefinition(flags);
+  const definition = await loadRepoDefinition(flags, repoPath, settings);
   const repo = await repoIdentity(repoPath);
   const workflowId = workflowIdFor(repo.id, definition.name, issue);
 
   const cli = await connectCli();
   try {
+    // What was chosen for this repository, once every check before starting has passed.
+    for (const note of settings.notes) say(note);
+    for (const key of ['baseBranch'] as const)
+      if (config[key] !== undefined) say(`note: ${key} in .agent/config.json is not applied by this version yet`);
     say(`run ${workflowId}: issue #${issue} "${issueSnapshot.title}" of ${repoPath}`);
     const input: RunInput = {
       issue,
@@ -123,7 +131,9 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       repoPath,
       issueSource,
       delivery,
-      artifactsDir: resolve(PROJECT_ROOT, '.artifacts'),
+      artifactsDir: artifactsDirOf(repo.commonDir),
+      overrides: settings.overrides,
+      repoInstructions: settings.instructions,
       ...(Object.keys(parameters).length === 0 ? {} : { parameters }),
       ...(maxIterations === undefined ? {} : { maxIterations }),
       ...(maxUsd === undefined && maxTokens === undefined

@@ -1,6 +1,6 @@
 /**
  * The embedded Temporal: `temporal server start-dev` with SQLite persistence in
- * .temporal/, the Web UI on 8233 and the project's search attributes registered.
+ * .temporal/ (a clone) or the XDG state dir (an installed copy), the Web UI on 8233 and the project's search attributes registered.
  * `start-run` and `demo` reuse a server that answers and start this one otherwise.
  */
 import { spawn } from 'node:child_process';
@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { AgentError } from '../../contracts/errors.js';
-import { PROJECT_ROOT, resolveTemporalCliPath } from './temporal-cli.js';
+import { resolveTemporalCliPath } from './temporal-cli.js';
+import { devServerStateDir } from '../state-paths.js';
 
 /** Kept in sync with src/workflows/search-attributes.ts (a test checks it). */
 export const SEARCH_ATTRIBUTE_FLAGS: readonly string[] = [
@@ -25,7 +26,8 @@ export const SEARCH_ATTRIBUTE_FLAGS: readonly string[] = [
 
 export const DEFAULT_ADDRESS = '127.0.0.1:7233';
 export const DEFAULT_UI_PORT = 8233;
-export const STATE_DIR = join(PROJECT_ROOT, '.temporal');
+/** `.temporal/` in a clone, `$XDG_STATE_HOME/issue-agent/temporal` in an installed copy. */
+export const STATE_DIR = devServerStateDir();
 
 export function devServerArgs(options: { port?: number; uiPort?: number; dbFile?: string } = {}): string[] {
   const args = [
@@ -98,6 +100,8 @@ export interface TemporalTarget {
   readonly namespace: string;
   readonly uiUrl: string;
   readonly started: boolean;
+  /** The dev server this process started (it outlives the command), to say how to stop it. */
+  readonly pid?: number;
 }
 
 /**
@@ -117,11 +121,11 @@ export async function ensureTemporal(env: NodeJS.ProcessEnv = process.env): Prom
     return {
       address: explicit,
       namespace,
-      uiUrl: env.TEMPORAL_UI_URL ?? `http://${explicit.split(':')[0]}:${DEFAULT_UI_PORT}`,
+      uiUrl: uiUrlFor(explicit, env),
       started: false,
     };
   }
-  const uiUrl = `http://127.0.0.1:${DEFAULT_UI_PORT}`;
+  const uiUrl = uiUrlFor(DEFAULT_ADDRESS, env);
   if (await serverAnswers(DEFAULT_ADDRESS)) return { address: DEFAULT_ADDRESS, namespace, uiUrl, started: false };
   process.stderr.write(
     `no Temporal server answers on ${DEFAULT_ADDRESS}: starting the local dev server (state in ${STATE_DIR})\n`,
@@ -130,7 +134,20 @@ export async function ensureTemporal(env: NodeJS.ProcessEnv = process.env): Prom
   process.stderr.write(
     `local dev server running (pid ${pid}); it keeps running after this command (stop it with kill ${pid})\n`,
   );
-  return { address: DEFAULT_ADDRESS, namespace, uiUrl, started: true };
+  return { address: DEFAULT_ADDRESS, namespace, uiUrl, started: true, pid };
+}
+
+/**
+ * The Web UI address: TEMPORAL_UI_URL when set, else the dev server's convention (the UI
+ * on the frontend port + 1000: 7233 → 8233, 7300 → 8300) on the frontend's host.
+ */
+export function uiUrlFor(address: string, env: NodeJS.ProcessEnv = process.env): string {
+  const configured = env.TEMPORAL_UI_URL?.trim();
+  if (configured) return configured.replace(/\/+$/, '');
+  const match = /^(?:[a-z]+:\/\/)?(\[[^\]]+\]|[^:/]+)(?::(\d+))?/i.exec(address);
+  const host = match?.[1] ?? '127.0.0.1';
+  const port = match?.[2] === undefined ? DEFAULT_UI_PORT : Number(match[2]) + 1000;
+  return `http://${host}:${port <= 65535 ? port : DEFAULT_UI_PORT}`;
 }
 
 export function workflowUrl(target: TemporalTarget, workflowId: string): string {

@@ -1,13 +1,15 @@
 /**
  * Finds (or provisions) the Temporal CLI through scripts/setup-temporal.mjs, the one
- * place that knows the pinned version and the install order.
+ * place that knows the pinned version and the install order; the download goes to
+ * `.tools/` in a clone and to the XDG state dir in an installed copy (src/cli/state-paths.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { AgentError } from '../../contracts/errors.js';
+import { PROJECT_ROOT } from '../project-root.js';
+import { toolsDir } from '../state-paths.js';
 
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+export { PROJECT_ROOT };
 
 let cached: string | undefined;
 
@@ -17,6 +19,8 @@ export function resolveTemporalCliPath(): string {
     const out = execFileSync(process.execPath, [join(PROJECT_ROOT, 'scripts', 'setup-temporal.mjs'), '--quiet'], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
+      // An installed copy keeps its download in the XDG state dir, not in the package.
+      env: { ...process.env, ISSUE_AGENT_TOOLS_DIR: toolsDir() },
     });
     const path = out.trim().split('\n').pop();
     if (!path) throw new Error('setup-temporal printed no path');

@@ -31,6 +31,8 @@ import { applyConfigOverlay } from './config-overlay.js';
 import { lenient, runRulesLeniently, withoutEchoes } from './one-pass.js';
 import { readOnlyByAllowedTools } from '../rules/boundary-rules.js';
 import { SchemaFileCache } from '../schema/schema-file-cache.js';
+import type { DefinitionOverrides } from '../../contracts/repo-config.js';
+import { applyOverrides, overridesHash } from './apply-overrides.js';
 
 export { DefinitionError };
 export type { Problem };
@@ -42,9 +44,10 @@ export type LoadResult =
   | { readonly ok: false; readonly problems: Problem[]; readonly warnings: Problem[] };
 
 /** Loads and verifies the agent in `agentDir` (either layout). Never throws for a bad definition. */
-export async function loadAgentDefinition(agentDir: string): Promise<LoadResult> {
+export async function loadAgentDefinition(agentDir: string, overrides?: DefinitionOverrides): Promise<LoadResult> {
   const layout = await detectLayout(agentDir);
   const files = await readFiles(layout);
+  if (files.agent && overrides) files.agent = applyOverrides(files.agent, overrides);
   const agent = files.agent ?? files.lenientAgent;
   const registry = files.registry ?? files.lenientRegistry;
   const ruleProblems =
@@ -61,13 +64,16 @@ export async function loadAgentDefinition(agentDir: string): Promise<LoadResult>
     return result.ok ? { ok: false, problems, warnings: [] } : result;
   }
   const ctx = ruleProblems.ctx;
-  const definition = await assemble(ctx, result.warnings);
+  const definition = await assemble(ctx, result.warnings, overrides);
   return { ok: true, definition, warnings: result.warnings };
 }
 
 /** Like loadAgentDefinition, but throws DefinitionError (code CONFIG_INVALID) listing every error. */
-export async function loadAgentDefinitionOrThrow(agentDir: string): Promise<AgentDefinition> {
-  const result = await loadAgentDefinition(agentDir);
+export async function loadAgentDefinitionOrThrow(
+  agentDir: string,
+  overrides?: DefinitionOverrides,
+): Promise<AgentDefinition> {
+  const result = await loadAgentDefinition(agentDir, overrides);
   if (!result.ok) throw new DefinitionError(path.resolve(agentDir), result.problems);
   return result.definition;
 }
@@ -171,7 +177,11 @@ function split(
 }
 
 /** Only called without errors: every step has a kind and the entry exists. */
-async function assemble(ctx: LoadContext, warnings: readonly Problem[]): Promise<AgentDefinition> {
+async function assemble(
+  ctx: LoadContext,
+  warnings: readonly Problem[],
+  overrides: DefinitionOverrides | undefined,
+): Promise<AgentDefinition> {
   const { layout, settings } = ctx;
   const steps: Record<string, StepDefinition> = {};
   const readOnlyAgent = readOnlyByAllowedTools(ctx.agent.runner.boundaries?.allowedTools);
@@ -189,13 +199,14 @@ async function assemble(ctx: LoadContext, warnings: readonly Problem[]): Promise
   const schemaFiles = (await listFiles(layout.schemasDir)).map((f) => path.join(layout.schemasDir, f));
   const promptFiles = ctx.promptFiles.map((f) => path.join(layout.promptsDir, f));
   const registryAbs = path.join(layout.agentDir, ctx.registryFile);
-  const hash = await hashDefinitionFiles(layout.agentDir, [
+  const filesHash = await hashDefinitionFiles(layout.agentDir, [
     layout.agentPath,
     ...ctx.overlayFiles,
     registryAbs,
     ...schemaFiles,
     ...promptFiles,
   ]);
+  const hash = overridesHash(filesHash, overrides);
   return deepFreeze<AgentDefinition>({
     name: settings.name,
     displayName: settings.displayName,

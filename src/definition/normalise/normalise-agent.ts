@@ -17,7 +17,8 @@ import { modelId } from './model-alias.js';
 import type { RawAgentFile, RawValidationCommands } from '../load/raw-files.js';
 
 export const DEFAULT_MODEL: ModelSettings = { model: 'claude-sonnet-4-6', maxTokens: 8192, maxTurnsPerStep: 40 };
-export const DEFAULT_WORKTREE = { root: '.worktrees', branchPrefix: 'agent' } as const;
+/** No root by default: worktrees go under the repository's git dir, outside the work tree. */
+export const DEFAULT_WORKTREE = { branchPrefix: 'agent' } as const;
 
 export interface AgentSettings {
   readonly name: string;
@@ -36,7 +37,7 @@ export interface AgentSettings {
   /** Upstream closure-adapter: with GitHub on, label-only / label-and-close select `f_<edition>_<action>.md`. */
   readonly closureAdaptation: string | undefined;
   readonly completionLabels: LabelChange;
-  readonly worktree: { readonly root: string; readonly branchPrefix: string };
+  readonly worktree: { readonly root: string | undefined; readonly branchPrefix: string };
   readonly validationCommands: RawValidationCommands;
 }
 
@@ -73,7 +74,7 @@ export function normaliseAgent(agent: RawAgentFile, file: string): { settings: A
       remove: [...(runner.integrations?.github?.labels?.completion?.remove ?? [])],
     },
     worktree: {
-      root: runner.execution?.worktree?.root ?? DEFAULT_WORKTREE.root,
+      root: runner.execution?.worktree?.root,
       branchPrefix: runner.execution?.worktree?.branchPrefix ?? DEFAULT_WORKTREE.branchPrefix,
     },
     validationCommands: runner.validation?.commands ?? {},

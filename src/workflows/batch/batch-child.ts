@@ -8,13 +8,14 @@
  *   operators manage by its own Workflow ID; terminating or resetting the batch must not
  *   destroy agent work in progress (worktrees, spend). A graceful stop is the batch's
  *   `cancel` signal, which forwards `cancel` to the running children.
- * - An issue whose `<agent>-issue-<n>` is already running (started by start-run, or
+ * - An issue whose run ID is already running (started by start-run, or
  *   abandoned by an earlier batch) is attached to, never duplicated: starting the child
  *   fails with WorkflowExecutionAlreadyStarted and an activity waits for that run.
  *   Closed runs of the same ID do not block (ALLOW_DUPLICATE): the selection (open,
  *   labelled ready) is what decides that an issue needs work.
  */
 import {
+  ApplicationFailure,
   ChildWorkflowFailure,
   CancelledFailure,
   ParentClosePolicy,
@@ -30,9 +31,11 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { BatchInput, BatchIssueProgress, BatchIssueRef } from '../../contracts/batch.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { RunInput, RunResult } from '../../contracts/run.js';
+import { runResultOf } from '../../contracts/run-end.js';
 import type { runAgentWorkflow } from '../run-agent.js';
 import { failureInfo } from '../run/failure-info.js';
 import { cancelSignal } from '../run/messages.js';
+import { RepoIdKey } from '../run/search-attributes.js';
 import { awaitActivities, labelActivities } from './batch-proxies.js';
 import type { LabelMove } from './batch-state.js';
 
@@ -56,6 +59,8 @@ export async function runIssueChild(
     ...(input.budget ? { budget: input.budget } : {}),
     ...(input.maxIterations === undefined ? {} : { maxIterations: input.maxIterations }),
     ...(input.tuning ? { tuning: input.tuning } : {}),
+    ...(input.overrides ? { overrides: input.overrides } : {}),
+    ...(input.repoInstructions ? { repoInstructions: input.repoInstructions } : {}),
   };
   try {
     const child = await startChild<typeof runAgentWorkflow>('runAgentWorkflow', {
@@ -64,6 +69,7 @@ export async function runIssueChild(
       parentClosePolicy: ParentClosePolicy.ABANDON,
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
       staticSummary: `Issue #${ref.number}: ${ref.title}`.slice(0, 200),
+      ...(input.repoId === undefined ? {} : { typedSearchAttributes: [{ key: RepoIdKey, value: input.repoId }] }),
     });
     onRunning();
     return { kind: 'result', result: await child.result(), attached: false };
@@ -86,6 +92,12 @@ export async function runIssueChild(
     }
     if (err instanceof ChildWorkflowFailure) {
       const cause = err.cause;
+      // A run that failed or was cancelled carries its result (contracts/run-end.ts).
+      const ended =
+        cause instanceof ApplicationFailure || cause instanceof CancelledFailure
+          ? runResultOf(cause.details ?? [])
+          : undefined;
+      if (ended) return { kind: 'result', result: ended, attached: false };
       if (cause instanceof CancelledFailure)
         return { kind: 'error', outcome: 'cancelled', reason: `run ${id} was cancelled`, attached: false };
       const how =

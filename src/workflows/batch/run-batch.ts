@@ -2,7 +2,8 @@
  * The batch workflow: the external orchestrator of seed 001 as a parent workflow.
  * Selects issues once (label, explicit list or query), then works them with at most
  * `concurrency` child runs at once — one `runAgentWorkflow` per issue under its usual
- * Workflow ID `<agent>-issue-<n>`, so `status|retry|cancel --issue N` keep working —
+ * Workflow ID `<repo-id>/<agent>/issue-<n>` (as start-run; `<agent>-issue-<n>` for batches
+ * started without a repoId), so `status|retry|cancel --issue N` keep working —
  * moving labels ready → in-progress → done | blocked as it goes. One issue's failure
  * never stops the others. Long batches drain and continue as new with queue and results.
  *
@@ -83,7 +84,11 @@ export async function runBatchWorkflow(input: BatchInput): Promise<BatchResult> 
     version += 1;
     setCurrentDetails(renderBatchDetails(progress()));
   };
-  const childId = (issue: number): string => `${input.agentName}-issue-${issue}`;
+  // Keyed by repository as start-run's runs (batches recorded before repoId keep their IDs).
+  const childId = (issue: number): string =>
+    input.repoId === undefined
+      ? `${input.agentName}-issue-${issue}`
+      : `${input.repoId}/${input.agentName}/issue-${issue}`;
 
   setHandler(batchProgressQuery, progress);
   setHandler(cancelBatchSignal, async (args: unknown) => {

@@ -64,7 +64,15 @@ async function validate(
   if (completionStep === undefined || completionStep.conditions.length === 0) return { passed: true, results: [] };
   return workspaceActivities.runValidators.executeWithOptions(
     { summary: `validate ${completionStep.stepId}`, ...onWorktreeHost(ctx.workspace.hostTaskQueue) },
-    [{ worktreePath: ctx.workspace.worktreePath, completionStep, validators: ctx.definition.validators }],
+    [
+      {
+        worktreePath: ctx.workspace.worktreePath,
+        completionStep,
+        validators: ctx.definition.validators,
+        artifactsDir: ctx.input.artifactsDir,
+        workflowId: ctx.workflowId,
+      },
+    ],
   );
 }
 

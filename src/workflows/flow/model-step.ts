@@ -3,7 +3,7 @@
  * Schema failures (resolution or an invalid final answer) are counted toward
  * schema fail-fast: two in a row end the run with FAILED_SCHEMA_RESOLUTION.
  */
-import { ApplicationFailure, log } from '@temporalio/workflow';
+import { ApplicationFailure, log, patched } from '@temporalio/workflow';
 import { stepInputVariables } from './declared-inputs.js';
 import { withParameterDefaults } from '../../contracts/parameter-values.js';
 import type { QueryStepOutput, SchemaDigest } from '../../contracts/activities.js';
@@ -11,7 +11,7 @@ import type { StepDefinition } from '../../contracts/definition.js';
 import { FailureType, SCHEMA_FAILURE_TYPES } from '../../contracts/failures.js';
 import { buildPromptVariables } from './prompt-variables.js';
 import { stepPromptInput, stepSchemaInput } from '../../contracts/step-inputs.js';
-import { recordStep, remainingBudget, takeRetryPrompt, type RunState } from './run-state.js';
+import { recordStep, remainingBudget, takeGuidance, takeRetryPrompt, type RunState } from './run-state.js';
 import { isJsonObject } from '../../contracts/json.js';
 import { configActivities, modelActivities, onWorktreeHost } from '../run/activity-proxies.js';
 import { failureInfo } from '../run/failure-info.js';
@@ -34,10 +34,23 @@ function schemaFailure(session: RunSession, step: StepDefinition, message: strin
   return { kind: 'continue' };
 }
 
+/** Operator guidance adds to the step prompt; histories from before replaced it (and any retry prompt). */
+const GUIDANCE_PATCH = 'retry-guidance-adds';
+
 async function resolveStepPrompt(ctx: RunContext, session: RunSession, step: StepDefinition): Promise<string> {
-  const taken = takeRetryPrompt(session.state);
+  const withGuidance = takeGuidance(session.state);
+  const guidance = withGuidance.guidance;
+  if (guidance !== undefined && !patched(GUIDANCE_PATCH)) {
+    session.update(takeRetryPrompt(withGuidance.state).state);
+    return guidance;
+  }
+  const taken = takeRetryPrompt(withGuidance.state);
   session.update(taken.state);
-  if (taken.prompt !== undefined) return taken.prompt;
+  const text = taken.prompt ?? (await resolveBasePrompt(ctx, session, step));
+  return guidance === undefined ? text : `${text}\n\n<operator_guidance>\n${guidance}\n</operator_guidance>`;
+}
+
+async function resolveBasePrompt(ctx: RunContext, session: RunSession, step: StepDefinition): Promise<string> {
   const variables = buildPromptVariables({
     parameters: withParameterDefaults(ctx.definition.parameters, ctx.input.parameters),
     iteration: session.state.iteration,

@@ -11,8 +11,10 @@ export interface RunState {
   readonly iteration: number;
   readonly stepId: string;
   readonly stepContext: StepContext;
-  /** A retry prompt from the Completion loop or an operator: the next iteration's prompt. */
+  /** A retry prompt from the Completion loop: the next iteration's prompt. */
   readonly pendingRetryPrompt?: string;
+  /** Guidance from an operator's retry: added to the next iteration's prompt. */
+  readonly operatorGuidance?: string;
   readonly consecutiveSchemaFailures: number;
   /** Completion attempts that failed validation, per completion step. */
   readonly completionAttempts: Readonly<Record<string, number>>;
@@ -67,6 +69,13 @@ export function takeRetryPrompt(state: RunState): { state: RunState; prompt?: st
   if (state.pendingRetryPrompt === undefined) return { state };
   const { pendingRetryPrompt, ...rest } = state;
   return { state: rest, prompt: pendingRetryPrompt };
+}
+
+/** Takes the operator's guidance, if any, clearing it from state. */
+export function takeGuidance(state: RunState): { state: RunState; guidance?: string } {
+  if (state.operatorGuidance === undefined) return { state };
+  const { operatorGuidance, ...rest } = state;
+  return { state: rest, guidance: operatorGuidance };
 }
 
 export function countCompletionFailure(state: RunState, completionStepId: string): RunState {

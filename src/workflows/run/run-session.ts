@@ -101,7 +101,7 @@ export class RunSession {
       tokensTotal: totalTokens(s.usage),
       costUsd: s.costUsd,
       steps: s.steps,
-      pendingRetryPrompt: s.pendingRetryPrompt !== undefined,
+      pendingRetryPrompt: s.pendingRetryPrompt !== undefined || s.operatorGuidance !== undefined,
       budget: s.budget,
       completionAttempts: s.completionAttempts,
       ...(this.workspace ? { worktreePath: this.workspace.worktreePath, branch: this.workspace.branch } : {}),
@@ -143,10 +143,10 @@ export class RunSession {
     this.warn(`${where}: the agent changed ${restored.join(', ')}; restored to the pre-run snapshot`);
   }
 
-  /** Operator retry (checked payload): the given prompt becomes the next iteration's prompt. */
+  /** Operator retry (checked payload): the given prompt is guidance added to the next iteration's prompt. */
   requestRetry(prompt: string | undefined): void {
     log.info('retry requested', { withPrompt: prompt !== undefined });
-    if (prompt !== undefined) this.update({ ...this.state, pendingRetryPrompt: prompt });
+    if (prompt !== undefined) this.update({ ...this.state, operatorGuidance: prompt });
     this.#budgetBlocked = undefined;
   }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentError } from '../../../src/contracts/errors.js';
@@ -111,6 +111,31 @@ test('a worktree root outside the repository is refused', async () => {
       prepareWorkspace(deps, { ...input(repo.dir), worktreeRoot: '../escape' }),
       (e: unknown) => AgentError.isInstance(e) && e.code === 'CONFIG_INVALID',
     );
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('without a worktree root the worktree lives under the git dir, outside the work tree', async () => {
+  const repo = await makeTempGitRepo({});
+  try {
+    await writeLocalIssue(repo.dir, { number: 6, title: 'T', body: 'B' });
+    const out = await prepareWorkspace(deps, { ...input(repo.dir, 6), worktreeRoot: undefined });
+    const real = await realpath(repo.dir);
+    assert.equal(out.worktreePath, join(real, '.git', 'agent', 'worktrees', 'issue-6'));
+    assert.equal(await repo.git('-C', out.worktreePath, 'branch', '--show-current'), 'agent/issue-6');
+    assert.equal(await repo.git('-C', out.worktreePath, 'rev-parse', '--show-toplevel'), out.worktreePath);
+    await writeFile(join(out.worktreePath, 'new.txt'), 'x\n');
+    assert.equal(
+      await repo.git('status', '--porcelain', '--', '.', ':!.agent'),
+      '',
+      'the main checkout does not see the worktree',
+    );
+    const exclude = await readFile(join(repo.dir, '.git', 'info', 'exclude'), 'utf8').catch(() => '');
+    assert.doesNotMatch(exclude, /worktrees/, 'nothing to exclude: the worktree is not in the work tree');
+    const again = await prepareWorkspace(deps, { ...input(repo.dir, 6), worktreeRoot: undefined });
+    assert.equal(again.reused, true);
+    assert.equal(again.worktreePath, out.worktreePath);
   } finally {
     await repo.cleanup();
   }

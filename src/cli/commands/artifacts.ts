@@ -1,0 +1,117 @@
+/**
+ * `issue-agent artifacts --issue N [--repo PATH] [--agent NAME|DIR] [--show FILE]`:
+ * lists what a run saved (model turns: transcripts and conversation checkpoints; large
+ * tool results; validator output) with absolute paths, or prints one file. Reads the
+ * repository's artifact directory (`<git-dir>/agent/artifacts`) directly: no Temporal
+ * connection is needed, so it works after the run and without a server.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { AgentError } from '../../contracts/errors.js';
+import { FailureType } from '../../contracts/failures.js';
+import { safeSegment } from '../../activities/artifacts/artifact-store.js';
+import { COMMANDS, renderHelp } from '../command-specs.js';
+import { optionalString, parseFlags, requireIssue } from '../parse-flags.js';
+import { repoIdentity, workflowIdFor } from '../repo-identity.js';
+import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
+import { artifactsDirOf } from '../state-paths.js';
+
+export const ArtifactKind = {
+  Transcript: 'model-transcript',
+  Checkpoint: 'model-turns',
+  ToolResult: 'tool-result',
+  Validator: 'validator-output',
+  Other: 'other',
+} as const;
+export type ArtifactKind = (typeof ArtifactKind)[keyof typeof ArtifactKind];
+
+export interface ArtifactEntry {
+  readonly kind: ArtifactKind;
+  /** `<step>-<iteration>` or `validators/<completion step>`. */
+  readonly group: string;
+  readonly path: string;
+  readonly bytes: number;
+  readonly modified: string;
+}
+
+function kindOf(group: string, name: string): ArtifactKind {
+  if (group.startsWith('validators')) return ArtifactKind.Validator;
+  if (name.startsWith('transcript.')) return ArtifactKind.Transcript;
+  if (name.startsWith('messages.') || name.endsWith('.record.json')) return ArtifactKind.Checkpoint;
+  return name.endsWith('.txt') ? ArtifactKind.ToolResult : ArtifactKind.Other;
+}
+
+async function walk(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const files: string[] = [];
+  for (const e of entries) {
+    const full = join(dir, e.name);
+    if (e.isDirectory()) files.push(...(await walk(full)));
+    else if (e.isFile() && !e.name.endsWith('.tmp')) files.push(full);
+  }
+  return files;
+}
+
+export async function listArtifacts(runDir: string): Promise<ArtifactEntry[]> {
+  const out: ArtifactEntry[] = [];
+  for (const file of await walk(runDir)) {
+    const info = await stat(file);
+    const rel = relative(runDir, file).split(sep);
+    const name = rel.pop() ?? '';
+    const group = rel.join('/');
+    out.push({ kind: kindOf(group, name), group, path: file, bytes: info.size, modified: info.mtime.toISOString() });
+  }
+  return out.sort((a, b) => a.modified.localeCompare(b.modified) || a.path.localeCompare(b.path));
+}
+
+/** The run directories of this issue: the agent's one with --agent, else every agent's. */
+async function runDirs(artifactsDir: string, repoId: string, issue: number, agent?: string): Promise<string[]> {
+  if (agent !== undefined) return [join(artifactsDir, safeSegment(workflowIdFor(repoId, agent, issue)))];
+  const prefix = safeSegment(`${repoId}/`);
+  const suffix = safeSegment(`/issue-${issue}`);
+  const names = await readdir(artifactsDir).catch(() => [] as string[]);
+  return names.filter((n) => n.startsWith(prefix) && n.endsWith(suffix)).map((n) => join(artifactsDir, n));
+}
+
+export async function artifactsCommand(argv: readonly string[]): Promise<number> {
+  const spec = COMMANDS['artifacts']!;
+  const flags = parseFlags(spec, argv);
+  if (flags['help']) {
+    process.stdout.write(`${renderHelp(spec)}\n`);
+    return 0;
+  }
+  const issue = requireIssue(flags);
+  const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
+  await checkRepository(repoPath);
+  const repo = await repoIdentity(repoPath);
+  const artifactsDir = artifactsDirOf(repo.commonDir);
+  const agent = flags['agent'] === undefined ? undefined : (await loadDefinition(flags, { repoPath })).name;
+  const dirs = await runDirs(artifactsDir, repo.id, issue, agent);
+  const entries = (await Promise.all(dirs.map((d) => listArtifacts(d)))).flat();
+  const show = optionalString(flags, 'show');
+  if (show !== undefined) {
+    const target = isAbsolute(show) ? show : resolve(userCwd(), show);
+    const known = entries.find((e) => e.path === target || e.path.endsWith(`${sep}${show}`));
+    if (!known)
+      throw new AgentError(FailureType.ConfigInvalid, `${show} is not an artifact of issue ${issue} of ${repoPath}`, {
+        where: '--show',
+        expected: 'a path from `issue-agent artifacts --issue N` (absolute, or its end)',
+      });
+    process.stdout.write(await readFile(known.path, 'utf8'));
+    return 0;
+  }
+  if (flags['json']) {
+    process.stdout.write(`${JSON.stringify({ artifactsDir, runs: dirs, artifacts: entries })}\n`);
+    return 0;
+  }
+  if (entries.length === 0) {
+    process.stderr.write(`no saved outputs for issue ${issue} of ${repoPath} under ${artifactsDir}\n`);
+    return 1;
+  }
+  for (const dir of dirs) process.stdout.write(`${dir}\n`);
+  for (const e of entries)
+    process.stdout.write(
+      `  ${e.modified.slice(0, 19)}  ${e.kind.padEnd(16)} ${String(e.bytes).padStart(8)}  ${e.path}\n`,
+    );
+  return 0;
+}

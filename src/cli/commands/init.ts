@@ -1,0 +1,67 @@
+/**
+ * `issue-agent init [--repo PATH]`: scaffolds `<repo>/.agent/` for a repository: a
+ * config.json with the detected commands (to review and commit) and a copy of the
+ * default agent in `.agent/agents/default/` to edit, which config.json names. Refuses
+ * to overwrite anything that exists.
+ */
+import { cp, mkdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AgentError } from '../../contracts/errors.js';
+import { FailureType } from '../../contracts/failures.js';
+import type { RepoConfigFile } from '../../contracts/repo-config.js';
+import { detectCommands } from '../../definition/repo-config/detect-commands.js';
+import { REPO_CONFIG_FILE } from '../../definition/repo-config/read-repo-config.js';
+import { COMMANDS, renderHelp } from '../command-specs.js';
+import { optionalString, parseFlags } from '../parse-flags.js';
+import { PROJECT_ROOT } from '../project-root.js';
+import { checkRepository, REPO_AGENTS_DIR, resolveUserPath, userCwd } from '../run-target.js';
+
+const DEFAULT_AGENT_NAME = 'default';
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+export async function initCommand(argv: readonly string[]): Promise<number> {
+  const spec = COMMANDS['init']!;
+  const flags = parseFlags(spec, argv);
+  if (flags['help']) {
+    process.stdout.write(`${renderHelp(spec)}\n`);
+    return 0;
+  }
+  const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
+  await checkRepository(repoPath);
+  const configPath = join(repoPath, REPO_CONFIG_FILE);
+  const agentRel = join(REPO_AGENTS_DIR, DEFAULT_AGENT_NAME);
+  const agentPath = join(repoPath, agentRel);
+  for (const path of [configPath, agentPath]) {
+    if (await exists(path))
+      throw new AgentError(FailureType.ConfigInvalid, `${path} already exists; init overwrites nothing`, {
+        where: path,
+        expected: 'edit it, or move it away and run init again',
+      });
+  }
+  const detected = await detectCommands(repoPath);
+  const config: RepoConfigFile = {
+    commands: detected.commands,
+    agent: join('agents', DEFAULT_AGENT_NAME),
+  };
+  await mkdir(agentPath, { recursive: true });
+  for (const dir of ['registry', 'prompts'])
+    await cp(join(PROJECT_ROOT, dir), join(agentPath, dir), { recursive: true });
+  await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`, { flag: 'wx' });
+  for (const reason of detected.reasons) process.stderr.write(`detected ${reason}\n`);
+  if (detected.reasons.length === 0)
+    process.stderr.write(`no test command detected: set commands.test in ${REPO_CONFIG_FILE}\n`);
+  process.stdout.write(
+    [
+      `wrote ${configPath}`,
+      `copied the default agent to ${agentPath} (edit its registry/ and prompts/; config.json "agent" names it)`,
+      `check it with: issue-agent validate --agent ${agentPath}`,
+    ].join('\n') + '\n',
+  );
+  return 0;
+}

@@ -1,0 +1,30 @@
+/**
+ * How a run ends in Temporal, so the Web UI's status column tells the truth: success
+ * completes with the RunResult; a failed run fails the workflow with an ApplicationFailure
+ * (type = the FailureType code) carrying the RunResult as its first detail; a cancelled
+ * run ends CANCELLED with the RunResult in the `runResult` memo (a cancelled workflow
+ * carries no details), or, when only the cancel signal arrived, fails with type
+ * RUN_CANCELLED carrying the result. Readers use runResultOf on what they got.
+ */
+import type { RunResult } from './run.js';
+
+/** Patch id gating the behaviour above (histories recorded before it complete with the result). */
+export const RUN_STATUS_PATCH = 'run-status-is-outcome';
+export const RUN_RESULT_MEMO = 'runResult';
+export const RUN_CANCELLED_TYPE = 'RUN_CANCELLED';
+
+export function isRunResult(value: unknown): value is RunResult {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    (v['outcome'] === 'success' || v['outcome'] === 'failed' || v['outcome'] === 'cancelled') &&
+    typeof v['reason'] === 'string' &&
+    Array.isArray(v['steps'])
+  );
+}
+
+/** The RunResult among a failure's details or a memo value, if there is one. */
+export function runResultOf(details: readonly unknown[] | unknown): RunResult | undefined {
+  const first: unknown = Array.isArray(details) ? details[0] : details;
+  return isRunResult(first) ? first : undefined;
+}

@@ -1,0 +1,85 @@
+/**
+ * Sensible commands for a repository without `.agent/config.json` (or one that leaves
+ * them out), from the files it holds: the package manager from the lockfile, a Makefile
+ * test target, Python test config, go.mod, Cargo.toml. Each choice carries the reason,
+ * which the CLI prints, so the user sees what will run and how to change it.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RepoCommands } from '../../contracts/repo-config.js';
+
+export interface DetectedCommands {
+  readonly commands: RepoCommands;
+  /** One line per chosen command: what and why. */
+  readonly reasons: readonly string[];
+}
+
+const NPM_PLACEHOLDER_TEST = 'no test specified';
+
+async function read(dir: string, file: string): Promise<string | undefined> {
+  return readFile(join(dir, file), 'utf8').catch(() => undefined);
+}
+
+async function packageManager(dir: string): Promise<{ pm: string; lockfile: string } | undefined> {
+  const locks: readonly (readonly [string, string])[] = [
+    ['pnpm-lock.yaml', 'pnpm'],
+    ['yarn.lock', 'yarn'],
+    ['bun.lockb', 'bun'],
+    ['bun.lock', 'bun'],
+    ['package-lock.json', 'npm'],
+    ['npm-shrinkwrap.json', 'npm'],
+  ];
+  for (const [lockfile, pm] of locks) if ((await read(dir, lockfile)) !== undefined) return { pm, lockfile };
+  return undefined;
+}
+
+function scriptsOf(text: string | undefined): Record<string, string> {
+  if (text === undefined) return {};
+  try {
+    const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
+    return typeof scripts === 'object' && scripts !== null ? (scripts as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+async function nodeCommands(dir: string): Promise<DetectedCommands | undefined> {
+  const scripts = scriptsOf(await read(dir, 'package.json'));
+  const test = scripts['test'];
+  if (typeof test !== 'string' || test.includes(NPM_PLACEHOLDER_TEST)) return undefined;
+  const found = await packageManager(dir);
+  const pm = found?.pm ?? 'npm';
+  const why = found ? `${found.lockfile}` : 'package.json, no lockfile';
+  const run = (script: string): string => (pm === 'npm' ? `npm run ${script}` : `${pm} run ${script}`);
+  const commands: { -readonly [K in keyof RepoCommands]: string } = {
+    test: pm === 'bun' ? 'bun run test' : `${pm} test`,
+  };
+  const reasons = [`test: ${commands.test} (${why})`];
+  for (const [key, names] of [
+    ['typeCheck', ['typecheck', 'type-check', 'tsc']],
+    ['lint', ['lint']],
+  ] as const) {
+    const script = names.find((n) => typeof scripts[n] === 'string');
+    if (script === undefined) continue;
+    commands[key] = run(script);
+    reasons.push(`${key}: ${commands[key]} (package.json script "${script}")`);
+  }
+  return { commands, reasons };
+}
+
+export async function detectCommands(dir: string): Promise<DetectedCommands> {
+  const node = await nodeCommands(dir);
+  if (node) return node;
+  const makefile = (await read(dir, 'Makefile')) ?? (await read(dir, 'makefile')) ?? (await read(dir, 'GNUmakefile'));
+  if (makefile !== undefined && /^test\s*:/m.test(makefile))
+    return { commands: { test: 'make test' }, reasons: ['test: make test (Makefile has a test target)'] };
+  for (const file of ['pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini', 'setup.py']) {
+    if ((await read(dir, file)) !== undefined)
+      return { commands: { test: 'pytest' }, reasons: [`test: pytest (${file})`] };
+  }
+  if ((await read(dir, 'go.mod')) !== undefined)
+    return { commands: { test: 'go test ./...' }, reasons: ['test: go test ./... (go.mod)'] };
+  if ((await read(dir, 'Cargo.toml')) !== undefined)
+    return { commands: { test: 'cargo test' }, reasons: ['test: cargo test (Cargo.toml)'] };
+  return { commands: {}, reasons: [] };
+}

@@ -1,0 +1,61 @@
+/**
+ * Reads and checks `<repo>/.agent/config.json`. Absent is fine (undefined); present and
+ * wrong is a CONFIG_INVALID error naming the file, the JSON pointer of every problem and
+ * what was expected, before anything is started.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import { AgentError } from '../../contracts/errors.js';
+import { FailureType } from '../../contracts/failures.js';
+import type { RepoConfigFile } from '../../contracts/repo-config.js';
+import { REPO_CONFIG_SCHEMA } from './repo-config-schema.js';
+
+export const REPO_AGENT_DIR = '.agent';
+export const REPO_CONFIG_FILE = join(REPO_AGENT_DIR, 'config.json');
+
+const validate = new Ajv({ allErrors: true, strict: false }).compile(REPO_CONFIG_SCHEMA);
+
+function describe(error: ErrorObject): string {
+  const at = error.instancePath === '' ? '/' : error.instancePath;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `${at}: unknown key "${String(error.params['additionalProperty'])}"`;
+    case 'enum':
+      return `${at}: must be one of ${(error.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    default:
+      return `${at}: ${error.message ?? 'invalid'}`;
+  }
+}
+
+export async function readRepoConfig(repoPath: string): Promise<RepoConfigFile | undefined> {
+  const file = join(repoPath, REPO_CONFIG_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new AgentError(FailureType.ConfigInvalid, `cannot read ${file}: ${(error as Error).message}`, {
+      where: file,
+    });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new AgentError(FailureType.ConfigInvalid, `${file} is not valid JSON: ${(error as Error).message}`, {
+      where: file,
+      expected: 'a JSON object',
+    });
+  }
+  if (!validate(value)) {
+    const problems = (validate.errors ?? []).map(describe);
+    const first = validate.errors?.[0]?.instancePath ?? '';
+    throw new AgentError(FailureType.ConfigInvalid, `${file} is invalid:\n  ${problems.join('\n  ')}`, {
+      where: `${file}#${first}`,
+      expected:
+        'keys commands{test,typeCheck,lint,format}, baseBranch, deliver, budget{maxUsd,maxTokens}, maxIterations, model, issues, agent',
+    });
+  }
+  return value as RepoConfigFile;
+}

@@ -1,0 +1,32 @@
+/**
+ * JSON Schema of `<repo>/.agent/config.json`; checked with Ajv so every problem is
+ * reported with its JSON pointer. Unknown keys are refused: a typo must not be ignored.
+ */
+const command = { type: 'string', minLength: 1 } as const;
+
+export const REPO_CONFIG_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    commands: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { test: command, typeCheck: command, lint: command, format: command },
+    },
+    baseBranch: { type: 'string', minLength: 1 },
+    deliver: { enum: ['branch', 'pr', 'merge', 'squash'] },
+    budget: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        maxUsd: { type: 'number', exclusiveMinimum: 0 },
+        maxTokens: { type: 'integer', exclusiveMinimum: 0 },
+      },
+    },
+    maxIterations: { type: 'integer', minimum: 1 },
+    model: { type: 'string', minLength: 1 },
+    issues: { enum: ['local', 'github'] },
+    agent: { type: 'string', minLength: 1 },
+  },
+} as const;
