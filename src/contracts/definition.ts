@@ -125,6 +125,11 @@ export type ValidatorDefinition =
       readonly type: 'file';
       readonly paths: readonly string[];
       readonly failurePattern?: string;
+    }
+  | {
+      /** Built in (no command): the run's diff against its base, checked for weakened tests. */
+      readonly type: 'test-integrity';
+      readonly failurePattern?: string;
     };
 
 export interface FailurePatternDefinition {

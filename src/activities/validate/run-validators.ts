@@ -12,6 +12,7 @@ import type { JsonValue } from '../../contracts/json.js';
 import type { CommandOutcome, CommandRunner } from '../process/command-runner.js';
 import { extract } from './extractors.js';
 import { runFileValidator } from './file-validator.js';
+import { runTestIntegrityValidator } from './integrity/test-integrity-validator.js';
 import { commandSummary } from './summarize.js';
 import { describeRule, parseSuccessWhen, satisfies } from './success-when.js';
 import { substituteParams } from './substitute-params.js';
@@ -40,7 +41,15 @@ export async function runValidators(deps: RunValidatorsDeps, input: RunValidator
         },
       );
     }
-    results.push(await runCondition({ deps, worktreePath: input.worktreePath, condition, definition }));
+    results.push(
+      await runCondition({
+        deps,
+        worktreePath: input.worktreePath,
+        condition,
+        definition,
+        ...(input.issueText === undefined ? {} : { issueText: input.issueText }),
+      }),
+    );
   }
   return { passed: results.every((r) => r.passed), results };
 }
@@ -50,6 +59,7 @@ async function runCondition(options: {
   worktreePath: string;
   condition: ConditionRef;
   definition: ValidatorDefinition;
+  issueText?: string;
 }): Promise<ConditionResult> {
   const { definition, condition } = options;
   switch (definition.type) {
@@ -63,6 +73,14 @@ async function runCondition(options: {
       });
     case 'command':
       return runCommandValidator({ ...options, definition });
+    case 'test-integrity':
+      return runTestIntegrityValidator({
+        validator: condition.validator,
+        worktreePath: options.worktreePath,
+        params: condition.params,
+        ...(definition.failurePattern === undefined ? {} : { failurePattern: definition.failurePattern }),
+        ...(options.issueText === undefined ? {} : { issueText: options.issueText }),
+      });
   }
 }
 

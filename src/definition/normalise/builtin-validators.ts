@@ -1,6 +1,7 @@
 /**
  * Validators and failure patterns available without declaring them in the registry.
- * `git-clean` runs a fixed command; the others take their command from agent.json
+ * `git-clean` runs a fixed command and `test-integrity` inspects the run's diff (no
+ * command; an agent opts in by naming it in a completion step); the others take their command from agent.json
  * `runner.validation.commands`, because how to type-check or test is the target
  * repository's business. A registry entry with the same id replaces a built-in.
  */
@@ -21,6 +22,9 @@ const GIT_CLEAN: ValidatorDefinition = {
   extractParams: { changedFiles: 'parseChangedFiles', untrackedFiles: 'parseUntrackedFiles' },
 };
 
+/** Checks the run's diff for weakened tests (src/activities/validate/integrity). */
+const TEST_INTEGRITY: ValidatorDefinition = { type: 'test-integrity', failurePattern: 'test-weakened' };
+
 const COMMAND_BUILTINS: Readonly<Record<string, CommandBuiltin>> = {
   'type-check': { commandKey: 'typeCheck', failurePattern: 'type-error', extractParams: { errors: 'parseTypeErrors' } },
   tests: { commandKey: 'test', failurePattern: 'test-failed', extractParams: { failedTests: 'parseTestOutput' } },
@@ -39,7 +43,10 @@ export interface BuiltinValidators {
 }
 
 export function builtinValidators(commands: RawValidationCommands): BuiltinValidators {
-  const defined: Record<string, ValidatorDefinition> = { 'git-clean': GIT_CLEAN };
+  const defined: Record<string, ValidatorDefinition> = {
+    'git-clean': GIT_CLEAN,
+    'test-integrity': TEST_INTEGRITY,
+  };
   const unconfigured: Record<string, string> = {};
   for (const [id, builtin] of Object.entries(COMMAND_BUILTINS)) {
     const command = commands[builtin.commandKey];
@@ -64,6 +71,12 @@ export const BUILTIN_FAILURE_PATTERNS: Readonly<Record<string, FailurePatternDef
     edition: 'failed',
     adaptation: 'git-dirty',
     params: ['changedFiles', 'untrackedFiles'],
+  },
+  'test-weakened': {
+    description: 'Tests were deleted, skipped or loosened instead of the code being fixed.',
+    edition: 'failed',
+    adaptation: 'test-weakened',
+    params: ['file', 'line', 'finding', 'findings'],
   },
   'type-error': {
     description: 'The type check failed.',

@@ -64,7 +64,15 @@ async function validate(
   if (completionStep === undefined || completionStep.conditions.length === 0) return { passed: true, results: [] };
   return workspaceActivities.runValidators.executeWithOptions(
     { summary: `validate ${completionStep.stepId}`, ...onWorktreeHost(ctx.workspace.hostTaskQueue) },
-    [{ worktreePath: ctx.workspace.worktreePath, completionStep, validators: ctx.definition.validators }],
+    [
+      {
+        worktreePath: ctx.workspace.worktreePath,
+        completionStep,
+        validators: ctx.definition.validators,
+        // Same command, one more argument: the test-integrity guard allows what the issue asks for.
+        issueText: `${ctx.workspace.issue.title}\n\n${ctx.workspace.issue.body}`,
+      },
+    ],
   );
 }
 
