@@ -5,13 +5,14 @@
  * `runner.validation.commands`, because how to type-check or test is the target
  * repository's business. A registry entry with the same id replaces a built-in.
  */
-import type { FailurePatternDefinition, ValidatorDefinition } from '../../contracts/definition.js';
+import type { BaselineMode, FailurePatternDefinition, ValidatorDefinition } from '../../contracts/definition.js';
 import type { RawValidationCommands } from '../load/raw-files.js';
 
 interface CommandBuiltin {
   readonly commandKey: keyof RawValidationCommands;
   readonly failurePattern: string;
   readonly extractParams: Readonly<Record<string, string>>;
+  readonly baseline?: BaselineMode;
 }
 
 const GIT_CLEAN: ValidatorDefinition = {
@@ -27,7 +28,12 @@ const TEST_INTEGRITY: ValidatorDefinition = { type: 'test-integrity', failurePat
 
 const COMMAND_BUILTINS: Readonly<Record<string, CommandBuiltin>> = {
   'type-check': { commandKey: 'typeCheck', failurePattern: 'type-error', extractParams: { errors: 'parseTypeErrors' } },
-  tests: { commandKey: 'test', failurePattern: 'test-failed', extractParams: { failedTests: 'parseTestOutput' } },
+  tests: {
+    commandKey: 'test',
+    failurePattern: 'test-failed',
+    extractParams: { failedTests: 'parseTestOutput' },
+    baseline: 'ignore',
+  },
   lint: { commandKey: 'lint', failurePattern: 'lint-error', extractParams: { errors: 'parseLintErrors' } },
   'format-check': {
     commandKey: 'format',
@@ -60,6 +66,7 @@ export function builtinValidators(commands: RawValidationCommands): BuiltinValid
       successWhen: 'exitCode:0',
       failurePattern: builtin.failurePattern,
       extractParams: builtin.extractParams,
+      ...(builtin.baseline === undefined ? {} : { baseline: builtin.baseline }),
     };
   }
   return { defined, unconfigured };
@@ -88,7 +95,7 @@ export const BUILTIN_FAILURE_PATTERNS: Readonly<Record<string, FailurePatternDef
     description: 'Tests failed.',
     edition: 'failed',
     adaptation: 'test-failed',
-    params: ['failedTests'],
+    params: ['failedTests', 'regressions', 'preExisting', 'baseCommit'],
   },
   'lint-error': {
     description: 'The linter reported errors.',

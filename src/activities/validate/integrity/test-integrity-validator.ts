@@ -12,6 +12,7 @@
 import type { ConditionResult } from '../../../contracts/activities.js';
 import type { JsonValue } from '../../../contracts/json.js';
 import { git } from '../../workspace/git/git.js';
+import { baseCommit } from '../base-commit.js';
 import { detectTestWeakening, type IntegrityFinding } from './detect-test-weakening.js';
 import { splitWaived } from './issue-waiver.js';
 import { parseUnifiedDiff } from './parse-unified-diff.js';
@@ -93,22 +94,6 @@ export async function runTestIntegrityValidator(options: {
     },
     unrecoverable: false,
   };
-}
-
-async function baseCommit(worktreePath: string, explicit: string | undefined): Promise<string | undefined> {
-  const baseRef = explicit ?? (await recordedBase(worktreePath));
-  if (baseRef === undefined) return undefined;
-  const mergeBase = await git(worktreePath, ['merge-base', 'HEAD', `${baseRef}^{commit}`]);
-  if (mergeBase.exitCode === 0 && mergeBase.stdout.trim() !== '') return mergeBase.stdout.trim();
-  const resolved = await git(worktreePath, ['rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`]);
-  return resolved.exitCode === 0 ? resolved.stdout.trim() : undefined;
-}
-
-async function recordedBase(worktreePath: string): Promise<string | undefined> {
-  const branch = await git(worktreePath, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
-  if (branch.exitCode !== 0) return undefined;
-  const recorded = await git(worktreePath, ['config', '--get', `branch.${branch.stdout.trim()}.agentBase`]);
-  return recorded.exitCode === 0 && recorded.stdout.trim() !== '' ? recorded.stdout.trim() : undefined;
 }
 
 function toJson(f: IntegrityFinding): JsonValue {
