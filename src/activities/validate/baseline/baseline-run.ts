@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CommandRunner } from '../../process/command-runner.js';
 import { git } from '../../workspace/git/git.js';
+import { withRepoLock } from '../../workspace/git/repo-lock.js';
 import { removeAgentSandbox, sandboxStateRoot } from '../../workspace/sandbox-state.js';
 import { parseTestOutput } from '../parse-test-output.js';
 import type { Baseline } from './classify-failures.js';
@@ -69,7 +70,10 @@ async function readCached(file: string, request: BaselineRequest): Promise<Basel
 
 async function runOnBase(commands: CommandRunner, request: BaselineRequest): Promise<Baseline | undefined> {
   const dir = path.join(tmpdir(), `issue-agent-baseline-${randomUUID().slice(0, 12)}`);
-  const added = await git(request.worktreePath, ['worktree', 'add', '--detach', '--quiet', dir, request.commit]);
+  // The worktree list is shared repository state: changed under the repository lock, as prepareWorkspace does.
+  const added = await withRepoLock(request.worktreePath, () =>
+    git(request.worktreePath, ['worktree', 'add', '--detach', '--quiet', dir, request.commit]),
+  );
   if (added.exitCode !== 0) return undefined;
   try {
     const outcome = await commands.run({
@@ -88,9 +92,11 @@ async function runOnBase(commands: CommandRunner, request: BaselineRequest): Pro
       failedTests: [...new Set(failed.map((t) => t.name))],
     };
   } finally {
-    await git(request.worktreePath, ['worktree', 'remove', '--force', dir]);
-    await rm(dir, { recursive: true, force: true });
-    await git(request.worktreePath, ['worktree', 'prune']);
+    await withRepoLock(request.worktreePath, async () => {
+      await git(request.worktreePath, ['worktree', 'remove', '--force', dir]);
+      await rm(dir, { recursive: true, force: true });
+      await git(request.worktreePath, ['worktree', 'prune']);
+    });
     await removeAgentSandbox(dir).catch(() => undefined);
   }
 }
