@@ -108,8 +108,12 @@ function configFindings(f: FileDiff): IntegrityFinding[] {
 
 function testFindings(f: FileDiff): IntegrityFinding[] {
   if (!mayHoldTests(f.path) || SNAPSHOT_PATH.test(f.path)) return [];
-  if (f.change === FileChange.Deleted && isTestFile(f.path)) {
-    return [{ kind: FindingKind.TestDeleted, file: f.path, line: 1, finding: 'test file deleted' }];
+  if (f.change === FileChange.Deleted) {
+    // A deleted fixture under test/ is not a deleted test; a file that declared or asserted something is.
+    const heldTests = f.removed.some((r) => testDeclaration(r.text) !== undefined || isAssertion(r.text));
+    return isTestFile(f.path) && heldTests
+      ? [{ kind: FindingKind.TestDeleted, file: f.path, line: 1, finding: 'test file deleted' }]
+      : [];
   }
   const findings: IntegrityFinding[] = [];
   for (const a of f.added) {

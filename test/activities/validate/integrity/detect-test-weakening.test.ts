@@ -99,16 +99,17 @@ test('a removed assertion is found at its old line; a rewritten one is not', asy
   assert.match(found[0]?.finding ?? '', /was line 6/);
 });
 
-test('deleted test file, removed test case, snapshot deleted and rewritten', async () => {
+test('deleted test file, removed test case, snapshot deleted and rewritten; a deleted fixture is no finding', async () => {
   const found = await findingsAfter(
     {
       'test/sum.test.ts': SUM_TEST,
       'test/other.test.ts': "test('keeps', () => {});\ntest('goes', () => {});\n",
       'test/__snapshots__/a.test.ts.snap': 'exports[`a 1`] = `"x"`;\n',
       'test/__snapshots__/b.test.ts.snap': 'exports[`b 1`] = `"y"`;\n',
+      'test/fixtures/data.json': '{ "rows": [] }\n',
     },
     async (r) => {
-      await r.git('rm', '-q', 'test/sum.test.ts', 'test/__snapshots__/a.test.ts.snap');
+      await r.git('rm', '-q', 'test/sum.test.ts', 'test/__snapshots__/a.test.ts.snap', 'test/fixtures/data.json');
       await r.write({
         'test/other.test.ts': "test('keeps', () => {});\n",
         'test/__snapshots__/b.test.ts.snap': 'exports[`b 1`] = `"wrong"`;\n',
