@@ -111,6 +111,13 @@ export interface CompletionStepDefinition {
 
 export type SuccessWhen = string; // 'empty' | 'exitCode:N' | 'contains:S' | 'matches:RE'
 
+/**
+ * How a test validator treats tests that already fail on the base commit: `ignore`
+ * (only regressions block) or `require-fixed` (those block too).
+ */
+export const BaselineMode = { Ignore: 'ignore', RequireFixed: 'require-fixed' } as const;
+export type BaselineMode = (typeof BaselineMode)[keyof typeof BaselineMode];
+
 export type ValidatorDefinition =
   | {
       readonly type: 'command';
@@ -120,10 +127,17 @@ export type ValidatorDefinition =
       /** param name → extractor name (e.g. changedFiles → parseChangedFiles). */
       readonly extractParams: Readonly<Record<string, string>>;
       readonly timeoutMs?: number;
+      /** Set: failures are compared with the same command's failures on the base commit. */
+      readonly baseline?: BaselineMode;
     }
   | {
       readonly type: 'file';
       readonly paths: readonly string[];
+      readonly failurePattern?: string;
+    }
+  | {
+      /** Built in (no command): the run's diff against its base, checked for weakened tests. */
+      readonly type: 'test-integrity';
       readonly failurePattern?: string;
     };
 

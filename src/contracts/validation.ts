@@ -14,6 +14,11 @@ export interface RunValidatorsInput {
   readonly workflowId?: string;
   readonly completionStep: CompletionStepDefinition;
   readonly validators: Readonly<Record<string, ValidatorDefinition>>;
+  /**
+   * The issue's title and body (untrusted). The test-integrity validator allows a
+   * change the issue asks for; without it every finding blocks.
+   */
+  readonly issueText?: string;
 }
 
 export interface ConditionResult {

@@ -633,6 +633,11 @@ export const INVALID_DEFINITIONS: readonly DefinitionMutation[] = [
     ],
   },
   {
+    name: 'validator-baseline-unknown',
+    expected: { code: 'REGISTRY_SCHEMA', file: 'steps_registry.json', pointer: '/validators/git-clean/baseline' },
+    edits: [{ file: 'steps_registry.json', patch: [{ set: '/validators/git-clean/baseline', value: 'forgive' }] }],
+  },
+  {
     name: 'validator-success-when',
     expected: {
       code: 'VALIDATOR_SUCCESS_WHEN',

@@ -12,6 +12,9 @@ import type { JsonValue } from '../../contracts/json.js';
 import type { CommandOutcome, CommandRunner } from '../process/command-runner.js';
 import { extract } from './extractors.js';
 import { runFileValidator } from './file-validator.js';
+import { judgeAgainstBaseline } from './baseline/judge-against-baseline.js';
+import { parseTestOutput } from './parse-test-output.js';
+import { runTestIntegrityValidator } from './integrity/test-integrity-validator.js';
 import { commandSummary } from './summarize.js';
 import { describeRule, parseSuccessWhen, satisfies } from './success-when.js';
 import { substituteParams } from './substitute-params.js';
@@ -40,7 +43,15 @@ export async function runValidators(deps: RunValidatorsDeps, input: RunValidator
         },
       );
     }
-    results.push(await runCondition({ deps, worktreePath: input.worktreePath, condition, definition }));
+    results.push(
+      await runCondition({
+        deps,
+        worktreePath: input.worktreePath,
+        condition,
+        definition,
+        ...(input.issueText === undefined ? {} : { issueText: input.issueText }),
+      }),
+    );
   }
   return { passed: results.every((r) => r.passed), results };
 }
@@ -50,6 +61,7 @@ async function runCondition(options: {
   worktreePath: string;
   condition: ConditionRef;
   definition: ValidatorDefinition;
+  issueText?: string;
 }): Promise<ConditionResult> {
   const { definition, condition } = options;
   switch (definition.type) {
@@ -63,12 +75,21 @@ async function runCondition(options: {
       });
     case 'command':
       return runCommandValidator({ ...options, definition });
+    case 'test-integrity':
+      return runTestIntegrityValidator({
+        validator: condition.validator,
+        worktreePath: options.worktreePath,
+        params: condition.params,
+        ...(definition.failurePattern === undefined ? {} : { failurePattern: definition.failurePattern }),
+        ...(options.issueText === undefined ? {} : { issueText: options.issueText }),
+      });
   }
 }
 
 async function runCommandValidator(options: {
   deps: RunValidatorsDeps;
   worktreePath: string;
+  issueText?: string;
   condition: ConditionRef;
   definition: Extract<ValidatorDefinition, { type: 'command' }>;
 }): Promise<ConditionResult> {
@@ -113,6 +134,30 @@ async function runCommandValidator(options: {
     rule.kind === 'invalid'
       ? rule.problem
       : unrecoverableReason({ exitCode, stdout: outcome.stdout, stderr: outcome.stderr });
+  const params = { ...condition.params, ...extractParams(definition.extractParams, outcome, exitCode) };
+  const judged =
+    fatal === undefined && definition.baseline !== undefined
+      ? await judgeAgainstBaseline({
+          commands: deps.commands,
+          ...(deps.signal ? { signal: deps.signal } : {}),
+          worktreePath: options.worktreePath,
+          command,
+          timeoutMs: definition.timeoutMs ?? DEFAULT_VALIDATOR_TIMEOUT_MS,
+          mode: definition.baseline,
+          ...(options.issueText === undefined ? {} : { issueText: options.issueText }),
+          failedNow: parseTestOutput(`${outcome.stdout}\n${outcome.stderr}`),
+        })
+      : undefined;
+  if (judged !== undefined && !judged.blocks) {
+    return {
+      ...base,
+      exitCode,
+      passed: true,
+      summary: `\`${command}\` failed; ${judged.line}`,
+      params: { ...params, ...judged.params },
+      unrecoverable: false,
+    };
+  }
   const expected = `(expected ${describeRule(rule)})`;
   const ended = fatal
     ? `exited ${exitCode}, unrecoverable: ${fatal}`
@@ -124,8 +169,8 @@ async function runCommandValidator(options: {
     ...failurePattern,
     exitCode,
     passed: false,
-    summary: commandSummary({ command, ended, stdout: outcome.stdout, stderr: outcome.stderr }),
-    params: { ...condition.params, ...extractParams(definition.extractParams, outcome, exitCode) },
+    summary: `${commandSummary({ command, ended, stdout: outcome.stdout, stderr: outcome.stderr })}${judged ? `\n${judged.line}` : ''}`,
+    params: { ...params, ...(judged?.params ?? {}) },
     unrecoverable: fatal !== undefined,
   };
 }

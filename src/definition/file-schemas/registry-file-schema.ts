@@ -119,6 +119,7 @@ const validator = {
     failurePattern: nonEmptyString,
     extractParams: { type: 'object', additionalProperties: { type: 'string' } },
     timeoutMs: { type: 'integer', minimum: 1 },
+    baseline: { type: 'string', enum: ['ignore', 'require-fixed'] },
     path: nonEmptyString,
     paths: stringList,
   },

@@ -127,6 +127,7 @@ export interface RawValidator {
   readonly failurePattern?: string;
   readonly extractParams?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
+  readonly baseline?: 'ignore' | 'require-fixed';
   readonly path?: string;
   readonly paths?: readonly string[];
 }

@@ -1,16 +1,18 @@
 /**
  * Validators and failure patterns available without declaring them in the registry.
- * `git-clean` runs a fixed command; the others take their command from agent.json
+ * `git-clean` runs a fixed command and `test-integrity` inspects the run's diff (no
+ * command; an agent opts in by naming it in a completion step); the others take their command from agent.json
  * `runner.validation.commands`, because how to type-check or test is the target
  * repository's business. A registry entry with the same id replaces a built-in.
  */
-import type { FailurePatternDefinition, ValidatorDefinition } from '../../contracts/definition.js';
+import type { BaselineMode, FailurePatternDefinition, ValidatorDefinition } from '../../contracts/definition.js';
 import type { RawValidationCommands } from '../load/raw-files.js';
 
 interface CommandBuiltin {
   readonly commandKey: keyof RawValidationCommands;
   readonly failurePattern: string;
   readonly extractParams: Readonly<Record<string, string>>;
+  readonly baseline?: BaselineMode;
 }
 
 const GIT_CLEAN: ValidatorDefinition = {
@@ -21,9 +23,17 @@ const GIT_CLEAN: ValidatorDefinition = {
   extractParams: { changedFiles: 'parseChangedFiles', untrackedFiles: 'parseUntrackedFiles' },
 };
 
+/** Checks the run's diff for weakened tests (src/activities/validate/integrity). */
+const TEST_INTEGRITY: ValidatorDefinition = { type: 'test-integrity', failurePattern: 'test-weakened' };
+
 const COMMAND_BUILTINS: Readonly<Record<string, CommandBuiltin>> = {
   'type-check': { commandKey: 'typeCheck', failurePattern: 'type-error', extractParams: { errors: 'parseTypeErrors' } },
-  tests: { commandKey: 'test', failurePattern: 'test-failed', extractParams: { failedTests: 'parseTestOutput' } },
+  tests: {
+    commandKey: 'test',
+    failurePattern: 'test-failed',
+    extractParams: { failedTests: 'parseTestOutput' },
+    baseline: 'ignore',
+  },
   lint: { commandKey: 'lint', failurePattern: 'lint-error', extractParams: { errors: 'parseLintErrors' } },
   'format-check': {
     commandKey: 'format',
@@ -39,7 +49,10 @@ export interface BuiltinValidators {
 }
 
 export function builtinValidators(commands: RawValidationCommands): BuiltinValidators {
-  const defined: Record<string, ValidatorDefinition> = { 'git-clean': GIT_CLEAN };
+  const defined: Record<string, ValidatorDefinition> = {
+    'git-clean': GIT_CLEAN,
+    'test-integrity': TEST_INTEGRITY,
+  };
   const unconfigured: Record<string, string> = {};
   for (const [id, builtin] of Object.entries(COMMAND_BUILTINS)) {
     const command = commands[builtin.commandKey];
@@ -53,6 +66,7 @@ export function builtinValidators(commands: RawValidationCommands): BuiltinValid
       successWhen: 'exitCode:0',
       failurePattern: builtin.failurePattern,
       extractParams: builtin.extractParams,
+      ...(builtin.baseline === undefined ? {} : { baseline: builtin.baseline }),
     };
   }
   return { defined, unconfigured };
@@ -65,6 +79,12 @@ export const BUILTIN_FAILURE_PATTERNS: Readonly<Record<string, FailurePatternDef
     adaptation: 'git-dirty',
     params: ['changedFiles', 'untrackedFiles'],
   },
+  'test-weakened': {
+    description: 'Tests were deleted, skipped or loosened instead of the code being fixed.',
+    edition: 'failed',
+    adaptation: 'test-weakened',
+    params: ['file', 'line', 'finding', 'findings'],
+  },
   'type-error': {
     description: 'The type check failed.',
     edition: 'failed',
@@ -75,7 +95,7 @@ export const BUILTIN_FAILURE_PATTERNS: Readonly<Record<string, FailurePatternDef
     description: 'Tests failed.',
     edition: 'failed',
     adaptation: 'test-failed',
-    params: ['failedTests'],
+    params: ['failedTests', 'regressions', 'preExisting', 'baseCommit'],
   },
   'lint-error': {
     description: 'The linter reported errors.',

@@ -128,6 +128,7 @@ function toValidator(
     extractParams: { ...(raw.extractParams ?? {}) },
     ...(raw.failurePattern ? { failurePattern: raw.failurePattern } : {}),
     ...(raw.timeoutMs === undefined ? {} : { timeoutMs: raw.timeoutMs }),
+    ...(raw.baseline === undefined ? {} : { baseline: raw.baseline }),
   };
   return { definition, problems };
 }

@@ -71,6 +71,8 @@ async function validate(
         validators: ctx.definition.validators,
         artifactsDir: ctx.input.artifactsDir,
         workflowId: ctx.workflowId,
+        // Same command, one more argument: the test-integrity guard allows what the issue asks for.
+        issueText: `${ctx.workspace.issue.title}\n\n${ctx.workspace.issue.body}`,
       },
     ],
   );

@@ -1,0 +1,102 @@
+/**
+ * Which tests fail on the base commit, for one test command: run once per (repository,
+ * commit, command) in a detached temporary worktree of the base, in the same sandbox
+ * as every validator, then cached.
+ *
+ * The cache lives in the harness state directory (next to the git-state snapshots),
+ * not in the repository's git dir: the agent's commands may write the git dir, and a
+ * forged cache entry would excuse any failure as "pre-existing".
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { CommandRunner } from '../../process/command-runner.js';
+import { git } from '../../workspace/git/git.js';
+import { withRepoLock } from '../../workspace/git/repo-lock.js';
+import { removeAgentSandbox, sandboxStateRoot } from '../../workspace/sandbox-state.js';
+import { parseTestOutput } from '../parse-test-output.js';
+import type { Baseline } from './classify-failures.js';
+
+export interface BaselineRequest {
+  readonly worktreePath: string;
+  readonly commit: string;
+  readonly command: string;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+}
+
+export function baselineCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return path.join(path.dirname(sandboxStateRoot(env)), 'baseline');
+}
+
+/** The base's failures, from the cache or by running the command; undefined when the base cannot be run. */
+export async function baselineFailures(
+  commands: CommandRunner,
+  request: BaselineRequest,
+): Promise<Baseline | undefined> {
+  const common = await git(request.worktreePath, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
+  if (common.exitCode !== 0) return undefined;
+  const key = createHash('sha256')
+    .update(`${common.stdout.trim()}\0${request.commit}\0${request.command}`)
+    .digest('hex');
+  const file = path.join(baselineCacheDir(), `${key}.json`);
+  const cached = await readCached(file, request);
+  if (cached !== undefined) return cached;
+  const measured = await runOnBase(commands, request);
+  if (measured === undefined) return undefined;
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const partial = `${file}.${randomUUID()}.tmp`;
+  await writeFile(partial, JSON.stringify(measured), { mode: 0o600 });
+  await rename(partial, file);
+  return measured;
+}
+
+async function readCached(file: string, request: BaselineRequest): Promise<Baseline | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<Baseline>;
+    if (parsed.commit !== request.commit || parsed.command !== request.command) return undefined;
+    if (!Array.isArray(parsed.failedTests)) return undefined;
+    return {
+      commit: parsed.commit,
+      command: parsed.command,
+      exitCode: typeof parsed.exitCode === 'number' ? parsed.exitCode : null,
+      failedTests: parsed.failedTests.filter((n): n is string => typeof n === 'string'),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+async function runOnBase(commands: CommandRunner, request: BaselineRequest): Promise<Baseline | undefined> {
+  const dir = path.join(tmpdir(), `issue-agent-baseline-${randomUUID().slice(0, 12)}`);
+  // The worktree list is shared repository state: changed under the repository lock, as prepareWorkspace does.
+  const added = await withRepoLock(request.worktreePath, () =>
+    git(request.worktreePath, ['worktree', 'add', '--detach', '--quiet', dir, request.commit]),
+  );
+  if (added.exitCode !== 0) return undefined;
+  try {
+    const outcome = await commands.run({
+      command: request.command,
+      cwd: dir,
+      timeoutMs: request.timeoutMs,
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+    // A base that timed out or could not start says nothing about which tests fail.
+    if (outcome.kind !== 'exited') return undefined;
+    const failed = outcome.exitCode === 0 ? [] : parseTestOutput(`${outcome.stdout}\n${outcome.stderr}`);
+    return {
+      commit: request.commit,
+      command: request.command,
+      exitCode: outcome.exitCode ?? null,
+      failedTests: [...new Set(failed.map((t) => t.name))],
+    };
+  } finally {
+    await withRepoLock(request.worktreePath, async () => {
+      await git(request.worktreePath, ['worktree', 'remove', '--force', dir]);
+      await rm(dir, { recursive: true, force: true });
+      await git(request.worktreePath, ['worktree', 'prune']);
+    });
+    await removeAgentSandbox(dir).catch(() => undefined);
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The built-in `test-integrity` validator: no command of its own; it reads the run's
+ * diff against the commit the issue branch was cut from (working tree included, so
+ * uncommitted edits count too) with the harness git runner and reports the places
+ * where tests were weakened (detect-test-weakening), minus those the issue asks for
+ * (issue-waiver).
+ *
+ * The base is the merge-base of HEAD and the branch recorded at worktree creation
+ * (`branch.<branch>.agentBase`); a condition param `base` (a commit or branch) takes
+ * precedence. Without either there is nothing to compare and the check passes, saying so.
+ */
+import type { ConditionResult } from '../../../contracts/activities.js';
+import type { JsonValue } from '../../../contracts/json.js';
+import { git } from '../../workspace/git/git.js';
+import { baseCommit } from '../base-commit.js';
+import { detectTestWeakening, type IntegrityFinding } from './detect-test-weakening.js';
+import { splitWaived } from './issue-waiver.js';
+import { parseUnifiedDiff } from './parse-unified-diff.js';
+
+export const TEST_INTEGRITY_VALIDATOR = 'test-integrity';
+const MAX_LISTED = 20;
+
+/** Pinned so repository config (noprefix, external diff, textconv, renames) cannot change what we parse. */
+export const INTEGRITY_DIFF_ARGS: readonly string[] = [
+  '-c',
+  'core.quotePath=false',
+  'diff',
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--no-renames',
+  '--no-relative',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
+  '-U0',
+];
+
+export async function runTestIntegrityValidator(options: {
+  readonly validator: string;
+  readonly worktreePath: string;
+  readonly params: Readonly<Record<string, JsonValue>>;
+  readonly failurePattern?: string;
+  readonly issueText?: string;
+}): Promise<ConditionResult> {
+  const { validator, worktreePath, params } = options;
+  const base = await baseCommit(worktreePath, typeof params['base'] === 'string' ? params['base'] : undefined);
+  if (base === undefined) {
+    return {
+      validator,
+      passed: true,
+      summary: 'no base commit recorded for this branch; nothing compared',
+      params: { ...params },
+      unrecoverable: false,
+    };
+  }
+  const diff = await git(worktreePath, [...INTEGRITY_DIFF_ARGS, base, '--']);
+  if (diff.exitCode !== 0) {
+    return {
+      validator,
+      passed: false,
+      summary: `git diff against ${base.slice(0, 12)} failed: ${diff.stderr.trim().split('\n')[0] ?? ''}`,
+      params: { ...params },
+      unrecoverable: true,
+    };
+  }
+  const { blocking, waived } = splitWaived(detectTestWeakening(parseUnifiedDiff(diff.stdout)), options.issueText);
+  const waivedParam = { waived: waived.map(toJson) };
+  if (blocking.length === 0) {
+    const note = waived.length > 0 ? ` (${waived.length} change(s) the issue asks for were allowed)` : '';
+    return {
+      validator,
+      passed: true,
+      summary: `no weakened tests against ${base.slice(0, 12)}${note}`,
+      params: { ...params, ...waivedParam },
+      unrecoverable: false,
+    };
+  }
+  const first = blocking[0] as IntegrityFinding;
+  return {
+    validator,
+    passed: false,
+    summary: `${blocking.length} weakened test(s) against ${base.slice(0, 12)}: ${blocking
+      .slice(0, 3)
+      .map((f) => `${f.file}:${f.line} ${f.finding}`)
+      .join('; ')}`,
+    ...(options.failurePattern === undefined ? {} : { failurePattern: options.failurePattern }),
+    params: {
+      ...params,
+      file: first.file,
+      line: first.line,
+      finding: first.finding,
+      findings: blocking.slice(0, MAX_LISTED).map(toJson),
+      ...waivedParam,
+    },
+    unrecoverable: false,
+  };
+}
+
+function toJson(f: IntegrityFinding): JsonValue {
+  return { kind: f.kind, file: f.file, line: f.line, finding: f.finding };
+}

@@ -1,0 +1,106 @@
+/**
+ * What counts as a test file, a skip marker, an assertion, a test declaration, a
+ * test/CI configuration file and a coverage threshold, across the runners agents meet
+ * most (Jest/Vitest/Mocha, pytest/unittest, Go, Rust, JUnit). PURE. Kept apart from
+ * the detector so the vocabulary can grow without touching the diff logic.
+ */
+
+const TEST_PATH: readonly RegExp[] = [
+  /(^|\/)(test|tests|__tests__|spec|specs|e2e)\//i,
+  /\.(test|spec)\.[cm]?[jt]sx?$/i,
+  /(^|\/)test_[^/]*\.py$/,
+  /_test\.(py|go)$/,
+  /(^|\/)[^/]*Tests?\.(java|kt|cs)$/,
+  /_spec\.rb$/,
+];
+
+/** Rust keeps unit tests beside the code (`#[cfg(test)]`), so every .rs file is checked for markers. */
+export function isTestFile(path: string): boolean {
+  return TEST_PATH.some((re) => re.test(path));
+}
+
+export function mayHoldTests(path: string): boolean {
+  return isTestFile(path) || path.endsWith('.rs');
+}
+
+export const SNAPSHOT_PATH = /(^|\/)__snapshots__\/|\.snap$|\.ambr$|(^|\/)snapshots\/[^/]*\.snap\.new$/;
+
+const SKIP_MARKERS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b(it|test|describe|suite|context|bench)\.(skip|todo|skipIf|runIf)\b/, 'skips a test'],
+  [/\b(xit|xtest|xdescribe|xcontext|xspecify)\s*\(/, 'skips a test'],
+  [
+    /\b(it|test|describe|suite|context)\.only\b|\b(fit|fdescribe)\s*\(/,
+    'runs only some tests (.only), skipping the rest',
+  ],
+  [/@pytest\.mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail)\s*\(/, 'skips a test'],
+  [/@unittest\.(skip|skipIf|skipUnless|expectedFailure)\b|\.skipTest\s*\(/, 'skips a test'],
+  [/\bt\.(Skip|Skipf|SkipNow)\s*\(/, 'skips a test'],
+  [/#\[ignore\b/, 'skips a test (#[ignore])'],
+  [/@(Disabled|Ignore)\b/, 'skips a test'],
+];
+
+/** Why an added line skips tests, or undefined. */
+export function skipMarker(text: string): string | undefined {
+  const code = text.trim();
+  if (code.startsWith('//') && !code.startsWith('//go:')) return undefined;
+  for (const [re, why] of SKIP_MARKERS) if (re.test(code)) return why;
+  return undefined;
+}
+
+const ASSERTION =
+  /\b(assert\w*|expect|should|verify|require\.\w+|assert_\w+!?)\s*[(.!]|^\s*assert\s|\bt\.(Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\bself\.assert\w*\s*\(/;
+
+export function isAssertion(text: string): boolean {
+  const code = text.trim();
+  if (code.startsWith('//') || code.startsWith('#') || code.startsWith('*')) return false;
+  return ASSERTION.test(code);
+}
+
+const TEST_DECLARATIONS: readonly RegExp[] = [
+  /\b(?:[xf]?it|[xf]?test|specify)(?:\.\w+)*\s*\(\s*(['"`])(.+?)\1/,
+  /^\s*(?:async\s+)?def\s+(test\w*)\s*\(/,
+  /^\s*func\s+(Test\w+)\s*\(/,
+  /^\s*(?:pub\s+)?(?:async\s+)?fn\s+(test\w*)\s*\(/,
+];
+
+/** The name a line declares a test under, or undefined. */
+export function testDeclaration(text: string): string | undefined {
+  for (const re of TEST_DECLARATIONS) {
+    const m = re.exec(text);
+    if (m) return m[m.length - 1];
+  }
+  return undefined;
+}
+
+const CI_OR_TEST_CONFIG: readonly RegExp[] = [
+  /^\.github\/workflows\//,
+  /^\.gitlab-ci\.ya?ml$|^\.circleci\/|^Jenkinsfile$|^azure-pipelines\.ya?ml$|^\.travis\.ya?ml$/,
+  /(^|\/)(jest|vitest|vite|playwright|karma|cypress|ava|wdio)\.config\.[cm]?[jt]s$/,
+  /(^|\/)(\.mocharc(\.\w+)?|\.nycrc(\.\w+)?|\.c8rc(\.\w+)?|codecov\.ya?ml|\.coveragerc)$/,
+  /(^|\/)(pytest\.ini|tox\.ini|noxfile\.py|conftest\.py|setup\.cfg)$/,
+];
+
+/** Manifests that hold test settings among other things: only test-related lines count. */
+const SHARED_MANIFEST = /(^|\/)(package\.json|pyproject\.toml|Cargo\.toml)$/;
+const TEST_SETTING = /"test[\w:-]*"\s*:|\bjest\b|\bvitest\b|\bpytest\b|addopts|testpaths|\bcoverage\b|fail_under/i;
+
+/** Whether a changed line in `path` edits CI or test configuration. */
+export function isTestConfigChange(path: string, text: string): boolean {
+  if (CI_OR_TEST_CONFIG.some((re) => re.test(path))) return true;
+  return SHARED_MANIFEST.test(path) && TEST_SETTING.test(text);
+}
+
+export function isTestConfigFile(path: string): boolean {
+  return CI_OR_TEST_CONFIG.some((re) => re.test(path));
+}
+
+const THRESHOLD =
+  /(fail[_-]under|cov-fail-under|coverageThreshold|threshold|branches|functions|lines|statements|min[_-]?coverage)["']?\s*[:=]?\s*(\d+(?:\.\d+)?)/i;
+
+/** A coverage threshold on the line: its key and value. */
+export function coverageThreshold(path: string, text: string): { key: string; value: number } | undefined {
+  const configFile = isTestConfigFile(path) || SHARED_MANIFEST.test(path);
+  if (!configFile && !/cov|threshold|fail[_-]under/i.test(text)) return undefined;
+  const m = THRESHOLD.exec(text);
+  return m ? { key: (m[1] ?? '').toLowerCase(), value: Number(m[2]) } : undefined;
+}

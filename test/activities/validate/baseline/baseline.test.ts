@@ -1,0 +1,188 @@
+/**
+ * Baseline-aware test failures: the classifier alone, then the `tests` validator on a
+ * real issue branch whose base already has a failing test (node's test runner in the
+ * validators' sandbox), the cache, the modes, and the retry prompt's wording.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { classifyFailures } from '../../../../src/activities/validate/baseline/classify-failures.js';
+import { baselineCacheDir } from '../../../../src/activities/validate/baseline/baseline-run.js';
+import { runValidators } from '../../../../src/activities/validate/run-validators.js';
+import { buildRetryPrompt } from '../../../../src/activities/validate/retry/build-retry-prompt.js';
+import { createExecaCommandRunner } from '../../../../src/activities/process/execa-command-runner.js';
+import type { CommandRunner } from '../../../../src/activities/process/command-runner.js';
+import type { CompletionStepDefinition, ValidatorDefinition } from '../../../../src/contracts/definition.js';
+import { BUILTIN_FAILURE_PATTERNS } from '../../../../src/definition/normalise/builtin-validators.js';
+import { PROJECT_ROOT } from '../../../../src/cli/temporal/temporal-cli.js';
+import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';
+
+const base = { commit: 'b'.repeat(40), command: 'npm test', exitCode: 1, failedTests: ['old broken'] };
+
+test('classifier: regressions block; pre-existing only pass under ignore, block under require-fixed or when the issue names them', () => {
+  const old = { name: 'old broken' };
+  const fresh = { name: 'new broken', file: 'test/a.test.js' };
+  const mixed = classifyFailures([old, fresh], base, 'ignore');
+  assert.deepEqual([mixed.blocks, mixed.regressions, mixed.preExisting], [true, [fresh], [old]]);
+  assert.match(mixed.reason, /1 regression\(s\).*1 failing on base too/);
+  assert.equal(classifyFailures([old], base, 'ignore').blocks, false);
+  assert.equal(classifyFailures([old], base, 'require-fixed').blocks, true);
+  const named = classifyFailures([old], base, 'ignore', 'The test "old broken" fails since v2; fix it.');
+  assert.deepEqual([named.blocks, named.namedByIssue], [true, [old]]);
+  assert.equal(classifyFailures([], base, 'ignore').blocks, true, 'unnamed failures cannot be excused');
+});
+
+const PASSING =
+  "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('adds', () => assert.equal(1 + 1, 2));\n";
+const BROKEN =
+  "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('old broken', () => assert.equal(1, 2));\n";
+const COMMAND = 'node --test test/';
+const repos: TempGitRepo[] = [];
+let stateDir = '';
+const previousState = process.env['ISSUE_AGENT_STATE_DIR'];
+
+before(async () => {
+  stateDir = await mkdtemp(join(tmpdir(), 'agent-state-'));
+  process.env['ISSUE_AGENT_STATE_DIR'] = stateDir;
+});
+after(async () => {
+  if (previousState === undefined) delete process.env['ISSUE_AGENT_STATE_DIR'];
+  else process.env['ISSUE_AGENT_STATE_DIR'] = previousState;
+  await Promise.all(repos.map((r) => r.cleanup()));
+  await rm(stateDir, { recursive: true, force: true });
+});
+
+/** An issue branch cut from a main whose suite already has one failing test. */
+async function branchWithRedBase(): Promise<TempGitRepo> {
+  const repo = await makeTempGitRepo({
+    files: { 'package.json': '{ "type": "module" }\n', 'test/adds.test.js': PASSING, 'test/old.test.js': BROKEN },
+  });
+  repos.push(repo);
+  await repo.git('checkout', '-qb', 'agent/issue-7');
+  await repo.git('config', 'branch.agent/issue-7.agentBase', 'main');
+  return repo;
+}
+
+function counting(): { runner: CommandRunner; calls: string[] } {
+  const inner = createExecaCommandRunner();
+  const calls: string[] = [];
+  return { calls, runner: { run: (r) => (calls.push(r.cwd), inner.run(r)) } };
+}
+
+const tests = (baseline?: 'ignore' | 'require-fixed'): Record<string, ValidatorDefinition> => ({
+  tests: {
+    type: 'command',
+    command: COMMAND,
+    successWhen: 'exitCode:0',
+    failurePattern: 'test-failed',
+    extractParams: { failedTests: 'parseTestOutput' },
+    ...(baseline ? { baseline } : {}),
+  },
+});
+const step: CompletionStepDefinition = {
+  stepId: 'closure.issue',
+  name: 'checks',
+  c2: 'retry',
+  c3: 'issue',
+  conditions: [{ validator: 'tests', params: {} }],
+  onFail: { action: 'retry', maxAttempts: 3 },
+};
+
+test('a failure already on the base does not block; the base run is cached by commit and command', async () => {
+  const repo = await branchWithRedBase();
+  await repo.write({ 'src/feature.js': 'export const x = 1;\n' });
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'unrelated work');
+  const { runner, calls } = counting();
+  const first = await runValidators(
+    { commands: runner },
+    { worktreePath: repo.dir, completionStep: step, validators: tests('ignore') },
+  );
+  assert.equal(first.passed, true, first.results[0]?.summary);
+  assert.match(
+    first.results[0]?.summary ?? '',
+    /baseline ignore: only failures already on base [0-9a-f]{12}: old broken/,
+  );
+  assert.deepEqual(
+    (first.results[0]?.params['preExisting'] as { name: string }[]).map((t) => t.name),
+    ['old broken'],
+  );
+  assert.equal(calls.length, 2, 'the worktree run, then the base run');
+  assert.notEqual(calls[1], repo.dir, 'the base ran in its own temporary worktree');
+  assert.equal((await readdir(baselineCacheDir())).filter((f) => f.endsWith('.json')).length, 1);
+  assert.doesNotMatch(await repo.git('worktree', 'list'), /issue-agent-baseline/, 'the base worktree is removed');
+
+  const second = await runValidators(
+    { commands: runner },
+    { worktreePath: repo.dir, completionStep: step, validators: tests('ignore') },
+  );
+  assert.equal(second.passed, true);
+  assert.equal(calls.length, 3, 'the base result came from the cache');
+});
+
+test('a regression blocks and the retry prompt tells it from the failure already on base', async () => {
+  const repo = await branchWithRedBase();
+  await repo.write({ 'test/adds.test.js': PASSING.replace('1 + 1, 2', '1 + 1, 3') });
+  await repo.git('commit', '-qam', 'break adds');
+  const report = await runValidators(
+    { commands: createExecaCommandRunner() },
+    { worktreePath: repo.dir, completionStep: step, validators: tests('ignore') },
+  );
+  assert.equal(report.passed, false);
+  const result = report.results[0];
+  assert.deepEqual(
+    (result?.params['regressions'] as { name: string }[]).map((t) => t.name),
+    ['adds'],
+  );
+  assert.deepEqual(
+    (result?.params['preExisting'] as { name: string }[]).map((t) => t.name),
+    ['old broken'],
+  );
+  assert.match(result?.summary ?? '', /1 regression\(s\)/);
+  const prompt = await buildRetryPrompt(
+    { readFile: (p) => readFile(p, 'utf8').catch(() => undefined) },
+    {
+      promptsDir: join(PROJECT_ROOT, 'prompts'),
+      c1: 'steps',
+      completionStep: step,
+      failurePatterns: BUILTIN_FAILURE_PATTERNS,
+      failed: report.results,
+    },
+  );
+  assert.match(prompt.text, /Regressions \(they pass on the base commit[^\n]*\n- adds\n/);
+  assert.match(
+    prompt.text,
+    /Already failing on the base commit [0-9a-f]{40} \(not caused by this change\):\n- old broken\n/,
+  );
+  assert.doesNotMatch(prompt.text, /^Failing tests:/m);
+});
+
+test('require-fixed and an issue naming the old failure both block; without baseline the old behaviour stays', async () => {
+  const repo = await branchWithRedBase();
+  const commands = createExecaCommandRunner();
+  const strict = await runValidators(
+    { commands },
+    { worktreePath: repo.dir, completionStep: step, validators: tests('require-fixed') },
+  );
+  assert.equal(strict.passed, false);
+  assert.match(strict.results[0]?.summary ?? '', /require-fixed/);
+  const named = await runValidators(
+    { commands },
+    {
+      worktreePath: repo.dir,
+      completionStep: step,
+      validators: tests('ignore'),
+      issueText: 'Fix the "old broken" test',
+    },
+  );
+  assert.equal(named.passed, false);
+  assert.match(named.results[0]?.summary ?? '', /named by the issue: old broken/);
+  const plain = await runValidators(
+    { commands },
+    { worktreePath: repo.dir, completionStep: step, validators: tests() },
+  );
+  assert.equal(plain.passed, false);
+  assert.equal(plain.results[0]?.params['preExisting'], undefined);
+});

@@ -1,0 +1,195 @@
+/**
+ * The detector over real `git diff` output: each case commits a base in a temp repo,
+ * makes the change an agent might make, and reads the diff the validator would read.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { git } from '../../../../src/activities/workspace/git/git.js';
+import { parseUnifiedDiff } from '../../../../src/activities/validate/integrity/parse-unified-diff.js';
+import {
+  detectTestWeakening,
+  FindingKind,
+  type IntegrityFinding,
+} from '../../../../src/activities/validate/integrity/detect-test-weakening.js';
+import { INTEGRITY_DIFF_ARGS } from '../../../../src/activities/validate/integrity/test-integrity-validator.js';
+import { splitWaived } from '../../../../src/activities/validate/integrity/issue-waiver.js';
+import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';
+
+const repos: TempGitRepo[] = [];
+after(async () => Promise.all(repos.map((r) => r.cleanup())));
+
+const SUM_TEST = `import { sum } from '../src/sum';
+
+describe('sum', () => {
+  it('adds', () => {
+    expect(sum(1, 2)).toBe(3);
+    expect(sum(0, 0)).toBe(0);
+  });
+
+  it('handles negatives', () => {
+    expect(sum(-1, 1)).toBe(0);
+  });
+});
+`;
+
+async function findingsAfter(
+  base: Record<string, string>,
+  change: (repo: TempGitRepo) => Promise<void>,
+): Promise<IntegrityFinding[]> {
+  const repo = await makeTempGitRepo({ files: base });
+  repos.push(repo);
+  const baseCommit = await repo.git('rev-parse', 'HEAD');
+  await change(repo);
+  const diff = await git(repo.dir, [...INTEGRITY_DIFF_ARGS, baseCommit, '--']);
+  assert.equal(diff.exitCode, 0, diff.stderr);
+  return detectTestWeakening(parseUnifiedDiff(diff.stdout));
+}
+
+const brief = (fs: readonly IntegrityFinding[]): string[] => fs.map((f) => `${f.kind} ${f.file}:${f.line}`);
+
+test('it.skip added to a test file is found at its new line', async () => {
+  const found = await findingsAfter({ 'test/sum.test.ts': SUM_TEST }, async (r) => {
+    await r.write({ 'test/sum.test.ts': SUM_TEST.replace("it('handles negatives'", "it.skip('handles negatives'") });
+    await r.git('commit', '-qam', 'skip');
+  });
+  assert.deepEqual(brief(found), ['test-skipped test/sum.test.ts:9']);
+  assert.match(found[0]?.finding ?? '', /it\.skip\('handles negatives'/);
+});
+
+test('skip markers of other runners: xit, .only, pytest, unittest, Go, Rust (uncommitted changes count too)', async () => {
+  const py = 'import pytest\n\n\ndef test_a():\n    assert 1 == 1\n';
+  const go = 'package x\n\nimport "testing"\n\nfunc TestA(t *testing.T) {\n\tif 1 != 1 {\n\t\tt.Fatal("no")\n\t}\n}\n';
+  const rs = 'pub fn f() {}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn it_works() {}\n}\n';
+  const found = await findingsAfter(
+    {
+      'a.spec.js': "it('a', () => {});\nit('b', () => {});\n",
+      'tests/test_a.py': py,
+      'x_test.go': go,
+      'src/lib.rs': rs,
+    },
+    async (r) =>
+      r.write({
+        'a.spec.js': "xit('a', () => {});\nit.only('b', () => {});\n",
+        'tests/test_a.py': py.replace('def test_a', '@pytest.mark.skip(reason="flaky")\ndef test_a'),
+        'x_test.go': go.replace('\tif 1', '\tt.Skip("later")\n\tif 1'),
+        'src/lib.rs': rs.replace('    #[test]\n', '    #[test]\n    #[ignore]\n'),
+      }),
+  );
+  assert.deepEqual(brief(found).sort(), [
+    'test-skipped a.spec.js:1',
+    'test-skipped a.spec.js:2',
+    'test-skipped src/lib.rs:6',
+    'test-skipped tests/test_a.py:4',
+    'test-skipped x_test.go:6',
+  ]);
+});
+
+test('a removed assertion is found at its old line; a rewritten one is not', async () => {
+  const found = await findingsAfter({ 'test/sum.test.ts': SUM_TEST }, async (r) => {
+    await r.write({
+      'test/sum.test.ts': SUM_TEST.replace('    expect(sum(0, 0)).toBe(0);\n', '').replace(
+        'expect(sum(-1, 1)).toBe(0)',
+        'expect(sum(-1, 1)).toEqual(0)',
+      ),
+    });
+  });
+  assert.deepEqual(brief(found), ['assertion-removed test/sum.test.ts:6']);
+  assert.match(found[0]?.finding ?? '', /was line 6/);
+});
+
+test('deleted test file, removed test case, snapshot deleted and rewritten; a deleted fixture is no finding', async () => {
+  const found = await findingsAfter(
+    {
+      'test/sum.test.ts': SUM_TEST,
+      'test/other.test.ts': "test('keeps', () => {});\ntest('goes', () => {});\n",
+      'test/__snapshots__/a.test.ts.snap': 'exports[`a 1`] = `"x"`;\n',
+      'test/__snapshots__/b.test.ts.snap': 'exports[`b 1`] = `"y"`;\n',
+      'test/fixtures/data.json': '{ "rows": [] }\n',
+    },
+    async (r) => {
+      await r.git('rm', '-q', 'test/sum.test.ts', 'test/__snapshots__/a.test.ts.snap', 'test/fixtures/data.json');
+      await r.write({
+        'test/other.test.ts': "test('keeps', () => {});\n",
+        'test/__snapshots__/b.test.ts.snap': 'exports[`b 1`] = `"wrong"`;\n',
+      });
+    },
+  );
+  assert.deepEqual(brief(found).sort(), [
+    'snapshot-loosened test/__snapshots__/a.test.ts.snap:1',
+    'snapshot-loosened test/__snapshots__/b.test.ts.snap:1',
+    'test-deleted test/other.test.ts:2',
+    'test-deleted test/sum.test.ts:1',
+  ]);
+});
+
+test('CI and runner config edits, a lowered coverage threshold; ordinary code and manifest edits pass', async () => {
+  const jest = 'module.exports = {\n  coverageThreshold: {\n    global: { lines: 90, branches: 80 },\n  },\n};\n';
+  const pkg = '{\n  "name": "x",\n  "scripts": { "test": "jest" },\n  "dependencies": {}\n}\n';
+  const found = await findingsAfter(
+    {
+      '.github/workflows/ci.yml': 'on: push\njobs: {}\n',
+      'jest.config.js': jest,
+      'package.json': pkg,
+      'src/sum.ts': 'export const sum = 1;\n',
+    },
+    async (r) => {
+      await r.write({
+        '.github/workflows/ci.yml': 'on: push\njobs: {}\n# no tests\n',
+        'jest.config.js': jest.replace('lines: 90', 'lines: 50'),
+        'package.json': pkg.replace('"dependencies": {}', '"dependencies": { "left-pad": "1.0.0" }'),
+        'src/sum.ts': 'export const sum = 2;\n',
+      });
+    },
+  );
+  assert.deepEqual(brief(found).sort(), [
+    'config-edited .github/workflows/ci.yml:3',
+    'config-edited jest.config.js:3',
+    'coverage-lowered jest.config.js:3',
+  ]);
+  assert.ok(found.some((f) => f.finding === 'coverage threshold lines lowered from 90 to 50'));
+});
+
+test('a fix with a new test and new assertions has no findings', async () => {
+  const found = await findingsAfter(
+    { 'test/sum.test.ts': SUM_TEST, 'src/sum.ts': 'export const sum = (a: number, b: number) => a - b;\n' },
+    async (r) => {
+      await r.write({
+        'src/sum.ts': 'export const sum = (a: number, b: number) => a + b;\n',
+        'test/sum.test.ts': SUM_TEST.replace(
+          '});\n});',
+          "});\n\n  it('is commutative', () => {\n    expect(sum(2, 3)).toBe(sum(3, 2));\n  });\n});",
+        ),
+        'tests/test_new.py': 'def test_new():\n    assert True\n',
+      });
+      await r.git('add', '-A');
+    },
+  );
+  assert.deepEqual(found, []);
+  await rm(join(repos.at(-1)?.dir ?? '/nonexistent', 'tests'), { recursive: true, force: true });
+});
+
+test('issue waiver: only a finding whose file the issue names, with a verb asking for it', () => {
+  const skip: IntegrityFinding = {
+    kind: FindingKind.TestSkipped,
+    file: 'test/net.test.ts',
+    line: 3,
+    finding: 'skips a test',
+  };
+  const removed: IntegrityFinding = {
+    kind: FindingKind.AssertionRemoved,
+    file: 'test/sum.test.ts',
+    line: 6,
+    finding: 'x',
+  };
+  const { blocking, waived } = splitWaived(
+    [skip, removed],
+    'Please skip the flaky test in net.test.ts until the proxy is back.',
+  );
+  assert.deepEqual(waived, [skip]);
+  assert.deepEqual(blocking, [removed]);
+  assert.deepEqual(splitWaived([skip], 'net.test.ts is slow').blocking, [skip], 'named but not asked for');
+  assert.deepEqual(splitWaived([skip], 'please skip flaky tests').blocking, [skip], 'asked for but file not named');
+  assert.deepEqual(splitWaived([skip], undefined).blocking, [skip]);
+});

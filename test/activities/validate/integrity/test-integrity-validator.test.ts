@@ -1,0 +1,116 @@
+/**
+ * The built-in test-integrity validator through runValidators, on a real issue branch
+ * whose base is recorded as prepareWorkspace records it, and the default agent's retry
+ * prompt it leads to.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runValidators } from '../../../../src/activities/validate/run-validators.js';
+import { buildRetryPrompt } from '../../../../src/activities/validate/retry/build-retry-prompt.js';
+import { loadAgentDefinitionOrThrow } from '../../../../src/definition/load/load-agent-definition.js';
+import { PROJECT_ROOT } from '../../../../src/cli/temporal/temporal-cli.js';
+import type { CompletionStepDefinition } from '../../../../src/contracts/definition.js';
+import type { CommandRunner } from '../../../../src/activities/process/command-runner.js';
+import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';
+
+const repos: TempGitRepo[] = [];
+after(async () => Promise.all(repos.map((r) => r.cleanup())));
+
+const TEST = "import { sum } from '../src/sum';\n\ntest('adds', () => {\n  expect(sum(1, 2)).toBe(3);\n});\n";
+const noCommands: CommandRunner = {
+  run: () => Promise.reject(new Error('test-integrity must not run a command')),
+} as unknown as CommandRunner;
+
+const step: CompletionStepDefinition = {
+  stepId: 'closure.issue',
+  name: 'checks',
+  c2: 'retry',
+  c3: 'issue',
+  conditions: [{ validator: 'test-integrity', params: {} }],
+  onFail: { action: 'retry', maxAttempts: 3 },
+};
+
+async function issueBranch(): Promise<TempGitRepo> {
+  const repo = await makeTempGitRepo({ files: { 'test/sum.test.ts': TEST, 'src/sum.ts': 'export const sum = 0;\n' } });
+  repos.push(repo);
+  await repo.git('checkout', '-qb', 'agent/issue-1');
+  await repo.git('config', 'branch.agent/issue-1.agentBase', 'main');
+  await repo.write({ 'test/sum.test.ts': TEST.replace("test('adds'", "test.skip('adds'") });
+  await repo.git('commit', '-qam', 'make it green');
+  return repo;
+}
+
+test('a skipped test fails the check with file, line and finding; the default retry prompt names them', async () => {
+  const repo = await issueBranch();
+  // main moves on after the branch was cut: the merge-base, not main's tip, is the base.
+  await repo.git('checkout', '-q', 'main');
+  await repo.write({ 'other.md': 'later\n' });
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'later on main');
+  await repo.git('checkout', '-q', 'agent/issue-1');
+
+  const definition = await loadAgentDefinitionOrThrow(PROJECT_ROOT);
+  const report = await runValidators(
+    { commands: noCommands },
+    { worktreePath: repo.dir, completionStep: step, validators: definition.validators, issueText: 'Fix sum' },
+  );
+  assert.equal(report.passed, false);
+  const result = report.results[0];
+  assert.equal(result?.failurePattern, 'test-weakened');
+  assert.equal(result?.params['file'], 'test/sum.test.ts');
+  assert.equal(result?.params['line'], 3);
+  assert.match(String(result?.params['finding']), /skips a test/);
+  assert.match(result?.summary ?? '', /1 weakened test\(s\).*test\/sum\.test\.ts:3/);
+
+  const prompt = await buildRetryPrompt(
+    { readFile: (p) => readFile(p, 'utf8').catch(() => undefined) },
+    {
+      promptsDir: join(PROJECT_ROOT, 'prompts'),
+      c1: definition.c1,
+      completionStep: step,
+      failurePatterns: definition.failurePatterns,
+      failed: report.results,
+    },
+  );
+  assert.equal(prompt.source, 'steps/retry/issue/f_failed_test-weakened.md');
+  assert.match(prompt.text, /`test\/sum\.test\.ts` line 3: skips a test/);
+});
+
+test('the issue asking for the skip by file name lets it pass and says so', async () => {
+  const repo = await issueBranch();
+  const report = await runValidators(
+    { commands: noCommands },
+    {
+      worktreePath: repo.dir,
+      completionStep: step,
+      validators: { 'test-integrity': { type: 'test-integrity', failurePattern: 'test-weakened' } },
+      issueText: 'sum.test.ts is flaky on CI: skip it until #12 lands',
+    },
+  );
+  assert.equal(report.passed, true);
+  assert.match(report.results[0]?.summary ?? '', /1 change\(s\) the issue asks for were allowed/);
+});
+
+test('no recorded base: nothing compared, passes and says so; a `base` param is used instead', async () => {
+  const repo = await makeTempGitRepo({ files: { 'test/sum.test.ts': TEST } });
+  repos.push(repo);
+  await repo.write({ 'test/sum.test.ts': TEST.replace("test('adds'", "test.skip('adds'") });
+  const validators = { 'test-integrity': { type: 'test-integrity', failurePattern: 'test-weakened' } } as const;
+  const plain = await runValidators(
+    { commands: noCommands },
+    { worktreePath: repo.dir, completionStep: step, validators },
+  );
+  assert.equal(plain.passed, true);
+  assert.match(plain.results[0]?.summary ?? '', /no base commit recorded/);
+  const withBase = await runValidators(
+    { commands: noCommands },
+    {
+      worktreePath: repo.dir,
+      completionStep: { ...step, conditions: [{ validator: 'test-integrity', params: { base: 'main' } }] },
+      validators,
+    },
+  );
+  assert.equal(withBase.passed, false, 'uncommitted edits count');
+});
