@@ -74,16 +74,34 @@ export function toolchainDirs(pathVar: string, hidden: readonly string[]): strin
   return [...out];
 }
 
+/**
+ * Installed dependencies the worktree resolves through its ancestors or caches: the
+ * user's checkout's `node_modules` (node and npm walk up from the worktree, which lives
+ * under the checkout's git dir) and Go's module cache. Shown read-only; usually they sit
+ * under a hidden HOME. They hold packages, not credentials.
+ */
+export function dependencyDirs(
+  commonDir: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
+  const checkout = commonDir !== undefined && path.basename(commonDir) === '.git' ? path.dirname(commonDir) : undefined;
+  const goModCache = env['GOMODCACHE'] ?? path.join(env['GOPATH'] ?? path.join(os.homedir(), 'go'), 'pkg', 'mod');
+  const candidates = [...(checkout === undefined ? [] : [path.join(checkout, 'node_modules')]), goModCache];
+  return candidates.filter((dir) => existsSync(dir));
+}
+
 export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCommand> {
   const detected = await detectIsolation(request.warn);
   const isolation: Isolation = namespacesDisabled() ? { ...detected, mode: IsolationMode.None } : detected;
   if (isolation !== detected) request.warn?.(`[tools] WARNING: namespaces turned off by ${SANDBOX_ISOLATION_ENV}`);
   const home = await ensureAgentHome(request.dir);
   const env = buildSandboxEnv(home, process.env, request.extraEnv);
-  // rustup and cargo find their installs through these, defaulting to the (hidden) real HOME.
+  // rustup, cargo and go find their installs and modules through these, defaulting to the
+  // (hidden) real HOME.
   for (const [name, dir] of [
     ['RUSTUP_HOME', '.rustup'],
     ['CARGO_HOME', '.cargo'],
+    ['GOMODCACHE', 'go/pkg/mod'],
   ] as const) {
     const real = path.join(os.homedir(), dir);
     if (env[name] === undefined && existsSync(real)) env[name] = real;
@@ -95,7 +113,11 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
   const hidden = hiddenDirs();
   const view: SandboxView = {
     writable: request.readOnly ? [home] : [...work, home],
-    readOnly: [...(request.readOnly ? work : []), ...toolchainDirs(env['PATH'] ?? '', hidden)],
+    readOnly: [
+      ...(request.readOnly ? work : []),
+      ...toolchainDirs(env['PATH'] ?? '', hidden),
+      ...dependencyDirs(dirs?.commonDir, process.env),
+    ],
     hidden,
     protectedPaths: dirs
       ? [...protectedFiles(request.dir, dirs.commonDir, dirs.gitDir), path.join(dirs.commonDir, 'hooks')]

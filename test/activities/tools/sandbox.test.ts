@@ -14,7 +14,9 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runBash } from '../../../src/activities/tools/bash-tool.js';
-import { toolchainDirs } from '../../../src/activities/tools/sandbox-launch.js';
+import { dependencyDirs, toolchainDirs } from '../../../src/activities/tools/sandbox-launch.js';
+import { detectIsolation, enforcesFilesystem } from '../../../src/activities/tools/process-isolation.js';
+import { execFileSync } from 'node:child_process';
 import { agentHomePath } from '../../../src/activities/workspace/sandbox-state.js';
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
 import { toolContext } from './tool-fixtures.js';
@@ -167,5 +169,25 @@ test('toolchains under a hidden home stay usable: version-manager roots, never c
     assert.ok(!shown.includes('/usr/bin'), 'entries outside hidden dirs need no bind');
   } finally {
     await rm(home, { recursive: true, force: true });
+  }
+});
+
+test("a worktree under the git dir resolves the checkout's installed node_modules, read-only", async () => {
+  const repo = await makeTempGitRepo({ files: { 'index.js': "console.log(require('dep'));\n" } });
+  try {
+    mkdirSync(path.join(repo.dir, 'node_modules', 'dep'), { recursive: true });
+    writeFileSync(path.join(repo.dir, 'node_modules', 'dep', 'index.js'), "module.exports = 'dep loaded';\n");
+    const worktree = path.join(repo.dir, '.git', 'agent', 'worktrees', 'issue-1');
+    execFileSync('git', ['worktree', 'add', '-q', '-b', 'agent/issue-1', worktree], { cwd: repo.dir });
+    assert.ok(dependencyDirs(path.join(repo.dir, '.git'), {}).includes(path.join(repo.dir, 'node_modules')));
+    const result = await runBash(
+      { command: 'node index.js; echo x > ../../../../node_modules/dep/planted.js && echo WROTE' },
+      toolContext({ worktreePath: worktree }),
+    );
+    assert.match(result.content, /dep loaded/, result.content);
+    if (enforcesFilesystem(await detectIsolation(() => undefined)))
+      assert.doesNotMatch(result.content, /WROTE/, 'the checkout’s dependencies are read-only');
+  } finally {
+    await repo.cleanup();
   }
 });
