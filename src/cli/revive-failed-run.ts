@@ -10,7 +10,8 @@ import { AgentError } from '../contracts/errors.js';
 import { resumePointAfterFailure } from '../contracts/resume-point.js';
 import type { RunInput, RunResult } from '../contracts/run.js';
 import { runAgentWorkflow } from '../workflows/run-agent.js';
-import type { CliTemporal } from './temporal/temporal-client.js';
+import { readRunResult } from '../activities/run-result.js';
+import { livePollers, type CliTemporal } from './temporal/temporal-client.js';
 
 export type Revival =
   | { readonly kind: 'live' }
@@ -21,7 +22,8 @@ export async function reviveFailedRun(cli: CliTemporal, workflowId: string): Pro
   const handle = cli.client.workflow.getHandle<typeof runAgentWorkflow>(workflowId);
   const description = await handle.describe();
   if (description.status.name === 'RUNNING') return { kind: 'live' };
-  const result: RunResult | undefined = await handle.result().catch(() => undefined);
+  // A failed run carries its result in the failure's details (contracts/run-end.ts).
+  const result: RunResult | undefined = await readRunResult(handle).catch(() => undefined);
   if (result !== undefined && result.outcome !== 'failed') {
     return { kind: 'not-failed', message: `run ${workflowId} ended ${result.outcome}: nothing to retry` };
   }
@@ -47,8 +49,13 @@ export async function reviveFailedRun(cli: CliTemporal, workflowId: string): Pro
     resume === undefined
       ? 'from its entry step (no completed step to resume from)'
       : `at step ${resume.stepId} with the StepContext of its last completed step`;
+  // Nobody serves the new run unless a worker polls: say how to get it going.
+  const served =
+    (await livePollers(cli)) > 0
+      ? ''
+      : `\nno worker polls task queue ${description.taskQueue}: run it with \`issue-agent start-run --issue ${input.issue} --repo ${input.repoPath}\` (attaches and serves it in that process) or start \`issue-agent worker\``;
   return {
     kind: 'revived',
-    message: `run ${workflowId} had failed (${result?.code ?? description.status.name}): started a new run ${where}\n`,
+    message: `run ${workflowId} had failed (${result?.code ?? description.status.name}): started a new run ${where}${served}\n`,
   };
 }
