@@ -2,6 +2,7 @@
  * Flags of every client command: one table feeds parsing, validation and `--help`.
  */
 import { DELIVER_FLAG } from './delivery-flag.js';
+import { parseFlags, type ParsedFlags } from './parse-flags.js';
 
 export interface FlagSpec {
   readonly type: 'string' | 'boolean';
@@ -196,4 +197,16 @@ export function renderHelp(spec: CommandSpec): string {
     'Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, GITHUB_TOKEN',
   );
   return lines.join('\n');
+}
+
+/**
+ * A command's flags, parsed strictly; with `--help` its help is printed and the result is
+ * undefined (the command then exits 0).
+ */
+export function commandFlags(name: string, argv: readonly string[]): ParsedFlags | undefined {
+  const spec = COMMANDS[name]!;
+  const flags = parseFlags(spec, argv);
+  if (!flags['help']) return flags;
+  process.stdout.write(`${renderHelp(spec)}\n`);
+  return undefined;
 }

@@ -3,17 +3,12 @@
  * SIGINT/SIGTERM. The composition root: environment → ports → activities → worker.
  */
 import { ensureTemporal } from '../cli/temporal/ensure-temporal.js';
-import { COMMANDS, renderHelp } from '../cli/command-specs.js';
-import { parseFlags } from '../cli/parse-flags.js';
+import { commandFlags } from '../cli/command-specs.js';
 import { createRunWorker, DEFAULT_TASK_QUEUE } from './create-run-worker.js';
 
 export async function workerCommand(argv: readonly string[]): Promise<number> {
-  const spec = COMMANDS['worker']!;
-  const flags = parseFlags(spec, argv);
-  if (flags['help']) {
-    process.stdout.write(`${renderHelp(spec)}\n`);
-    return 0;
-  }
+  const flags = commandFlags('worker', argv);
+  if (flags === undefined) return 0;
   const target = await ensureTemporal();
   const taskQueue = process.env.TEMPORAL_TASK_QUEUE ?? DEFAULT_TASK_QUEUE;
   const { worker, connection } = await createRunWorker({

@@ -10,8 +10,8 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { safeSegment } from '../../activities/artifacts/artifact-store.js';
-import { COMMANDS, renderHelp } from '../command-specs.js';
-import { optionalString, parseFlags, requireIssue } from '../parse-flags.js';
+import { commandFlags } from '../command-specs.js';
+import { optionalString, requireIssue } from '../parse-flags.js';
 import { repoIdentity, workflowIdFor } from '../repo-identity.js';
 import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
 import { artifactsDirOf } from '../state-paths.js';
@@ -74,12 +74,8 @@ async function runDirs(artifactsDir: string, repoId: string, issue: number, agen
 }
 
 export async function artifactsCommand(argv: readonly string[]): Promise<number> {
-  const spec = COMMANDS['artifacts']!;
-  const flags = parseFlags(spec, argv);
-  if (flags['help']) {
-    process.stdout.write(`${renderHelp(spec)}\n`);
-    return 0;
-  }
+  const flags = commandFlags('artifacts', argv);
+  if (flags === undefined) return 0;
   const issue = requireIssue(flags);
   const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
   await checkRepository(repoPath);

@@ -7,16 +7,11 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { devServerArgs, DEFAULT_ADDRESS, serverAnswers, STATE_DIR } from '../temporal/ensure-temporal.js';
 import { resolveTemporalCliPath } from '../temporal/temporal-cli.js';
-import { COMMANDS, renderHelp } from '../command-specs.js';
-import { parseFlags } from '../parse-flags.js';
+import { commandFlags } from '../command-specs.js';
 
 export async function devServerCommand(argv: readonly string[]): Promise<number> {
-  const spec = COMMANDS['dev-server']!;
-  const flags = parseFlags(spec, argv);
-  if (flags['help']) {
-    process.stdout.write(`${renderHelp(spec)}\n`);
-    return 0;
-  }
+  const flags = commandFlags('dev-server', argv);
+  if (flags === undefined) return 0;
   if (await serverAnswers(DEFAULT_ADDRESS)) {
     process.stderr.write(`a Temporal server already answers on ${DEFAULT_ADDRESS}; Web UI http://127.0.0.1:8233\n`);
     return 0;

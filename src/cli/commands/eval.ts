@@ -10,20 +10,16 @@ import { UsageError } from '../../contracts/errors.js';
 import { loadTaskFile } from '../../dev/eval/task-file.js';
 import { runEval } from '../../dev/eval/run-eval.js';
 import { evalTable, evalTotals } from '../../dev/eval/eval-table.js';
-import { COMMANDS, renderHelp } from '../command-specs.js';
-import { optionalNumber, optionalString, parseFlags } from '../parse-flags.js';
+import { commandFlags } from '../command-specs.js';
+import { optionalNumber, optionalString } from '../parse-flags.js';
 import { agentDirOf, checkAgentDir, resolveUserPath } from '../run-target.js';
 import { ensureTemporal } from '../temporal/ensure-temporal.js';
 import { PROJECT_ROOT } from '../temporal/temporal-cli.js';
 import { installRuntime } from '../../worker/create-run-worker.js';
 
 export async function evalCommand(argv: readonly string[]): Promise<number> {
-  const spec = COMMANDS['eval']!;
-  const flags = parseFlags(spec, argv);
-  if (flags['help']) {
-    process.stdout.write(`${renderHelp(spec)}\n`);
-    return 0;
-  }
+  const flags = commandFlags('eval', argv);
+  if (flags === undefined) return 0;
   const file = loadTaskFile(
     resolveUserPath(optionalString(flags, 'tasks') ?? join(PROJECT_ROOT, 'eval', 'tasks.json')),
   );

@@ -11,8 +11,8 @@ import { FailureType } from '../../contracts/failures.js';
 import type { RepoConfigFile } from '../../contracts/repo-config.js';
 import { detectCommands } from '../../definition/repo-config/detect-commands.js';
 import { REPO_CONFIG_FILE } from '../../definition/repo-config/read-repo-config.js';
-import { COMMANDS, renderHelp } from '../command-specs.js';
-import { optionalString, parseFlags } from '../parse-flags.js';
+import { commandFlags } from '../command-specs.js';
+import { optionalString } from '../parse-flags.js';
 import { PROJECT_ROOT } from '../project-root.js';
 import { checkRepository, REPO_AGENTS_DIR, resolveUserPath, userCwd } from '../run-target.js';
 
@@ -26,12 +26,8 @@ async function exists(path: string): Promise<boolean> {
 }
 
 export async function initCommand(argv: readonly string[]): Promise<number> {
-  const spec = COMMANDS['init']!;
-  const flags = parseFlags(spec, argv);
-  if (flags['help']) {
-    process.stdout.write(`${renderHelp(spec)}\n`);
-    return 0;
-  }
+  const flags = commandFlags('init', argv);
+  if (flags === undefined) return 0;
   const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
   await checkRepository(repoPath);
   const configPath = join(repoPath, REPO_CONFIG_FILE);

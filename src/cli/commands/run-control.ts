@@ -9,8 +9,8 @@ import { workflowUrl } from '../temporal/ensure-temporal.js';
 import { cancelSignal, progressQuery, retrySignal } from '../../workflows/run/messages.js';
 import { reviveFailedRun } from '../revive-failed-run.js';
 import type { runAgentWorkflow } from '../../workflows/run-agent.js';
-import { COMMANDS, renderHelp } from '../command-specs.js';
-import { optionalString, parseFlags, requireIssue, type ParsedFlags } from '../parse-flags.js';
+import { commandFlags } from '../command-specs.js';
+import { optionalString, requireIssue, type ParsedFlags } from '../parse-flags.js';
 import { readRunResult } from '../../activities/run-result.js';
 import { progressLine, resultSummary } from '../progress-format.js';
 import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
@@ -26,12 +26,8 @@ async function withRun<T>(
   argv: readonly string[],
   fn: (ctx: { cli: CliTemporal; workflowId: string; flags: ParsedFlags }) => Promise<T>,
 ): Promise<T | number> {
-  const spec = COMMANDS[name]!;
-  const flags = parseFlags(spec, argv);
-  if (flags['help']) {
-    process.stdout.write(`${renderHelp(spec)}\n`);
-    return 0;
-  }
+  const flags = commandFlags(name, argv);
+  if (flags === undefined) return 0;
   const issue = requireIssue(flags);
   const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
   await checkRepository(repoPath);

@@ -19,9 +19,9 @@ import { repoSettings } from '../../definition/repo-config/repo-settings.js';
 import { workflowUrl } from '../temporal/ensure-temporal.js';
 import { runBatchWorkflow } from '../../workflows/batch/run-batch.js';
 import { batchProgressQuery } from '../../workflows/batch/batch-messages.js';
-import { COMMANDS, renderHelp } from '../command-specs.js';
+import { commandFlags } from '../command-specs.js';
 import { batchWorkflowId, parseBatchFlags } from '../batch-flags.js';
-import { optionalString, parseFlags } from '../parse-flags.js';
+import { optionalString } from '../parse-flags.js';
 import { checkRepository, loadRepoDefinition, resolveUserPath, userCwd } from '../run-target.js';
 import { serveUntilDone } from '../serve-until-done.js';
 import { connectCli, hasPollers, type CliTemporal } from '../temporal/temporal-client.js';
@@ -101,12 +101,8 @@ async function awaitBatch(
 }
 
 export async function startBatchCommand(argv: readonly string[]): Promise<number> {
-  const spec = COMMANDS['start-batch']!;
-  const flags = parseFlags(spec, argv);
-  if (flags['help']) {
-    process.stdout.write(`${renderHelp(spec)}\n`);
-    return 0;
-  }
+  const flags = commandFlags('start-batch', argv);
+  if (flags === undefined) return 0;
   const batch = parseBatchFlags(flags);
   const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
   await checkRepository(repoPath);
