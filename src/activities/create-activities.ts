@@ -23,7 +23,11 @@ import type { ActivityDeps } from './deps.js';
 import { withHeartbeat } from './heartbeat.js';
 import { redactDeep, redactorForEnv } from './secret-redactor.js';
 import { edgeWith } from './to-failure.js';
-import { withWorktreeCheckpoint, type CheckpointLog } from './workspace/checkpoints/worktree-checkpoints.js';
+import {
+  alignWorktree,
+  withWorktreeCheckpoint,
+  type CheckpointLog,
+} from './workspace/checkpoints/worktree-checkpoints.js';
 
 const checkpointLog =
   (redact: (text: string) => string): CheckpointLog =>
@@ -101,8 +105,13 @@ export function createActivities(deps: ActivityDeps): RunActivities {
         ),
       );
     }),
-    runValidators: edge(async (input) =>
-      guarded(input.worktreePath, () =>
+    runValidators: edge(async (input) => {
+      if (input.checkpoint !== undefined) {
+        const { workflowExecution, activityId } = Context.current().info;
+        const scope = { runId: workflowExecution?.runId ?? input.worktreePath, activityId };
+        await alignWorktree(input.worktreePath, input.checkpoint, scope, checkpointLog(redact), { inStep: false });
+      }
+      return guarded(input.worktreePath, () =>
         withHeartbeat((hb) => {
           const store =
             input.artifactsDir === undefined || input.workflowId === undefined
@@ -114,8 +123,8 @@ export function createActivities(deps: ActivityDeps): RunActivities {
           const saveOutput = store === undefined ? {} : { saveOutput: (text: string) => store.put('validator', text) };
           return runValidators({ commands: deps.commands, signal: hb.signal, ...saveOutput }, input);
         }),
-      ),
-    ),
+      );
+    }),
     guardGitState: edge(async ({ worktreePath }) => restoreGitState(worktreePath)),
     runBoundaryHook: edge(async (input) => withHeartbeat(() => runBoundaryHook(deps.boundary, input))),
     checkExternalState: edge(async (input) => checkExternalState({ issueSource: deps.issueSource }, input)),

@@ -43,12 +43,17 @@ export function needsRestore(
   return marker.dirty && marker.runId !== scope.runId;
 }
 
-/** Before the step: restores the worktree when needed, then marks it as in a step. */
+/**
+ * Before the step: restores the worktree when needed, then marks it as in a step. With
+ * `inStep: false` (the validators: they change nothing worth a checkpoint) the marker is
+ * only rewritten after a restore, and then as clean.
+ */
 export async function alignWorktree(
   worktreePath: string,
   request: WorktreeCheckpointRequest,
   scope: CheckpointScope,
   log: CheckpointLog,
+  options: { readonly inStep: boolean } = { inStep: true },
 ): Promise<{ readonly restored: boolean }> {
   const path = await markerPath(worktreePath, namespaceOf(request.ref));
   const marker = await readMarker(path);
@@ -63,10 +68,11 @@ export async function alignWorktree(
       worktreePath,
     });
   }
+  if (!options.inStep && !restore) return { restored: false };
   const at = request.expected ?? marker?.checkpoint;
   await writeMarker(path, {
     ...(at === undefined ? {} : { checkpoint: at }),
-    dirty: true,
+    dirty: options.inStep,
     scope: scopeKey(scope),
     runId: scope.runId,
   });

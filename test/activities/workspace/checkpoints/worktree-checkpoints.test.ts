@@ -9,6 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import {
+  alignWorktree,
   needsRestore,
   withWorktreeCheckpoint,
   type CheckpointLog,
@@ -117,4 +118,22 @@ test('a retry of the same activity keeps what its first attempt did', async () =
     return {};
   });
   assert.deepEqual(logged, []);
+});
+
+test('validators after a reset see the expected files, and the next step is not restored again', async () => {
+  const c1 = await step(1, undefined, 'run-a', 'one.txt');
+  await step(2, c1, 'run-a', 'two.txt');
+  // Reset to step 1, which was a closing step: the validators run first.
+  const request = checkpointRequest(WF, 3, 1, c1);
+  const validators = await alignWorktree(tree, request, { runId: 'run-b', activityId: '4' }, log, { inStep: false });
+  assert.equal(validators.restored, true);
+  assert.equal(existsSync(join(tree, 'two.txt')), false);
+  const marker = await readMarker(await markerPath(tree, checkpointNamespace(WF, 3)));
+  assert.deepEqual({ checkpoint: marker?.checkpoint, dirty: marker?.dirty }, { checkpoint: c1, dirty: false });
+  // Validators of a run going forward leave the marker alone.
+  const again = await alignWorktree(tree, request, { runId: 'run-b', activityId: '5' }, log, { inStep: false });
+  assert.equal(again.restored, false);
+  logged.length = 0;
+  await step(2, c1, 'run-b', 'two-again.txt');
+  assert.deepEqual(logged, [], 'the next step finds the worktree where it expects it');
 });
