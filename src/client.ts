@@ -5,6 +5,7 @@
  */
 import { reportFatal } from './cli/report-error.js';
 import { cancelCommand, retryCommand, statusCommand } from './cli/commands/run-control.js';
+import { resetCommand } from './cli/commands/reset.js';
 import { startRunCommand } from './cli/commands/start-run.js';
 import { startBatchCommand } from './cli/commands/start-batch.js';
 import { validateCommand } from './cli/commands/validate.js';
@@ -21,6 +22,7 @@ const HANDLERS: Readonly<Record<string, (argv: readonly string[]) => Promise<num
   status: statusCommand,
   retry: retryCommand,
   cancel: cancelCommand,
+  reset: resetCommand,
   validate: validateCommand,
   init: initCommand,
   artifacts: artifactsCommand,

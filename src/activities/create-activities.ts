@@ -23,6 +23,16 @@ import type { ActivityDeps } from './deps.js';
 import { withHeartbeat } from './heartbeat.js';
 import { redactDeep, redactorForEnv } from './secret-redactor.js';
 import { edgeWith } from './to-failure.js';
+import {
+  alignWorktree,
+  withWorktreeCheckpoint,
+  type CheckpointLog,
+} from './workspace/checkpoints/worktree-checkpoints.js';
+
+const checkpointLog =
+  (redact: (text: string) => string): CheckpointLog =>
+  (level, message, data) =>
+    log[level](redact(message), redactDeep(data ?? {}, redact));
 
 async function readOptional(path: string): Promise<string | undefined> {
   try {
@@ -70,29 +80,38 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     queryStep: edge(async (input) => {
       const request = await toStepQueryRequest(input);
       const { workflowExecution, activityId } = Context.current().info;
-      return guarded(input.worktreePath, () =>
-        withHeartbeat((hb) =>
-          runStepQuery(
-            {
-              llm: deps.llm(),
-              bashEnv: deps.bashEnv,
-              keepAliveMs: hb.intervalMs,
-              redact,
-              log: (level, message, data) => log[level](redact(message), redactDeep(data ?? {}, redact)),
-            },
-            request,
-            {
-              heartbeat: (details) => hb.beat(details),
-              signal: hb.signal,
-              scope: `${workflowExecution?.runId ?? request.workflowId}/${activityId}`,
-              ...(hb.previous === undefined ? {} : { resumeFrom: hb.previous }),
-            },
+      const scope = { runId: workflowExecution?.runId ?? request.workflowId, activityId };
+      const label = `${input.stepId} · iteration ${input.iteration}`;
+      return withWorktreeCheckpoint(input.worktreePath, input.checkpoint, scope, label, checkpointLog(redact), () =>
+        guarded(input.worktreePath, () =>
+          withHeartbeat((hb) =>
+            runStepQuery(
+              {
+                llm: deps.llm(),
+                bashEnv: deps.bashEnv,
+                keepAliveMs: hb.intervalMs,
+                redact,
+                log: (level, message, data) => log[level](redact(message), redactDeep(data ?? {}, redact)),
+              },
+              request,
+              {
+                heartbeat: (details) => hb.beat(details),
+                signal: hb.signal,
+                scope: `${workflowExecution?.runId ?? request.workflowId}/${activityId}`,
+                ...(hb.previous === undefined ? {} : { resumeFrom: hb.previous }),
+              },
+            ),
           ),
         ),
       );
     }),
-    runValidators: edge(async (input) =>
-      guarded(input.worktreePath, () =>
+    runValidators: edge(async (input) => {
+      if (input.checkpoint !== undefined) {
+        const { workflowExecution, activityId } = Context.current().info;
+        const scope = { runId: workflowExecution?.runId ?? input.worktreePath, activityId };
+        await alignWorktree(input.worktreePath, input.checkpoint, scope, checkpointLog(redact), { inStep: false });
+      }
+      return guarded(input.worktreePath, () =>
         withHeartbeat((hb) => {
           const store =
             input.artifactsDir === undefined || input.workflowId === undefined
@@ -104,14 +123,23 @@ export function createActivities(deps: ActivityDeps): RunActivities {
           const saveOutput = store === undefined ? {} : { saveOutput: (text: string) => store.put('validator', text) };
           return runValidators({ commands: deps.commands, signal: hb.signal, ...saveOutput }, input);
         }),
-      ),
-    ),
+      );
+    }),
     guardGitState: edge(async ({ worktreePath }) => restoreGitState(worktreePath)),
     runBoundaryHook: edge(async (input) => withHeartbeat(() => runBoundaryHook(deps.boundary, input))),
     checkExternalState: edge(async (input) => checkExternalState({ issueSource: deps.issueSource }, input)),
     evaluateCustomVerdict: edge(async (input) => evaluateCustomVerdict(input)),
-    runStepRunner: edge(async (input) =>
-      withHeartbeat((hb) => runStepRunner({ commands: deps.commands, signal: hb.signal }, input)),
-    ),
+    runStepRunner: edge(async (input) => {
+      const { workflowExecution, activityId } = Context.current().info;
+      const scope = { runId: workflowExecution?.runId ?? input.stepId, activityId };
+      return withWorktreeCheckpoint(
+        input.worktreePath,
+        input.checkpoint,
+        scope,
+        `${input.stepId} · runner`,
+        checkpointLog(redact),
+        () => withHeartbeat((hb) => runStepRunner({ commands: deps.commands, signal: hb.signal }, input)),
+      );
+    }),
   };
 }

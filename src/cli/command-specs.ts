@@ -123,6 +123,26 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       help: common.help,
     },
   },
+  reset: {
+    name: 'reset',
+    summary: [
+      'Reset the run of an issue to right after its step K (a Temporal reset): steps 1..K stay in history, step K+1 runs next,',
+      "and the worktree goes back to step K's checkpoint (files, branch commits, index) before it does. Works on a live, failed",
+      'or completed run whose worktree still exists; signals sent after step K are not re-applied.',
+    ].join('\n'),
+    flags: {
+      issue: common.issue,
+      repo: common.repo,
+      agent: common.agent,
+      'to-step': {
+        type: 'string',
+        value: 'K',
+        help: 'the step to go back to: its number in the run (1 = the first step; see `status --json`, steps[].iteration); required',
+      },
+      reason: { type: 'string', value: 'TEXT', help: 'why (recorded with the reset in the run history)' },
+      help: common.help,
+    },
+  },
   init: {
     name: 'init',
     summary:

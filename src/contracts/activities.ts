@@ -11,6 +11,7 @@ import type { JsonObject } from './json.js';
 import type { BoundaryReport, IssueSourceKind } from './run.js';
 import type { RunStepRunnerInput, RunStepRunnerOutput } from './runner-context.js';
 import type { RunBudget, Usage } from './usage.js';
+import type { WorktreeCheckpointRequest } from './worktree-checkpoint.js';
 import type {
   BuildRetryPromptInput,
   ConditionResult,
@@ -151,6 +152,8 @@ export interface QueryStepInput {
   readonly readOnly: boolean;
   /** What is left of the run budget when this step starts. */
   readonly budget: RunBudget;
+  /** Worktree checkpoint of this step; absent in activities scheduled before checkpoints existed. */
+  readonly checkpoint?: WorktreeCheckpointRequest;
 }
 
 export interface ArtifactRef {
@@ -174,6 +177,8 @@ export interface QueryStepOutput {
    * step and the harness restored; absent when nothing changed. Worth a warning.
    */
   readonly gitRestored?: readonly string[];
+  /** The step's worktree checkpoint (a commit on `checkpoint.ref`); absent when none was recorded. */
+  readonly worktreeCheckpoint?: string;
 }
 
 export interface BoundaryHookInput {

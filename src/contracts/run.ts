@@ -69,6 +69,8 @@ export interface StepRecord {
   readonly costUsd: number;
   readonly turns: number;
   readonly transcript?: string;
+  /** The worktree checkpoint recorded after the step (contracts/worktree-checkpoint.ts). */
+  readonly checkpoint?: string;
 }
 
 export interface RunProgress {

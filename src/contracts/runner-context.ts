@@ -6,6 +6,7 @@
  */
 
 import type { JsonObject } from './json.js';
+import type { WorktreeCheckpointRequest } from './worktree-checkpoint.js';
 
 /** A closure step's subprocess `runner` (args already substituted by the workflow). */
 export interface RunStepRunnerInput {
@@ -14,6 +15,8 @@ export interface RunStepRunnerInput {
   readonly command: string;
   readonly args: readonly string[];
   readonly timeoutMs: number;
+  /** Worktree checkpoint of this step; absent in activities scheduled before checkpoints existed. */
+  readonly checkpoint?: WorktreeCheckpointRequest;
 }
 
 export interface RunStepRunnerOutput {
@@ -24,6 +27,8 @@ export interface RunStepRunnerOutput {
   readonly output: JsonObject;
   /** One line: how it ended, with the tail of stderr when it failed. */
   readonly summary: string;
+  /** The step's worktree checkpoint (a commit on `checkpoint.ref`); absent when none was recorded. */
+  readonly worktreeCheckpoint?: string;
 }
 
 const CONTEXT_PLACEHOLDER = /\$\{context\.([A-Za-z0-9_-]+)\}/g;

@@ -3,6 +3,7 @@
  * the worktree, what each condition found, the retry prompt built from a failure, and
  * the git-state guard that runs with them.
  */
+import type { WorktreeCheckpointRequest } from './worktree-checkpoint.js';
 import type { ArtifactRef } from './activities.js';
 import type { CompletionStepDefinition, FailurePatternDefinition, ValidatorDefinition } from './definition.js';
 import type { JsonValue } from './json.js';
@@ -19,6 +20,11 @@ export interface RunValidatorsInput {
    * change the issue asks for; without it every finding blocks.
    */
   readonly issueText?: string;
+  /**
+   * The worktree checkpoint the files must be at (the closing step's): restored first when
+   * the run was reset. Validators record no checkpoint of their own.
+   */
+  readonly checkpoint?: WorktreeCheckpointRequest;
 }
 
 export interface ConditionResult {

@@ -99,6 +99,18 @@ describe('usage errors exit 2 naming the flag', { concurrency: CONCURRENCY }, ()
     });
   }
 
+  it('reset without --to-step', async () => {
+    assertCleanFailure(await cli('reset', '--issue', '1'), { code: 2, mentions: ['--to-step', 'required'] });
+  });
+  for (const bad of ['0', 'two', '1.5']) {
+    it(`reset --to-step ${bad}`, async () => {
+      assertCleanFailure(await cli('reset', '--issue', '1', '--to-step', bad), { code: 2, mentions: ['--to-step'] });
+    });
+  }
+  it('reset without --issue', async () => {
+    assertCleanFailure(await cli('reset', '--to-step', '2'), { code: 2, mentions: ['--issue'] });
+  });
+
   it('validate --bogus', async () => {
     assertCleanFailure(await cli('validate', '--bogus'), { code: 2, mentions: ['--bogus'] });
   });
@@ -110,6 +122,7 @@ describe('--help exits 0 and documents the flags', { concurrency: CONCURRENCY },
     status: ['--issue', '--agent', '--json', '--help'],
     retry: ['--issue', '--agent', '--prompt', '--help'],
     cancel: ['--issue', '--agent', '--help'],
+    reset: ['--issue', '--repo', '--agent', '--to-step', '--reason', '--help'],
     validate: ['--agent', '--help'],
   };
   for (const [command, flags] of Object.entries(documented)) {

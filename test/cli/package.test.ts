@@ -125,7 +125,7 @@ function describe_compiled(): void {
     assert.match(readFileSync(bin(), 'utf8'), /^#!\/usr\/bin\/env node\n/, 'the bin has a shebang');
     const help = await node('--help');
     assert.match(help.stdout, /^Usage: issue-agent <command> \[flags\]/m);
-    for (const command of ['start-run', 'status', 'retry', 'cancel', 'validate', 'worker', 'dev-server'])
+    for (const command of ['start-run', 'status', 'retry', 'cancel', 'reset', 'validate', 'worker', 'dev-server'])
       assert.match(help.stdout, new RegExp(`^  ${command}\\s+\\S`, 'm'), `--help lists ${command}`);
     assert.equal((await node('--version')).stdout.trim(), pkg.version);
     const runHelp = await node('start-run', '--help');

@@ -5,7 +5,9 @@
  */
 import { stat } from 'node:fs/promises';
 import type { BoundaryHookInput } from '../../contracts/activities.js';
+import { checkpointNamespace } from '../../contracts/worktree-checkpoint.js';
 import { git } from '../workspace/git/git.js';
+import { removeCheckpoints } from '../workspace/checkpoints/checkpoint-refs.js';
 import { branchExists, listWorktrees, realOrSelf } from '../workspace/git/repo-queries.js';
 import { already, done, failed, type Step } from './boundary-steps.js';
 
@@ -20,7 +22,7 @@ export async function removeWorktree(input: BoundaryHookInput): Promise<Step> {
         `${input.worktreePath} exists but is not a registered worktree`,
         `remove ${input.worktreePath}`,
       );
-    return already('remove-worktree', `worktree ${input.worktreePath} is already gone`);
+    return already('remove-worktree', `worktree ${input.worktreePath} is already gone${await dropCheckpoints(input)}`);
   }
   // --force also removes ignored build output (node_modules, dist); real changes were
   // ruled out before delivering, and the commits are safe on the branch.
@@ -31,7 +33,17 @@ export async function removeWorktree(input: BoundaryHookInput): Promise<Step> {
       result.stderr.trim().split('\n')[0] ?? 'git worktree remove failed',
       `git worktree remove --force ${input.worktreePath}`,
     );
-  return done('remove-worktree', `removed worktree ${input.worktreePath}`);
+  return done('remove-worktree', `removed worktree ${input.worktreePath}${await dropCheckpoints(input)}`);
+}
+
+/** The run's worktree checkpoints go with its worktree (refs and marker); a failure only shows in the text. */
+async function dropCheckpoints(input: BoundaryHookInput): Promise<string> {
+  try {
+    const removed = await removeCheckpoints(input.repoPath, checkpointNamespace(input.workflowId, input.issue));
+    return removed.length === 0 ? '' : ` and its ${removed.length} checkpoint ref(s)`;
+  } catch (err) {
+    return ` (its checkpoint refs were kept: ${err instanceof Error ? err.message : String(err)})`;
+  }
 }
 
 /** Deletes the branch when `delivered()` says the base holds its work; keeps it otherwise. */

@@ -21,7 +21,7 @@ import { connectCli, type CliTemporal } from '../temporal/temporal-client.js';
 /** A query needs a worker; without one the answer comes from the server's own records. */
 const QUERY_DEADLINE_MS = 1000;
 
-async function withRun<T>(
+export async function withRun<T>(
   name: string,
   argv: readonly string[],
   fn: (ctx: { cli: CliTemporal; workflowId: string; flags: ParsedFlags }) => Promise<T>,

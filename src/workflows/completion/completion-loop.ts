@@ -5,6 +5,7 @@
  * or a retry prompt that becomes the next iteration's prompt, so the model always sees
  * what failed (an earlier in-process design re-ran checks without asking the model).
  */
+import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';
 import { log } from '@temporalio/workflow';
 import type { ConditionResult, ValidationReport } from '../../contracts/activities.js';
 import {
@@ -59,6 +60,7 @@ export function describeFailures(failed: readonly ConditionResult[]): string {
 
 async function validate(
   ctx: RunContext,
+  session: RunSession,
   completionStep: CompletionStepDefinition | undefined,
 ): Promise<ValidationReport> {
   if (completionStep === undefined || completionStep.conditions.length === 0) return { passed: true, results: [] };
@@ -73,6 +75,13 @@ async function validate(
         workflowId: ctx.workflowId,
         // Same command, one more argument: the test-integrity guard allows what the issue asks for.
         issueText: `${ctx.workspace.issue.title}\n\n${ctx.workspace.issue.body}`,
+        // After a reset to a closing step, the validators see that step's files, not later ones.
+        checkpoint: checkpointRequest(
+          ctx.workflowId,
+          ctx.input.issue,
+          session.state.iteration,
+          session.state.worktreeCheckpoint,
+        ),
       },
     ],
   );
@@ -94,7 +103,7 @@ export async function runCompletionConditions(
   log.info('[CompletionLoop] enter', { step: stepId, iteration: session.state.iteration });
   session.setPhase('validating');
   const completionStep = completionStepFor(ctx.definition, stepId);
-  const report = await validate(ctx, completionStep);
+  const report = await validate(ctx, session, completionStep);
   session.noteGitRestored(`validators of ${stepId}`, report.gitRestored);
   log.info('[CompletionLoop] validation result', { passed: report.passed, results: report.results.length });
   if (report.passed || completionStep === undefined) return { kind: 'passed', evidence: report.results };

@@ -78,6 +78,7 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
         costUsd: answer.costUsd,
         turns: answer.turns,
         transcript: answer.transcript.path,
+        ...(answer.worktreeCheckpoint === undefined ? {} : { checkpoint: answer.worktreeCheckpoint }),
       },
     ),
   );

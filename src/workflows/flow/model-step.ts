@@ -13,6 +13,7 @@ import { buildPromptVariables } from './prompt-variables.js';
 import { stepPromptInput, stepSchemaInput } from '../../contracts/step-inputs.js';
 import { recordStep, remainingBudget, takeGuidance, takeRetryPrompt, type RunState } from './run-state.js';
 import { isJsonObject } from '../../contracts/json.js';
+import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';
 import { configActivities, modelActivities, onWorktreeHost } from '../run/activity-proxies.js';
 import { failureInfo } from '../run/failure-info.js';
 import type { IterationOutcome } from './iteration-outcome.js';
@@ -130,10 +131,21 @@ export async function queryStep(ctx: RunContext, session: RunSession, step: Step
           model: step.model === undefined ? ctx.definition.model : { ...ctx.definition.model, model: step.model },
           readOnly: step.readOnly,
           budget: remainingBudget(session.state),
+          checkpoint: checkpointRequest(
+            ctx.workflowId,
+            ctx.input.issue,
+            session.state.iteration,
+            session.state.worktreeCheckpoint,
+          ),
         },
       ],
     );
-    session.update({ ...session.state, consecutiveSchemaFailures: 0 });
+    // The worktree is at the step's checkpoint now, whatever the gate says of its answer.
+    session.update({
+      ...session.state,
+      consecutiveSchemaFailures: 0,
+      ...(answer.worktreeCheckpoint === undefined ? {} : { worktreeCheckpoint: answer.worktreeCheckpoint }),
+    });
     session.noteGitRestored(`step ${step.stepId}`, answer.gitRestored);
     return { kind: 'answered', answer };
   } catch (err) {

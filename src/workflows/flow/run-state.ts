@@ -31,6 +31,11 @@ export interface RunState {
   readonly steps: readonly StepRecord[];
   readonly previousSummary: string;
   readonly lastError?: string;
+  /**
+   * The worktree checkpoint of the last step that recorded one: each step activity gets it
+   * as the state the worktree must be in (after a reset, it restores it first).
+   */
+  readonly worktreeCheckpoint?: string;
 }
 
 export function initialRunState(entryStep: string, budget: RunBudget): RunState {
@@ -57,6 +62,7 @@ export function recordStep(state: RunState, record: StepRecord): RunState {
   const steps = [...state.steps, record].slice(-MAX_STEP_RECORDS);
   return {
     ...state,
+    ...(record.checkpoint === undefined ? {} : { worktreeCheckpoint: record.checkpoint }),
     steps,
     usage: addUsage(state.usage, record.usage),
     costUsd: state.costUsd + record.costUsd,

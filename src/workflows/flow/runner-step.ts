@@ -10,6 +10,7 @@ import { log, patched } from '@temporalio/workflow';
 import type { StepDefinition, StepRunnerSpec } from '../../contracts/definition.js';
 import { FailureType } from '../../contracts/failures.js';
 import { substituteContext } from '../../contracts/runner-context.js';
+import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';
 import { withParameterDefaults } from '../../contracts/parameter-values.js';
 import { recordStep } from './run-state.js';
 import { onWorktreeHost, runnerActivities } from '../run/activity-proxies.js';
@@ -46,6 +47,7 @@ export async function runRunnerStep(
         command: runner.command,
         args: args.args,
         timeoutMs: runner.timeoutMs,
+        checkpoint: checkpointRequest(ctx.workflowId, ctx.input.issue, iteration, session.state.worktreeCheckpoint),
       },
     ],
   );
@@ -60,6 +62,7 @@ export async function runRunnerStep(
       usage: NO_USAGE,
       costUsd: 0,
       turns: 0,
+      ...(result.worktreeCheckpoint === undefined ? {} : { checkpoint: result.worktreeCheckpoint }),
     }),
   );
   if (!succeeded) {

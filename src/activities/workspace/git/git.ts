@@ -36,6 +36,11 @@ export interface GitOptions {
    * header as GIT_CONFIG_COUNT/KEY_n/VALUE_n). Only GIT_CONFIG_* and non-GIT names pass.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * GIT_INDEX_FILE for this call: only the worktree checkpoints use it (a temporary
+   * index in a temp dir). Hooks and fsmonitor stay disabled as for every call.
+   */
+  readonly temporaryIndexFile?: string;
 }
 
 /**
@@ -61,7 +66,11 @@ export function harnessGitArgs(args: readonly string[]): string[] {
 export async function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
   const result = await execa('git', harnessGitArgs(args), {
     cwd,
-    env: harnessGitEnv(process.env, options.env),
+    env: harnessGitEnv(
+      process.env,
+      options.env,
+      options.temporaryIndexFile === undefined ? {} : { temporaryIndexFile: options.temporaryIndexFile },
+    ),
     extendEnv: false,
     reject: false,
     stdin: 'ignore',
@@ -73,8 +82,13 @@ export async function git(cwd: string, args: readonly string[], options: GitOpti
 }
 
 /** Runs git and returns trimmed stdout; a non-zero exit becomes an AgentError with git's own message. */
-export async function gitOrThrow(cwd: string, args: readonly string[], code: FailureType): Promise<string> {
-  const result = await git(cwd, args);
+export async function gitOrThrow(
+  cwd: string,
+  args: readonly string[],
+  code: FailureType,
+  options: GitOptions = {},
+): Promise<string> {
+  const result = await git(cwd, args, options);
   if (result.exitCode !== 0) {
     throw new AgentError(code, `git ${args.join(' ')} failed in ${cwd}: ${firstLine(result.stderr || result.stdout)}`, {
       where: cwd,

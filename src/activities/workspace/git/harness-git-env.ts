@@ -9,6 +9,8 @@
  * config stay trusted: they are the user's, not the repository's.
  */
 
+import { isAbsolute } from 'node:path';
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Forwarded from the worker when set (identity: merge commits need one); everything else is dropped. */
@@ -43,7 +45,21 @@ const FIXED = {
 const ALLOWED_EXTRA_GIT = /^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/;
 const FORWARDED_SET: ReadonlySet<string> = new Set(FORWARDED);
 
-export function harnessGitEnv(parent: Env = process.env, extra: Env = {}): Record<string, string> {
+/**
+ * The one GIT_* variable a caller may set beyond env-config: GIT_INDEX_FILE, for the
+ * worktree checkpoints only (a temporary index, so the agent's own index is never
+ * touched). It is a separate, explicit option: a GIT_INDEX_FILE inside `extra` (or
+ * inherited) is still dropped. Must be an absolute path.
+ */
+export interface HarnessGitEnvOptions {
+  readonly temporaryIndexFile?: string;
+}
+
+export function harnessGitEnv(
+  parent: Env = process.env,
+  extra: Env = {},
+  options: HarnessGitEnvOptions = {},
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of FORWARDED) {
     const value = parent[name];
@@ -53,6 +69,11 @@ export function harnessGitEnv(parent: Env = process.env, extra: Env = {}): Recor
   for (const [name, value] of Object.entries(extra)) {
     if (value === undefined) continue;
     if (ALLOWED_EXTRA_GIT.test(name) || FORWARDED_SET.has(name)) env[name] = value;
+  }
+  const index = options.temporaryIndexFile;
+  if (index !== undefined) {
+    if (!isAbsolute(index)) throw new Error(`temporary index file must be an absolute path: ${index}`);
+    env['GIT_INDEX_FILE'] = index;
   }
   return env;
 }

@@ -1,0 +1,125 @@
+/**
+ * Worktree checkpoints around a step activity (the model step and the runner step; no
+ * activity of its own, so no extra round trip per step):
+ *   before: if the worktree is not where the workflow expects it (the run was reset to an
+ *           earlier step), restore it to the expected checkpoint, and log that;
+ *   after:  record the worktree as the step's checkpoint; its commit id goes into the
+ *           step's result, so it lands in workflow history.
+ * A retry of the same activity never restores: it continues what its first attempt did.
+ */
+import type { WorktreeCheckpointRequest } from '../../../contracts/worktree-checkpoint.js';
+import { markerPath, readMarker, writeMarker, type CheckpointMarker } from './checkpoint-marker.js';
+import { recordWorktreeCheckpoint } from './record-checkpoint.js';
+import { restoreWorktreeCheckpoint } from './restore-checkpoint.js';
+
+export interface CheckpointScope {
+  readonly runId: string;
+  readonly activityId: string;
+}
+
+export type CheckpointLog = (level: 'info' | 'warn', message: string, data?: Record<string, unknown>) => void;
+
+/** The namespace of a step ref: `refs/agent/<agent>/issue-<n>/step-<k>` without the step. */
+export function namespaceOf(ref: string): string {
+  return ref.replace(/\/step-\d+$/, '');
+}
+
+const scopeKey = (scope: CheckpointScope): string => `${scope.runId}/${scope.activityId}`;
+
+/**
+ * Whether the worktree must be restored to `expected` before the step runs. Not when
+ * nothing is expected yet (first step), nothing is known (no marker), or this very
+ * activity wrote the marker (a retry). Yes when the marker is at another checkpoint, or
+ * at this one but left dirty by a step of another run (a reset while a step was running).
+ */
+export function needsRestore(
+  marker: CheckpointMarker | undefined,
+  expected: string | undefined,
+  scope: CheckpointScope,
+): boolean {
+  if (expected === undefined || marker === undefined) return false;
+  if (marker.scope === scopeKey(scope)) return false;
+  if (marker.checkpoint !== expected) return true;
+  return marker.dirty && marker.runId !== scope.runId;
+}
+
+/**
+ * Before the step: restores the worktree when needed, then marks it as in a step. With
+ * `inStep: false` (the validators: they change nothing worth a checkpoint) the marker is
+ * only rewritten after a restore, and then as clean.
+ */
+export async function alignWorktree(
+  worktreePath: string,
+  request: WorktreeCheckpointRequest,
+  scope: CheckpointScope,
+  log: CheckpointLog,
+  options: { readonly inStep: boolean } = { inStep: true },
+): Promise<{ readonly restored: boolean }> {
+  const path = await markerPath(worktreePath, namespaceOf(request.ref));
+  const marker = await readMarker(path);
+  if (marker?.scope === scopeKey(scope)) return { restored: false };
+  const restore = needsRestore(marker, request.expected, scope);
+  if (restore && request.expected !== undefined) {
+    const restored = await restoreWorktreeCheckpoint(worktreePath, request.expected);
+    log('warn', 'worktree restored to the checkpoint of the last completed step (the run was reset)', {
+      checkpoint: restored.commit,
+      head: restored.head,
+      was: marker?.checkpoint,
+      worktreePath,
+    });
+  }
+  if (!options.inStep && !restore) return { restored: false };
+  const at = request.expected ?? marker?.checkpoint;
+  await writeMarker(path, {
+    ...(at === undefined ? {} : { checkpoint: at }),
+    dirty: options.inStep,
+    scope: scopeKey(scope),
+    runId: scope.runId,
+  });
+  return { restored: restore };
+}
+
+/**
+ * After the step: records its checkpoint. A failure to record is logged, not thrown: the
+ * step's work (and its paid model turns) is worth more than its checkpoint.
+ */
+export async function recordStepCheckpoint(
+  worktreePath: string,
+  request: WorktreeCheckpointRequest,
+  scope: CheckpointScope,
+  label: string,
+  log: CheckpointLog,
+): Promise<string | undefined> {
+  try {
+    const recorded = await recordWorktreeCheckpoint(worktreePath, request.ref, `worktree checkpoint: ${label}`);
+    await writeMarker(await markerPath(worktreePath, namespaceOf(request.ref)), {
+      checkpoint: recorded.commit,
+      dirty: false,
+      scope: scopeKey(scope),
+      runId: scope.runId,
+    });
+    return recorded.commit;
+  } catch (err) {
+    log('warn', 'could not record the worktree checkpoint of the step', {
+      ref: request.ref,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    return undefined;
+  }
+}
+
+/** Runs a step activity's work between aligning the worktree and recording its checkpoint. */
+export async function withWorktreeCheckpoint<T extends object>(
+  worktreePath: string,
+  request: WorktreeCheckpointRequest | undefined,
+  scope: CheckpointScope,
+  label: string,
+  log: CheckpointLog,
+  work: () => Promise<T>,
+): Promise<T & { readonly worktreeCheckpoint?: string }> {
+  if (request === undefined) return work();
+  await alignWorktree(worktreePath, request, scope, log);
+  const result = await work();
+  const commit = await recordStepCheckpoint(worktreePath, request, scope, label, log);
+  return commit === undefined ? result : { ...result, worktreeCheckpoint: commit };
+}

@@ -1,0 +1,180 @@
+/**
+ * Worktree checkpoints on real repositories: recording keeps the agent's branch, HEAD
+ * and index untouched while capturing uncommitted and untracked files; restoring brings
+ * a later state back to the checkpoint (branch, index and files, later files removed,
+ * ignored files kept). Hooks and fsmonitor planted in the repository never run.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, test } from 'node:test';
+import { recordWorktreeCheckpoint } from '../../../../src/activities/workspace/checkpoints/record-checkpoint.js';
+import { restoreWorktreeCheckpoint } from '../../../../src/activities/workspace/checkpoints/restore-checkpoint.js';
+import {
+  listCheckpoints,
+  removeCheckpoints,
+} from '../../../../src/activities/workspace/checkpoints/checkpoint-refs.js';
+import { checkpointNamespace, checkpointRef } from '../../../../src/contracts/worktree-checkpoint.js';
+import { harnessGitEnv } from '../../../../src/activities/workspace/git/git.js';
+import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';
+import { execa } from 'execa';
+
+const WORKFLOW_ID = 'repo-1234abcd/issue-agent/issue-7';
+const NS = checkpointNamespace(WORKFLOW_ID, 7);
+
+let repo: TempGitRepo;
+let tree: string;
+let leaks: string;
+
+/** The test's own git (as the agent would run it: its own index and HEAD), with the planted code off. */
+async function gitIn(cwd: string, ...args: string[]): Promise<string> {
+  const off = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+  const r = await execa('git', [...off, ...args], { cwd, env: { LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' } });
+  return r.stdout.trim();
+}
+const wt = (...args: string[]): Promise<string> => gitIn(tree, ...args);
+const main = (...args: string[]): Promise<string> => gitIn(repo.dir, ...args);
+
+function indexDigest(): string {
+  return createHash('sha256')
+    .update(readFileSync(join(repo.dir, '.git', 'worktrees', 'issue-7', 'index')))
+    .digest('hex');
+}
+
+/** Hooks and an fsmonitor that leave a file behind if anything runs them. */
+function armRepository(): void {
+  leaks = join(repo.dir, '.git', 'leaks');
+  mkdirSync(leaks);
+  const hooks = join(repo.dir, '.git', 'hooks');
+  mkdirSync(hooks, { recursive: true });
+  for (const hook of ['pre-commit', 'post-commit', 'reference-transaction', 'post-checkout', 'post-index-change']) {
+    writeFileSync(join(hooks, hook), `#!/bin/sh\ntouch "${leaks}/${hook}"\n`);
+    chmodSync(join(hooks, hook), 0o755);
+  }
+  writeFileSync(join(repo.dir, '.git', 'fsmonitor.sh'), `#!/bin/sh\ntouch "${leaks}/fsmonitor"\n`);
+  chmodSync(join(repo.dir, '.git', 'fsmonitor.sh'), 0o755);
+}
+
+beforeEach(async () => {
+  repo = await makeTempGitRepo({
+    files: { 'src/a.txt': 'a1\n', 'src/gone.txt': 'will be deleted\n', '.gitignore': 'build/\n' },
+  });
+  tree = join(repo.dir, '.git', 'agent', 'worktrees', 'issue-7');
+  await repo.git('worktree', 'add', '-q', '-b', 'agent/issue-7', tree, 'main');
+  // From here on the repository is hostile: its hooks and fsmonitor would run under plain git.
+  await repo.git('config', '--unset', 'core.hooksPath');
+  armRepository();
+  await repo.git('config', 'core.fsmonitor', join(repo.dir, '.git', 'fsmonitor.sh'));
+});
+
+afterEach(async () => {
+  assert.deepEqual(readdirSync(leaks), [], 'no hook and no fsmonitor ran');
+  await repo.cleanup();
+});
+
+/** Step 1 of a run: a commit, a staged edit, an unstaged edit, an untracked file, an ignored one. */
+async function stepOneChanges(): Promise<void> {
+  await writeFile(join(tree, 'src/committed.txt'), 'committed in step 1\n');
+  await wt('add', 'src/committed.txt');
+  await wt('commit', '-q', '-m', 'step 1');
+  await writeFile(join(tree, 'src/staged.txt'), 'staged\n');
+  await wt('add', 'src/staged.txt');
+  await writeFile(join(tree, 'src/a.txt'), 'a2 unstaged\n');
+  await rm(join(tree, 'src/gone.txt'));
+  await writeFile(join(tree, 'untracked.txt'), 'untracked in step 1\n');
+  mkdirSync(join(tree, 'build'));
+  await writeFile(join(tree, 'build/out.bin'), 'ignored build output\n');
+}
+
+test('recording captures uncommitted and untracked files; branch, HEAD and index stay as they were', async () => {
+  await stepOneChanges();
+  const head = await wt('rev-parse', 'HEAD');
+  const branch = await wt('symbolic-ref', 'HEAD');
+  const index = indexDigest();
+  const status = await wt('status', '--porcelain');
+
+  const recorded = await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 1), 'step 1');
+
+  assert.equal(await wt('rev-parse', 'HEAD'), head, 'HEAD unchanged');
+  assert.equal(await wt('symbolic-ref', 'HEAD'), branch, 'still on the agent branch');
+  assert.equal(indexDigest(), index, 'the agent index file is byte for byte the same');
+  assert.equal(await wt('status', '--porcelain'), status, 'what is staged stays staged');
+  assert.equal(recorded.head, head);
+  assert.equal(await main('rev-parse', `${recorded.commit}^1`), head, 'the checkpoint parent is HEAD');
+  assert.equal(await main('rev-parse', `${NS}/step-1`), recorded.commit, 'on the private ref');
+  const files = (await main('ls-tree', '-r', '--name-only', recorded.commit)).split('\n').sort();
+  assert.deepEqual(files, [
+    '.gitignore',
+    'README.md',
+    'src/a.txt',
+    'src/committed.txt',
+    'src/staged.txt',
+    'untracked.txt',
+  ]);
+  assert.equal(await main('show', `${recorded.commit}:src/a.txt`), 'a2 unstaged');
+  assert.deepEqual(await listCheckpoints(repo.dir, NS), [{ ref: `${NS}/step-1`, step: 1, commit: recorded.commit }]);
+  assert.equal(await main('branch', '--list', '--format=%(refname:short)'), 'agent/issue-7\nmain', 'no new branch');
+});
+
+test('restoring brings back the files, branch and index of a checkpoint and removes what came later', async () => {
+  await stepOneChanges();
+  const headAtOne = await wt('rev-parse', 'HEAD');
+  const one = await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 1), 'step 1');
+
+  // Step 2: commits, edits, deletes and creates.
+  await writeFile(join(tree, 'src/a.txt'), 'a3 from step 2\n');
+  await writeFile(join(tree, 'step2.txt'), 'created by step 2\n');
+  mkdirSync(join(tree, 'newdir'));
+  await writeFile(join(tree, 'newdir/deep.txt'), 'created by step 2\n');
+  await wt('add', '-A');
+  await wt('commit', '-q', '-m', 'step 2');
+  await rm(join(tree, 'untracked.txt'));
+  await writeFile(join(tree, 'late-untracked.txt'), 'untracked from step 2\n');
+  await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 2), 'step 2');
+
+  const restored = await restoreWorktreeCheckpoint(tree, one.commit);
+
+  assert.equal(restored.head, headAtOne);
+  assert.equal(await wt('rev-parse', 'HEAD'), headAtOne, 'the branch is back at step 1 (step 2 commit left it)');
+  assert.equal(await wt('symbolic-ref', 'HEAD'), 'refs/heads/agent/issue-7');
+  assert.equal(await wt('diff', '--cached', '--name-only'), '', 'index matches HEAD');
+  assert.equal(await readFile(join(tree, 'src/a.txt'), 'utf8'), 'a2 unstaged\n');
+  assert.equal(
+    await readFile(join(tree, 'untracked.txt'), 'utf8'),
+    'untracked in step 1\n',
+    'a file deleted later is back',
+  );
+  assert.equal(await readFile(join(tree, 'src/staged.txt'), 'utf8'), 'staged\n');
+  for (const later of ['step2.txt', 'newdir/deep.txt', 'late-untracked.txt', 'src/gone.txt']) {
+    assert.equal(existsSync(join(tree, later)), false, `${later} is gone`);
+  }
+  assert.equal(existsSync(join(tree, 'build/out.bin')), true, 'ignored files are kept');
+  // Recording again gives the same tree: the worktree is exactly the checkpoint.
+  const again = await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 3), 'again');
+  assert.equal(again.tree, await main('rev-parse', `${one.commit}^{tree}`));
+});
+
+test('a missing checkpoint is a clear WORKTREE_FAILED error; removal drops the refs and the marker', async () => {
+  await assert.rejects(restoreWorktreeCheckpoint(tree, 'f'.repeat(40)), (err: Error & { code?: string }) => {
+    assert.equal(err.code, 'WORKTREE_FAILED');
+    assert.match(err.message, /checkpoint f{40} is missing/);
+    return true;
+  });
+  await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 1), 'step 1');
+  await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 2), 'step 2');
+  const other = await recordWorktreeCheckpoint(tree, checkpointRef('repo/other/issue-7', 7, 1), 'other agent');
+  assert.deepEqual((await removeCheckpoints(repo.dir, NS)).sort(), [`${NS}/step-1`, `${NS}/step-2`]);
+  assert.deepEqual(await listCheckpoints(repo.dir, NS), []);
+  assert.equal(await main('rev-parse', 'refs/agent/other/issue-7/step-1'), other.commit, 'another namespace is kept');
+  assert.deepEqual(await removeCheckpoints(repo.dir, NS), [], 'removing again is a no-op');
+});
+
+test('GIT_INDEX_FILE reaches git only through the explicit option, never from the environment', () => {
+  const env = harnessGitEnv({ PATH: '/bin', GIT_INDEX_FILE: '/evil/index' }, { GIT_INDEX_FILE: '/evil/too' });
+  assert.equal(env['GIT_INDEX_FILE'], undefined);
+  const explicit = harnessGitEnv({ PATH: '/bin' }, {}, { temporaryIndexFile: '/tmp/x/index' });
+  assert.equal(explicit['GIT_INDEX_FILE'], '/tmp/x/index');
+  assert.throws(() => harnessGitEnv({}, {}, { temporaryIndexFile: 'relative/index' }), /absolute/);
+});
