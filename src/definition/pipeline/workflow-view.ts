@@ -39,6 +39,12 @@ export interface WorkflowView {
   readonly labels?: ReadonlyMap<string, unknown>;
   readonly agents: ReadonlyMap<string, AgentView>;
   readonly prioritizer?: PrioritizerView;
+  /**
+   * Whether `phases`, `labelMapping` and `agents` are non-empty objects. When one is not,
+   * its schema problem says so, and the rules that look things up in it stay silent
+   * rather than report every reference as unknown.
+   */
+  readonly usable: { readonly phases: boolean; readonly labelMapping: boolean; readonly agents: boolean };
 }
 
 type Obj = Readonly<Record<string, unknown>>;
@@ -90,9 +96,11 @@ export function workflowView(value: unknown, file: string): WorkflowView | undef
   const labels = asObject(raw['labels']);
   const prioritizer = asObject(raw['prioritizer']);
   const priorityLabels = prioritizer?.['labels'];
+  const nonEmpty = (key: string): boolean => Object.keys(asObject(raw[key]) ?? {}).length > 0;
   return {
     file,
     raw,
+    usable: { phases: nonEmpty('phases'), labelMapping: nonEmpty('labelMapping'), agents: nonEmpty('agents') },
     phases,
     labelMapping: stringMap(raw['labelMapping']) ?? new Map(),
     ...(labels === undefined ? {} : { labels: new Map(Object.entries(labels)) }),

@@ -17,7 +17,7 @@ export const agentRefRules: WorkflowRule = (view) => {
   const phases = [...view.phases.keys()];
   const expectedPhase = `one of the phases: ${list(phases)}`;
   const unknown = (code: string, segments: string[], what: string, phase: string): void => {
-    if (view.phases.has(phase)) return;
+    if (view.phases.has(phase) || !view.usable.phases) return;
     out.push(
       problem({
         code,
@@ -59,7 +59,7 @@ export const agentRefRules: WorkflowRule = (view) => {
   }
   const dispatched = new Set([...view.phases.values()].map((p) => (p.type === 'actionable' ? p.agent : undefined)));
   for (const id of view.agents.keys()) {
-    if (dispatched.has(id) || view.prioritizer?.agent === id) continue;
+    if (!view.usable.phases || dispatched.has(id) || view.prioritizer?.agent === id) continue;
     out.push(
       warning({
         code: WfCode.RefAgentUnused,

@@ -11,6 +11,7 @@ import { list } from './phase-rules.js';
 import { agentTargets, type WorkflowRule } from './workflow-rule.js';
 
 export const labelMappingRules: WorkflowRule = (view) => {
+  if (!view.usable.phases || !view.usable.labelMapping) return [];
   const out: Problem[] = [];
   for (const [label, phase] of view.labelMapping) {
     if (view.phases.has(phase)) continue;
@@ -43,7 +44,7 @@ export const labelMappingRules: WorkflowRule = (view) => {
 };
 
 export const labelSpecRules: WorkflowRule = (view) => {
-  if (view.labels === undefined) return [];
+  if (view.labels === undefined || !view.usable.labelMapping) return [];
   const required = new Set([...view.labelMapping.keys(), ...(view.prioritizer?.labels ?? [])]);
   const out: Problem[] = [];
   for (const label of required) {

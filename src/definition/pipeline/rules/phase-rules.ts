@@ -50,7 +50,7 @@ export const phaseRules: WorkflowRule = (view) => {
         }),
       );
     }
-    if (typeof phase.agent === 'string' && !view.agents.has(phase.agent) && isAgentsObject(view)) {
+    if (typeof phase.agent === 'string' && !view.agents.has(phase.agent) && view.usable.agents) {
       out.push(
         problem({
           code: WfCode.RefUnknownAgent,
@@ -65,11 +65,6 @@ export const phaseRules: WorkflowRule = (view) => {
   }
   return out;
 };
-
-function isAgentsObject(view: Parameters<WorkflowRule>[0]): boolean {
-  const agents = view.raw['agents'];
-  return typeof agents === 'object' && agents !== null && !Array.isArray(agents);
-}
 
 export function list(items: readonly string[]): string {
   return items.length === 0 ? '(none)' : items.map((i) => `'${i}'`).join(', ');
