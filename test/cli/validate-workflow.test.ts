@@ -21,9 +21,9 @@ test('validate --workflow PATH: exit 2 naming each problem, nothing on stdout', 
   assertNoStack(result);
   assert.equal(result.stdout.trim(), '');
   assert.match(result.stderr, /is invalid: 3 error\(s\)/, describeResult(result));
-  assert.match(result.stderr, /^error   workflow\.json#\/phases\/impl-pending\/agent: WF-REF-001 /m);
-  assert.match(result.stderr, /^error   workflow\.json#\/labels\/kind:impl\/color: WF-LABEL-005 /m);
-  assert.match(result.stderr, /^error   workflow\.json#\/agents\/detailer\/directory: WF-AGENT-001 .*missing-agent/m);
+  assert.match(result.stderr, /^error {3}workflow\.json#\/phases\/impl-pending\/agent: WF-REF-001 /m);
+  assert.match(result.stderr, /^error {3}workflow\.json#\/labels\/kind:impl\/color: WF-LABEL-005 /m);
+  assert.match(result.stderr, /^error {3}workflow\.json#\/agents\/detailer\/directory: WF-AGENT-001 .*missing-agent/m);
 });
 
 test("validate --repo PATH --json: the agent and the repository's workflow.json, one JSON report", async () => {

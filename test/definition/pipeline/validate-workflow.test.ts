@@ -36,10 +36,10 @@ test('an invalid pipeline: exit 2, a header with the counts and every problem on
   const lines = text.split('\n');
   assert.match(lines[0] ?? '', /^Workflow file .*workflow\.json is invalid: \d+ error\(s\), 0 warning\(s\)\.$/);
   for (const expected of [
-    /^error   workflow\.json#\/labelMapping\/kind:detail: WF-LABEL-002 label 'kind:detail' maps to unknown phase 'detailing' \(expected one of the phases: /,
-    /^error   workflow\.json#\/agents\/considerer\/closeCondition: WF-REF-005 /,
-    /^error   workflow\.json#\/rules\/maxCycles: WF-RULE-001 /,
-    /^error   implementer\/agent\.json#\/runner\/flow\/systemPromptPath: SYSTEM_PROMPT_MISSING agent 'implementer': /,
+    /^error {3}workflow\.json#\/labelMapping\/kind:detail: WF-LABEL-002 label 'kind:detail' maps to unknown phase 'detailing' \(expected one of the phases: /,
+    /^error {3}workflow\.json#\/agents\/considerer\/closeCondition: WF-REF-005 /,
+    /^error {3}workflow\.json#\/rules\/maxCycles: WF-RULE-001 /,
+    /^error {3}implementer\/agent\.json#\/runner\/flow\/systemPromptPath: SYSTEM_PROMPT_MISSING agent 'implementer': /,
   ]) {
     assert.ok(
       lines.some((l) => expected.test(l)),
