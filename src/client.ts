@@ -8,6 +8,7 @@ import { cancelCommand, retryCommand, statusCommand } from './cli/commands/run-c
 import { startRunCommand } from './cli/commands/start-run.js';
 import { startBatchCommand } from './cli/commands/start-batch.js';
 import { validateCommand } from './cli/commands/validate.js';
+import { syncLabelsCommand } from './cli/commands/sync-labels.js';
 import { initCommand } from './cli/commands/init.js';
 import { artifactsCommand } from './cli/commands/artifacts.js';
 import { devServerCommand } from './cli/commands/dev-server.js';
@@ -22,6 +23,7 @@ const HANDLERS: Readonly<Record<string, (argv: readonly string[]) => Promise<num
   retry: retryCommand,
   cancel: cancelCommand,
   validate: validateCommand,
+  'sync-labels': syncLabelsCommand,
   init: initCommand,
   artifacts: artifactsCommand,
   worker: workerCommand,

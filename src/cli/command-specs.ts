@@ -164,6 +164,25 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       help: common.help,
     },
   },
+  'sync-labels': {
+    name: 'sync-labels',
+    summary: [
+      'Create the labels a pipeline (.agent/workflow.json) declares, and update drifted colours and descriptions,',
+      'with its labelPrefix applied; reports each label as created, updated, unchanged or failed (exit 1 if any failed).',
+    ].join('\n'),
+    flags: {
+      repo: common.repo,
+      workflow: { type: 'string', value: 'PATH', help: 'the workflow file (default: <repo>/.agent/workflow.json)' },
+      issues: {
+        type: 'string',
+        value: 'local|github',
+        help: "where the labels live (default: local, .agent/issues/labels.json; github: the repository's labels)",
+      },
+      'dry-run': { type: 'boolean', help: 'compute what would change; change nothing' },
+      json: common.json,
+      help: common.help,
+    },
+  },
   worker: {
     name: 'worker',
     summary: [
