@@ -9,6 +9,7 @@ import { resetCommand } from './cli/commands/reset.js';
 import { startRunCommand } from './cli/commands/start-run.js';
 import { startBatchCommand } from './cli/commands/start-batch.js';
 import { validateCommand } from './cli/commands/validate.js';
+import { syncLabelsCommand } from './cli/commands/sync-labels.js';
 import { initCommand } from './cli/commands/init.js';
 import { artifactsCommand } from './cli/commands/artifacts.js';
 import { devServerCommand } from './cli/commands/dev-server.js';
@@ -24,6 +25,7 @@ const HANDLERS: Readonly<Record<string, (argv: readonly string[]) => Promise<num
   cancel: cancelCommand,
   reset: resetCommand,
   validate: validateCommand,
+  'sync-labels': syncLabelsCommand,
   init: initCommand,
   artifacts: artifactsCommand,
   worker: workerCommand,

@@ -164,8 +164,44 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   },
   validate: {
     name: 'validate',
-    summary: 'Validate an agent definition; list every problem (exit 2) or a summary (exit 0).',
-    flags: { agent: common.agent, help: common.help },
+    summary: [
+      'Validate an agent definition and, when the repository has one, its .agent/workflow.json (the label pipeline',
+      'and the agent directories beside it); list every problem (exit 2) or a summary (exit 0).',
+    ].join('\n'),
+    flags: {
+      agent: common.agent,
+      workflow: {
+        type: 'string',
+        value: 'PATH',
+        help: 'validate this workflow.json and the agent directories it names (alone, unless --agent is given too)',
+      },
+      repo: {
+        type: 'string',
+        value: 'PATH',
+        help: 'repository whose .agent/workflow.json is validated too (default: the current directory)',
+      },
+      json: { type: 'boolean', help: 'print one JSON report on stdout instead of text' },
+      help: common.help,
+    },
+  },
+  'sync-labels': {
+    name: 'sync-labels',
+    summary: [
+      'Create the labels a pipeline (.agent/workflow.json) declares, and update drifted colours and descriptions,',
+      'with its labelPrefix applied; reports each label as created, updated, unchanged or failed (exit 1 if any failed).',
+    ].join('\n'),
+    flags: {
+      repo: common.repo,
+      workflow: { type: 'string', value: 'PATH', help: 'the workflow file (default: <repo>/.agent/workflow.json)' },
+      issues: {
+        type: 'string',
+        value: 'local|github',
+        help: "where the labels live (default: local, .agent/issues/labels.json; github: the repository's labels)",
+      },
+      'dry-run': { type: 'boolean', help: 'compute what would change; change nothing' },
+      json: common.json,
+      help: common.help,
+    },
   },
   worker: {
     name: 'worker',

@@ -59,7 +59,10 @@ export interface PipelineRules {
 }
 
 export interface Prioritizer {
+  /** A declared agent's id, or (as upstream's own workflow.json has it) an agent directory's name. */
   readonly agent: string;
+  /** Absolute path of the prioritizer agent's directory (the declared agent's, else `<dir>/<agent>`). */
+  readonly agentDir: string;
   /** Priority labels, most urgent first. */
   readonly labels: readonly string[];
   readonly defaultLabel?: string;

@@ -9,11 +9,12 @@ import { formatProblem, type Problem } from './problem.js';
 export class DefinitionError extends AgentError {
   readonly problems: readonly Problem[];
 
-  constructor(agentDir: string, problems: readonly Problem[]) {
+  /** `subject` names what is invalid: an agent definition (the default) or a workflow file. */
+  constructor(agentDir: string, problems: readonly Problem[], subject = 'agent definition') {
     const first = problems[0];
     const summary = first ? formatProblem(first) : 'no details';
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-    super(FailureType.ConfigInvalid, `invalid agent definition in ${agentDir}: ${summary}${more}`, {
+    super(FailureType.ConfigInvalid, `invalid ${subject} in ${agentDir}: ${summary}${more}`, {
       where: agentDir,
       expected: 'a definition without errors (run `npm run validate`)',
       // Kept small on purpose: this may land in workflow history.

@@ -12,9 +12,23 @@ import { loadPromptTemplate } from './c3l/resolve-c3l-prompt.js';
 import { resolveStepSchema } from './schema/resolve-step-schema.js';
 import { SchemaFileCache } from './schema/schema-file-cache.js';
 
+/** What `validate --json` prints for one checked file or directory. */
+export interface ValidateReport {
+  readonly kind: 'agent' | 'workflow';
+  /** The agent directory or the workflow file. */
+  readonly path: string;
+  readonly valid: boolean;
+  /** Problems, or (for a step schema or prompt that does not resolve) a description. */
+  readonly errors: readonly (Problem | string)[];
+  readonly warnings: readonly Problem[];
+  /** The definition's content hash when valid. */
+  readonly hash?: string;
+}
+
 export interface ValidateOutcome {
   readonly exitCode: 0 | 2;
   readonly text: string;
+  readonly report: ValidateReport;
 }
 
 export async function runValidate(agentDir: string): Promise<ValidateOutcome> {
@@ -23,17 +37,28 @@ export async function runValidate(agentDir: string): Promise<ValidateOutcome> {
   const definition = result.definition;
   const proofs = await proveResolution(definition);
   if (proofs.failures.length > 0) return failure(agentDir, proofs.failures, result.warnings);
-  return { exitCode: 0, text: summary(definition, proofs, result.warnings) };
+  return {
+    exitCode: 0,
+    text: summary(definition, proofs, result.warnings),
+    report: {
+      kind: 'agent',
+      path: agentDir,
+      valid: true,
+      errors: [],
+      warnings: result.warnings,
+      hash: definition.hash,
+    },
+  };
 }
 
-interface Proofs {
+export interface Proofs {
   readonly schemas: number;
   readonly prompts: number;
   readonly failures: string[];
 }
 
 /** Resolves every step schema and step/system prompt (without variables): what a run will need. */
-async function proveResolution(definition: AgentDefinition): Promise<Proofs> {
+export async function proveResolution(definition: AgentDefinition): Promise<Proofs> {
   const files = new SchemaFileCache(definition.schemasDir);
   const failures: string[] = [];
   const steps = Object.values(definition.steps);
@@ -71,7 +96,11 @@ function failure(
     ...errors.map((e) => `error   ${typeof e === 'string' ? e : formatProblem(e)}`),
     ...warnings.map((w) => `warning ${formatProblem(w)}`),
   ];
-  return { exitCode: 2, text: lines.join('\n') };
+  return {
+    exitCode: 2,
+    text: lines.join('\n'),
+    report: { kind: 'agent', path: agentDir, valid: false, errors, warnings },
+  };
 }
 
 function summary(definition: AgentDefinition, proofs: Proofs, warnings: readonly Problem[]): string {

@@ -74,6 +74,13 @@ export interface CreatePullRequestInput {
   readonly body: string;
 }
 
+/** A repository label (colour: six hex digits, no '#'). */
+export interface GitHubLabel {
+  readonly name: string;
+  readonly color: string;
+  readonly description: string;
+}
+
 export interface GitHubPort {
   readonly owner: string;
   readonly repo: string;
@@ -91,4 +98,10 @@ export interface GitHubPort {
   createComment(issue: number, body: string): Promise<GitHubComment>;
   listPullRequests(filter: ListPullRequestsFilter): Promise<GitHubPullRequest[]>;
   createPullRequest(input: CreatePullRequestInput): Promise<GitHubPullRequest>;
+  /** The repository's labels, every page. */
+  listLabels(): Promise<GitHubLabel[]>;
+  /** A label that already exists is a GITHUB_REQUEST 422. */
+  createLabel(label: GitHubLabel): Promise<GitHubLabel>;
+  /** Sets the colour and description of the label with this name. */
+  updateLabel(label: GitHubLabel): Promise<GitHubLabel>;
 }

@@ -2,11 +2,13 @@
  * GitHub's REST JSON, as we read it: loose views of the few fields we use (extras
  * are tolerated) and their mapping to the port's types. PURE.
  */
-import type { GitHubComment, GitHubIssue, GitHubPullRequest, IssueState } from './github-port.js';
+import type { GitHubComment, GitHubIssue, GitHubLabel, GitHubPullRequest, IssueState } from './github-port.js';
 
 /* Loose views of GitHub's JSON: we read a few fields and tolerate extras. */
 export interface RawLabel {
   readonly name?: string | null;
+  readonly color?: string | null;
+  readonly description?: string | null;
 }
 export interface RawIssue {
   readonly number: number;
@@ -78,4 +80,8 @@ export function toPull(raw: RawPull): GitHubPullRequest {
     head: raw.head.ref,
     base: raw.base.ref,
   };
+}
+
+export function toLabel(raw: RawLabel): GitHubLabel {
+  return { name: raw.name ?? '', color: (raw.color ?? '').toLowerCase(), description: raw.description ?? '' };
 }

@@ -8,7 +8,7 @@
 import { Octokit } from '@octokit/rest';
 import { toGitHubError } from './github-errors.js';
 import type { GitHubPort, ListIssuesFilter } from './github-port.js';
-import { labelNames, toComment, toIssue, toPull, type RawIssue } from './github-wire.js';
+import { labelNames, toComment, toIssue, toLabel, toPull, type RawIssue } from './github-wire.js';
 import { DEFAULT_GITHUB_API_URL } from './github-settings.js';
 
 export interface GitHubClientOptions {
@@ -165,6 +165,26 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubPort {
             })
           ).data,
         ),
+      ),
+
+    listLabels: () =>
+      call(`GET /repos/${full}/labels`, `labels of ${full}`, async () => {
+        const labels = await octokit.paginate(octokit.rest.issues.listLabelsForRepo, {
+          owner,
+          repo,
+          per_page: perPage,
+        });
+        return labels.map(toLabel);
+      }),
+
+    createLabel: (label) =>
+      call(`POST /repos/${full}/labels`, `label ${JSON.stringify(label.name)} of ${full}`, async () =>
+        toLabel((await octokit.rest.issues.createLabel({ owner, repo, ...label })).data),
+      ),
+
+    updateLabel: (label) =>
+      call(`PATCH /repos/${full}/labels/${label.name}`, `label ${JSON.stringify(label.name)} of ${full}`, async () =>
+        toLabel((await octokit.rest.issues.updateLabel({ owner, repo, ...label })).data),
       ),
   };
 }

@@ -18,14 +18,20 @@ export type SchemaCheck<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problems: Problem[] };
 
 export function checkAgentFile(value: unknown, file: string): SchemaCheck<RawAgentFile> {
-  return check(validateAgent, value, file, 'AGENT_SCHEMA');
+  return checkAgainstSchema(validateAgent, value, file, 'AGENT_SCHEMA');
 }
 
 export function checkRegistryFile(value: unknown, file: string): SchemaCheck<RawRegistryFile> {
-  return check(validateRegistry, value, file, 'REGISTRY_SCHEMA');
+  return checkAgainstSchema(validateRegistry, value, file, 'REGISTRY_SCHEMA');
 }
 
-function check<T>(validate: ValidateFunction<T>, value: unknown, file: string, code: string): SchemaCheck<T> {
+/** Runs a compiled schema; every error becomes a Problem with `code` (one per pointer and keyword). */
+export function checkAgainstSchema<T>(
+  validate: ValidateFunction<T>,
+  value: unknown,
+  file: string,
+  code: string,
+): SchemaCheck<T> {
   if (validate(value)) return { ok: true, value };
   const seen = new Set<string>();
   const problems: Problem[] = [];
