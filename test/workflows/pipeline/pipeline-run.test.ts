@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 import { agentRule, writePipelineAgents } from './pipeline-agents.js';
-import { pipelineDefinition, transformer, validator } from './pipeline-definitions.js';
+import { pipelineDefinition, transformer } from './pipeline-definitions.js';
 import { childrenOf, ISSUE, pipelineRepo, readIssueFile, runPipelineScenario } from './pipeline-scenario.js';
 
 after(teardownEnv);
