@@ -7,6 +7,7 @@ import { reportFatal } from './cli/report-error.js';
 import { cancelCommand, retryCommand, statusCommand } from './cli/commands/run-control.js';
 import { startRunCommand } from './cli/commands/start-run.js';
 import { startBatchCommand } from './cli/commands/start-batch.js';
+import { startPipelineCommand } from './cli/commands/start-pipeline.js';
 import { validateCommand } from './cli/commands/validate.js';
 import { initCommand } from './cli/commands/init.js';
 import { artifactsCommand } from './cli/commands/artifacts.js';
@@ -18,6 +19,7 @@ import { packageVersion, PROGRAM_NAME, renderTopLevelHelp } from './cli/program.
 const HANDLERS: Readonly<Record<string, (argv: readonly string[]) => Promise<number>>> = {
   'start-run': startRunCommand,
   'start-batch': startBatchCommand,
+  'start-pipeline': startPipelineCommand,
   status: statusCommand,
   retry: retryCommand,
   cancel: cancelCommand,
