@@ -84,6 +84,12 @@ export async function runPipelineWorkflow(input: PipelineInput): Promise<Pipelin
       await forwardCancel(s.childWorkflowId, `pipeline ${workflowId} cancelled: ${s.cancelled}`);
   });
 
+  const setPhase = (phase: string): void => {
+    if (s.phase === phase) return;
+    s.phase = phase;
+    upsertSearchAttributes([{ key: PipelinePhaseKey, value: phase }]);
+  };
+
   const finish = async (status: PipelineEndStatus, reason: string): Promise<PipelineResult> => {
     s.status = status;
     s.reason = reason;
@@ -113,8 +119,7 @@ export async function runPipelineWorkflow(input: PipelineInput): Promise<Pipelin
 
     const issue = await pipelineActivities.readIssueLabels(ref);
     const resolved = resolvePhase(issue.labels, definition);
-    if (resolved.kind !== 'none') s.phase = resolved.phase;
-    upsertSearchAttributes([{ key: PipelinePhaseKey, value: s.phase ?? '' }]);
+    if (resolved.kind !== 'none') setPhase(resolved.phase);
     switch (resolved.kind) {
       case 'terminal':
         return finish('completed', `issue #${input.issue} is in terminal phase ${resolved.phase}`);
@@ -192,7 +197,7 @@ export async function runPipelineWorkflow(input: PipelineInput): Promise<Pipelin
     publish();
     log.info('transition', { cycle, from: resolved.phase, to: target.phase, outcome: outcome.outcome });
 
-    s.phase = target.phase;
+    setPhase(target.phase);
     const reached = phaseById(definition, target.phase)?.type;
     if (reached === PhaseType.Terminal)
       return finish('completed', `issue #${input.issue} reached terminal phase ${target.phase}`);

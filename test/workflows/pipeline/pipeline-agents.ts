@@ -19,6 +19,10 @@ const SCHEMA = {
       summary: { type: 'string' },
       verdict: { type: 'string' },
       handoff: { type: 'object', properties: { summary: { type: 'string' }, plan: { type: 'string' } } },
+      priorities: {
+        type: 'array',
+        items: { type: 'object', properties: { issue: { type: 'integer' }, priority: { type: 'string' } } },
+      },
       next_action: {
         type: 'object',
         required: ['action'],
@@ -32,7 +36,8 @@ async function writeJson(path: string, value: unknown): Promise<void> {
   await writeFile(path, `${JSON.stringify(value, null, 2)}\n`, 'utf8');
 }
 
-export async function writePipelineAgent(root: string, id: string): Promise<string> {
+/** `prioritizer`: also an `issues` parameter (shown in the prompt) and `priorities` as a handoff field. */
+export async function writePipelineAgent(root: string, id: string, prioritizer = false): Promise<string> {
   const dir = join(root, id);
   await mkdir(join(dir, 'prompts', 'steps', 'closure', 'work'), { recursive: true });
   await mkdir(join(dir, 'schemas'), { recursive: true });
@@ -44,6 +49,9 @@ export async function writePipelineAgent(root: string, id: string): Promise<stri
     parameters: {
       issue: { type: 'number', description: 'the issue', required: true, cli: '--issue' },
       style: { type: 'string', description: 'how', required: true, default: 'terse', cli: '--style' },
+      ...(prioritizer
+        ? { issues: { type: 'string', description: 'open issues', required: true, cli: '--open-issues' } }
+        : {}),
     },
     runner: {
       flow: { systemPromptPath: 'prompts/system.md', prompts: { registry: 'steps_registry.json' } },
@@ -65,14 +73,14 @@ export async function writePipelineAgent(root: string, id: string): Promise<stri
         c2: 'closure',
         c3: 'work',
         edition: 'default',
-        uvVariables: ['issue', 'style'],
+        uvVariables: prioritizer ? ['issue', 'style', 'issues'] : ['issue', 'style'],
         usesStdin: false,
         outputSchemaRef: { file: 'pipeline.schema.json', schema: 'closure' },
         structuredGate: {
           allowedIntents: ['closing', 'repeat'],
           intentSchemaRef: '#/properties/next_action/properties/action',
           intentField: 'next_action.action',
-          handoffFields: ['handoff.summary', 'handoff.plan'],
+          handoffFields: ['handoff.summary', 'handoff.plan', ...(prioritizer ? ['priorities'] : [])],
         },
         transitions: { closing: { target: null }, repeat: { target: 'closure.work' } },
       },
@@ -82,7 +90,7 @@ export async function writePipelineAgent(root: string, id: string): Promise<stri
   await writeFile(join(dir, 'prompts', 'system.md'), `You are ${id}.\n`, 'utf8');
   await writeFile(
     join(dir, 'prompts', 'steps', 'closure', 'work', 'f_default.md'),
-    `Agent ${id} works issue {uv-issue} in a {uv-style} style.\n`,
+    `Agent ${id} works issue {uv-issue} in a {uv-style} style.\n${prioritizer ? 'Open issues: {uv-issues}\n' : ''}`,
     'utf8',
   );
   return dir;
@@ -99,10 +107,10 @@ export async function writePipelineAgents(ids: readonly string[]): Promise<Recor
 export function agentRule(
   id: string,
   issue: number,
-  answer: { verdict?: string; summary: string; plan?: string; delayMs?: number; times?: number },
+  answer: { verdict?: string; summary: string; plan?: string; delayMs?: number; times?: number; ruleId?: string },
 ): SessionRule {
   return {
-    id: `${id}-${answer.verdict ?? 'none'}`,
+    id: answer.ruleId ?? `${id}-${answer.verdict ?? 'none'}`,
     when: { promptContains: [`Agent ${id} works issue ${issue} in a terse style.`] },
     ...(answer.times === undefined ? {} : { times: answer.times }),
     respond: {
