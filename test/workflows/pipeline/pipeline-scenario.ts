@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { createDefaultDeps } from '../../../src/activities/deps.js';
 import { localIssuePath, writeLocalIssue } from '../../../src/activities/issues/local-issue-store.js';
 import { parseIssueFile } from '../../../src/activities/issues/issue-file.js';
@@ -85,6 +85,11 @@ export async function runPipelineScenario(
   repoPath: string,
   definition: PipelineDefinition,
   rules: readonly SessionRule[],
+  options: {
+    readonly input?: Partial<PipelineInput>;
+    /** Runs while the pipeline is in flight (signals, queries). */
+    readonly during?: (handle: WorkflowHandle<typeof runPipelineWorkflow>, model: ModelServer) => Promise<void>;
+  } = {},
 ): Promise<PipelineRun> {
   const env = await testEnv();
   const model = await createModelServer({ session: { name: 'pipeline', rules: [...rules] } });
@@ -103,9 +108,16 @@ export async function runPipelineScenario(
     const handle = await env.client.workflow.start(runPipelineWorkflow, {
       taskQueue,
       workflowId,
-      args: [await pipelineInput(repoPath, definition, { repoId: `test-${randomUUID().slice(0, 8)}` })],
+      args: [
+        await pipelineInput(repoPath, definition, { repoId: `test-${randomUUID().slice(0, 8)}`, ...options.input }),
+      ],
     });
-    const result = await worker.runUntil(handle.result());
+    const result = await worker.runUntil(async () => {
+      const during = options.during?.(handle, model);
+      const r = await handle.result();
+      await during;
+      return r;
+    });
     return { result, model, workflowId };
   } finally {
     await model.close();
