@@ -78,6 +78,17 @@ export async function runPipelines(
       const watching = follow ? watch(handle, () => done, options.say) : Promise.resolve();
       try {
         results.set(job.issue, await handle.result());
+      } catch (err) {
+        // The workflow itself failed (terminated, or an activity's non-retryable failure): a row, not a crash.
+        results.set(job.issue, {
+          issue: job.issue,
+          workflowId,
+          cycleCount: 0,
+          history: [],
+          status: 'failed',
+          issueClosed: false,
+          reason: `pipeline ${workflowId} did not complete: ${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)}`,
+        });
       } finally {
         done = true;
         await watching;

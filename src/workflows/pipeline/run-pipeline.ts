@@ -101,12 +101,18 @@ export async function runPipelineWorkflow(input: PipelineInput): Promise<Pipelin
   };
 
   publish();
-  const agents = await pipelineActivities.resolvePipelineAgents({
-    issue: input.issue,
-    agents: definition.agents.map((a) => ({ id: a.id, agentDir: a.agentDir })),
-    ...(input.parameters ? { parameters: input.parameters } : {}),
-    ...(input.overrides ? { overrides: input.overrides } : {}),
-  });
+  let agents: Awaited<ReturnType<typeof pipelineActivities.resolvePipelineAgents>>;
+  try {
+    agents = await pipelineActivities.resolvePipelineAgents({
+      issue: input.issue,
+      agents: definition.agents.map((a) => ({ id: a.id, agentDir: a.agentDir })),
+      ...(input.parameters ? { parameters: input.parameters } : {}),
+      ...(input.overrides ? { overrides: input.overrides } : {}),
+    });
+  } catch (err) {
+    // A broken agent stops the pipeline before any dispatch, naming it.
+    return finish('failed', `the pipeline's agents did not load: ${failureInfo(err).message}`);
+  }
   const ref = { repoPath: input.repoPath, issueSource: input.issueSource, issue: input.issue };
   const delayMs = input.cycleDelayMs ?? definition.rules.cycleDelayMs;
 

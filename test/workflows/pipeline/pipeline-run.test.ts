@@ -120,3 +120,18 @@ test('maxCycles stops the pipeline in its actionable phase, labels where the las
   assert.deepEqual(issue.labels, ['kind:impl']);
   assert.equal(issue.state, 'open');
 });
+
+test('an agent that does not load fails the pipeline before any dispatch, naming it', async () => {
+  const definition = await definitionWithAgents(threeAgents);
+  const broken = {
+    ...definition,
+    agents: definition.agents.map((a) => (a.id === 'detailer' ? { ...a, agentDir: '/nonexistent/detailer' } : a)),
+  };
+  const repoPath = await pipelineRepo(['kind:consider']);
+  const { result, model } = await runPipelineScenario(repoPath, broken, happyRules);
+  assert.equal(result.status, 'failed');
+  assert.match(result.reason, /agents did not load.*\/nonexistent\/detailer/);
+  assert.equal(result.cycleCount, 0);
+  assert.equal(model.stats().requests, 0);
+  assert.deepEqual((await readIssueFile(repoPath)).labels, ['kind:consider']);
+});
