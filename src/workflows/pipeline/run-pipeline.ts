@@ -13,6 +13,7 @@
 import {
   allHandlersFinished,
   condition,
+  isCancellation,
   log,
   setCurrentDetails,
   setHandler,
@@ -110,6 +111,7 @@ export async function runPipelineWorkflow(input: PipelineInput): Promise<Pipelin
       ...(input.overrides ? { overrides: input.overrides } : {}),
     });
   } catch (err) {
+    if (isCancellation(err)) throw err;
     // A broken agent stops the pipeline before any dispatch, naming it.
     return finish('failed', `the pipeline's agents did not load: ${failureInfo(err).message}`);
   }
@@ -167,6 +169,8 @@ export async function runPipelineWorkflow(input: PipelineInput): Promise<Pipelin
         `Pipeline ${definition.id} · issue #${input.issue} · cycle ${cycle} · ${resolved.phase} → ${agent.id}`,
       );
     } catch (err) {
+      // Temporal's own cancel of the pipeline ends it Canceled (its child got the request too).
+      if (isCancellation(err)) throw err;
       return finish('failed', `could not run agent ${agent.id} (${childId}): ${failureInfo(err).message}`);
     }
     delete s.childWorkflowId;
