@@ -8,6 +8,7 @@ import { cancelCommand, retryCommand, statusCommand } from './cli/commands/run-c
 import { resetCommand } from './cli/commands/reset.js';
 import { startRunCommand } from './cli/commands/start-run.js';
 import { startBatchCommand } from './cli/commands/start-batch.js';
+import { startPipelineCommand } from './cli/commands/start-pipeline.js';
 import { validateCommand } from './cli/commands/validate.js';
 import { syncLabelsCommand } from './cli/commands/sync-labels.js';
 import { initCommand } from './cli/commands/init.js';
@@ -20,6 +21,7 @@ import { packageVersion, PROGRAM_NAME, renderTopLevelHelp } from './cli/program.
 const HANDLERS: Readonly<Record<string, (argv: readonly string[]) => Promise<number>>> = {
   'start-run': startRunCommand,
   'start-batch': startBatchCommand,
+  'start-pipeline': startPipelineCommand,
   status: statusCommand,
   retry: retryCommand,
   cancel: cancelCommand,

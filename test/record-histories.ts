@@ -13,6 +13,9 @@ import { DEMO_DIR } from '../src/dev/sample-repo.js';
 import { runScenario } from './helpers/run-scenario.js';
 import { resolveTemporalCliPath } from '../src/cli/temporal/temporal-cli.js';
 import { serverAddress, teardownEnv, testEnv } from './helpers/temporal-env.js';
+import { agentRule, writePipelineAgents } from './workflows/pipeline/pipeline-agents.js';
+import { pipelineDefinition } from './workflows/pipeline/pipeline-definitions.js';
+import { ISSUE, pipelineRepo, runPipelineScenario } from './workflows/pipeline/pipeline-scenario.js';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'histories');
 
@@ -30,7 +33,39 @@ async function record(name: string, scenario: Parameters<typeof runScenario>[0])
   );
 }
 
+/** The pipeline workflow's history: implement → review (rejected) → implement → review (approved) → done. */
+async function recordPipeline(name: string): Promise<void> {
+  const dirs = await writePipelineAgents(['considerer', 'detailer', 'implementer', 'reviewer']);
+  const base = pipelineDefinition({ rules: { maxCycles: 8, cycleDelayMs: 0, maxConsecutivePhases: 0 } });
+  const definition = { ...base, agents: base.agents.map((a) => ({ ...a, agentDir: dirs[a.id] ?? a.agentDir })) };
+  const repoPath = await pipelineRepo(['kind:impl']);
+  const { workflowId, result } = await runPipelineScenario(repoPath, definition, [
+    agentRule('implementer', ISSUE, { summary: 'implemented' }),
+    agentRule('reviewer', ISSUE, { verdict: 'rejected', summary: 'missing test', times: 1 }),
+    agentRule('reviewer', ISSUE, { verdict: 'approved', summary: 'good' }),
+  ]);
+  const json = execFileSync(
+    resolveTemporalCliPath(),
+    ['workflow', 'show', '--address', serverAddress(await testEnv()), '--workflow-id', workflowId, '--output', 'json'],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  await writeFile(join(OUT, `${name}.json`), json);
+  process.stdout.write(
+    `${name}: ${result.status}, ${(JSON.parse(json) as { events: unknown[] }).events.length} events\n`,
+  );
+}
+
+/** `node --import tsx test/record-histories.ts pipeline` re-records only the pipeline's history. */
+const only = process.argv[2];
+
 try {
+  if (only !== 'pipeline') await recordRuns();
+  await recordPipeline('pipeline-validator-loop');
+} finally {
+  await teardownEnv();
+}
+
+async function recordRuns(): Promise<void> {
   await record('demo-success', { session: join(DEMO_DIR, 'session.json') });
   // The playbook's five steps, each answered at once; the tests never pass.
   const answer = (stepId: string, action: string, rest: object) => ({
@@ -54,6 +89,4 @@ try {
       ],
     },
   });
-} finally {
-  await teardownEnv();
 }

@@ -14,7 +14,8 @@ until temporal operator cluster health --address "$TEMPORAL_ADDRESS" >/dev/null 
 done
 temporal operator namespace describe --address "$TEMPORAL_ADDRESS" -n "$NAMESPACE" >/dev/null 2>&1 \
   || temporal operator namespace create --address "$TEMPORAL_ADDRESS" -n "$NAMESPACE" --retention 30d
-for attr in IssueNumber=Int AgentName=Keyword StepId=Keyword RunPhase=Keyword CostUsd=Double TokensTotal=Int DefinitionHash=Keyword RepoId=Keyword; do
+for attr in IssueNumber=Int AgentName=Keyword StepId=Keyword RunPhase=Keyword CostUsd=Double TokensTotal=Int DefinitionHash=Keyword RepoId=Keyword \
+  PipelinePhase=Keyword PipelineCycle=Int PipelineAgent=Keyword PipelineOutcome=Keyword; do
   name="${attr%%=*}"
   type="${attr#*=}"
   if temporal operator search-attribute list --address "$TEMPORAL_ADDRESS" -n "$NAMESPACE" | grep -qw "$name"; then

@@ -96,6 +96,45 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       help: common.help,
     },
   },
+  'start-pipeline': {
+    name: 'start-pipeline',
+    summary: [
+      'Run the label pipeline of .agent/workflow.json (or --workflow) over an issue: a durable parent workflow',
+      "(Workflow ID <repo-id>/pipeline-<id>/issue-<n>) reads the labels, dispatches the phase's agent as a child run,",
+      'moves the labels, posts the handoff comment, closes when the definition says, and repeats until a terminal or',
+      'blocking phase or a limit. --label runs one pipeline per open issue with that label, in priority order;',
+      '--prioritize runs the prioritizer agent and applies its priority labels. Exit 0 iff every pipeline completed.',
+    ].join('\n'),
+    flags: {
+      issue: { type: 'string', value: 'N', help: 'run the pipeline over this issue' },
+      label: {
+        type: 'string',
+        value: 'NAME',
+        help: 'batch: one pipeline per open issue with this label whose labels resolve to an actionable phase',
+      },
+      concurrency: { type: 'string', value: 'N', help: 'batch: pipelines at once (default 3, at most 100)' },
+      prioritize: {
+        type: 'boolean',
+        help: 'run the prioritizer agent over the open issues (--label narrows them), apply its priority labels, exit',
+      },
+      workflow: {
+        type: 'string',
+        value: 'PATH',
+        help: 'the pipeline definition (default: <repo>/.agent/workflow.json)',
+      },
+      repo: common.repo,
+      issues: {
+        type: 'string',
+        value: 'local|github',
+        help: 'issue source (default: .agent/config.json, else local: .agent/issues/<n>.md in the repository)',
+      },
+      deliver: DELIVER_FLAG,
+      follow: { type: 'boolean', help: "print each pipeline's progress (phase, cycle, agent, outcome) as it changes" },
+      detach: { type: 'boolean', help: 'return after starting; needs a running worker (issue-agent worker)' },
+      json: common.json,
+      help: common.help,
+    },
+  },
   status: {
     name: 'status',
     summary: 'Show the state of the run for an issue.',

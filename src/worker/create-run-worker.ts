@@ -18,6 +18,7 @@ import { tracingPluginFromEnv } from './tracing.js';
 import type { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import { createActivities } from '../activities/create-activities.js';
 import { createBatchActivities } from '../activities/batch-activities.js';
+import { createPipelineActivities } from '../activities/pipeline/pipeline-activities.js';
 import { createDefaultDeps, type ActivityDeps } from '../activities/deps.js';
 import { workflowSource } from './workflow-source.js';
 import { redactorForEnv, type Redact } from '../activities/secret-redactor.js';
@@ -109,7 +110,7 @@ export async function createRunWorker(
   const connection = options.connection ?? (await NativeConnection.connect({ address: options.address }));
   const hostTaskQueue = hostTaskQueueName(options.taskQueue);
   const deps = { ...(options.deps ?? createDefaultDeps()), hostTaskQueue };
-  const activities = { ...createActivities(deps), ...createBatchActivities(deps) };
+  const activities = { ...createActivities(deps), ...createBatchActivities(deps), ...createPipelineActivities(deps) };
   const tracing = options.tracing ?? tracingPluginFromEnv(process.env);
   const common = {
     ...(tracing === undefined ? {} : { plugins: [tracing] }),

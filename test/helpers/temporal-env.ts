@@ -7,6 +7,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { resolveTemporalCliPath } from '../../src/cli/temporal/temporal-cli.js';
 import { RUN_SEARCH_ATTRIBUTES } from '../../src/workflows/run/search-attributes.js';
+import { PIPELINE_SEARCH_ATTRIBUTES } from '../../src/workflows/pipeline/pipeline-search-attributes.js';
 import { WORKFLOWS_PATH } from '../../src/worker/create-run-worker.js';
 
 let envPromise: Promise<TestWorkflowEnvironment> | undefined;
@@ -16,7 +17,7 @@ export function testEnv(): Promise<TestWorkflowEnvironment> {
   envPromise ??= TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: resolveTemporalCliPath() },
-      searchAttributes: [...RUN_SEARCH_ATTRIBUTES],
+      searchAttributes: [...RUN_SEARCH_ATTRIBUTES, ...PIPELINE_SEARCH_ATTRIBUTES],
       log: { format: 'pretty', level: 'error' },
     },
   });

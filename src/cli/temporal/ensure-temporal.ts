@@ -22,6 +22,11 @@ export const SEARCH_ATTRIBUTE_FLAGS: readonly string[] = [
   'TokensTotal=Int',
   'DefinitionHash=Keyword',
   'RepoId=Keyword',
+  // The pipeline's (src/workflows/pipeline/pipeline-search-attributes.ts).
+  'PipelinePhase=Keyword',
+  'PipelineCycle=Int',
+  'PipelineAgent=Keyword',
+  'PipelineOutcome=Keyword',
 ];
 
 export const DEFAULT_ADDRESS = '127.0.0.1:7233';

@@ -1,0 +1,78 @@
+/**
+ * The pipeline's state as the query, the Web UI details and the result see it. Pure.
+ */
+import type { PipelineStatus, PipelineTransition } from '../../contracts/pipeline.js';
+import type { PipelineEndStatus, PipelineProgress, PipelineResult } from '../../contracts/pipeline-run.js';
+
+export interface PipelineState {
+  status: PipelineStatus;
+  paused: boolean;
+  phase?: string;
+  agent?: string;
+  childWorkflowId?: string;
+  lastOutcome?: string;
+  history: PipelineTransition[];
+  issueClosed: boolean;
+  reason?: string;
+  cancelled?: string;
+}
+
+export function initialState(): PipelineState {
+  return { status: 'running', paused: false, history: [], issueClosed: false };
+}
+
+export function progressOf(
+  s: PipelineState,
+  meta: { workflowId: string; issue: number; pipeline: string; maxCycles: number },
+): PipelineProgress {
+  return {
+    ...meta,
+    status: s.status,
+    paused: s.paused,
+    cycle: s.history.length + (s.childWorkflowId === undefined ? 0 : 1),
+    history: [...s.history],
+    issueClosed: s.issueClosed,
+    ...(s.phase === undefined ? {} : { phase: s.phase }),
+    ...(s.agent === undefined ? {} : { agent: s.agent }),
+    ...(s.childWorkflowId === undefined ? {} : { childWorkflowId: s.childWorkflowId }),
+    ...(s.lastOutcome === undefined ? {} : { lastOutcome: s.lastOutcome }),
+    ...(s.reason === undefined ? {} : { reason: s.reason }),
+  };
+}
+
+export function resultOf(
+  s: PipelineState,
+  meta: { workflowId: string; issue: number },
+  status: PipelineEndStatus,
+  reason: string,
+): PipelineResult {
+  return {
+    issue: meta.issue,
+    workflowId: meta.workflowId,
+    ...(s.phase === undefined ? {} : { finalPhase: s.phase }),
+    cycleCount: s.history.length,
+    history: [...s.history],
+    status,
+    issueClosed: s.issueClosed,
+    reason,
+  };
+}
+
+const cell = (text: string): string => text.replace(/\s+/g, ' ').replace(/\|/g, '/').slice(0, 80);
+
+/** Markdown for the Web UI's "current details". */
+export function renderPipelineDetails(p: PipelineProgress): string {
+  const lines = [
+    `## Pipeline ${p.pipeline} · issue #${p.issue} · ${p.status}${p.paused ? ' (paused)' : ''}`,
+    '',
+    `**Phase:** ${p.phase ?? '-'} · **Cycle:** ${p.cycle}/${p.maxCycles} · **Agent:** ${p.agent ?? '-'} · **Last outcome:** ${p.lastOutcome ?? '-'}`,
+  ];
+  if (p.childWorkflowId) lines.push('', `**Running:** \`${p.childWorkflowId}\``);
+  if (p.reason) lines.push('', `**Reason:** ${cell(p.reason)}`);
+  if (p.history.length > 0) {
+    lines.push('', '| cycle | from | to | agent | outcome |', '|---|---|---|---|---|');
+    for (const t of p.history.slice(-20))
+      lines.push(`| ${t.cycle} | ${cell(t.from)} | ${cell(t.to)} | ${cell(t.agent)} | ${cell(t.outcome)} |`);
+  }
+  return lines.join('\n');
+}
