@@ -101,6 +101,7 @@ export interface TimeBreakdown {
   readonly workflowTaskExecMs: number;
   readonly activities: number;
   readonly workflowTasks: number;
+  readonly events: number;
   readonly byActivity: Readonly<Record<string, { count: number; queueMs: number; execMs: number }>>;
 }
 
@@ -149,5 +150,5 @@ export async function timeBreakdown(handle: WorkflowHandle): Promise<TimeBreakdo
       out.workflowTasks += 1;
     }
   }
-  return { ...out, byActivity };
+  return { ...out, events: history.events?.length ?? 0, byActivity };
 }

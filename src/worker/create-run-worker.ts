@@ -86,6 +86,17 @@ function maxActivities(env: NodeJS.ProcessEnv = process.env): number {
   return value;
 }
 
+/** Slot, poller and cache settings shared by both workers (and the bench's floor worker). */
+export function workerTuning(env: NodeJS.ProcessEnv = process.env) {
+  return {
+    maxConcurrentActivityTaskExecutions: maxActivities(env),
+    shutdownGraceTime: '5 seconds',
+    // Cancellation reaches an activity only with a heartbeat that gets to the server;
+    // the default throttle (0.8 × heartbeat timeout) would delay a cancel by ~48 s.
+    maxHeartbeatThrottleInterval: '2 seconds',
+  } as const satisfies Partial<WorkerOptions>;
+}
+
 /**
  * The queue for activities bound to this host's disk (worktrees). Stable across worker
  * restarts on the same host, so a run resumes where its worktree is.
@@ -117,11 +128,7 @@ export async function createRunWorker(
     namespace: options.namespace,
     activities,
     ...(options.identity ? { identity: options.identity } : {}),
-    maxConcurrentActivityTaskExecutions: maxActivities(),
-    shutdownGraceTime: '5 seconds',
-    // Cancellation reaches an activity only with a heartbeat that gets to the server;
-    // the default throttle (0.8 × heartbeat timeout) would delay a cancel by ~48 s.
-    maxHeartbeatThrottleInterval: '2 seconds',
+    ...workerTuning(),
   } as const;
   const shared = await Worker.create({
     ...common,
