@@ -25,7 +25,9 @@ export async function floorWorkflow(input: FloorInput): Promise<number> {
   for (let step = 0; step < input.steps; step += 1) {
     if (input.local) await local.floorNoop(step);
     else if (input.taskQueue !== undefined)
-      await remote.floorNoop.executeWithOptions({ startToCloseTimeout: '1 minute', taskQueue: input.taskQueue }, [step]);
+      await remote.floorNoop.executeWithOptions({ startToCloseTimeout: '1 minute', taskQueue: input.taskQueue }, [
+        step,
+      ]);
     else await remote.floorNoop(step);
     done += 1;
   }

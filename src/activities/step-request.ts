@@ -67,10 +67,14 @@ async function checkedSchema(stepId: string, expected: SchemaDigest | undefined)
   const schema = await resolveStepSchema(expected);
   const now = digest(schema.full);
   if (now.sha256 !== expected.sha256) {
-    throw new AgentError(FailureType.SchemaResolution, `the schema of step "${stepId}" changed since the step started`, {
-      where: `schemas/${expected.file}#${expected.schema}`,
-      expected: `sha256 ${expected.sha256.slice(0, 12)}, found ${now.sha256.slice(0, 12)}`,
-    });
+    throw new AgentError(
+      FailureType.SchemaResolution,
+      `the schema of step "${stepId}" changed since the step started`,
+      {
+        where: `schemas/${expected.file}#${expected.schema}`,
+        expected: `sha256 ${expected.sha256.slice(0, 12)}, found ${now.sha256.slice(0, 12)}`,
+      },
+    );
   }
   return schema;
 }

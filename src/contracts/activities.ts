@@ -128,8 +128,10 @@ export interface SchemaDigest extends ResolveSchemaInput {
 }
 
 /** What the step's conversation itself needs: prompts and schemas resolved. */
-export interface StepQueryRequest
-  extends Omit<QueryStepInput, 'system' | 'schema' | 'prompt' | 'stepPrompt' | 'stepSchema' | 'guidance'> {
+export interface StepQueryRequest extends Omit<
+  QueryStepInput,
+  'system' | 'schema' | 'prompt' | 'stepPrompt' | 'stepSchema' | 'guidance'
+> {
   readonly systemPrompt: string;
   readonly prompt: string;
   readonly schema: ResolvedSchema;

@@ -11,7 +11,7 @@ import { mkdir, readdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
-import type { PrepareWorkspaceInput, PrepareWorkspaceOutput } from '../../contracts/activities.js';
+import type { IssueSnapshot, PrepareWorkspaceInput, PrepareWorkspaceOutput } from '../../contracts/activities.js';
 import type { IssueSourceFactory } from '../issues/issue-source.js';
 import { git, gitOrThrow } from './git/git.js';
 import { withRepoLock } from './git/repo-lock.js';
@@ -41,9 +41,12 @@ export async function prepareWorkspace(
   input: PrepareWorkspaceInput,
 ): Promise<PrepareWorkspaceOutput> {
   const repoPath = await assertRepo(input.repoPath);
+  // Read before taking the lock (for GitHub a network call): runs sharing a repository
+  // queue only for the git writes.
+  const issue = await deps.issueSource(input.issueSource, repoPath).read(input.issue);
   return withRepoLock(repoPath, async () => {
     await sweepStaleSandboxes();
-    const prepared = await prepareLocked(deps, input, repoPath);
+    const prepared = await prepareLocked(issue, input, repoPath);
     await snapshotGitState(repoPath, prepared.worktreePath, { keepExisting: prepared.reused });
     await ensureAgentHome(prepared.worktreePath);
     return prepared;
@@ -51,11 +54,10 @@ export async function prepareWorkspace(
 }
 
 async function prepareLocked(
-  deps: PrepareWorkspaceDeps,
+  issue: IssueSnapshot,
   input: PrepareWorkspaceInput,
   repoPath: string,
 ): Promise<PrepareWorkspaceOutput> {
-  const issue = await deps.issueSource(input.issueSource, repoPath).read(input.issue);
   const layout = worktreeLayout({
     repoPath,
     commonDir: await commonGitDir(repoPath),
