@@ -660,6 +660,7 @@ async function main(): Promise<number> {
           results.perStepActivities = Math.round((b.activities / cfg.overheadSteps) * 10) / 10;
           results.perStepWorkflowTasks = Math.round((b.workflowTasks / cfg.overheadSteps) * 10) / 10;
           results.perStepHistoryEvents = per(b.events);
+          results.perStepEventsByType = Object.fromEntries(Object.entries(b.byEventType).map(([k, v]) => [k, per(v)]));
           for (const [type, v] of Object.entries(b.byActivity)) {
             results[`perStepActivity_${type}`] = {
               count: per(v.count),

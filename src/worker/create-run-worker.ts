@@ -73,10 +73,14 @@ function printLogEntry(entry: LogEntry): void {
   process.stderr.write(redact(`${time} [${entry.level}] ${entry.message}${meta}`) + '\n');
 }
 
-/** Activity slots per worker (WORKER_MAX_ACTIVITIES): model steps are long and mostly waiting. */
+/**
+ * Activity slots per worker (WORKER_MAX_ACTIVITIES, default 100 as the SDK's): model steps
+ * are long and mostly waiting, so with 20 slots 50 concurrent runs queued for a slot and
+ * took ~3 model latencies per step (npm run bench, concurrency phase).
+ */
 function maxActivities(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.WORKER_MAX_ACTIVITIES;
-  if (raw === undefined || raw === '') return 20;
+  if (raw === undefined || raw === '') return 100;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) {
     throw new AgentError('CONFIG_INVALID', `WORKER_MAX_ACTIVITIES must be a positive integer, got "${raw}"`, {
