@@ -4,11 +4,11 @@
  */
 import { type Client, type WorkflowHandle } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 import type { RunInput, RunResult } from '../../src/contracts/run.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
 
-const EventType = temporal.api.enums.v1.EventType;
+const EventType = proto.temporal.api.enums.v1.EventType;
 
 export interface DurableRun {
   readonly workflowId: string;
