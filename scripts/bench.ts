@@ -498,6 +498,8 @@ async function resumePhase(bench: Bench, heartbeatTimeoutMs: number): Promise<Re
     return {
       resumeMs: Math.round(resumedAt - second.spawnedAt),
       resumeWorkerReadyMs: Math.round(readyAt - second.spawnedAt),
+      // What Temporal adds once the new worker polls (the rest of resumeMs is the worker's own start).
+      resumeAfterReadyMs: Math.round(resumedAt - readyAt),
       resumeAfterKillMs: Math.round(resumedAt - killedAt),
       resumeDetectMs: Math.round(detectedAt - killedAt),
       resumeHeartbeatTimeoutMs: heartbeatTimeoutMs,
@@ -544,6 +546,7 @@ function table(results: Record<string, unknown>): string {
   add('workerPeakRssMb', 'MB', 'workerPeakRssMb');
   add('resumeMs', 'ms', 'resumeMs');
   add('resumeWorkerReadyMs', 'ms');
+  add('resumeAfterReadyMs', 'ms');
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows
     .map((r) =>
