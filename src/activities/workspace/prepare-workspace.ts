@@ -44,13 +44,16 @@ export async function prepareWorkspace(
   // Read before taking the lock (for GitHub a network call): runs sharing a repository
   // queue only for the git writes.
   const issue = await deps.issueSource(input.issueSource, repoPath).read(input.issue);
-  return withRepoLock(repoPath, async () => {
-    await sweepStaleSandboxes();
-    const prepared = await prepareLocked(issue, input, repoPath);
-    await snapshotGitState(repoPath, prepared.worktreePath, { keepExisting: prepared.reused });
-    await ensureAgentHome(prepared.worktreePath);
-    return prepared;
+  // Outside the lock too: the sweep only removes the state of worktrees that are gone (it
+  // already runs alongside other repositories' runs), and the agent's HOME is this worktree's.
+  await sweepStaleSandboxes();
+  const prepared = await withRepoLock(repoPath, async () => {
+    const locked = await prepareLocked(issue, input, repoPath);
+    await snapshotGitState(repoPath, locked.worktreePath, { keepExisting: locked.reused });
+    return locked;
   });
+  await ensureAgentHome(prepared.worktreePath);
+  return prepared;
 }
 
 async function prepareLocked(
