@@ -322,6 +322,16 @@ async function oneRepoRuns(runs: number): Promise<Array<{ repoPath: string; issu
   return issues.map((n) => ({ repoPath, issue: n }));
 }
 
+/** A run whose workflow failed, as a result the phase can count. */
+function failedRun(err: unknown): { outcome: 'failed'; reason: string; steps: readonly unknown[] } {
+  const cause = err instanceof WorkflowFailedError ? err.cause : err;
+  const reason =
+    cause instanceof Error
+      ? `${cause.message}${cause.cause instanceof Error ? `: ${cause.cause.message}` : ''}`
+      : String(cause);
+  return { outcome: 'failed', reason, steps: [] };
+}
+
 interface ConcurrencyVariant {
   readonly runs: number;
   /** All runs in one repository (else one repository per run). */
@@ -367,7 +377,8 @@ async function concurrencyPhase(
         ),
       );
       const results = await withTimeout(
-        Promise.all(handles.map((h) => h.result())),
+        // A failed run fails its workflow: counted (with its reason), not thrown.
+        Promise.all(handles.map((h) => h.result().catch((err: unknown) => failedRun(err)))),
         runs * 6_000,
         `${runs} concurrent runs`,
       );
