@@ -739,6 +739,13 @@ async function main(): Promise<number> {
         150_000,
       );
   } finally {
+    // An abandoned phase (timed out) may still have result polls in flight: once the
+    // connection closes, their retries throw from a timer. Those are expected then.
+    process.on('uncaughtException', (err) => {
+      if (/Channel has been shut down/.test(err.message)) return;
+      process.stderr.write(`bench failed: ${err.stack ?? err.message}\n`);
+      process.exit(1);
+    });
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     await Promise.all(repos.map((r) => rm(r, { recursive: true, force: true }).catch(() => undefined)));
