@@ -74,13 +74,14 @@ function printLogEntry(entry: LogEntry): void {
 }
 
 /**
- * Activity slots per worker (WORKER_MAX_ACTIVITIES, default 100 as the SDK's): model steps
- * are long and mostly waiting, so with 20 slots 50 concurrent runs queued for a slot and
- * took ~3 model latencies per step (npm run bench, concurrency phase).
+ * Activity slots per worker (WORKER_MAX_ACTIVITIES, default 50): model steps are long and
+ * mostly waiting, so with 20 slots 50 concurrent runs queued for a slot and took ~3 model
+ * latencies per step (npm run bench, concurrency phase). Not the SDK's 100: a step's tools
+ * and the validators run the repository's commands (test suites), which do not wait cheaply.
  */
 function maxActivities(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.WORKER_MAX_ACTIVITIES;
-  if (raw === undefined || raw === '') return 100;
+  if (raw === undefined || raw === '') return 50;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) {
     throw new AgentError('CONFIG_INVALID', `WORKER_MAX_ACTIVITIES must be a positive integer, got "${raw}"`, {
