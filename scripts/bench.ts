@@ -18,7 +18,8 @@ import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/pro
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { Client, Connection, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { tsToMs } from '@temporalio/common';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { RunInput } from '../src/contracts/run.js';
 import { createModelServer, type ModelServer } from '../src/dev/model-server/model-server.js';
@@ -501,6 +502,7 @@ async function resumePhase(bench: Bench, heartbeatTimeoutMs: number): Promise<Re
       JSON.stringify(result.handoff),
     );
     const progress = await handle.query(progressQuery).catch(() => undefined);
+    const afterRetry = await workflowTaskAfterRetry(handle);
     note(
       `  SIGKILL mid-step: the server noticed after ${Math.round(detectedAt - killedAt)} ms (heartbeat timeout ${heartbeatTimeoutMs} ms); ` +
         `the replacement worker was ready ${Math.round(readyAt - second.spawnedAt)} ms after its spawn and the step resumed ${Math.round(resumedAt - second.spawnedAt)} ms after its spawn ` +
@@ -514,12 +516,30 @@ async function resumePhase(bench: Bench, heartbeatTimeoutMs: number): Promise<Re
       resumeAfterKillMs: Math.round(resumedAt - killedAt),
       resumeDetectMs: Math.round(detectedAt - killedAt),
       resumeHeartbeatTimeoutMs: heartbeatTimeoutMs,
+      // After the resumed step: its completion to the workflow task that acts on it (a
+      // sticky queue still pointing at the dead worker is waited out here).
+      resumeNextWorkflowTaskMs: afterRetry,
     };
   } finally {
     await first?.kill('SIGKILL');
     await second?.kill('SIGKILL');
     await model.close();
   }
+}
+
+/** Ms from the first retried activity's completion to the next completed workflow task (-1: none). */
+async function workflowTaskAfterRetry(handle: WorkflowHandle): Promise<number> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  const retried = events.find((e) => (e.activityTaskStartedEventAttributes?.attempt ?? 1) > 1);
+  if (retried === undefined) return -1;
+  const done = events.find(
+    (e) =>
+      e.activityTaskCompletedEventAttributes &&
+      String(e.activityTaskCompletedEventAttributes.startedEventId) === String(retried.eventId),
+  );
+  if (done === undefined) return -1;
+  const next = events.find((e) => Number(e.eventId) > Number(done.eventId) && e.workflowTaskCompletedEventAttributes);
+  return next === undefined ? -1 : Math.round(tsToMs(next.eventTime) - tsToMs(done.eventTime));
 }
 
 // ── main ──────────────────────────────────────────────────────────────────────
