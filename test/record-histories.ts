@@ -3,9 +3,11 @@
  * Run deliberately, after an intended, patched change to workflow code:
  *   node --import tsx test/record-histories.ts
  * Never re-record to make a failing replay test pass: that failure means in-flight runs
- * would break; gate the change with `patched()` instead.
+ * would break; gate the change with `patched()` instead. Existing files are kept (they are
+ * the histories of the old code paths); pass --force to overwrite them.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +21,13 @@ import { ISSUE, pipelineRepo, runPipelineScenario } from './workflows/pipeline/p
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'histories');
 
+const FORCE = process.argv.includes('--force');
+
 async function record(name: string, scenario: Parameters<typeof runScenario>[0]): Promise<void> {
+  if (!FORCE && existsSync(join(OUT, `${name}.json`))) {
+    process.stdout.write(`${name}: kept (exists)\n`);
+    return;
+  }
   const { workflowId, result } = await runScenario(scenario);
   // The format the Web UI and `temporal workflow show -o json` export.
   const json = execFileSync(
@@ -67,6 +75,8 @@ try {
 
 async function recordRuns(): Promise<void> {
   await record('demo-success', { session: join(DEMO_DIR, 'session.json') });
+  // One activity per model step (patched 'one-activity-step').
+  await record('demo-success-one-activity-step', { session: join(DEMO_DIR, 'session.json') });
   // The playbook's five steps, each answered at once; the tests never pass.
   const answer = (stepId: string, action: string, rest: object) => ({
     id: stepId,

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { devServerArgs, waitForServer } from '../../src/cli/temporal/ensure-temporal.js';
+import { devServerArgs, DISPATCH_DYNAMIC_CONFIG, waitForServer } from '../../src/cli/temporal/ensure-temporal.js';
 import { resolveTemporalCliPath } from '../../src/cli/temporal/temporal-cli.js';
 
 export async function freePort(): Promise<number> {
@@ -46,6 +46,16 @@ export interface DevServerOptions {
   readonly startTimeoutMs?: number;
   /** `--sqlite-pragma` values, e.g. ['journal_mode=WAL', 'synchronous=NORMAL']. */
   readonly sqlitePragmas?: readonly string[];
+  /** More `temporal server start-dev` arguments (e.g. `--dynamic-config-value` pairs). */
+  readonly extraArgs?: readonly string[];
+  /** false: the server's default task-queue read rate (DISPATCH_DYNAMIC_CONFIG left out), to compare. */
+  readonly dispatchConfig?: boolean;
+}
+
+/** `args` without the `--dynamic-config-value` pairs of DISPATCH_DYNAMIC_CONFIG. */
+function withoutDispatchConfig(args: readonly string[]): string[] {
+  const drop = new Set<string>(DISPATCH_DYNAMIC_CONFIG);
+  return args.filter((a, i) => !drop.has(a) && !(a === '--dynamic-config-value' && drop.has(args[i + 1] ?? '')));
 }
 
 export async function startPrivateDevServer(options: DevServerOptions): Promise<PrivateDevServer> {
@@ -55,11 +65,14 @@ export async function startPrivateDevServer(options: DevServerOptions): Promise<
   const dbFile = join(options.dir, options.dbName ?? 'temporal.sqlite');
   const logFile = join(options.dir, 'dev-server.log');
   const args = [
-    ...devServerArgs({ port, uiPort, dbFile }),
+    ...(options.dispatchConfig === false ? withoutDispatchConfig : (a: string[]) => a)(
+      devServerArgs({ port, uiPort, dbFile }),
+    ),
     '--log-level',
     'error',
     ...(options.ui ? [] : ['--headless']),
     ...(options.sqlitePragmas ?? []).flatMap((p) => ['--sqlite-pragma', p]),
+    ...(options.extraArgs ?? []),
   ];
   const address = `127.0.0.1:${port}`;
   const cli = resolveTemporalCliPath();

@@ -4,8 +4,11 @@
  */
 import { type Client, type WorkflowHandle } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common';
+import proto from '@temporalio/proto';
 import type { RunInput, RunResult } from '../../src/contracts/run.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
+
+const EventType = proto.temporal.api.enums.v1.EventType;
 
 export interface DurableRun {
   readonly workflowId: string;
@@ -101,6 +104,9 @@ export interface TimeBreakdown {
   readonly workflowTaskExecMs: number;
   readonly activities: number;
   readonly workflowTasks: number;
+  readonly events: number;
+  /** Event counts by type (e.g. MARKER_RECORDED, UPSERT_WORKFLOW_SEARCH_ATTRIBUTES). */
+  readonly byEventType: Readonly<Record<string, number>>;
   readonly byActivity: Readonly<Record<string, { count: number; queueMs: number; execMs: number }>>;
 }
 
@@ -118,8 +124,11 @@ export async function timeBreakdown(handle: WorkflowHandle): Promise<TimeBreakdo
     workflowTasks: 0,
   };
   const byActivity: Record<string, { count: number; queueMs: number; execMs: number }> = {};
+  const byEventType: Record<string, number> = {};
   for (const e of history.events ?? []) {
     const id = String(e.eventId);
+    const typeName = String(EventType[e.eventType ?? 0] ?? e.eventType).replace(/^EVENT_TYPE_/, '');
+    byEventType[typeName] = (byEventType[typeName] ?? 0) + 1;
     const t = tsToMs(e.eventTime);
     at.set(id, t);
     if (e.activityTaskScheduledEventAttributes)
@@ -149,5 +158,5 @@ export async function timeBreakdown(handle: WorkflowHandle): Promise<TimeBreakdo
       out.workflowTasks += 1;
     }
   }
-  return { ...out, byActivity };
+  return { ...out, events: history.events?.length ?? 0, byEventType, byActivity };
 }

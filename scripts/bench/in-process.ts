@@ -1,6 +1,6 @@
 /**
  * The baseline for the orchestration overhead: the same run as the workflow (load,
- * prepare the worktree, per step: schema, prompt, model query; then validators and
+ * prepare the worktree, per step: one model step activity resolving schema and prompt; then validators and
  * the boundary hook), as a plain in-process loop calling the very same activity
  * functions (`createActivities(createDefaultDeps(...))`) one after the other, inside
  * a MockActivityEnvironment (an activity Context for heartbeats, no Temporal server).
@@ -69,7 +69,6 @@ export async function runInProcess(input: RunInput, modelUrl: string): Promise<I
     const step = definition.steps[state.stepId];
     if (step === undefined) return finish('failed', `unknown step ${state.stepId}`, state.steps.length);
     state = { ...state, iteration: state.iteration + 1 };
-    const schema = await call(acts.resolveSchema, stepSchemaInput(definition, step));
     const variables = buildPromptVariables({
       parameters: input.parameters ?? {},
       iteration: state.iteration,
@@ -80,7 +79,7 @@ export async function runInProcess(input: RunInput, modelUrl: string): Promise<I
       agentName: definition.name,
       branch: workspace.branch,
     });
-    const prompt = await call(acts.resolvePrompt, stepPromptInput(definition, step, variables));
+    // As the workflow does ('one-activity-step'): the step activity resolves prompt and schema.
     const answer: QueryStepOutput = await call(acts.queryStep, {
       workflowId,
       issue: input.issue,
@@ -91,8 +90,8 @@ export async function runInProcess(input: RunInput, modelUrl: string): Promise<I
       artifactsDir: input.artifactsDir,
       system,
       issueContext: formatIssueContext(workspace.issue),
-      prompt: prompt.text,
-      schema,
+      stepPrompt: stepPromptInput(definition, step, variables),
+      stepSchema: stepSchemaInput(definition, step),
       model: definition.model,
       readOnly: step.readOnly,
       budget: remainingBudget(state),

@@ -15,6 +15,8 @@ export interface WorkerEnv {
   readonly taskQueue: string;
   readonly modelUrl: string;
   readonly bundlePath?: string;
+  /** Start the floor worker with this floor-workflow bundle instead of the run worker. */
+  readonly floorBundlePath?: string;
 }
 
 export interface WorkerProcess {
@@ -42,6 +44,7 @@ export function spawnWorker(env: WorkerEnv, options: { stderr?: 'inherit' | 'ign
       TEMPORAL_TASK_QUEUE: env.taskQueue,
       ANTHROPIC_BASE_URL: env.modelUrl,
       ...(env.bundlePath ? { BENCH_BUNDLE: env.bundlePath } : {}),
+      ...(env.floorBundlePath ? { BENCH_FLOOR: env.floorBundlePath } : {}),
     },
     stdio: ['ignore', 'pipe', options.stderr ?? 'ignore'],
   });

@@ -19,6 +19,7 @@ import { createArtifactStore, validatorArtifactDir } from './artifacts/artifact-
 import { evaluateCustomVerdict } from './custom-verdict.js';
 import { runStepRunner } from './runner/run-step-runner.js';
 import { resolveSchemaDigest, toStepQueryRequest } from './step-request.js';
+import { createStepInputCache } from './step-input-cache.js';
 import type { ActivityDeps } from './deps.js';
 import { withHeartbeat } from './heartbeat.js';
 import { redactDeep, redactorForEnv } from './secret-redactor.js';
@@ -68,6 +69,7 @@ async function guarded<T extends { readonly gitRestored?: readonly string[] }>(
 export function createActivities(deps: ActivityDeps): RunActivities {
   const redact = deps.redact ?? redactorForEnv(process.env);
   const edge = edgeWith(redact);
+  const stepInputs = createStepInputCache();
   return {
     loadDefinition: edge(async ({ agentDir, overrides }) => loadAgentDefinitionOrThrow(agentDir, overrides)),
     resolvePrompt: edge(async (input) => resolveC3lPrompt(input)),
@@ -78,7 +80,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
       return deps.hostTaskQueue === undefined ? prepared : { ...prepared, hostTaskQueue: deps.hostTaskQueue };
     }),
     queryStep: edge(async (input) => {
-      const request = await toStepQueryRequest(input);
+      const request = await toStepQueryRequest(input, stepInputs);
       const { workflowExecution, activityId } = Context.current().info;
       const scope = { runId: workflowExecution?.runId ?? request.workflowId, activityId };
       const label = `${input.stepId} · iteration ${input.iteration}`;

@@ -1,11 +1,21 @@
 /**
- * Keeps prompts and schemas out of workflow history. `resolveSchema` records only a
- * digest of the step schema; the step query re-resolves the schema and the system
- * prompt on the worker and checks the digest, so a schema edited mid-run fails the
- * step as a schema failure (counted toward fail-fast) instead of changing silently.
+ * Keeps prompts and schemas out of workflow history. Since 'one-activity-step' the step
+ * activity resolves the step prompt and schema itself (no activity of their own). Before,
+ * `resolveSchema` recorded only a digest of the step schema; the step query re-resolves
+ * the schema and checks the digest, so a schema edited mid-run fails the step as a
+ * schema failure (counted toward fail-fast) instead of changing silently.
  */
 import { createHash } from 'node:crypto';
-import type { QueryStepInput, ResolveSchemaInput, SchemaDigest, StepQueryRequest } from '../contracts/activities.js';
+import type {
+  QueryStepInput,
+  ResolvedSchema,
+  ResolvePromptInput,
+  ResolveSchemaInput,
+  SchemaDigest,
+  StepQueryRequest,
+} from '../contracts/activities.js';
+import { withOperatorGuidance } from '../contracts/step-inputs.js';
+import type { StepInputCache } from './step-input-cache.js';
 import { AgentError } from '../contracts/errors.js';
 import { FailureType } from '../contracts/failures.js';
 import type { JsonObject } from '../contracts/json.js';
@@ -22,19 +32,49 @@ export async function resolveSchemaDigest(input: ResolveSchemaInput): Promise<Sc
   return { ...input, ...digest(resolved.full) };
 }
 
-export async function toStepQueryRequest(input: QueryStepInput): Promise<StepQueryRequest> {
-  const [system, schema] = await Promise.all([resolveC3lPrompt(input.system), resolveStepSchema(input.schema)]);
+/**
+ * The step's conversation inputs. The prompt is the given text or the `stepPrompt`
+ * resolved here (plus operator guidance); the schema is the `stepSchema` resolved here
+ * (once per run with a cache) or, for histories from before 'one-activity-step', the
+ * digest's schema resolved again and checked.
+ */
+export async function toStepQueryRequest(input: QueryStepInput, cache?: StepInputCache): Promise<StepQueryRequest> {
+  const once = <I, O>(value: I, resolve: (i: I) => Promise<O>): Promise<O> =>
+    cache === undefined ? resolve(value) : cache.get(input.workflowId, value, resolve);
+  const { system: _system, stepPrompt, stepSchema, guidance: _guidance, schema: digestOf, ...rest } = input;
+  const schemaPromise =
+    stepSchema !== undefined ? once(stepSchema, resolveStepSchema) : checkedSchema(input.stepId, digestOf);
+  const [system, schema] = await Promise.all([once(input.system, resolveC3lPrompt), schemaPromise]);
+  return { ...rest, systemPrompt: system.text, prompt: await stepPromptText(input, stepPrompt), schema };
+}
+
+async function stepPromptText(input: QueryStepInput, stepPrompt: ResolvePromptInput | undefined): Promise<string> {
+  if (input.prompt !== undefined) return input.prompt;
+  if (stepPrompt === undefined) {
+    throw new AgentError(FailureType.PromptResolution, `step "${input.stepId}" has neither a prompt nor a stepPrompt`, {
+      where: 'queryStep input',
+    });
+  }
+  return withOperatorGuidance((await resolveC3lPrompt(stepPrompt)).text, input.guidance);
+}
+
+async function checkedSchema(stepId: string, expected: SchemaDigest | undefined): Promise<ResolvedSchema> {
+  if (expected === undefined) {
+    throw new AgentError(FailureType.SchemaResolution, `step "${stepId}" has neither a schema nor a stepSchema`, {
+      where: 'queryStep input',
+    });
+  }
+  const schema = await resolveStepSchema(expected);
   const now = digest(schema.full);
-  if (now.sha256 !== input.schema.sha256) {
+  if (now.sha256 !== expected.sha256) {
     throw new AgentError(
       FailureType.SchemaResolution,
-      `the schema of step "${input.stepId}" changed since the step started`,
+      `the schema of step "${stepId}" changed since the step started`,
       {
-        where: `schemas/${input.schema.file}#${input.schema.schema}`,
-        expected: `sha256 ${input.schema.sha256.slice(0, 12)}, found ${now.sha256.slice(0, 12)}`,
+        where: `schemas/${expected.file}#${expected.schema}`,
+        expected: `sha256 ${expected.sha256.slice(0, 12)}, found ${now.sha256.slice(0, 12)}`,
       },
     );
   }
-  const { system: _system, ...rest } = input;
-  return { ...rest, systemPrompt: system.text, schema };
+  return schema;
 }

@@ -129,8 +129,12 @@ export interface SchemaDigest extends ResolveSchemaInput {
 }
 
 /** What the step's conversation itself needs: prompts and schemas resolved. */
-export interface StepQueryRequest extends Omit<QueryStepInput, 'system' | 'schema'> {
+export interface StepQueryRequest extends Omit<
+  QueryStepInput,
+  'system' | 'schema' | 'prompt' | 'stepPrompt' | 'stepSchema' | 'guidance'
+> {
   readonly systemPrompt: string;
+  readonly prompt: string;
   readonly schema: ResolvedSchema;
 }
 
@@ -146,8 +150,19 @@ export interface QueryStepInput {
   readonly system: ResolvePromptInput;
   /** The untrusted issue text, quoted as data; part of the cached prefix. */
   readonly issueContext: string;
-  readonly prompt: string;
-  readonly schema: SchemaDigest;
+  /**
+   * The step prompt as text (a retry prompt, or histories from before 'one-activity-step');
+   * otherwise `stepPrompt` says how the activity resolves it.
+   */
+  readonly prompt?: string;
+  /** The step prompt to resolve in the activity (one activity per step: 'one-activity-step'). */
+  readonly stepPrompt?: ResolvePromptInput;
+  /** Operator guidance appended to a resolved `stepPrompt` (see withOperatorGuidance). */
+  readonly guidance?: string;
+  /** The schema digest from a resolveSchema activity (histories from before 'one-activity-step'). */
+  readonly schema?: SchemaDigest;
+  /** The schema to resolve in the activity; a failure is a schema failure (FailureType.SchemaResolution). */
+  readonly stepSchema?: ResolveSchemaInput;
   readonly model: ModelSettings;
   readonly readOnly: boolean;
   /** What is left of the run budget when this step starts. */

@@ -75,3 +75,8 @@ export function stepSchemaInput(definition: AgentDefinition, step: StepDefinitio
     ...(step.outputSchemaRef.inline === undefined ? {} : { inline: step.outputSchemaRef.inline }),
   };
 }
+
+/** Operator guidance adds to a step prompt (the workflow and the step activity both use this). */
+export function withOperatorGuidance(text: string, guidance: string | undefined): string {
+  return guidance === undefined ? text : `${text}\n\n<operator_guidance>\n${guidance}\n</operator_guidance>`;
+}

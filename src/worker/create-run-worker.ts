@@ -74,10 +74,15 @@ function printLogEntry(entry: LogEntry): void {
   process.stderr.write(redact(`${time} [${entry.level}] ${entry.message}${meta}`) + '\n');
 }
 
-/** Activity slots per worker (WORKER_MAX_ACTIVITIES): model steps are long and mostly waiting. */
+/**
+ * Activity slots per worker (WORKER_MAX_ACTIVITIES, default 50): model steps are long and
+ * mostly waiting, so with 20 slots 50 concurrent runs queued for a slot and took ~3 model
+ * latencies per step (npm run bench, concurrency phase). Not the SDK's 100: a step's tools
+ * and the validators run the repository's commands (test suites), which do not wait cheaply.
+ */
 function maxActivities(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.WORKER_MAX_ACTIVITIES;
-  if (raw === undefined || raw === '') return 20;
+  if (raw === undefined || raw === '') return 50;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) {
     throw new AgentError('CONFIG_INVALID', `WORKER_MAX_ACTIVITIES must be a positive integer, got "${raw}"`, {
@@ -85,6 +90,17 @@ function maxActivities(env: NodeJS.ProcessEnv = process.env): number {
     });
   }
   return value;
+}
+
+/** Slot, poller and cache settings shared by both workers (and the bench's floor worker). */
+export function workerTuning(env: NodeJS.ProcessEnv = process.env) {
+  return {
+    maxConcurrentActivityTaskExecutions: maxActivities(env),
+    shutdownGraceTime: '5 seconds',
+    // Cancellation reaches an activity only with a heartbeat that gets to the server;
+    // the default throttle (0.8 × heartbeat timeout) would delay a cancel by ~48 s.
+    maxHeartbeatThrottleInterval: '2 seconds',
+  } as const satisfies Partial<WorkerOptions>;
 }
 
 /**
@@ -118,11 +134,7 @@ export async function createRunWorker(
     namespace: options.namespace,
     activities,
     ...(options.identity ? { identity: options.identity } : {}),
-    maxConcurrentActivityTaskExecutions: maxActivities(),
-    shutdownGraceTime: '5 seconds',
-    // Cancellation reaches an activity only with a heartbeat that gets to the server;
-    // the default throttle (0.8 × heartbeat timeout) would delay a cancel by ~48 s.
-    maxHeartbeatThrottleInterval: '2 seconds',
+    ...workerTuning(),
   } as const;
   const shared = await Worker.create({
     ...common,

@@ -38,7 +38,18 @@ export async function runLocalBoundaryHook(deps: LocalBoundaryDeps, input: Bound
       expected: 'branch, merge or squash (pr is delivered by the GitHub hook, with --issues github)',
     });
   }
+  // The worktree's own state (its index) is checked before taking the repository lock:
+  // runs sharing a repository queue only for what touches shared state.
+  const dirty = await uncommitted(input, delivery);
+  if (dirty !== undefined) return notDelivered(input, delivery, dirty);
   return withRepoLock(input.repoPath, () => deliverLocally(deps, input, delivery));
+}
+
+function notDelivered(input: BoundaryHookInput, delivery: LocalDelivery, delivered: Step): BoundaryReport {
+  const steps: Step[] = [delivered];
+  for (const name of ['comment', ...issueEffectNames(input), 'remove-worktree'])
+    steps.push(skipped(name, `waiting for ${input.branch} to be delivered`));
+  return report(steps, { delivery });
 }
 
 async function deliverLocally(
@@ -46,15 +57,10 @@ async function deliverLocally(
   input: BoundaryHookInput,
   delivery: LocalDelivery,
 ): Promise<BoundaryReport> {
-  const steps: Step[] = [];
   const delivered = await deliver(input, delivery);
-  steps.push(delivered);
+  if (!succeeded(delivered)) return notDelivered(input, delivery, delivered);
+  const steps: Step[] = [delivered];
   const mergeCommand = delivery === 'branch' ? `git merge ${input.branch}` : undefined;
-  if (!succeeded(delivered)) {
-    for (const name of ['comment', ...issueEffectNames(input), 'remove-worktree'])
-      steps.push(skipped(name, `waiting for ${input.branch} to be delivered`));
-    return report(steps, { delivery });
-  }
   const issues = deps.issueSource(input.mode, input.repoPath);
   steps.push(...(await applyIssueEffects(issues, input, deliveredSentence(input, delivery))));
   steps.push(await removeWorktree(input));
@@ -77,17 +83,19 @@ export async function checkExternalState(
   return deps.issueSource(input.issueSource, input.repoPath).read(input.issue);
 }
 
+/** The failed delivery step when the worktree has uncommitted changes, else undefined. */
+async function uncommitted(input: BoundaryHookInput, delivery: LocalDelivery): Promise<Step | undefined> {
+  if (!(await directoryExists(input.worktreePath))) return undefined;
+  const dirty = await statusLines(input.worktreePath, { includeUntracked: true });
+  if (dirty.length === 0) return undefined;
+  return failed(
+    delivery === 'branch' ? 'keep-branch' : delivery,
+    `the worktree has ${dirty.length} uncommitted change(s) that are not on ${input.branch}: ${dirty[0]?.trim()}`,
+    `commit or discard the changes in ${input.worktreePath}, then re-run the delivery`,
+  );
+}
+
 async function deliver(input: BoundaryHookInput, delivery: LocalDelivery): Promise<Step> {
-  const name = delivery === 'branch' ? 'keep-branch' : delivery;
-  if (await directoryExists(input.worktreePath)) {
-    const dirty = await statusLines(input.worktreePath, { includeUntracked: true });
-    if (dirty.length > 0)
-      return failed(
-        name,
-        `the worktree has ${dirty.length} uncommitted change(s) that are not on ${input.branch}: ${dirty[0]?.trim()}`,
-        `commit or discard the changes in ${input.worktreePath}, then re-run the delivery`,
-      );
-  }
   switch (delivery) {
     case 'branch':
       return keepBranch(input);

@@ -4,21 +4,32 @@
  * the local ajv check stays the source of truth. `validateStructuredOutput` is the
  * one seam to swap for the shared configuration validator later.
  */
+import { createHash } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { isJsonObject, type JsonObject } from '../../contracts/json.js';
 
 const compiled = new WeakMap<object, ValidateFunction>();
+/** By content too: every run resolves its own schema objects, compiling costs ~10 ms of worker CPU. */
+const compiledByContent = new Map<string, ValidateFunction>();
 
 function compile(schema: Readonly<Record<string, unknown>>): ValidateFunction {
   const cached = compiled.get(schema);
   if (cached) return cached;
+  const key = createHash('sha256').update(JSON.stringify(schema)).digest('hex');
+  const same = compiledByContent.get(key);
+  if (same) {
+    compiled.set(schema, same);
+    return same;
+  }
   const options = { allErrors: true, strict: false, validateFormats: false, logger: false } as const;
   const draft2020 = typeof schema['$schema'] === 'string' && schema['$schema'].includes('2020-12');
   // A fresh instance per schema: a schema's `$id` may be registered only once per instance.
   const ajv = draft2020 ? new Ajv2020(options) : new Ajv(options);
   const validate = ajv.compile(schema as object);
   compiled.set(schema, validate);
+  if (compiledByContent.size >= 256) compiledByContent.clear();
+  compiledByContent.set(key, validate);
   return validate;
 }
 

@@ -11,7 +11,7 @@ import { mkdir, readdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
-import type { PrepareWorkspaceInput, PrepareWorkspaceOutput } from '../../contracts/activities.js';
+import type { IssueSnapshot, PrepareWorkspaceInput, PrepareWorkspaceOutput } from '../../contracts/activities.js';
 import type { IssueSourceFactory } from '../issues/issue-source.js';
 import { git, gitOrThrow } from './git/git.js';
 import { withRepoLock } from './git/repo-lock.js';
@@ -41,21 +41,26 @@ export async function prepareWorkspace(
   input: PrepareWorkspaceInput,
 ): Promise<PrepareWorkspaceOutput> {
   const repoPath = await assertRepo(input.repoPath);
-  return withRepoLock(repoPath, async () => {
-    await sweepStaleSandboxes();
-    const prepared = await prepareLocked(deps, input, repoPath);
-    await snapshotGitState(repoPath, prepared.worktreePath, { keepExisting: prepared.reused });
-    await ensureAgentHome(prepared.worktreePath);
-    return prepared;
+  // Read before taking the lock (for GitHub a network call): runs sharing a repository
+  // queue only for the git writes.
+  const issue = await deps.issueSource(input.issueSource, repoPath).read(input.issue);
+  // Outside the lock too: the sweep only removes the state of worktrees that are gone (it
+  // already runs alongside other repositories' runs), and the agent's HOME is this worktree's.
+  await sweepStaleSandboxes();
+  const prepared = await withRepoLock(repoPath, async () => {
+    const locked = await prepareLocked(issue, input, repoPath);
+    await snapshotGitState(repoPath, locked.worktreePath, { keepExisting: locked.reused });
+    return locked;
   });
+  await ensureAgentHome(prepared.worktreePath);
+  return prepared;
 }
 
 async function prepareLocked(
-  deps: PrepareWorkspaceDeps,
+  issue: IssueSnapshot,
   input: PrepareWorkspaceInput,
   repoPath: string,
 ): Promise<PrepareWorkspaceOutput> {
-  const issue = await deps.issueSource(input.issueSource, repoPath).read(input.issue);
   const layout = worktreeLayout({
     repoPath,
     commonDir: await commonGitDir(repoPath),

@@ -1,16 +1,17 @@
 /**
- * Runs one step's model query: schema, prompt, then the tool loop activity.
- * Schema failures (resolution or an invalid final answer) are counted toward
+ * Runs one step's model query: one activity that resolves the step's schema and prompt
+ * and runs the tool loop ('one-activity-step'; histories from before resolved schema and
+ * prompt in activities of their own first). Schema failures (resolution or an invalid final answer) are counted toward
  * schema fail-fast: two in a row end the run with FAILED_SCHEMA_RESOLUTION.
  */
 import { ApplicationFailure, log, patched } from '@temporalio/workflow';
 import { stepInputVariables } from './declared-inputs.js';
 import { withParameterDefaults } from '../../contracts/parameter-values.js';
-import type { QueryStepOutput, SchemaDigest } from '../../contracts/activities.js';
+import type { QueryStepInput, QueryStepOutput, ResolvePromptInput, SchemaDigest } from '../../contracts/activities.js';
 import type { StepDefinition } from '../../contracts/definition.js';
 import { FailureType, SCHEMA_FAILURE_TYPES } from '../../contracts/failures.js';
 import { buildPromptVariables } from './prompt-variables.js';
-import { stepPromptInput, stepSchemaInput } from '../../contracts/step-inputs.js';
+import { stepPromptInput, stepSchemaInput, withOperatorGuidance } from '../../contracts/step-inputs.js';
 import { recordStep, remainingBudget, takeGuidance, takeRetryPrompt, type RunState } from './run-state.js';
 import { isJsonObject } from '../../contracts/json.js';
 import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';
@@ -48,10 +49,16 @@ async function resolveStepPrompt(ctx: RunContext, session: RunSession, step: Ste
   const taken = takeRetryPrompt(withGuidance.state);
   session.update(taken.state);
   const text = taken.prompt ?? (await resolveBasePrompt(ctx, session, step));
-  return guidance === undefined ? text : `${text}\n\n<operator_guidance>\n${guidance}\n</operator_guidance>`;
+  return withOperatorGuidance(text, guidance);
 }
 
 async function resolveBasePrompt(ctx: RunContext, session: RunSession, step: StepDefinition): Promise<string> {
+  const resolved = await configActivities.resolvePrompt(basePromptInput(ctx, session, step));
+  return resolved.text;
+}
+
+/** How to resolve the step's own prompt (pure); an undeclared input fails with PromptResolution. */
+function basePromptInput(ctx: RunContext, session: RunSession, step: StepDefinition): ResolvePromptInput {
   const variables = buildPromptVariables({
     parameters: withParameterDefaults(ctx.definition.parameters, ctx.input.parameters),
     iteration: session.state.iteration,
@@ -66,8 +73,7 @@ async function resolveBasePrompt(ctx: RunContext, session: RunSession, step: Ste
   if (!inputs.ok) throw ApplicationFailure.nonRetryable(inputs.reason, FailureType.PromptResolution);
   // Declared inputs fill in defaults; handoffs already present and parameters keep their values.
   const merged = { ...inputs.variables, ...variables };
-  const resolved = await configActivities.resolvePrompt(stepPromptInput(ctx.definition, step, merged));
-  return resolved.text;
+  return stepPromptInput(ctx.definition, step, merged);
 }
 
 /** A step stopped by the budget: its partial spend (tokens as input, cost as reported) is recorded. */
@@ -87,7 +93,11 @@ function recordStoppedStep(state: RunState, step: StepDefinition, details: unkno
   });
 }
 
+/** One activity per plain step: prompt and schema are resolved by the step activity itself. */
+const ONE_ACTIVITY_PATCH = 'one-activity-step';
+
 export async function queryStep(ctx: RunContext, session: RunSession, step: StepDefinition): Promise<StepQueryOutcome> {
+  if (patched(ONE_ACTIVITY_PATCH)) return queryStepInOneActivity(ctx, session, step);
   let schema: SchemaDigest;
   try {
     schema = await configActivities.resolveSchema(stepSchemaInput(ctx.definition, step));
@@ -105,7 +115,50 @@ export async function queryStep(ctx: RunContext, session: RunSession, step: Step
     if (info.cancelled) throw err;
     return { kind: 'failed', code: info.type ?? FailureType.PromptResolution, reason: info.message };
   }
+  // What a step stopped by the budget runs again with once the budget is raised.
+  return runModelActivity(ctx, session, step, { prompt, schema }, { pendingRetryPrompt: prompt });
+}
 
+/**
+ * The step's prompt as the activity resolves it: a pending retry prompt as text, else the
+ * step's own prompt input; operator guidance travels alongside and is appended there.
+ */
+async function queryStepInOneActivity(
+  ctx: RunContext,
+  session: RunSession,
+  step: StepDefinition,
+): Promise<StepQueryOutcome> {
+  const withGuidance = takeGuidance(session.state);
+  const taken = takeRetryPrompt(withGuidance.state);
+  session.update(taken.state);
+  const guidance = withGuidance.guidance;
+  let prompt: Pick<QueryStepInput, 'prompt' | 'stepPrompt' | 'guidance'>;
+  try {
+    prompt =
+      taken.prompt !== undefined
+        ? { prompt: withOperatorGuidance(taken.prompt, guidance) }
+        : { stepPrompt: basePromptInput(ctx, session, step), ...(guidance === undefined ? {} : { guidance }) };
+  } catch (err) {
+    const info = failureInfo(err);
+    return { kind: 'failed', code: info.type ?? FailureType.PromptResolution, reason: info.message };
+  }
+  // A step stopped by the budget runs again as it would have: same retry prompt, same guidance.
+  const keep: Partial<RunState> =
+    prompt.prompt !== undefined
+      ? { pendingRetryPrompt: prompt.prompt }
+      : guidance === undefined
+        ? {}
+        : { operatorGuidance: guidance };
+  return runModelActivity(ctx, session, step, { ...prompt, stepSchema: stepSchemaInput(ctx.definition, step) }, keep);
+}
+
+async function runModelActivity(
+  ctx: RunContext,
+  session: RunSession,
+  step: StepDefinition,
+  resolution: Pick<QueryStepInput, 'prompt' | 'stepPrompt' | 'guidance' | 'schema' | 'stepSchema'>,
+  onBudgetStop: Partial<RunState>,
+): Promise<StepQueryOutcome> {
   try {
     const answer = await modelActivities.queryStep.executeWithOptions(
       {
@@ -126,8 +179,7 @@ export async function queryStep(ctx: RunContext, session: RunSession, step: Step
           artifactsDir: ctx.input.artifactsDir,
           system: ctx.system,
           issueContext: ctx.issueContext,
-          prompt,
-          schema,
+          ...resolution,
           model: step.model === undefined ? ctx.definition.model : { ...ctx.definition.model, model: step.model },
           readOnly: step.readOnly,
           budget: remainingBudget(session.state),
@@ -157,7 +209,7 @@ export async function queryStep(ctx: RunContext, session: RunSession, step: Step
     if (info.type === FailureType.BudgetExhausted) {
       // The prompt is not lost: the step runs again with it once the budget is raised.
       // What the stopped step spent still counts against the budget.
-      session.update(recordStoppedStep({ ...session.state, pendingRetryPrompt: prompt }, step, info.details[0]));
+      session.update(recordStoppedStep({ ...session.state, ...onBudgetStop }, step, info.details[0]));
       return { kind: 'budget-exhausted', reason: info.message };
     }
     return { kind: 'failed', code: info.type ?? FailureType.ModelUnavailable, reason: info.message };

@@ -30,17 +30,38 @@ export interface GitGuardReport {
 export async function restoreGitState(worktreePath: string): Promise<GitGuardReport> {
   const snapshot = await loadGitSnapshot(worktreePath);
   if (snapshot === undefined) return { checked: false, restored: [] };
+  // Almost every check finds nothing changed: it reads without the repository lock, so
+  // runs sharing a repository do not queue for it after every step. A difference is
+  // checked again and put back under the lock (the harness's own writes are atomic
+  // renames, so an unlocked read can only see a difference that is re-checked).
+  if (!(await anythingChanged(snapshot))) return { checked: true, restored: [] };
   return withRepoLock(snapshot.repoPath, () => restoreLocked(snapshot));
+}
+
+async function fileChanged(snapshot: GitStateSnapshot, file: string, expected: FileEntry | null): Promise<boolean> {
+  const configFile = path.basename(file) === 'config' && path.dirname(file) === snapshot.commonDir;
+  return configFile
+    ? !(await sameConfig(file, expected))
+    : !sameEntry(await readEntry(file).catch(() => null), expected);
+}
+
+async function anythingChanged(snapshot: GitStateSnapshot): Promise<boolean> {
+  for (const [file, expected] of Object.entries(snapshot.files)) {
+    if (await fileChanged(snapshot, file, expected)) return true;
+  }
+  const current = await readTree(snapshot.hooksDir).catch(() => null);
+  const expected = snapshot.hooks;
+  if (expected === null) return current !== null || (await readEntry(snapshot.hooksDir).catch(() => null)) !== null;
+  if (current === null) return true;
+  const names = new Set([...Object.keys(current), ...Object.keys(expected)]);
+  return [...names].some((rel) => !sameEntry(current[rel] ?? null, expected[rel] ?? null));
 }
 
 async function restoreLocked(snapshot: GitStateSnapshot): Promise<GitGuardReport> {
   const restored: string[] = [];
   for (const [file, expected] of Object.entries(snapshot.files)) {
     const configFile = path.basename(file) === 'config' && path.dirname(file) === snapshot.commonDir;
-    const changed = configFile
-      ? !(await sameConfig(file, expected))
-      : !sameEntry(await readEntry(file).catch(() => null), expected);
-    if (!changed) continue;
+    if (!(await fileChanged(snapshot, file, expected))) continue;
     const keep = configFile ? await harnessEntries(file) : [];
     await putBack(file, expected);
     if (configFile) await reapplyHarnessKeys(file, expected, keep);
@@ -96,7 +117,8 @@ async function sameConfig(file: string, expected: FileEntry | null): Promise<boo
 
 /** Parses snapshot bytes with git by writing them to a scratch file next to the config. */
 async function entriesOfBytes(file: string, entry: FileEntry & { kind: 'file' }): Promise<string[] | undefined> {
-  const scratch = `${file}.issue-agent-snapshot`;
+  // Unique: unlocked checks of several runs may parse at the same time.
+  const scratch = `${file}.issue-agent-snapshot.${process.pid}.${Math.random().toString(36).slice(2, 10)}`;
   await writeFile(scratch, Buffer.from(entry.base64, 'base64'));
   try {
     return await configEntries(scratch);

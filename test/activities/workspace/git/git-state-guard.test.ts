@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync 
 import path from 'node:path';
 import { test } from 'node:test';
 import { restoreGitState } from '../../../../src/activities/workspace/git/git-state-guard.js';
+import { withRepoLock } from '../../../../src/activities/workspace/git/repo-lock.js';
 import { snapshotGitState, takeGitSnapshot } from '../../../../src/activities/workspace/git/git-state-snapshot.js';
 import { removeAgentSandbox } from '../../../../src/activities/workspace/sandbox-state.js';
 import { makeTempGitRepo } from '../../../helpers/temp-git-repo.js';
@@ -109,6 +110,36 @@ test('a resumed run keeps its first snapshot', async () => {
       ['post-commit'],
     );
   } finally {
+    await cleanup();
+  }
+});
+
+test('a check that finds nothing changed does not wait for the repository lock; a change does', async () => {
+  const { dir, wt, cleanup } = await repoWithWorktree();
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  try {
+    await snapshotGitState(dir, wt, { keepExisting: false });
+    const locked = withRepoLock(dir, () => held);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const clean = await Promise.race([
+      restoreGitState(wt),
+      new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5000)),
+    ]);
+    assert.deepEqual(clean, { checked: true, restored: [] }, 'answered while another run holds the lock');
+    writeFileSync(path.join(dir, '.git/hooks/post-commit'), '#!/bin/sh\nexit 0\n');
+    let restored = false;
+    const restoring = restoreGitState(wt).then((r) => ((restored = true), r));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(restored, false, 'a restore waits for the lock');
+    release();
+    await locked;
+    assert.deepEqual(
+      (await restoring).restored.map((p) => path.relative(dir, p)),
+      ['.git/hooks/post-commit'],
+    );
+  } finally {
+    release();
     await cleanup();
   }
 });
