@@ -9,7 +9,8 @@ export function reportFatal(err: unknown): number {
   if (AgentError.isInstance(err)) {
     process.stderr.write(`error: ${err.code === 'USAGE' ? err.message : err.describe()}\n`);
     const problems = (err as { problems?: unknown }).problems;
-    if (Array.isArray(problems)) {
+    // The first problem is already in the line above: list them all only when there are more.
+    if (Array.isArray(problems) && problems.length > 1) {
       const format = (err as { format?: () => string }).format;
       if (typeof format === 'function') process.stderr.write(`${format.call(err)}\n`);
     }
