@@ -8,13 +8,15 @@ import type { ConditionResult } from '../../contracts/activities.js';
 export function closingComment(options: {
   workflowId: string;
   branch: string;
+  /** False for label-only closure: the run finished, the issue stays open (e.g. a pipeline's agent). */
+  closes: boolean;
   /** One sentence: how the work was delivered. */
   delivered?: string;
   summary: string;
   evidence: readonly ConditionResult[];
 }): string {
   const lines = [
-    `Closed by run \`${options.workflowId}\` (branch \`${options.branch}\`).${options.delivered ? ` ${options.delivered}` : ''}`,
+    `${options.closes ? 'Closed' : 'Completed'} by run \`${options.workflowId}\` (branch \`${options.branch}\`).${options.delivered ? ` ${options.delivered}` : ''}`,
     '',
     options.summary.trim() || '(no summary)',
   ];

@@ -25,6 +25,7 @@ export async function applyIssueEffects(
   const text = closingComment({
     workflowId: input.workflowId,
     branch: input.branch,
+    closes: input.closureAction !== 'label-only',
     delivered,
     summary: input.summary,
     evidence: input.evidence,

@@ -10,6 +10,8 @@ export interface PipelineState {
   phase?: string;
   agent?: string;
   childWorkflowId?: string;
+  /** The cycle dispatched last: it stays the current cycle until the next dispatch. */
+  cycle?: number;
   lastOutcome?: string;
   history: PipelineTransition[];
   issueClosed: boolean;
@@ -29,7 +31,7 @@ export function progressOf(
     ...meta,
     status: s.status,
     paused: s.paused,
-    cycle: s.history.length + (s.childWorkflowId === undefined ? 0 : 1),
+    cycle: s.cycle ?? s.history.length,
     history: [...s.history],
     issueClosed: s.issueClosed,
     ...(s.phase === undefined ? {} : { phase: s.phase }),

@@ -154,6 +154,7 @@ export async function runPipelineWorkflow(input: PipelineInput): Promise<Pipelin
     const childId = childWorkflowId(input.repoId, resolvedAgent.name, input.issue);
     s.agent = agent.id;
     s.childWorkflowId = childId;
+    s.cycle = cycle;
     upsertSearchAttributes([
       { key: PipelineCycleKey, value: cycle },
       { key: PipelineAgentKey, value: agent.id },

@@ -254,6 +254,10 @@ test('label-only relabels the issue and must not close it', async () => {
     const issue = await createLocalIssueStore(repo.dir).read(5);
     assert.equal(issue.state, 'open');
     assert.deepEqual(issue.labels, ['needs-review']);
+    // The comment must not claim a close that did not happen.
+    const text = await readFile(join(repo.dir, '.git', 'issue-agent', 'issues', '5.md'), 'utf8');
+    assert.match(text, /Completed by run `agent-issue-5`/);
+    assert.doesNotMatch(text, /Closed by run/);
   } finally {
     await repo.cleanup();
   }
