@@ -2,22 +2,64 @@
  * Waits for a workflow's result, following its progress meanwhile; when no worker polls
  * the task queue, serves it with an in-process worker until the result arrives (so
  * `start-run` and `start-batch` work on embedded defaults without `npm run worker`).
+ *
+ * A worker that was killed still counts as a poller for up to a long-poll window, so a
+ * command started right after the kill waits on a worker that is gone. While it waits it
+ * looks again; once no live poller is left, it takes over and serves in this process.
  */
 import type { CliTemporal } from './temporal/temporal-client.js';
+import { LIVE_POLL_WINDOW_MS, livePollers } from './temporal/temporal-client.js';
 import { createRunWorker } from '../worker/create-run-worker.js';
 
 export interface ServeOptions {
   readonly embedded: boolean;
   /** Prints progress until `done()` says the result arrived. */
   readonly follow?: (done: () => boolean) => Promise<void>;
+  /** Says why this process starts serving after all (default: stderr). */
+  readonly say?: (line: string) => void;
+}
+
+const RECHECK_MS = 5_000;
+
+/**
+ * Resolves true as soon as `pollers()` counts none (the workers that polled are gone),
+ * false when `settled` settles first. Never rejects: a failed look is tried again.
+ */
+export async function workersGone(
+  settled: Promise<unknown>,
+  pollers: () => Promise<number>,
+  intervalMs = RECHECK_MS,
+): Promise<boolean> {
+  let done = false;
+  const finished = settled.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  while (!done) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([finished, new Promise<void>((resolve) => (timer = setTimeout(resolve, intervalMs)))]);
+    clearTimeout(timer);
+    if (done) return false;
+    const count = await pollers().catch(() => 1);
+    if (count === 0 && !done) return true;
+  }
+  return false;
 }
 
 export async function serveUntilDone<R>(cli: CliTemporal, result: Promise<R>, options: ServeOptions): Promise<R> {
   let finished = false;
   const tracked = result.finally(() => (finished = true));
   const watcher = options.follow ? options.follow(() => finished) : Promise.resolve();
+  let serve = options.embedded;
+  if (!serve) {
+    serve = await workersGone(tracked, () => livePollers(cli));
+    if (serve)
+      (options.say ?? ((line: string) => process.stderr.write(`${line}\n`)))(
+        `no worker has polled task queue ${cli.taskQueue} for ${LIVE_POLL_WINDOW_MS / 1000} s (the one that did is gone): serving in this process`,
+      );
+  }
   let value: R;
-  if (options.embedded) {
+  if (serve) {
     const { worker, connection } = await createRunWorker({
       address: cli.target.address,
       namespace: cli.target.namespace,
