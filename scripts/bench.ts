@@ -55,6 +55,7 @@ with the offline model server. Prints a table with targets and PASS/MISS.
   --quick   a shorter run (fewer repetitions and steps; R stays 50)
   --only P  run only these phases (comma-separated: floor,overhead,ratio,history,concurrency,one-repo,r200,resume)
   --wal     start the dev server with --sqlite-pragma journal_mode=WAL and synchronous=NORMAL
+  --profile DIR  write a V8 CPU profile of each run worker into DIR (workers then stop gracefully)
   --server-defaults  leave out the dev server's dispatch settings (DISPATCH_DYNAMIC_CONFIG), to compare
   --help    this text
 `;
@@ -116,6 +117,8 @@ const TARGETS = {
 type TargetKey = keyof typeof TARGETS;
 
 let jsonMode = false;
+/** --profile DIR: CPU profiles of the run workers (stopped with SIGTERM so that V8 writes them). */
+let cpuProfileDir: string | undefined;
 function note(message: string): void {
   (jsonMode ? process.stderr : process.stdout).write(`${message}\n`);
 }
@@ -158,12 +161,19 @@ async function withWorker<T>(
 ): Promise<T> {
   const taskQueue = uniq('bench');
   const worker = track(
-    spawnWorker({ address: bench.server.address, taskQueue, modelUrl: model.url, bundlePath: bench.bundlePath }),
+    spawnWorker({
+      address: bench.server.address,
+      taskQueue,
+      modelUrl: model.url,
+      bundlePath: bench.bundlePath,
+      ...(cpuProfileDir === undefined ? {} : { cpuProfileDir }),
+    }),
   );
   try {
     await withTimeout(worker.ready, 90_000, 'worker start');
     return await fn(taskQueue, worker);
   } finally {
+    if (cpuProfileDir !== undefined) await withTimeout(worker.kill('SIGTERM'), 30_000, 'worker stop').catch(() => {});
     await worker.kill('SIGKILL');
   }
 }
@@ -415,7 +425,7 @@ async function concurrencyPhase(
         `  ${runs} concurrent runs × ${steps} steps at ${latencyMs} ms: ${Math.round(wallMs)} ms vs one run ${Math.round(one.wallMs)} ms; worker peak RSS ${mem.peakRssMb.toFixed(0)} MB`,
       );
       note(
-        `  CPU busy during the phase: worker ${(cpu.worker / wallS).toFixed(2)} cores, its git/bash children ${(cpu.workerChildren / wallS).toFixed(2)}, dev server ${(cpu.server / wallS).toFixed(2)}, bench process (client + model server) ${(cpu.self / wallS).toFixed(2)}; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`,
+        `  CPU busy during the phase: worker ${(cpu.worker / wallS).toFixed(2)} cores, its spawner helper and git/bash children ${(cpu.workerChildren / wallS).toFixed(2)}, dev server ${(cpu.server / wallS).toFixed(2)}, bench process (client + model server) ${(cpu.self / wallS).toFixed(2)}; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`,
       );
       return {
         concurrentRuns: runs,
@@ -596,6 +606,8 @@ async function main(): Promise<number> {
     return 0;
   }
   jsonMode = argv.includes('--json');
+  const profileIndex = argv.indexOf('--profile');
+  if (profileIndex >= 0) cpuProfileDir = argv[profileIndex + 1];
   const cfg = config(argv.includes('--quick'));
   const t0 = performance.now();
   const results: Record<string, unknown> = {};

@@ -17,6 +17,8 @@ export interface WorkerEnv {
   readonly bundlePath?: string;
   /** Start the floor worker with this floor-workflow bundle instead of the run worker. */
   readonly floorBundlePath?: string;
+  /** Write a V8 CPU profile of the worker into this directory (on a graceful exit: SIGTERM). */
+  readonly cpuProfileDir?: string;
 }
 
 export interface WorkerProcess {
@@ -33,7 +35,8 @@ export interface WorkerProcess {
 export function spawnWorker(env: WorkerEnv, options: { stderr?: 'inherit' | 'ignore' } = {}): WorkerProcess {
   const { ANTHROPIC_API_KEY: _key, GITHUB_TOKEN: _token, ...base } = process.env;
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER_CHILD], {
+  const profile = env.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${env.cpuProfileDir}`];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', WORKER_CHILD], {
     cwd: PROJECT_ROOT,
     env: {
       ...base,
@@ -88,7 +91,28 @@ export function procMemoryMb(pid: number): { rssMb: number; hwmMb: number } | un
   }
 }
 
-/** Samples a process's RSS every `everyMs` until stopped; returns the peaks seen. */
+/** The live children of a process (the worker's spawner helper, running git and bash…). */
+export function procChildren(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter((p) => p !== '')
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** RSS of a process and all its live descendants (the worker counts with its helper). */
+function treeRssMb(pid: number): number {
+  return (procMemoryMb(pid)?.rssMb ?? 0) + procChildren(pid).reduce((sum, child) => sum + treeRssMb(child), 0);
+}
+
+/**
+ * Samples the RSS of a process and its descendants every `everyMs` until stopped;
+ * returns the peaks seen (hwmMb: the process's own VmHWM).
+ */
 export function sampleMemory(
   pid: number,
   everyMs = 200,
@@ -100,7 +124,7 @@ export function sampleMemory(
     const m = procMemoryMb(pid);
     if (m === undefined) return;
     samples += 1;
-    peakRssMb = Math.max(peakRssMb, m.rssMb);
+    peakRssMb = Math.max(peakRssMb, treeRssMb(pid));
     hwmMb = Math.max(hwmMb, m.hwmMb);
   };
   take();
@@ -115,8 +139,10 @@ export function sampleMemory(
 }
 
 /**
- * CPU seconds (user + system) a process has used so far, plus (with `children`) what its
- * exited, reaped children used (git, bash…); undefined when it is gone.
+ * CPU seconds (user + system) a process has used so far; with `children`, plus what its
+ * exited, reaped children used and, recursively, what its live children used (the
+ * worker's spawner helper lives as long as the worker and reaps the git processes
+ * itself); undefined when it is gone.
  */
 export function procCpuSeconds(pid: number, children = false): number | undefined {
   try {
@@ -124,7 +150,10 @@ export function procCpuSeconds(pid: number, children = false): number | undefine
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // [11] utime, [12] stime, [13] cutime, [14] cstime (clock ticks, 100 per second on Linux)
     const own = Number(fields[11]) + Number(fields[12]);
-    return (own + (children ? Number(fields[13]) + Number(fields[14]) : 0)) / 100;
+    if (!children) return own / 100;
+    const reaped = Number(fields[13]) + Number(fields[14]);
+    const live = procChildren(pid).reduce((sum, child) => sum + (procCpuSeconds(child, true) ?? 0), 0);
+    return (own + reaped) / 100 + live;
   } catch {
     return undefined;
   }

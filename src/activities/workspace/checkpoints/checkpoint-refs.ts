@@ -25,11 +25,20 @@ export async function listCheckpoints(dir: string, namespace: string): Promise<C
   return entries.sort((a, b) => a.step - b.step);
 }
 
-/** Deletes the namespace's refs and marker; returns the refs deleted. Safe to call again. */
+/** Deletes the namespace's refs (one `update-ref --stdin` transaction) and marker; returns the refs deleted. Safe to call again. */
 export async function removeCheckpoints(dir: string, namespace: string): Promise<string[]> {
-  const removed: string[] = [];
-  for (const entry of await listCheckpoints(dir, namespace)) {
-    if ((await git(dir, ['update-ref', '-d', entry.ref])).exitCode === 0) removed.push(entry.ref);
+  const entries = await listCheckpoints(dir, namespace);
+  let removed: string[] = [];
+  if (entries.length > 0) {
+    const input = entries.map((e) => `delete ${e.ref} ${e.commit}\n`).join('');
+    const batch = await git(dir, ['update-ref', '--stdin'], { input });
+    if (batch.exitCode === 0) removed = entries.map((e) => e.ref);
+    else {
+      // A ref moved since it was listed: the transaction is all-or-nothing, so one by one.
+      for (const entry of entries) {
+        if ((await git(dir, ['update-ref', '-d', entry.ref])).exitCode === 0) removed.push(entry.ref);
+      }
+    }
   }
   await removeMarker(await markerPath(dir, namespace));
   return removed;

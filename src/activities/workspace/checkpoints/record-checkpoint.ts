@@ -19,25 +19,34 @@ const CHECKPOINT_IDENTITY = {
 
 export interface RecordedCheckpoint {
   readonly commit: string;
-  /** HEAD when it was taken (the commit's parent); undefined on an unborn branch. */
-  readonly head?: string;
   readonly tree: string;
 }
 
+/**
+ * Four git processes per checkpoint (add, write-tree, commit-tree, update-ref): HEAD is
+ * named as the parent rather than looked up first, and only an unborn branch (no HEAD
+ * commit) costs a second commit-tree, without a parent.
+ */
 export async function recordWorktreeCheckpoint(
   worktreePath: string,
   ref: string,
   message: string,
 ): Promise<RecordedCheckpoint> {
-  const headResult = await git(worktreePath, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
-  const head = headResult.exitCode === 0 ? headResult.stdout.trim() : undefined;
   return withTemporaryIndex(worktreePath, async (run, indexFile) => {
-    if (head !== undefined) await seedFromWorktreeIndex(worktreePath, run, indexFile);
+    await seedFromWorktreeIndex(worktreePath, run, indexFile);
     await run(['add', '--all']);
     const tree = await run(['write-tree']);
-    const parent = head === undefined ? [] : ['-p', head];
-    const commit = await run(['commit-tree', '--no-gpg-sign', tree, ...parent, '-m', message], CHECKPOINT_IDENTITY);
+    const commitTree = (parent: readonly string[]): Promise<string> =>
+      run(['commit-tree', '--no-gpg-sign', tree, ...parent, '-m', message], CHECKPOINT_IDENTITY);
+    const commit = await commitTree(['-p', 'HEAD']).catch(async (err: unknown) => {
+      if (await hasHeadCommit(worktreePath)) throw err;
+      return commitTree([]);
+    });
     await run(['update-ref', '-m', 'issue-agent: worktree checkpoint', ref, commit]);
-    return { commit, tree, ...(head === undefined ? {} : { head }) };
+    return { commit, tree };
   });
+}
+
+async function hasHeadCommit(worktreePath: string): Promise<boolean> {
+  return (await git(worktreePath, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])).exitCode === 0;
 }

@@ -32,7 +32,7 @@ export async function withTemporaryIndex<T>(
 
 /**
  * Starts the temporary index as a copy of the worktree's own index (its stat cache makes
- * `add -A` fast on a large tree); without one, from HEAD's tree.
+ * `add -A` fast on a large tree); without one, from HEAD's tree (or empty: unborn branch).
  */
 export async function seedFromWorktreeIndex(worktreePath: string, git: IndexedGit, indexFile: string): Promise<void> {
   const own = await gitOrThrow(
@@ -44,5 +44,5 @@ export async function seedFromWorktreeIndex(worktreePath: string, git: IndexedGi
     () => true,
     () => false,
   );
-  if (!copied) await git(['read-tree', 'HEAD']);
+  if (!copied) await git(['read-tree', 'HEAD']).catch(() => undefined);
 }

@@ -16,10 +16,15 @@
  *
  * Arguments are an array (never a shell string), the locale is pinned (output is
  * parsed) and prompts are disabled so a missing credential fails instead of hanging.
+ *
+ * The processes are started by the spawner helper (process/spawner), not by the worker
+ * itself: a fork of the big worker process blocks its event loop (see there). Layout
+ * queries (`rev-parse --git-common-dir` …) are memoised (git-layout-cache).
  */
-import { execa } from 'execa';
 import { AgentError } from '../../../contracts/errors.js';
 import type { FailureType } from '../../../contracts/failures.js';
+import { sharedSpawner } from '../../process/spawner/process-spawner.js';
+import { createGitLayoutCache, isLayoutQuery } from './git-layout-cache.js';
 import { harnessGitEnv } from './harness-git-env.js';
 
 export { harnessGitEnv } from './harness-git-env.js';
@@ -41,6 +46,8 @@ export interface GitOptions {
    * index in a temp dir). Hooks and fsmonitor stay disabled as for every call.
    */
   readonly temporaryIndexFile?: string;
+  /** Written to git's stdin (e.g. `update-ref --stdin`); without it stdin is /dev/null. */
+  readonly input?: string;
 }
 
 /**
@@ -62,23 +69,49 @@ export function harnessGitArgs(args: readonly string[]): string[] {
   return [...HARNESS_GIT_CONFIG, ...args];
 }
 
-/** Runs git in `cwd`; never throws for a non-zero exit (spawn failures become exit 128). */
+const layoutCache = createGitLayoutCache();
+
+/**
+ * Runs git in `cwd`; never throws for a non-zero exit (a git that cannot be started, or a
+ * missing `cwd`, becomes exit 128). Throws a retryable AgentError only when the spawner
+ * helper itself died: then nothing is known about the call.
+ */
 export async function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
-  const result = await execa('git', harnessGitArgs(args), {
-    cwd,
-    env: harnessGitEnv(
-      process.env,
-      options.env,
-      options.temporaryIndexFile === undefined ? {} : { temporaryIndexFile: options.temporaryIndexFile },
-    ),
-    extendEnv: false,
-    reject: false,
-    stdin: 'ignore',
-  });
-  if (typeof result.exitCode !== 'number') {
-    return { exitCode: 128, stdout: '', stderr: result.shortMessage ?? 'git could not be started' };
+  const run = (): Promise<GitResult> => runGit(cwd, args, options);
+  return isLayoutQuery(args) && options.temporaryIndexFile === undefined && options.env === undefined
+    ? layoutCache.answer(cwd, args, run)
+    : run();
+}
+
+async function runGit(cwd: string, args: readonly string[], options: GitOptions): Promise<GitResult> {
+  const env = harnessGitEnv(
+    process.env,
+    options.env,
+    options.temporaryIndexFile === undefined ? {} : { temporaryIndexFile: options.temporaryIndexFile },
+  );
+  try {
+    const result = await sharedSpawner().run({
+      file: 'git',
+      args: harnessGitArgs(args),
+      cwd,
+      env,
+      ...(options.input === undefined ? {} : { input: options.input }),
+    });
+    return {
+      exitCode: result.exitCode ?? 128,
+      stdout: stripFinalNewline(result.stdout),
+      stderr: stripFinalNewline(result.stderr) || (result.signal === null ? '' : `git was killed by ${result.signal}`),
+    };
+  } catch (err) {
+    if (AgentError.isInstance(err)) throw err;
+    return { exitCode: 128, stdout: '', stderr: `git could not be started in ${cwd}: ${(err as Error).message}` };
   }
-  return { exitCode: result.exitCode, stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? '') };
+}
+
+/** As the output of a command substitution: one trailing newline is not part of the answer. */
+function stripFinalNewline(text: string): string {
+  if (text.endsWith('\r\n')) return text.slice(0, -2);
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
 /** Runs git and returns trimmed stdout; a non-zero exit becomes an AgentError with git's own message. */
