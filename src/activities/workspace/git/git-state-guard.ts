@@ -10,11 +10,19 @@
  * over: several runs of a batch share one config and each writes its key after the
  * others took their snapshots.
  */
-import { mkdir, rename, rm, symlink, writeFile, chmod } from 'node:fs/promises';
+import { chmod, lstat, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { withRepoLock } from './repo-lock.js';
 import { git } from './git.js';
-import { loadGitSnapshot, readEntry, readTree, type FileEntry, type GitStateSnapshot } from './git-state-snapshot.js';
+import {
+  listTree,
+  loadGitSnapshot,
+  readEntry,
+  readTree,
+  stampUnchanged,
+  type FileEntry,
+  type GitStateSnapshot,
+} from './git-state-snapshot.js';
 
 /** Config keys the harness itself writes during a run (lower-cased, as git lists them). */
 export const HARNESS_CONFIG_KEY = /^branch\..+\.agentbase$/;
@@ -39,6 +47,7 @@ export async function restoreGitState(worktreePath: string): Promise<GitGuardRep
 }
 
 async function fileChanged(snapshot: GitStateSnapshot, file: string, expected: FileEntry | null): Promise<boolean> {
+  if (await stampUnchanged(file, expected)) return false;
   const configFile = path.basename(file) === 'config' && path.dirname(file) === snapshot.commonDir;
   return configFile
     ? !(await sameConfig(file, expected))
@@ -49,12 +58,22 @@ async function anythingChanged(snapshot: GitStateSnapshot): Promise<boolean> {
   for (const [file, expected] of Object.entries(snapshot.files)) {
     if (await fileChanged(snapshot, file, expected)) return true;
   }
-  const current = await readTree(snapshot.hooksDir).catch(() => null);
   const expected = snapshot.hooks;
-  if (expected === null) return current !== null || (await readEntry(snapshot.hooksDir).catch(() => null)) !== null;
-  if (current === null) return true;
-  const names = new Set([...Object.keys(current), ...Object.keys(expected)]);
-  return [...names].some((rel) => !sameEntry(current[rel] ?? null, expected[rel] ?? null));
+  if (expected === null)
+    return (await readEntry(snapshot.hooksDir).catch(() => null)) !== null || (await isDirectory(snapshot.hooksDir));
+  const names = await listTree(snapshot.hooksDir).catch(() => null);
+  if (names === null) return true;
+  if (names.length !== Object.keys(expected).length || names.some((rel) => !(rel in expected))) return true;
+  for (const rel of names) {
+    const file = path.join(snapshot.hooksDir, rel);
+    if (await stampUnchanged(file, expected[rel])) continue;
+    if (!sameEntry(await readEntry(file).catch(() => null), expected[rel] ?? null)) return true;
+  }
+  return false;
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  return (await lstat(dir).catch(() => undefined))?.isDirectory() ?? false;
 }
 
 async function restoreLocked(snapshot: GitStateSnapshot): Promise<GitGuardReport> {

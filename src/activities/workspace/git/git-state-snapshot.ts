@@ -10,10 +10,30 @@ import path from 'node:path';
 import { gitSnapshotPath, writeSandboxFile } from '../sandbox-state.js';
 import { git } from './git.js';
 
-/** A file as found: its bytes and permission bits, or a symlink's target. */
+/**
+ * A file as found: its bytes and permission bits, or a symlink's target. `stamp` (inode,
+ * size, ctime in ns, mode) lets a check skip reading a file that provably did not change:
+ * ctime is set by the kernel on every write, rename or chmod and cannot be set back from
+ * user space (utimes sets mtime, not ctime). Snapshots written before it existed lack it.
+ */
 export type FileEntry =
-  | { readonly kind: 'file'; readonly mode: number; readonly base64: string }
+  | { readonly kind: 'file'; readonly mode: number; readonly base64: string; readonly stamp?: string }
   | { readonly kind: 'symlink'; readonly target: string };
+
+/** The stamp of an lstat result (see FileEntry). */
+export function stampOf(info: { ino: bigint; size: bigint; ctimeNs: bigint; mode: bigint }): string {
+  return `${info.ino}:${info.size}:${info.ctimeNs}:${info.mode}`;
+}
+
+/**
+ * True when `file` is provably still `expected` (same stamp), without reading it; false
+ * means "read it and compare".
+ */
+export async function stampUnchanged(file: string, expected: FileEntry | null | undefined): Promise<boolean> {
+  if (expected?.kind !== 'file' || expected.stamp === undefined) return false;
+  const info = await lstat(file, { bigint: true }).catch(() => undefined);
+  return info !== undefined && info.isFile() && stampOf(info) === expected.stamp;
+}
 
 export interface GitStateSnapshot {
   readonly version: 1;
@@ -31,11 +51,15 @@ export interface GitStateSnapshot {
 const MAX_BYTES = 4 * 1024 * 1024;
 
 export async function readEntry(file: string): Promise<FileEntry | null> {
-  const info = await lstat(file).catch(() => undefined);
+  const info = await lstat(file, { bigint: true }).catch(() => undefined);
   if (info === undefined) return null;
   if (info.isSymbolicLink()) return { kind: 'symlink', target: await readlink(file) };
   if (!info.isFile()) return null;
-  return { kind: 'file', mode: info.mode & 0o777, base64: (await readFile(file)).toString('base64') };
+  const base64 = (await readFile(file)).toString('base64');
+  // Stamped only when nothing changed the file during the read (a racing write changes ctime).
+  const after = await lstat(file, { bigint: true }).catch(() => undefined);
+  const stamp = after !== undefined && stampOf(after) === stampOf(info) ? { stamp: stampOf(info) } : {};
+  return { kind: 'file', mode: Number(info.mode & 0o777n), base64, ...stamp };
 }
 
 /** Every file under `dir` (recursively), by relative path; null when `dir` is not a directory. */
@@ -56,6 +80,25 @@ export async function readTree(dir: string): Promise<Record<string, FileEntry> |
       bytes += read.kind === 'file' ? read.base64.length : read.target.length;
       if (bytes > MAX_BYTES) throw new Error(`${dir} holds more than ${MAX_BYTES} bytes of hooks`);
       out[child] = read;
+    }
+  }
+  await walk('');
+  return out;
+}
+
+/**
+ * The relative paths of the files and symlinks under `dir` (recursively), as readTree
+ * would key them, without reading any; null when `dir` is not a directory.
+ */
+export async function listTree(dir: string): Promise<string[] | null> {
+  const info = await lstat(dir).catch(() => undefined);
+  if (info === undefined || !info.isDirectory()) return null;
+  const out: string[] = [];
+  async function walk(rel: string): Promise<void> {
+    for (const entry of await readdir(path.join(dir, rel), { withFileTypes: true })) {
+      const child = path.join(rel, entry.name);
+      if (entry.isDirectory()) await walk(child);
+      else if (entry.isFile() || entry.isSymbolicLink()) out.push(child);
     }
   }
   await walk('');
@@ -110,9 +153,23 @@ export async function snapshotGitState(
   return snapshot;
 }
 
+/** Parsed snapshots by path, while the file is the same (the guard loads one after every step). */
+const parsedSnapshots = new Map<string, { readonly stamp: string; readonly snapshot: GitStateSnapshot | undefined }>();
+
 export async function loadGitSnapshot(worktreePath: string): Promise<GitStateSnapshot | undefined> {
-  const text = await readFile(gitSnapshotPath(worktreePath), 'utf8').catch(() => undefined);
+  const file = gitSnapshotPath(worktreePath);
+  const info = await lstat(file, { bigint: true }).catch(() => undefined);
+  if (info === undefined) {
+    parsedSnapshots.delete(file);
+    return undefined;
+  }
+  const known = parsedSnapshots.get(file);
+  if (known !== undefined && known.stamp === stampOf(info)) return known.snapshot;
+  const text = await readFile(file, 'utf8').catch(() => undefined);
   if (text === undefined) return undefined;
   const parsed = JSON.parse(text) as GitStateSnapshot;
-  return parsed.version === 1 ? parsed : undefined;
+  const snapshot = parsed.version === 1 ? parsed : undefined;
+  if (parsedSnapshots.size > 500) parsedSnapshots.clear();
+  parsedSnapshots.set(file, { stamp: stampOf(info), snapshot });
+  return snapshot;
 }

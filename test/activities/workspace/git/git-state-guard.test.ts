@@ -4,14 +4,38 @@
  * the harness's own config keys written by other runs survive.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { restoreGitState } from '../../../../src/activities/workspace/git/git-state-guard.js';
 import { withRepoLock } from '../../../../src/activities/workspace/git/repo-lock.js';
-import { snapshotGitState, takeGitSnapshot } from '../../../../src/activities/workspace/git/git-state-snapshot.js';
+import {
+  snapshotGitState,
+  takeGitSnapshot,
+  type FileEntry,
+  type GitStateSnapshot,
+} from '../../../../src/activities/workspace/git/git-state-snapshot.js';
 import { removeAgentSandbox } from '../../../../src/activities/workspace/sandbox-state.js';
 import { makeTempGitRepo } from '../../../helpers/temp-git-repo.js';
+
+/** Sets a file's mtime to the nanosecond (GNU touch; Node's utimes rounds). */
+function setMtimeNs(file: string, ns: bigint): void {
+  const seconds = ns / 1_000_000_000n;
+  const fraction = String(ns % 1_000_000_000n).padStart(9, '0');
+  execFileSync('touch', ['-m', '-d', `@${seconds}.${fraction}`, file]);
+}
+
+/** A snapshot without the stamps: a restored file has the same bytes but a new ctime. */
+function contentOf(snapshot: GitStateSnapshot): unknown {
+  const strip = (entry: FileEntry | null): unknown =>
+    entry?.kind === 'file' ? { kind: entry.kind, mode: entry.mode, base64: entry.base64 } : entry;
+  return {
+    ...snapshot,
+    files: Object.fromEntries(Object.entries(snapshot.files).map(([k, v]) => [k, strip(v)])),
+    hooks: snapshot.hooks && Object.fromEntries(Object.entries(snapshot.hooks).map(([k, v]) => [k, strip(v)])),
+  };
+}
 
 async function repoWithWorktree(): Promise<{ dir: string; wt: string; cleanup: () => Promise<void> }> {
   const repo = await makeTempGitRepo();
@@ -56,7 +80,7 @@ test('planted hooks, fsmonitor, hooksPath and a redirected worktree are restored
       '.git/hooks/pre-commit.sample',
       '.worktrees/issue-7/.git',
     ]);
-    assert.deepEqual(await takeGitSnapshot(dir, wt), before, 'back to the snapshot');
+    assert.deepEqual(contentOf(await takeGitSnapshot(dir, wt)), contentOf(before), 'back to the snapshot');
     assert.deepEqual((await restoreGitState(wt)).restored, [], 'a second check finds nothing');
   } finally {
     await cleanup();
@@ -73,7 +97,7 @@ test('a hooks directory replaced by a symlink, or a removed config, is rebuilt',
     symlinkSync('/tmp', path.join(git, 'hooks'));
     const report = await restoreGitState(wt);
     assert.ok(report.restored.length > 0);
-    assert.deepEqual(await takeGitSnapshot(dir, wt), before);
+    assert.deepEqual(contentOf(await takeGitSnapshot(dir, wt)), contentOf(before));
   } finally {
     await cleanup();
   }
@@ -140,6 +164,31 @@ test('a check that finds nothing changed does not wait for the repository lock; 
     );
   } finally {
     release();
+    await cleanup();
+  }
+});
+
+test('a hook rewritten with the same size and its mtime set back is still found (the stamp is the ctime)', async () => {
+  const { dir, wt, cleanup } = await repoWithWorktree();
+  try {
+    await snapshotGitState(dir, wt, { keepExisting: false });
+    const hook = path.join(dir, '.git/hooks/pre-commit.sample');
+    const original = readFileSync(hook, 'utf8');
+    const { mtimeNs } = statSync(hook, { bigint: true });
+    // Same length, other bytes, the old mtime put back to the nanosecond: only ctime can tell.
+    writeFileSync(hook, original.replace('exit 0', 'exit 9'));
+    setMtimeNs(hook, mtimeNs);
+    assert.equal(statSync(hook, { bigint: true }).mtimeNs, mtimeNs);
+    assert.equal(statSync(hook).size, Buffer.byteLength(original));
+    assert.deepEqual((await restoreGitState(wt)).restored, [hook]);
+    assert.equal(readFileSync(hook, 'utf8'), original);
+    const config = path.join(dir, '.git/config');
+    const configText = readFileSync(config, 'utf8');
+    const configTime = statSync(config, { bigint: true }).mtimeNs;
+    writeFileSync(config, configText.replace('bare = false', 'bare = fals0'));
+    setMtimeNs(config, configTime);
+    assert.deepEqual((await restoreGitState(wt)).restored, [config]);
+  } finally {
     await cleanup();
   }
 });
