@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import type { CommandRunner } from './process/command-runner.js';
-import { createExecaCommandRunner } from './process/execa-command-runner.js';
+import { createSpawnerCommandRunner } from './process/spawner-command-runner.js';
 import { harnessGitArgs, harnessGitEnv } from './workspace/git/git.js';
 import { boundaryDepsFromEnv, type BoundaryDeps } from './deliver/run-boundary-hook.js';
 import type { IssueSourceFactory } from './issues/issue-source.js';
@@ -59,7 +59,7 @@ export function createDefaultDeps(env: NodeJS.ProcessEnv = process.env): Activit
   const boundary = boundaryDepsFromEnv(env);
   return {
     llm: () => (llm ??= createGovernedLlmClient(createAnthropicLlmClient(env), sharedRateGovernor(env))),
-    commands: createExecaCommandRunner(),
+    commands: createSpawnerCommandRunner(),
     issueSource: boundary.issueSource,
     boundary,
     bashEnv: agentGitIdentity(),

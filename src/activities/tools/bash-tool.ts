@@ -10,9 +10,10 @@
  * Every command runs in its own process group, which is ended (SIGTERM, then SIGKILL
  * after a grace period) on timeout or cancellation and killed when the command returns,
  * so nothing it started outlives it; inside a PID namespace even `setsid` children die
- * with it (the namespace's init is the command).
+ * with it (the namespace's init is the command). The process is started by the spawner
+ * helper (process/spawner), so its fork never blocks the worker's event loop.
  */
-import { execa } from 'execa';
+import { sharedSpawner } from '../process/spawner/process-spawner.js';
 import { checkReadOnly } from './bash-policy.js';
 import { truncateToolOutput } from './output-truncation.js';
 import { enforcesFilesystem } from './process-isolation.js';
@@ -28,16 +29,8 @@ const RESTART_NOTE =
   'Shell restarted. Note: each command already runs in a fresh shell in the worktree; cd and variables do not persist between calls.';
 
 const KILL_GRACE_MS = 2_000;
-
-/** Signals the whole process group: `bash -c` may have children that hold the pipes open. */
-export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
+/** Output kept of one command (both streams interleaved); beyond it the command is stopped. */
+const MAX_OUTPUT_CHARS = 50_000_000;
 
 export async function runBash(input: BashInput, ctx: ToolContext, label = 'bash-output'): Promise<ToolResult> {
   if (input.restart === true) return { content: RESTART_NOTE, isError: false };
@@ -61,49 +54,32 @@ export async function runBash(input: BashInput, ctx: ToolContext, label = 'bash-
     }
   }
 
-  const subprocess = execa(sandbox.file, sandbox.args, {
+  const result = await sharedSpawner().run({
+    file: sandbox.file,
+    args: sandbox.args,
     cwd: ctx.worktreePath,
     env: sandbox.env,
-    extendEnv: false,
-    stdin: 'ignore',
     all: true,
-    reject: false,
-    stripFinalNewline: false,
-    // Own process group, so a timeout or cancel can end grandchildren too.
-    detached: true,
-    maxBuffer: 50_000_000,
+    maxChars: MAX_OUTPUT_CHARS,
+    killOnOverflow: true,
+    // Own process group, so a timeout or cancel ends grandchildren too, and nothing outlives the command.
+    group: true,
+    killGroupAfterExit: true,
+    timeoutMs: ctx.limits.bashTimeoutMs,
+    killGraceMs: KILL_GRACE_MS,
+    signal: ctx.signal,
   });
-  let timedOut = false;
-  let force: NodeJS.Timeout | undefined;
-  const end = (): void => {
-    signalGroup(subprocess.pid, 'SIGTERM');
-    force ??= setTimeout(() => signalGroup(subprocess.pid, 'SIGKILL'), KILL_GRACE_MS);
-  };
-  const onAbort = (): void => end();
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => {
-    timedOut = true;
-    end();
-  }, ctx.limits.bashTimeoutMs);
-  let result;
-  try {
-    result = await subprocess;
-  } finally {
-    clearTimeout(timer);
-    if (force) clearTimeout(force);
-    ctx.signal.removeEventListener('abort', onAbort);
-    signalGroup(subprocess.pid, 'SIGKILL');
-  }
+  const timedOut = result.timedOut;
   // Cancellation wins over whatever the command printed: the activity must stop.
   ctx.signal.throwIfAborted();
 
   // Control characters (NULs from binary output) only waste the model's context.
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  const raw = (typeof result.all === 'string' ? result.all : '').replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, '?');
+  const raw = (result.all ?? '').replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, '?');
   const view = await truncateToolOutput(raw, ctx.limits.maxOutputChars, ctx.store, label);
   const notes: string[] = [];
   if (timedOut) notes.push(`[command timed out after ${Math.round(ctx.limits.bashTimeoutMs / 1000)} s and was killed]`);
-  if (result.isMaxBuffer) notes.push('[output exceeded 50 MB; the rest was dropped]');
+  if (result.truncated) notes.push('[output exceeded 50 MB; the command was stopped and the rest dropped]');
   if (!timedOut && typeof result.exitCode === 'number' && result.exitCode !== 0)
     notes.push(`[exit code ${result.exitCode}]`);
   else if (result.signal && !timedOut) notes.push(`[killed by ${result.signal}]`);

@@ -19,7 +19,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
+import { sharedSpawner } from '../process/spawner/process-spawner.js';
 import { PRELUDE, preludeArgs, type SandboxView } from './sandbox-prelude.js';
 
 export const IsolationMode = {
@@ -65,12 +65,14 @@ async function succeeds(argv: readonly string[]): Promise<boolean> {
   const [file, ...args] = argv;
   if (file === undefined) return false;
   try {
-    const r = await execa(file, args, {
-      reject: false,
-      timeout: 10_000,
-      stdin: 'ignore',
+    const r = await sharedSpawner().run({
+      file,
+      args,
+      cwd: os.tmpdir(),
       env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
-      extendEnv: false,
+      group: true,
+      timeoutMs: 10_000,
+      killGroupAfterExit: true,
     });
     return r.exitCode === 0;
   } catch {

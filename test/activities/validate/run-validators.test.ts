@@ -4,11 +4,11 @@ import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunValidatorsInput } from '../../../src/contracts/activities.js';
 import type { CompletionStepDefinition, ConditionRef, ValidatorDefinition } from '../../../src/contracts/definition.js';
-import { createExecaCommandRunner } from '../../../src/activities/process/execa-command-runner.js';
+import { createSpawnerCommandRunner } from '../../../src/activities/process/spawner-command-runner.js';
 import { runValidators } from '../../../src/activities/validate/run-validators.js';
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
 
-const commands = createExecaCommandRunner();
+const commands = createSpawnerCommandRunner();
 
 function step(conditions: ConditionRef[]): CompletionStepDefinition {
   return {

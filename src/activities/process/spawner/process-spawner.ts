@@ -27,8 +27,23 @@ export interface SpawnRequest {
   readonly env: Readonly<Record<string, string>>;
   /** Written to the child's stdin, which is then closed; without it stdin is /dev/null. */
   readonly input?: string;
-  /** Per-stream cap of captured bytes (default 64 MiB); the rest is dropped and flagged. */
-  readonly maxBytes?: number;
+  /** Per-stream cap of captured characters (default 64 Mi); see `capMode` for what is kept. */
+  readonly maxChars?: number;
+  /** `head` (default): the first `maxChars`; `headTail`: half from each end, the middle elided with a marker. */
+  readonly capMode?: 'head' | 'headTail';
+  /** Also collect stdout and stderr interleaved in arrival order (`all`). */
+  readonly all?: boolean;
+  /** Run it as the leader of its own process group; every kill then ends the whole group. */
+  readonly group?: boolean;
+  /** Ended (SIGTERM, SIGKILL after `killGraceMs`) after this long; the result says `timedOut`. */
+  readonly timeoutMs?: number;
+  readonly killGraceMs?: number;
+  /** Ended at once (SIGKILL) when its output passes the cap. */
+  readonly killOnOverflow?: boolean;
+  /** SIGKILL the group once the leader has exited (nothing it started outlives it). */
+  readonly killGroupAfterExit?: boolean;
+  /** Ends the program (as a timeout does); the result says `canceled`. */
+  readonly signal?: AbortSignal;
 }
 
 export interface SpawnResult {
@@ -37,7 +52,11 @@ export interface SpawnResult {
   readonly signal: string | null;
   readonly stdout: string;
   readonly stderr: string;
+  /** With `all`: both streams interleaved. */
+  readonly all?: string;
   readonly truncated: boolean;
+  readonly timedOut: boolean;
+  readonly canceled: boolean;
 }
 
 export interface ProcessSpawner {
@@ -49,17 +68,25 @@ export interface ProcessSpawner {
   helperPid(): number | undefined;
 }
 
-const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_CHARS = 64 * 1024 * 1024;
 
-type Reply =
-  | { id: number; error: string }
-  | { id: number; exitCode: number | null; signal: string | null; stdout: string; stderr: string; truncated: boolean };
+type Reply = { id: number; error: string } | ({ id: number } & SpawnResult);
 
 interface Pending {
   readonly resolve: (result: SpawnResult) => void;
   readonly reject: (error: Error) => void;
   readonly what: string;
 }
+
+const CANCELED_BEFORE_START: SpawnResult = {
+  exitCode: null,
+  signal: null,
+  stdout: '',
+  stderr: '',
+  truncated: false,
+  timedOut: false,
+  canceled: true,
+};
 
 /** The spawner that runs programs from a helper process (the default of the harness). */
 export function createHelperSpawner(): ProcessSpawner {
@@ -91,7 +118,10 @@ export function createHelperSpawner(): ProcessSpawner {
       pending.delete(message.id);
       updateRef(child);
       if ('error' in message) waiting.reject(new Error(`${waiting.what}: ${message.error}`));
-      else waiting.resolve(message);
+      else {
+        const { id: _id, ...result } = message;
+        waiting.resolve(result);
+      }
     });
     const gone = (reason: string): void => {
       if (helper === child) helper = undefined;
@@ -112,28 +142,33 @@ export function createHelperSpawner(): ProcessSpawner {
 
   return {
     run(request) {
+      const { signal, ...wire } = request;
+      if (signal?.aborted) return Promise.resolve(CANCELED_BEFORE_START);
       helper ??= start();
       const child = helper;
       const id = nextId++;
       const what = `${request.file} ${request.args.slice(0, 4).join(' ')}`;
       return new Promise<SpawnResult>((resolve, reject) => {
-        pending.set(id, { resolve, reject, what });
+        const onAbort = (): void => {
+          if (pending.has(id)) child.send({ cancel: id }, () => undefined);
+        };
+        const settle =
+          <T>(fn: (value: T) => void) =>
+          (value: T): void => {
+            signal?.removeEventListener('abort', onAbort);
+            fn(value);
+          };
+        pending.set(id, { resolve: settle(resolve), reject: settle(reject), what });
+        signal?.addEventListener('abort', onAbort, { once: true });
         updateRef(child);
         child.send(
-          {
-            id,
-            file: request.file,
-            args: request.args,
-            cwd: request.cwd,
-            env: request.env,
-            ...(request.input === undefined ? {} : { input: request.input }),
-            maxBytes: request.maxBytes ?? DEFAULT_MAX_BYTES,
-          },
+          { id, ...wire, maxChars: request.maxChars ?? DEFAULT_MAX_CHARS, capMode: request.capMode ?? 'head' },
           (err) => {
-            if (err === null || !pending.has(id)) return;
+            const waiting = pending.get(id);
+            if (err === null || waiting === undefined) return;
             pending.delete(id);
             updateRef(child);
-            reject(err);
+            waiting.reject(err);
           },
         );
       });

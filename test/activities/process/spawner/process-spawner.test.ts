@@ -53,10 +53,83 @@ test('output beyond the cap is dropped and flagged', async () => {
     args: ['-c', 'head -c 100000 /dev/zero | tr "\\0" x'],
     cwd: '/tmp',
     env: { PATH },
-    maxBytes: 1000,
+    maxChars: 1000,
   });
   assert.equal(r.stdout.length, 1000);
   assert.equal(r.truncated, true);
+});
+
+test('headTail keeps both ends; all interleaves both streams', async () => {
+  const r = await spawner.run({
+    file: 'sh',
+    args: ['-c', 'echo first; head -c 5000 /dev/zero | tr "\\0" x; echo; echo last; echo err >&2'],
+    cwd: '/tmp',
+    env: { PATH },
+    maxChars: 100,
+    capMode: 'headTail',
+    all: true,
+  });
+  assert.match(r.stdout, /^first\n/);
+  assert.match(r.stdout, /characters omitted/);
+  assert.match(r.stdout, /last\n$/);
+  assert.match(r.all ?? '', /err/);
+  assert.equal(r.truncated, true);
+});
+
+test('a timeout ends the whole process group, grandchildren holding the pipes too', async () => {
+  const started = Date.now();
+  const r = await spawner.run({
+    file: 'bash',
+    args: ['-c', 'sleep 30 | cat; echo never'],
+    cwd: '/tmp',
+    env: { PATH },
+    group: true,
+    timeoutMs: 300,
+    killGraceMs: 300,
+  });
+  assert.equal(r.timedOut, true);
+  assert.doesNotMatch(r.stdout, /never/);
+  assert.ok(Date.now() - started < 5000, 'returned promptly');
+});
+
+test('an abort cancels the group; an abort before the start runs nothing', async () => {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 200);
+  const r = await spawner.run({
+    file: 'bash',
+    args: ['-c', 'sleep 30 & wait'],
+    cwd: '/tmp',
+    env: { PATH },
+    group: true,
+    signal: controller.signal,
+    killGraceMs: 300,
+  });
+  assert.equal(r.canceled, true);
+  const before = await spawner.run({
+    file: 'touch',
+    args: ['x'],
+    cwd: '/tmp',
+    env: { PATH },
+    signal: controller.signal,
+  });
+  assert.equal(before.canceled, true);
+});
+
+test('killOnOverflow stops a runaway output', async () => {
+  const started = Date.now();
+  const r = await spawner.run({
+    file: 'bash',
+    args: ['-c', 'yes'],
+    cwd: '/tmp',
+    env: { PATH },
+    group: true,
+    maxChars: 10_000,
+    killOnOverflow: true,
+  });
+  assert.equal(r.signal, 'SIGKILL');
+  assert.equal(r.truncated, true);
+  assert.equal(r.stdout.length, 10_000);
+  assert.ok(Date.now() - started < 10_000);
 });
 
 test('a program that cannot be started rejects, naming it', async () => {

@@ -12,7 +12,7 @@ import { classifyFailures } from '../../../../src/activities/validate/baseline/c
 import { baselineCacheDir } from '../../../../src/activities/validate/baseline/baseline-run.js';
 import { runValidators } from '../../../../src/activities/validate/run-validators.js';
 import { buildRetryPrompt } from '../../../../src/activities/validate/retry/build-retry-prompt.js';
-import { createExecaCommandRunner } from '../../../../src/activities/process/execa-command-runner.js';
+import { createSpawnerCommandRunner } from '../../../../src/activities/process/spawner-command-runner.js';
 import type { CommandRunner } from '../../../../src/activities/process/command-runner.js';
 import type { CompletionStepDefinition, ValidatorDefinition } from '../../../../src/contracts/definition.js';
 import { BUILTIN_FAILURE_PATTERNS } from '../../../../src/definition/normalise/builtin-validators.js';
@@ -66,7 +66,7 @@ async function branchWithRedBase(): Promise<TempGitRepo> {
 }
 
 function counting(): { runner: CommandRunner; calls: string[] } {
-  const inner = createExecaCommandRunner();
+  const inner = createSpawnerCommandRunner();
   const calls: string[] = [];
   return { calls, runner: { run: (r) => (calls.push(r.cwd), inner.run(r)) } };
 }
@@ -127,7 +127,7 @@ test('a regression blocks and the retry prompt tells it from the failure already
   await repo.write({ 'test/adds.test.js': PASSING.replace('1 + 1, 2', '1 + 1, 3') });
   await repo.git('commit', '-qam', 'break adds');
   const report = await runValidators(
-    { commands: createExecaCommandRunner() },
+    { commands: createSpawnerCommandRunner() },
     { worktreePath: repo.dir, completionStep: step, validators: tests('ignore') },
   );
   assert.equal(report.passed, false);
@@ -161,7 +161,7 @@ test('a regression blocks and the retry prompt tells it from the failure already
 
 test('require-fixed and an issue naming the old failure both block; without baseline the old behaviour stays', async () => {
   const repo = await branchWithRedBase();
-  const commands = createExecaCommandRunner();
+  const commands = createSpawnerCommandRunner();
   const strict = await runValidators(
     { commands },
     { worktreePath: repo.dir, completionStep: step, validators: tests('require-fixed') },

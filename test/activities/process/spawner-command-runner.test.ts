@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createExecaCommandRunner } from '../../../src/activities/process/execa-command-runner.js';
+import { createSpawnerCommandRunner } from '../../../src/activities/process/spawner-command-runner.js';
 import { CappedText } from '../../../src/activities/process/capped-text.js';
 import { scrubbedEnv } from '../../../src/activities/process/scrubbed-env.js';
 
-const runner = createExecaCommandRunner({ killGraceMs: 300 });
+const runner = createSpawnerCommandRunner({ killGraceMs: 300 });
 
 test('exited: exit code, stdout, stderr and interleaved output', async () => {
   const cwd = await realpath(await mkdtemp(join(tmpdir(), 'cmd-')));
@@ -56,7 +56,7 @@ test('crashed when it cannot start (missing cwd)', async () => {
 });
 
 test('output is capped, keeping head and tail', async () => {
-  const small = createExecaCommandRunner({ outputCapChars: 100 });
+  const small = createSpawnerCommandRunner({ outputCapChars: 100 });
   const r = await small.run({
     command: 'echo FIRST; for i in $(seq 1 2000); do echo line$i; done; echo LAST',
     cwd: tmpdir(),

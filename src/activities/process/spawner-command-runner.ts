@@ -1,0 +1,96 @@
+/**
+ * CommandRunner adapter on the spawner helper: `bash -c <command>` in its own process
+ * group, inside the same sandbox as the agent's bash tool (sandbox-launch: private HOME,
+ * no worker credentials or service addresses, namespaces where available). The commands
+ * are configured, but what they run (tests, build scripts) is code the agent wrote.
+ *
+ * A timeout or cancel ends the whole group (SIGTERM, then SIGKILL after a grace): a
+ * grandchild (`npm test` → node, `a | b`) would otherwise keep the output pipes open.
+ * The process is started by the spawner helper, so the fork never blocks the worker.
+ */
+import { AgentError } from '../../contracts/errors.js';
+import { DEFAULT_OUTPUT_CAP_CHARS } from './capped-text.js';
+import { sharedSpawner, type ProcessSpawner } from './spawner/process-spawner.js';
+import { sandboxCommand } from '../tools/sandbox-launch.js';
+import type { CommandOutcome, CommandOutcomeKind, CommandRequest, CommandRunner } from './command-runner.js';
+
+export interface SpawnerCommandRunnerOptions {
+  /** Default timeout when a request gives none (ms). */
+  readonly defaultTimeoutMs?: number;
+  /** Per-stream cap of captured characters (head and tail kept). */
+  readonly outputCapChars?: number;
+  /** Grace period between SIGTERM and SIGKILL (ms). */
+  readonly killGraceMs?: number;
+  /** The spawner (default: the process-wide helper). */
+  readonly spawner?: ProcessSpawner;
+}
+
+const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+const DEFAULT_KILL_GRACE_MS = 2000;
+
+export function createSpawnerCommandRunner(options: SpawnerCommandRunnerOptions = {}): CommandRunner {
+  return { run: (request) => runCommand(request, options) };
+}
+
+async function runCommand(request: CommandRequest, options: SpawnerCommandRunnerOptions): Promise<CommandOutcome> {
+  const started = Date.now();
+  const timeoutMs = request.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const sandbox = await sandboxCommand({
+    dir: request.cwd,
+    command: request.command,
+    readOnly: false,
+    ...(request.env ? { extraEnv: request.env } : {}),
+  });
+  try {
+    const result = await (options.spawner ?? sharedSpawner()).run({
+      file: sandbox.file,
+      args: sandbox.args,
+      cwd: request.cwd,
+      env: sandbox.env,
+      group: true,
+      all: true,
+      maxChars: options.outputCapChars ?? DEFAULT_OUTPUT_CAP_CHARS,
+      capMode: 'headTail',
+      timeoutMs,
+      killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+    const kind: CommandOutcomeKind = result.timedOut
+      ? 'timedOut'
+      : result.canceled
+        ? 'canceled'
+        : result.exitCode !== null
+          ? 'exited'
+          : 'crashed';
+    const base = {
+      kind,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      all: result.all ?? '',
+      durationMs: Date.now() - started,
+    };
+    if (kind === 'exited' && result.exitCode !== null) return { ...base, exitCode: result.exitCode };
+    return { ...base, error: describeEnd(kind, timeoutMs, result.signal) };
+  } catch (err) {
+    // The helper itself died: nothing is known of the command, so the activity retries.
+    if (AgentError.isInstance(err)) throw err;
+    if (request.signal?.aborted) {
+      return { kind: 'canceled', stdout: '', stderr: '', all: '', durationMs: Date.now() - started, error: 'canceled' };
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    return { kind: 'crashed', stdout: '', stderr: '', all: '', durationMs: Date.now() - started, error: message };
+  }
+}
+
+function describeEnd(kind: CommandOutcomeKind, timeoutMs: number, signal: string | null): string {
+  switch (kind) {
+    case 'timedOut':
+      return `timed out after ${Math.round(timeoutMs / 100) / 10}s and was killed`;
+    case 'canceled':
+      return 'canceled';
+    case 'crashed':
+      return signal ? `killed by ${signal}` : 'could not be started';
+    case 'exited':
+      return 'exited';
+  }
+}
