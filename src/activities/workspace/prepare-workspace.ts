@@ -25,7 +25,7 @@ import {
   realOrSelf,
 } from './git/repo-queries.js';
 import { snapshotGitState } from './git/git-state-snapshot.js';
-import { ensureAgentHome, sweepStaleSandboxes } from './sandbox-state.js';
+import { ensureAgentHome, sweepStaleSandboxesOccasionally } from './sandbox-state.js';
 import { ensureExcluded } from './ensure-excluded.js';
 import { worktreeLayout } from './worktree-layout.js';
 
@@ -46,7 +46,7 @@ export async function prepareWorkspace(
   const issue = await deps.issueSource(input.issueSource, repoPath).read(input.issue);
   // Outside the lock too: the sweep only removes the state of worktrees that are gone (it
   // already runs alongside other repositories' runs), and the agent's HOME is this worktree's.
-  await sweepStaleSandboxes();
+  await sweepStaleSandboxesOccasionally();
   const prepared = await withRepoLock(repoPath, async () => {
     const locked = await prepareLocked(issue, input, repoPath);
     await snapshotGitState(repoPath, locked.worktreePath, { keepExisting: locked.reused });

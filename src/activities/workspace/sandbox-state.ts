@@ -68,6 +68,23 @@ export async function removeAgentSandbox(worktreePath: string): Promise<void> {
   await rm(sandboxDir(worktreePath), { recursive: true, force: true });
 }
 
+/** When each state root was last swept by this process (ms since epoch). */
+const lastSweeps = new Map<string, number>();
+/** A run start sweeps at most this often per process: 50 runs starting at once each read every sandbox's owner file. */
+const SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * At a run start: sweeps the stale sandboxes unless this process swept the same root
+ * within the last minute (state of a removed worktree waits a little longer, harmlessly).
+ */
+export async function sweepStaleSandboxesOccasionally(env: Env = process.env, now = Date.now()): Promise<string[]> {
+  const root = sandboxStateRoot(env);
+  const last = lastSweeps.get(root);
+  if (last !== undefined && now - last < SWEEP_INTERVAL_MS) return [];
+  lastSweeps.set(root, now);
+  return sweepStaleSandboxes(env);
+}
+
 /** Removes the state of worktrees that no longer exist; returns the removed directories. */
 export async function sweepStaleSandboxes(env: Env = process.env): Promise<string[]> {
   const root = sandboxStateRoot(env);
