@@ -43,6 +43,10 @@ async function record(name: string, scenario: Parameters<typeof runScenario>[0])
 
 /** The pipeline workflow's history: implement → review (rejected) → implement → review (approved) → done. */
 async function recordPipeline(name: string): Promise<void> {
+  if (!FORCE && existsSync(join(OUT, `${name}.json`))) {
+    process.stdout.write(`${name}: kept (exists)\n`);
+    return;
+  }
   const dirs = await writePipelineAgents(['considerer', 'detailer', 'implementer', 'reviewer']);
   const base = pipelineDefinition({ rules: { maxCycles: 8, cycleDelayMs: 0, maxConsecutivePhases: 0 } });
   const definition = { ...base, agents: base.agents.map((a) => ({ ...a, agentDir: dirs[a.id] ?? a.agentDir })) };
@@ -77,6 +81,8 @@ async function recordRuns(): Promise<void> {
   await record('demo-success', { session: join(DEMO_DIR, 'session.json') });
   // One activity per model step (patched 'one-activity-step').
   await record('demo-success-one-activity-step', { session: join(DEMO_DIR, 'session.json') });
+  // Search attributes refreshed on phase and step changes only (patched 'sparse-search-attributes').
+  await record('demo-success-sparse-attributes', { session: join(DEMO_DIR, 'session.json') });
   // The playbook's five steps, each answered at once; the tests never pass.
   const answer = (stepId: string, action: string, rest: object) => ({
     id: stepId,

@@ -2,13 +2,18 @@
  * The mutable shell around RunState that the workflow's handlers share: the query
  * reads it, signals change it, the loops replace it with pure transitions.
  */
-import { log } from '@temporalio/workflow';
+import { log, patched } from '@temporalio/workflow';
 import type { PrepareWorkspaceOutput, ResolvePromptInput } from '../../contracts/activities.js';
 import type { AgentDefinition } from '../../contracts/definition.js';
 import type { RunInput, RunPhase, RunProgress } from '../../contracts/run.js';
 import { totalTokens, type RunBudget } from '../../contracts/usage.js';
 import { budgetStatus, initialRunState, raiseBudget, type RunState } from '../flow/run-state.js';
-import { publishProgress } from './run-details.js';
+import {
+  NOTHING_PUBLISHED,
+  publishProgress,
+  SPARSE_ATTRIBUTES_PATCH,
+  type PublishedAttributes,
+} from './run-details.js';
 
 /** Immutable once the run has loaded its definition and prepared its worktree. */
 export interface RunContext {
@@ -42,7 +47,7 @@ export class RunSession {
   #budgetBlocked?: string;
   /** Things an operator should know that did not stop the run (rejected signal payloads). */
   readonly warnings: string[] = [];
-  private publishedKey = '';
+  private published: PublishedAttributes = NOTHING_PUBLISHED;
 
   constructor(
     readonly input: RunInput,
@@ -113,7 +118,12 @@ export class RunSession {
 
   update(next: RunState): void {
     this.#state = next;
-    if (this.definition) this.publishedKey = publishProgress(this.progress(), this.publishedKey);
+    if (this.definition) {
+      this.published = publishProgress(this.progress(), this.published, {
+        sparse: patched(SPARSE_ATTRIBUTES_PATCH),
+        nowMs: Date.now(),
+      });
+    }
   }
 
   setPhase(phase: RunPhase): void {
