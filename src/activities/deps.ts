@@ -28,8 +28,8 @@ export interface ActivityDeps {
   /** Removes the worker's secrets from failures, artifacts and logs; default: from process.env. */
   readonly redact?: Redact;
   /**
-   * Loads in the background what the first activities need but polling does not (the
-   * model SDK); the worker calls it once it polls, so a resumed step does not wait for it.
+   * Starts loading in the background what the first activities need but polling does not
+   * (the model SDK); the worker calls it while it waits for its workflow thread.
    */
   readonly warmUp?: () => void;
 }

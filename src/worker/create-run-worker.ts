@@ -136,8 +136,11 @@ export async function createRunWorker(
     ...(options.identity ? { identity: options.identity } : {}),
     ...workerTuning(),
   } as const;
-  // Both at once: the host worker (no workflows) needs no wait for the shared one's
-  // workflow thread, which is most of the ~0.5 s Worker.create takes.
+  // Most of the ~0.5 s Worker.create takes is the shared worker's workflow thread loading
+  // the bundle on another core: this thread is idle meanwhile, so it loads what the first
+  // activities need (the model SDK) now; a resumed step, dispatched as soon as the worker
+  // polls, would otherwise wait for it. The host worker (no workflows) is created alongside.
+  deps.warmUp?.();
   const [shared, host] = await Promise.all([
     Worker.create({
       ...common,
@@ -148,19 +151,12 @@ export async function createRunWorker(
     }),
     Worker.create({ ...common, taskQueue: hostTaskQueue }),
   ]);
-  // Once polling has begun (the next turn), not before: a task that arrives meanwhile
-  // awaits the same loads instead of paying them later.
-  const warmUp = (): void => void setImmediate(() => deps.warmUp?.());
   const worker: RunWorker = {
     hostTaskQueue,
     run: async () => {
-      warmUp();
       await Promise.all([shared.run(), host.run()]);
     },
-    runUntil: (until) => {
-      warmUp();
-      return shared.runUntil(() => host.runUntil(until));
-    },
+    runUntil: (until) => shared.runUntil(() => host.runUntil(until)),
     shutdown: () => {
       shared.shutdown();
       host.shutdown();

@@ -112,8 +112,7 @@ export function anthropicLlmClient(options: AnthropicLlmOptions): LlmClient {
     const sdk = await loadSdk();
     try {
       const response = await clientFrom(sdk)
-        .messages
-        .create(request as unknown as Anthropic.MessageCreateParamsNonStreaming, { signal })
+        .messages.create(request as unknown as Anthropic.MessageCreateParamsNonStreaming, { signal })
         .asResponse();
       const raw = await response.text().catch((error: unknown) => {
         throw new AgentError(
