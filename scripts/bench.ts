@@ -492,13 +492,20 @@ async function resumePhase(bench: Bench, heartbeatTimeoutMs: number): Promise<Re
     // The server notices the dead worker when the step's heartbeat times out; the retry
     // is then scheduled (initial interval 2 s). Start the replacement worker then.
     let detectedAt = 0;
+    let retryAt = 0;
     while (detectedAt === 0) {
       const d = await handle.describe().catch(() => undefined);
-      const pending = d?.raw.pendingActivities ?? [];
-      if (pending.some((a) => (a.attempt ?? 1) > 1)) detectedAt = performance.now();
-      else await sleep(50);
+      const retried = (d?.raw.pendingActivities ?? []).find((a) => (a.attempt ?? 1) > 1);
+      if (retried) {
+        detectedAt = performance.now();
+        retryAt = retried.nextAttemptScheduleTime ? tsToMs(retried.nextAttemptScheduleTime) : Date.now();
+      } else await sleep(50);
       if (performance.now() - killedAt > 120_000) throw new Error('resume: the server never noticed the dead worker');
     }
+    // The retry is dispatchable only after its backoff (initial interval 2 s): a worker
+    // spawned before then would be measured waiting for it. Spawn once the step waits.
+    const retryWaitMs = Math.max(0, retryAt + 50 - Date.now());
+    await sleep(retryWaitMs);
     const requestsAtSpawn = model.stats().log.length;
     second = track(spawnWorker({ ...workerEnv, compiled: true }));
     const readyAt = await withTimeout(second.ready, 90_000, 'replacement worker start');
@@ -518,7 +525,7 @@ async function resumePhase(bench: Bench, heartbeatTimeoutMs: number): Promise<Re
     const progress = await handle.query(progressQuery).catch(() => undefined);
     const afterRetry = await workflowTaskAfterRetry(handle);
     note(
-      `  SIGKILL mid-step: the server noticed after ${Math.round(detectedAt - killedAt)} ms (heartbeat timeout ${heartbeatTimeoutMs} ms); ` +
+      `  SIGKILL mid-step: the server noticed after ${Math.round(detectedAt - killedAt)} ms (heartbeat timeout ${heartbeatTimeoutMs} ms), the retry was due ${Math.round(retryWaitMs)} ms later; ` +
         `the replacement worker (compiled, dist/worker.js) polled ${Math.round(readyAt - second.spawnedAt)} ms after its spawn and the step resumed ${Math.round(resumedAt - second.spawnedAt)} ms after its spawn ` +
         `(${Math.round(resumedAt - killedAt)} ms after the kill); the first worker (tsx) polled ${Math.round(tsxReadyMs)} ms after its spawn; run ${progress?.phase ?? result.outcome}`,
     );
@@ -531,6 +538,8 @@ async function resumePhase(bench: Bench, heartbeatTimeoutMs: number): Promise<Re
       resumeWorkerReadyMsTsx: Math.round(tsxReadyMs),
       resumeAfterKillMs: Math.round(resumedAt - killedAt),
       resumeDetectMs: Math.round(detectedAt - killedAt),
+      // Waited after the detection for the retry's backoff before spawning the replacement.
+      resumeRetryWaitMs: Math.round(retryWaitMs),
       resumeHeartbeatTimeoutMs: heartbeatTimeoutMs,
       // After the resumed step: its completion to the workflow task that acts on it (a
       // sticky queue still pointing at the dead worker is waited out here).

@@ -9,6 +9,7 @@
  * need before it polls); `preloadAnthropicSdk` starts that import in the background.
  */
 import type Anthropic from '@anthropic-ai/sdk';
+import type * as AnthropicModule from '@anthropic-ai/sdk';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { createRedactor, redactorForEnv, stripUserinfo, type Redact } from '../secret-redactor.js';
@@ -29,7 +30,7 @@ export interface AnthropicLlmOptions {
   readonly malformedPauseMs?: number;
 }
 
-type AnthropicSdk = typeof import('@anthropic-ai/sdk');
+type AnthropicSdk = typeof AnthropicModule;
 
 let sdkLoad: Promise<AnthropicSdk> | undefined;
 
