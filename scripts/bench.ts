@@ -13,6 +13,7 @@
  *   one-repo    the same with all R runs in one repository (one issue each)
  *   r200        200 runs at once (every run must succeed; worker peak RSS)
  *   resume      SIGKILL a worker mid-step; time from a new worker's spawn to the step's progress
+ *               (the replacement is the compiled worker, dist/worker.js, rebuilt when stale)
  */
 import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -45,6 +46,7 @@ import { floorPhase } from './bench/floor.js';
 import { runInProcess } from './bench/in-process.js';
 import { INTENTS_AGENT, stepsSession } from './bench/sessions.js';
 import { procCpuSeconds, sampleMemory, spawnWorker, type WorkerProcess } from './bench/worker-process.js';
+import { ensureCompiled } from './bench/compiled-worker.js';
 
 const HELP = `Usage: npm run bench [-- --json] [-- --quick]
 
@@ -463,10 +465,12 @@ async function resumePhase(bench: Bench, heartbeatTimeoutMs: number): Promise<Re
   const model = await createModelServer({ session });
   const taskQueue = uniq('resume');
   const workerEnv = { address: bench.server.address, taskQueue, modelUrl: model.url, bundlePath: bench.bundlePath };
+  // The run starts on the tsx worker (its start is the tsx figure) and resumes on the
+  // compiled one, which is what an installed user runs (`issue-agent worker`).
   let first: WorkerProcess | undefined = track(spawnWorker(workerEnv));
   let second: WorkerProcess | undefined;
   try {
-    await withTimeout(first.ready, 90_000, 'worker start');
+    const tsxReadyMs = (await withTimeout(first.ready, 90_000, 'worker start')) - first.spawnedAt;
     const repo = await newRepo();
     const handle = await startRun(bench.client, taskQueue, uniq('resume'), {
       issue: repo.issue,
@@ -488,15 +492,22 @@ async function resumePhase(bench: Bench, heartbeatTimeoutMs: number): Promise<Re
     // The server notices the dead worker when the step's heartbeat times out; the retry
     // is then scheduled (initial interval 2 s). Start the replacement worker then.
     let detectedAt = 0;
+    let retryAt = 0;
     while (detectedAt === 0) {
       const d = await handle.describe().catch(() => undefined);
-      const pending = d?.raw.pendingActivities ?? [];
-      if (pending.some((a) => (a.attempt ?? 1) > 1)) detectedAt = performance.now();
-      else await sleep(50);
+      const retried = (d?.raw.pendingActivities ?? []).find((a) => (a.attempt ?? 1) > 1);
+      if (retried) {
+        detectedAt = performance.now();
+        retryAt = retried.nextAttemptScheduleTime ? tsToMs(retried.nextAttemptScheduleTime) : Date.now();
+      } else await sleep(50);
       if (performance.now() - killedAt > 120_000) throw new Error('resume: the server never noticed the dead worker');
     }
+    // The retry is dispatchable only after its backoff (initial interval 2 s): a worker
+    // spawned before then would be measured waiting for it. Spawn once the step waits.
+    const retryWaitMs = Math.max(0, retryAt + 50 - Date.now());
+    await sleep(retryWaitMs);
     const requestsAtSpawn = model.stats().log.length;
-    second = track(spawnWorker(workerEnv));
+    second = track(spawnWorker({ ...workerEnv, compiled: true }));
     const readyAt = await withTimeout(second.ready, 90_000, 'replacement worker start');
     let resumedAt = 0;
     while (resumedAt === 0) {
@@ -514,17 +525,21 @@ async function resumePhase(bench: Bench, heartbeatTimeoutMs: number): Promise<Re
     const progress = await handle.query(progressQuery).catch(() => undefined);
     const afterRetry = await workflowTaskAfterRetry(handle);
     note(
-      `  SIGKILL mid-step: the server noticed after ${Math.round(detectedAt - killedAt)} ms (heartbeat timeout ${heartbeatTimeoutMs} ms); ` +
-        `the replacement worker was ready ${Math.round(readyAt - second.spawnedAt)} ms after its spawn and the step resumed ${Math.round(resumedAt - second.spawnedAt)} ms after its spawn ` +
-        `(${Math.round(resumedAt - killedAt)} ms after the kill); run ${progress?.phase ?? result.outcome}`,
+      `  SIGKILL mid-step: the server noticed after ${Math.round(detectedAt - killedAt)} ms (heartbeat timeout ${heartbeatTimeoutMs} ms), the retry was due ${Math.round(retryWaitMs)} ms later; ` +
+        `the replacement worker (compiled, dist/worker.js) polled ${Math.round(readyAt - second.spawnedAt)} ms after its spawn and the step resumed ${Math.round(resumedAt - second.spawnedAt)} ms after its spawn ` +
+        `(${Math.round(resumedAt - killedAt)} ms after the kill); the first worker (tsx) polled ${Math.round(tsxReadyMs)} ms after its spawn; run ${progress?.phase ?? result.outcome}`,
     );
     return {
       resumeMs: Math.round(resumedAt - second.spawnedAt),
       resumeWorkerReadyMs: Math.round(readyAt - second.spawnedAt),
       // What Temporal adds once the new worker polls (the rest of resumeMs is the worker's own start).
       resumeAfterReadyMs: Math.round(resumedAt - readyAt),
+      // The same start under tsx (scripts/bench/worker-child.ts, as resumeWorkerReadyMs measured before).
+      resumeWorkerReadyMsTsx: Math.round(tsxReadyMs),
       resumeAfterKillMs: Math.round(resumedAt - killedAt),
       resumeDetectMs: Math.round(detectedAt - killedAt),
+      // Waited after the detection for the retry's backoff before spawning the replacement.
+      resumeRetryWaitMs: Math.round(retryWaitMs),
       resumeHeartbeatTimeoutMs: heartbeatTimeoutMs,
       // After the resumed step: its completion to the workflow task that acts on it (a
       // sticky queue still pointing at the dead worker is waited out here).
@@ -588,6 +603,7 @@ function table(results: Record<string, unknown>): string {
   add('resumeMs', 'ms', 'resumeMs');
   add('resumeWorkerReadyMs', 'ms');
   add('resumeAfterReadyMs', 'ms');
+  add('resumeWorkerReadyMsTsx', 'ms');
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows
     .map((r) =>
@@ -762,7 +778,9 @@ async function main(): Promise<number> {
     if (wants('concurrency')) await concurrency({ runs: cfg.concurrentRuns, oneRepo: false }, '', 240_000);
     if (wants('one-repo')) await concurrency({ runs: cfg.concurrentRuns, oneRepo: true }, 'oneRepo', 240_000);
     if (wants('r200')) await concurrency({ runs: 200, oneRepo: false }, 'r200', 600_000);
-    if (wants('resume'))
+    if (wants('resume')) {
+      const build = ensureCompiled();
+      if (build === 'built') note('resume: dist/ was older than src/, rebuilt it (npm run build)');
       await phase(
         'resume (SIGKILL mid-step, heartbeat timeout 10 s)',
         async () => {
@@ -770,6 +788,7 @@ async function main(): Promise<number> {
         },
         150_000,
       );
+    }
   } finally {
     // An abandoned phase (timed out) may still have result polls in flight: once the
     // connection closes, their retries throw from a timer. Those are expected then.

@@ -1,11 +1,13 @@
 /**
- * Worker child processes (scripts/bench/worker-child.ts): spawn, wait for READY,
- * SIGKILL, and read their memory from /proc/<pid>/status.
+ * Worker child processes (scripts/bench/worker-child.ts under tsx, or the compiled
+ * dist/worker.js): spawn, wait until they poll, SIGKILL, and read their memory from
+ * /proc/<pid>/status.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { COMPILED_WORKER } from './compiled-worker.js';
 
 export const WORKER_CHILD = join(PROJECT_ROOT, 'scripts', 'bench', 'worker-child.ts');
 
@@ -19,7 +21,16 @@ export interface WorkerEnv {
   readonly floorBundlePath?: string;
   /** Write a V8 CPU profile of the worker into this directory (on a graceful exit: SIGTERM). */
   readonly cpuProfileDir?: string;
+  /**
+   * Run the compiled worker (dist/worker.js, its prebuilt bundle; see compiled-worker.ts
+   * for the build) instead of worker-child.ts under tsx; bundlePath and floorBundlePath
+   * do not apply.
+   */
+  readonly compiled?: boolean;
 }
+
+/** What each kind of worker prints once it polls. */
+const READY_LINE = /^(READY \d+|worker polling )/m;
 
 export interface WorkerProcess {
   readonly child: ChildProcess;
@@ -36,7 +47,8 @@ export function spawnWorker(env: WorkerEnv, options: { stderr?: 'inherit' | 'ign
   const { ANTHROPIC_API_KEY: _key, GITHUB_TOKEN: _token, ...base } = process.env;
   const spawnedAt = performance.now();
   const profile = env.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${env.cpuProfileDir}`];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', WORKER_CHILD], {
+  const entry = env.compiled ? [COMPILED_WORKER] : ['--import', 'tsx', WORKER_CHILD];
+  const child = spawn(process.execPath, [...profile, ...entry], {
     cwd: PROJECT_ROOT,
     env: {
       ...base,
@@ -58,10 +70,10 @@ export function spawnWorker(env: WorkerEnv, options: { stderr?: 'inherit' | 'ign
     let buffer = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       buffer += chunk.toString('utf8');
-      if (buffer.includes('READY')) resolve(performance.now());
+      if (READY_LINE.test(buffer)) resolve(performance.now());
     });
     void exited.then(({ code, signal }) =>
-      reject(new Error(`worker exited before READY (code ${code}, signal ${signal})`)),
+      reject(new Error(`worker exited before it polled (code ${code}, signal ${signal})`)),
     );
   });
   ready.catch(() => undefined);

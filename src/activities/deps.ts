@@ -8,7 +8,7 @@ import { createSpawnerCommandRunner } from './process/spawner-command-runner.js'
 import { harnessGitArgs, harnessGitEnv } from './workspace/git/git.js';
 import { boundaryDepsFromEnv, type BoundaryDeps } from './deliver/run-boundary-hook.js';
 import type { IssueSourceFactory } from './issues/issue-source.js';
-import { createAnthropicLlmClient } from './model/anthropic-llm-client.js';
+import { createAnthropicLlmClient, preloadAnthropicSdk } from './model/anthropic-llm-client.js';
 import { createGovernedLlmClient } from './model/governed-llm-client.js';
 import type { LlmClient } from './model/llm-client.js';
 import { sharedRateGovernor } from './model/rate-governor.js';
@@ -27,6 +27,11 @@ export interface ActivityDeps {
   readonly hostTaskQueue?: string;
   /** Removes the worker's secrets from failures, artifacts and logs; default: from process.env. */
   readonly redact?: Redact;
+  /**
+   * Starts loading in the background what the first activities need but polling does not
+   * (the model SDK); the worker calls it while it waits for its workflow thread.
+   */
+  readonly warmUp?: () => void;
 }
 
 function gitConfig(key: string): string | undefined {
@@ -64,5 +69,6 @@ export function createDefaultDeps(env: NodeJS.ProcessEnv = process.env): Activit
     boundary,
     bashEnv: agentGitIdentity(),
     redact: redactorForEnv(env),
+    warmUp: preloadAnthropicSdk,
   };
 }

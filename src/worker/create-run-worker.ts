@@ -16,10 +16,10 @@ import { AgentError } from '../contracts/errors.js';
 import { telemetryOptionsFromEnv } from './telemetry.js';
 import { tracingPluginFromEnv } from './tracing.js';
 import type { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
-import { createActivities } from '../activities/create-activities.js';
-import { createBatchActivities } from '../activities/batch-activities.js';
-import { createPipelineActivities } from '../activities/pipeline/pipeline-activities.js';
-import { createDefaultDeps, type ActivityDeps } from '../activities/deps.js';
+import type { ActivityDeps } from '../activities/deps.js';
+import type { WorkerActivities } from '../contracts/worker-activities.js';
+import type * as WorkerActivitiesModule from '../activities/worker-activities.js';
+import { lazyActivities } from './lazy-activities.js';
 import { workflowSource } from './workflow-source.js';
 import { redactorForEnv, type Redact } from '../activities/secret-redactor.js';
 
@@ -119,31 +119,58 @@ export interface RunWorker {
   shutdown(): void;
 }
 
+/**
+ * Starts importing the activities' modules (once per process); a command calls it while
+ * it waits on the network, before it creates the worker.
+ */
+export function preloadActivities(): Promise<typeof WorkerActivitiesModule> {
+  return import('../activities/worker-activities.js');
+}
+
+/**
+ * Imports the activities and builds them (on the real adapters unless `deps` is given),
+ * then starts loading what their first calls need (deps.warmUp: the model SDK) while the
+ * workflow thread may still be starting: a resumed step, dispatched as soon as the worker
+ * polls, would otherwise wait for it.
+ */
+async function loadActivities(deps: ActivityDeps | undefined, hostTaskQueue: string): Promise<WorkerActivities> {
+  const { createWorkerActivities, createDefaultDeps } = await preloadActivities();
+  const withHost = { ...(deps ?? createDefaultDeps()), hostTaskQueue };
+  withHost.warmUp?.();
+  return createWorkerActivities(withHost);
+}
+
 export async function createRunWorker(
   options: RunWorkerOptions,
 ): Promise<{ worker: RunWorker; connection: NativeConnection }> {
   installRuntime();
-  const connection = options.connection ?? (await NativeConnection.connect({ address: options.address }));
   const hostTaskQueue = hostTaskQueueName(options.taskQueue);
-  const deps = { ...(options.deps ?? createDefaultDeps()), hostTaskQueue };
-  const activities = { ...createActivities(deps), ...createBatchActivities(deps), ...createPipelineActivities(deps) };
+  // The activities (most of this worker's modules, ~0.3 s to load) load in the background
+  // while the connection opens and the shared worker's workflow thread loads the bundle on
+  // another core (~0.5 s): the workers register them by name (lazy-activities.ts).
+  const loaded = loadActivities(options.deps, hostTaskQueue);
+  loaded.catch(() => undefined); // awaited below; not unhandled if the connection fails first
+  const connection = options.connection ?? (await NativeConnection.connect({ address: options.address }));
   const tracing = options.tracing ?? tracingPluginFromEnv(process.env);
   const common = {
     ...(tracing === undefined ? {} : { plugins: [tracing] }),
     connection,
     namespace: options.namespace,
-    activities,
+    activities: lazyActivities(loaded),
     ...(options.identity ? { identity: options.identity } : {}),
     ...workerTuning(),
   } as const;
-  const shared = await Worker.create({
-    ...common,
-    taskQueue: options.taskQueue,
-    ...(options.workflowBundle
-      ? { workflowBundle: options.workflowBundle }
-      : workflowSource({ pluginsChangeBundle: tracing !== undefined })),
-  });
-  const host = await Worker.create({ ...common, taskQueue: hostTaskQueue });
+  const [shared, host] = await Promise.all([
+    Worker.create({
+      ...common,
+      taskQueue: options.taskQueue,
+      ...(options.workflowBundle
+        ? { workflowBundle: options.workflowBundle }
+        : workflowSource({ pluginsChangeBundle: tracing !== undefined })),
+    }),
+    Worker.create({ ...common, taskQueue: hostTaskQueue }),
+    loaded,
+  ]);
   const worker: RunWorker = {
     hostTaskQueue,
     run: async () => {

@@ -5,8 +5,11 @@
  * failure quoting a redacted excerpt). The environment is read only in the factory,
  * so the rest of the code never touches ANTHROPIC_* variables; credentials written
  * into ANTHROPIC_BASE_URL become a Basic auth header and never appear in a message.
+ * The SDK is imported on the first request (~250 ms of module loading a worker does not
+ * need before it polls); `preloadAnthropicSdk` starts that import in the background.
  */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import type * as AnthropicModule from '@anthropic-ai/sdk';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { createRedactor, redactorForEnv, stripUserinfo, type Redact } from '../secret-redactor.js';
@@ -25,6 +28,24 @@ export interface AnthropicLlmOptions {
   /** Attempts at an answer that is HTTP 200 but malformed (default 3), and the pause between them. */
   readonly malformedAttempts?: number;
   readonly malformedPauseMs?: number;
+}
+
+type AnthropicSdk = typeof AnthropicModule;
+
+let sdkLoad: Promise<AnthropicSdk> | undefined;
+
+/** The SDK module, imported once per process; a failed import is retried on the next call. */
+function loadSdk(): Promise<AnthropicSdk> {
+  sdkLoad ??= import('@anthropic-ai/sdk').catch((error: unknown) => {
+    sdkLoad = undefined;
+    throw error;
+  });
+  return sdkLoad;
+}
+
+/** Starts importing the SDK without waiting (a worker calls it once it polls); never throws. */
+export function preloadAnthropicSdk(): void {
+  loadSdk().catch(() => undefined);
 }
 
 /** Sent to a local offline server when no key is configured; it ignores auth. */
@@ -79,17 +100,20 @@ export function anthropicLlmClient(options: AnthropicLlmOptions): LlmClient {
   const base = options.baseURL === undefined ? undefined : splitBaseUrl(options.baseURL);
   const endpoint = base?.url ?? 'https://api.anthropic.com';
   const attempts = Math.max(1, options.malformedAttempts ?? 3);
-  const client = new Anthropic({
-    apiKey: options.apiKey,
-    ...(base ? { baseURL: base.url, defaultHeaders: base.headers } : {}),
-    maxRetries: 0,
-    timeout: options.timeoutMs ?? 600_000,
-  });
+  let client: Anthropic | undefined;
+  const clientFrom = (sdk: AnthropicSdk): Anthropic =>
+    (client ??= new sdk.default({
+      apiKey: options.apiKey,
+      ...(base ? { baseURL: base.url, defaultHeaders: base.headers } : {}),
+      maxRetries: 0,
+      timeout: options.timeoutMs ?? 600_000,
+    }));
 
   async function once(request: LlmRequest, signal: AbortSignal) {
+    const sdk = await loadSdk();
     try {
-      const response = await client.messages
-        .create(request as unknown as Anthropic.MessageCreateParamsNonStreaming, { signal })
+      const response = await clientFrom(sdk)
+        .messages.create(request as unknown as Anthropic.MessageCreateParamsNonStreaming, { signal })
         .asResponse();
       const raw = await response.text().catch((error: unknown) => {
         throw new AgentError(
@@ -106,7 +130,13 @@ export function anthropicLlmClient(options: AnthropicLlmOptions): LlmClient {
         readonly headers: Readonly<Record<string, string>>;
       };
     } catch (error) {
-      throw toModelError(error, { model: request.model, signal, redact, ...(base ? { baseURL: base.url } : {}) });
+      throw toModelError(error, {
+        model: request.model,
+        signal,
+        redact,
+        sdkErrors: sdk,
+        ...(base ? { baseURL: base.url } : {}),
+      });
     }
   }
 

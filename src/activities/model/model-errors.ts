@@ -4,7 +4,7 @@
  * server's retry-after when given), everything the user must fix is not.
  * Messages never contain the API key (the SDK does not echo it; we redact anyway).
  */
-import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { stripUserinfo } from '../secret-redactor.js';
@@ -42,8 +42,16 @@ export function parseRetryAfterMs(headers: HeaderSource, now: number = Date.now(
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** The SDK's error classes, from the module the client loaded (it is imported lazily). */
+export interface SdkErrorClasses {
+  readonly APIError: typeof APIError;
+  readonly APIConnectionError: typeof APIConnectionError;
+  readonly APIUserAbortError: typeof APIUserAbortError;
+}
+
 export interface ModelErrorContext {
   readonly model: string;
+  readonly sdkErrors: SdkErrorClasses;
   readonly baseURL?: string;
   readonly signal?: AbortSignal;
   /** The worker's secret redactor; default: key shapes, auth headers and URL credentials. */
@@ -55,6 +63,7 @@ export function toModelError(error: unknown, ctx: ModelErrorContext): unknown {
   if (ctx.signal?.aborted) return ctx.signal.reason ?? error;
   const redact = (text: string): string => (ctx.redact ?? redactSecrets)(stripUserinfo(text));
   if (AgentError.isInstance(error)) return error;
+  const { APIConnectionError, APIError, APIUserAbortError } = ctx.sdkErrors;
   if (error instanceof APIUserAbortError)
     return new AgentError(FailureType.Aborted, 'the model request was aborted', { retryable: true });
   if (error instanceof APIConnectionError) {

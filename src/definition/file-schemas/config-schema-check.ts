@@ -10,19 +10,27 @@ import type { RawAgentFile, RawRegistryFile } from '../load/raw-files.js';
 import { AGENT_FILE_SCHEMA } from './agent-file-schema.js';
 import { REGISTRY_FILE_SCHEMA } from './registry-file-schema.js';
 
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-const validateAgent: ValidateFunction<RawAgentFile> = ajv.compile<RawAgentFile>(AGENT_FILE_SCHEMA);
-const validateRegistry: ValidateFunction<RawRegistryFile> = ajv.compile<RawRegistryFile>(REGISTRY_FILE_SCHEMA);
+/**
+ * A schema compiled on its first use, then kept: compiling at import cost every process
+ * that loads this module ~150 ms (the worker before it polls, every CLI command).
+ */
+export function lazySchema<T>(schema: object): () => ValidateFunction<T> {
+  let validate: ValidateFunction<T> | undefined;
+  return () => (validate ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile<T>(schema));
+}
+
+const validateAgent = lazySchema<RawAgentFile>(AGENT_FILE_SCHEMA);
+const validateRegistry = lazySchema<RawRegistryFile>(REGISTRY_FILE_SCHEMA);
 
 export type SchemaCheck<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problems: Problem[] };
 
 export function checkAgentFile(value: unknown, file: string): SchemaCheck<RawAgentFile> {
-  return checkAgainstSchema(validateAgent, value, file, 'AGENT_SCHEMA');
+  return checkAgainstSchema(validateAgent(), value, file, 'AGENT_SCHEMA');
 }
 
 export function checkRegistryFile(value: unknown, file: string): SchemaCheck<RawRegistryFile> {
-  return checkAgainstSchema(validateRegistry, value, file, 'REGISTRY_SCHEMA');
+  return checkAgainstSchema(validateRegistry(), value, file, 'REGISTRY_SCHEMA');
 }
 
 /** Runs a compiled schema; every error becomes a Problem with `code` (one per pointer and keyword). */

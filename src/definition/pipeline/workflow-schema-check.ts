@@ -4,17 +4,15 @@
  * that place (a missing `version` is WF-SCHEMA-001, a bad phase type WF-PHASE-001, a
  * bad colour WF-LABEL-005, …); the rest are WF-SCHEMA-005.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
-import { checkAgainstSchema, type SchemaCheck } from '../file-schemas/config-schema-check.js';
+import { checkAgainstSchema, lazySchema, type SchemaCheck } from '../file-schemas/config-schema-check.js';
 import type { Problem } from '../problem.js';
 import { WfCode } from './wf-codes.js';
 import { WORKFLOW_FILE_SCHEMA, type RawWorkflowFile } from './workflow-file-schema.js';
 
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-const validateWorkflow: ValidateFunction<RawWorkflowFile> = ajv.compile<RawWorkflowFile>(WORKFLOW_FILE_SCHEMA);
+const validateWorkflow = lazySchema<RawWorkflowFile>(WORKFLOW_FILE_SCHEMA);
 
 export function checkWorkflowFile(value: unknown, file: string): SchemaCheck<RawWorkflowFile> {
-  const checked = checkAgainstSchema(validateWorkflow, value, file, WfCode.SchemaShape);
+  const checked = checkAgainstSchema(validateWorkflow(), value, file, WfCode.SchemaShape);
   if (checked.ok) return checked;
   return { ok: false, problems: checked.problems.map((p) => ({ ...p, code: wfCodeFor(p) })) };
 }

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { RepoConfigFile } from '../../contracts/repo-config.js';
@@ -14,7 +14,10 @@ import { REPO_CONFIG_SCHEMA } from './repo-config-schema.js';
 export const REPO_AGENT_DIR = '.agent';
 export const REPO_CONFIG_FILE = join(REPO_AGENT_DIR, 'config.json');
 
-const validate = new Ajv({ allErrors: true, strict: false }).compile(REPO_CONFIG_SCHEMA);
+let compiled: ValidateFunction | undefined;
+/** Compiled on first use: at import it cost every CLI command ~60 ms. */
+const validator = (): ValidateFunction =>
+  (compiled ??= new Ajv({ allErrors: true, strict: false }).compile(REPO_CONFIG_SCHEMA));
 
 function describe(error: ErrorObject): string {
   const at = error.instancePath === '' ? '/' : error.instancePath;
@@ -48,6 +51,7 @@ export async function readRepoConfig(repoPath: string): Promise<RepoConfigFile |
       expected: 'a JSON object',
     });
   }
+  const validate = validator();
   if (!validate(value)) {
     const problems = (validate.errors ?? []).map(describe);
     const first = validate.errors?.[0]?.instancePath ?? '';

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AgentError } from '../../../src/contracts/errors.js';
-import { anthropicLlmClient, createAnthropicLlmClient } from '../../../src/activities/model/anthropic-llm-client.js';
+import {
+  anthropicLlmClient,
+  createAnthropicLlmClient,
+  preloadAnthropicSdk,
+} from '../../../src/activities/model/anthropic-llm-client.js';
+import type { LlmRequest } from '../../../src/activities/model/llm-client.js';
 import { parseRetryAfterMs, redactSecrets } from '../../../src/activities/model/model-errors.js';
 import { runStepQuery } from '../../../src/activities/model/step-query.js';
 import { createModelServer } from '../../../src/dev/model-server/model-server.js';
@@ -100,4 +105,30 @@ test('the factory reads the env only there, and sends a placeholder key to an of
   assert.throws(() => createAnthropicLlmClient({}), { code: 'MODEL_AUTH' });
   assert.ok(createAnthropicLlmClient({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:1' }));
   assert.equal(redactSecrets('bad key sk-ant-fake01'), 'bad key sk-***');
+});
+
+const REQUEST: LlmRequest = {
+  model: 'claude-test',
+  max_tokens: 16,
+  system: [],
+  tools: [],
+  messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+};
+
+test('the lazily imported SDK still maps its errors: unreachable → MODEL_UNAVAILABLE, abort → the reason', async () => {
+  // A client is built before the SDK is loaded (the worker builds it on the first step).
+  const llm = anthropicLlmClient({ apiKey: 'sk-ant-tsecret2', baseURL: 'http://127.0.0.1:1' });
+  preloadAnthropicSdk();
+  const unreachable = await llm.createMessage(REQUEST, { signal: new AbortController().signal }).then(
+    () => assert.fail('expected a failure'),
+    (e: unknown) => e,
+  );
+  assert.ok(AgentError.isInstance(unreachable), `not an AgentError: ${String(unreachable)}`);
+  assert.equal(unreachable.code, 'MODEL_UNAVAILABLE');
+  assert.equal(unreachable.retryable, true);
+  assert.match(unreachable.message, /cannot reach the model endpoint/);
+  const aborted = new AbortController();
+  const reason = new Error('cancelled by the test');
+  aborted.abort(reason);
+  await assert.rejects(llm.createMessage(REQUEST, { signal: aborted.signal }), (e: unknown) => e === reason);
 });

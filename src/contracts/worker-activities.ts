@@ -1,0 +1,36 @@
+/**
+ * Every activity a run worker registers (run, batch and pipeline workflows), by name. The
+ * worker registers them before their implementations are loaded (src/worker/lazy-activities.ts),
+ * so that loading them overlaps the start of its workflow thread; the `satisfies` below
+ * fails to compile when this list and the interfaces part ways.
+ */
+import type { RunActivities } from './activities.js';
+import type { BatchActivities } from './batch.js';
+import type { PipelineActivities } from './pipeline-run.js';
+
+export type WorkerActivities = RunActivities & BatchActivities & PipelineActivities;
+
+const NAMES = {
+  loadDefinition: true,
+  prepareWorkspace: true,
+  resolvePrompt: true,
+  resolveSchema: true,
+  queryStep: true,
+  runValidators: true,
+  buildRetryPrompt: true,
+  runBoundaryHook: true,
+  checkExternalState: true,
+  evaluateCustomVerdict: true,
+  guardGitState: true,
+  runStepRunner: true,
+  listIssues: true,
+  relabelIssue: true,
+  awaitRun: true,
+  resolvePipelineAgents: true,
+  readIssueLabels: true,
+  applyPipelineLabels: true,
+  postPipelineComment: true,
+  closePipelineIssue: true,
+} as const satisfies Record<keyof WorkerActivities, true>;
+
+export const WORKER_ACTIVITY_NAMES = Object.keys(NAMES) as ReadonlyArray<keyof WorkerActivities>;
