@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import type { CommandRunner } from './process/command-runner.js';
 import { createSpawnerCommandRunner } from './process/spawner-command-runner.js';
+import { sharedSpawner } from './process/spawner/process-spawner.js';
 import { harnessGitArgs, harnessGitEnv } from './workspace/git/git.js';
 import { boundaryDepsFromEnv, type BoundaryDeps } from './deliver/run-boundary-hook.js';
 import type { IssueSourceFactory } from './issues/issue-source.js';
@@ -69,6 +70,10 @@ export function createDefaultDeps(env: NodeJS.ProcessEnv = process.env): Activit
     boundary,
     bashEnv: agentGitIdentity(),
     redact: redactorForEnv(env),
-    warmUp: preloadAnthropicSdk,
+    warmUp: () => {
+      preloadAnthropicSdk();
+      // The first git call of a resumed step would otherwise wait for the helper's own start.
+      sharedSpawner().warm();
+    },
   };
 }
