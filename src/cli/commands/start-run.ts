@@ -22,6 +22,7 @@ import { progressKey, progressLine, resultSummary } from '../progress-format.js'
 import { checkRepository, loadRepoDefinition, resolveUserPath, userCwd } from '../run-target.js';
 import { repoIdentity, workflowIdFor } from '../repo-identity.js';
 import { serveUntilDone } from '../serve-until-done.js';
+import { defaultOrphanPorts, releaseOrphanedActivities } from '../orphaned-activities.js';
 import { extractAgentParameters, resolveAgentParameters } from '../agent-parameters.js';
 import { readRunResult } from '../../activities/run-result.js';
 import { connectCli, livePollers, workflowTaskTaken, type CliTemporal } from '../temporal/temporal-client.js';
@@ -163,6 +164,11 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
     }
     const url = workflowUrl(cli.target, workflowId);
     say(`${attaching ? 'attached to the live run' : 'started run'} ${workflowId}\nWeb UI: ${url}`);
+    if (attaching && existing !== undefined) {
+      const ports = defaultOrphanPorts((id, error) => cli.client.activity.fail(id, error));
+      for (const released of await releaseOrphanedActivities(existing, ports))
+        say(`the worker that ran ${released} is gone: that step is retried now, not after its heartbeat timeout`);
+    }
     if (flags['detach']) {
       if ((await livePollers(cli)) === 0)
         say(`warning: no live worker polls task queue ${cli.taskQueue}; start one with issue-agent worker`);

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { ensureTemporal, type TemporalTarget } from './ensure-temporal.js';
 import { DEFAULT_TASK_QUEUE } from '../../worker/create-run-worker.js';
+import { isGoneLocalWorker } from './local-worker-identity.js';
 
 export interface CliTemporal {
   readonly client: Client;
@@ -30,7 +31,7 @@ export async function connectCli(): Promise<CliTemporal> {
 /** A live worker re-polls at least once per long poll (about a minute on the server). */
 export const LIVE_POLL_WINDOW_MS = 70_000;
 
-/** Workers that polled the task queue for workflow tasks within the long-poll window. */
+/** Workers that polled the task queue for workflow tasks within the long-poll window (and, on this host, still exist). */
 export async function livePollers(cli: CliTemporal, now = Date.now()): Promise<number> {
   const response = await cli.client.workflowService.describeTaskQueue({
     namespace: cli.target.namespace,
@@ -39,7 +40,8 @@ export async function livePollers(cli: CliTemporal, now = Date.now()): Promise<n
   });
   return (response.pollers ?? []).filter((p) => {
     const seconds = Number(p.lastAccessTime?.seconds ?? 0);
-    return now - seconds * 1000 <= LIVE_POLL_WINDOW_MS;
+    // A poller of this host whose process is gone is stale at once, not after the window.
+    return now - seconds * 1000 <= LIVE_POLL_WINDOW_MS && !isGoneLocalWorker(p.identity);
   }).length;
 }
 
