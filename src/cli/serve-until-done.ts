@@ -8,7 +8,9 @@
  * looks again; once no live poller is left, it takes over and serves in this process.
  */
 import type { CliTemporal } from './temporal/temporal-client.js';
-import { LIVE_POLL_WINDOW_MS, livePollers } from './temporal/temporal-client.js';
+import { livePollers } from './temporal/temporal-client.js';
+import { PromiseCompletionTimeoutError } from '@temporalio/worker';
+import { AgentError, HostErrorCode } from '../contracts/errors.js';
 import { createRunWorker } from '../worker/create-run-worker.js';
 
 export interface ServeOptions {
@@ -55,7 +57,7 @@ export async function serveUntilDone<R>(cli: CliTemporal, result: Promise<R>, op
     serve = await workersGone(tracked, () => livePollers(cli));
     if (serve)
       (options.say ?? ((line: string) => process.stderr.write(`${line}\n`)))(
-        `no worker has polled task queue ${cli.taskQueue} for ${LIVE_POLL_WINDOW_MS / 1000} s (the one that did is gone): serving in this process`,
+        `no live worker polls task queue ${cli.taskQueue} any more (the one that did is gone): serving in this process`,
       );
   }
   let value: R;
@@ -67,12 +69,27 @@ export async function serveUntilDone<R>(cli: CliTemporal, result: Promise<R>, op
     });
     try {
       value = await worker.runUntil(tracked);
+    } catch (err) {
+      // The SDK stops the worker on SIGINT/SIGTERM, and runUntil then rejects with its own
+      // timeout error: say what happened instead, and that nothing is lost.
+      if (err instanceof PromiseCompletionTimeoutError) throw interrupted(cli.taskQueue);
+      throw err;
     } finally {
-      await connection.close();
+      // After an interrupt the workers may still hold the connection: closing it then
+      // must not replace the error that says what happened.
+      await connection.close().catch(() => undefined);
     }
   } else {
     value = await tracked;
   }
   await watcher;
   return value;
+}
+
+function interrupted(taskQueue: string): AgentError {
+  return new AgentError(
+    HostErrorCode.Interrupted,
+    `this command was stopped (SIGINT/SIGTERM) while it served task queue ${taskQueue}, before the run ended. ` +
+      'The run goes on in Temporal from its last completed step: run the same command again to attach, or start a worker (issue-agent worker).',
+  );
 }

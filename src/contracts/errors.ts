@@ -18,6 +18,8 @@ export const HostErrorCode = {
   IssueClosed: 'ISSUE_CLOSED',
   ArtifactMissing: 'ARTIFACT_MISSING',
   ArtifactCorrupt: 'ARTIFACT_CORRUPT',
+  /** SIGINT/SIGTERM stopped a command that was serving a run; the run goes on in Temporal. */
+  Interrupted: 'INTERRUPTED',
 } as const;
 export type HostErrorCode = (typeof HostErrorCode)[keyof typeof HostErrorCode];
 
