@@ -165,8 +165,9 @@ describe('start-pipeline end to end', () => {
           batch.stderr,
           /2 open issue\(s\) labelled kind:consider in an actionable phase: #3 consider \(P1\), #2 consider \(P3\)/,
         );
-        // Live progress (polled every second, so which cycles show depends on speed).
-        assert.match(batch.stderr, /#3 cycle [1-3]\/5 · phase (consider|detail|implement) · running \w+/, batch.stderr);
+        // Live progress (polled every second, so which cycles show depends on speed: a child
+        // run can start and end between two polls, so its "running" line is not required).
+        assert.match(batch.stderr, /#3 cycle [1-3]\/5 · phase (consider|detail|implement) · /, batch.stderr);
         assert.ok(batch.stderr.indexOf('issue-3') < batch.stderr.indexOf('issue-2'), 'P1 started first');
         assert.match(batch.stdout, /#3 +completed +done +3 +yes +consider → detail\(considerer:handoff-detail\)/);
         assert.match(batch.stdout, /#2 +completed +done +3 +yes/);
