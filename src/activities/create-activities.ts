@@ -52,6 +52,7 @@ async function readOptional(path: string): Promise<string | undefined> {
 async function guarded<T extends { readonly gitRestored?: readonly string[] }>(
   worktreePath: string,
   work: () => Promise<T>,
+  ranNothing: (result: T) => boolean = () => false,
 ): Promise<T> {
   let result: T;
   try {
@@ -60,6 +61,7 @@ async function guarded<T extends { readonly gitRestored?: readonly string[] }>(
     await restoreGitState(worktreePath).catch(() => undefined);
     throw err;
   }
+  if (ranNothing(result)) return result;
   const report = await restoreGitState(worktreePath);
   if (report.restored.length === 0) return result;
   log.warn('the agent changed the repository git config or hooks; restored them', { restored: report.restored });
@@ -84,27 +86,41 @@ export function createActivities(deps: ActivityDeps): RunActivities {
       const { workflowExecution, activityId } = Context.current().info;
       const scope = { runId: workflowExecution?.runId ?? request.workflowId, activityId };
       const label = `${input.stepId} · iteration ${input.iteration}`;
-      return withWorktreeCheckpoint(input.worktreePath, input.checkpoint, scope, label, checkpointLog(redact), () =>
-        guarded(input.worktreePath, () =>
-          withHeartbeat((hb) =>
-            runStepQuery(
-              {
-                llm: deps.llm(),
-                bashEnv: deps.bashEnv,
-                keepAliveMs: hb.intervalMs,
-                redact,
-                log: (level, message, data) => log[level](redact(message), redactDeep(data ?? {}, redact)),
-              },
-              request,
-              {
-                heartbeat: (details) => hb.beat(details),
-                signal: hb.signal,
-                scope: `${workflowExecution?.runId ?? request.workflowId}/${activityId}`,
-                ...(hb.previous === undefined ? {} : { resumeFrom: hb.previous }),
-              },
-            ),
+      // Neither a tool nor, on a first attempt, an earlier attempt ran code in the worktree:
+      // no guard pass and no new checkpoint are needed (a retry always does both).
+      const ranNothing = (result: { readonly toolsUsed: readonly string[] }): boolean =>
+        Context.current().info.attempt === 1 && result.toolsUsed.length === 0;
+      return withWorktreeCheckpoint(
+        input.worktreePath,
+        input.checkpoint,
+        scope,
+        label,
+        checkpointLog(redact),
+        () =>
+          guarded(
+            input.worktreePath,
+            () =>
+              withHeartbeat((hb) =>
+                runStepQuery(
+                  {
+                    llm: deps.llm(),
+                    bashEnv: deps.bashEnv,
+                    keepAliveMs: hb.intervalMs,
+                    redact,
+                    log: (level, message, data) => log[level](redact(message), redactDeep(data ?? {}, redact)),
+                  },
+                  request,
+                  {
+                    heartbeat: (details) => hb.beat(details),
+                    signal: hb.signal,
+                    scope: `${workflowExecution?.runId ?? request.workflowId}/${activityId}`,
+                    ...(hb.previous === undefined ? {} : { resumeFrom: hb.previous }),
+                  },
+                ),
+              ),
+            ranNothing,
           ),
-        ),
+        ranNothing,
       );
     }),
     runValidators: edge(async (input) => {

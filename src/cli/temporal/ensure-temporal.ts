@@ -34,10 +34,16 @@ export const DEFAULT_UI_PORT = 8233;
 /** `.temporal/` in a clone, `$XDG_STATE_HOME/issue-agent/temporal` in an installed copy. */
 export const STATE_DIR = devServerStateDir();
 
-/** Dynamic config of the embedded dev server: task queues are read as soon as tasks are written. */
+/**
+ * Dynamic config of the embedded dev server: task queues are read as soon as tasks are
+ * written, and an activity on the workflow's own task queue (loadDefinition,
+ * prepareWorkspace, resolvePrompt) comes back in the workflow task's completion when the
+ * worker has a free slot (eager dispatch: no matching round trip).
+ */
 export const DISPATCH_DYNAMIC_CONFIG = [
   'history.transferProcessorMaxPollRPS=1000',
   'history.timerProcessorMaxPollRPS=1000',
+  'system.enableActivityEagerExecution=true',
 ] as const;
 
 export function devServerArgs(options: { port?: number; uiPort?: number; dbFile?: string } = {}): string[] {

@@ -43,6 +43,15 @@ export function needsRestore(
   return marker.dirty && marker.runId !== scope.runId;
 }
 
+export interface AlignedWorktree {
+  readonly restored: boolean;
+  /**
+   * The worktree was found (or put) exactly at the expected checkpoint, with no step's
+   * changes in it since: a step that then changes nothing has that checkpoint as its own.
+   */
+  readonly cleanAtExpected: boolean;
+}
+
 /**
  * Before the step: restores the worktree when needed, then marks it as in a step. With
  * `inStep: false` (the validators: they change nothing worth a checkpoint) the marker is
@@ -54,10 +63,10 @@ export async function alignWorktree(
   scope: CheckpointScope,
   log: CheckpointLog,
   options: { readonly inStep: boolean } = { inStep: true },
-): Promise<{ readonly restored: boolean }> {
+): Promise<AlignedWorktree> {
   const path = await markerPath(worktreePath, namespaceOf(request.ref));
   const marker = await readMarker(path);
-  if (marker?.scope === scopeKey(scope)) return { restored: false };
+  if (marker?.scope === scopeKey(scope)) return { restored: false, cleanAtExpected: false };
   const restore = needsRestore(marker, request.expected, scope);
   if (restore && request.expected !== undefined) {
     const restored = await restoreWorktreeCheckpoint(worktreePath, request.expected);
@@ -68,7 +77,9 @@ export async function alignWorktree(
       worktreePath,
     });
   }
-  if (!options.inStep && !restore) return { restored: false };
+  const cleanAtExpected =
+    request.expected !== undefined && (restore || (marker?.checkpoint === request.expected && !marker.dirty));
+  if (!options.inStep && !restore) return { restored: false, cleanAtExpected };
   const at = request.expected ?? marker?.checkpoint;
   await writeMarker(path, {
     ...(at === undefined ? {} : { checkpoint: at }),
@@ -76,7 +87,21 @@ export async function alignWorktree(
     scope: scopeKey(scope),
     runId: scope.runId,
   });
-  return { restored: restore };
+  return { restored: restore, cleanAtExpected };
+}
+
+async function markClean(
+  worktreePath: string,
+  request: WorktreeCheckpointRequest,
+  checkpoint: string,
+  scope: CheckpointScope,
+): Promise<void> {
+  await writeMarker(await markerPath(worktreePath, namespaceOf(request.ref)), {
+    checkpoint,
+    dirty: false,
+    scope: scopeKey(scope),
+    runId: scope.runId,
+  });
 }
 
 /**
@@ -92,12 +117,7 @@ export async function recordStepCheckpoint(
 ): Promise<string | undefined> {
   try {
     const recorded = await recordWorktreeCheckpoint(worktreePath, request.ref, `worktree checkpoint: ${label}`);
-    await writeMarker(await markerPath(worktreePath, namespaceOf(request.ref)), {
-      checkpoint: recorded.commit,
-      dirty: false,
-      scope: scopeKey(scope),
-      runId: scope.runId,
-    });
+    await markClean(worktreePath, request, recorded.commit, scope);
     return recorded.commit;
   } catch (err) {
     log('warn', 'could not record the worktree checkpoint of the step', {
@@ -108,7 +128,13 @@ export async function recordStepCheckpoint(
   }
 }
 
-/** Runs a step activity's work between aligning the worktree and recording its checkpoint. */
+/**
+ * Runs a step activity's work between aligning the worktree and recording its checkpoint.
+ * `changedNothing(result)` says the work cannot have touched the worktree (no tool ran, first
+ * attempt): when the worktree was clean at the expected checkpoint before, that checkpoint is
+ * the step's own and no git process runs (step K-1's ref keeps the commit; reset reads the
+ * commit id from history). A step with only a model answer costs no checkpoint.
+ */
 export async function withWorktreeCheckpoint<T extends object>(
   worktreePath: string,
   request: WorktreeCheckpointRequest | undefined,
@@ -116,10 +142,15 @@ export async function withWorktreeCheckpoint<T extends object>(
   label: string,
   log: CheckpointLog,
   work: () => Promise<T>,
+  changedNothing: (result: T) => boolean = () => false,
 ): Promise<T & { readonly worktreeCheckpoint?: string }> {
   if (request === undefined) return work();
-  await alignWorktree(worktreePath, request, scope, log);
+  const aligned = await alignWorktree(worktreePath, request, scope, log);
   const result = await work();
+  if (aligned.cleanAtExpected && request.expected !== undefined && changedNothing(result)) {
+    await markClean(worktreePath, request, request.expected, scope);
+    return { ...result, worktreeCheckpoint: request.expected };
+  }
   const commit = await recordStepCheckpoint(worktreePath, request, scope, label, log);
   return commit === undefined ? result : { ...result, worktreeCheckpoint: commit };
 }

@@ -137,3 +137,62 @@ test('validators after a reset see the expected files, and the next step is not 
   await step(2, c1, 'run-b', 'two-again.txt');
   assert.deepEqual(logged, [], 'the next step finds the worktree where it expects it');
 });
+
+/** A step activity that says it changed nothing (no tool ran): `write` lies about it. */
+async function quietStep(k: number, expected: string | undefined, runId: string, write?: string) {
+  return withWorktreeCheckpoint(
+    tree,
+    checkpointRequest(WF, 3, k, expected),
+    { runId, activityId: String(k) },
+    `step ${k}`,
+    log,
+    async () => {
+      if (write !== undefined) await writeFile(join(tree, write), 'x\n');
+      return { ok: true };
+    },
+    () => true,
+  );
+}
+
+const refExists = async (k: number): Promise<boolean> =>
+  repo.git('rev-parse', '--verify', '--quiet', checkpointRef(WF, 3, k)).then(
+    () => true,
+    () => false,
+  );
+
+test('a step that changed nothing takes the last checkpoint as its own, without a git process', async () => {
+  const c1 = await step(1, undefined, 'run-a', 'one.txt');
+  const quiet = await quietStep(2, c1, 'run-a');
+  assert.equal(quiet.worktreeCheckpoint, c1, 'the checkpoint of step 1 is that of step 2');
+  assert.equal(await refExists(2), false, 'no ref was written for step 2');
+  const marker = await readMarker(await markerPath(tree, checkpointNamespace(WF, 3)));
+  assert.equal(marker?.checkpoint, c1);
+  assert.equal(marker?.dirty, false, 'the worktree is marked clean at that checkpoint again');
+  // The next step starts from there without a restore.
+  const c3 = await step(3, quiet.worktreeCheckpoint, 'run-a', 'three.txt');
+  assert.notEqual(c3, c1);
+  assert.deepEqual(logged, [], 'nothing was restored');
+});
+
+test('the first step, or a worktree not known clean at the expected checkpoint, is always recorded', async () => {
+  const first = await quietStep(1, undefined, 'run-a');
+  assert.ok(first.worktreeCheckpoint, 'step 1 has no earlier checkpoint to reuse');
+  assert.equal(await refExists(1), true);
+  // A step of this run failed half way (marker dirty, its files changed): the next quiet
+  // step must record what is really in the worktree, not reuse the stale checkpoint.
+  await alignWorktree(
+    tree,
+    checkpointRequest(WF, 3, 2, first.worktreeCheckpoint),
+    {
+      runId: 'run-a',
+      activityId: '2',
+    },
+    log,
+  );
+  await writeFile(join(tree, 'half-done.txt'), 'x\n');
+  const next = await quietStep(3, first.worktreeCheckpoint, 'run-a');
+  assert.notEqual(next.worktreeCheckpoint, first.worktreeCheckpoint, 'a new checkpoint was recorded');
+  assert.equal(await refExists(3), true);
+  const files = await repo.git('ls-tree', '--name-only', next.worktreeCheckpoint!);
+  assert.match(files, /half-done\.txt/);
+});
