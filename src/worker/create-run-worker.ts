@@ -21,6 +21,7 @@ import type { WorkerActivities } from '../contracts/worker-activities.js';
 import type * as WorkerActivitiesModule from '../activities/worker-activities.js';
 import { lazyActivities } from './lazy-activities.js';
 import { workflowSource } from './workflow-source.js';
+import { workerPair, type WorkerPair } from './worker-pair.js';
 import { redactorForEnv, type Redact } from '../activities/secret-redactor.js';
 
 export const DEFAULT_TASK_QUEUE = 'issue-agent';
@@ -111,13 +112,8 @@ export function hostTaskQueueName(taskQueue: string, env: NodeJS.ProcessEnv = pr
   return env.TEMPORAL_HOST_TASK_QUEUE ?? `${taskQueue}@${hostname()}`;
 }
 
-/** A worker pair: the shared queue (workflows, any activity) and this host's queue. */
-export interface RunWorker {
-  readonly hostTaskQueue: string;
-  run(): Promise<void>;
-  runUntil<R>(until: Promise<R> | (() => Promise<R>)): Promise<R>;
-  shutdown(): void;
-}
+/** A worker pair: the shared queue (workflows, any activity) and this host's queue (worker-pair.ts). */
+export type RunWorker = WorkerPair;
 
 /**
  * Starts importing the activities' modules (once per process); a command calls it while
@@ -160,27 +156,21 @@ export async function createRunWorker(
     ...(options.identity ? { identity: options.identity } : {}),
     ...workerTuning(),
   } as const;
-  const [shared, host] = await Promise.all([
-    Worker.create({
-      ...common,
-      taskQueue: options.taskQueue,
-      ...(options.workflowBundle
-        ? { workflowBundle: options.workflowBundle }
-        : workflowSource({ pluginsChangeBundle: tracing !== undefined })),
-    }),
-    Worker.create({ ...common, taskQueue: hostTaskQueue }),
-    loaded,
-  ]);
-  const worker: RunWorker = {
-    hostTaskQueue,
-    run: async () => {
-      await Promise.all([shared.run(), host.run()]);
+  const sharedCreating = Worker.create({
+    ...common,
+    taskQueue: options.taskQueue,
+    ...(options.workflowBundle
+      ? { workflowBundle: options.workflowBundle }
+      : workflowSource({ pluginsChangeBundle: tracing !== undefined })),
+  });
+  sharedCreating.catch(() => undefined); // reported by the pair's run()/runUntil()/ready
+  const [host] = await Promise.all([Worker.create({ ...common, taskQueue: hostTaskQueue }), loaded]).catch(
+    async (err: unknown) => {
+      // A created shared worker holds the connection until it has run: stop it first.
+      await sharedCreating.then((w) => w.runUntil(Promise.resolve())).catch(() => undefined);
+      throw err;
     },
-    runUntil: (until) => shared.runUntil(() => host.runUntil(until)),
-    shutdown: () => {
-      shared.shutdown();
-      host.shutdown();
-    },
-  };
+  );
+  const worker: RunWorker = workerPair(host, sharedCreating, hostTaskQueue);
   return { worker, connection };
 }

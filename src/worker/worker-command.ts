@@ -18,11 +18,17 @@ export async function workerCommand(argv: readonly string[]): Promise<number> {
     namespace: target.namespace,
     taskQueue,
   });
-  process.stdout.write(
-    `worker polling ${taskQueue} and ${worker.hostTaskQueue} (this host's worktrees) on ${target.address} (namespace ${target.namespace}); Web UI ${target.uiUrl}\n`,
+  // The host queue polls at once (a resumed step waits there); the line once both poll.
+  const running = worker.run();
+  await worker.ready.then(
+    () =>
+      process.stdout.write(
+        `worker polling ${taskQueue} and ${worker.hostTaskQueue} (this host's worktrees) on ${target.address} (namespace ${target.namespace}); Web UI ${target.uiUrl}\n`,
+      ),
+    () => undefined, // run() rejects with the same error
   );
   try {
-    await worker.run();
+    await running;
   } finally {
     await connection.close();
   }
