@@ -8,6 +8,12 @@ import { commandFlags } from '../cli/command-specs.js';
 export async function workerCommand(argv: readonly string[]): Promise<number> {
   const flags = commandFlags('worker', argv);
   if (flags === undefined) return 0;
+  // The spawner helper (a small node process, ~0.1 s to start) boots while the modules load:
+  // the first git call of a resumed step would otherwise wait for it.
+  void import('../activities/process/spawner/process-spawner.js').then(
+    (m) => m.sharedSpawner().warm(),
+    () => undefined, // the first git call reports it
+  );
   // The server check (network) overlaps loading the worker's modules (~0.8 s of CPU).
   const workerModule = import('./create-run-worker.js');
   workerModule.then((m) => m.preloadActivities()).catch(() => undefined); // reported by createRunWorker

@@ -9,7 +9,13 @@
  */
 import type { GitHubPort } from './github-port.js';
 import { gitHubSettingsFromEnv, type GitHubSettings } from './github-settings.js';
-import { createGitHubClient, type GitHubClientOptions } from './octokit-github-client.js';
+import type { GitHubClientOptions } from './octokit-github-client.js';
+
+/** @octokit/rest (~0.1 s to import) loads with the first GitHub connection: local runs never need it. */
+async function createOctokitClient(options: GitHubClientOptions): Promise<GitHubPort> {
+  const { createGitHubClient } = await import('./octokit-github-client.js');
+  return createGitHubClient(options);
+}
 
 export interface GitHubConnection {
   /** Token is non-enumerable (see github-settings.ts). */
@@ -31,13 +37,13 @@ export function createGitHubConnector(
   options: GitHubConnectorOptions = {},
 ): GitHubConnector {
   const cache = new Map<string, Promise<GitHubConnection>>();
-  const build = options.createClient ?? createGitHubClient;
+  const build = options.createClient ?? createOctokitClient;
   return (repoPath) => {
     let connection = cache.get(repoPath);
     if (connection === undefined) {
       connection = (async () => {
         const settings = await gitHubSettingsFromEnv(env, repoPath);
-        const client = build({
+        const client = await build({
           token: settings.token,
           owner: settings.owner,
           repo: settings.repo,

@@ -5,8 +5,8 @@
  * one seam to swap for the shared configuration validator later.
  */
 import { createHash } from 'node:crypto';
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
+import { newAjv, newAjv2020 } from '../../definition/schema/lazy-ajv.js';
 import { isJsonObject, type JsonObject } from '../../contracts/json.js';
 
 const compiled = new WeakMap<object, ValidateFunction>();
@@ -25,7 +25,7 @@ function compile(schema: Readonly<Record<string, unknown>>): ValidateFunction {
   const options = { allErrors: true, strict: false, validateFormats: false, logger: false } as const;
   const draft2020 = typeof schema['$schema'] === 'string' && schema['$schema'].includes('2020-12');
   // A fresh instance per schema: a schema's `$id` may be registered only once per instance.
-  const ajv = draft2020 ? new Ajv2020(options) : new Ajv(options);
+  const ajv = draft2020 ? newAjv2020(options) : newAjv(options);
   const validate = ajv.compile(schema as object);
   compiled.set(schema, validate);
   if (compiledByContent.size >= 256) compiledByContent.clear();

@@ -4,7 +4,8 @@
  * turns ajv's errors into Problems whose pointer names the offending value — for a
  * missing property, the property itself rather than its parent.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { newAjv } from '../schema/lazy-ajv.js';
 import { escapePointerSegment, problem, type Problem } from '../problem.js';
 import type { RawAgentFile, RawRegistryFile } from '../load/raw-files.js';
 import { AGENT_FILE_SCHEMA } from './agent-file-schema.js';
@@ -16,7 +17,7 @@ import { REGISTRY_FILE_SCHEMA } from './registry-file-schema.js';
  */
 export function lazySchema<T>(schema: object): () => ValidateFunction<T> {
   let validate: ValidateFunction<T> | undefined;
-  return () => (validate ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile<T>(schema));
+  return () => (validate ??= newAjv({ allErrors: true, strict: true, allowUnionTypes: true }).compile<T>(schema));
 }
 
 const validateAgent = lazySchema<RawAgentFile>(AGENT_FILE_SCHEMA);

@@ -5,7 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { newAjv } from '../schema/lazy-ajv.js';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { RepoConfigFile } from '../../contracts/repo-config.js';
@@ -17,7 +18,7 @@ export const REPO_CONFIG_FILE = join(REPO_AGENT_DIR, 'config.json');
 let compiled: ValidateFunction | undefined;
 /** Compiled on first use: at import it cost every CLI command ~60 ms. */
 const validator = (): ValidateFunction =>
-  (compiled ??= new Ajv({ allErrors: true, strict: false }).compile(REPO_CONFIG_SCHEMA));
+  (compiled ??= newAjv({ allErrors: true, strict: false }).compile(REPO_CONFIG_SCHEMA));
 
 function describe(error: ErrorObject): string {
   const at = error.instancePath === '' ? '/' : error.instancePath;

@@ -8,7 +8,10 @@
  * text is compiled once and cached. A template Handlebars cannot parse renders as its
  * own text (validation reports it before any run: ../rules/retry-template-rules.ts).
  */
-import Handlebars from 'handlebars';
+import { createRequire } from 'node:module';
+import type HandlebarsModule from 'handlebars';
+
+const require = createRequire(import.meta.url);
 
 /** Variables every retry template has (retry-params.ts), besides its pattern's params. */
 export const RETRY_FIXED_VARIABLES: readonly string[] = [
@@ -22,7 +25,12 @@ export const RETRY_FIXED_VARIABLES: readonly string[] = [
   'details',
 ];
 
-const engine = Handlebars.create();
+let instance: typeof HandlebarsModule | undefined;
+/** Handlebars loads with the first template (~40 ms): a worker that never renders one never pays it. */
+function engine(): typeof HandlebarsModule {
+  instance ??= (require('handlebars') as typeof HandlebarsModule).create();
+  return instance;
+}
 const compiled = new Map<string, HandlebarsTemplateDelegate>();
 const OPTIONS = { noEscape: true, compat: true, strict: false } as const;
 
@@ -49,8 +57,8 @@ function compile(template: string): HandlebarsTemplateDelegate | undefined {
   const cached = compiled.get(template);
   if (cached !== undefined) return cached;
   try {
-    engine.precompile(template, OPTIONS); // parse errors surface here, not at first render
-    const fn = engine.compile(template, OPTIONS);
+    engine().precompile(template, OPTIONS); // parse errors surface here, not at first render
+    const fn = engine().compile(template, OPTIONS);
     compiled.set(template, fn);
     return fn;
   } catch {
@@ -81,8 +89,8 @@ const BUILTIN_HELPERS = new Set(['if', 'unless', 'each', 'with', 'lookup', 'log'
 export function templateVariables(template: string): TemplateCheck {
   let ast: hbs.AST.Program;
   try {
-    ast = engine.parse(template);
-    engine.precompile(template, OPTIONS);
+    ast = engine().parse(template);
+    engine().precompile(template, OPTIONS);
   } catch (error) {
     return { ok: false, error: error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error) };
   }

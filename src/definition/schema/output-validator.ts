@@ -5,12 +5,13 @@
  * Compiled validators are cached by schema hash: steps repeat, schemas do not change.
  */
 import { createHash } from 'node:crypto';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { newAjv } from './lazy-ajv.js';
 import type { JsonObject } from '../../contracts/json.js';
 
 // strict: false because user schemas may carry annotations ajv does not know;
 // formats are not validated (no ajv-formats dependency) rather than failing to compile.
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
 /** Compiles (once per distinct schema) a validator for `full`. */
@@ -18,6 +19,7 @@ export function compileOutputValidator(full: JsonObject): ValidateFunction {
   const key = createHash('sha256').update(JSON.stringify(full)).digest('hex');
   let validate = compiled.get(key);
   if (!validate) {
+    ajv ??= newAjv({ allErrors: true, strict: false, validateFormats: false });
     validate = ajv.compile(full);
     compiled.set(key, validate);
   }
