@@ -517,7 +517,9 @@ async function resumePhase(bench: Bench, heartbeatTimeoutMs: number): Promise<Re
     const retryWaitMs = Math.max(0, retryAt + 50 - Date.now());
     await sleep(retryWaitMs);
     const requestsAtSpawn = model.stats().log.length;
-    second = track(spawnWorker({ ...workerEnv, compiled: true }));
+    second = track(
+      spawnWorker({ ...workerEnv, compiled: true, ...(cpuProfileDir === undefined ? {} : { cpuProfileDir }) }),
+    );
     const readyAt = await withTimeout(second.ready, 90_000, 'replacement worker start');
     let resumedAt = 0;
     while (resumedAt === 0) {
@@ -559,7 +561,8 @@ async function resumePhase(bench: Bench, heartbeatTimeoutMs: number): Promise<Re
     };
   } finally {
     await first?.kill('SIGKILL');
-    await second?.kill('SIGKILL');
+    // With --profile the replacement stops gracefully, so its profile (its start) is written.
+    await second?.kill(cpuProfileDir === undefined ? 'SIGKILL' : 'SIGTERM');
     await model.close();
   }
 }
