@@ -19,6 +19,12 @@ export interface ServeOptions {
   readonly follow?: (done: () => boolean) => Promise<void>;
   /** Says why this process starts serving after all (default: stderr). */
   readonly say?: (line: string) => void;
+  /**
+   * Called when this process takes over from workers that are gone: releases the steps
+   * they had started (orphaned-activities.ts) so they run again now, not after their
+   * heartbeat timeout. Returns one line per released step.
+   */
+  readonly releaseOrphans?: () => Promise<readonly string[]>;
 }
 
 const RECHECK_MS = 5_000;
@@ -55,10 +61,14 @@ export async function serveUntilDone<R>(cli: CliTemporal, result: Promise<R>, op
   let serve = options.embedded;
   if (!serve) {
     serve = await workersGone(tracked, () => livePollers(cli));
-    if (serve)
-      (options.say ?? ((line: string) => process.stderr.write(`${line}\n`)))(
+    if (serve) {
+      const say = options.say ?? ((line: string) => process.stderr.write(`${line}\n`));
+      say(
         `no live worker polls task queue ${cli.taskQueue} any more (the one that did is gone): serving in this process`,
       );
+      // A failed look leaves the steps to their heartbeat timeout: slower, nothing lost.
+      for (const line of (await options.releaseOrphans?.().catch(() => [])) ?? []) say(line);
+    }
   }
   let value: R;
   if (serve) {

@@ -383,3 +383,46 @@ test(
     });
   },
 );
+
+test(
+  'a worker killed mid-step: the attached start-run takes over and the step runs again at once',
+  { timeout: 240_000 },
+  async () => {
+    await withFixture(slowSession(6_000), async (f) => {
+      const worker = startCli(['worker'], { env: f.childEnv, timeoutMs: 200_000 });
+      f.children.push(worker);
+      const deadline = Date.now() + 90_000;
+      while (!/worker polling/.test(worker.out.stdout)) {
+        if (worker.child.exitCode !== null || Date.now() > deadline)
+          assert.fail(`the worker never polled:\n${describeResult(await worker.done)}`);
+        await sleep(100);
+      }
+      const background = startRunInBackground(f);
+      await waitForSlowStep(f, background);
+      assert.doesNotMatch(
+        background.out.stderr,
+        /serving the run in this process/,
+        'the worker process serves the run',
+      );
+      const killedAt = Date.now();
+      worker.kill();
+      const result = await background.done;
+      const afterKillMs = Date.now() - killedAt;
+      assert.equal(result.code, 0, describeResult(result));
+      assertNoStack(result);
+      assert.equal(parseJsonResult(result).outcome, 'success', describeResult(result));
+      assert.match(
+        result.stderr,
+        /any more \(the one that did is gone\): serving in this process/,
+        describeResult(result),
+      );
+      // Without the release the step waits for its 60 s heartbeat timeout.
+      assert.match(
+        result.stderr,
+        /the worker that ran queryStep \(pid \d+\) is gone: that step is retried now/,
+        describeResult(result),
+      );
+      assert.ok(afterKillMs < 50_000, `the run ended ${afterKillMs} ms after the kill (heartbeat timeout 60 s)`);
+    });
+  },
+);

@@ -70,8 +70,19 @@ async function awaitResult(
   return serveUntilDone(cli, readRunResult(handle), {
     embedded: options.embedded,
     ...(options.follow ? { follow: (done: () => boolean) => follow(handle, done, options.json) } : {}),
+    releaseOrphans: async () => releaseOrphansOf(cli, workflowId),
   });
 }
+
+/** Fails the started steps of the run whose worker was a process of this host that is gone. */
+async function releaseOrphansOf(cli: CliTemporal, workflowId: string): Promise<string[]> {
+  const run = await cli.client.workflow.getHandle(workflowId).describe();
+  const ports = defaultOrphanPorts((id, error) => cli.client.activity.fail(id, error));
+  return (await releaseOrphanedActivities(run, ports)).map(releasedLine);
+}
+
+const releasedLine = (released: string): string =>
+  `the worker that ran ${released} is gone: that step is retried now, not after its heartbeat timeout`;
 
 /** Whether this process must serve the run: no recent poller, or nobody takes its workflow task. */
 async function needsOwnWorker(cli: CliTemporal, workflowId: string): Promise<boolean> {
@@ -166,8 +177,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
     say(`${attaching ? 'attached to the live run' : 'started run'} ${workflowId}\nWeb UI: ${url}`);
     if (attaching && existing !== undefined) {
       const ports = defaultOrphanPorts((id, error) => cli.client.activity.fail(id, error));
-      for (const released of await releaseOrphanedActivities(existing, ports))
-        say(`the worker that ran ${released} is gone: that step is retried now, not after its heartbeat timeout`);
+      for (const released of await releaseOrphanedActivities(existing, ports)) say(releasedLine(released));
     }
     if (flags['detach']) {
       if ((await livePollers(cli)) === 0)
