@@ -27,10 +27,18 @@ export async function workerCommand(argv: readonly string[]): Promise<number> {
   // The host queue polls at once (a resumed step waits there); the line once both poll.
   const running = worker.run();
   await worker.ready.then(
-    () =>
+    () => {
       process.stdout.write(
         `worker polling ${taskQueue} and ${worker.hostTaskQueue} (this host's worktrees) on ${target.address} (namespace ${target.namespace}); Web UI ${target.uiUrl}\n`,
-      ),
+      );
+      // After a crash on this host: the dead process's started steps run again now.
+      void import('../cli/release-orphans-of-queue.js')
+        .then((m) => m.releaseOrphansOfQueue(target, taskQueue))
+        .then(
+          (lines) => lines.forEach((line) => process.stdout.write(`${line}\n`)),
+          () => undefined, // best effort: the steps then wait for their heartbeat timeout
+        );
+    },
     () => undefined, // run() rejects with the same error
   );
   try {

@@ -426,3 +426,46 @@ test(
     });
   },
 );
+
+/** `issue-agent worker` in the background; resolves once it polls. */
+async function startWorker(f: Fixture): Promise<RunningCli> {
+  const worker = startCli(['worker'], { env: f.childEnv, timeoutMs: 200_000 });
+  f.children.push(worker);
+  const deadline = Date.now() + 90_000;
+  while (!/worker polling/.test(worker.out.stdout)) {
+    if (worker.child.exitCode !== null || Date.now() > deadline)
+      assert.fail(`the worker never polled:\n${describeResult(await worker.done)}`);
+    await sleep(100);
+  }
+  return worker;
+}
+
+test('a worker started after a crash runs the dead worker’s step again at once', { timeout: 240_000 }, async () => {
+  await withFixture(slowSession(6_000), async (f) => {
+    const first = await startWorker(f);
+    const detached = await runCli(['start-run', '--issue', '1', '--repo', f.repoPath, '--detach'], {
+      env: f.childEnv,
+      timeoutMs: 60_000,
+    });
+    assert.equal(detached.code, 0, describeResult(detached));
+    const deadline = Date.now() + 120_000;
+    while ((f.model.stats().byRule['work-edit'] ?? 0) < 1) {
+      if (Date.now() > deadline) assert.fail(`the run never reached its slow step:\n${first.out.stderr}`);
+      await sleep(100);
+    }
+    const killedAt = Date.now();
+    first.kill();
+    await first.done;
+    const second = await startWorker(f);
+    const result = await env.client.workflow.getHandle(WORKFLOW_ID).result();
+    const afterKillMs = Date.now() - killedAt;
+    assert.equal((result as RunResult).outcome, 'success');
+    assert.match(
+      second.out.stdout,
+      /: the worker that ran queryStep \(pid \d+\) is gone: that step is retried now/,
+      second.out.stdout,
+    );
+    // Without the release the step waits for its 60 s heartbeat timeout.
+    assert.ok(afterKillMs < 50_000, `the run ended ${afterKillMs} ms after the kill (heartbeat timeout 60 s)`);
+  });
+});
