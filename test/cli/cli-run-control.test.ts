@@ -389,14 +389,7 @@ test(
   { timeout: 240_000 },
   async () => {
     await withFixture(slowSession(6_000), async (f) => {
-      const worker = startCli(['worker'], { env: f.childEnv, timeoutMs: 200_000 });
-      f.children.push(worker);
-      const deadline = Date.now() + 90_000;
-      while (!/worker polling/.test(worker.out.stdout)) {
-        if (worker.child.exitCode !== null || Date.now() > deadline)
-          assert.fail(`the worker never polled:\n${describeResult(await worker.done)}`);
-        await sleep(100);
-      }
+      const worker = await startWorker(f);
       const background = startRunInBackground(f);
       await waitForSlowStep(f, background);
       assert.doesNotMatch(
