@@ -37,22 +37,32 @@ beforeEach(async () => {
 });
 afterEach(() => repo.cleanup());
 
-/** One step activity: writes `file`, records its checkpoint. */
-async function step(k: number, expected: string | undefined, runId: string, file: string): Promise<string> {
-  const out = await withWorktreeCheckpoint(
+/** One step activity: writes `file` (if any); `changedNothing` is what it says of itself. */
+function runStep(k: number, expected: string | undefined, runId: string, file?: string, changedNothing = false) {
+  return withWorktreeCheckpoint(
     tree,
     checkpointRequest(WF, 3, k, expected),
     { runId, activityId: String(k) },
     `step ${k}`,
     log,
     async () => {
-      await writeFile(join(tree, file), `${file}\n`);
+      if (file !== undefined) await writeFile(join(tree, file), `${file}\n`);
       return { ok: true };
     },
+    () => changedNothing,
   );
+}
+
+/** A step that writes `file` and records its checkpoint. */
+async function step(k: number, expected: string | undefined, runId: string, file: string): Promise<string> {
+  const out = await runStep(k, expected, runId, file);
   assert.ok(out.worktreeCheckpoint, 'the step result carries its checkpoint');
   return out.worktreeCheckpoint;
 }
+
+/** A step that ran no tool: it says it changed nothing. */
+const quietStep = (k: number, expected: string | undefined, runId: string) =>
+  runStep(k, expected, runId, undefined, true);
 
 test('names: refs/agent/<agent>/issue-<n>/step-<k> from the Workflow ID, safe in a ref', () => {
   assert.equal(checkpointRef(WF, 3, 2), 'refs/agent/issue-agent/issue-3/step-2');
@@ -137,22 +147,6 @@ test('validators after a reset see the expected files, and the next step is not 
   await step(2, c1, 'run-b', 'two-again.txt');
   assert.deepEqual(logged, [], 'the next step finds the worktree where it expects it');
 });
-
-/** A step activity that says it changed nothing (no tool ran): `write` lies about it. */
-async function quietStep(k: number, expected: string | undefined, runId: string, write?: string) {
-  return withWorktreeCheckpoint(
-    tree,
-    checkpointRequest(WF, 3, k, expected),
-    { runId, activityId: String(k) },
-    `step ${k}`,
-    log,
-    async () => {
-      if (write !== undefined) await writeFile(join(tree, write), 'x\n');
-      return { ok: true };
-    },
-    () => true,
-  );
-}
 
 const refExists = async (k: number): Promise<boolean> =>
   repo.git('rev-parse', '--verify', '--quiet', checkpointRef(WF, 3, k)).then(
