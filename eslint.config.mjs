@@ -3,7 +3,9 @@
 // - src/workflows/ is deterministic: no Node built-ins, no I/O packages, no activity,
 //   definition-loading, CLI or dev code (Temporal's sandbox would fail at run time, or
 //   worse, replay would diverge).
-// - Imports point one way: cli, worker, dev → activities | workflows → definition → contracts.
+// - Imports point one way, floor by floor:
+//   cli → dev → worker → host → activities | workflows → definition → contracts.
+//   (src/client.ts and src/worker.ts, the entry points, sit above them all.)
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -49,7 +51,7 @@ export default tseslint.config(
     rules: restrict(
       [
         '^(?!\\.|@temporalio/workflow$|@temporalio/common$)',
-        folder('activities', 'cli', 'dev', 'worker', 'definition'),
+        folder('activities', 'cli', 'dev', 'worker', 'host', 'definition'),
       ],
       'Workflow code is deterministic: import only @temporalio/workflow, @temporalio/common, src/contracts and src/workflows. Do I/O in an activity.',
     ),
@@ -61,15 +63,43 @@ export default tseslint.config(
   {
     files: ['src/definition/**/*.ts'],
     rules: restrict(
-      [folder('activities', 'workflows', 'cli', 'dev', 'worker')],
+      [folder('activities', 'workflows', 'cli', 'dev', 'worker', 'host')],
       'Definitions sit below workflows and activities: import only src/contracts and src/definition.',
     ),
   },
   {
     files: ['src/activities/**/*.ts'],
     rules: restrict(
-      [folder('workflows', 'cli', 'dev', 'worker')],
+      [folder('workflows', 'cli', 'dev', 'worker', 'host')],
       'Activities are bound by the worker: import only src/contracts, src/definition and src/activities.',
+    ),
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: restrict(
+      ['(^|/)(client|worker)\\.js$'],
+      'Commands are loaded by the entry points (src/client.ts, src/worker.ts): never import an entry point.',
+    ),
+  },
+  {
+    files: ['src/host/**/*.ts'],
+    rules: restrict(
+      [folder('cli', 'dev', 'worker')],
+      'The host floor serves cli, worker and dev: it imports only src/host, src/activities, src/workflows, src/definition and src/contracts.',
+    ),
+  },
+  {
+    files: ['src/worker/**/*.ts'],
+    rules: restrict(
+      [folder('cli', 'dev')],
+      'A worker is composed below the commands: import src/host and the floors under it, never src/cli or src/dev.',
+    ),
+  },
+  {
+    files: ['src/dev/**/*.ts'],
+    rules: restrict(
+      [folder('cli')],
+      'Dev tools (demo, model server, eval) sit below the commands: import src/worker, src/host and the floors under them, never src/cli.',
     ),
   },
 );

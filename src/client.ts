@@ -3,7 +3,7 @@
  * The installable command `issue-agent <command> [flags]` (and `npm run <command> -- [flags]`
  * in a clone). Only this file (and worker.ts) exits the process; usage errors exit 2.
  */
-import { reportFatal } from './cli/report-error.js';
+import { reportFatal } from './host/report-error.js';
 import { packageVersion, PROGRAM_NAME, renderTopLevelHelp } from './cli/program.js';
 
 type Handler = (argv: readonly string[]) => Promise<number>;
@@ -24,7 +24,7 @@ const HANDLERS: Readonly<Record<string, () => Promise<Handler>>> = {
   'sync-labels': async () => (await import('./cli/commands/sync-labels.js')).syncLabelsCommand,
   init: async () => (await import('./cli/commands/init.js')).initCommand,
   artifacts: async () => (await import('./cli/commands/artifacts.js')).artifactsCommand,
-  worker: async () => (await import('./worker/worker-command.js')).workerCommand,
+  worker: async () => (await import('./cli/commands/worker-command.js')).workerCommand,
   'dev-server': async () => (await import('./cli/commands/dev-server.js')).devServerCommand,
   eval: async () => (await import('./cli/commands/eval.js')).evalCommand,
 };

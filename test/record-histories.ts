@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_DIR } from '../src/dev/sample-repo.js';
 import { runScenario } from './helpers/run-scenario.js';
-import { resolveTemporalCliPath } from '../src/cli/temporal/temporal-cli.js';
+import { resolveTemporalCliPath } from '../src/host/temporal/temporal-cli.js';
 import { serverAddress, teardownEnv, testEnv } from './helpers/temporal-env.js';
 import { agentRule, writePipelineAgents } from './workflows/pipeline/pipeline-agents.js';
 import { pipelineDefinition } from './workflows/pipeline/pipeline-definitions.js';

@@ -8,8 +8,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { devServerArgs, DISPATCH_DYNAMIC_CONFIG, waitForServer } from '../../src/cli/temporal/ensure-temporal.js';
-import { resolveTemporalCliPath } from '../../src/cli/temporal/temporal-cli.js';
+import { devServerArgs, DISPATCH_DYNAMIC_CONFIG, waitForServer } from '../../src/host/temporal/ensure-temporal.js';
+import { resolveTemporalCliPath } from '../../src/host/temporal/temporal-cli.js';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

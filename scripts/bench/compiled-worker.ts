@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../src/host/project-root.js';
 
 export const COMPILED_WORKER = join(PROJECT_ROOT, 'dist', 'worker.js');
 /** Written last by `npm run build` (scripts/bundle-workflows.mjs runs after tsc). */

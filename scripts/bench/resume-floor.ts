@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../src/host/project-root.js';
 
 const FLOOR_WORKER = join(PROJECT_ROOT, 'scripts', 'bench', 'resume-floor-worker.mjs');
 

@@ -12,7 +12,7 @@
  */
 import { join } from 'node:path';
 import type { SessionRule, SessionScript } from '../../src/dev/model-server/session-script.js';
-import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../src/host/project-root.js';
 
 export const INTENTS_AGENT = join(PROJECT_ROOT, 'test', 'fixtures', 'agents', 'intents');
 export const MIN_STEPS = 3;

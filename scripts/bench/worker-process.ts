@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../src/host/project-root.js';
 import { COMPILED_WORKER } from './compiled-worker.js';
 
 export const WORKER_CHILD = join(PROJECT_ROOT, 'scripts', 'bench', 'worker-child.ts');

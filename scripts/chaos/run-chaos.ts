@@ -21,7 +21,7 @@ import type { RunResult } from '../../src/contracts/run.js';
 import { createModelServer, type ServerStats } from '../../src/dev/model-server/model-server.js';
 import { loadSessionScript, type SessionRule, type SessionScript } from '../../src/dev/model-server/session-script.js';
 import { git } from '../../src/activities/workspace/git/git.js';
-import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../src/host/project-root.js';
 import { createSampleRepo, DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { WORKFLOWS_PATH } from '../../src/worker/create-run-worker.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';

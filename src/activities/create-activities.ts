@@ -16,14 +16,14 @@ import { restoreGitState } from './workspace/git/git-state-guard.js';
 import { buildRetryPrompt } from './validate/retry/build-retry-prompt.js';
 import { runValidators } from './validate/run-validators.js';
 import { createArtifactStore, validatorArtifactDir } from './artifacts/artifact-store.js';
-import { evaluateCustomVerdict } from './custom-verdict.js';
+import { evaluateCustomVerdict } from './completion/custom-verdict.js';
 import { runStepRunner } from './runner/run-step-runner.js';
-import { resolveSchemaDigest, toStepQueryRequest } from './step-request.js';
-import { createStepInputCache } from './step-input-cache.js';
+import { resolveSchemaDigest, toStepQueryRequest } from './step/step-request.js';
+import { createStepInputCache } from './step/step-input-cache.js';
 import type { ActivityDeps } from './deps.js';
-import { withHeartbeat } from './heartbeat.js';
-import { redactDeep, redactorForEnv } from './secret-redactor.js';
-import { edgeWith } from './to-failure.js';
+import { withHeartbeat } from './edge/heartbeat.js';
+import { redactDeep, redactorForEnv } from './edge/secret-redactor.js';
+import { edgeWith } from './edge/to-failure.js';
 import {
   alignWorktree,
   withWorktreeCheckpoint,

@@ -13,7 +13,7 @@ import { createAnthropicLlmClient, preloadAnthropicSdk } from './model/anthropic
 import { createGovernedLlmClient } from './model/governed-llm-client.js';
 import type { LlmClient } from './model/llm-client.js';
 import { sharedRateGovernor } from './model/rate-governor.js';
-import { redactorForEnv, type Redact } from './secret-redactor.js';
+import { redactorForEnv, type Redact } from './edge/secret-redactor.js';
 
 export interface ActivityDeps {
   /** Built lazily so a worker without model credentials can still serve other activities. */

@@ -5,8 +5,8 @@
  * agent's ID while visibility has not caught up with a run started a moment ago.
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { CliTemporal } from './temporal/temporal-client.js';
-import { workflowIdFor } from './repo-identity.js';
+import type { CliTemporal } from '../host/temporal/temporal-client.js';
+import { workflowIdFor } from '../host/repo-identity.js';
 
 export interface FoundRun {
   readonly workflowId: string;

@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMANDS } from './command-specs.js';
-import { PROJECT_ROOT } from './temporal/temporal-cli.js';
+import { COMMANDS } from './flags/command-specs.js';
+import { PROJECT_ROOT } from '../host/project-root.js';
 
 export const PROGRAM_NAME = 'issue-agent';
 

@@ -10,8 +10,8 @@ import { AgentError } from '../contracts/errors.js';
 import { resumePointAfterFailure } from '../contracts/resume-point.js';
 import type { RunInput, RunResult } from '../contracts/run.js';
 import { runAgentWorkflow } from '../workflows/run-agent.js';
-import { readRunResult } from '../activities/run-result.js';
-import { livePollers, type CliTemporal } from './temporal/temporal-client.js';
+import { readRunResult } from '../host/run-result.js';
+import { livePollers, type CliTemporal } from '../host/temporal/temporal-client.js';
 
 export type Revival =
   | { readonly kind: 'live' }

@@ -12,8 +12,8 @@ import type { DefinitionOverrides } from '../contracts/repo-config.js';
 import type { RepoSettings } from '../definition/repo-config/repo-settings.js';
 import { loadAgentDefinitionOrThrow } from '../definition/load/load-agent-definition.js';
 import { isGitWorkTree } from '../activities/workspace/git/repo-queries.js';
-import { PROJECT_ROOT } from './temporal/temporal-cli.js';
-import type { ParsedFlags } from './parse-flags.js';
+import { PROJECT_ROOT } from '../host/project-root.js';
+import type { ParsedFlags } from './flags/parse-flags.js';
 
 /** `npm run` changes into the package directory; INIT_CWD is where the user was. */
 export function userCwd(): string {
@@ -72,7 +72,7 @@ export async function loadRepoDefinition(
   });
 }
 
-export { workflowIdFor } from './repo-identity.js';
+export { workflowIdFor } from '../host/repo-identity.js';
 
 export async function checkRepository(repoPath: string): Promise<void> {
   const info = await stat(repoPath).catch(() => undefined);

@@ -7,8 +7,8 @@
  * command started right after the kill waits on a worker that is gone. While it waits it
  * looks again; once no live poller is left, it takes over and serves in this process.
  */
-import type { CliTemporal } from './temporal/temporal-client.js';
-import { livePollers } from './temporal/temporal-client.js';
+import type { CliTemporal } from '../host/temporal/temporal-client.js';
+import { livePollers } from '../host/temporal/temporal-client.js';
 import { PromiseCompletionTimeoutError } from '@temporalio/worker';
 import { AgentError, HostErrorCode } from '../contracts/errors.js';
 import { createRunWorker } from '../worker/create-run-worker.js';

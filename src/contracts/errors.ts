@@ -2,7 +2,7 @@
  * The one error hierarchy of the project. Every error we raise on purpose is an
  * AgentError with a stable `code` and the data a user needs to fix the problem.
  * Activities convert AgentErrors into non-retryable ApplicationFailures at their edge
- * (src/activities/to-failure.ts); the CLI prints `message` without a stack trace.
+ * (src/activities/edge/to-failure.ts); the CLI prints `message` without a stack trace.
  */
 import type { FailureType } from './failures.js';
 

@@ -6,7 +6,7 @@ import { cp, mkdtemp, readFile, appendFile, mkdir, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gitOrThrow } from '../activities/workspace/git/git.js';
-import { PROJECT_ROOT } from '../cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../host/project-root.js';
 import { localIssuePath, LOCAL_ISSUES_DIR } from '../activities/issues/local-issue-store.js';
 
 export const DEMO_DIR = join(PROJECT_ROOT, 'demo');

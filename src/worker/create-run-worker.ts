@@ -18,13 +18,12 @@ import { tracingPluginFromEnv } from './tracing.js';
 import type { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityDeps } from '../activities/deps.js';
 import type { WorkerActivities } from '../contracts/worker-activities.js';
-import type * as WorkerActivitiesModule from '../activities/worker-activities.js';
+import type * as WorkerActivitiesModule from '../activities/all-activities.js';
 import { lazyActivities } from './lazy-activities.js';
 import { workflowSource } from './workflow-source.js';
 import { workerPair, type WorkerPair } from './worker-pair.js';
-import { redactorForEnv, type Redact } from '../activities/secret-redactor.js';
+import { redactorForEnv, type Redact } from '../activities/edge/secret-redactor.js';
 
-export const DEFAULT_TASK_QUEUE = 'issue-agent';
 export { WORKFLOWS_PATH } from './workflow-source.js';
 
 export interface RunWorkerOptions {
@@ -120,7 +119,7 @@ export type RunWorker = WorkerPair;
  * it waits on the network, before it creates the worker.
  */
 export function preloadActivities(): Promise<typeof WorkerActivitiesModule> {
-  return import('../activities/worker-activities.js');
+  return import('../activities/all-activities.js');
 }
 
 /**

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createArtifactStore } from '../../src/activities/artifacts/artifact-store.js';
-import { redactDeep, redactedExcerpt, redactorForEnv } from '../../src/activities/secret-redactor.js';
+import { redactDeep, redactedExcerpt, redactorForEnv } from '../../src/activities/edge/secret-redactor.js';
 
 const env = {
   ANTHROPIC_API_KEY: 'canary-key-REDACT-1234',

@@ -1,7 +1,7 @@
 /** Step inputs resolved once per run: cached by run and input, failures not cached, bounded. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createStepInputCache } from '../../src/activities/step-input-cache.js';
+import { createStepInputCache } from '../../src/activities/step/step-input-cache.js';
 
 test('a run resolves an input once; another run or another input resolves afresh', async () => {
   const cache = createStepInputCache();

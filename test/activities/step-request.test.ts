@@ -11,8 +11,8 @@ import { AgentError } from '../../src/contracts/errors.js';
 import { FailureType } from '../../src/contracts/failures.js';
 import { stepPromptInput, stepSchemaInput, systemPromptInput } from '../../src/contracts/step-inputs.js';
 import { loadAgentDefinitionOrThrow } from '../../src/definition/load/load-agent-definition.js';
-import { createStepInputCache } from '../../src/activities/step-input-cache.js';
-import { toStepQueryRequest } from '../../src/activities/step-request.js';
+import { createStepInputCache } from '../../src/activities/step/step-input-cache.js';
+import { toStepQueryRequest } from '../../src/activities/step/step-request.js';
 
 const AGENT = join(import.meta.dirname, '..', 'fixtures', 'agents', 'intents');
 

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../src/contracts/errors.js';
-import { COMMANDS } from '../../src/cli/command-specs.js';
-import { parseFlags } from '../../src/cli/parse-flags.js';
-import { extractAgentParameters, resolveAgentParameters } from '../../src/cli/agent-parameters.js';
+import { COMMANDS } from '../../src/cli/flags/command-specs.js';
+import { parseFlags } from '../../src/cli/flags/parse-flags.js';
+import { extractAgentParameters, resolveAgentParameters } from '../../src/cli/flags/agent-parameters.js';
 
 const AGENTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'agents');
 const spec = COMMANDS['start-run']!;

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../src/host/project-root.js';
 
 /** Nothing listens here: connecting fails fast (connection refused). */
 export const DEAD_ADDRESS = '127.0.0.1:1';

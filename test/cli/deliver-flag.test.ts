@@ -1,8 +1,8 @@
 /** `--deliver`: the closed set, the defaults by issue source, and pr refused with local issues. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deliveryOf } from '../../src/cli/delivery-flag.js';
-import { COMMANDS, renderHelp } from '../../src/cli/command-specs.js';
+import { deliveryOf } from '../../src/cli/flags/delivery-flag.js';
+import { COMMANDS, renderHelp } from '../../src/cli/flags/command-specs.js';
 
 test('defaults: pr with GitHub issues, branch with local issues; explicit choices pass through', () => {
   assert.equal(deliveryOf({}, 'github'), 'pr');

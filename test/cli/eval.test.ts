@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../src/host/project-root.js';
 import type { EvalRow } from '../../src/dev/eval/run-eval.js';
 import type { EvalTotals } from '../../src/dev/eval/eval-table.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';

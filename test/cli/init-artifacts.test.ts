@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { safeSegment } from '../../src/activities/artifacts/artifact-store.js';
-import { repoIdentity, workflowIdFor } from '../../src/cli/repo-identity.js';
+import { repoIdentity, workflowIdFor } from '../../src/host/repo-identity.js';
 import { makeTempGitRepo } from '../helpers/temp-git-repo.js';
 import { assertNoStack, DEAD_ADDRESS, describeResult, runCli } from './cli-process.js';
 

@@ -6,8 +6,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { releaseOrphanedActivities, type OrphanPorts, type RunDescription } from '../../src/cli/orphaned-activities.js';
-import { isGoneLocalWorker, localPidOf, processAlive } from '../../src/cli/temporal/local-worker-identity.js';
+import {
+  releaseOrphanedActivities,
+  type OrphanPorts,
+  type RunDescription,
+} from '../../src/host/orphans/orphaned-activities.js';
+import { isGoneLocalWorker, localPidOf, processAlive } from '../../src/host/temporal/local-worker-identity.js';
 
 const STARTED = 2;
 const SCHEDULED = 1;

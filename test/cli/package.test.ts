@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { builtinModules } from 'node:module';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../src/host/project-root.js';
 
 const run = promisify(execFile);
 const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {

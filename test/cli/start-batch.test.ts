@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createModelServer } from '../../src/dev/model-server/model-server.js';
 import { createSampleRepo, DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { writeLocalIssue } from '../../src/activities/issues/local-issue-store.js';
-import { repoIdentity } from '../../src/cli/repo-identity.js';
+import { repoIdentity } from '../../src/host/repo-identity.js';
 import type { BatchResult } from '../../src/contracts/batch.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
 import { assertCleanFailure, DEAD_ADDRESS, describeResult, runCli } from './cli-process.js';

@@ -13,7 +13,7 @@ import { createModelServer } from '../../src/dev/model-server/model-server.js';
 import type { SessionRule } from '../../src/dev/model-server/session-script.js';
 import { createSampleRepo } from '../../src/dev/sample-repo.js';
 import { writeLocalIssue } from '../../src/activities/issues/local-issue-store.js';
-import { repoIdentity } from '../../src/cli/repo-identity.js';
+import { repoIdentity } from '../../src/host/repo-identity.js';
 import type { PipelineResult } from '../../src/contracts/pipeline-run.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
 import { agentRule, writePipelineAgent } from '../workflows/pipeline/pipeline-agents.js';

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { artifactsDirOf, devServerStateDir, runsFromClone, toolsDir, xdgStateDir } from '../../src/cli/state-paths.js';
-import { uiUrlFor } from '../../src/cli/temporal/ensure-temporal.js';
-import { PROJECT_ROOT } from '../../src/cli/project-root.js';
+import { artifactsDirOf, devServerStateDir, runsFromClone, toolsDir, xdgStateDir } from '../../src/host/state-paths.js';
+import { uiUrlFor } from '../../src/host/temporal/ensure-temporal.js';
+import { PROJECT_ROOT } from '../../src/host/project-root.js';
 
 test('artifacts live under the repository git dir', () => {
   assert.equal(artifactsDirOf('/r/.git'), join('/r/.git', 'agent', 'artifacts'));

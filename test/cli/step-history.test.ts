@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { stepHistory, type HistoryEventLike } from '../../src/cli/step-history.js';
-import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../src/host/project-root.js';
 
 test('a recorded history: every completed step with the workflow task after it', () => {
   const file = join(PROJECT_ROOT, 'test', 'fixtures', 'histories', 'demo-success.json');

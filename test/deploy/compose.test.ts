@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
-import { SEARCH_ATTRIBUTE_FLAGS } from '../../src/cli/temporal/ensure-temporal.js';
+import { PROJECT_ROOT } from '../../src/host/project-root.js';
+import { SEARCH_ATTRIBUTE_FLAGS } from '../../src/host/temporal/ensure-temporal.js';
 
 type Service = {
   image?: string;

@@ -13,12 +13,12 @@ import type { RunInput, RunResult } from '../../src/contracts/run.js';
 import { createDefaultDeps } from '../../src/activities/deps.js';
 import { createModelServer, type ModelServer } from '../../src/dev/model-server/model-server.js';
 import type { SessionScript } from '../../src/dev/model-server/session-script.js';
-import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../src/host/project-root.js';
 import { createSampleRepo } from '../../src/dev/sample-repo.js';
 import { writeLocalIssue } from '../../src/activities/issues/local-issue-store.js';
 import { createRunWorker } from '../../src/worker/create-run-worker.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
-import { readRunResult } from '../../src/activities/run-result.js';
+import { readRunResult } from '../../src/host/run-result.js';
 import { testEnv, workflowBundle } from './temporal-env.js';
 
 export interface Scenario {

@@ -5,7 +5,7 @@
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { resolveTemporalCliPath } from '../../src/cli/temporal/temporal-cli.js';
+import { resolveTemporalCliPath } from '../../src/host/temporal/temporal-cli.js';
 import { RUN_SEARCH_ATTRIBUTES } from '../../src/workflows/run/search-attributes.js';
 import { PIPELINE_SEARCH_ATTRIBUTES } from '../../src/workflows/pipeline/pipeline-search-attributes.js';
 import { WORKFLOWS_PATH } from '../../src/worker/create-run-worker.js';

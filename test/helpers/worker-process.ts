@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../src/host/project-root.js';
 
 /** Starts `npm run worker`'s entry point with the given environment (no real model key, no rate caps). */
 export function startWorkerProcess(env: Record<string, string>): ChildProcess {

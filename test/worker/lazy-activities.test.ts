@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ActivityDeps } from '../../src/activities/deps.js';
-import { createWorkerActivities } from '../../src/activities/worker-activities.js';
+import { createWorkerActivities } from '../../src/activities/all-activities.js';
 import { WORKER_ACTIVITY_NAMES, type WorkerActivities } from '../../src/contracts/worker-activities.js';
 import { lazyActivities } from '../../src/worker/lazy-activities.js';
 

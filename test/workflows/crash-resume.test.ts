@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createModelServer } from '../../src/dev/model-server/model-server.js';
 import { loadSessionScript } from '../../src/dev/model-server/session-script.js';
-import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../src/host/project-root.js';
 import { createSampleRepo, DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';

@@ -13,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createModelServer } from '../../src/dev/model-server/model-server.js';
-import { PROJECT_ROOT } from '../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../src/host/project-root.js';
 import { createSampleRepo, DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
 import { pausingGit } from '../helpers/pausing-git.js';

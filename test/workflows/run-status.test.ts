@@ -13,7 +13,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { loadSessionScript } from '../../src/dev/model-server/session-script.js';
 import { RUN_RESULT_MEMO, runResultOf } from '../../src/contracts/run-end.js';
-import { readRunResult } from '../../src/activities/run-result.js';
+import { readRunResult } from '../../src/host/run-result.js';
 import { runScenario } from '../helpers/run-scenario.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 

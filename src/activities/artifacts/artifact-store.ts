@@ -9,7 +9,7 @@ import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises
 import path from 'node:path';
 import type { ArtifactRef } from '../../contracts/activities.js';
 import { AgentError } from '../../contracts/errors.js';
-import { redactDeep } from '../secret-redactor.js';
+import { redactDeep } from '../edge/secret-redactor.js';
 
 export const ArtifactExt = { Json: 'json', Text: 'txt' } as const;
 export type ArtifactExt = (typeof ArtifactExt)[keyof typeof ArtifactExt];

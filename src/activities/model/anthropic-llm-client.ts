@@ -12,7 +12,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type * as AnthropicModule from '@anthropic-ai/sdk';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
-import { createRedactor, redactorForEnv, stripUserinfo, type Redact } from '../secret-redactor.js';
+import { createRedactor, redactorForEnv, stripUserinfo, type Redact } from '../edge/secret-redactor.js';
 import { defaultSleep } from './abortable-wait.js';
 import type { LlmClient, LlmRequest, LlmResponse } from './llm-client.js';
 import { toModelError } from './model-errors.js';

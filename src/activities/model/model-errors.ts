@@ -7,7 +7,7 @@
 import type { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
-import { stripUserinfo } from '../secret-redactor.js';
+import { stripUserinfo } from '../edge/secret-redactor.js';
 
 const CONFIG_HINT = 'check ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL';
 const SPEND_LIMIT = /spend(ing)? limit|usage limit|credit balance|billing|enforced_spend_limit/i;

@@ -6,7 +6,7 @@
  */
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
-import { redactedExcerpt, type Redact } from '../secret-redactor.js';
+import { redactedExcerpt, type Redact } from '../edge/secret-redactor.js';
 import type { LlmResponse } from './llm-client.js';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

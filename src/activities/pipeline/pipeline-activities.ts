@@ -5,7 +5,7 @@
  */
 import type { PipelineActivities } from '../../contracts/pipeline-run.js';
 import type { ActivityDeps } from '../deps.js';
-import { atEdge } from '../to-failure.js';
+import { atEdge } from '../edge/to-failure.js';
 import { resolvePipelineAgents } from './resolve-agents.js';
 
 export function createPipelineActivities(deps: Pick<ActivityDeps, 'issueSource'>): PipelineActivities {

@@ -10,11 +10,11 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { safeSegment } from '../../activities/artifacts/artifact-store.js';
-import { commandFlags } from '../command-specs.js';
-import { optionalString, requireIssue } from '../parse-flags.js';
-import { repoIdentity, workflowIdFor } from '../repo-identity.js';
+import { commandFlags } from '../flags/command-specs.js';
+import { optionalString, requireIssue } from '../flags/parse-flags.js';
+import { repoIdentity, workflowIdFor } from '../../host/repo-identity.js';
 import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
-import { artifactsDirOf } from '../state-paths.js';
+import { artifactsDirOf } from '../../host/state-paths.js';
 
 export const ArtifactKind = {
   Transcript: 'model-transcript',

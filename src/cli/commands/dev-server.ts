@@ -5,9 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { devServerArgs, DEFAULT_ADDRESS, serverAnswers, STATE_DIR } from '../temporal/ensure-temporal.js';
-import { resolveTemporalCliPath } from '../temporal/temporal-cli.js';
-import { commandFlags } from '../command-specs.js';
+import { devServerArgs, DEFAULT_ADDRESS, serverAnswers, STATE_DIR } from '../../host/temporal/ensure-temporal.js';
+import { resolveTemporalCliPath } from '../../host/temporal/temporal-cli.js';
+import { commandFlags } from '../flags/command-specs.js';
 
 export async function devServerCommand(argv: readonly string[]): Promise<number> {
   const flags = commandFlags('dev-server', argv);

@@ -10,11 +10,11 @@ import { UsageError } from '../../contracts/errors.js';
 import { loadTaskFile } from '../../dev/eval/task-file.js';
 import { runEval } from '../../dev/eval/run-eval.js';
 import { evalTable, evalTotals } from '../../dev/eval/eval-table.js';
-import { commandFlags } from '../command-specs.js';
-import { optionalNumber, optionalString } from '../parse-flags.js';
+import { commandFlags } from '../flags/command-specs.js';
+import { optionalNumber, optionalString } from '../flags/parse-flags.js';
 import { agentDirOf, checkAgentDir, resolveUserPath } from '../run-target.js';
-import { ensureTemporal } from '../temporal/ensure-temporal.js';
-import { PROJECT_ROOT } from '../temporal/temporal-cli.js';
+import { ensureTemporal } from '../../host/temporal/ensure-temporal.js';
+import { PROJECT_ROOT } from '../../host/project-root.js';
 import { installRuntime } from '../../worker/create-run-worker.js';
 
 export async function evalCommand(argv: readonly string[]): Promise<number> {

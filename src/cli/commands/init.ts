@@ -11,9 +11,9 @@ import { FailureType } from '../../contracts/failures.js';
 import type { RepoConfigFile } from '../../contracts/repo-config.js';
 import { detectCommands } from '../../definition/repo-config/detect-commands.js';
 import { REPO_CONFIG_FILE } from '../../definition/repo-config/read-repo-config.js';
-import { commandFlags } from '../command-specs.js';
-import { optionalString } from '../parse-flags.js';
-import { PROJECT_ROOT } from '../project-root.js';
+import { commandFlags } from '../flags/command-specs.js';
+import { optionalString } from '../flags/parse-flags.js';
+import { PROJECT_ROOT } from '../../host/project-root.js';
 import { checkRepository, REPO_AGENTS_DIR, resolveUserPath, userCwd } from '../run-target.js';
 
 const DEFAULT_AGENT_NAME = 'default';

@@ -13,10 +13,10 @@ import { AgentError, UsageError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { checkpointExists } from '../../activities/workspace/checkpoints/restore-checkpoint.js';
 import { stepHistory, type CompletedStep } from '../step-history.js';
-import { livePollers, type CliTemporal } from '../temporal/temporal-client.js';
-import { workflowUrl } from '../temporal/ensure-temporal.js';
-import { optionalString, requireIssue, type ParsedFlags } from '../parse-flags.js';
-import { commandFlags } from '../command-specs.js';
+import { livePollers, type CliTemporal } from '../../host/temporal/temporal-client.js';
+import { workflowUrl } from '../../host/temporal/ensure-temporal.js';
+import { optionalString, requireIssue, type ParsedFlags } from '../flags/parse-flags.js';
+import { commandFlags } from '../flags/command-specs.js';
 import { withRun } from './run-control.js';
 
 const RESET_REAPPLY_TYPE_NONE = 2;

@@ -5,18 +5,18 @@
  */
 import { AgentError } from '../../contracts/errors.js';
 import type { RunProgress, RunResult } from '../../contracts/run.js';
-import { workflowUrl } from '../temporal/ensure-temporal.js';
+import { workflowUrl } from '../../host/temporal/ensure-temporal.js';
 import { cancelSignal, progressQuery, retrySignal } from '../../workflows/run/messages.js';
 import { reviveFailedRun } from '../revive-failed-run.js';
 import type { runAgentWorkflow } from '../../workflows/run-agent.js';
-import { commandFlags } from '../command-specs.js';
-import { optionalString, requireIssue, type ParsedFlags } from '../parse-flags.js';
-import { readRunResult } from '../../activities/run-result.js';
-import { progressLine, resultSummary } from '../progress-format.js';
+import { commandFlags } from '../flags/command-specs.js';
+import { optionalString, requireIssue, type ParsedFlags } from '../flags/parse-flags.js';
+import { readRunResult } from '../../host/run-result.js';
+import { progressLine, resultSummary } from '../../host/progress-format.js';
 import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
-import { repoIdentity } from '../repo-identity.js';
+import { repoIdentity } from '../../host/repo-identity.js';
 import { findRun } from '../find-run.js';
-import { connectCli, type CliTemporal } from '../temporal/temporal-client.js';
+import { connectCli, type CliTemporal } from '../../host/temporal/temporal-client.js';
 
 /** A query needs a worker; without one the answer comes from the server's own records. */
 const QUERY_DEADLINE_MS = 1000;

@@ -13,18 +13,18 @@ import {
 } from '../../contracts/batch.js';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
-import { artifactsDirOf } from '../state-paths.js';
-import { repoIdentity } from '../repo-identity.js';
+import { artifactsDirOf } from '../../host/state-paths.js';
+import { repoIdentity } from '../../host/repo-identity.js';
 import { repoSettings } from '../../definition/repo-config/repo-settings.js';
-import { workflowUrl } from '../temporal/ensure-temporal.js';
+import { workflowUrl } from '../../host/temporal/ensure-temporal.js';
 import { runBatchWorkflow } from '../../workflows/batch/run-batch.js';
 import { batchProgressQuery } from '../../workflows/batch/batch-messages.js';
-import { commandFlags } from '../command-specs.js';
-import { batchWorkflowId, parseBatchFlags } from '../batch-flags.js';
-import { optionalString } from '../parse-flags.js';
+import { commandFlags } from '../flags/command-specs.js';
+import { batchWorkflowId, parseBatchFlags } from '../flags/batch-flags.js';
+import { optionalString } from '../flags/parse-flags.js';
 import { checkRepository, loadRepoDefinition, resolveUserPath, userCwd } from '../run-target.js';
 import { serveUntilDone } from '../serve-until-done.js';
-import { connectCli, hasPollers, type CliTemporal } from '../temporal/temporal-client.js';
+import { connectCli, hasPollers, type CliTemporal } from '../../host/temporal/temporal-client.js';
 
 const time = (): string => new Date().toISOString().slice(11, 19);
 

@@ -8,13 +8,13 @@ import { UsageError } from '../../contracts/errors.js';
 import type { IssueSourceKind } from '../../contracts/run.js';
 import { createLabelCatalogFactory } from '../../activities/labels/label-catalog-factory.js';
 import { declaredLabels } from '../../activities/labels/plan-label-sync.js';
-import { syncLabels, type LabelSyncResult } from '../../activities/labels/sync-labels.js';
+import { syncLabels, type LabelSyncResult } from '../../activities/labels/apply-label-sync.js';
 import {
   defaultWorkflowPath,
   loadPipelineDefinitionOrThrow,
 } from '../../definition/pipeline/load-pipeline-definition.js';
-import { commandFlags } from '../command-specs.js';
-import { optionalString } from '../parse-flags.js';
+import { commandFlags } from '../flags/command-specs.js';
+import { optionalString } from '../flags/parse-flags.js';
 import { resolveUserPath, userCwd } from '../run-target.js';
 
 export async function syncLabelsCommand(argv: readonly string[]): Promise<number> {

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { defaultWorkflowPath } from '../../definition/pipeline/load-pipeline-definition.js';
 import { runValidateWorkflow } from '../../definition/pipeline/validate-workflow.js';
 import { runValidate, type ValidateOutcome } from '../../definition/validate-command.js';
-import { commandFlags } from '../command-specs.js';
+import { commandFlags } from '../flags/command-specs.js';
 import { agentDirOf, checkAgentDir, resolveUserPath, userCwd } from '../run-target.js';
 
 export async function validateCommand(argv: readonly string[]): Promise<number> {

@@ -3,7 +3,7 @@
  * `<repo>/.agent/workflow.json`, through the definition layer's loader (every WF-* check).
  */
 import type { PipelineDefinition } from '../../contracts/pipeline.js';
-import { optionalString, type ParsedFlags } from '../parse-flags.js';
+import { optionalString, type ParsedFlags } from '../flags/parse-flags.js';
 import { resolveUserPath } from '../run-target.js';
 import {
   defaultWorkflowPath,

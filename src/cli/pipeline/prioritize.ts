@@ -17,12 +17,12 @@ import type { PipelineDefinition } from '../../contracts/pipeline.js';
 import type { PipelineInput } from '../../contracts/pipeline-run.js';
 import type { RunInput } from '../../contracts/run.js';
 import type { IssueSource } from '../../activities/issues/issue-source.js';
-import { readRunResult } from '../../activities/run-result.js';
+import { readRunResult } from '../../host/run-result.js';
 import { loadAgentDefinitionOrThrow } from '../../definition/load/load-agent-definition.js';
 import { runAgentWorkflow } from '../../workflows/run-agent.js';
 import { AgentNameKey, RepoIdKey } from '../../workflows/run/search-attributes.js';
 import { serveUntilDone } from '../serve-until-done.js';
-import type { CliTemporal } from '../temporal/temporal-client.js';
+import type { CliTemporal } from '../../host/temporal/temporal-client.js';
 import { checkPriorities, prioritiesOf, priorityMove, type PriorityRow } from './priorities.js';
 import { prioritizerAgentDir } from './pipeline-source.js';
 

@@ -15,7 +15,7 @@ import {
 import { runPipelineWorkflow } from '../../workflows/pipeline/run-pipeline.js';
 import { pipelineProgressQuery } from '../../workflows/pipeline/pipeline-messages.js';
 import { IssueNumberKey, RepoIdKey } from '../../workflows/run/search-attributes.js';
-import type { CliTemporal } from '../temporal/temporal-client.js';
+import type { CliTemporal } from '../../host/temporal/temporal-client.js';
 import { progressKey, progressLine } from './pipeline-output.js';
 
 export interface PipelineJob {

@@ -2,7 +2,7 @@
  * The single place the run workflow proxies activities, with one named option
  * profile per activity class. Timeouts and retry policies live here, never at call
  * sites. Whether a failure is retried is decided where it is known: each activity
- * throws typed ApplicationFailures marked non-retryable or not (src/activities/to-failure.ts).
+ * throws typed ApplicationFailures marked non-retryable or not (src/activities/edge/to-failure.ts).
  */
 import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
 import type { RunActivities } from '../../contracts/activities.js';

@@ -1,6 +1,6 @@
 /**
  * Custom search attributes of a run. The dev server registers them at start
- * (src/cli/temporal/ensure-temporal.ts) and the test environment does too.
+ * (src/host/temporal/ensure-temporal.ts) and the test environment does too.
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
@@ -11,7 +11,7 @@ export const RunPhaseKey = defineSearchAttributeKey('RunPhase', SearchAttributeT
 export const CostUsdKey = defineSearchAttributeKey('CostUsd', SearchAttributeType.DOUBLE);
 export const TokensTotalKey = defineSearchAttributeKey('TokensTotal', SearchAttributeType.INT);
 export const DefinitionHashKey = defineSearchAttributeKey('DefinitionHash', SearchAttributeType.KEYWORD);
-/** Set by the client at start (src/cli/repo-identity.ts), never upserted by the workflow. */
+/** Set by the client at start (src/host/repo-identity.ts), never upserted by the workflow. */
 export const RepoIdKey = defineSearchAttributeKey('RepoId', SearchAttributeType.KEYWORD);
 
 export const RUN_SEARCH_ATTRIBUTES = [

@@ -11,7 +11,7 @@ import { AgentError } from '../../../src/contracts/errors.js';
 import type { GitHubLabel } from '../../../src/activities/github/github-port.js';
 import { createGitHubClient } from '../../../src/activities/github/octokit-github-client.js';
 import { createGitHubLabelCatalog, type GitHubLabelPort } from '../../../src/activities/labels/github-label-catalog.js';
-import { syncLabels } from '../../../src/activities/labels/sync-labels.js';
+import { syncLabels } from '../../../src/activities/labels/apply-label-sync.js';
 
 function fakePort(
   initial: GitHubLabel[],

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { createLabelCatalogFactory } from '../../../src/activities/labels/label-catalog-factory.js';
 import { LOCAL_LABELS_FILE } from '../../../src/activities/labels/local-label-catalog.js';
-import { syncLabels } from '../../../src/activities/labels/sync-labels.js';
+import { syncLabels } from '../../../src/activities/labels/apply-label-sync.js';
 import { after } from 'node:test';
 import { makeTempGitRepo, type TempGitRepo } from '../../helpers/temp-git-repo.js';
 

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import type { QueryStepOutput } from '../../../src/contracts/activities.js';
 import { AgentError } from '../../../src/contracts/errors.js';
 import { anthropicLlmClient, splitBaseUrl } from '../../../src/activities/model/anthropic-llm-client.js';
-import { redactorForEnv } from '../../../src/activities/secret-redactor.js';
+import { redactorForEnv } from '../../../src/activities/edge/secret-redactor.js';
 import { runStepQuery } from '../../../src/activities/model/step-query.js';
 import { createModelServer } from '../../../src/dev/model-server/model-server.js';
 import type { SessionRule } from '../../../src/dev/model-server/session-script.js';

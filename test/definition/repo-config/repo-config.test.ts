@@ -7,7 +7,7 @@ import { readRepoConfig } from '../../../src/definition/repo-config/read-repo-co
 import { readRepoInstructions } from '../../../src/definition/repo-config/repo-instructions.js';
 import { repoSettings } from '../../../src/definition/repo-config/repo-settings.js';
 import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
-import { PROJECT_ROOT } from '../../../src/cli/project-root.js';
+import { PROJECT_ROOT } from '../../../src/host/project-root.js';
 import { resolveC3lPrompt } from '../../../src/definition/c3l/resolve-c3l-prompt.js';
 import { systemPromptInput } from '../../../src/contracts/step-inputs.js';
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';

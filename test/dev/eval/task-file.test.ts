@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../../src/host/project-root.js';
 import { loadTaskFile, parseTaskFile } from '../../../src/dev/eval/task-file.js';
 
 test('the shipped task set loads: several languages, every task with hidden checks and a session', () => {

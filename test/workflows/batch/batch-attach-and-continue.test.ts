@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createDefaultDeps } from '../../../src/activities/deps.js';
 import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
 import { createModelServer } from '../../../src/dev/model-server/model-server.js';
-import { PROJECT_ROOT } from '../../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../../src/host/project-root.js';
 import { DEMO_DIR } from '../../../src/dev/sample-repo.js';
 import { writeLocalIssue } from '../../../src/activities/issues/local-issue-store.js';
 import { createRunWorker } from '../../../src/worker/create-run-worker.js';

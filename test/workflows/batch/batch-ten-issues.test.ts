@@ -16,7 +16,7 @@ import { Worker } from '@temporalio/worker';
 import { createDefaultDeps } from '../../../src/activities/deps.js';
 import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
 import { createModelServer } from '../../../src/dev/model-server/model-server.js';
-import { PROJECT_ROOT } from '../../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../../src/host/project-root.js';
 import { DEMO_DIR } from '../../../src/dev/sample-repo.js';
 import { createRunWorker } from '../../../src/worker/create-run-worker.js';
 import type { BatchInput, BatchProgress } from '../../../src/contracts/batch.js';

@@ -15,7 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
 import { createModelServer } from '../../../src/dev/model-server/model-server.js';
 import { loadSessionScript } from '../../../src/dev/model-server/session-script.js';
-import { PROJECT_ROOT } from '../../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../../src/host/project-root.js';
 import { DEMO_DIR } from '../../../src/dev/sample-repo.js';
 import type { BatchInput, BatchProgress } from '../../../src/contracts/batch.js';
 import { runBatchWorkflow } from '../../../src/workflows/batch/run-batch.js';
@@ -62,7 +62,7 @@ test(
         artifactsDir: await mkdtemp(join(tmpdir(), 'batch-crash-artifacts-')),
         selection: { kind: 'label', label: 'ready' },
         concurrency: CONCURRENCY,
-        // Above the activities' 5 s heartbeat timer (src/activities/heartbeat.ts): a shorter timeout
+        // Above the activities' 5 s heartbeat timer (src/activities/edge/heartbeat.ts): a shorter timeout
         // times slow turns out even without a crash and re-asks them.
         tuning: { heartbeatTimeoutMs: 10_000 },
       };

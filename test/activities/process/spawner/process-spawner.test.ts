@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { AgentError } from '../../../../src/contracts/errors.js';
 import { createHelperSpawner } from '../../../../src/activities/process/spawner/process-spawner.js';
-import { PROJECT_ROOT } from '../../../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../../../src/host/project-root.js';
 
 const spawner = createHelperSpawner();
 after(() => spawner.close());

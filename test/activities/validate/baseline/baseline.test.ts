@@ -16,7 +16,7 @@ import { createSpawnerCommandRunner } from '../../../../src/activities/process/s
 import type { CommandRunner } from '../../../../src/activities/process/command-runner.js';
 import type { CompletionStepDefinition, ValidatorDefinition } from '../../../../src/contracts/definition.js';
 import { BUILTIN_FAILURE_PATTERNS } from '../../../../src/definition/normalise/builtin-validators.js';
-import { PROJECT_ROOT } from '../../../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../../../src/host/project-root.js';
 import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';
 
 const base = { commit: 'b'.repeat(40), command: 'npm test', exitCode: 1, failedTests: ['old broken'] };

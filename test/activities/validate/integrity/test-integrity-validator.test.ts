@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { runValidators } from '../../../../src/activities/validate/run-validators.js';
 import { buildRetryPrompt } from '../../../../src/activities/validate/retry/build-retry-prompt.js';
 import { loadAgentDefinitionOrThrow } from '../../../../src/definition/load/load-agent-definition.js';
-import { PROJECT_ROOT } from '../../../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../../../src/host/project-root.js';
 import type { CompletionStepDefinition } from '../../../../src/contracts/definition.js';
 import type { CommandRunner } from '../../../../src/activities/process/command-runner.js';
 import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withRepoLock } from '../../../../src/activities/workspace/git/repo-lock.js';
 import { gitCommonPath } from '../../../../src/activities/workspace/git/repo-queries.js';
-import { PROJECT_ROOT } from '../../../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../../../src/host/project-root.js';
 import { makeTempGitRepo } from '../../../helpers/temp-git-repo.js';
 
 test('critical sections in one process never overlap', async () => {

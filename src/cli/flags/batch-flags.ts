@@ -3,10 +3,10 @@
  * the issue source and delivery, and the batch's Workflow ID derived from them.
  */
 import { createHash } from 'node:crypto';
-import { MAX_BATCH_CONCURRENCY, type BatchSelection } from '../contracts/batch.js';
-import type { DeliveryMode } from '../contracts/delivery.js';
-import { UsageError } from '../contracts/errors.js';
-import type { IssueSourceKind } from '../contracts/run.js';
+import { MAX_BATCH_CONCURRENCY, type BatchSelection } from '../../contracts/batch.js';
+import type { DeliveryMode } from '../../contracts/delivery.js';
+import { UsageError } from '../../contracts/errors.js';
+import type { IssueSourceKind } from '../../contracts/run.js';
 import { deliveryOf } from './delivery-flag.js';
 import { optionalNumber, optionalString, type ParsedFlags } from './parse-flags.js';
 

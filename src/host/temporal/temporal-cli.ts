@@ -1,15 +1,13 @@
 /**
  * Finds (or provisions) the Temporal CLI through scripts/setup-temporal.mjs, the one
  * place that knows the pinned version and the install order; the download goes to
- * `.tools/` in a clone and to the XDG state dir in an installed copy (src/cli/state-paths.ts).
+ * `.tools/` in a clone and to the XDG state dir in an installed copy (src/host/state-paths.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { AgentError } from '../../contracts/errors.js';
 import { PROJECT_ROOT } from '../project-root.js';
 import { toolsDir } from '../state-paths.js';
-
-export { PROJECT_ROOT };
 
 let cached: string | undefined;
 

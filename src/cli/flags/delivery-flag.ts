@@ -2,9 +2,9 @@
  * `--deliver branch|pr|merge|squash`: read and checked against the issue source before
  * anything starts. `pr` needs GitHub issues (the pull request closes a GitHub issue).
  */
-import { DELIVERY_MODES, defaultDeliveryMode, isDeliveryMode, type DeliveryMode } from '../contracts/delivery.js';
-import { UsageError } from '../contracts/errors.js';
-import type { IssueSourceKind } from '../contracts/run.js';
+import { DELIVERY_MODES, defaultDeliveryMode, isDeliveryMode, type DeliveryMode } from '../../contracts/delivery.js';
+import { UsageError } from '../../contracts/errors.js';
+import type { IssueSourceKind } from '../../contracts/run.js';
 import { optionalString, type ParsedFlags } from './parse-flags.js';
 
 export const DELIVER_FLAG = {

@@ -6,7 +6,7 @@
  * passed through the worker's secret redactor first.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { AgentError } from '../contracts/errors.js';
+import { AgentError } from '../../contracts/errors.js';
 import { redactDeep, redactorForEnv, type Redact } from './secret-redactor.js';
 
 /**

@@ -2,22 +2,23 @@
  * `issue-agent worker` (`npm run worker`): serves runs on the task queue until
  * SIGINT/SIGTERM. The composition root: environment → ports → activities → worker.
  */
-import { ensureTemporal } from '../cli/temporal/ensure-temporal.js';
-import { commandFlags } from '../cli/command-specs.js';
+import { ensureTemporal } from '../../host/temporal/ensure-temporal.js';
+import { DEFAULT_TASK_QUEUE } from '../../host/temporal/task-queue.js';
+import { commandFlags } from '../flags/command-specs.js';
 
 export async function workerCommand(argv: readonly string[]): Promise<number> {
   const flags = commandFlags('worker', argv);
   if (flags === undefined) return 0;
   // The spawner helper (a small node process, ~0.1 s to start) boots while the modules load:
   // the first git call of a resumed step would otherwise wait for it.
-  void import('../activities/process/spawner/process-spawner.js').then(
+  void import('../../activities/process/spawner/process-spawner.js').then(
     (m) => m.sharedSpawner().warm(),
     () => undefined, // the first git call reports it
   );
   // The server check (network) overlaps loading the worker's modules (~0.8 s of CPU).
-  const workerModule = import('./create-run-worker.js');
+  const workerModule = import('../../worker/create-run-worker.js');
   workerModule.then((m) => m.preloadActivities()).catch(() => undefined); // reported by createRunWorker
-  const [target, { createRunWorker, DEFAULT_TASK_QUEUE }] = await Promise.all([ensureTemporal(), workerModule]);
+  const [target, { createRunWorker }] = await Promise.all([ensureTemporal(), workerModule]);
   const taskQueue = process.env.TEMPORAL_TASK_QUEUE ?? DEFAULT_TASK_QUEUE;
   const { worker, connection } = await createRunWorker({
     address: target.address,
@@ -32,7 +33,7 @@ export async function workerCommand(argv: readonly string[]): Promise<number> {
         `worker polling ${taskQueue} and ${worker.hostTaskQueue} (this host's worktrees) on ${target.address} (namespace ${target.namespace}); Web UI ${target.uiUrl}\n`,
       );
       // After a crash on this host: the dead process's started steps run again now.
-      void import('../cli/release-orphans-of-queue.js')
+      void import('../../host/orphans/release-orphans-of-queue.js')
         .then((m) => m.releaseOrphansOfQueue(target, taskQueue))
         .then(
           (lines) => lines.forEach((line) => process.stdout.write(`${line}\n`)),

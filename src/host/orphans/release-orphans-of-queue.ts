@@ -8,7 +8,7 @@
  * look leaves the steps to their heartbeat timeout, as before.
  */
 import { Client, Connection } from '@temporalio/client';
-import type { TemporalTarget } from './temporal/ensure-temporal.js';
+import type { TemporalTarget } from '../temporal/ensure-temporal.js';
 import { defaultOrphanPorts, releaseOrphanedActivities } from './orphaned-activities.js';
 
 const MAX_RUNS = 200;

@@ -5,9 +5,9 @@
  */
 import { isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CustomVerdictInput } from '../contracts/activities.js';
-import { AgentError } from '../contracts/errors.js';
-import { FailureType } from '../contracts/failures.js';
+import type { CustomVerdictInput } from '../../contracts/activities.js';
+import { AgentError } from '../../contracts/errors.js';
+import { FailureType } from '../../contracts/failures.js';
 
 export async function evaluateCustomVerdict(input: CustomVerdictInput): Promise<{ done: boolean; reason: string }> {
   const path = resolve(input.agentDir, input.handlerPath);

@@ -13,14 +13,14 @@ import type {
   ResolveSchemaInput,
   SchemaDigest,
   StepQueryRequest,
-} from '../contracts/activities.js';
-import { withOperatorGuidance } from '../contracts/step-inputs.js';
+} from '../../contracts/activities.js';
+import { withOperatorGuidance } from '../../contracts/step-inputs.js';
 import type { StepInputCache } from './step-input-cache.js';
-import { AgentError } from '../contracts/errors.js';
-import { FailureType } from '../contracts/failures.js';
-import type { JsonObject } from '../contracts/json.js';
-import { resolveC3lPrompt } from '../definition/c3l/resolve-c3l-prompt.js';
-import { resolveStepSchema } from '../definition/schema/resolve-step-schema.js';
+import { AgentError } from '../../contracts/errors.js';
+import { FailureType } from '../../contracts/failures.js';
+import type { JsonObject } from '../../contracts/json.js';
+import { resolveC3lPrompt } from '../../definition/c3l/resolve-c3l-prompt.js';
+import { resolveStepSchema } from '../../definition/schema/resolve-step-schema.js';
 
 function digest(schema: JsonObject): { sha256: string; bytes: number } {
   const text = JSON.stringify(schema);

@@ -12,7 +12,7 @@
 import { hostname } from 'node:os';
 import type { temporal } from '@temporalio/proto';
 import { ApplicationFailure } from '@temporalio/common';
-import { localPidOf, processAlive } from './temporal/local-worker-identity.js';
+import { localPidOf, processAlive } from '../temporal/local-worker-identity.js';
 
 /** PENDING_ACTIVITY_STATE_STARTED: a worker took the attempt and has not finished it. */
 const STARTED = 2;

@@ -3,8 +3,8 @@
  * flags and missing values are usage errors naming the flag).
  */
 import { parseArgs } from 'node:util';
-import { UsageError } from '../contracts/errors.js';
-import type { CommandSpec } from './command-specs.js';
+import { UsageError } from '../../contracts/errors.js';
+import type { CommandSpec } from './flag-spec.js';
 
 export type ParsedFlags = Readonly<Record<string, string | boolean | undefined>>;
 

@@ -7,11 +7,11 @@
  * A parameter whose flag is one of the command's own (upstream `--issue`) takes that
  * flag's value.
  */
-import { UsageError } from '../contracts/errors.js';
-import type { ParameterSpec } from '../contracts/definition.js';
-import { withParameterDefaults, type ParameterValue } from '../contracts/parameter-values.js';
-import { loadAgentDefinition } from '../definition/load/load-agent-definition.js';
-import { agentDirOf } from './run-target.js';
+import { UsageError } from '../../contracts/errors.js';
+import type { ParameterSpec } from '../../contracts/definition.js';
+import { withParameterDefaults, type ParameterValue } from '../../contracts/parameter-values.js';
+import { loadAgentDefinition } from '../../definition/load/load-agent-definition.js';
+import { agentDirOf } from '../run-target.js';
 
 export interface ExtractedParameters {
   /** argv without the parameter flags, for the command's own strict parsing. */

@@ -3,18 +3,18 @@
  * IssueSource port, move their labels (idempotent set changes), and wait for a run the
  * batch found already live instead of starting a duplicate.
  */
-import { resultOfFailure } from './run-result.js';
+import { resultOfFailure } from './result-of-failure.js';
 import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { CancelledFailure, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
-import type { IssueSnapshot } from '../contracts/activities.js';
-import type { AwaitRunOutput, BatchActivities, BatchIssueRef, ListIssuesOutput } from '../contracts/batch.js';
-import { AgentError } from '../contracts/errors.js';
-import { FailureType } from '../contracts/failures.js';
-import type { RunResult } from '../contracts/run.js';
-import type { ActivityDeps } from './deps.js';
-import { withHeartbeat } from './heartbeat.js';
-import { atEdge } from './to-failure.js';
+import type { IssueSnapshot } from '../../contracts/activities.js';
+import type { AwaitRunOutput, BatchActivities, BatchIssueRef, ListIssuesOutput } from '../../contracts/batch.js';
+import { AgentError } from '../../contracts/errors.js';
+import { FailureType } from '../../contracts/failures.js';
+import type { RunResult } from '../../contracts/run.js';
+import type { ActivityDeps } from '../deps.js';
+import { withHeartbeat } from '../edge/heartbeat.js';
+import { atEdge } from '../edge/to-failure.js';
 
 const ref = (s: IssueSnapshot): BatchIssueRef => ({
   number: s.number,

@@ -5,7 +5,7 @@
  * base URL) in every spelling they can surface in, key-shaped strings and auth
  * headers, and credentials written into any URL (`scheme://user:pass@host`).
  */
-import { REDACTED } from './github/redact-secret.js';
+import { REDACTED } from '../github/redact-secret.js';
 
 export type Redact = (text: string) => string;
 

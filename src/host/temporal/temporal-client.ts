@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { ensureTemporal, type TemporalTarget } from './ensure-temporal.js';
-import { DEFAULT_TASK_QUEUE } from '../../worker/create-run-worker.js';
+import { DEFAULT_TASK_QUEUE } from './task-queue.js';
 import { isGoneLocalWorker } from './local-worker-identity.js';
 
 export interface CliTemporal {

@@ -4,7 +4,7 @@
  */
 import type { WorkerActivities } from '../contracts/worker-activities.js';
 import { createActivities } from './create-activities.js';
-import { createBatchActivities } from './batch-activities.js';
+import { createBatchActivities } from './batch/batch-activities.js';
 import { createPipelineActivities } from './pipeline/pipeline-activities.js';
 import type { ActivityDeps } from './deps.js';
 

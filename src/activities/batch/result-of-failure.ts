@@ -1,15 +1,14 @@
 /**
- * Reads a finished run's RunResult whichever way the run ended: the value of a completed
- * workflow, the first detail of a failed one (ApplicationFailure), or the `runResult`
- * memo of a cancelled one (contracts/run-end.ts). Anything else (terminated, timed out,
- * a failure without a result) is rethrown.
+ * The RunResult a failed or cancelled run carries (contracts/run-end.ts): the first detail
+ * of its ApplicationFailure, or the `runResult` memo of a cancelled one. Used by the batch's
+ * awaitRun activity and, through host/run-result.ts, by every client that reads a result.
  */
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { RUN_RESULT_MEMO, runResultOf } from '../contracts/run-end.js';
-import type { RunResult } from '../contracts/run.js';
+import { RUN_RESULT_MEMO, runResultOf } from '../../contracts/run-end.js';
+import type { RunResult } from '../../contracts/run.js';
 
-type RunHandle = Pick<WorkflowHandle, 'result' | 'describe'>;
+export type RunHandle = Pick<WorkflowHandle, 'result' | 'describe'>;
 
 /** The RunResult a WorkflowFailedError carries, without another call when it is in the details. */
 export async function resultOfFailure(handle: RunHandle, err: unknown): Promise<RunResult | undefined> {
@@ -24,14 +23,4 @@ export async function resultOfFailure(handle: RunHandle, err: unknown): Promise<
     return runResultOf(memo?.[RUN_RESULT_MEMO]);
   }
   return undefined;
-}
-
-export async function readRunResult(handle: RunHandle, pending?: Promise<unknown>): Promise<RunResult> {
-  try {
-    return (await (pending ?? handle.result())) as RunResult;
-  } catch (err) {
-    const result = await resultOfFailure(handle, err);
-    if (result) return result;
-    throw err;
-  }
 }

@@ -1,0 +1,28 @@
+/**
+ * The shape of a command's flags and the flags most commands share: one table per
+ * command (command-specs) feeds parsing, validation and `--help`.
+ */
+
+export interface FlagSpec {
+  readonly type: 'string' | 'boolean';
+  readonly help: string;
+  readonly value?: string;
+}
+
+export interface CommandSpec {
+  readonly name: string;
+  readonly summary: string;
+  readonly flags: Readonly<Record<string, FlagSpec>>;
+}
+
+export const COMMON_FLAGS = {
+  issue: { type: 'string', value: 'N', help: 'issue number (a positive integer); required' },
+  agent: {
+    type: 'string',
+    value: 'NAME|DIR',
+    help: "agent: a name under <repo>/.agent/agents/, or a directory (default: .agent/config.json's agent, else the built-in one)",
+  },
+  repo: { type: 'string', value: 'PATH', help: 'target git repository (default: the current directory)' },
+  json: { type: 'boolean', help: 'print JSON only on stdout (human text goes to stderr)' },
+  help: { type: 'boolean', help: 'show this help' },
+} as const satisfies Record<string, FlagSpec>;

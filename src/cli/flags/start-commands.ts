@@ -1,0 +1,114 @@
+/**
+ * Flags of the commands that start work: a run, a batch of runs, a label pipeline.
+ */
+import { DELIVER_FLAG } from './delivery-flag.js';
+import { COMMON_FLAGS, type CommandSpec } from './flag-spec.js';
+
+export const START_COMMANDS: Readonly<Record<string, CommandSpec>> = {
+  'start-run': {
+    name: 'start-run',
+    summary: 'Start (or attach to) the run for an issue and wait for its result.',
+    flags: {
+      issue: COMMON_FLAGS.issue,
+      agent: COMMON_FLAGS.agent,
+      repo: { type: 'string', value: 'PATH', help: 'target git repository (default: the current directory)' },
+      issues: {
+        type: 'string',
+        value: 'local|github',
+        help: 'issue source (default: local, .agent/issues/<n>.md in the repository)',
+      },
+      deliver: DELIVER_FLAG,
+      follow: {
+        type: 'boolean',
+        help: 'print live progress (step, iteration, phase, tokens) until the run ends (NDJSON with --json)',
+      },
+      detach: { type: 'boolean', help: 'return after starting; needs a running worker (issue-agent worker)' },
+      force: { type: 'boolean', help: 'work the issue even when it is closed' },
+      'budget-usd': {
+        type: 'string',
+        value: 'USD',
+        help: 'run budget in US dollars; the run pauses when it is reached',
+      },
+      'budget-tokens': { type: 'string', value: 'N', help: 'run budget in tokens; the run pauses when it is reached' },
+      'max-iterations': { type: 'string', value: 'N', help: "override the agent's iteration cap" },
+      json: COMMON_FLAGS.json,
+      help: COMMON_FLAGS.help,
+    },
+  },
+  'start-batch': {
+    name: 'start-batch',
+    summary: [
+      'Work many issues at once: one child run per issue (Workflow ID <repo-id>/<agent>/issue-<n>, as start-run), at most --concurrency at a time,',
+      'labels moved ready → in-progress → done | blocked; prints live progress and the result table. Exit 0 when every issue succeeded.',
+      'Without ANTHROPIC_API_KEY set ANTHROPIC_BASE_URL to a Messages-API-compatible server;',
+      '`npm run model-server -- --session demo/session.json` gives an offline one.',
+    ].join('\n'),
+    flags: {
+      label: {
+        type: 'string',
+        value: 'NAME',
+        help: 'work every open issue with this label (the "ready" label; default ready with --issue-list)',
+      },
+      'issue-list': {
+        type: 'string',
+        value: 'N,N,...',
+        help: 'work exactly these issues instead (comma-separated numbers)',
+      },
+      concurrency: { type: 'string', value: 'N', help: 'child runs at once (default 3, at most 100)' },
+      agent: COMMON_FLAGS.agent,
+      repo: { type: 'string', value: 'PATH', help: 'target git repository (default: the current directory)' },
+      issues: {
+        type: 'string',
+        value: 'local|github',
+        help: 'issue source (default: local, .agent/issues/<n>.md in the repository)',
+      },
+      deliver: DELIVER_FLAG,
+      follow: {
+        type: 'boolean',
+        help: 'print live progress (each issue as it starts and ends, counts) until the batch ends',
+      },
+      detach: { type: 'boolean', help: 'return after starting; needs a running worker (npm run worker)' },
+      json: COMMON_FLAGS.json,
+      help: COMMON_FLAGS.help,
+    },
+  },
+  'start-pipeline': {
+    name: 'start-pipeline',
+    summary: [
+      'Run the label pipeline of .agent/workflow.json (or --workflow) over an issue: a durable parent workflow',
+      "(Workflow ID <repo-id>/pipeline-<id>/issue-<n>) reads the labels, dispatches the phase's agent as a child run,",
+      'moves the labels, posts the handoff comment, closes when the definition says, and repeats until a terminal or',
+      'blocking phase or a limit. --label runs one pipeline per open issue with that label, in priority order;',
+      '--prioritize runs the prioritizer agent and applies its priority labels. Exit 0 iff every pipeline completed.',
+    ].join('\n'),
+    flags: {
+      issue: { type: 'string', value: 'N', help: 'run the pipeline over this issue' },
+      label: {
+        type: 'string',
+        value: 'NAME',
+        help: 'batch: one pipeline per open issue with this label whose labels resolve to an actionable phase',
+      },
+      concurrency: { type: 'string', value: 'N', help: 'batch: pipelines at once (default 3, at most 100)' },
+      prioritize: {
+        type: 'boolean',
+        help: 'run the prioritizer agent over the open issues (--label narrows them), apply its priority labels, exit',
+      },
+      workflow: {
+        type: 'string',
+        value: 'PATH',
+        help: 'the pipeline definition (default: <repo>/.agent/workflow.json)',
+      },
+      repo: COMMON_FLAGS.repo,
+      issues: {
+        type: 'string',
+        value: 'local|github',
+        help: 'issue source (default: .agent/config.json, else local: .agent/issues/<n>.md in the repository)',
+      },
+      deliver: DELIVER_FLAG,
+      follow: { type: 'boolean', help: "print each pipeline's progress (phase, cycle, agent, outcome) as it changes" },
+      detach: { type: 'boolean', help: 'return after starting; needs a running worker (issue-agent worker)' },
+      json: COMMON_FLAGS.json,
+      help: COMMON_FLAGS.help,
+    },
+  },
+};

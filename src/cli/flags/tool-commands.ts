@@ -1,0 +1,97 @@
+/**
+ * Flags of the project and host commands: init, artifacts, validate, sync-labels, worker, eval, dev-server.
+ */
+import { COMMON_FLAGS, type CommandSpec } from './flag-spec.js';
+
+export const TOOL_COMMANDS: Readonly<Record<string, CommandSpec>> = {
+  init: {
+    name: 'init',
+    summary:
+      'Scaffold .agent/ in a repository: config.json with the detected test/typecheck/lint commands and a copy of the default agent to edit (nothing is overwritten).',
+    flags: { repo: COMMON_FLAGS.repo, help: COMMON_FLAGS.help },
+  },
+  artifacts: {
+    name: 'artifacts',
+    summary:
+      "List a run's saved outputs (model turns, tool results, validator output) with their paths; --show prints one.",
+    flags: {
+      issue: COMMON_FLAGS.issue,
+      repo: COMMON_FLAGS.repo,
+      agent: COMMON_FLAGS.agent,
+      show: { type: 'string', value: 'PATH', help: 'print this file (a path from the list, relative or absolute)' },
+      json: COMMON_FLAGS.json,
+      help: COMMON_FLAGS.help,
+    },
+  },
+  validate: {
+    name: 'validate',
+    summary: [
+      'Validate an agent definition and, when the repository has one, its .agent/workflow.json (the label pipeline',
+      'and the agent directories beside it); list every problem (exit 2) or a summary (exit 0).',
+    ].join('\n'),
+    flags: {
+      agent: COMMON_FLAGS.agent,
+      workflow: {
+        type: 'string',
+        value: 'PATH',
+        help: 'validate this workflow.json and the agent directories it names (alone, unless --agent is given too)',
+      },
+      repo: {
+        type: 'string',
+        value: 'PATH',
+        help: 'repository whose .agent/workflow.json is validated too (default: the current directory)',
+      },
+      json: { type: 'boolean', help: 'print one JSON report on stdout instead of text' },
+      help: COMMON_FLAGS.help,
+    },
+  },
+  'sync-labels': {
+    name: 'sync-labels',
+    summary: [
+      'Create the labels a pipeline (.agent/workflow.json) declares, and update drifted colours and descriptions,',
+      'with its labelPrefix applied; reports each label as created, updated, unchanged or failed (exit 1 if any failed).',
+    ].join('\n'),
+    flags: {
+      repo: COMMON_FLAGS.repo,
+      workflow: { type: 'string', value: 'PATH', help: 'the workflow file (default: <repo>/.agent/workflow.json)' },
+      issues: {
+        type: 'string',
+        value: 'local|github',
+        help: "where the labels live (default: local, .agent/issues/labels.json; github: the repository's labels)",
+      },
+      'dry-run': { type: 'boolean', help: 'compute what would change; change nothing' },
+      json: COMMON_FLAGS.json,
+      help: COMMON_FLAGS.help,
+    },
+  },
+  worker: {
+    name: 'worker',
+    summary: [
+      'Run a worker for the run workflow on TEMPORAL_TASK_QUEUE (default issue-agent) until SIGINT/SIGTERM.',
+      'Uses TEMPORAL_ADDRESS, or starts/reuses the local dev server.',
+    ].join('\n'),
+    flags: { help: COMMON_FLAGS.help },
+  },
+  eval: {
+    name: 'eval',
+    summary: [
+      'Run the agent over an eval task file (default eval/tasks.json): each task a repository at a commit, an issue,',
+      'hidden checks the agent never sees. Prints per task: solved, iterations, tokens, cost, wall time; then totals.',
+      'Uses ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL (any Messages-API endpoint), or --offline: recorded sessions.',
+    ].join('\n'),
+    flags: {
+      tasks: { type: 'string', value: 'FILE', help: 'the task file (default: eval/tasks.json of this project)' },
+      only: { type: 'string', value: 'ID,ID,...', help: 'run only these tasks' },
+      concurrency: { type: 'string', value: 'N', help: 'tasks at once (default 2)' },
+      agent: COMMON_FLAGS.agent,
+      offline: { type: 'boolean', help: "play each task's recorded session on an offline model server (no key)" },
+      json: COMMON_FLAGS.json,
+      help: COMMON_FLAGS.help,
+    },
+  },
+  'dev-server': {
+    name: 'dev-server',
+    summary: 'Start the local Temporal dev server in the foreground (127.0.0.1:7233, Web UI on 8233).',
+    flags: { help: COMMON_FLAGS.help },
+  },
+};
