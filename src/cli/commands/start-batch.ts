@@ -11,9 +11,8 @@ import {
   type BatchProgress,
   type BatchResult,
 } from '../../contracts/batch.js';
-import { AgentError } from '../../contracts/errors.js';
-import { FailureType } from '../../contracts/failures.js';
 import { artifactsDirOf } from '../../host/state-paths.js';
+import { requireModelCredentials } from '../../host/model-credentials.js';
 import { repoIdentity } from '../../host/repo-identity.js';
 import { repoSettings } from '../../definition/repo-config/repo-settings.js';
 import { workflowUrl } from '../../host/temporal/ensure-temporal.js';
@@ -114,21 +113,8 @@ export async function startBatchCommand(argv: readonly string[]): Promise<number
   try {
     for (const note of settings.notes) process.stderr.write(`${note}\n`);
     const embedded = !(await hasPollers(cli));
-    if (
-      embedded &&
-      !flags['detach'] &&
-      !process.env.ANTHROPIC_API_KEY?.trim() &&
-      !process.env.ANTHROPIC_BASE_URL?.trim()
-    ) {
-      // Checked before anything starts: otherwise every issue would end blocked on MODEL_AUTH.
-      throw new AgentError(
-        FailureType.ModelAuth,
-        'no model credentials for the in-process worker: set ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL to a Messages-API-compatible server (npm run model-server -- --session demo/session.json gives an offline one)',
-        {
-          where: 'ANTHROPIC_API_KEY',
-        },
-      );
-    }
+    // Checked before anything starts: otherwise every issue would end blocked on MODEL_AUTH.
+    if (embedded && !flags['detach']) requireModelCredentials();
     const workflowId = `${repo.id}/${batchWorkflowId(definition.name, batch.selection)}`;
     const input: BatchInput = {
       agentName: definition.name,

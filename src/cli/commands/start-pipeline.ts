@@ -5,8 +5,8 @@
  * serves it with an in-process worker when no worker polls the task queue, prints
  * progress per issue and the result table. Exit 0 iff every pipeline completed.
  */
+import { requireModelCredentials } from '../../host/model-credentials.js';
 import { AgentError, UsageError } from '../../contracts/errors.js';
-import { FailureType } from '../../contracts/failures.js';
 import { MAX_BATCH_CONCURRENCY } from '../../contracts/batch.js';
 import type { PipelineInput } from '../../contracts/pipeline-run.js';
 import type { IssueSourceKind } from '../../contracts/run.js';
@@ -49,12 +49,7 @@ function modeOf(flags: ParsedFlags): 'issue' | 'label' | 'prioritize' {
 }
 
 function checkCredentials(embedded: boolean): void {
-  if (!embedded || process.env.ANTHROPIC_API_KEY?.trim() || process.env.ANTHROPIC_BASE_URL?.trim()) return;
-  throw new AgentError(
-    FailureType.ModelAuth,
-    'no model credentials for the in-process worker: set ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL to a Messages-API-compatible server',
-    { where: 'ANTHROPIC_API_KEY' },
-  );
+  if (embedded) requireModelCredentials();
 }
 
 export async function startPipelineCommand(argv: readonly string[]): Promise<number> {

@@ -5,6 +5,7 @@
  * seconds, follows progress and waits for the result. Human text goes to stderr; with
  * --json stdout carries JSON only (NDJSON progress events with --follow, then the result).
  */
+import { requireModelCredentials } from '../../host/model-credentials.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentError, UsageError } from '../../contracts/errors.js';
 import type { IssueSourceKind, RunInput, RunProgress, RunResult } from '../../contracts/run.js';
@@ -159,6 +160,9 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       .describe()
       .catch(() => undefined);
     const attaching = existing?.status.name === 'RUNNING';
+    // This process serves the run when no worker polls: without model credentials it would
+    // create the workflow, worktree and branch only to fail on its first model call.
+    if (!attaching && !flags['detach'] && (await livePollers(cli)) === 0) requireModelCredentials();
     if (!attaching) {
       await cli.client.workflow.start(runAgentWorkflow, {
         taskQueue: cli.taskQueue,

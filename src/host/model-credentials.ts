@@ -1,0 +1,23 @@
+/**
+ * A worker in this process calls the model with the credentials of this process: when
+ * there are none, a command says so before it creates anything (a workflow, a worktree,
+ * a branch), instead of the run failing on MODEL_AUTH after its setup.
+ */
+import { AgentError } from '../contracts/errors.js';
+import { FailureType } from '../contracts/failures.js';
+
+const OFFLINE_HINT = 'npm run model-server -- --session demo/session.json gives an offline one';
+
+export function hasModelCredentials(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  return Boolean(env['ANTHROPIC_API_KEY']?.trim() || env['ANTHROPIC_BASE_URL']?.trim());
+}
+
+/** Throws MODEL_AUTH naming the variables to set, when this process has no model credentials. */
+export function requireModelCredentials(env: Readonly<Record<string, string | undefined>> = process.env): void {
+  if (hasModelCredentials(env)) return;
+  throw new AgentError(
+    FailureType.ModelAuth,
+    `no model credentials for the in-process worker: set ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL to a Messages-API-compatible server (${OFFLINE_HINT}); nothing was started`,
+    { where: 'ANTHROPIC_API_KEY', expected: 'ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL set' },
+  );
+}
