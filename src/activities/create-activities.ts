@@ -15,6 +15,7 @@ import { prepareWorkspace } from './workspace/prepare-workspace.js';
 import { restoreGitState } from './workspace/git/git-state-guard.js';
 import { buildRetryPrompt } from './validate/retry/build-retry-prompt.js';
 import { runValidators } from './validate/run-validators.js';
+import { runPreflight } from './preflight/run-preflight.js';
 import { createArtifactStore, validatorArtifactDir } from './artifacts/artifact-store.js';
 import { evaluateCustomVerdict } from './completion/custom-verdict.js';
 import { runStepRunner } from './runner/run-step-runner.js';
@@ -143,6 +144,12 @@ export function createActivities(deps: ActivityDeps): RunActivities {
         }),
       );
     }),
+    // The repository's own commands on the base: like validators, they run code from the worktree.
+    runPreflight: edge(async (input) =>
+      guarded(input.worktreePath, () =>
+        withHeartbeat((hb) => runPreflight({ commands: deps.commands, signal: hb.signal }, input)),
+      ),
+    ),
     guardGitState: edge(async ({ worktreePath }) => restoreGitState(worktreePath)),
     runBoundaryHook: edge(async (input) => withHeartbeat(() => runBoundaryHook(deps.boundary, input))),
     checkExternalState: edge(async (input) => checkExternalState({ issueSource: deps.issueSource }, input)),

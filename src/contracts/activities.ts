@@ -20,6 +20,7 @@ import type {
   RunValidatorsInput,
   ValidationReport,
 } from './validation.js';
+import type { PreflightInput, PreflightReport } from './preflight.js';
 
 // Re-exported: callers name every activity's input and output from this one module.
 export type { RunStepRunnerInput, RunStepRunnerOutput };
@@ -235,6 +236,8 @@ export interface RunActivities {
   resolveSchema(input: ResolveSchemaInput): Promise<SchemaDigest>;
   queryStep(input: QueryStepInput): Promise<QueryStepOutput>;
   runValidators(input: RunValidatorsInput): Promise<ValidationReport>;
+  /** Each command validator once on the prepared base, before the first model call (contracts/preflight.ts). */
+  runPreflight(input: PreflightInput): Promise<PreflightReport>;
   buildRetryPrompt(input: BuildRetryPromptInput): Promise<ResolvedPrompt>;
   runBoundaryHook(input: BoundaryHookInput): Promise<BoundaryReport>;
   checkExternalState(input: CheckExternalStateInput): Promise<IssueSnapshot>;

@@ -21,6 +21,8 @@ export const FailureType = {
   ModelResponseMalformed: 'MODEL_RESPONSE_MALFORMED',
   BudgetExhausted: 'BUDGET_EXHAUSTED',
   ValidatorUnrecoverable: 'VALIDATOR_UNRECOVERABLE',
+  /** The run's environment could not be prepared, or a validator command cannot run on the base: no model request made. */
+  EnvironmentFailed: 'ENVIRONMENT_FAILED',
   ValidationAborted: 'VALIDATION_ABORTED',
   IssueNotFound: 'ISSUE_NOT_FOUND',
   RepoNotFound: 'REPO_NOT_FOUND',

@@ -17,6 +17,7 @@ const NAMES = {
   resolveSchema: true,
   queryStep: true,
   runValidators: true,
+  runPreflight: true,
   buildRetryPrompt: true,
   runBoundaryHook: true,
   checkExternalState: true,

@@ -35,21 +35,38 @@ export async function baselineFailures(
   commands: CommandRunner,
   request: BaselineRequest,
 ): Promise<Baseline | undefined> {
-  const common = await git(request.worktreePath, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
-  if (common.exitCode !== 0) return undefined;
-  const key = createHash('sha256')
-    .update(`${common.stdout.trim()}\0${request.commit}\0${request.command}`)
-    .digest('hex');
-  const file = path.join(baselineCacheDir(), `${key}.json`);
+  const file = await cacheFileFor(request.worktreePath, request.commit, request.command);
+  if (file === undefined) return undefined;
   const cached = await readCached(file, request);
   if (cached !== undefined) return cached;
   const measured = await runOnBase(commands, request);
   if (measured === undefined) return undefined;
+  await writeCached(file, measured);
+  return measured;
+}
+
+/**
+ * Records the base's failures measured elsewhere: the preflight runs each test command in
+ * the run's own prepared worktree while it is still at the base commit, where the run's
+ * environment (installed dependencies, its virtualenv) is; a detached worktree has none.
+ */
+export async function recordBaseline(worktreePath: string, baseline: Baseline): Promise<void> {
+  const file = await cacheFileFor(worktreePath, baseline.commit, baseline.command);
+  if (file !== undefined) await writeCached(file, baseline);
+}
+
+async function cacheFileFor(worktreePath: string, commit: string, command: string): Promise<string | undefined> {
+  const common = await git(worktreePath, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
+  if (common.exitCode !== 0) return undefined;
+  const key = createHash('sha256').update(`${common.stdout.trim()}\0${commit}\0${command}`).digest('hex');
+  return path.join(baselineCacheDir(), `${key}.json`);
+}
+
+async function writeCached(file: string, baseline: Baseline): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const partial = `${file}.${randomUUID()}.tmp`;
-  await writeFile(partial, JSON.stringify(measured), { mode: 0o600 });
+  await writeFile(partial, JSON.stringify(baseline), { mode: 0o600 });
   await rename(partial, file);
-  return measured;
 }
 
 async function readCached(file: string, request: BaselineRequest): Promise<Baseline | undefined> {
