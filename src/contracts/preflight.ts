@@ -36,6 +36,8 @@ export interface PreflightCheck {
 
 export interface PreflightReport {
   readonly checks: readonly PreflightCheck[];
+  /** Why nothing ran: the worktree already holds the run's work (a revived run), so the base cannot be checked there. */
+  readonly skipped?: string;
   /** As ValidationReport.gitRestored: the commands ran the repository's code. */
   readonly gitRestored?: readonly string[];
 }

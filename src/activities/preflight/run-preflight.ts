@@ -20,6 +20,7 @@ import {
 } from '../../contracts/preflight.js';
 import type { CommandOutcome, CommandRunner } from '../process/command-runner.js';
 import { baseCommit } from '../validate/base-commit.js';
+import { git } from '../workspace/git/git.js';
 import { recordBaseline } from '../validate/baseline/baseline-run.js';
 import { parseTestOutput } from '../validate/parse-test-output.js';
 import { commandSummary } from '../validate/summarize.js';
@@ -36,6 +37,8 @@ const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 
 export async function runPreflight(deps: PreflightDeps, input: PreflightInput): Promise<PreflightReport> {
   const commit = await baseCommit(input.worktreePath);
+  const notAtBase = await workBeyondBase(input.worktreePath, commit);
+  if (notAtBase !== undefined) return { checks: [], skipped: notAtBase };
   const checks: PreflightCheck[] = [];
   for (const planned of preflightCommands(input.completionSteps, input.validators)) {
     const outcome = await deps.commands.run({
@@ -55,6 +58,19 @@ export async function runPreflight(deps: PreflightDeps, input: PreflightInput): 
     checks.push(check);
   }
   return { checks };
+}
+
+/**
+ * The preflight judges the base: in a worktree that already holds the run's commits or
+ * edits (a failed run revived), what it would measure is the agent's work, not the base.
+ */
+async function workBeyondBase(worktreePath: string, commit: string | undefined): Promise<string | undefined> {
+  if (commit === undefined) return 'no base commit is recorded for this worktree';
+  const head = await git(worktreePath, ['rev-parse', 'HEAD']);
+  const status = await git(worktreePath, ['status', '--porcelain', '--untracked-files=no']);
+  if (head.exitCode === 0 && head.stdout.trim() === commit && status.exitCode === 0 && status.stdout.trim() === '')
+    return undefined;
+  return 'the worktree already holds work beyond the base commit (a revived run): the base was checked when the run began';
 }
 
 /** One command's result on the base; throws ENVIRONMENT_FAILED when it cannot run at all. */

@@ -38,8 +38,15 @@ function step(stepId: string, conditions: ConditionRef[]): CompletionStepDefinit
 const command = (cmd: string, extra: Partial<Extract<ValidatorDefinition, { type: 'command' }>> = {}) =>
   ({ type: 'command', command: cmd, successWhen: 'exitCode:0', extractParams: {}, ...extra }) as ValidatorDefinition;
 
+/** A repository whose branch records its base, as prepareWorkspace does for a run's branch. */
+async function repoAtBase(files: Record<string, string> = {}) {
+  const repo = await makeTempGitRepo({ files });
+  await repo.git('config', 'branch.main.agentBase', 'main');
+  return repo;
+}
+
 test('a missing tool is ENVIRONMENT_FAILED with the command, its exit code and the explaining line', async () => {
-  const repo = await makeTempGitRepo();
+  const repo = await repoAtBase();
   try {
     await assert.rejects(
       runPreflight(
@@ -66,19 +73,16 @@ test('a missing tool is ENVIRONMENT_FAILED with the command, its exit code and t
 });
 
 test('tests failing on the base are named and recorded as the baseline; a shared command runs once', async () => {
-  const repo = await makeTempGitRepo({
-    files: {
-      'math.test.mjs': [
-        "import { test } from 'node:test';",
-        "import assert from 'node:assert/strict';",
-        "test('adds', () => assert.equal(1 + 1, 2));",
-        "test('unrelated red test', () => assert.equal(1, 2));",
-        '',
-      ].join('\n'),
-    },
+  const repo = await repoAtBase({
+    'math.test.mjs': [
+      "import { test } from 'node:test';",
+      "import assert from 'node:assert/strict';",
+      "test('adds', () => assert.equal(1 + 1, 2));",
+      "test('unrelated red test', () => assert.equal(1, 2));",
+      '',
+    ].join('\n'),
   });
   try {
-    await repo.git('config', 'branch.main.agentBase', 'main');
     const head = await repo.git('rev-parse', 'HEAD');
     const testCommand = 'node --test --test-reporter=tap';
     calls.length = 0;
@@ -120,7 +124,7 @@ test('tests failing on the base are named and recorded as the baseline; a shared
 });
 
 test('a command passing on the base, and one failing without a named test, do not stop the run', async () => {
-  const repo = await makeTempGitRepo();
+  const repo = await repoAtBase();
   try {
     const report = await runPreflight(
       { commands: real },
@@ -142,6 +146,30 @@ test('a command passing on the base, and one failing without a named test, do no
         ['lint', PreflightStatus.FailingOnBase],
       ],
     );
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('a worktree that already holds the work of the run (a revived run) is not preflighted', async () => {
+  const repo = await repoAtBase();
+  try {
+    await repo.git('checkout', '--quiet', '-b', 'agent/issue-1');
+    await repo.git('config', 'branch.agent/issue-1.agentBase', 'main');
+    await repo.write({ 'fix.txt': 'the agent was here\n' });
+    await repo.git('add', '-A');
+    await repo.git('commit', '--quiet', '-m', 'work');
+    calls.length = 0;
+    const report = await runPreflight(
+      { commands: counting },
+      {
+        worktreePath: repo.dir,
+        completionSteps: [step('closure.issue', [{ validator: 'tests', params: {} }])],
+        validators: { tests: command('definitely-not-a-tool-xyz') },
+      },
+    );
+    assert.deepEqual(calls, []);
+    assert.match(report.skipped ?? '', /beyond the base commit/);
   } finally {
     await repo.cleanup();
   }
