@@ -4,7 +4,7 @@
  * 7233) with the offline model server answering after a fixed latency. Not a test:
  * it prints a table (or, with --json, one JSON object on stdout; progress on stderr).
  *
- * Phases (each bounded in time; one module each under phases/, listed in registry.ts):
+ * Phases (each bounded in time; their modules are under phases/, listed in registry.ts):
  *   floor       the Temporal-only floor: a workflow awaiting one no-op activity per step
  *   overhead    N-step runs of the intents fixture agent, durable vs in-process, interleaved
  *   ratio       the same at 500 ms model latency
