@@ -1,0 +1,82 @@
+/**
+ * Phases `concurrency`, `one-repo` and `r200`: R runs at once on one worker
+ * (concurrent-runs.ts), with a repository each, all in one repository, and 200 of them.
+ * Each variant's figures carry its prefix (`oneRepo…`, `r200…`); workerPeakRssMb is the
+ * peak over every variant run. A phase fails unless every run succeeded.
+ */
+import type { Config } from '../config.js';
+import { concurrentRuns, type ConcurrencyVariant } from '../concurrent-runs.js';
+import type { Figures } from '../figures.js';
+import type { BenchPhase } from '../phase.js';
+import type { TableRow } from '../report.js';
+import { check } from '../runs.js';
+
+interface VariantPhase {
+  readonly name: string;
+  readonly variant: (cfg: Config) => ConcurrencyVariant;
+  /** Prefixes the variant's figures ('' for the plain one). */
+  readonly prefix: string;
+  readonly budgetMs: number;
+  readonly rows: readonly TableRow[];
+}
+
+function concurrencyPhase({ name, variant, prefix, budgetMs, rows }: VariantPhase): BenchPhase {
+  const named = (k: string): string => (prefix === '' ? k : `${prefix}${k[0]!.toUpperCase()}${k.slice(1)}`);
+  return {
+    name,
+    budgetMs,
+    rows,
+    title(cfg) {
+      const { runs, oneRepo } = variant(cfg);
+      const where = oneRepo ? 'one repository' : 'a repository each';
+      return `concurrency (${runs} runs × ${cfg.concurrentSteps} steps at ${cfg.concurrentLatencyMs} ms, one worker, ${where})`;
+    },
+    async run(ctx) {
+      const r = await concurrentRuns(ctx, variant(ctx.cfg));
+      const figures: Figures = {};
+      for (const [k, v] of Object.entries(r)) figures[named(k)] = v;
+      const peak = Number(ctx.results.workerPeakRssMb ?? 0);
+      if (prefix !== '') figures.workerPeakRssMb = Math.max(peak, r.workerPeakRssMb ?? 0);
+      return figures;
+    },
+    check(figures, cfg) {
+      const { runs } = variant(cfg);
+      const succeeded = figures[named('concurrentSucceeded')];
+      check('concurrent runs', succeeded === runs, `${succeeded} of ${runs} succeeded`);
+    },
+  };
+}
+
+export const concurrency = concurrencyPhase({
+  name: 'concurrency',
+  variant: (cfg) => ({ runs: cfg.concurrentRuns, oneRepo: false }),
+  prefix: '',
+  budgetMs: 240_000,
+  rows: [
+    { key: 'concurrentRuns', unit: '' },
+    { key: 'concurrentWallRatio', unit: '×', max: 2 },
+    { key: 'stepsPerSecond', unit: '/s' },
+    { key: 'concurrentServerBoundRatio', unit: '×' },
+  ],
+});
+
+export const oneRepo = concurrencyPhase({
+  name: 'one-repo',
+  variant: (cfg) => ({ runs: cfg.concurrentRuns, oneRepo: true }),
+  prefix: 'oneRepo',
+  budgetMs: 240_000,
+  rows: [{ key: 'oneRepoConcurrentWallRatio', unit: '×' }],
+});
+
+export const r200 = concurrencyPhase({
+  name: 'r200',
+  variant: () => ({ runs: 200, oneRepo: false }),
+  prefix: 'r200',
+  budgetMs: 600_000,
+  rows: [
+    { key: 'r200ConcurrentWallRatio', unit: '×' },
+    { key: 'r200ConcurrentSucceeded', unit: '' },
+    // The peak over every concurrency variant run (each raises it), so after the last of them.
+    { key: 'workerPeakRssMb', unit: 'MB', max: 600 },
+  ],
+});

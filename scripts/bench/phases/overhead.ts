@@ -1,0 +1,59 @@
+/**
+ * Phase `overhead`: N-step runs of the intents fixture agent, durable vs in-process,
+ * interleaved; the orchestration overhead per step, against the floor phase's figure,
+ * and where a durable step's time goes (task queues and execution, activities by type,
+ * history events by type).
+ */
+import { median } from '../durable.js';
+import { perStep, roundTo, type Figures } from '../figures.js';
+import { note } from '../log.js';
+import { pairs } from '../pairs.js';
+import type { BenchPhase } from '../phase.js';
+
+export const overhead: BenchPhase = {
+  name: 'overhead',
+  rows: [
+    { key: 'overheadMsPerStep', unit: 'ms', max: 25 },
+    { key: 'overheadMsPerStepInterval', unit: 'ms' },
+    { key: 'floorMsPerStep', unit: 'ms' },
+    { key: 'overheadVsFloor', unit: '×', max: 2 },
+    { key: 'perStepHistoryEvents', unit: '' },
+  ],
+  title: (cfg) => `overhead (${cfg.overheadSteps} steps at ${cfg.overheadLatencyMs} ms, ${cfg.overheadReps} rep)`,
+  async run(ctx) {
+    const { cfg, results } = ctx;
+    const steps = cfg.overheadSteps;
+    const r = await pairs(ctx, steps, cfg.overheadLatencyMs, cfg.overheadReps);
+    const perRep = r.durableMs.map((d, i) => (d - r.inProcessMs[i]!) / steps);
+    const figures: Figures = {};
+    figures.overheadMsPerStep = roundTo(median(perRep), 1);
+    figures.overheadMsPerStepInterval = roundTo(median(r.durableStepMs) - median(r.inProcessStepMs), 1);
+    figures.overheadSteps = steps;
+    figures.overheadLatencyMs = cfg.overheadLatencyMs;
+    figures.overheadDurableMs = Math.round(median(r.durableMs));
+    figures.overheadInProcessMs = Math.round(median(r.inProcessMs));
+    const b = r.breakdowns[Math.floor(r.breakdowns.length / 2)]!;
+    const per = (v: number): number => perStep(v, steps);
+    figures.perStepActivityQueueMs = per(b.activityQueueMs);
+    figures.perStepActivityExecMs = per(b.activityExecMs);
+    figures.perStepWorkflowTaskQueueMs = per(b.workflowTaskQueueMs);
+    figures.perStepWorkflowTaskExecMs = per(b.workflowTaskExecMs);
+    figures.perStepActivities = per(b.activities);
+    figures.perStepWorkflowTasks = per(b.workflowTasks);
+    figures.perStepHistoryEvents = per(b.events);
+    figures.perStepEventsByType = Object.fromEntries(Object.entries(b.byEventType).map(([k, v]) => [k, per(v)]));
+    for (const [type, v] of Object.entries(b.byActivity)) {
+      figures[`perStepActivity_${type}`] = { count: per(v.count), queueMs: per(v.queueMs), execMs: per(v.execMs) };
+    }
+    if (typeof results.floorMsPerStep === 'number' && results.floorMsPerStep > 0)
+      figures.overheadVsFloor = roundTo(Number(figures.overheadMsPerStep) / results.floorMsPerStep, 2);
+    note(
+      `  durable run, per step: ${figures.perStepActivities} activities (queue ${figures.perStepActivityQueueMs} ms, exec ${figures.perStepActivityExecMs} ms), ` +
+        `${figures.perStepWorkflowTasks} workflow tasks (queue ${figures.perStepWorkflowTaskQueueMs} ms, exec ${figures.perStepWorkflowTaskExecMs} ms); ` +
+        Object.entries(b.byActivity)
+          .map(([k, v]) => `${k} ×${v.count} q${Math.round(v.queueMs / v.count)}/x${Math.round(v.execMs / v.count)} ms`)
+          .join(', '),
+    );
+    return figures;
+  },
+};
