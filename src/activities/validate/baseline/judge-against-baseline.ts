@@ -52,5 +52,9 @@ export async function judgeAgainstBaseline(options: {
 }
 
 function toJson(t: FailedTest): JsonValue {
-  return t.file === undefined ? { name: t.name } : { name: t.name, file: t.file };
+  return {
+    name: t.name,
+    ...(t.file === undefined ? {} : { file: t.file }),
+    ...(t.excerpt === undefined ? {} : { excerpt: t.excerpt }),
+  };
 }
