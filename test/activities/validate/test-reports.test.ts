@@ -132,3 +132,24 @@ test('PYTEST_ADDOPTS asks for a JUnit report, quoting a path with spaces', () =>
     `'--junitxml=/my home/it'"'"'s.xml' -o junit_family=xunit1`,
   );
 });
+
+test('real jest 29 and vitest 3 output (vitest colours its diff even without a TTY)', () => {
+  assert.deepEqual(summary(fixture('jest-29.txt')), [
+    ['math › adds', 'jt/math.test.js', 'expect(received).toBe(expected) // Object.is equality'],
+    ['objects', 'jt/math.test.js', 'expect(received).toEqual(expected) // deep equality'],
+    ['Test suite failed to run', 'jt/broken.test.js', "Cannot find module './missing' from 'jt/broken.test.js'"],
+  ]);
+  assert.equal(parseTestFailures(fixture('jest-29.txt'))[0]?.excerpt?.split('\n')[2], 'Received: -1');
+  const vitest = parseTestFailures(fixture('vitest-3.txt'));
+  assert.deepEqual(
+    vitest.map((t) => [t.name, t.file]),
+    [
+      ['math > adds', 'math.test.ts'],
+      ['objects', 'math.test.ts'],
+    ],
+  );
+  assert.equal(
+    vitest[0]?.excerpt,
+    'AssertionError: expected -1 to be 5 // Object.is equality\n- Expected\n+ Received\n- 5\n+ -1',
+  );
+});
