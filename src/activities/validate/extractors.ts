@@ -7,6 +7,7 @@ import type { JsonValue } from '../../contracts/json.js';
 import { parseChangedFiles, parseStagedFiles, parseUnstagedFiles, parseUntrackedFiles } from './parse-git-status.js';
 import { parseFormatOutput } from './parse-format-output.js';
 import { lintFiles, parseLintErrors } from './parse-lint-errors.js';
+import { capExcerpts } from './test-reports/failed-test.js';
 import { parseTestFailures, type TestReports } from './test-reports/parse-test-failures.js';
 import { parseTypeErrors, typeErrorFiles } from './parse-type-errors.js';
 import { stripAnsi } from './strip-ansi.js';
@@ -30,8 +31,8 @@ const EXTRACTORS = {
   parseUntrackedFiles: (ctx) => parseUntrackedFiles(ctx.stdout),
   parseStagedFiles: (ctx) => parseStagedFiles(ctx.stdout),
   parseUnstagedFiles: (ctx) => parseUnstagedFiles(ctx.stdout),
-  parseTestOutput: (ctx) => json(parseTestFailures(both(ctx), ctx.reports)),
-  failedTests: (ctx) => json(parseTestFailures(both(ctx), ctx.reports)),
+  parseTestOutput: (ctx) => json(capExcerpts(parseTestFailures(both(ctx), ctx.reports))),
+  failedTests: (ctx) => json(capExcerpts(parseTestFailures(both(ctx), ctx.reports))),
   parseTypeErrors: (ctx) => json(parseTypeErrors(both(ctx))),
   errors: (ctx) => json(parseTypeErrors(both(ctx))),
   extractFiles: (ctx) => [...new Set([...typeErrorFiles(both(ctx)), ...lintFiles(both(ctx))])],

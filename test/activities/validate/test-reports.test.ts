@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseTestFailures, testFailures } from '../../../src/activities/validate/test-reports/parse-test-failures.js';
 import { parseJUnitXml } from '../../../src/activities/validate/test-reports/junit-xml.js';
+import { capExcerpts } from '../../../src/activities/validate/test-reports/failed-test.js';
 import { reportEnv } from '../../../src/activities/validate/test-reports/report-files.js';
 import { fixture } from './fixtures.js';
 
@@ -152,4 +153,12 @@ test('real jest 29 and vitest 3 output (vitest colours its diff even without a T
     vitest[0]?.excerpt,
     'AssertionError: expected -1 to be 5 // Object.is equality\n- Expected\n+ Received\n- 5\n+ -1',
   );
+});
+
+test('params keep the first 20 excerpts; later failures are named only', () => {
+  const many = Array.from({ length: 25 }, (_, i) => ({ name: `t${i}`, excerpt: `why ${i}` }));
+  const capped = capExcerpts(many);
+  assert.equal(capped.length, 25);
+  assert.deepEqual(capped[19], { name: 't19', excerpt: 'why 19' });
+  assert.deepEqual(capped[20], { name: 't20' });
 });

@@ -18,6 +18,8 @@ export interface FailedTest {
 }
 
 const EXCERPT_LINES = 6;
+/** Excerpts kept in a validator's params (which go into workflow history); later failures keep their names. */
+export const MAX_EXCERPTS = 20;
 const EXCERPT_CHARS = 400;
 
 export function failedTest(name: string, file?: string, excerptLines?: readonly string[], scope?: 'load'): FailedTest {
@@ -69,4 +71,13 @@ export function dedupe(tests: readonly FailedTest[]): FailedTest[] {
     };
   }
   return out;
+}
+
+/** The failures as params carry them: the first MAX_EXCERPTS with their excerpts, the rest named only. */
+export function capExcerpts(failures: readonly FailedTest[]): FailedTest[] {
+  return failures.map((f, i) => {
+    if (i < MAX_EXCERPTS || f.excerpt === undefined) return f;
+    const { excerpt: _dropped, ...rest } = f;
+    return rest;
+  });
 }
