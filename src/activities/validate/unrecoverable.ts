@@ -51,6 +51,11 @@ export const ENVIRONMENT_PATTERNS: readonly Pattern[] = [
     match: /^\S*python[\d.]*(?:\.exe)?: No module named [\w.]+\s*$/m,
     reason: 'the test runner is not installed in this Python; install it or fix the validator command',
   },
+  // pytest without the plugin an option needs (`--cov` without pytest-cov).
+  {
+    match: /^(?:\S*pytest|python[\d.]* -m pytest): error: unrecognized arguments: /m,
+    reason: 'the test runner rejects its arguments (a plugin not installed?); install it or fix the validator command',
+  },
   {
     match:
       /^go: (?:cannot find main module|go\.mod file not found)|does not contain main module or its selected dependencies/m,

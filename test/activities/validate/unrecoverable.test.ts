@@ -30,6 +30,11 @@ test('a tool that reports a missing runner with exit 1 is an environment failure
     ['npm error Missing script: "test"\n', /no such script/],
     // python -m pytest without pytest (real).
     ['/root/.pyenv/versions/3.11.7/bin/python3: No module named pytest\n', /runner is not installed/],
+    // pytest --cov without pytest-cov (real, pytest 9).
+    [
+      'ERROR: usage: python -m pytest [options] [file_or_dir] [file_or_dir] [...]\npython -m pytest: error: unrecognized arguments: --cov=x\n',
+      /rejects its arguments/,
+    ],
     // go outside a module and cargo without a manifest (real).
     [
       'pattern ./...: directory prefix . does not contain main module or its selected dependencies\nFAIL\t./... [setup failed]\n',
