@@ -14,12 +14,11 @@ import { stripAnsi } from '../strip-ansi.js';
 import { cargoTest } from './cargo-test.js';
 import { dedupe, type FailedTest } from './failed-test.js';
 import { goTestJson, goTestText } from './go-test.js';
-import { jest } from './jest.js';
+import { jest, vitest } from './jest-vitest.js';
 import { parseJUnitXml } from './junit-xml.js';
 import { mocha } from './mocha.js';
 import { nodeSpec, nodeTap } from './node-test.js';
 import { pytest } from './pytest.js';
-import { vitest } from './vitest.js';
 
 export type { FailedTest } from './failed-test.js';
 
