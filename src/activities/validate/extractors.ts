@@ -7,7 +7,8 @@ import type { JsonValue } from '../../contracts/json.js';
 import { parseChangedFiles, parseStagedFiles, parseUnstagedFiles, parseUntrackedFiles } from './parse-git-status.js';
 import { parseFormatOutput } from './parse-format-output.js';
 import { lintFiles, parseLintErrors } from './parse-lint-errors.js';
-import { parseTestOutput } from './parse-test-output.js';
+import { capExcerpts } from './test-reports/failed-test.js';
+import { parseTestFailures, type TestReports } from './test-reports/parse-test-failures.js';
 import { parseTypeErrors, typeErrorFiles } from './parse-type-errors.js';
 import { stripAnsi } from './strip-ansi.js';
 
@@ -15,6 +16,8 @@ export interface ExtractorContext {
   readonly stdout: string;
   readonly stderr: string;
   readonly exitCode: number | null;
+  /** Reports the command's runner wrote (pytest's JUnit XML), read by the test extractors. */
+  readonly reports?: TestReports;
 }
 
 type Extractor = (ctx: ExtractorContext) => JsonValue;
@@ -28,8 +31,8 @@ const EXTRACTORS = {
   parseUntrackedFiles: (ctx) => parseUntrackedFiles(ctx.stdout),
   parseStagedFiles: (ctx) => parseStagedFiles(ctx.stdout),
   parseUnstagedFiles: (ctx) => parseUnstagedFiles(ctx.stdout),
-  parseTestOutput: (ctx) => json(parseTestOutput(both(ctx))),
-  failedTests: (ctx) => json(parseTestOutput(both(ctx))),
+  parseTestOutput: (ctx) => json(capExcerpts(parseTestFailures(both(ctx), ctx.reports))),
+  failedTests: (ctx) => json(capExcerpts(parseTestFailures(both(ctx), ctx.reports))),
   parseTypeErrors: (ctx) => json(parseTypeErrors(both(ctx))),
   errors: (ctx) => json(parseTypeErrors(both(ctx))),
   extractFiles: (ctx) => [...new Set([...typeErrorFiles(both(ctx)), ...lintFiles(both(ctx))])],
@@ -46,6 +49,9 @@ const EXTRACTORS = {
 } as const satisfies Record<string, Extractor>;
 
 export type ExtractorName = keyof typeof EXTRACTORS;
+
+/** The extractors that read test failures: a validator using one runs with test reports on. */
+export const TEST_EXTRACTORS: readonly ExtractorName[] = ['parseTestOutput', 'failedTests'];
 export const EXTRACTOR_NAMES: readonly ExtractorName[] = Object.keys(EXTRACTORS) as ExtractorName[];
 
 export function isExtractorName(name: string): name is ExtractorName {

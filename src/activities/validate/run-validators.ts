@@ -10,10 +10,11 @@ import type { ArtifactRef, ConditionResult, RunValidatorsInput, ValidationReport
 import type { ConditionRef, ValidatorDefinition } from '../../contracts/definition.js';
 import type { JsonValue } from '../../contracts/json.js';
 import type { CommandOutcome, CommandRunner } from '../process/command-runner.js';
-import { extract } from './extractors.js';
+import { extract, TEST_EXTRACTORS, type ExtractorName } from './extractors.js';
 import { runFileValidator } from './file-validator.js';
 import { judgeAgainstBaseline } from './baseline/judge-against-baseline.js';
-import { parseTestOutput } from './parse-test-output.js';
+import { parseTestFailures, type TestReports } from './test-reports/parse-test-failures.js';
+import { runCollectingReports } from './test-reports/report-files.js';
 import { runTestIntegrityValidator } from './integrity/test-integrity-validator.js';
 import { commandSummary } from './summarize.js';
 import { describeRule, parseSuccessWhen, satisfies } from './success-when.js';
@@ -95,12 +96,16 @@ async function runCommandValidator(options: {
 }): Promise<ConditionResult> {
   const { deps, condition, definition } = options;
   const command = substituteParams(definition.command, condition.params);
-  const outcome = await deps.commands.run({
+  const request = {
     command,
     cwd: options.worktreePath,
     timeoutMs: definition.timeoutMs ?? DEFAULT_VALIDATOR_TIMEOUT_MS,
     ...(deps.signal ? { signal: deps.signal } : {}),
-  });
+  };
+  const { outcome, reports } = runsTests(definition)
+    ? await runCollectingReports(deps.commands, request)
+    : { outcome: await deps.commands.run(request), reports: {} };
+  const failures = runsTests(definition) ? parseTestFailures(`${outcome.stdout}\n${outcome.stderr}`, reports) : [];
   const output = deps.saveOutput ? await deps.saveOutput(fullOutput(command, outcome)) : undefined;
   const base = { validator: condition.validator, command, ...(output ? { output } : {}) };
   const failurePattern = definition.failurePattern === undefined ? {} : { failurePattern: definition.failurePattern };
@@ -111,8 +116,8 @@ async function runCommandValidator(options: {
       ...base,
       ...failurePattern,
       passed: false,
-      summary: commandSummary({ command, ended, stdout: outcome.stdout, stderr: outcome.stderr }),
-      params: { ...condition.params, ...extractParams(definition.extractParams, outcome, null) },
+      summary: commandSummary({ command, ended, stdout: outcome.stdout, stderr: outcome.stderr, failures }),
+      params: { ...condition.params, ...extractParams(definition.extractParams, outcome, null, reports) },
       // A command that cannot start (worktree gone, bash missing) will not start next time either.
       unrecoverable: outcome.kind === 'crashed',
     };
@@ -134,7 +139,7 @@ async function runCommandValidator(options: {
     rule.kind === 'invalid'
       ? rule.problem
       : unrecoverableReason({ exitCode, stdout: outcome.stdout, stderr: outcome.stderr });
-  const params = { ...condition.params, ...extractParams(definition.extractParams, outcome, exitCode) };
+  const params = { ...condition.params, ...extractParams(definition.extractParams, outcome, exitCode, reports) };
   const judged =
     fatal === undefined && definition.baseline !== undefined
       ? await judgeAgainstBaseline({
@@ -145,7 +150,7 @@ async function runCommandValidator(options: {
           timeoutMs: definition.timeoutMs ?? DEFAULT_VALIDATOR_TIMEOUT_MS,
           mode: definition.baseline,
           ...(options.issueText === undefined ? {} : { issueText: options.issueText }),
-          failedNow: parseTestOutput(`${outcome.stdout}\n${outcome.stderr}`),
+          failedNow: failures,
         })
       : undefined;
   if (judged !== undefined && !judged.blocks) {
@@ -169,21 +174,34 @@ async function runCommandValidator(options: {
     ...failurePattern,
     exitCode,
     passed: false,
-    summary: `${commandSummary({ command, ended, stdout: outcome.stdout, stderr: outcome.stderr })}${judged ? `\n${judged.line}` : ''}`,
+    summary: `${commandSummary({ command, ended, stdout: outcome.stdout, stderr: outcome.stderr, failures })}${judged ? `\n${judged.line}` : ''}`,
     params: { ...params, ...(judged?.params ?? {}) },
     unrecoverable: fatal !== undefined,
   };
+}
+
+/**
+ * A test command: it extracts failing tests or is judged against a baseline. Such a
+ * command runs with test reports asked for (report-files) and its failures are named
+ * in the summary.
+ */
+function runsTests(definition: Extract<ValidatorDefinition, { type: 'command' }>): boolean {
+  return (
+    definition.baseline !== undefined ||
+    Object.values(definition.extractParams).some((name) => TEST_EXTRACTORS.includes(name as ExtractorName))
+  );
 }
 
 function extractParams(
   extractors: Readonly<Record<string, string>>,
   outcome: CommandOutcome,
   exitCode: number | null,
+  reports: TestReports,
 ): Record<string, JsonValue> {
   const params: Record<string, JsonValue> = {};
   for (const [param, extractor] of Object.entries(extractors)) {
     // Unknown extractors are rejected by the loader; null keeps a stale definition from crashing a run.
-    params[param] = extract(extractor, { stdout: outcome.stdout, stderr: outcome.stderr, exitCode }) ?? null;
+    params[param] = extract(extractor, { stdout: outcome.stdout, stderr: outcome.stderr, exitCode, reports }) ?? null;
   }
   return params;
 }

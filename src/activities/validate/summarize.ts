@@ -1,9 +1,11 @@
 /**
  * One or two lines saying what a validator saw: the command, how it ended, and the
- * first meaningful line of its output. PURE. These lines reach the retry prompt and
+ * first named failing test (name and assertion) or else the first meaningful line of
+ * its output. PURE. These lines reach the retry prompt and
  * the Web UI, so they are short and free of colour codes.
  */
 import { stripAnsi } from './strip-ansi.js';
+import type { FailedTest } from './test-reports/failed-test.js';
 
 const MAX_LINE = 200;
 
@@ -12,16 +14,45 @@ export function firstMeaningfulLine(text: string): string | undefined {
   const lines = stripAnsi(text)
     .split(/\r?\n/)
     .map((l) => l.trim())
-    .filter((l) => l !== '' && !/^[-=⎯─\s]+$/.test(l) && !/^(RUN|TAP version)\b/.test(l));
+    .filter((l) => l !== '' && !/^[-=⎯─\s]+$/.test(l) && !/^(RUN|TAP version)\b/.test(l) && !isNoise(l));
   const telling = lines.find((l) => /\b(error|fail(ed|ure)?|not ok)\b|✖|×|✕|●|denied|not found/i.test(l));
   const line = telling ?? lines[0];
-  return line === undefined ? undefined : line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}…` : line;
+  return line === undefined ? undefined : clip(line);
 }
 
-export function commandSummary(options: { command: string; ended: string; stdout: string; stderr: string }): string {
+/**
+ * npm's and pnpm's own lines around a script: the `> pkg@1.0.0 test` banner and the
+ * script line under it (`> mocha`), config warnings. They say nothing about the failure.
+ */
+function isNoise(line: string): boolean {
+  return /^> \S/.test(line) || /^npm (warn|notice)\b/i.test(line) || /^(ELIFECYCLE|WARN)\s/.test(line);
+}
+
+/** `name: first line of its excerpt`, and how many more failed. */
+export function failureLine(failures: readonly FailedTest[]): string | undefined {
+  const first = failures[0];
+  if (first === undefined) return undefined;
+  const why = first.excerpt?.split('\n')[0]?.trim();
+  const more = failures.length > 1 ? ` (+${failures.length - 1} more)` : '';
+  return clip(`${first.name}${why ? `: ${why}` : ''}${more}`);
+}
+
+export function commandSummary(options: {
+  command: string;
+  ended: string;
+  stdout: string;
+  stderr: string;
+  /** Named failing tests: the first one says more than any output line. */
+  failures?: readonly FailedTest[];
+}): string {
   const head = `\`${shorten(options.command)}\` ${options.ended}`;
-  const detail = firstMeaningfulLine(options.stderr) ?? firstMeaningfulLine(options.stdout);
+  const detail =
+    failureLine(options.failures ?? []) ?? firstMeaningfulLine(options.stderr) ?? firstMeaningfulLine(options.stdout);
   return detail === undefined ? head : `${head}\n${detail}`;
+}
+
+function clip(line: string): string {
+  return line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}…` : line;
 }
 
 function shorten(command: string): string {

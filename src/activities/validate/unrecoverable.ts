@@ -1,8 +1,76 @@
 /**
  * Failures that retrying with the model cannot fix: the command is not installed
- * (exit 127), not executable (126) or lacks permissions. Reported so the completion loop
- * stops instead of burning iterations (upstream behaviour §4.2). PURE.
+ * (exit 127), not executable (126) or lacks permissions, or a tool in front of the
+ * runner said so with an ordinary exit 1: a package manager or shell that cannot find
+ * the runner, dependencies never installed, python without pytest. Reported so the
+ * completion loop stops instead of burning iterations (upstream behaviour §4.2). PURE.
+ *
+ * Not unrecoverable: a test that fails on a missing module *of the project under test*
+ * (pytest collecting `ModuleNotFoundError: No module named 'mypkg.newmod'`, jest's
+ * `Cannot find module './missing'`). After the agent's change that is usually its own
+ * doing (a test importing code it has not written yet), and it is a named load failure
+ * the retry prompt shows. The same output on the unchanged base commit is an
+ * environment failure: that is the preflight's call (preflight/classify-preflight.ts),
+ * which sees the base before the agent touches anything.
+ *
+ * The tool-reported patterns only count when the output names no failing test: a
+ * runner that ran and reported failures was found, whatever a test printed.
  */
+import { parseTestFailures, testFailures } from './test-reports/parse-test-failures.js';
+
+interface Pattern {
+  readonly match: RegExp;
+  readonly reason: string;
+}
+
+const MISSING_TOOL = 'command not found; install it (or the project dependencies) or fix the validator command';
+
+/** Checked in order against stderr then stdout; the first match gives the reason. */
+export const ENVIRONMENT_PATTERNS: readonly Pattern[] = [
+  // sh: 1: mocha: not found / bash: line 1: jest: command not found / /bin/sh: go: command not found
+  {
+    match: /^(?:\/\S+\/)?(?:ba|da|z)?sh: (?:line )?(?:\d+: )?[^\s:]+: (?:command )?not found\s*$/m,
+    reason: MISSING_TOOL,
+  },
+  // pnpm: ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL  Command "vitest" not found; yarn 1: error Command "mocha" not found.
+  { match: /\bCommand "[^"]+" not found\b/, reason: MISSING_TOOL },
+  // yarn berry: Usage Error: command not found: mocha / zsh-style `command not found: x`
+  { match: /\bcommand not found: \S+/i, reason: MISSING_TOOL },
+  { match: /npx canceled due to missing packages/, reason: MISSING_TOOL },
+  {
+    match: /could not determine executable to run/,
+    reason: 'npx could not find the executable; install the project dependencies or fix the validator command',
+  },
+  {
+    match: /node_modules missing, did you mean to install\?/,
+    reason: 'dependencies are not installed (node_modules missing); run the install step',
+  },
+  { match: /\bMissing script: "?[^"\s]+"?/, reason: 'the package has no such script; fix the validator command' },
+  // `python -m pytest` without pytest: `/usr/bin/python3: No module named pytest` (the runner itself).
+  {
+    match: /^\S*python[\d.]*(?:\.exe)?: No module named [\w.]+\s*$/m,
+    reason: 'the test runner is not installed in this Python; install it or fix the validator command',
+  },
+  // pytest without the plugin an option needs (`--cov` without pytest-cov).
+  {
+    match: /^(?:\S*pytest|python[\d.]* -m pytest): error: unrecognized arguments: /m,
+    reason: 'the test runner rejects its arguments (a plugin not installed?); install it or fix the validator command',
+  },
+  {
+    match:
+      /^go: (?:cannot find main module|go\.mod file not found)|does not contain main module or its selected dependencies/m,
+    reason: 'go cannot find the module (no go.mod here); fix the validator command or its directory',
+  },
+  {
+    match: /^error: could not find `Cargo\.toml`/m,
+    reason: 'cargo cannot find Cargo.toml; fix the validator command or its directory',
+  },
+  {
+    match: /^error: no such command: `[^`]+`/m,
+    reason: 'cargo has no such subcommand; install it or fix the validator command',
+  },
+];
+
 export function unrecoverableReason(result: {
   readonly exitCode: number;
   readonly stdout: string;
@@ -10,7 +78,22 @@ export function unrecoverableReason(result: {
 }): string | undefined {
   if (result.exitCode === 127) return 'command not found; install it or fix the validator command';
   if (result.exitCode === 126) return 'command not executable; fix its permissions or the validator command';
-  if (/Permission denied|EACCES/.test(`${result.stderr}\n${result.stdout}`))
+  const text = `${result.stderr}\n${result.stdout}`;
+  if (/Permission denied|EACCES/.test(text))
     return 'permission denied; the worker cannot run this command or access its files';
+  if (result.exitCode === 0) return undefined;
+  return environmentProblem(text)?.reason;
+}
+
+/** The environment pattern the output matches and its line, unless the output names failing tests. */
+export function environmentProblem(text: string): { readonly reason: string; readonly line: string } | undefined {
+  for (const pattern of ENVIRONMENT_PATTERNS) {
+    const m = pattern.match.exec(text);
+    if (m === null) continue;
+    if (testFailures(parseTestFailures(text)).length > 0) return undefined;
+    const start = text.lastIndexOf('\n', m.index) + 1;
+    const end = text.indexOf('\n', m.index);
+    return { reason: pattern.reason, line: text.slice(start, end === -1 ? undefined : end).trim() };
+  }
   return undefined;
 }

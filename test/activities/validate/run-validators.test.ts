@@ -170,8 +170,64 @@ test('test and type-check extractors on real tool output', async () => {
     });
     const r = report.results[0];
     assert.equal(r?.passed, false);
-    assert.deepEqual(r?.params['failedTests'], [{ name: 'adds', file: 'math.test.mjs' }]);
+    assert.deepEqual(r?.params['failedTests'], [
+      {
+        name: 'adds',
+        file: 'math.test.mjs',
+        excerpt: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n2 !== 3',
+      },
+    ]);
     assert.equal(r?.params['code'], 1);
+    // The summary names the first failure and its assertion, not the runner's first output line.
+    assert.equal(
+      r?.summary.split('\n')[1],
+      'adds: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+    );
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('pytest in the sandbox writes a JUnit report to the private HOME: names without any text output', async () => {
+  const repo = await makeTempGitRepo({
+    files: {
+      'calc.py': 'def add(a, b):\n    return a - b\n',
+      'tests/test_calc.py':
+        'from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n\n' +
+        'class TestMore:\n    def test_zero(self):\n        assert add(0, 0) == 0\n\n' +
+        '    def test_neg(self):\n        assert add(1, -1) == 0, "one minus one"\n',
+      '.gitignore': '__pycache__/\n',
+      'pytest.ini': '[pytest]\npythonpath = .\naddopts = -p no:cacheprovider\n',
+    },
+  });
+  try {
+    const tests = (command: string): ValidatorDefinition =>
+      cmd(command, 'exitCode:0', { failurePattern: 'test-failed', extractParams: { failedTests: 'parseTestOutput' } });
+    const report = await run(repo.dir, {
+      // Output thrown away: only the report can name the failures.
+      silent: tests('python3 -m pytest -q > /dev/null 2>&1'),
+      plain: tests('python3 -m pytest'),
+    });
+    const expected = [
+      {
+        name: 'tests/test_calc.py::test_add',
+        file: 'tests/test_calc.py',
+        excerpt: 'assert -1 == 5\n +  where -1 = add(2, 3)\ntests/test_calc.py:4: AssertionError',
+      },
+      {
+        name: 'tests/test_calc.py::TestMore::test_neg',
+        file: 'tests/test_calc.py',
+        excerpt:
+          'AssertionError: one minus one\nassert 2 == 0\n +  where 2 = add(1, -1)\ntests/test_calc.py:11: AssertionError',
+      },
+    ];
+    for (const r of report.results) {
+      assert.equal(r.passed, false, r.summary);
+      assert.deepEqual(r.params['failedTests'], expected, r.validator);
+      assert.match(r.summary, /\ntests\/test_calc\.py::test_add: assert -1 == 5 \(\+1 more\)$/);
+    }
+    // Nothing written into the worktree.
+    assert.equal(await repo.git('status', '--porcelain', '--untracked-files=all'), '');
   } finally {
     await repo.cleanup();
   }

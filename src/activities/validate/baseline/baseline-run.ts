@@ -15,7 +15,8 @@ import type { CommandRunner } from '../../process/command-runner.js';
 import { git } from '../../workspace/git/git.js';
 import { withRepoLock } from '../../workspace/git/repo-lock.js';
 import { removeAgentSandbox, sandboxStateRoot } from '../../workspace/sandbox-state.js';
-import { parseTestOutput } from '../parse-test-output.js';
+import { parseTestFailures } from '../test-reports/parse-test-failures.js';
+import { runCollectingReports } from '../test-reports/report-files.js';
 import type { Baseline } from './classify-failures.js';
 
 export interface BaselineRequest {
@@ -93,7 +94,8 @@ async function runOnBase(commands: CommandRunner, request: BaselineRequest): Pro
   );
   if (added.exitCode !== 0) return undefined;
   try {
-    const outcome = await commands.run({
+    // With the same test reports as the validator run, so both name tests alike (pytest node ids).
+    const { outcome, reports } = await runCollectingReports(commands, {
       command: request.command,
       cwd: dir,
       timeoutMs: request.timeoutMs,
@@ -101,7 +103,7 @@ async function runOnBase(commands: CommandRunner, request: BaselineRequest): Pro
     });
     // A base that timed out or could not start says nothing about which tests fail.
     if (outcome.kind !== 'exited') return undefined;
-    const failed = outcome.exitCode === 0 ? [] : parseTestOutput(`${outcome.stdout}\n${outcome.stderr}`);
+    const failed = outcome.exitCode === 0 ? [] : parseTestFailures(`${outcome.stdout}\n${outcome.stderr}`, reports);
     return {
       commit: request.commit,
       command: request.command,

@@ -8,7 +8,7 @@ import type { BaselineMode } from '../../../contracts/definition.js';
 import type { JsonValue } from '../../../contracts/json.js';
 import type { CommandRunner } from '../../process/command-runner.js';
 import { baseCommit } from '../base-commit.js';
-import type { FailedTest } from '../parse-test-output.js';
+import { capExcerpts, type FailedTest } from '../test-reports/failed-test.js';
 import { baselineFailures } from './baseline-run.js';
 import { classifyFailures } from './classify-failures.js';
 
@@ -45,12 +45,16 @@ export async function judgeAgainstBaseline(options: {
     line: `baseline ${options.mode}: ${classified.reason}`,
     params: {
       baseCommit: commit,
-      regressions: classified.regressions.map(toJson),
+      regressions: capExcerpts(classified.regressions).map(toJson),
       preExisting: classified.preExisting.map(toJson),
     },
   };
 }
 
 function toJson(t: FailedTest): JsonValue {
-  return t.file === undefined ? { name: t.name } : { name: t.name, file: t.file };
+  return {
+    name: t.name,
+    ...(t.file === undefined ? {} : { file: t.file }),
+    ...(t.excerpt === undefined ? {} : { excerpt: t.excerpt }),
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * The last-resort retry prompt, used only when the agent ships no retry prompt file at
  * all (no `f_<edition>[_<adaptation>].md`, no `f_failed.md`). The one place prompt text
- * lives in code: kept minimal, it lists each failure and its parameters. PURE.
+ * lives in code: kept minimal, it lists each failure and its parameters (failing tests
+ * one per line, with the lines that explain them). PURE.
  */
 import type { ConditionResult } from '../../../contracts/activities.js';
 import type { JsonValue } from '../../../contracts/json.js';
@@ -23,6 +24,11 @@ export function builtinRetryText(failed: readonly ConditionResult[]): string {
       '',
     );
     for (const [name, value] of Object.entries(result.params)) {
+      const tests = namedItems(value);
+      if (tests !== undefined) {
+        if (tests.length > 0) lines.push(`- ${name}:`, ...tests);
+        continue;
+      }
       const text = paramText(value);
       if (text !== '') lines.push(`- ${name}: ${text}`);
     }
@@ -38,4 +44,22 @@ function paramText(value: JsonValue): string {
     return value.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v))).join(', ');
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
+}
+
+/**
+ * Failing tests (`{ name, file?, excerpt? }`, as the test extractors give them): one
+ * sub-item each, its excerpt indented under it. Undefined for any other value.
+ */
+function namedItems(value: JsonValue): string[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const out: string[] = [];
+  for (const item of value) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item) || typeof item['name'] !== 'string') {
+      return undefined;
+    }
+    const file = typeof item['file'] === 'string' ? ` (${item['file']})` : '';
+    out.push(`  - ${item['name']}${file}`);
+    if (typeof item['excerpt'] === 'string') out.push(...item['excerpt'].split('\n').map((l) => `    ${l}`));
+  }
+  return out;
 }

@@ -151,7 +151,11 @@ test('a regression blocks and the retry prompt tells it from the failure already
       failed: report.results,
     },
   );
-  assert.match(prompt.text, /Regressions \(they pass on the base commit[^\n]*\n- adds\n/);
+  // Each regression with its file and the assertion that failed.
+  assert.match(
+    prompt.text,
+    /Regressions \(they pass on the base commit[^\n]*\n- adds \(\S*test\/adds\.test\.js\)\n```\n[^`]*2 !== 3[^`]*\n```\n/,
+  );
   assert.match(
     prompt.text,
     /Already failing on the base commit [0-9a-f]{40} \(not caused by this change\):\n- old broken\n/,

@@ -7,6 +7,10 @@ import type { BuildRetryPromptInput, ConditionResult } from '../../../../src/con
 import { buildRetryPrompt } from '../../../../src/activities/validate/retry/build-retry-prompt.js';
 import { readFileIfExists } from '../../../../src/activities/validate/retry/read-file-if-exists.js';
 import { BUILTIN_RETRY_SOURCE } from '../../../../src/activities/validate/retry/builtin-retry-text.js';
+import { parseTestFailures } from '../../../../src/activities/validate/test-reports/parse-test-failures.js';
+import { BUILTIN_FAILURE_PATTERNS } from '../../../../src/definition/normalise/builtin-validators.js';
+import { PROJECT_ROOT } from '../../../../src/cli/temporal/temporal-cli.js';
+import { fixture } from '../fixtures.js';
 
 const dirty: ConditionResult = {
   validator: 'git-clean',
@@ -145,5 +149,48 @@ test('built-in text when no prompt file exists lists each failure and its params
     assert.doesNotMatch(prompt.text, /untrackedFiles/, 'empty params are left out');
     assert.match(prompt.text, /### type-check \(type-error\)/);
     assert.match(prompt.text, /"code":"TS2322"/);
+  });
+});
+
+/** A failed `tests` validator as run-validators reports it for `npm test` running mocha. */
+function mochaFailure(): ConditionResult {
+  const failedTests = JSON.parse(
+    JSON.stringify(parseTestFailures(fixture('mocha.txt'))),
+  ) as ConditionResult['params'][string];
+  return {
+    validator: 'tests',
+    passed: false,
+    command: 'npm test',
+    exitCode: 3,
+    summary: '`npm test` exited 3 (expected exit code 0)\nthrows: TypeError: cannot read x of undefined (+2 more)',
+    failurePattern: 'test-failed',
+    params: { failedTests },
+    unrecoverable: false,
+  };
+}
+
+test('the shipped test-failed prompt lists each failing test with its file and assertion', async () => {
+  const prompt = await buildRetryPrompt(deps, {
+    ...input(join(PROJECT_ROOT, 'prompts'), [mochaFailure()]),
+    failurePatterns: BUILTIN_FAILURE_PATTERNS,
+  });
+  assert.equal(prompt.source, 'steps/retry/issue/f_failed_test-failed.md');
+  assert.match(
+    prompt.text,
+    /Failing tests:\n- throws \(test\/math\.test\.js\)\n```\nTypeError: cannot read x of undefined\n```\n- math adds \(test\/math\.test\.js\)\n```\nAssertionError \[ERR_ASSERTION\]: Expected values to be strictly equal:\n-1 !== 5\n```\n/,
+  );
+  assert.match(prompt.text, /- math nested deep equal \(test\/math\.test\.js\)\n```\nAssertionError/);
+  assert.match(prompt.text, /Command: `npm test` \(exit code 3\)\./);
+  assert.doesNotMatch(prompt.text, /is-number@7\.0\.0|at Context/);
+});
+
+test('the built-in text lists failing tests one per line with their excerpts', async () => {
+  await withPrompts({}, async (dir) => {
+    const prompt = await buildRetryPrompt(deps, input(dir, [mochaFailure()]));
+    assert.equal(prompt.source, BUILTIN_RETRY_SOURCE);
+    assert.match(
+      prompt.text,
+      /- failedTests:\n {2}- throws \(test\/math\.test\.js\)\n {4}TypeError: cannot read x of undefined\n {2}- math adds/,
+    );
   });
 });

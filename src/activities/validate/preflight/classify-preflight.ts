@@ -1,0 +1,112 @@
+/**
+ * The preflight's judgement of one validator command run on the unchanged base commit,
+ * before the first model call. PURE. Another part (the workflow's preflight step) runs
+ * the command and acts on the verdict:
+ *
+ *   passing                  nothing to record
+ *   failing-tests-baseline   tests fail on the base: their names become the baseline,
+ *                            so the run is judged only on regressions (`named: false`
+ *                            when the runner's failures could not be named: every later
+ *                            failure then blocks, as classify-failures says)
+ *   failing-checks-baseline  a type check, lint or format command already fails on the
+ *                            base with ordinary diagnostics (not an environment problem;
+ *                            an addition to the three verdicts the brief listed)
+ *   environment-failure      the command cannot do its job here: the tool or a
+ *                            dependency is missing, the install failed, it did not
+ *                            finish, or tests failed with nothing nameable and output
+ *                            that looks like a crash or a collection error
+ *
+ * A missing module of the project under test (pytest collecting `No module named
+ * 'mypkg'`) is an environment failure here: on the base nothing the agent did can have
+ * caused it (unrecoverable.ts explains why the same output is retryable later on).
+ */
+import { firstMeaningfulLine } from '../summarize.js';
+import { parseTestFailures, testFailures, type TestReports } from '../test-reports/parse-test-failures.js';
+import type { FailedTest } from '../test-reports/failed-test.js';
+import { environmentProblem, unrecoverableReason } from '../unrecoverable.js';
+import { findSign, MISSING_DEPENDENCY } from './crash-signs.js';
+
+/** The validation command keys of agent.json (`runner.validation.commands`), or any other name. */
+export type PreflightCommandKind = 'test' | 'typeCheck' | 'lint' | 'format' | (string & {});
+
+export interface PreflightResult {
+  readonly kind: PreflightCommandKind;
+  /** null when the command did not exit by itself (timed out, killed, could not start). */
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Reports the runner wrote (runCollectingReports), when the command ran with them. */
+  readonly reports?: TestReports;
+}
+
+export type PreflightVerdict =
+  | { readonly verdict: 'passing' }
+  | { readonly verdict: 'failing-tests-baseline'; readonly failedTests: readonly FailedTest[]; readonly named: boolean }
+  | { readonly verdict: 'failing-checks-baseline'; readonly lines: readonly string[] }
+  | { readonly verdict: 'environment-failure'; readonly reason: string; readonly lines: readonly string[] };
+
+export function classifyPreflight(result: PreflightResult): PreflightVerdict {
+  const text = `${result.stderr}\n${result.stdout}`;
+  if (result.exitCode === null) {
+    return environment('the command did not finish on the base commit (timed out, killed or not started)', text);
+  }
+  if (result.exitCode === 0) return { verdict: 'passing' };
+  const fatal = unrecoverableReason({ exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr });
+  if (fatal !== undefined) {
+    const line = environmentProblem(text)?.line;
+    return environment(fatal, text, line === undefined ? undefined : [line]);
+  }
+  return result.kind === 'test' ? classifyTests(result, text) : classifyCheck(text);
+}
+
+function classifyTests(result: PreflightResult, text: string): PreflightVerdict {
+  const failures = parseTestFailures(`${result.stdout}\n${result.stderr}`, result.reports);
+  const loads = failures.filter((f) => f.scope === 'load');
+  const missing = loads.find((f) => MISSING_DEPENDENCY.some((p) => p.test(f.excerpt ?? '')));
+  if (missing !== undefined) {
+    return environment(`a dependency is missing: ${missing.name} cannot be loaded`, text, excerptLines(missing));
+  }
+  if (testFailures(failures).length > 0)
+    return { verdict: 'failing-tests-baseline', failedTests: failures, named: true };
+  if (loads.length > 0) {
+    return environment(
+      `the tests cannot be loaded: ${loads.map((f) => f.name).join(', ')}`,
+      text,
+      loads.flatMap(excerptLines),
+    );
+  }
+  const sign = findSign(text);
+  if (sign !== undefined) {
+    const reason =
+      sign.kind === 'missing-dependency'
+        ? 'a dependency is missing'
+        : 'the test command failed without naming a failing test and its output looks like a crash';
+    return environment(reason, text, sign.lines);
+  }
+  return { verdict: 'failing-tests-baseline', failedTests: [], named: false };
+}
+
+function classifyCheck(text: string): PreflightVerdict {
+  const sign = findSign(text);
+  if (sign?.kind === 'missing-dependency') return environment('a dependency is missing', text, sign.lines);
+  const lines = meaningfulLines(text, 5);
+  return { verdict: 'failing-checks-baseline', lines };
+}
+
+function environment(reason: string, text: string, lines?: readonly string[]): PreflightVerdict {
+  const explained = lines !== undefined && lines.length > 0 ? lines : meaningfulLines(text, 5);
+  return { verdict: 'environment-failure', reason, lines: explained };
+}
+
+function excerptLines(failure: FailedTest): string[] {
+  return [failure.name, ...(failure.excerpt?.split('\n') ?? [])];
+}
+
+/** The first meaningful line and the next few non-blank ones. */
+function meaningfulLines(text: string, count: number): string[] {
+  const first = firstMeaningfulLine(text);
+  if (first === undefined) return [];
+  const lines = text.split(/\r?\n/).map((l) => l.trim());
+  const at = lines.findIndex((l) => l.startsWith(first.replace(/…$/, '')));
+  return (at === -1 ? [first] : lines.slice(at).filter((l) => l !== '')).slice(0, count);
+}

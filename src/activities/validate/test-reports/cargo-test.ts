@@ -1,0 +1,63 @@
+/**
+ * `cargo test` (libtest): `test mod::name ... FAILED` lines name the failures; each
+ * has a `---- mod::name stdout ----` section whose `thread '…' panicked at
+ * src/lib.rs:9:9:` line gives the file and is followed by the panic message
+ * (`assertion \`left == right\` failed`, `left: -1`, `right: 5`) and, when
+ * RUST_BACKTRACE is set, a backtrace that is left out. A crate whose tests do not
+ * compile reports `error: could not compile \`name\``: a load failure carrying the
+ * compiler's first error. PURE.
+ */
+import { failedTest, type FailedTest } from './failed-test.js';
+
+export function cargoTest(lines: readonly string[]): FailedTest[] {
+  const sections = panicSections(lines);
+  const out: FailedTest[] = [];
+  for (const line of lines) {
+    const m = /^test (.+?) \.\.\. FAILED\s*$/.exec(line);
+    if (!m?.[1]) continue;
+    const section = sections.get(m[1]);
+    out.push(failedTest(m[1], section?.file, section?.lines));
+  }
+  return [...out, ...compileFailures(lines)];
+}
+
+interface PanicSection {
+  readonly file?: string;
+  readonly lines: string[];
+}
+
+function panicSections(lines: readonly string[]): Map<string, PanicSection> {
+  const out = new Map<string, PanicSection>();
+  for (let i = 0; i < lines.length; i++) {
+    const head = /^---- (.+?) stdout ----\s*$/.exec(lines[i] ?? '');
+    if (!head?.[1]) continue;
+    let file: string | undefined;
+    const body: string[] = [];
+    for (let j = i + 1; j < lines.length; j++) {
+      const l = lines[j] ?? '';
+      if (/^---- .+ stdout ----|^(stack backtrace:|note: |failures:\s*$)/.test(l)) break;
+      const panicked = /^thread '.*' (?:\(\d+\) )?panicked at (.+?):\d+:\d+:?\s*$/.exec(l);
+      if (panicked) {
+        file = panicked[1];
+        continue;
+      }
+      body.push(l);
+    }
+    out.set(head[1], { ...(file ? { file } : {}), lines: body });
+  }
+  return out;
+}
+
+/** `error[E0308]: mismatched types` / ` --> src/lib.rs:1:36` … `error: could not compile \`rs\` (lib test)`. */
+function compileFailures(lines: readonly string[]): FailedTest[] {
+  const out: FailedTest[] = [];
+  lines.forEach((line, i) => {
+    const m = /^error: could not compile `([^`]+)`(?: \(([^)]+)\))?/.exec(line);
+    if (!m?.[1]) return;
+    const first = lines.slice(0, i).findIndex((l) => /^error(\[E\d+\])?: /.test(l));
+    const excerpt = first === -1 ? [line] : lines.slice(first, first + 2);
+    const file = /^\s*--> (.+?):\d+:\d+/.exec(lines[first + 1] ?? '')?.[1];
+    out.push(failedTest(m[2] ? `${m[1]} (${m[2]})` : m[1], file, excerpt, 'load'));
+  });
+  return out;
+}

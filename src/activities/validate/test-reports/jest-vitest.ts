@@ -1,0 +1,75 @@
+/**
+ * jest and vitest, the two runners of jest's family (vitest prints its own reports but
+ * keeps jest's vocabulary). PURE.
+ *
+ * vitest: the `FAIL  file > suite > name` recaps of its "Failed Tests" section, each
+ * followed by the error (`AssertionError: expected 2 to be 1`) and the diff; the `×
+ * name` tree lines (with `→ message`) only when no recap exists (a truncated or
+ * interrupted run).
+ *
+ * jest: `FAIL path` headers, then a `● suite › name` block for each failure holding
+ * the matcher message and Expected/Received, then a code frame and stack. A file that
+ * could not load at all reports `● Test suite failed to run`.
+ */
+import { failedTest, isStackLine, type FailedTest } from './failed-test.js';
+
+export function vitest(lines: readonly string[]): FailedTest[] {
+  const recaps: FailedTest[] = [];
+  lines.forEach((line, i) => {
+    const m = /^\s*FAIL\s+(\S+?)\s+>\s+(.+?)\s*$/.exec(line);
+    if (m?.[1] && m[2]) recaps.push(failedTest(m[2], m[1], recapExcerpt(lines, i)));
+  });
+  if (recaps.length > 0) return recaps;
+  const out: FailedTest[] = [];
+  let file: string | undefined;
+  lines.forEach((line, i) => {
+    const header = /^\s*[❯›]\s+(\S+\.\w+)\s+\(\d+ tests?/.exec(line);
+    if (header) file = header[1];
+    const m = /^\s*×\s+(.+?)(?:\s+\d+ms)?\s*$/.exec(line);
+    if (!m?.[1]) return;
+    const arrow = /^\s*→\s+(.+)$/.exec(lines[i + 1] ?? '')?.[1];
+    out.push(failedTest(m[1], file, arrow === undefined ? undefined : [arrow]));
+  });
+  return out;
+}
+
+/** From the line after the recap to the source frame (`❯ file:line:col`) or the separator. */
+function recapExcerpt(lines: readonly string[], index: number): string[] {
+  const out: string[] = [];
+  for (let j = index + 1; j < lines.length; j++) {
+    const l = lines[j] ?? '';
+    if (/^\s*(❯|⎯|FAIL\s)/.test(l) || /^\s*at\s/.test(l)) break;
+    out.push(l);
+  }
+  return out;
+}
+
+export function jest(lines: readonly string[]): FailedTest[] {
+  const out: FailedTest[] = [];
+  let file: string | undefined;
+  lines.forEach((line, i) => {
+    const header = /^\s*FAIL\s+(\S+)\s*$/.exec(line);
+    if (header) {
+      file = header[1];
+      return;
+    }
+    if (/^\s*PASS\s+\S+\s*$/.test(line)) file = undefined;
+    const m = /^\s*● (.+?)\s*$/.exec(line);
+    if (!m?.[1] || /^Console$/.test(m[1])) return;
+    const load = m[1] === 'Test suite failed to run' ? 'load' : undefined;
+    out.push(failedTest(m[1], file, blockExcerpt(lines, i), load));
+  });
+  return out;
+}
+
+/** The block's message lines, up to the code frame (`> 9 |`, ` 7 |`), a stack frame or the next block. */
+function blockExcerpt(lines: readonly string[], index: number): string[] {
+  const out: string[] = [];
+  for (let j = index + 1; j < lines.length; j++) {
+    const l = lines[j] ?? '';
+    if (/^\s*(>\s*)?\d+\s*\|/.test(l) || isStackLine(l) || /^\s*●\s/.test(l) || /^\s*(FAIL|PASS)\s/.test(l)) break;
+    if (/^(Test Suites|Tests):/.test(l)) break;
+    out.push(l);
+  }
+  return out;
+}

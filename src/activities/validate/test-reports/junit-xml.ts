@@ -1,0 +1,79 @@
+/**
+ * Failed tests from a JUnit XML report (pytest's `--junitxml`, written with
+ * `junit_family=xunit1` so each testcase carries its `file`). PURE.
+ *
+ * Hand-written rather than a dependency: no XML parser is in the lockfile, and what is
+ * read is one element shape, `<testcase classname name file line>` holding `<failure
+ * message>` or `<error message>` text, from a file pytest wrote a moment ago. The reader
+ * handles attributes in either quote, self-closing testcases, the five named entities,
+ * numeric references and CDATA; it ignores everything else (properties, system-out,
+ * skipped). A report it cannot read yields no failures and the caller falls back to
+ * the text parsers.
+ *
+ * Names are pytest node ids (`tests/test_math.py::TestGroup::test_dict`), rebuilt from
+ * `file` and `classname` exactly as the text parser reads them from the short summary,
+ * so baselines from either source match. A module that failed to collect
+ * (`classname=""`, `<error message="collection failure">`) is a load failure named by
+ * its file.
+ */
+import { failedTest, type FailedTest } from './failed-test.js';
+
+const TESTCASE = /<testcase\b((?:[^>"']|"[^"]*"|'[^']*')*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g;
+const PROBLEM = /<(failure|error)\b((?:[^>"']|"[^"]*"|'[^']*')*?)(?:\/>|>([\s\S]*?)<\/\1>)/;
+
+export function parseJUnitXml(xml: string): FailedTest[] {
+  const out: FailedTest[] = [];
+  for (const m of xml.matchAll(TESTCASE)) {
+    const problem = PROBLEM.exec(m[2] ?? '');
+    if (!problem) continue;
+    const attrs = attributes(m[1] ?? '');
+    const detail = attributes(problem[2] ?? '');
+    const body = decode(problem[3] ?? '');
+    const file = attrs['file'];
+    const classname = attrs['classname'] ?? '';
+    const name = attrs['name'] ?? '';
+    const load = classname === '' && problem[1] === 'error' ? 'load' : undefined;
+    out.push(failedTest(testId(file, classname, name), file, excerpt(detail['message'], body), load));
+  }
+  return out;
+}
+
+/** `tests/test_math.py` + `tests.test_math.TestGroup` + `test_dict` → `tests/test_math.py::TestGroup::test_dict`. */
+function testId(file: string | undefined, classname: string, name: string): string {
+  if (file === undefined) return classname === '' ? name : `${classname}::${name}`;
+  if (classname === '') return file;
+  const module = file.replace(/\.py$/, '').replace(/[\\/]/g, '.');
+  const rest = classname === module ? '' : classname.startsWith(`${module}.`) ? classname.slice(module.length + 1) : '';
+  return [file, ...(rest === '' ? [] : rest.split('.')), name].join('::');
+}
+
+/** pytest's `E   ` lines and the `file.py:4: AssertionError` line when the body has them, else the message. */
+function excerpt(message: string | undefined, body: string): string[] {
+  const lines = body.split(/\r?\n/);
+  const errors = lines.filter((l) => /^E\s/.test(l)).map((l) => l.replace(/^E\s{0,3}/, ''));
+  if (errors.length > 0) {
+    const where = lines.find((l) => /^\S+\.py:\d+: [A-Z]\w*$/.test(l));
+    return [...errors, ...(where ? [where] : [])];
+  }
+  if (message !== undefined && message.trim() !== '' && message !== 'collection failure') return message.split('\n');
+  return lines.filter((l) => l.trim() !== '').slice(-3);
+}
+
+function attributes(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of text.matchAll(/([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
+    if (m[1]) out[m[1]] = decode(m[2] ?? m[3] ?? '');
+  }
+  return out;
+}
+
+const NAMED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+function decode(text: string): string {
+  return text.replace(/<!\[CDATA\[([\s\S]*?)\]\]>|&(#x[0-9a-f]+|#\d+|\w+);/gi, (all, cdata: string, ref: string) => {
+    if (cdata !== undefined) return cdata;
+    if (ref.startsWith('#x') || ref.startsWith('#X')) return String.fromCodePoint(parseInt(ref.slice(2), 16));
+    if (ref.startsWith('#')) return String.fromCodePoint(parseInt(ref.slice(1), 10));
+    return NAMED[ref] ?? all;
+  });
+}

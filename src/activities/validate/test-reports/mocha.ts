@@ -1,0 +1,57 @@
+/**
+ * mocha's default spec reporter. After `N failing`, each failure is numbered and its
+ * title is spread over indented lines (suite, nested suite, then the test with a
+ * trailing colon), then the error, an optional `+ expected - actual` diff and a stack:
+ *
+ *     2) math
+ *          adds:
+ *
+ *         AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
+ *         ...
+ *         at Context.<anonymous> (test/math.test.js:4:35)
+ *
+ * The name is mocha's full title (suites and test joined by spaces, as `--grep` and
+ * its JSON reporter use it); the file is the first stack frame outside node_modules
+ * and node internals. The numbered lines of the progress tree above `N failing` are
+ * not failures to report twice. PURE.
+ */
+import { failedTest, isStackLine, type FailedTest } from './failed-test.js';
+
+const HEADER = /^\s+(\d+)\) (.+?)\s*$/;
+
+export function mocha(lines: readonly string[]): FailedTest[] {
+  const start = lines.findIndex((l) => /^\s*\d+ failing\s*$/.test(l));
+  if (start === -1) return [];
+  const out: FailedTest[] = [];
+  let i = start + 1;
+  while (i < lines.length) {
+    const header = HEADER.exec(lines[i] ?? '');
+    if (!header?.[2]) {
+      i++;
+      continue;
+    }
+    const title: string[] = [header[2]];
+    while (!title[title.length - 1]?.endsWith(':') && i + 1 < lines.length && /^\s+\S/.test(lines[i + 1] ?? '')) {
+      i++;
+      title.push((lines[i] ?? '').trim());
+    }
+    const body: string[] = [];
+    for (i++; i < lines.length && !HEADER.test(lines[i] ?? ''); i++) body.push(lines[i] ?? '');
+    const name = title.join(' ').replace(/:$/, '');
+    // The message already states expected and actual; mocha's own diff after it repeats them.
+    const diff = body.findIndex((l) => /^\s*\+ expected - actual\s*$/.test(l));
+    const message = (diff === -1 ? body : body.slice(0, diff)).filter((l) => !isStackLine(l));
+    out.push(failedTest(name, fileOf(body), message));
+  }
+  return out;
+}
+
+function fileOf(body: readonly string[]): string | undefined {
+  for (const line of body) {
+    if (!isStackLine(line)) continue;
+    const m = /\(?((?:file:\/\/)?[^\s()]+?):\d+:\d+\)?\s*$/.exec(line);
+    const file = m?.[1]?.replace(/^file:\/\//, '');
+    if (file && !file.startsWith('node:') && !file.includes('node_modules/')) return file;
+  }
+  return undefined;
+}

@@ -1,0 +1,58 @@
+/**
+ * The dispatcher: failing tests from a test command's output, whatever the runner.
+ * PURE. Each runner's parser (one module per runner here) only matches lines its
+ * runner prints, so all of them are run over the output and the results merged: one
+ * command may run several runners (`npm test` running jest then `go test`), and a
+ * runner is not always recognisable from the command line (`make test`).
+ *
+ * A machine-readable report (pytest's JUnit XML, collected by report-files.ts) comes
+ * first: its names, files and messages are exact. The text is still parsed: a report
+ * covers only the runner that wrote it, and the same test found in both is merged
+ * (same name, since both yield pytest node ids).
+ */
+import { stripAnsi } from '../strip-ansi.js';
+import { cargoTest } from './cargo-test.js';
+import { dedupe, type FailedTest } from './failed-test.js';
+import { goTestJson, goTestText } from './go-test.js';
+import { jest, vitest } from './jest-vitest.js';
+import { parseJUnitXml } from './junit-xml.js';
+import { mocha } from './mocha.js';
+import { nodeSpec, nodeTap } from './node-test.js';
+import { pytest } from './pytest.js';
+
+export type { FailedTest } from './failed-test.js';
+
+/** Reports a runner wrote besides its output (see report-files.ts). */
+export interface TestReports {
+  /** pytest's `--junitxml` report, when the command ran pytest and it wrote one. */
+  readonly junitXml?: string;
+}
+
+type Parser = (lines: readonly string[]) => FailedTest[];
+
+/** pytest's text is parsed only when it is pytest's: `FAILED x`/`ERROR x` alone are too common. */
+const looksLikePytest = (lines: readonly string[]): boolean =>
+  lines.some((l) => /^={3,} (short test summary info|FAILURES|ERRORS) ={3,}$/.test(l));
+
+const PARSERS: readonly Parser[] = [
+  nodeTap,
+  nodeSpec,
+  vitest,
+  jest,
+  mocha,
+  (lines) => (looksLikePytest(lines) ? pytest(lines) : []),
+  goTestJson,
+  goTestText,
+  cargoTest,
+];
+
+export function parseTestFailures(output: string, reports: TestReports = {}): FailedTest[] {
+  const lines = stripAnsi(output).split(/\r?\n/);
+  const fromReports = reports.junitXml === undefined ? [] : parseJUnitXml(reports.junitXml);
+  return dedupe([...fromReports, ...PARSERS.flatMap((parse) => parse(lines))]);
+}
+
+/** The failures that are tests (not files or packages that failed to load). */
+export function testFailures(failures: readonly FailedTest[]): FailedTest[] {
+  return failures.filter((f) => f.scope !== 'load');
+}

@@ -1,0 +1,64 @@
+/**
+ * Runs a test command so that runners with a machine-readable report write one, without
+ * changing the command the user configured: pytest reads `PYTEST_ADDOPTS`, so the run
+ * gets `--junitxml=<file> -o junit_family=xunit1` there (xunit1: each testcase names
+ * its file). Other runners ignore the variable. `go test` and `cargo test` are read
+ * from their text, which is reliable; GOFLAGS is left alone.
+ *
+ * The report goes to the sandbox's private HOME of the directory the command runs in
+ * (sandbox-state: the agent's HOME and TMPDIR, writable inside the sandbox at the same
+ * path, outside the worktree so nothing is committed), under a fresh name per run; it is
+ * read back and removed. When pytest did not run, crashed before writing, or the user's
+ * own `-p no:junitxml` wins, there is no file and the caller parses the text alone.
+ *
+ * The report is written by the code under test, like its output: it is trusted as much
+ * as the output is (names and messages for the retry prompt and the baseline split), and
+ * never for whether the command passed (the exit code decides that).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { CommandOutcome, CommandRequest, CommandRunner } from '../../process/command-runner.js';
+import { ensureAgentHome } from '../../workspace/sandbox-state.js';
+import type { TestReports } from './parse-test-failures.js';
+
+/** A report larger than this is not read (a runaway suite); the text is parsed instead. */
+const MAX_REPORT_BYTES = 4 * 1024 * 1024;
+const REPORT_DIR = '.issue-agent-reports';
+
+export interface ReportedOutcome {
+  readonly outcome: CommandOutcome;
+  readonly reports: TestReports;
+}
+
+export async function runCollectingReports(commands: CommandRunner, request: CommandRequest): Promise<ReportedOutcome> {
+  const dir = path.join(await ensureAgentHome(request.cwd), REPORT_DIR);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const junit = path.join(dir, `junit-${randomUUID()}.xml`);
+  try {
+    const outcome = await commands.run({ ...request, env: { ...request.env, ...reportEnv(junit) } });
+    const junitXml = await readReport(junit);
+    return { outcome, reports: junitXml === undefined ? {} : { junitXml } };
+  } finally {
+    await rm(junit, { force: true }).catch(() => undefined);
+  }
+}
+
+/** The variables that ask runners for reports. pytest splits PYTEST_ADDOPTS like a shell. */
+export function reportEnv(junitPath: string): Record<string, string> {
+  return { PYTEST_ADDOPTS: `${shellQuote(`--junitxml=${junitPath}`)} -o junit_family=xunit1` };
+}
+
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'"'"'`)}'`;
+}
+
+async function readReport(file: string): Promise<string | undefined> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile() || info.size > MAX_REPORT_BYTES) return undefined;
+    return await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The baseline split for runners other than node's: pytest run for real (names from its
+ * JUnit report, on the issue branch and on the base alike), and the names of go, cargo
+ * and mocha failures matched between a base output and a later one.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { classifyFailures } from '../../../../src/activities/validate/baseline/classify-failures.js';
+import { runValidators } from '../../../../src/activities/validate/run-validators.js';
+import { parseTestFailures } from '../../../../src/activities/validate/test-reports/parse-test-failures.js';
+import { createSpawnerCommandRunner } from '../../../../src/activities/process/spawner-command-runner.js';
+import type { CompletionStepDefinition, ValidatorDefinition } from '../../../../src/contracts/definition.js';
+import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';
+import { fixture } from '../fixtures.js';
+
+const repos: TempGitRepo[] = [];
+let stateDir = '';
+const previousState = process.env['ISSUE_AGENT_STATE_DIR'];
+before(async () => {
+  stateDir = await mkdtemp(join(tmpdir(), 'agent-state-'));
+  process.env['ISSUE_AGENT_STATE_DIR'] = stateDir;
+});
+after(async () => {
+  if (previousState === undefined) delete process.env['ISSUE_AGENT_STATE_DIR'];
+  else process.env['ISSUE_AGENT_STATE_DIR'] = previousState;
+  await Promise.all(repos.map((r) => r.cleanup()));
+  await rm(stateDir, { recursive: true, force: true });
+});
+
+const TESTS =
+  'from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n\n' +
+  'def test_old():\n    assert add(1, 1) == 3, "was always wrong"\n';
+const validators: Record<string, ValidatorDefinition> = {
+  tests: {
+    type: 'command',
+    // The text is thrown away: names can only come from the JUnit report.
+    command: 'python3 -m pytest -q > /dev/null 2>&1',
+    successWhen: 'exitCode:0',
+    failurePattern: 'test-failed',
+    extractParams: { failedTests: 'parseTestOutput' },
+    baseline: 'ignore',
+  },
+};
+const step: CompletionStepDefinition = {
+  stepId: 'closure.issue',
+  name: 'checks',
+  c2: 'retry',
+  c3: 'issue',
+  conditions: [{ validator: 'tests', params: {} }],
+  onFail: { action: 'retry', maxAttempts: 3 },
+};
+
+test('pytest: a failure already on the base is excused, a regression is named with its assertion', async () => {
+  const repo = await makeTempGitRepo({
+    files: {
+      '.gitignore': '__pycache__/\n',
+      'pytest.ini': '[pytest]\npythonpath = .\naddopts = -p no:cacheprovider\n',
+      'calc.py': 'def add(a, b):\n    return a + b\n',
+      'tests/test_calc.py': TESTS,
+    },
+  });
+  repos.push(repo);
+  await repo.git('checkout', '-qb', 'agent/issue-9');
+  await repo.git('config', 'branch.agent/issue-9.agentBase', 'main');
+  const commands = createSpawnerCommandRunner();
+
+  await repo.write({ 'README.md': 'unrelated\n' });
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'unrelated');
+  const excused = await runValidators({ commands }, { worktreePath: repo.dir, completionStep: step, validators });
+  assert.equal(excused.passed, true, excused.results[0]?.summary);
+  assert.match(
+    excused.results[0]?.summary ?? '',
+    /only failures already on base [0-9a-f]{12}: tests\/test_calc\.py::test_old/,
+  );
+
+  await repo.write({ 'calc.py': 'def add(a, b):\n    return a - b\n' });
+  await repo.git('commit', '-qam', 'break add');
+  const broken = await runValidators({ commands }, { worktreePath: repo.dir, completionStep: step, validators });
+  assert.equal(broken.passed, false);
+  const params = broken.results[0]?.params ?? {};
+  assert.deepEqual(params['regressions'], [
+    {
+      name: 'tests/test_calc.py::test_add',
+      file: 'tests/test_calc.py',
+      excerpt: 'assert -1 == 5\n +  where -1 = add(2, 3)\ntests/test_calc.py:4: AssertionError',
+    },
+  ]);
+  assert.deepEqual(
+    (params['preExisting'] as { name: string }[]).map((t) => t.name),
+    ['tests/test_calc.py::test_old'],
+  );
+});
+
+test('go, cargo and mocha: names from a base output match the same failures later', () => {
+  const cases: [string, string][] = [
+    ['go-test.txt', 'TestTable/positive'],
+    ['cargo-test.txt', 'tests::asserts'],
+    ['mocha.txt', 'math nested deep equal'],
+  ];
+  for (const [name, old] of cases) {
+    const now = parseTestFailures(fixture(name));
+    const base = { commit: 'b'.repeat(40), command: 'test', exitCode: 1, failedTests: [old] };
+    const split = classifyFailures(now, base, 'ignore');
+    assert.deepEqual(
+      split.preExisting.map((t) => t.name),
+      [old],
+      name,
+    );
+    assert.equal(split.regressions.length, now.length - 1, name);
+    assert.equal(split.blocks, true);
+    const onlyOld = classifyFailures(
+      now.filter((t) => t.name === old),
+      base,
+      'ignore',
+    );
+    assert.equal(onlyOld.blocks, false, name);
+  }
+});

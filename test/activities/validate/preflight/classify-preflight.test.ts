@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  classifyPreflight,
+  type PreflightVerdict,
+} from '../../../../src/activities/validate/preflight/classify-preflight.js';
+import { fixture } from '../fixtures.js';
+
+const run = (stdout: string, exitCode: number | null = 1, kind = 'test', stderr = ''): PreflightVerdict =>
+  classifyPreflight({ kind, exitCode, stdout, stderr });
+
+function environment(verdict: PreflightVerdict): { reason: string; lines: readonly string[] } {
+  assert.equal(verdict.verdict, 'environment-failure', JSON.stringify(verdict));
+  return verdict as { reason: string; lines: readonly string[] };
+}
+
+test('exit 0 passes; a command that did not finish is an environment failure', () => {
+  assert.deepEqual(run('ok', 0), { verdict: 'passing' });
+  assert.match(environment(run('', null)).reason, /did not finish/);
+});
+
+test('named failing tests on the base become the baseline, for every runner', () => {
+  const names = (name: string) => {
+    const v = run(fixture(name));
+    assert.equal(v.verdict, 'failing-tests-baseline', name);
+    return v.verdict === 'failing-tests-baseline' ? v.failedTests.map((t) => t.name) : [];
+  };
+  assert.deepEqual(names('mocha.txt'), ['throws', 'math adds', 'math nested deep equal']);
+  assert.deepEqual(names('pytest.txt').length, 3);
+  assert.deepEqual(names('go-test.txt'), ['TestAdd', 'TestTable/positive', 'TestPanics']);
+  assert.deepEqual(names('cargo-test.txt'), ['tests::adds', 'tests::asserts', 'tests::panics_with_message']);
+  assert.deepEqual(names('node-test-tap.txt'), ['subtracts numbers', 'top level fails']);
+  // JUnit report first, with no usable text.
+  const junit = classifyPreflight({
+    kind: 'test',
+    exitCode: 1,
+    stdout: '',
+    stderr: '',
+    reports: { junitXml: fixture('pytest-junit.xml') },
+  });
+  assert.equal(
+    junit.verdict === 'failing-tests-baseline' && junit.failedTests[0]?.name,
+    'tests/test_math.py::test_add',
+  );
+});
+
+test('a missing runner, install or dependency is an environment failure with the lines that say so', () => {
+  const npm = environment(run('\n> is-number@7.0.0 test\n> mocha\n\nsh: 1: mocha: not found\n'));
+  assert.deepEqual(npm.lines, ['sh: 1: mocha: not found']);
+  const python = environment(run('', 1, 'test', '/usr/bin/python3: No module named pytest\n'));
+  assert.match(python.reason, /runner is not installed/);
+  // pytest collecting a module whose import is missing (real output), text and JUnit.
+  const collect = environment(run(fixture('pytest-collect-error.txt'), 2));
+  assert.match(collect.reason, /dependency is missing: tests\/test_broken\.py/);
+  assert.deepEqual(collect.lines, ['tests/test_broken.py', "ModuleNotFoundError: No module named 'notinstalled_pkg'"]);
+  // mocha requiring an uninstalled package (real output): nothing named, a missing module.
+  const mocha = environment(run('', 1, 'test', fixture('mocha-missing-dependency.txt')));
+  assert.equal(mocha.reason, 'a dependency is missing');
+  assert.equal(mocha.lines[0], " Exception during run: Error: Cannot find module 'chai'");
+  assert.ok(!mocha.lines.some((l) => /^\s+at /.test(l)), 'no stack frames');
+});
+
+test('tests that cannot load or a crash without names are environment failures', () => {
+  const build = fixture('go-test-build-failed.txt').split('\n').slice(0, 3).join('\n');
+  const go = environment(run(build));
+  assert.match(go.reason, /cannot be loaded: example\.com\/calc\/bad/);
+  assert.match(go.lines.join('\n'), /cannot use "s"/);
+  const cargo = environment(run(fixture('cargo-test-compile-error.txt'), 101));
+  assert.match(cargo.reason, /rs \(lib test\)/);
+  const conftest = environment(run(fixture('pytest-conftest-crash.txt'), 4));
+  assert.match(conftest.reason, /looks like a crash/);
+  assert.match(conftest.lines.join('\n'), /RuntimeError: conftest exploded/);
+});
+
+test('unnamed failures that do not look like a crash: a baseline that cannot excuse anything', () => {
+  assert.deepEqual(run('make: *** [Makefile:3: test] Error 1\n', 2), {
+    verdict: 'failing-tests-baseline',
+    failedTests: [],
+    named: false,
+  });
+});
+
+test('a lint or type check failing on the base with diagnostics is a baseline, not an environment failure', () => {
+  const lint = run(fixture('eslint-stylish.txt'), 1, 'lint');
+  assert.equal(lint.verdict, 'failing-checks-baseline');
+  assert.ok(lint.verdict === 'failing-checks-baseline' && lint.lines.some((l) => /no-unused-vars/.test(l)));
+  assert.match(environment(run('', 127, 'typeCheck', 'bash: tsc: command not found\n')).reason, /not found/);
+});
