@@ -5,11 +5,14 @@
  */
 import type { CompletionStepDefinition, ValidatorDefinition } from '../../contracts/definition.js';
 import { substituteParams } from '../validate/substitute-params.js';
+import { runsTests } from '../validate/test-reports/runs-tests.js';
 
 export interface PreflightCommand {
   readonly validator: string;
   readonly command: string;
   readonly definition: Extract<ValidatorDefinition, { type: 'command' }>;
+  /** A test command (a baseline or a test-failure extractor): its failures are named. */
+  readonly runsTests: boolean;
 }
 
 export function preflightCommands(
@@ -25,7 +28,7 @@ export function preflightCommands(
       const command = substituteParams(definition.command, condition.params);
       if (seen.has(command)) continue;
       seen.add(command);
-      out.push({ validator: condition.validator, command, definition });
+      out.push({ validator: condition.validator, command, definition, runsTests: runsTests(definition) });
     }
   }
   return out;

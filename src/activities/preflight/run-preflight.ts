@@ -1,14 +1,17 @@
 /**
  * The preflight activity's body: each command validator the agent will be judged by runs
  * once in the run's worktree, still at the base commit and in its prepared environment,
- * inside the same sandbox as every validator (offline, no credentials).
+ * inside the same sandbox as every validator (offline, no credentials); classify-preflight
+ * judges the result.
  *
  * - A command that cannot run (not found, not executable, a tool reporting a missing
- *   command or missing dependencies, a crash) ends the run: ENVIRONMENT_FAILED with the
- *   command, its exit code and the lines that explain it, before any model request.
+ *   command, a missing dependency, a crash of the process itself) ends the run:
+ *   ENVIRONMENT_FAILED with the command, its exit code and the lines that explain it,
+ *   before any model request.
  * - A test command failing with named tests records them as the baseline, so a repository
  *   with an unrelated red test can still finish (`baseline: ignore`).
- * - Anything else failing on the base is reported, not fatal: it may be what the issue is about.
+ * - Anything else failing on the base (lint errors, tests that crash or cannot load on
+ *   the base) is reported, not fatal: it may be what the issue is about.
  */
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
@@ -18,15 +21,15 @@ import {
   type PreflightInput,
   type PreflightReport,
 } from '../../contracts/preflight.js';
-import type { CommandOutcome, CommandRunner } from '../process/command-runner.js';
+import type { CommandRunner } from '../process/command-runner.js';
 import { baseCommit } from '../validate/base-commit.js';
-import { git } from '../workspace/git/git.js';
 import { recordBaseline } from '../validate/baseline/baseline-run.js';
-import { parseTestOutput } from '../validate/parse-test-output.js';
 import { commandSummary } from '../validate/summarize.js';
-import { unrecoverableReason } from '../validate/unrecoverable.js';
+import { runCollectingReports } from '../validate/test-reports/report-files.js';
+import { testFailures } from '../validate/test-reports/parse-test-failures.js';
+import { git } from '../workspace/git/git.js';
+import { classifyPreflight, EnvironmentCause, type PreflightVerdict } from './classify-preflight.js';
 import { preflightCommands, type PreflightCommand } from './preflight-commands.js';
-import { explainingLines } from './explaining-lines.js';
 
 export interface PreflightDeps {
   readonly commands: CommandRunner;
@@ -35,24 +38,46 @@ export interface PreflightDeps {
 
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 
+/** Causes no model can fix offline: the run stops before its first model request. */
+const FATAL_CAUSES: ReadonlySet<EnvironmentCause> = new Set([
+  EnvironmentCause.Unrecoverable,
+  EnvironmentCause.MissingDependency,
+]);
+
 export async function runPreflight(deps: PreflightDeps, input: PreflightInput): Promise<PreflightReport> {
   const commit = await baseCommit(input.worktreePath);
   const notAtBase = await workBeyondBase(input.worktreePath, commit);
   if (notAtBase !== undefined) return { checks: [], skipped: notAtBase };
   const checks: PreflightCheck[] = [];
   for (const planned of preflightCommands(input.completionSteps, input.validators)) {
-    const outcome = await deps.commands.run({
+    const { outcome, reports } = await runCollectingReports(deps.commands, {
       command: planned.command,
       cwd: input.worktreePath,
       timeoutMs: planned.definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
-    const check = judge(planned, outcome);
+    const { command, validator } = planned;
+    if (outcome.kind === 'canceled')
+      throw new AgentError(FailureType.ValidationAborted, `preflight of \`${command}\` was cancelled`);
+    if (outcome.kind === 'timedOut') {
+      const summary = commandSummary({ command, ended: 'timed out on the base', stdout: '', stderr: '' });
+      checks.push({ validator, command, status: PreflightStatus.TimedOut, summary });
+      continue;
+    }
+    const exitCode = outcome.kind === 'exited' ? (outcome.exitCode ?? null) : null;
+    const verdict = classifyPreflight({
+      kind: planned.runsTests ? 'test' : validator,
+      exitCode,
+      stdout: outcome.stdout,
+      stderr: `${outcome.stderr}${outcome.error ? `\n${outcome.error}` : ''}`,
+      reports,
+    });
+    const check = checkOf(planned, exitCode, verdict, outcome);
     if (check.status === PreflightStatus.Baseline && commit !== undefined && planned.definition.baseline !== undefined)
       await recordBaseline(input.worktreePath, {
         commit,
-        command: planned.command,
-        exitCode: outcome.exitCode ?? null,
+        command,
+        exitCode,
         failedTests: check.failedTests ?? [],
       });
     checks.push(check);
@@ -73,58 +98,68 @@ async function workBeyondBase(worktreePath: string, commit: string | undefined):
   return 'the worktree already holds work beyond the base commit (a revived run): the base was checked when the run began';
 }
 
-/** One command's result on the base; throws ENVIRONMENT_FAILED when it cannot run at all. */
-function judge(planned: PreflightCommand, outcome: CommandOutcome): PreflightCheck {
+/** One command's verdict as a check; throws ENVIRONMENT_FAILED for a cause no model can fix. */
+function checkOf(
+  planned: PreflightCommand,
+  exitCode: number | null,
+  verdict: PreflightVerdict,
+  outcome: { readonly stdout: string; readonly stderr: string },
+): PreflightCheck {
   const { command, validator } = planned;
-  switch (outcome.kind) {
-    case 'canceled':
-      throw new AgentError(FailureType.ValidationAborted, `preflight of \`${command}\` was cancelled`);
-    case 'timedOut':
+  const code = exitCode === null ? {} : { exitCode };
+  const failing = (ended: string) => commandSummary({ command, ended, ...outcome });
+  switch (verdict.verdict) {
+    case 'passing':
       return {
         validator,
         command,
-        status: PreflightStatus.TimedOut,
-        summary: commandSummary({ command, ended: 'timed out on the base', stdout: '', stderr: '' }),
+        status: PreflightStatus.Passed,
+        ...code,
+        summary: `\`${command}\` passes on the base`,
       };
-    case 'crashed':
-      throw environmentFailed(command, undefined, outcome.error ?? 'could not be started', outcome);
-    case 'exited':
-      break;
+    case 'failing-tests-baseline': {
+      const names = [...new Set(testFailures(verdict.failedTests).map((t) => t.name))];
+      const ended = `fails on the base (exit ${exitCode ?? '-'})`;
+      return names.length > 0
+        ? { validator, command, status: PreflightStatus.Baseline, ...code, failedTests: names, summary: failing(ended) }
+        : { validator, command, status: PreflightStatus.FailingOnBase, ...code, summary: failing(ended) };
+    }
+    case 'failing-checks-baseline':
+      return {
+        validator,
+        command,
+        status: PreflightStatus.FailingOnBase,
+        ...code,
+        summary: failing(`fails on the base (exit ${exitCode ?? '-'})`),
+      };
+    case 'environment-failure':
+      if (FATAL_CAUSES.has(verdict.cause)) throw environmentFailed(command, exitCode, verdict.reason, verdict.lines);
+      return {
+        validator,
+        command,
+        status: PreflightStatus.FailingOnBase,
+        ...code,
+        summary: `\`${command}\` on the base: ${verdict.reason}`,
+      };
   }
-  const exitCode = outcome.exitCode ?? -1;
-  if (exitCode === 0)
-    return {
-      validator,
-      command,
-      status: PreflightStatus.Passed,
-      exitCode,
-      summary: `\`${command}\` passes on the base`,
-    };
-  const fatal = unrecoverableReason({ exitCode, stdout: outcome.stdout, stderr: outcome.stderr });
-  if (fatal !== undefined) throw environmentFailed(command, exitCode, fatal, outcome);
-  const failedTests = [...new Set(parseTestOutput(`${outcome.stdout}\n${outcome.stderr}`).map((t) => t.name))];
-  const summary = commandSummary({ command, ended: `fails on the base (exit ${exitCode})`, ...outcome });
-  return failedTests.length > 0
-    ? { validator, command, status: PreflightStatus.Baseline, exitCode, failedTests, summary }
-    : { validator, command, status: PreflightStatus.FailingOnBase, exitCode, summary };
 }
 
 function environmentFailed(
   command: string,
-  exitCode: number | undefined,
+  exitCode: number | null,
   reason: string,
-  outcome: CommandOutcome,
+  lines: readonly string[],
 ): AgentError {
-  const lines = explainingLines(`${outcome.stderr}\n${outcome.stdout}`);
-  const ended = exitCode === undefined ? reason : `exit ${exitCode}: ${reason}`;
+  const ended = exitCode === null ? reason : `exit ${exitCode}: ${reason}`;
+  const shown = lines.slice(0, 8).map((l) => `  ${l.length > 200 ? `${l.slice(0, 199)}…` : l}`);
   return new AgentError(
     FailureType.EnvironmentFailed,
-    `the environment cannot run \`${command}\` on the base commit (${ended}); no model request was made${lines.length > 0 ? `\n${lines.map((l) => `  ${l}`).join('\n')}` : ''}`,
+    `the environment cannot run \`${command}\` on the base commit (${ended}); no model request was made${shown.length > 0 ? `\n${shown.join('\n')}` : ''}`,
     {
-      where: "commands (.agent/config.json) or the agent's completion conditions",
+      where: ".agent/config.json commands (or the agent's completion conditions)",
       expected:
         'a command that runs in the prepared worktree: install the tool, fix commands.setup, or fix the command',
-      details: { command, ...(exitCode === undefined ? {} : { exitCode }), lines },
+      details: { command, ...(exitCode === null ? {} : { exitCode }), lines: [...lines] },
     },
   );
 }

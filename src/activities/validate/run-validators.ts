@@ -10,7 +10,8 @@ import type { ArtifactRef, ConditionResult, RunValidatorsInput, ValidationReport
 import type { ConditionRef, ValidatorDefinition } from '../../contracts/definition.js';
 import type { JsonValue } from '../../contracts/json.js';
 import type { CommandOutcome, CommandRunner } from '../process/command-runner.js';
-import { extract, TEST_EXTRACTORS, type ExtractorName } from './extractors.js';
+import { extract } from './extractors.js';
+import { runsTests } from './test-reports/runs-tests.js';
 import { runFileValidator } from './file-validator.js';
 import { judgeAgainstBaseline } from './baseline/judge-against-baseline.js';
 import { parseTestFailures, type TestReports } from './test-reports/parse-test-failures.js';
@@ -185,13 +186,6 @@ async function runCommandValidator(options: {
  * command runs with test reports asked for (report-files) and its failures are named
  * in the summary.
  */
-function runsTests(definition: Extract<ValidatorDefinition, { type: 'command' }>): boolean {
-  return (
-    definition.baseline !== undefined ||
-    Object.values(definition.extractParams).some((name) => TEST_EXTRACTORS.includes(name as ExtractorName))
-  );
-}
-
 function extractParams(
   extractors: Readonly<Record<string, string>>,
   outcome: CommandOutcome,

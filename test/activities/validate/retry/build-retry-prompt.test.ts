@@ -9,7 +9,7 @@ import { readFileIfExists } from '../../../../src/activities/validate/retry/read
 import { BUILTIN_RETRY_SOURCE } from '../../../../src/activities/validate/retry/builtin-retry-text.js';
 import { parseTestFailures } from '../../../../src/activities/validate/test-reports/parse-test-failures.js';
 import { BUILTIN_FAILURE_PATTERNS } from '../../../../src/definition/normalise/builtin-validators.js';
-import { PROJECT_ROOT } from '../../../../src/cli/temporal/temporal-cli.js';
+import { PROJECT_ROOT } from '../../../../src/host/project-root.js';
 import { fixture } from '../fixtures.js';
 
 const dirty: ConditionResult = {

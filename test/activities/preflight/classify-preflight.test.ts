@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import {
   classifyPreflight,
   type PreflightVerdict,
-} from '../../../../src/activities/validate/preflight/classify-preflight.js';
-import { fixture } from '../fixtures.js';
+} from '../../../src/activities/preflight/classify-preflight.js';
+import { fixture } from '../validate/fixtures.js';
 
 const run = (stdout: string, exitCode: number | null = 1, kind = 'test', stderr = ''): PreflightVerdict =>
   classifyPreflight({ kind, exitCode, stdout, stderr });

@@ -20,10 +20,10 @@
  * 'mypkg'`) is an environment failure here: on the base nothing the agent did can have
  * caused it (unrecoverable.ts explains why the same output is retryable later on).
  */
-import { firstMeaningfulLine } from '../summarize.js';
-import { parseTestFailures, testFailures, type TestReports } from '../test-reports/parse-test-failures.js';
-import type { FailedTest } from '../test-reports/failed-test.js';
-import { environmentProblem, unrecoverableReason } from '../unrecoverable.js';
+import { firstMeaningfulLine } from '../validate/summarize.js';
+import { parseTestFailures, testFailures, type TestReports } from '../validate/test-reports/parse-test-failures.js';
+import type { FailedTest } from '../validate/test-reports/failed-test.js';
+import { environmentProblem, unrecoverableReason } from '../validate/unrecoverable.js';
 import { findSign, MISSING_DEPENDENCY } from './crash-signs.js';
 
 /** The validation command keys of agent.json (`runner.validation.commands`), or any other name. */
@@ -43,18 +43,41 @@ export type PreflightVerdict =
   | { readonly verdict: 'passing' }
   | { readonly verdict: 'failing-tests-baseline'; readonly failedTests: readonly FailedTest[]; readonly named: boolean }
   | { readonly verdict: 'failing-checks-baseline'; readonly lines: readonly string[] }
-  | { readonly verdict: 'environment-failure'; readonly reason: string; readonly lines: readonly string[] };
+  | {
+      readonly verdict: 'environment-failure';
+      readonly cause: EnvironmentCause;
+      readonly reason: string;
+      readonly lines: readonly string[];
+    };
+
+/**
+ * Why the command cannot do its job. Closed set: the caller decides which causes stop a
+ * run before the first model call (a missing tool or dependency: no model can install it
+ * offline) and which it only reports (a crash on the base may be what the issue is about).
+ */
+export const EnvironmentCause = {
+  Unrecoverable: 'unrecoverable',
+  MissingDependency: 'missing-dependency',
+  NotLoadable: 'not-loadable',
+  Crash: 'crash',
+  DidNotFinish: 'did-not-finish',
+} as const;
+export type EnvironmentCause = (typeof EnvironmentCause)[keyof typeof EnvironmentCause];
 
 export function classifyPreflight(result: PreflightResult): PreflightVerdict {
   const text = `${result.stderr}\n${result.stdout}`;
   if (result.exitCode === null) {
-    return environment('the command did not finish on the base commit (timed out, killed or not started)', text);
+    return environment(
+      EnvironmentCause.DidNotFinish,
+      'the command did not finish on the base commit (timed out, killed or not started)',
+      text,
+    );
   }
   if (result.exitCode === 0) return { verdict: 'passing' };
   const fatal = unrecoverableReason({ exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr });
   if (fatal !== undefined) {
     const line = environmentProblem(text)?.line;
-    return environment(fatal, text, line === undefined ? undefined : [line]);
+    return environment(EnvironmentCause.Unrecoverable, fatal, text, line === undefined ? undefined : [line]);
   }
   return result.kind === 'test' ? classifyTests(result, text) : classifyCheck(text);
 }
@@ -64,12 +87,18 @@ function classifyTests(result: PreflightResult, text: string): PreflightVerdict 
   const loads = failures.filter((f) => f.scope === 'load');
   const missing = loads.find((f) => MISSING_DEPENDENCY.some((p) => p.test(f.excerpt ?? '')));
   if (missing !== undefined) {
-    return environment(`a dependency is missing: ${missing.name} cannot be loaded`, text, excerptLines(missing));
+    return environment(
+      EnvironmentCause.MissingDependency,
+      `a dependency is missing: ${missing.name} cannot be loaded`,
+      text,
+      excerptLines(missing),
+    );
   }
   if (testFailures(failures).length > 0)
     return { verdict: 'failing-tests-baseline', failedTests: failures, named: true };
   if (loads.length > 0) {
     return environment(
+      EnvironmentCause.NotLoadable,
       `the tests cannot be loaded: ${loads.map((f) => f.name).join(', ')}`,
       text,
       loads.flatMap(excerptLines),
@@ -77,25 +106,34 @@ function classifyTests(result: PreflightResult, text: string): PreflightVerdict 
   }
   const sign = findSign(text);
   if (sign !== undefined) {
-    const reason =
-      sign.kind === 'missing-dependency'
-        ? 'a dependency is missing'
-        : 'the test command failed without naming a failing test and its output looks like a crash';
-    return environment(reason, text, sign.lines);
+    return sign.kind === 'missing-dependency'
+      ? environment(EnvironmentCause.MissingDependency, 'a dependency is missing', text, sign.lines)
+      : environment(
+          EnvironmentCause.Crash,
+          'the test command failed without naming a failing test and its output looks like a crash',
+          text,
+          sign.lines,
+        );
   }
   return { verdict: 'failing-tests-baseline', failedTests: [], named: false };
 }
 
 function classifyCheck(text: string): PreflightVerdict {
   const sign = findSign(text);
-  if (sign?.kind === 'missing-dependency') return environment('a dependency is missing', text, sign.lines);
+  if (sign?.kind === 'missing-dependency')
+    return environment(EnvironmentCause.MissingDependency, 'a dependency is missing', text, sign.lines);
   const lines = meaningfulLines(text, 5);
   return { verdict: 'failing-checks-baseline', lines };
 }
 
-function environment(reason: string, text: string, lines?: readonly string[]): PreflightVerdict {
+function environment(
+  cause: EnvironmentCause,
+  reason: string,
+  text: string,
+  lines?: readonly string[],
+): PreflightVerdict {
   const explained = lines !== undefined && lines.length > 0 ? lines : meaningfulLines(text, 5);
-  return { verdict: 'environment-failure', reason, lines: explained };
+  return { verdict: 'environment-failure', cause, reason, lines: explained };
 }
 
 function excerptLines(failure: FailedTest): string[] {
