@@ -178,7 +178,10 @@ test('commands.setup: a string or a list of strings; never a validator command; 
         assert.ok(error instanceof AgentError);
         assert.equal(error.code, 'CONFIG_INVALID');
         assert.ok(error.message.includes(join(dir, '.agent', 'config.json')), error.message);
-        assert.match(error.message, /\/commands\/setup: must be a command line \(a non-empty string\) or a non-empty list/);
+        assert.match(
+          error.message,
+          /\/commands\/setup: must be a command line \(a non-empty string\) or a non-empty list/,
+        );
         assert.equal(error.message.split('\n').length, 2, `one line per problem: ${error.message}`);
         assert.match(error.where ?? '', /#\/commands\/setup$/);
         return true;
