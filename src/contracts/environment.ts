@@ -40,6 +40,11 @@ export interface PrepareEnvironmentInput {
    * worktree (the base commit) is read.
    */
   readonly setup?: readonly string[];
+  /**
+   * The run's base commit: when given, setup refuses a worktree that is not clean at it
+   * (setup runs repository code unsandboxed: only committed code, never the agent's).
+   */
+  readonly baseCommit?: string;
   /** Per-command timeout (default 15 min). */
   readonly commandTimeoutMs?: number;
 }

@@ -16,7 +16,11 @@ export interface EnvironmentActivityDeps {
   readonly log?: (line: string) => void;
   /** The activity's cancellation (Temporal's `Context.current().cancellationSignal`). */
   readonly signal?: () => AbortSignal | undefined;
+  /** The activity's heartbeat (Temporal's `Context.current().heartbeat`): at each step and every 10 s. */
+  readonly heartbeat?: () => ((detail: string) => void) | undefined;
 }
+
+const HEARTBEAT_EVERY_MS = 10_000;
 
 export interface EnvironmentActivities {
   prepareEnvironment(input: PrepareEnvironmentInput): Promise<EnvironmentReport>;
@@ -25,17 +29,28 @@ export interface EnvironmentActivities {
 export function createEnvironmentActivities(deps: EnvironmentActivityDeps = {}): EnvironmentActivities {
   const runner = deps.runner ?? createExecaSetupRunner();
   return {
-    prepareEnvironment: (input) => {
+    prepareEnvironment: async (input) => {
       const signal = deps.signal?.();
-      return prepareEnvironment(
-        {
-          runner,
-          ...(deps.env ? { env: deps.env } : {}),
-          ...(deps.log ? { log: deps.log } : {}),
-          ...(signal ? { signal } : {}),
-        },
-        input,
-      );
+      const beat = deps.heartbeat?.();
+      let current = 'environment';
+      const timer = beat ? setInterval(() => beat(current), HEARTBEAT_EVERY_MS) : undefined;
+      try {
+        return await prepareEnvironment(
+          {
+            runner,
+            ...(deps.env ? { env: deps.env } : {}),
+            ...(deps.log ? { log: deps.log } : {}),
+            ...(signal ? { signal } : {}),
+            heartbeat: (detail) => {
+              current = detail;
+              beat?.(detail);
+            },
+          },
+          input,
+        );
+      } finally {
+        if (timer) clearInterval(timer);
+      }
     },
   };
 }

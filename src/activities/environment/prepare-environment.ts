@@ -17,6 +17,7 @@ import {
 import { setupCommandsOf } from '../../contracts/repo-config.js';
 import { readRepoConfig } from '../../definition/repo-config/read-repo-config.js';
 import { ensureAgentHome } from '../workspace/sandbox-state.js';
+import { assertAtBaseCommit } from './base-commit-guard.js';
 import { cacheLayout, worktreeLayout } from './cache-layout.js';
 import { planConfigured, planDetected, type EnvironmentPlan } from './detect-setup.js';
 import { writeEnvironmentReport } from './environment-file.js';
@@ -35,6 +36,8 @@ export interface PrepareEnvironmentDeps {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly log?: (line: string) => void;
   readonly signal?: AbortSignal;
+  /** Called at each step and every 10 s while one runs (the activity heartbeats with it). */
+  readonly heartbeat?: (detail: string) => void;
 }
 
 const DEFAULT_COMMAND_TIMEOUT_MS = 15 * 60_000;
@@ -107,6 +110,7 @@ export async function prepareEnvironment(
   const timeoutMs = input.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   const caches = cacheLayout(input.repoPath, source);
   const worktree = worktreeLayout(input.worktreePath, source);
+  if (input.baseCommit !== undefined) await assertAtBaseCommit(input.worktreePath, input.baseCommit);
   await ensureAgentHome(input.worktreePath);
   for (const dir of [caches.root, caches.stamps, worktree.setupHome, worktree.stamps])
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -131,7 +135,15 @@ export async function prepareEnvironment(
   }
   const env = setupEnv({ source, caches, worktree, pathPrepend: toolBins });
   const stamps = { worktree: worktree.stamps, shared: caches.stamps };
-  for (const step of thePlan.steps) steps.push(await runStep({ deps, step, input, env, stamps, timeoutMs }));
+  // Steps that use a shared cache (fetched tools, installs, the GOCACHE seed; not the
+  // venv's creation): all warm = a cached setup.
+  const cacheUsers: SetupStepReport[] = [...steps];
+  for (const step of thePlan.steps) {
+    deps.heartbeat?.(step.command);
+    const report = await runStep({ deps, step, input, env, stamps, timeoutMs });
+    steps.push(report);
+    if (step.caches.length > 0) cacheUsers.push(report);
+  }
   let pythonBase: string | undefined;
   if (thePlan.venv !== undefined) {
     const probe = await deps.runner.run({
@@ -145,18 +157,16 @@ export async function prepareEnvironment(
   }
   if (thePlan.go) {
     await mkdir(caches.goBuild, { recursive: true });
-    steps.push(
-      await seedGoCache({
-        shared: caches.goBuild,
-        target: worktree.goCache,
-        runner: deps.runner,
-        env,
-        cwd: input.worktreePath,
-      }),
-    );
+    const seed = await seedGoCache({
+      shared: caches.goBuild,
+      target: worktree.goCache,
+      runner: deps.runner,
+      env,
+      cwd: input.worktreePath,
+    });
+    steps.push(seed);
+    cacheUsers.push(seed);
   }
-  // Steps that fill a shared cache (not the venv's creation): all warm = a cached setup.
-  const cacheUsers = steps.filter((s) => !s.command.includes(' -m venv ') && !s.command.startsWith('uv venv '));
   const sandbox = sandboxEnvironment({
     plan: thePlan,
     caches,

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { execa } from 'execa';
@@ -117,4 +118,28 @@ test('setup sees no secret and no worker HOME; a failing commands.setup is ENVIR
       else process.env[name] = saved[name];
     }
   }
+});
+
+test('with the base commit named, a worktree the agent has changed is refused before any setup runs', async () => {
+  const base = await project.repo.git('rev-parse', 'HEAD');
+  const wt = await project.worktree();
+  await writeFile(path.join(wt, 'package.json'), '{"scripts":{"preinstall":"touch pwned"}}\n');
+  await assert.rejects(
+    prepareEnvironment({ worktreePath: wt, repoPath: project.repo.dir, baseCommit: base, setup: ['touch ran'] }),
+    (error: unknown) => {
+      assert.ok(AgentError.isInstance(error));
+      assert.equal(error.code, 'ENVIRONMENT_FAILED');
+      assert.match(error.message, /tracked files changed: M package\.json/);
+      return true;
+    },
+  );
+  assert.equal(existsSync(path.join(wt, 'ran')), false);
+  await execa('git', ['checkout', '--', 'package.json'], { cwd: wt });
+  const ok = await prepareEnvironment({
+    worktreePath: wt,
+    repoPath: project.repo.dir,
+    baseCommit: base,
+    setup: ['touch ran'],
+  });
+  assert.equal(ok.steps[0]?.status, 'ran');
 });
