@@ -43,9 +43,10 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
 }
 
 export function createExecaSetupRunner(options: { readonly redact?: Redact } = {}): SetupProcessRunner {
-  const redact = options.redact ?? redactorForEnv(process.env);
   return {
     async run(request) {
+      // The worker's secrets as they are now (a key may be rotated while the worker runs).
+      const redact = options.redact ?? redactorForEnv(process.env);
       const started = Date.now();
       const text = new CappedText(OUTPUT_CAP_CHARS);
       const child = execa('bash', ['-c', request.command], {

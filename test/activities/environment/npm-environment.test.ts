@@ -100,13 +100,17 @@ test('setup sees no secret and no worker HOME; a failing commands.setup is ENVIR
       prepareEnvironment({
         worktreePath: bad,
         repoPath: project.repo.dir,
-        setup: ['echo preparing', 'echo "no such thing: $ANTHROPIC_API_KEY" >&2; exit 7'],
+        setup: [
+          'echo preparing',
+          'echo "no such thing: $ANTHROPIC_API_KEY" >&2; printf "sk-ant-%s\\n" printedkey0123456789; exit 7',
+        ],
       }),
       (error: unknown) => {
         assert.ok(AgentError.isInstance(error));
         assert.equal(error.code, 'ENVIRONMENT_FAILED');
         assert.match(error.message, /exit 7` exited with code 7/);
         assert.match(error.message, /no such thing: $/m);
+        assert.doesNotMatch(String(error.details?.['lastLines']), /printedkey/, 'key-shaped output is redacted');
         assert.equal(error.where, '.agent/config.json#/commands/setup/1');
         assert.equal(error.details?.['exitCode'], 7);
         return true;
