@@ -86,5 +86,7 @@ export interface EnvironmentReport {
   /** Every step that uses a shared cache found it warm (a second run of the same repository and lockfile). */
   readonly cached: boolean;
   readonly sandbox: SandboxEnvironment;
+  /** What the run should tell the user (setup left files git shows …). */
+  readonly warnings: readonly string[];
   readonly durationMs: number;
 }

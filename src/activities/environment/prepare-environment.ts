@@ -17,7 +17,7 @@ import {
 import { setupCommandsOf } from '../../contracts/repo-config.js';
 import { readRepoConfig } from '../../definition/repo-config/read-repo-config.js';
 import { ensureAgentHome } from '../workspace/sandbox-state.js';
-import { assertAtBaseCommit } from './base-commit-guard.js';
+import { assertAtBaseCommit, setupLeftovers } from './base-commit-guard.js';
 import { cacheLayout, worktreeLayout } from './cache-layout.js';
 import { planConfigured, planDetected, type EnvironmentPlan } from './detect-setup.js';
 import { writeEnvironmentReport } from './environment-file.js';
@@ -183,6 +183,7 @@ export async function prepareEnvironment(
     steps,
     cached: cacheUsers.length > 0 && cacheUsers.every((s) => s.cacheHit),
     sandbox,
+    warnings: await setupLeftovers(input.worktreePath),
     durationMs: Date.now() - started,
   };
   await writeEnvironmentReport(report);

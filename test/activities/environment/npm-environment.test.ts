@@ -69,6 +69,7 @@ test('npm ci into the worktree; the tests pass through the sandbox; a second wor
   assert.equal(run.exitCode, 0, run.output);
   assert.match(run.output, /1 passing/);
   assert.deepEqual(readEnvironmentReport(first)?.steps, cold.steps);
+  assert.deepEqual(cold.warnings, [], 'npm ci leaves nothing git shows');
 
   const second = await project.worktree();
   const warm = await prepareEnvironment({ worktreePath: second, repoPath: project.repo.dir });
@@ -94,6 +95,7 @@ test('setup sees no secret and no worker HOME; a failing commands.setup is ENVIR
     const seen = await readFile(path.join(wt, '.setup-env.txt'), 'utf8');
     assert.doesNotMatch(seen, /planted|ANTHROPIC_|GITHUB_TOKEN|TEMPORAL_/);
     assert.doesNotMatch(seen, new RegExp(`^HOME=${process.env['HOME']}$`, 'm'));
+    assert.match(report.warnings.join('\n'), /setup left 1 change\(s\) git shows in the worktree \(\.setup-env\.txt\)/);
 
     const bad = await project.worktree();
     await assert.rejects(

@@ -59,6 +59,7 @@ test('a venv with the worktree installed editable; pytest runs in the sandbox wi
   const venv = cold.sandbox.env['VIRTUAL_ENV'];
   assert.ok(venv !== undefined && !venv.startsWith(wt), `venv outside the worktree: ${venv}`);
   assert.equal(cold.cached, false);
+  assert.deepEqual(cold.warnings, [], 'the egg-info is ignored by the project');
 
   const probe = await runInSandbox(
     wt,

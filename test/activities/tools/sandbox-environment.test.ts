@@ -59,6 +59,7 @@ test('PATH, variables and directories of environment.json apply to every command
     detected: [],
     steps: [],
     cached: false,
+    warnings: [],
     durationMs: 0,
     sandbox: {
       pathPrepend: [path.join(tool, 'bin')],
