@@ -21,6 +21,19 @@ export interface PythonTools {
   readonly python: string;
   /** `uv` is on PATH. */
   readonly uv: boolean;
+  /**
+   * The interpreter's pip can install into another environment (`pip --python`, pip
+   * >= 22.3): the venv is then made without pip (ensurepip costs seconds per worktree).
+   */
+  readonly externalPip?: boolean;
+}
+
+/** Whether `pip --version` output is pip 22.3 or later. */
+export function supportsPipPython(pipVersionOutput: string): boolean {
+  const match = /^pip (\d+)\.(\d+)/m.exec(pipVersionOutput);
+  if (!match) return false;
+  const [major, minor] = [Number(match[1]), Number(match[2])];
+  return major > 22 || (major === 22 && minor >= 3);
 }
 
 export async function detectPython(options: {
@@ -53,7 +66,9 @@ export async function detectPython(options: {
   const venvStep: PlannedStep = {
     id: 'python-venv',
     ecosystem: Ecosystem.Python,
-    command: tools.uv ? `uv venv --python ${q(tools.python)} ${q(venv)}` : `${q(tools.python)} -m venv ${q(venv)}`,
+    command: tools.uv
+      ? `uv venv --python ${q(tools.python)} ${q(venv)}`
+      : `${q(tools.python)} -m venv${tools.externalPip ? ' --without-pip' : ''} ${q(venv)}`,
     reason: `python: create the virtualenv ${venv}`,
     inputs: [],
     caches: [],
@@ -62,7 +77,9 @@ export async function detectPython(options: {
   if (targets.length === 0) return { detected, steps: [venvStep], venv };
   const install = tools.uv
     ? `uv pip install --python ${q(py)} ${targets.join(' ')}`
-    : `${q(py)} -m pip install ${targets.join(' ')}`;
+    : tools.externalPip
+      ? `${q(tools.python)} -m pip --python ${q(py)} install ${targets.join(' ')}`
+      : `${q(py)} -m pip install ${targets.join(' ')}`;
   const installStep: PlannedStep = {
     id: 'python-install',
     ecosystem: Ecosystem.Python,

@@ -20,6 +20,8 @@ import { ensureAgentHome } from '../workspace/sandbox-state.js';
 import { assertAtBaseCommit, setupLeftovers } from './base-commit-guard.js';
 import { cacheLayout, worktreeLayout } from './cache-layout.js';
 import { planConfigured, planDetected, type EnvironmentPlan } from './detect-setup.js';
+import { supportsPipPython } from './detect-python.js';
+import { readPythonProject } from './python-project.js';
 import { writeEnvironmentReport } from './environment-file.js';
 import { seedGoCache } from './go-cache-seed.js';
 import { ensureTool, onPath } from './package-manager-tool.js';
@@ -88,16 +90,29 @@ async function plan(
   input: PrepareEnvironmentInput,
   caches: ReturnType<typeof cacheLayout>,
   env: Readonly<Record<string, string | undefined>>,
+  probe: SetupProcessRunner,
+  probeEnv: Readonly<Record<string, string>>,
 ): Promise<EnvironmentPlan> {
   const configured = input.setup ?? setupCommandsOf((await readRepoConfig(input.worktreePath))?.commands);
   if (configured !== undefined && configured.length > 0) return planConfigured(input.worktreePath, configured, caches);
   const pathVar = env['PATH'] ?? '';
   const python = onPath('python3', pathVar) ?? onPath('python', pathVar) ?? 'python3';
+  const uv = onPath('uv', pathVar) !== undefined;
+  // Only a Python project pays for the pip probe.
+  const pythonProject = !uv && (await readPythonProject(input.worktreePath)) !== undefined;
+  const pip = pythonProject
+    ? await probe.run({
+        command: `'${python}' -m pip --version`,
+        cwd: input.worktreePath,
+        env: probeEnv,
+        timeoutMs: 60_000,
+      })
+    : undefined;
   return planDetected({
     dir: input.worktreePath,
     caches,
     worktree: worktreeLayout(input.worktreePath, env),
-    python: { python, uv: onPath('uv', pathVar) !== undefined },
+    python: { python, uv, externalPip: pip?.exitCode === 0 && supportsPipPython(pip.output) },
   });
 }
 
@@ -114,12 +129,12 @@ export async function prepareEnvironment(
   await ensureAgentHome(input.worktreePath);
   for (const dir of [caches.root, caches.stamps, worktree.setupHome, worktree.stamps])
     await mkdir(dir, { recursive: true, mode: 0o700 });
-  const thePlan = await plan(input, caches, source);
+  const toolEnv = setupEnv({ source, caches, worktree, pathPrepend: [] });
+  const thePlan = await plan(input, caches, source, deps.runner, toolEnv);
   for (const line of thePlan.detected) deps.log?.(`[environment] ${line}`);
   const steps: SetupStepReport[] = [];
   const toolBins: string[] = [];
   const toolPrefixes: string[] = [];
-  const toolEnv = setupEnv({ source, caches, worktree, pathPrepend: [] });
   for (const request of thePlan.tools) {
     const tool = await ensureTool({
       request,

@@ -74,7 +74,7 @@ test('a venv with the worktree installed editable; pytest runs in the sandbox wi
 
   const second = await project.worktree();
   const warm = await prepareEnvironment({ worktreePath: second, repoPath: project.repo.dir });
-  const install = warm.steps.find((s) => s.command.includes('pip install'));
+  const install = warm.steps.find((s) => / -m pip .*install /.test(s.command));
   assert.equal(install?.cacheHit, true, JSON.stringify(warm.steps));
   assert.match(install?.reused.join('\n') ?? '', /pip cache/);
   assert.equal(warm.cached, true);
