@@ -94,11 +94,14 @@ export async function detectNode(dir: string, caches: CacheLayout): Promise<Node
         (asked !== undefined && !asked.startsWith('1.')) || /^__metadata:/m.test((await read(dir, 'yarn.lock')) ?? '');
       const tool = toolFor('yarn', asked, berry);
       const command = berry
-        ? `yarn install${lock ? ' --immutable' : ''}`
+        ? `yarn install ${lock ? '--immutable' : '--no-immutable'}` // berry is immutable by default under CI
         : `yarn install${lock ? ' --frozen-lockfile' : ''} --prefer-offline --non-interactive`;
       const reason = `yarn ${tool.version} (${berry ? 'berry' : 'classic'}): ${command} (${why})`;
       const cache = berry ? `yarn global cache ${caches.yarnBerry}` : `yarn cache ${caches.yarnClassic}`;
-      return { detected: reason, step: { ...base, ecosystem: Ecosystem.Yarn, command, reason, caches: [cache] }, tool };
+      // Berry's Plug'n'Play makes no node_modules; both linkers write the install state.
+      const produces = berry ? path.join(dir, '.yarn', 'install-state.gz') : base.produces;
+      const step = { ...base, produces, ecosystem: Ecosystem.Yarn, command, reason, caches: [cache] };
+      return { detected: reason, step, tool };
     }
     case 'bun': {
       const tool = toolFor('bun', asked, false);
