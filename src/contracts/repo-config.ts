@@ -11,12 +11,26 @@ export type RepoCommandKey = (typeof RepoCommandKey)[keyof typeof RepoCommandKey
 
 export type RepoCommands = Partial<Record<RepoCommandKey, string>>;
 
+/**
+ * `commands` as written: the validator commands, plus `setup` (one command line or a
+ * list, run in order in the worktree before the first model call; replaces detection).
+ * `setup` is not a validator command, so it never reaches `validationCommands`.
+ */
+export type RepoConfigCommands = RepoCommands & { readonly setup?: string | readonly string[] };
+
+/** `commands.setup` as a list (a single string is one command). */
+export function setupCommandsOf(commands: RepoConfigCommands | undefined): readonly string[] | undefined {
+  const setup = commands?.setup;
+  if (setup === undefined) return undefined;
+  return typeof setup === 'string' ? [setup] : setup;
+}
+
 export const DeliveryMode = { Branch: 'branch', Pr: 'pr', Merge: 'merge', Squash: 'squash' } as const;
 export type DeliveryMode = (typeof DeliveryMode)[keyof typeof DeliveryMode];
 
 /** The file as written (validated). */
 export interface RepoConfigFile {
-  readonly commands?: RepoCommands;
+  readonly commands?: RepoConfigCommands;
   readonly baseBranch?: string;
   readonly deliver?: DeliveryMode;
   readonly budget?: RunBudget;

@@ -2,9 +2,13 @@
  * How one agent-controlled command (a bash tool call, a validator) is started: the
  * argv under the machine's isolation (process-isolation), the filesystem view
  * (sandbox-prelude) and the environment (sandbox-env). Shared by the bash tool and the
- * validators' command runner, since both run code the agent wrote.
+ * validators' command runner, since both run code the agent wrote. When the environment
+ * phase prepared the worktree (environment.json in its sandbox state), its PATH
+ * additions, variables and directories apply here: see sandbox-environment.
  */
 import { existsSync } from 'node:fs';
+import type { SandboxEnvironment } from '../../contracts/environment.js';
+import { readEnvironmentReport } from '../environment/environment-file.js';
 import os from 'node:os';
 import path from 'node:path';
 import { gitDirsOf, protectedFiles } from '../workspace/git/git-state-snapshot.js';
@@ -90,12 +94,28 @@ export function dependencyDirs(
   return candidates.filter((dir) => existsSync(dir));
 }
 
+/**
+ * The prepared environment over the sandbox env: its bins first on PATH, its variables
+ * (a command's own `extraEnv` still wins). Toolchain dirs are then derived from the
+ * new PATH, so a venv's base interpreter under a version manager stays visible.
+ */
+export function applyEnvironment(
+  env: Record<string, string>,
+  prepared: SandboxEnvironment,
+  extraEnv: Readonly<Record<string, string>>,
+): void {
+  for (const [name, value] of Object.entries(prepared.env)) if (extraEnv[name] === undefined) env[name] = value;
+  if (prepared.pathPrepend.length > 0) env['PATH'] = [...prepared.pathPrepend, env['PATH'] ?? ''].join(':');
+}
+
 export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCommand> {
   const detected = await detectIsolation(request.warn);
   const isolation: Isolation = namespacesDisabled() ? { ...detected, mode: IsolationMode.None } : detected;
   if (isolation !== detected) request.warn?.(`[tools] WARNING: namespaces turned off by ${SANDBOX_ISOLATION_ENV}`);
   const home = await ensureAgentHome(request.dir);
   const env = buildSandboxEnv(home, process.env, request.extraEnv);
+  const prepared = readEnvironmentReport(request.dir)?.sandbox;
+  if (prepared) applyEnvironment(env, prepared, request.extraEnv ?? {});
   // rustup, cargo and go find their installs and modules through these, defaulting to the
   // (hidden) real HOME.
   for (const [name, dir] of [
@@ -112,11 +132,16 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
   if (dirs && !inside(dirs.commonDir, dirs.gitDir) && !inside(request.dir, dirs.gitDir)) work.push(dirs.gitDir);
   const hidden = hiddenDirs();
   const view: SandboxView = {
-    writable: request.readOnly ? [home] : [...work, home],
+    writable: [
+      ...(request.readOnly ? [home] : [...work, home]),
+      ...(prepared?.writableDirs ?? []).filter((d) => existsSync(d)),
+    ],
     readOnly: [
       ...(request.readOnly ? work : []),
       ...toolchainDirs(env['PATH'] ?? '', hidden),
-      ...dependencyDirs(dirs?.commonDir, process.env),
+      // A prepared worktree has its own node_modules: the checkout's is not shown.
+      ...dependencyDirs(prepared ? undefined : dirs?.commonDir, process.env),
+      ...(prepared?.readOnlyDirs ?? []).filter((d) => existsSync(d)),
     ],
     hidden,
     protectedPaths: dirs

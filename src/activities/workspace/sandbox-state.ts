@@ -7,7 +7,8 @@
  * against. The agent's sandbox hides the worker's home (see process-isolation).
  *
  * One directory per worktree, keyed by its path, holding `worktree` (the path, so
- * stale entries can be swept), `home/` and `git-snapshot.json`.
+ * stale entries can be swept), `home/`, `git-snapshot.json`, and the environment
+ * phase's `environment.json` and `env/`; shared caches live beside `sandbox/`.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -38,6 +39,28 @@ export function agentHomePath(worktreePath: string, env: Env = process.env): str
 
 export function gitSnapshotPath(worktreePath: string, env: Env = process.env): string {
   return path.join(sandboxDir(worktreePath, env), 'git-snapshot.json');
+}
+
+/**
+ * The environment phase's per-worktree state: its venv, its own GOCACHE, the setup
+ * HOME and the stamps that make a retried setup reuse what is there.
+ */
+export function environmentStateDir(worktreePath: string, env: Env = process.env): string {
+  return path.join(sandboxDir(worktreePath, env), 'env');
+}
+
+/** The persisted EnvironmentReport of a worktree; sandbox-launch reads it. */
+export function environmentReportPath(worktreePath: string, env: Env = process.env): string {
+  return path.join(sandboxDir(worktreePath, env), 'environment.json');
+}
+
+/**
+ * Shared across worktrees and runs: package-manager caches and stores, Go's module and
+ * build caches, cargo's registry, fetched package managers. Packages only, never a
+ * credential; the agent's sandbox shows them read-only.
+ */
+export function environmentCacheRoot(env: Env = process.env): string {
+  return path.join(path.dirname(sandboxStateRoot(env)), 'cache');
 }
 
 async function ensureSandboxDir(worktreePath: string): Promise<string> {

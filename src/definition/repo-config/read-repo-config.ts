@@ -27,9 +27,21 @@ function describe(error: ErrorObject): string {
       return `${at}: unknown key "${String(error.params['additionalProperty'])}"`;
     case 'enum':
       return `${at}: must be one of ${(error.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'anyOf':
+      return at.endsWith('/commands/setup')
+        ? `${at}: must be a command line (a non-empty string) or a non-empty list of them`
+        : `${at}: ${error.message ?? 'invalid'}`;
     default:
       return `${at}: ${error.message ?? 'invalid'}`;
   }
+}
+
+/** An `anyOf` failure says it all: the errors of each alternative beneath it are dropped. */
+function withoutAlternatives(errors: readonly ErrorObject[]): ErrorObject[] {
+  const anyOf = errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath);
+  return errors.filter(
+    (e) => e.keyword === 'anyOf' || !anyOf.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`)),
+  );
 }
 
 export async function readRepoConfig(repoPath: string): Promise<RepoConfigFile | undefined> {
@@ -54,12 +66,13 @@ export async function readRepoConfig(repoPath: string): Promise<RepoConfigFile |
   }
   const validate = validator();
   if (!validate(value)) {
-    const problems = (validate.errors ?? []).map(describe);
-    const first = validate.errors?.[0]?.instancePath ?? '';
+    const errors = withoutAlternatives(validate.errors ?? []);
+    const problems = errors.map(describe);
+    const first = errors[0]?.instancePath ?? '';
     throw new AgentError(FailureType.ConfigInvalid, `${file} is invalid:\n  ${problems.join('\n  ')}`, {
       where: `${file}#${first}`,
       expected:
-        'keys commands{test,typeCheck,lint,format}, baseBranch, deliver, budget{maxUsd,maxTokens}, maxIterations, model, issues, agent',
+        'keys commands{test,typeCheck,lint,format,setup}, baseBranch, deliver, budget{maxUsd,maxTokens}, maxIterations, model, issues, agent',
     });
   }
   return value as RepoConfigFile;

@@ -3,6 +3,8 @@
  * reported with its JSON pointer. Unknown keys are refused: a typo must not be ignored.
  */
 const command = { type: 'string', minLength: 1 } as const;
+/** `commands.setup`: one command line, or a non-empty list run in order. */
+const setup = { anyOf: [command, { type: 'array', minItems: 1, items: command }] } as const;
 
 export const REPO_CONFIG_SCHEMA = {
   type: 'object',
@@ -12,7 +14,7 @@ export const REPO_CONFIG_SCHEMA = {
     commands: {
       type: 'object',
       additionalProperties: false,
-      properties: { test: command, typeCheck: command, lint: command, format: command },
+      properties: { test: command, typeCheck: command, lint: command, format: command, setup },
     },
     baseBranch: { type: 'string', minLength: 1 },
     deliver: { enum: ['branch', 'pr', 'merge', 'squash'] },

@@ -24,7 +24,8 @@ export async function repoSettings(repoPath: string): Promise<RepoSettings> {
   const file = await readRepoConfig(repoPath);
   const config = file ?? {};
   const notes: string[] = [];
-  const configured: RepoCommands = { ...config.commands };
+  const { setup: _setup, ...validatorCommands } = config.commands ?? {};
+  const configured: RepoCommands = { ...validatorCommands };
   if (file) notes.push(`settings from ${REPO_CONFIG_FILE}`);
   if (configured.test === undefined) {
     const detected = await detectCommands(repoPath);

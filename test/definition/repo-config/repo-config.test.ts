@@ -6,6 +6,7 @@ import { detectCommands } from '../../../src/definition/repo-config/detect-comma
 import { readRepoConfig } from '../../../src/definition/repo-config/read-repo-config.js';
 import { readRepoInstructions } from '../../../src/definition/repo-config/repo-instructions.js';
 import { repoSettings } from '../../../src/definition/repo-config/repo-settings.js';
+import { setupCommandsOf } from '../../../src/contracts/repo-config.js';
 import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
 import { PROJECT_ROOT } from '../../../src/host/project-root.js';
 import { resolveC3lPrompt } from '../../../src/definition/c3l/resolve-c3l-prompt.js';
@@ -160,4 +161,31 @@ test('the default system prompt carries the repository instructions, and works w
   assert.match(withText.text, /<AGENTS\.md>\nAlways run make fmt\.\n<\/AGENTS\.md>/);
   const without = await resolveC3lPrompt(systemPromptInput(definition, 3, 'agent/issue-3'));
   assert.doesNotMatch(without.text, /\{uv-/, 'no placeholder is left');
+});
+
+test('commands.setup: a string or a list of strings; never a validator command; bad input names the pointer', async () => {
+  for (const setup of ['make deps', ['npm ci', 'npm run build']]) {
+    await withRepo({ '.agent/config.json': JSON.stringify({ commands: { test: 'npm test', setup } }) }, async (dir) => {
+      const config = await readRepoConfig(dir);
+      assert.deepEqual(setupCommandsOf(config?.commands), typeof setup === 'string' ? [setup] : setup);
+      const settings = await repoSettings(dir);
+      assert.deepEqual(settings.overrides.validationCommands, { test: 'npm test' });
+    });
+  }
+  for (const setup of [5, [], [''], ['ok', 3]]) {
+    await withRepo({ '.agent/config.json': JSON.stringify({ commands: { setup } }) }, async (dir) => {
+      await assert.rejects(readRepoConfig(dir), (error: unknown) => {
+        assert.ok(error instanceof AgentError);
+        assert.equal(error.code, 'CONFIG_INVALID');
+        assert.ok(error.message.includes(join(dir, '.agent', 'config.json')), error.message);
+        assert.match(
+          error.message,
+          /\/commands\/setup: must be a command line \(a non-empty string\) or a non-empty list/,
+        );
+        assert.equal(error.message.split('\n').length, 2, `one line per problem: ${error.message}`);
+        assert.match(error.where ?? '', /#\/commands\/setup$/);
+        return true;
+      });
+    });
+  }
 });

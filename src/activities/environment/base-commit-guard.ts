@@ -1,0 +1,45 @@
+/**
+ * Setup runs the repository's own code (install scripts, setup.py, build.rs) with the
+ * network and outside the sandbox, which is safe only for code the user committed, as
+ * a user's own `npm ci` is. When the caller names the base commit, the worktree must
+ * still be exactly there (HEAD at it, no tracked file changed): a setup asked for after
+ * the agent has written code is refused instead of running that code unsandboxed.
+ */
+import { AgentError } from '../../contracts/errors.js';
+import { FailureType } from '../../contracts/failures.js';
+import { git } from '../workspace/git/git.js';
+
+export async function assertAtBaseCommit(worktreePath: string, baseCommit: string): Promise<void> {
+  const head = await git(worktreePath, ['rev-parse', '--verify', 'HEAD^{commit}']);
+  const base = await git(worktreePath, ['rev-parse', '--verify', `${baseCommit}^{commit}`]);
+  const changed = await git(worktreePath, ['status', '--porcelain', '--untracked-files=no']);
+  const at = head.exitCode === 0 && base.exitCode === 0 && head.stdout.trim() === base.stdout.trim();
+  if (at && changed.exitCode === 0 && changed.stdout.trim() === '') return;
+  const why = !at
+    ? `HEAD ${head.stdout.trim().slice(0, 12) || '(none)'} is not the base commit ${baseCommit.slice(0, 12)}`
+    : `tracked files changed: ${changed.stdout.trim().split('\n').slice(0, 5).join(', ')}`;
+  throw new AgentError(
+    FailureType.EnvironmentFailed,
+    `environment setup refused in ${worktreePath}: ${why}; setup runs only the repository's committed code at the base commit`,
+    { where: worktreePath, expected: `a clean worktree at ${baseCommit}` },
+  );
+}
+
+/**
+ * Files setup left in the worktree that git would show (an `*.egg-info/` of an
+ * editable install, a lockfile npm rewrote): the clean-tree check would blame the
+ * agent for them, so the report names them, with the fix.
+ */
+export async function setupLeftovers(worktreePath: string): Promise<string[]> {
+  const status = await git(worktreePath, ['status', '--porcelain', '--untracked-files=normal']);
+  if (status.exitCode !== 0) return [];
+  const paths = status.stdout
+    .split('\n')
+    .map((l) => l.slice(3).trim())
+    .filter(Boolean);
+  if (paths.length === 0) return [];
+  const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
+  return [
+    `setup left ${paths.length} change(s) git shows in the worktree (${shown}): add them to .gitignore, or the clean-tree check will see them`,
+  ];
+}

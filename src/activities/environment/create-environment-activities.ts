@@ -1,0 +1,56 @@
+/**
+ * The environment phase's activities, built from their ports so the worker binds the
+ * real ones (execa, process.env) and tests pass fakes. The workflow calls
+ * `prepareEnvironment` once per run before the first model call; it is idempotent, so
+ * a retry or a resumed run reuses what the first attempt installed.
+ */
+import type { EnvironmentReport, PrepareEnvironmentInput } from '../../contracts/environment.js';
+import { prepareEnvironment } from './prepare-environment.js';
+import { createExecaSetupRunner, type SetupProcessRunner } from './setup-process.js';
+
+export interface EnvironmentActivityDeps {
+  /** Runs setup commands (default: execa, own process group, capped and redacted output). */
+  readonly runner?: SetupProcessRunner;
+  /** The worker's environment (default process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly log?: (line: string) => void;
+  /** The activity's cancellation (Temporal's `Context.current().cancellationSignal`). */
+  readonly signal?: () => AbortSignal | undefined;
+  /** The activity's heartbeat (Temporal's `Context.current().heartbeat`): at each step and every 10 s. */
+  readonly heartbeat?: () => ((detail: string) => void) | undefined;
+}
+
+const HEARTBEAT_EVERY_MS = 10_000;
+
+export interface EnvironmentActivities {
+  prepareEnvironment(input: PrepareEnvironmentInput): Promise<EnvironmentReport>;
+}
+
+export function createEnvironmentActivities(deps: EnvironmentActivityDeps = {}): EnvironmentActivities {
+  const runner = deps.runner ?? createExecaSetupRunner();
+  return {
+    prepareEnvironment: async (input) => {
+      const signal = deps.signal?.();
+      const beat = deps.heartbeat?.();
+      let current = 'environment';
+      const timer = beat ? setInterval(() => beat(current), HEARTBEAT_EVERY_MS) : undefined;
+      try {
+        return await prepareEnvironment(
+          {
+            runner,
+            ...(deps.env ? { env: deps.env } : {}),
+            ...(deps.log ? { log: deps.log } : {}),
+            ...(signal ? { signal } : {}),
+            heartbeat: (detail) => {
+              current = detail;
+              beat?.(detail);
+            },
+          },
+          input,
+        );
+      } finally {
+        if (timer) clearInterval(timer);
+      }
+    },
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * The Node step of the plan: the package manager from the lockfile (pnpm, yarn classic
+ * or berry, bun, npm), its exact version from package.json `packageManager`
+ * (`pnpm@9.15.0+sha512…`), and the frozen install that puts `node_modules` in the
+ * worktree itself (not the user's checkout's, which node would find by walking up).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Ecosystem } from '../../contracts/environment.js';
+import type { CacheLayout } from './cache-layout.js';
+import { q, type PlannedStep, type ToolRequest } from './planned-step.js';
+
+export const DEFAULT_TOOL_VERSIONS = {
+  pnpm: '9.15.0',
+  yarnClassic: '1.22.22',
+  yarnBerry: '4.5.3',
+  bun: '1.1.38',
+} as const;
+
+export interface NodePlan {
+  readonly detected: string;
+  readonly step: PlannedStep;
+  readonly tool?: ToolRequest;
+}
+
+async function read(dir: string, file: string): Promise<string | undefined> {
+  return readFile(path.join(dir, file), 'utf8').catch(() => undefined);
+}
+
+const LOCKFILES = [
+  ['pnpm-lock.yaml', 'pnpm'],
+  ['yarn.lock', 'yarn'],
+  ['bun.lockb', 'bun'],
+  ['bun.lock', 'bun'],
+  ['package-lock.json', 'npm'],
+  ['npm-shrinkwrap.json', 'npm'],
+] as const;
+
+function packageManagerField(pkg: string): { name: string; version?: string } | undefined {
+  try {
+    const value = (JSON.parse(pkg) as { packageManager?: unknown }).packageManager;
+    if (typeof value !== 'string') return undefined;
+    const match = /^(@?[^@]+)@([^+\s]+)/.exec(value.trim());
+    return match ? { name: match[1] ?? '', version: match[2] ?? '' } : { name: value.trim() };
+  } catch {
+    return undefined;
+  }
+}
+
+function toolFor(name: 'pnpm' | 'yarn' | 'bun', asked: string | undefined, berry: boolean): ToolRequest {
+  const version =
+    asked ??
+    (name === 'pnpm'
+      ? DEFAULT_TOOL_VERSIONS.pnpm
+      : name === 'bun'
+        ? DEFAULT_TOOL_VERSIONS.bun
+        : berry
+          ? DEFAULT_TOOL_VERSIONS.yarnBerry
+          : DEFAULT_TOOL_VERSIONS.yarnClassic);
+  const pkg = name === 'yarn' && !version.startsWith('1.') ? '@yarnpkg/cli-dist' : name;
+  return { name, version, spec: `${pkg}@${version}`, pinned: asked !== undefined, needsScripts: name === 'bun' };
+}
+
+export async function detectNode(dir: string, caches: CacheLayout): Promise<NodePlan | undefined> {
+  const pkg = await read(dir, 'package.json');
+  if (pkg === undefined) return undefined;
+  const field = packageManagerField(pkg);
+  let lock: (typeof LOCKFILES)[number] | undefined;
+  for (const entry of LOCKFILES) if ((await read(dir, entry[0])) !== undefined && lock === undefined) lock = entry;
+  const fieldName = field?.name === 'pnpm' || field?.name === 'yarn' || field?.name === 'bun' ? field.name : undefined;
+  const pm = lock?.[1] ?? fieldName ?? 'npm';
+  const asked = field?.name === pm ? field.version : undefined;
+  const why = lock ? lock[0] : `package.json${fieldName ? ` packageManager ${fieldName}` : ''}, no lockfile`;
+  const inputs = ['package.json', ...(lock ? [lock[0]] : [])];
+  const base = { id: 'node-install', inputs, produces: path.join(dir, 'node_modules') };
+  switch (pm) {
+    case 'npm': {
+      const command = lock
+        ? 'npm ci --prefer-offline --no-audit --no-fund'
+        : 'npm install --prefer-offline --no-audit --no-fund --no-save --no-package-lock';
+      const step = { ...base, ecosystem: Ecosystem.Npm, command, reason: `npm: ${command} (${why})` };
+      return { detected: step.reason, step: { ...step, caches: [`npm cache ${caches.npm}`] } };
+    }
+    case 'pnpm': {
+      const tool = toolFor('pnpm', asked, false);
+      const frozen = lock ? ' --frozen-lockfile' : '';
+      const command = `pnpm install${frozen} --prefer-offline --package-import-method=copy --store-dir ${q(caches.pnpmStore)}`;
+      const reason = `pnpm ${tool.version}${tool.pinned ? ' (package.json packageManager)' : ' (default version)'}: pnpm install${frozen} (${why})`;
+      const step = { ...base, ecosystem: Ecosystem.Pnpm, command, reason, caches: [`pnpm store ${caches.pnpmStore}`] };
+      return { detected: reason, step, tool };
+    }
+    case 'yarn': {
+      const berry =
+        (asked !== undefined && !asked.startsWith('1.')) || /^__metadata:/m.test((await read(dir, 'yarn.lock')) ?? '');
+      const tool = toolFor('yarn', asked, berry);
+      const command = berry
+        ? `yarn install ${lock ? '--immutable' : '--no-immutable'}` // berry is immutable by default under CI
+        : `yarn install${lock ? ' --frozen-lockfile' : ''} --prefer-offline --non-interactive`;
+      const reason = `yarn ${tool.version} (${berry ? 'berry' : 'classic'}): ${command} (${why})`;
+      const cache = berry ? `yarn global cache ${caches.yarnBerry}` : `yarn cache ${caches.yarnClassic}`;
+      // Berry's Plug'n'Play makes no node_modules; both linkers write the install state.
+      const produces = berry ? path.join(dir, '.yarn', 'install-state.gz') : base.produces;
+      const step = { ...base, produces, ecosystem: Ecosystem.Yarn, command, reason, caches: [cache] };
+      return { detected: reason, step, tool };
+    }
+    case 'bun': {
+      const tool = toolFor('bun', asked, false);
+      const command = `bun install${lock ? ' --frozen-lockfile' : ''}`;
+      const reason = `bun ${tool.version}: ${command} (${why})`;
+      const step = { ...base, ecosystem: Ecosystem.Bun, command, reason, caches: [`bun cache ${caches.bun}`] };
+      return { detected: reason, step, tool };
+    }
+  }
+}

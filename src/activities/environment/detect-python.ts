@@ -1,0 +1,93 @@
+/**
+ * The Python steps of the plan: a virtualenv for this worktree (outside it, in the
+ * harness state, so it is neither committed nor shown as the user's), the project
+ * installed from the WORKTREE in editable mode with its test extras and requirements
+ * files, and pytest when the tests use it but the project does not declare it. `uv`
+ * when on PATH (copying, never hardlinking from its cache), else `python -m venv` + pip.
+ */
+import { Ecosystem } from '../../contracts/environment.js';
+import type { CacheLayout } from './cache-layout.js';
+import { q, type PlannedStep } from './planned-step.js';
+import { readPythonProject } from './python-project.js';
+
+export interface PythonPlan {
+  readonly detected: readonly string[];
+  readonly steps: readonly PlannedStep[];
+  readonly venv: string;
+}
+
+export interface PythonTools {
+  /** The interpreter the venv is made from (`python3` on PATH). */
+  readonly python: string;
+  /** `uv` is on PATH. */
+  readonly uv: boolean;
+  /**
+   * The interpreter's pip can install into another environment (`pip --python`, pip
+   * >= 22.3): the venv is then made without pip (ensurepip costs seconds per worktree).
+   */
+  readonly externalPip?: boolean;
+}
+
+/** Whether `pip --version` output is pip 22.3 or later. */
+export function supportsPipPython(pipVersionOutput: string): boolean {
+  const match = /^pip (\d+)\.(\d+)/m.exec(pipVersionOutput);
+  if (!match) return false;
+  const [major, minor] = [Number(match[1]), Number(match[2])];
+  return major > 22 || (major === 22 && minor >= 3);
+}
+
+export async function detectPython(options: {
+  readonly dir: string;
+  readonly venv: string;
+  readonly caches: CacheLayout;
+  readonly tools: PythonTools;
+}): Promise<PythonPlan | undefined> {
+  const { dir, venv, caches, tools } = options;
+  const project = await readPythonProject(dir);
+  if (project === undefined) return undefined;
+  const py = `${venv}/bin/python`;
+  const detected = [
+    `python: ${project.files.join(', ')}: a virtualenv ${venv} for this worktree (${tools.uv ? 'uv' : `${tools.python} -m venv + pip`})`,
+  ];
+  const targets: string[] = [];
+  if (project.installable) {
+    const extras = project.extras.length > 0 ? `[${project.extras.join(',')}]` : '';
+    targets.push('-e', q(`${dir}${extras}`));
+    detected.push(
+      `python: the project installed editable from the worktree${extras ? ` with extras ${project.extras.join(', ')}` : ' (no test/tests/testing/dev extra declared)'}`,
+    );
+  }
+  for (const file of project.requirements) targets.push('-r', q(`${dir}/${file}`));
+  if (project.requirements.length > 0) detected.push(`python: requirements ${project.requirements.join(', ')}`);
+  if (project.usesPytest && !project.declaresPytest) {
+    targets.push('pytest');
+    detected.push('python: the tests use pytest but the project does not declare it: pytest added to the venv');
+  }
+  const venvStep: PlannedStep = {
+    id: 'python-venv',
+    ecosystem: Ecosystem.Python,
+    command: tools.uv
+      ? `uv venv --python ${q(tools.python)} ${q(venv)}`
+      : `${q(tools.python)} -m venv${tools.externalPip ? ' --without-pip' : ''} ${q(venv)}`,
+    reason: `python: create the virtualenv ${venv}`,
+    inputs: [],
+    caches: [],
+    produces: py,
+  };
+  if (targets.length === 0) return { detected, steps: [venvStep], venv };
+  const install = tools.uv
+    ? `uv pip install --python ${q(py)} ${targets.join(' ')}`
+    : tools.externalPip
+      ? `${q(tools.python)} -m pip --python ${q(py)} install ${targets.join(' ')}`
+      : `${q(py)} -m pip install ${targets.join(' ')}`;
+  const installStep: PlannedStep = {
+    id: 'python-install',
+    ecosystem: Ecosystem.Python,
+    command: install,
+    reason: `python: install ${targets.filter((t) => !t.startsWith('-')).length} target(s) into the venv`,
+    inputs: project.files,
+    caches: [tools.uv ? `uv cache ${caches.uv}` : `pip cache ${caches.pip}`],
+    produces: py,
+  };
+  return { detected, steps: [venvStep, installStep], venv };
+}

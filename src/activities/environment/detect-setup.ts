@@ -1,0 +1,135 @@
+/**
+ * The environment plan of a worktree: `commands.setup` of `.agent/config.json` when
+ * given (run in order, replacing detection), else one plan per ecosystem found in the
+ * worktree's files (Node, Python, Go, Rust; several may apply). Every choice carries a
+ * one-line reason, as detect-commands does for the test command.
+ */
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { Ecosystem } from '../../contracts/environment.js';
+import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
+import { detectNode } from './detect-node.js';
+import { detectPython, type PythonTools } from './detect-python.js';
+import type { PlannedStep, ToolRequest } from './planned-step.js';
+
+export interface EnvironmentPlan {
+  readonly detected: readonly string[];
+  readonly steps: readonly PlannedStep[];
+  readonly tools: readonly ToolRequest[];
+  /** Set when a Python plan made a venv. */
+  readonly venv?: string;
+  /** A Go module: the agent gets GOMODCACHE and its own GOCACHE. */
+  readonly go: boolean;
+  readonly rust: boolean;
+}
+
+const LOCKFILE_NAMES = [
+  'package.json',
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'pnpm-lock.yaml',
+  'yarn.lock',
+  'bun.lockb',
+  'bun.lock',
+  'pyproject.toml',
+  'setup.cfg',
+  'setup.py',
+  'requirements.txt',
+  'go.mod',
+  'go.sum',
+  'Cargo.toml',
+  'Cargo.lock',
+];
+
+const exists = (file: string): Promise<boolean> =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+
+export async function planConfigured(
+  dir: string,
+  commands: readonly string[],
+  caches: CacheLayout,
+): Promise<EnvironmentPlan> {
+  const inputs: string[] = [];
+  for (const name of LOCKFILE_NAMES) if (await exists(path.join(dir, name))) inputs.push(name);
+  const steps = commands.map((command, i): PlannedStep => ({
+    id: `setup-${i}`,
+    ecosystem: Ecosystem.Configured,
+    command,
+    reason: `.agent/config.json commands.setup[${i}]: ${command}`,
+    inputs,
+    caches: [`shared caches under ${caches.root}`],
+  }));
+  return {
+    detected: [`setup: ${commands.length} command(s) from .agent/config.json commands.setup (detection skipped)`],
+    steps,
+    tools: [],
+    go: false,
+    rust: false,
+  };
+}
+
+export async function planDetected(options: {
+  readonly dir: string;
+  readonly caches: CacheLayout;
+  readonly worktree: WorktreeLayout;
+  readonly python: PythonTools;
+}): Promise<EnvironmentPlan> {
+  const { dir, caches } = options;
+  const detected: string[] = [];
+  const steps: PlannedStep[] = [];
+  const tools: ToolRequest[] = [];
+  const node = await detectNode(dir, caches);
+  if (node) {
+    detected.push(node.detected);
+    steps.push(node.step);
+    if (node.tool) tools.push(node.tool);
+  }
+  const python = await detectPython({ dir, venv: options.worktree.venv, caches, tools: options.python });
+  if (python) {
+    detected.push(...python.detected);
+    steps.push(...python.steps);
+  }
+  const go = await exists(path.join(dir, 'go.mod'));
+  if (go) {
+    const goInputs = ['go.mod', ...((await exists(path.join(dir, 'go.sum'))) ? ['go.sum'] : [])];
+    detected.push("go: go mod download (go.mod), then go test -run=^$ ./... to warm this repository's build cache");
+    steps.push(
+      {
+        id: 'go-download',
+        ecosystem: Ecosystem.Go,
+        command: 'go mod download',
+        reason: 'go: go mod download (go.mod)',
+        inputs: goInputs,
+        caches: [`GOMODCACHE ${caches.goMod}`],
+      },
+      {
+        id: 'go-warm',
+        ecosystem: Ecosystem.Go,
+        command: "go test -count=1 -run='^$' ./...",
+        reason: 'go: compile the packages and their tests once, so the agent starts with a warm GOCACHE',
+        inputs: goInputs,
+        caches: [`GOCACHE ${caches.goBuild}`],
+        optional: true,
+      },
+    );
+  }
+  const rust = await exists(path.join(dir, 'Cargo.toml'));
+  if (rust) {
+    const lock = (await exists(path.join(dir, 'Cargo.lock'))) ? ['Cargo.lock'] : [];
+    detected.push(`rust: cargo fetch (Cargo.toml${lock.length ? ', Cargo.lock' : ''})`);
+    steps.push({
+      id: 'cargo-fetch',
+      ecosystem: Ecosystem.Rust,
+      command: `cargo fetch${lock.length ? ' --locked' : ''}`,
+      reason: 'rust: cargo fetch (Cargo.toml)',
+      inputs: ['Cargo.toml', ...lock],
+      caches: [`CARGO_HOME ${caches.cargoHome}`],
+    });
+  }
+  if (steps.length === 0)
+    detected.push('no ecosystem detected (no package.json, Python project, go.mod or Cargo.toml): nothing to set up');
+  return { detected, steps, tools, ...(python ? { venv: python.venv } : {}), go, rust };
+}

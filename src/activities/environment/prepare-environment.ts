@@ -1,0 +1,206 @@
+/**
+ * The environment phase of a run, before the first model call: plan (commands.setup,
+ * else detection), fetch missing package managers, run each step in the worktree with
+ * the network and a scrubbed environment (setup-env), outside the agent's sandbox,
+ * then persist what every later command in the worktree needs (environment-file).
+ * Idempotent: a retried or resumed activity skips steps whose stamp and output are
+ * there, and reuses the shared caches; the report says what was reused.
+ */
+import { mkdir, realpath } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import {
+  SetupStepStatus,
+  type EnvironmentReport,
+  type PrepareEnvironmentInput,
+  type SetupStepReport,
+} from '../../contracts/environment.js';
+import { setupCommandsOf } from '../../contracts/repo-config.js';
+import { readRepoConfig } from '../../definition/repo-config/read-repo-config.js';
+import { ensureAgentHome } from '../workspace/sandbox-state.js';
+import { assertAtBaseCommit, setupLeftovers } from './base-commit-guard.js';
+import { cacheLayout, worktreeLayout } from './cache-layout.js';
+import { planConfigured, planDetected, type EnvironmentPlan } from './detect-setup.js';
+import { supportsPipPython } from './detect-python.js';
+import { readPythonProject } from './python-project.js';
+import { writeEnvironmentReport } from './environment-file.js';
+import { seedGoCache } from './go-cache-seed.js';
+import { ensureTool, onPath } from './package-manager-tool.js';
+import type { PlannedStep } from './planned-step.js';
+import { sandboxEnvironment } from './sandbox-environment.js';
+import { lastLines, setupFailure } from './setup-failure.js';
+import { setupEnv } from './setup-env.js';
+import type { SetupProcessRunner } from './setup-process.js';
+import { hasStamp, stepKeys, writeStamp } from './step-stamps.js';
+
+export interface PrepareEnvironmentDeps {
+  readonly runner: SetupProcessRunner;
+  /** The worker's environment (default process.env): the source of the scrubbed setup env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly log?: (line: string) => void;
+  readonly signal?: AbortSignal;
+  /** Called at each step and every 10 s while one runs (the activity heartbeats with it). */
+  readonly heartbeat?: (detail: string) => void;
+}
+
+const DEFAULT_COMMAND_TIMEOUT_MS = 15 * 60_000;
+
+async function runStep(options: {
+  readonly deps: PrepareEnvironmentDeps;
+  readonly step: PlannedStep;
+  readonly input: PrepareEnvironmentInput;
+  readonly env: Readonly<Record<string, string>>;
+  readonly stamps: { readonly worktree: string; readonly shared: string };
+  readonly timeoutMs: number;
+}): Promise<SetupStepReport> {
+  const { deps, step, input } = options;
+  const keys = await stepKeys(input.worktreePath, step);
+  const cacheHit = step.caches.length > 0 && (await hasStamp(options.stamps.shared, keys.shared));
+  const reused = cacheHit ? step.caches.map((c) => `${c} (this repository and lockfile)`) : [];
+  const base = { ecosystem: step.ecosystem, command: step.command, reason: step.reason };
+  const produced = step.produces === undefined || existsSync(step.produces);
+  if (produced && (await hasStamp(options.stamps.worktree, keys.worktree))) {
+    return {
+      ...base,
+      status: SetupStepStatus.Skipped,
+      cacheHit: true,
+      reused: ['done earlier in this worktree'],
+      durationMs: 0,
+    };
+  }
+  deps.log?.(`[environment] ${step.command}`);
+  const result = await deps.runner.run({
+    command: step.command,
+    cwd: input.worktreePath,
+    env: options.env,
+    timeoutMs: options.timeoutMs,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+  if (result.exitCode !== 0) {
+    if (!step.optional)
+      throw setupFailure({ step, result, timeoutMs: options.timeoutMs, worktreePath: input.worktreePath });
+    const note = lastLines(result.output, 5);
+    return { ...base, status: SetupStepStatus.FailedOptional, cacheHit, reused, durationMs: result.durationMs, note };
+  }
+  await writeStamp(options.stamps.worktree, keys.worktree, step);
+  if (step.caches.length > 0) await writeStamp(options.stamps.shared, keys.shared, step);
+  return { ...base, status: SetupStepStatus.Ran, cacheHit, reused, durationMs: result.durationMs };
+}
+
+async function plan(
+  input: PrepareEnvironmentInput,
+  caches: ReturnType<typeof cacheLayout>,
+  env: Readonly<Record<string, string | undefined>>,
+  probe: SetupProcessRunner,
+  probeEnv: Readonly<Record<string, string>>,
+): Promise<EnvironmentPlan> {
+  const configured = input.setup ?? setupCommandsOf((await readRepoConfig(input.worktreePath))?.commands);
+  if (configured !== undefined && configured.length > 0) return planConfigured(input.worktreePath, configured, caches);
+  const pathVar = env['PATH'] ?? '';
+  const python = onPath('python3', pathVar) ?? onPath('python', pathVar) ?? 'python3';
+  const uv = onPath('uv', pathVar) !== undefined;
+  // Only a Python project pays for the pip probe.
+  const pythonProject = !uv && (await readPythonProject(input.worktreePath)) !== undefined;
+  const pip = pythonProject
+    ? await probe.run({
+        command: `'${python}' -m pip --version`,
+        cwd: input.worktreePath,
+        env: probeEnv,
+        timeoutMs: 60_000,
+      })
+    : undefined;
+  return planDetected({
+    dir: input.worktreePath,
+    caches,
+    worktree: worktreeLayout(input.worktreePath, env),
+    python: { python, uv, externalPip: pip?.exitCode === 0 && supportsPipPython(pip.output) },
+  });
+}
+
+export async function prepareEnvironment(
+  deps: PrepareEnvironmentDeps,
+  input: PrepareEnvironmentInput,
+): Promise<EnvironmentReport> {
+  const started = Date.now();
+  const source = deps.env ?? process.env;
+  const timeoutMs = input.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+  const caches = cacheLayout(input.repoPath, source);
+  const worktree = worktreeLayout(input.worktreePath, source);
+  if (input.baseCommit !== undefined) await assertAtBaseCommit(input.worktreePath, input.baseCommit);
+  await ensureAgentHome(input.worktreePath);
+  for (const dir of [caches.root, caches.stamps, worktree.setupHome, worktree.stamps])
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  const toolEnv = setupEnv({ source, caches, worktree, pathPrepend: [] });
+  const thePlan = await plan(input, caches, source, deps.runner, toolEnv);
+  for (const line of thePlan.detected) deps.log?.(`[environment] ${line}`);
+  const steps: SetupStepReport[] = [];
+  const toolBins: string[] = [];
+  const toolPrefixes: string[] = [];
+  for (const request of thePlan.tools) {
+    const tool = await ensureTool({
+      request,
+      caches,
+      runner: deps.runner,
+      env: toolEnv,
+      cwd: input.worktreePath,
+      timeoutMs,
+    });
+    steps.push(tool.report);
+    if (tool.binDir) toolBins.push(tool.binDir);
+    if (tool.prefix) toolPrefixes.push(tool.prefix);
+  }
+  const env = setupEnv({ source, caches, worktree, pathPrepend: toolBins });
+  const stamps = { worktree: worktree.stamps, shared: caches.stamps };
+  // Steps that use a shared cache (fetched tools, installs, the GOCACHE seed; not the
+  // venv's creation): all warm = a cached setup.
+  const cacheUsers: SetupStepReport[] = [...steps];
+  for (const step of thePlan.steps) {
+    deps.heartbeat?.(step.command);
+    const report = await runStep({ deps, step, input, env, stamps, timeoutMs });
+    steps.push(report);
+    if (step.caches.length > 0) cacheUsers.push(report);
+  }
+  let pythonBase: string | undefined;
+  if (thePlan.venv !== undefined) {
+    const probe = await deps.runner.run({
+      command: `'${thePlan.venv}/bin/python' -c 'import sys; print(sys.base_prefix)'`,
+      cwd: input.worktreePath,
+      env,
+      timeoutMs: 60_000,
+    });
+    const base = probe.output.trim().split('\n').pop();
+    if (probe.exitCode === 0 && base) pythonBase = await realpath(base).catch(() => base);
+  }
+  if (thePlan.go) {
+    await mkdir(caches.goBuild, { recursive: true });
+    const seed = await seedGoCache({
+      shared: caches.goBuild,
+      target: worktree.goCache,
+      runner: deps.runner,
+      env,
+      cwd: input.worktreePath,
+    });
+    steps.push(seed);
+    cacheUsers.push(seed);
+  }
+  const sandbox = sandboxEnvironment({
+    plan: thePlan,
+    caches,
+    worktree,
+    toolBins,
+    toolPrefixes,
+    ...(pythonBase === undefined ? {} : { pythonBase }),
+    ...(env['GOFLAGS'] ? { goFlags: env['GOFLAGS'] } : {}),
+  });
+  const report: EnvironmentReport = {
+    version: 1,
+    worktreePath: input.worktreePath,
+    detected: thePlan.detected,
+    steps,
+    cached: cacheUsers.length > 0 && cacheUsers.every((s) => s.cacheHit),
+    sandbox,
+    warnings: await setupLeftovers(input.worktreePath),
+    durationMs: Date.now() - started,
+  };
+  await writeEnvironmentReport(report);
+  return report;
+}

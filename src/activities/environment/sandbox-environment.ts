@@ -1,0 +1,52 @@
+/**
+ * What the agent's sandbox gets from a prepared environment. Everything there runs
+ * offline, so each ecosystem is pointed at what setup fetched and told not to fetch:
+ * the venv (whole dir, pyvenv.cfg included, so `sys.prefix` is the venv) and its base
+ * interpreter, read-only; Go's module cache read-only with GOPROXY=off, and a GOCACHE
+ * of the worktree's own (seeded from the warm shared one: go must write its cache, and
+ * the agent must not write a cache later runs trust); cargo's home read-only, offline;
+ * fetched package managers' bins first on PATH. Shared caches are never writable.
+ */
+import type { SandboxEnvironment } from '../../contracts/environment.js';
+import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
+import type { EnvironmentPlan } from './detect-setup.js';
+
+export function sandboxEnvironment(options: {
+  readonly plan: EnvironmentPlan;
+  readonly caches: CacheLayout;
+  readonly worktree: WorktreeLayout;
+  readonly toolBins: readonly string[];
+  readonly toolPrefixes: readonly string[];
+  /** The venv's base interpreter prefix (`sys.base_prefix`), when a venv was made. */
+  readonly pythonBase?: string;
+  /** GOFLAGS setup ran with: the build cache is keyed by them. */
+  readonly goFlags?: string;
+}): SandboxEnvironment {
+  const { plan, caches, worktree } = options;
+  const pathPrepend: string[] = [];
+  const env: Record<string, string> = {};
+  const readOnlyDirs: string[] = [...options.toolPrefixes];
+  const writableDirs: string[] = [];
+  if (plan.venv !== undefined) {
+    pathPrepend.push(`${plan.venv}/bin`);
+    env['VIRTUAL_ENV'] = plan.venv;
+    readOnlyDirs.push(plan.venv);
+    if (options.pythonBase !== undefined) readOnlyDirs.push(options.pythonBase);
+  }
+  pathPrepend.push(...options.toolBins);
+  if (plan.go) {
+    Object.assign(env, { GOMODCACHE: caches.goMod, GOCACHE: worktree.goCache, GOPROXY: 'off', GOTOOLCHAIN: 'local' });
+    if (options.goFlags) env['GOFLAGS'] = options.goFlags;
+    readOnlyDirs.push(caches.goMod);
+    writableDirs.push(worktree.goCache);
+  }
+  if (plan.rust) {
+    Object.assign(env, { CARGO_HOME: caches.cargoHome, CARGO_NET_OFFLINE: 'true' });
+    readOnlyDirs.push(caches.cargoHome);
+  }
+  if (plan.steps.some((s) => s.ecosystem === 'yarn')) {
+    Object.assign(env, { YARN_GLOBAL_FOLDER: caches.yarnBerry, YARN_ENABLE_OFFLINE_MODE: '1' });
+    readOnlyDirs.push(caches.yarnBerry);
+  }
+  return { pathPrepend, env, readOnlyDirs, writableDirs };
+}

@@ -1,0 +1,55 @@
+/**
+ * The error of a failed setup step: ENVIRONMENT_FAILED naming the command, how it
+ * ended (exit code or timeout) and the last lines of its output, which is where npm,
+ * pip, go and cargo say why. Not retryable: the same lockfile fails the same way, and
+ * no model request is made before it is fixed.
+ */
+import { AgentError } from '../../contracts/errors.js';
+import { FailureType } from '../../contracts/failures.js';
+import type { PlannedStep } from './planned-step.js';
+import type { SetupProcessResult } from './setup-process.js';
+
+const LAST_LINES = 20;
+const LAST_CHARS = 3000;
+
+/** The last non-empty lines of an output, bounded. */
+export function lastLines(output: string, count = LAST_LINES): string {
+  const lines = output.split('\n').filter((l) => l.trim() !== '');
+  const tail = lines.slice(-count).join('\n');
+  return tail.length > LAST_CHARS ? `…${tail.slice(-LAST_CHARS)}` : tail;
+}
+
+export function howItEnded(result: SetupProcessResult, timeoutMs: number): string {
+  if (result.timedOut) return `timed out after ${Math.round(timeoutMs / 1000)} s and was killed`;
+  return result.exitCode === undefined ? 'was killed or could not be started' : `exited with code ${result.exitCode}`;
+}
+
+export function setupFailure(options: {
+  readonly step: PlannedStep;
+  readonly result: SetupProcessResult;
+  readonly timeoutMs: number;
+  readonly worktreePath: string;
+}): AgentError {
+  const { step, result } = options;
+  const ended = howItEnded(result, options.timeoutMs);
+  const tail = lastLines(result.output);
+  const where = step.id.startsWith('setup-')
+    ? `.agent/config.json#/commands/setup/${step.id.slice('setup-'.length)}`
+    : step.command;
+  return new AgentError(
+    FailureType.EnvironmentFailed,
+    `environment setup failed: \`${step.command}\` ${ended} in ${options.worktreePath} (${step.reason})` +
+      (tail ? `\nlast lines:\n${tail}` : '\n(no output)'),
+    {
+      where,
+      expected: 'exit code 0 (fix the command or set commands.setup in .agent/config.json)',
+      details: {
+        command: step.command,
+        ecosystem: step.ecosystem,
+        ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
+        timedOut: result.timedOut,
+        lastLines: tail,
+      },
+    },
+  );
+}

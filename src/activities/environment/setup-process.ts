@@ -1,0 +1,92 @@
+/**
+ * The SetupProcessRunner port: run one setup command line (bash) in a directory with
+ * an explicit, whole environment, outside the agent's sandbox (setup needs the
+ * network), in its own process group so a timeout ends npm's or pip's children too.
+ * Output is captured capped (head and tail) and redacted. Tests may pass a fake.
+ */
+import { execa } from 'execa';
+import { CappedText } from '../process/capped-text.js';
+import { redactorForEnv, type Redact } from '../secret-redactor.js';
+
+export interface SetupProcessRequest {
+  readonly command: string;
+  readonly cwd: string;
+  /** The child's whole environment (nothing is inherited). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface SetupProcessResult {
+  /** Undefined when it did not exit by itself (timeout, signal, could not start). */
+  readonly exitCode: number | undefined;
+  readonly timedOut: boolean;
+  /** stdout and stderr interleaved, capped and redacted. */
+  readonly output: string;
+  readonly durationMs: number;
+}
+
+export interface SetupProcessRunner {
+  run(request: SetupProcessRequest): Promise<SetupProcessResult>;
+}
+
+const OUTPUT_CAP_CHARS = 64 * 1024;
+const KILL_GRACE_MS = 3000;
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+export function createExecaSetupRunner(options: { readonly redact?: Redact } = {}): SetupProcessRunner {
+  return {
+    async run(request) {
+      // The worker's secrets as they are now (a key may be rotated while the worker runs).
+      const redact = options.redact ?? redactorForEnv(process.env);
+      const started = Date.now();
+      const text = new CappedText(OUTPUT_CAP_CHARS);
+      const child = execa('bash', ['-c', request.command], {
+        cwd: request.cwd,
+        env: request.env,
+        extendEnv: false,
+        stdin: 'ignore',
+        buffer: false,
+        all: true,
+        reject: false,
+        detached: true,
+        ...(request.signal ? { cancelSignal: request.signal } : {}),
+      });
+      child.all?.setEncoding('utf8');
+      child.all?.on('data', (chunk: string) => text.append(chunk));
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        killGroup(child.pid, 'SIGTERM');
+        setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS).unref();
+      }, request.timeoutMs);
+      const onAbort = (): void => killGroup(child.pid, 'SIGTERM');
+      request.signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        const result = await child;
+        if (result.failed && result.exitCode === undefined && !timedOut) {
+          text.append(`\n${result.shortMessage ?? 'could not be started'}\n`);
+        }
+        return {
+          exitCode: timedOut ? undefined : result.exitCode,
+          timedOut,
+          output: redact(text.toString()),
+          durationMs: Date.now() - started,
+        };
+      } finally {
+        clearTimeout(timer);
+        request.signal?.removeEventListener('abort', onAbort);
+        // Nothing a setup command started outlives it.
+        killGroup(child.pid, 'SIGKILL');
+      }
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The environment phase's contract: what `prepareEnvironment` is asked and what it
+ * reports. The report is returned to the workflow (small: reasons, steps, timings) and
+ * persisted next to the worktree's sandbox state, where every later agent command and
+ * validator in that worktree reads it (PATH additions, variables, the dirs it may see).
+ */
+
+/** What a setup step prepares. Closed set: detection and docs switch over it. */
+export const Ecosystem = {
+  Npm: 'npm',
+  Pnpm: 'pnpm',
+  Yarn: 'yarn',
+  Bun: 'bun',
+  Python: 'python',
+  Go: 'go',
+  Rust: 'rust',
+  /** `commands.setup` of `.agent/config.json`. */
+  Configured: 'configured',
+} as const;
+export type Ecosystem = (typeof Ecosystem)[keyof typeof Ecosystem];
+
+/** What became of one step in this call. */
+export const SetupStepStatus = {
+  /** The command ran (and exited 0). */
+  Ran: 'ran',
+  /** This worktree already had its result for the same inputs (a retried or resumed activity). */
+  Skipped: 'skipped',
+  /** An optional step (warming a build cache) failed; the run goes on without it. */
+  FailedOptional: 'failed-optional',
+} as const;
+export type SetupStepStatus = (typeof SetupStepStatus)[keyof typeof SetupStepStatus];
+
+export interface PrepareEnvironmentInput {
+  /** The run's worktree at the base commit: setup runs here. */
+  readonly worktreePath: string;
+  /** The user's checkout (identity of the repository; never written). */
+  readonly repoPath: string;
+  /**
+   * `commands.setup` already read by the caller; when absent, `.agent/config.json` of the
+   * worktree (the base commit) is read.
+   */
+  readonly setup?: readonly string[];
+  /**
+   * The run's base commit: when given, setup refuses a worktree that is not clean at it
+   * (setup runs repository code unsandboxed: only committed code, never the agent's).
+   */
+  readonly baseCommit?: string;
+  /** Per-command timeout (default 15 min). */
+  readonly commandTimeoutMs?: number;
+}
+
+export interface SetupStepReport {
+  readonly ecosystem: Ecosystem;
+  /** The command line as run (paths of the harness shown as they are: no secret in them). */
+  readonly command: string;
+  /** Why it runs: one line. */
+  readonly reason: string;
+  readonly status: SetupStepStatus;
+  /** The shared cache already held what this step needs (same repository and lockfile). */
+  readonly cacheHit: boolean;
+  /** What was reused, one line each (`npm cache …`, `pnpm 9.15.0 from …`). */
+  readonly reused: readonly string[];
+  readonly durationMs: number;
+  /** The last lines of the output when an optional step failed. */
+  readonly note?: string;
+}
+
+/** How every later command in the worktree is started; read by sandbox-launch. */
+export interface SandboxEnvironment {
+  /** Put first on PATH, in order (a venv's bin, a package manager's bin). */
+  readonly pathPrepend: readonly string[];
+  /** Set in the agent's environment (VIRTUAL_ENV, GOCACHE, GOMODCACHE, GOPROXY=off …). */
+  readonly env: Readonly<Record<string, string>>;
+  /** Shown read-only in the sandbox (the venv, the base interpreter, shared caches, tool dirs). */
+  readonly readOnlyDirs: readonly string[];
+  /** Shown writable (the worktree's own GOCACHE, seeded from the warm shared one). */
+  readonly writableDirs: readonly string[];
+}
+
+export interface EnvironmentReport {
+  readonly version: 1;
+  readonly worktreePath: string;
+  /** One line per detection: what and why (or that `commands.setup` was used). */
+  readonly detected: readonly string[];
+  readonly steps: readonly SetupStepReport[];
+  /** Every step that uses a shared cache found it warm (a second run of the same repository and lockfile). */
+  readonly cached: boolean;
+  readonly sandbox: SandboxEnvironment;
+  /** What the run should tell the user (setup left files git shows …). */
+  readonly warnings: readonly string[];
+  readonly durationMs: number;
+}
