@@ -27,8 +27,6 @@ export const FailureType = {
   IssueNotFound: 'ISSUE_NOT_FOUND',
   RepoNotFound: 'REPO_NOT_FOUND',
   WorktreeFailed: 'WORKTREE_FAILED',
-  /** The environment phase (setup commands, detected installs) failed: no model request was made. */
-  EnvironmentFailed: 'ENVIRONMENT_FAILED',
   BoundaryFailed: 'BOUNDARY_FAILED',
   BoundaryPartial: 'BOUNDARY_PARTIAL',
   MaxIterations: 'MAX_ITERATIONS',

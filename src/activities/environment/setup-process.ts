@@ -6,7 +6,7 @@
  */
 import { execa } from 'execa';
 import { CappedText } from '../process/capped-text.js';
-import { redactorForEnv, type Redact } from '../secret-redactor.js';
+import { redactorForEnv, type Redact } from '../edge/secret-redactor.js';
 
 export interface SetupProcessRequest {
   readonly command: string;
