@@ -16,6 +16,7 @@ import { restoreGitState } from './workspace/git/git-state-guard.js';
 import { buildRetryPrompt } from './validate/retry/build-retry-prompt.js';
 import { runValidators } from './validate/run-validators.js';
 import { runPreflight } from './preflight/run-preflight.js';
+import { createEnvironmentActivities } from './environment/create-environment-activities.js';
 import { createArtifactStore, validatorArtifactDir } from './artifacts/artifact-store.js';
 import { evaluateCustomVerdict } from './completion/custom-verdict.js';
 import { runStepRunner } from './runner/run-step-runner.js';
@@ -73,6 +74,11 @@ export function createActivities(deps: ActivityDeps): RunActivities {
   const redact = deps.redact ?? redactorForEnv(process.env);
   const edge = edgeWith(redact);
   const stepInputs = createStepInputCache();
+  const environment = createEnvironmentActivities({
+    log: (line) => log.info(redact(line)),
+    signal: () => Context.current().cancellationSignal,
+    heartbeat: () => (detail) => Context.current().heartbeat(detail),
+  });
   return {
     loadDefinition: edge(async ({ agentDir, overrides }) => loadAgentDefinitionOrThrow(agentDir, overrides)),
     resolvePrompt: edge(async (input) => resolveC3lPrompt(input)),
@@ -144,6 +150,11 @@ export function createActivities(deps: ActivityDeps): RunActivities {
         }),
       );
     }),
+    // Setup runs the repository's own install at the base commit (networked, no secret, outside
+    // the sandbox, as a user's `npm ci` would); the git-state guard still puts back any hook it planted.
+    prepareEnvironment: edge(async (input) =>
+      guarded(input.worktreePath, async () => environment.prepareEnvironment(input)),
+    ),
     // The repository's own commands on the base: like validators, they run code from the worktree.
     runPreflight: edge(async (input) =>
       guarded(input.worktreePath, () =>

@@ -21,6 +21,7 @@ import type {
   ValidationReport,
 } from './validation.js';
 import type { PreflightInput, PreflightReport } from './preflight.js';
+import type { EnvironmentReport, PrepareEnvironmentInput } from './environment.js';
 
 // Re-exported: callers name every activity's input and output from this one module.
 export type { RunStepRunnerInput, RunStepRunnerOutput };
@@ -236,6 +237,8 @@ export interface RunActivities {
   resolveSchema(input: ResolveSchemaInput): Promise<SchemaDigest>;
   queryStep(input: QueryStepInput): Promise<QueryStepOutput>;
   runValidators(input: RunValidatorsInput): Promise<ValidationReport>;
+  /** Installs what the repository's commands need into the run's worktree (contracts/environment.ts). */
+  prepareEnvironment(input: PrepareEnvironmentInput): Promise<EnvironmentReport>;
   /** Each command validator once on the prepared base, before the first model call (contracts/preflight.ts). */
   runPreflight(input: PreflightInput): Promise<PreflightReport>;
   buildRetryPrompt(input: BuildRetryPromptInput): Promise<ResolvedPrompt>;

@@ -86,6 +86,8 @@ export interface EnvironmentReport {
   /** Every step that uses a shared cache found it warm (a second run of the same repository and lockfile). */
   readonly cached: boolean;
   readonly sandbox: SandboxEnvironment;
+  /** As ValidationReport.gitRestored: setup ran the repository's code, and changed these git files. */
+  readonly gitRestored?: readonly string[];
   /** What the run should tell the user (setup left files git shows …). */
   readonly warnings: readonly string[];
   readonly durationMs: number;

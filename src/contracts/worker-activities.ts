@@ -18,6 +18,7 @@ const NAMES = {
   queryStep: true,
   runValidators: true,
   runPreflight: true,
+  prepareEnvironment: true,
   buildRetryPrompt: true,
   runBoundaryHook: true,
   checkExternalState: true,
