@@ -29,7 +29,8 @@ import type { IterationOutcome } from './run/iteration-outcome.js';
 import { cancelSignal, progressQuery, raiseBudgetSignal, raiseBudgetUpdate, retrySignal } from './run/messages.js';
 import { checkBudgetArgs, checkCancelArgs, checkRetryArgs, validateBudgetUpdate } from './run/message-validation.js';
 import { AgentNameKey, DefinitionHashKey, IssueNumberKey } from './run/search-attributes.js';
-import { RunSession, type RunContext } from './run/state/run-session.js';
+import { RunSession } from './run/state/run-session.js';
+import type { RunContext } from './run/run-context.js';
 import { endRun, startAt } from './run/state/run-transitions.js';
 import { endWithStatus, statusFollowsOutcome, watchCancelRequest } from './run/end-with-status.js';
 

@@ -15,7 +15,8 @@ import { isJsonObject } from '../../contracts/json.js';
 import { awaitRetryPrompt, countCompletionFailure } from '../run/state/run-transitions.js';
 import { configActivities, onWorktreeHost, workspaceActivities } from '../run/activity-proxies.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
-import type { RunContext, RunSession } from '../run/state/run-session.js';
+import type { RunSession } from '../run/state/run-session.js';
+import type { RunContext } from '../run/run-context.js';
 
 /**
  * The completion step guarding a step: the one with the same id, else the only one

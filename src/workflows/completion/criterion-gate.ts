@@ -8,7 +8,8 @@
 import { log } from '@temporalio/workflow';
 import { FailureType } from '../../contracts/failures.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
-import type { RunContext, RunSession } from '../run/state/run-session.js';
+import type { RunSession } from '../run/state/run-session.js';
+import type { RunContext } from '../run/run-context.js';
 import { countCheck, goToStep, latchCriterion } from '../run/state/run-transitions.js';
 import { closureStepFor } from './closure-target.js';
 import { decideVerdict, type VerdictArgs } from './verdict-check.js';

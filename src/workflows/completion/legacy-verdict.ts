@@ -12,7 +12,8 @@ import { finishRun } from '../deliver/deliver-after-closing.js';
 import { countCheck, sendBackToStep } from '../run/state/run-transitions.js';
 import { decideVerdict, type VerdictArgs } from './verdict-check.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
-import type { RunContext, RunSession } from '../run/state/run-session.js';
+import type { RunSession } from '../run/state/run-session.js';
+import type { RunContext } from '../run/run-context.js';
 
 export async function legacyVerdict(
   ctx: RunContext,

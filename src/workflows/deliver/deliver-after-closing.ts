@@ -13,7 +13,8 @@ import { isJsonObject, type JsonObject } from '../../contracts/json.js';
 import type { BoundaryReport } from '../../contracts/run.js';
 import { boundaryActivities, onWorktreeHost } from '../run/activity-proxies.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
-import type { RunContext, RunSession } from '../run/state/run-session.js';
+import type { RunSession } from '../run/state/run-session.js';
+import type { RunContext } from '../run/run-context.js';
 
 /** The closure output may choose the action (`closure_action`) and add labels (`issue.labels`). */
 function closureActionOf(ctx: RunContext, output: JsonObject): ClosureAction {

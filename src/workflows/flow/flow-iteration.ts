@@ -20,7 +20,8 @@ import { gateOnCriterion } from '../completion/criterion-gate.js';
 import { legacyVerdict } from '../completion/legacy-verdict.js';
 import type { VerdictArgs } from '../completion/verdict-check.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
-import type { RunContext, RunSession } from '../run/state/run-session.js';
+import type { RunSession } from '../run/state/run-session.js';
+import type { RunContext } from '../run/run-context.js';
 import { runModelStep } from './model-step.js';
 import { runRunnerStep } from './runner-step.js';
 

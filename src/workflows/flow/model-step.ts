@@ -27,7 +27,8 @@ import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';
 import { configActivities, modelActivities, onWorktreeHost } from '../run/activity-proxies.js';
 import { failureInfo } from '../run/failure-info.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
-import type { RunContext, RunSession } from '../run/state/run-session.js';
+import type { RunSession } from '../run/state/run-session.js';
+import type { RunContext } from '../run/run-context.js';
 
 export type ModelStepOutcome = { readonly kind: 'answered'; readonly answer: QueryStepOutput } | IterationOutcome;
 

@@ -17,7 +17,8 @@ import { onWorktreeHost, runnerActivities } from '../run/activity-proxies.js';
 import { runCompletionConditions } from '../completion/completion-loop.js';
 import { finishRun } from '../deliver/deliver-after-closing.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
-import type { RunContext, RunSession } from '../run/state/run-session.js';
+import type { RunSession } from '../run/state/run-session.js';
+import type { RunContext } from '../run/run-context.js';
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } as const;
 

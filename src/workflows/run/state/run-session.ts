@@ -5,7 +5,7 @@
  * (see RunSession) are owned here too, each with a getter and a method that sets it.
  */
 import { log, patched } from '@temporalio/workflow';
-import type { PrepareWorkspaceOutput, ResolvePromptInput } from '../../../contracts/activities.js';
+import type { PrepareWorkspaceOutput } from '../../../contracts/activities.js';
 import type { AgentDefinition } from '../../../contracts/definition.js';
 import type { RunInput, RunPhase, RunProgress } from '../../../contracts/run.js';
 import { totalTokens, type RunBudget } from '../../../contracts/usage.js';
@@ -17,20 +17,6 @@ import {
   SPARSE_ATTRIBUTES_PATCH,
   type PublishedAttributes,
 } from '../run-details.js';
-
-/** Immutable once the run has loaded its definition and prepared its worktree. */
-export interface RunContext {
-  readonly input: RunInput;
-  readonly workflowId: string;
-  readonly definition: AgentDefinition;
-  readonly workspace: PrepareWorkspaceOutput;
-  /** How every step resolves the system prompt (resolved once at start to fail fast). */
-  readonly system: ResolvePromptInput;
-  readonly issueContext: string;
-  readonly maxIterations: number;
-  /** patched('completion-via-closure'): false only when replaying a run recorded before it. */
-  readonly completionViaClosure: boolean;
-}
 
 /** Warnings kept (oldest dropped first), so a flood of bad signals cannot grow the result. */
 const MAX_WARNINGS = 20;
