@@ -37,7 +37,7 @@ import { failureInfo } from '../run/failure-info.js';
 import { cancelSignal } from '../run/messages.js';
 import { RepoIdKey } from '../run/search-attributes.js';
 import { awaitActivities, labelActivities } from './batch-proxies.js';
-import type { LabelMove } from './batch-state.js';
+import type { LabelMove } from './label-moves.js';
 
 export type RunEnd =
   | { kind: 'result'; result: RunResult }

@@ -15,7 +15,7 @@ import type {
   BatchProgress,
   BatchResult,
 } from '../../contracts/batch.js';
-import { batchResult, buildProgress, renderBatchDetails } from './batch-state.js';
+import { batchResult, buildProgress, renderBatchDetails } from './batch-report.js';
 
 export class BatchSession {
   #phase: BatchPhase;

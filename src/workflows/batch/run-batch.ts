@@ -22,7 +22,7 @@ import { validateInput } from './batch-input.js';
 import { batchProgressQuery, cancelBatchSignal } from './batch-messages.js';
 import { selectActivities } from './batch-proxies.js';
 import { BatchSession } from './batch-session.js';
-import { rowWithoutRun } from './batch-state.js';
+import { rowWithoutRun } from './batch-report.js';
 import { workIssue } from './work-issue.js';
 
 /** A fresh batch selects its issues once; the missing ones are failed rows at once. */

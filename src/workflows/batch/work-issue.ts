@@ -10,7 +10,8 @@ import { FailureType } from '../../contracts/failures.js';
 import { failureInfo } from '../run/failure-info.js';
 import { moveIssueLabels, runIssueChild, type RunEnd } from './batch-child.js';
 import type { BatchSession } from './batch-session.js';
-import { finalMove, rowFromRun, rowWithoutRun, startMove } from './batch-state.js';
+import { rowFromRun, rowWithoutRun } from './batch-report.js';
+import { finalMove, startMove } from './label-moves.js';
 
 export async function workIssue(session: BatchSession, ref: BatchIssueRef): Promise<void> {
   const { input } = session;
