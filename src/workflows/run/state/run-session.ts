@@ -26,14 +26,16 @@ const MAX_WARNINGS = 20;
  * every change of RunState is a named transition from run-transitions.ts passed to
  * `update`. Everything else reads.
  *
- * Outside RunState, and so outside the replayed loop state, the session owns six facts,
- * each private with a getter and set only by the method named beside it:
+ * Six facts are not loop state, so they are not in RunState (the transitions never see
+ * them) but the session owns them all the same: each is private, read by a getter, and
+ * set only by the method named beside it.
  *   definition     attachDefinition   the loaded snapshot (its hash and name)
  *   workspace      attachWorkspace    the prepared worktree and branch
  *   maxIterations  attachDefinition   the input's cap, else the definition's
  *   cancelReason   requestCancel      why an operator cancelled
  *   budgetBlocked  blockOnBudget      why a step stopped at the budget (cleared by retry, raiseBudget)
  *   warnings       warn               what an operator should know that did not stop the run
+ *                                     (rejectSignal and noteGitRestored warn)
  */
 export class RunSession {
   #state: RunState;
