@@ -25,11 +25,13 @@ import { failureInfo } from './run/failure-info.js';
 import { runFlowIteration } from './flow/flow-iteration.js';
 import { withinClosureGrace } from './completion/criterion-gate.js';
 import { applicableResume } from '../contracts/resume-point.js';
-import type { IterationOutcome } from './flow/iteration-outcome.js';
+import type { IterationOutcome } from './run/iteration-outcome.js';
 import { cancelSignal, progressQuery, raiseBudgetSignal, raiseBudgetUpdate, retrySignal } from './run/messages.js';
 import { checkBudgetArgs, checkCancelArgs, checkRetryArgs, validateBudgetUpdate } from './run/message-validation.js';
 import { AgentNameKey, DefinitionHashKey, IssueNumberKey } from './run/search-attributes.js';
-import { RunSession, type RunContext } from './run/run-session.js';
+import { RunSession } from './run/state/run-session.js';
+import type { RunContext } from './run/run-context.js';
+import { endRun, startAt } from './run/state/run-transitions.js';
 import { endWithStatus, statusFollowsOutcome, watchCancelRequest } from './run/end-with-status.js';
 
 const TEMPORAL_CANCEL_REASON = 'cancelled through Temporal (Web UI or temporal workflow cancel)';
@@ -52,12 +54,13 @@ async function prepare(session: RunSession): Promise<RunContext> {
   const budget: RunBudget = { maxTurnsPerStep: definition.model.maxTurnsPerStep, ...input.budget };
   // `retry` of a failed run: start where it stopped, with its StepContext (no new commands).
   const resume = applicableResume(input.resumeFrom, definition.steps);
-  session.update({
-    ...session.state,
-    stepId: resume?.stepId ?? definition.entryStep,
-    ...(resume === undefined ? {} : { stepContext: resume.stepContext }),
-    budget,
-  });
+  session.update(
+    startAt(session.state, {
+      stepId: resume?.stepId ?? definition.entryStep,
+      ...(resume === undefined ? {} : { stepContext: resume.stepContext }),
+      budget,
+    }),
+  );
   if (resume !== undefined) log.info(`resuming failed run ${resume.fromRunId} at step ${resume.stepId}`);
   upsertSearchAttributes([
     { key: AgentNameKey, value: definition.name },
@@ -198,15 +201,13 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   const truthful = statusFollowsOutcome(result);
   if (temporalCancel !== undefined && !truthful) {
     // Histories recorded before the patch: rethrown without a result, as then.
-    session.update({ ...session.state, phase: 'cancelled' });
+    session.setPhase('cancelled');
     throw temporalCancel;
   }
   const phase = result.outcome === 'success' ? 'completed' : result.outcome === 'cancelled' ? 'cancelled' : 'failed';
-  session.update({
-    ...session.state,
-    phase,
-    ...(result.outcome === 'failed' ? { lastError: `${result.code}: ${result.reason}` } : {}),
-  });
+  session.update(
+    endRun(session.state, phase, result.outcome === 'failed' ? `${result.code}: ${result.reason}` : undefined),
+  );
   log.info('run finished', { outcome: result.outcome, code: result.code, reason: result.reason });
   return truthful ? endWithStatus(result, cancelRequested) : result;
 }

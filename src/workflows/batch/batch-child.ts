@@ -32,12 +32,12 @@ import type { BatchInput, BatchIssueProgress, BatchIssueRef } from '../../contra
 import { FailureType } from '../../contracts/failures.js';
 import type { RunInput, RunResult } from '../../contracts/run.js';
 import { runResultOf } from '../../contracts/run-end.js';
-import type { runAgentWorkflow } from '../run-agent.js';
+import type { RunAgentWorkflow } from '../run/run-agent-signature.js';
 import { failureInfo } from '../run/failure-info.js';
 import { cancelSignal } from '../run/messages.js';
 import { RepoIdKey } from '../run/search-attributes.js';
 import { awaitActivities, labelActivities } from './batch-proxies.js';
-import type { LabelMove } from './batch-state.js';
+import type { LabelMove } from './label-moves.js';
 
 export type RunEnd =
   | { kind: 'result'; result: RunResult }
@@ -63,7 +63,7 @@ export async function runIssueChild(
     ...(input.repoInstructions ? { repoInstructions: input.repoInstructions } : {}),
   };
   try {
-    const child = await startChild<typeof runAgentWorkflow>('runAgentWorkflow', {
+    const child = await startChild<RunAgentWorkflow>('runAgentWorkflow', {
       workflowId: id,
       args: [runInput],
       parentClosePolicy: ParentClosePolicy.ABANDON,

@@ -16,9 +16,11 @@
 import { log, sleep } from '@temporalio/workflow';
 import type { ConditionResult } from '../../contracts/activities.js';
 import type { VerdictSpec } from '../../contracts/definition.js';
-import type { IterationOutcome } from '../flow/iteration-outcome.js';
-import type { RunContext, RunSession } from '../run/run-session.js';
-import { doneOutcome, finishRun, runBoundary } from './completion-loop.js';
+import type { IterationOutcome } from '../run/iteration-outcome.js';
+import type { RunSession } from '../run/state/run-session.js';
+import type { RunContext } from '../run/run-context.js';
+import { doneOutcome, finishRun, runBoundary } from '../deliver/deliver-after-closing.js';
+import { sendBackToStep } from '../run/state/run-transitions.js';
 import { verdictNeeds } from './evaluate-verdict.js';
 import { configNumber } from './verdict-config.js';
 import { decideVerdict, type VerdictArgs } from './verdict-check.js';
@@ -42,7 +44,7 @@ function backToFlow(session: RunSession, args: VerdictArgs, reason: string): Ite
   const rule = args.step.transitions.repeat;
   const back = rule !== undefined && 'target' in rule && rule.target !== null ? rule.target : args.step.stepId;
   log.info('[CompletionLoop] verdict: not done; back to the flow', { reason, next: back });
-  session.update({ ...session.state, stepId: back, lastError: reason });
+  session.update(sendBackToStep(session.state, back, reason));
   return { kind: 'continue' };
 }
 

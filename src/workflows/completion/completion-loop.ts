@@ -1,27 +1,22 @@
 /**
  * The Completion loop of seed 000. Stage 1 (the closure prompt and its structured
  * output) ran as the closure step's query. Here are stage 2, the completion conditions
- * run by the harness in the worktree, and stage 3, the verdict: done (boundary hook),
- * or a retry prompt that becomes the next iteration's prompt, so the model always sees
- * what failed (an earlier in-process design re-ran checks without asking the model).
+ * run by the harness in the worktree, and the failing half of stage 3: a retry prompt
+ * that becomes the next iteration's prompt, so the model always sees what failed (an
+ * earlier in-process design re-ran checks without asking the model). The verdict is
+ * closing-verdict.ts; delivery after it is deliver/deliver-after-closing.ts.
  */
 import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';
 import { log } from '@temporalio/workflow';
 import type { ConditionResult, ValidationReport } from '../../contracts/activities.js';
-import {
-  ClosureAction,
-  type AgentDefinition,
-  type CompletionStepDefinition,
-  type LabelChange,
-} from '../../contracts/definition.js';
+import type { AgentDefinition, CompletionStepDefinition } from '../../contracts/definition.js';
 import { FailureType } from '../../contracts/failures.js';
-import { deliveryModeOf } from '../../contracts/delivery.js';
-import { isJsonObject, type JsonObject } from '../../contracts/json.js';
-import type { BoundaryReport } from '../../contracts/run.js';
-import { countCompletionFailure } from '../flow/run-state.js';
-import { boundaryActivities, configActivities, onWorktreeHost, workspaceActivities } from '../run/activity-proxies.js';
-import type { IterationOutcome } from '../flow/iteration-outcome.js';
-import type { RunContext, RunSession } from '../run/run-session.js';
+import { isJsonObject } from '../../contracts/json.js';
+import { awaitRetryPrompt, countCompletionFailure } from '../run/state/run-transitions.js';
+import { configActivities, onWorktreeHost, workspaceActivities } from '../run/activity-proxies.js';
+import type { IterationOutcome } from '../run/iteration-outcome.js';
+import type { RunSession } from '../run/state/run-session.js';
+import type { RunContext } from '../run/run-context.js';
 
 /**
  * The completion step guarding a step: the one with the same id, else the only one
@@ -149,106 +144,7 @@ export async function runCompletionConditions(
     failurePatterns: ctx.definition.failurePatterns,
     failed,
   });
-  session.update({ ...session.state, pendingRetryPrompt: retry.text, lastError: describeFailures(failed) });
+  session.update(awaitRetryPrompt(session.state, retry.text, describeFailures(failed)));
   log.info('[CompletionLoop] exit with retry prompt', { source: retry.source, attempts });
   return { kind: 'continue' };
-}
-
-/** The closure output may choose the action (`closure_action`) and add labels (`issue.labels`). */
-function closureActionOf(ctx: RunContext, output: JsonObject): ClosureAction {
-  const chosen = output['closure_action'];
-  return typeof chosen === 'string' && (Object.values(ClosureAction) as string[]).includes(chosen)
-    ? (chosen as ClosureAction)
-    : ctx.definition.closureAction;
-}
-
-function labelsOf(ctx: RunContext, output: JsonObject): LabelChange {
-  const issue = output['issue'];
-  const labels = isJsonObject(issue) && isJsonObject(issue['labels']) ? issue['labels'] : {};
-  const strings = (v: unknown): string[] =>
-    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  return {
-    add: [...new Set([...ctx.definition.completionLabels.add, ...strings(labels['add'])])],
-    remove: [...new Set([...ctx.definition.completionLabels.remove, ...strings(labels['remove'])])],
-  };
-}
-
-/** The boundary hook, the only place with effects outside the worktree. */
-export async function runBoundary(
-  ctx: RunContext,
-  session: RunSession,
-  output: JsonObject,
-  evidence: readonly ConditionResult[],
-): Promise<BoundaryReport> {
-  session.setPhase('boundary');
-  const summary = typeof output['summary'] === 'string' ? output['summary'] : '';
-  return boundaryActivities.runBoundaryHook.executeWithOptions(
-    {
-      summary: `boundary hook · issue #${ctx.input.issue}`,
-      ...onWorktreeHost(ctx.workspace.hostTaskQueue),
-      ...(ctx.input.tuning?.heartbeatTimeoutMs === undefined
-        ? {}
-        : { heartbeatTimeout: ctx.input.tuning.heartbeatTimeoutMs }),
-    },
-    [
-      {
-        workflowId: ctx.workflowId,
-        mode: ctx.input.issueSource,
-        delivery: deliveryModeOf(ctx.input),
-        repoPath: ctx.input.repoPath,
-        worktreePath: ctx.workspace.worktreePath,
-        branch: ctx.workspace.branch,
-        baseBranch: ctx.workspace.baseBranch,
-        issue: ctx.input.issue,
-        closureAction: closureActionOf(ctx, output),
-        labels: labelsOf(ctx, output),
-        summary,
-        evidence,
-      },
-    ],
-  );
-}
-
-/** The run's successful end, after the boundary hook ran. */
-export function doneOutcome(
-  output: JsonObject,
-  evidence: readonly ConditionResult[],
-  boundary: BoundaryReport,
-  why: string,
-): IterationOutcome {
-  // Success means delivered: validated work whose delivery did not fully happen fails
-  // the run, with what happened and what is left to do.
-  if (boundary.status !== 'success') return undelivered(boundary, evidence.length);
-  const verdict = typeof output['verdict'] === 'string' ? output['verdict'] : undefined;
-  return {
-    kind: 'done',
-    reason: `${why.replace(/\.$/, '')} (${evidence.length} completion condition(s) checked; boundary ${boundary.status})`,
-    boundary,
-    ...(verdict === undefined ? {} : { verdict }),
-  };
-}
-
-/** Stage 3, done: the boundary hook, then the run ends. */
-export async function finishRun(
-  ctx: RunContext,
-  session: RunSession,
-  output: JsonObject,
-  evidence: readonly ConditionResult[],
-  why: string,
-): Promise<IterationOutcome> {
-  const boundary = await runBoundary(ctx, session, output, evidence);
-  return doneOutcome(output, evidence, boundary, why);
-}
-
-function undelivered(boundary: BoundaryReport, checked: number): IterationOutcome {
-  const why = boundary.effects
-    .filter((e) => e.status === 'failed' || e.status === 'skipped')
-    .map((e) => `${e.name}: ${e.detail}`)[0];
-  const pending = boundary.pending.length ? `; to finish: ${boundary.pending.join('; ')}` : '';
-  return {
-    kind: 'failed',
-    code: FailureType.BoundaryFailed,
-    reason: `validated (${checked} completion condition(s) checked), but ${boundary.delivery ?? 'the'} delivery is ${boundary.status}${why ? ` (${why})` : ''}${pending}`,
-    boundary,
-  };
 }

@@ -7,8 +7,10 @@
  */
 import { log } from '@temporalio/workflow';
 import { FailureType } from '../../contracts/failures.js';
-import type { IterationOutcome } from '../flow/iteration-outcome.js';
-import type { RunContext, RunSession } from '../run/run-session.js';
+import type { IterationOutcome } from '../run/iteration-outcome.js';
+import type { RunSession } from '../run/state/run-session.js';
+import type { RunContext } from '../run/run-context.js';
+import { countCheck, goToStep, latchCriterion } from '../run/state/run-transitions.js';
 import { closureStepFor } from './closure-target.js';
 import { decideVerdict, type VerdictArgs } from './verdict-check.js';
 
@@ -21,11 +23,11 @@ export async function gateOnCriterion(
   args: VerdictArgs,
 ): Promise<IterationOutcome> {
   if (ctx.definition.verdict.type === 'stepMachine') return { kind: 'continue' };
-  session.update({ ...session.state, checkCount: session.state.checkCount + 1 });
+  session.update(countCheck(session.state));
   if (session.state.criterionMet === undefined) {
     const decision = await decideVerdict(ctx, session, args);
     if (!decision.done) return { kind: 'continue' };
-    session.update({ ...session.state, criterionMet: decision.reason });
+    session.update(latchCriterion(session.state, decision.reason));
   }
   const routed = ctx.definition.steps[session.state.stepId];
   const closure = routed?.stepKind === 'closure' ? routed.stepId : closureStepFor(ctx.definition, args.step.stepId);
@@ -40,7 +42,7 @@ export async function gateOnCriterion(
     reason: session.state.criterionMet,
     from: args.step.stepId,
   });
-  session.update({ ...session.state, stepId: closure });
+  session.update(goToStep(session.state, closure));
   return { kind: 'continue' };
 }
 

@@ -7,10 +7,13 @@
  */
 import { log } from '@temporalio/workflow';
 import type { ConditionResult } from '../../contracts/activities.js';
-import { finishRun, runCompletionConditions } from './completion-loop.js';
+import { runCompletionConditions } from './completion-loop.js';
+import { finishRun } from '../deliver/deliver-after-closing.js';
+import { countCheck, sendBackToStep } from '../run/state/run-transitions.js';
 import { decideVerdict, type VerdictArgs } from './verdict-check.js';
-import type { IterationOutcome } from '../flow/iteration-outcome.js';
-import type { RunContext, RunSession } from '../run/run-session.js';
+import type { IterationOutcome } from '../run/iteration-outcome.js';
+import type { RunSession } from '../run/state/run-session.js';
+import type { RunContext } from '../run/run-context.js';
 
 export async function legacyVerdict(
   ctx: RunContext,
@@ -20,7 +23,7 @@ export async function legacyVerdict(
 ): Promise<IterationOutcome> {
   const { step, output, closingValidated } = args;
   let evidence = closingEvidence;
-  session.update({ ...session.state, checkCount: session.state.checkCount + 1 });
+  session.update(countCheck(session.state));
   const decision = await decideVerdict(ctx, session, args);
   if (decision.done) {
     if (!closingValidated) {
@@ -36,7 +39,7 @@ export async function legacyVerdict(
         ? step.transitions.repeat.target
         : null;
     log.info('[CompletionLoop] verdict not done after a validated closing', { reason: decision.reason });
-    session.update({ ...session.state, stepId: back ?? step.stepId, lastError: decision.reason });
+    session.update(sendBackToStep(session.state, back ?? step.stepId, decision.reason));
   }
   return { kind: 'continue' };
 }

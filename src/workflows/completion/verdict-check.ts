@@ -10,7 +10,8 @@ import type { JsonObject } from '../../contracts/json.js';
 import { evaluateVerdict, verdictNeeds } from './evaluate-verdict.js';
 import type { VerdictDecision } from './verdict-types.js';
 import { workspaceActivities } from '../run/activity-proxies.js';
-import type { RunContext, RunSession } from '../run/run-session.js';
+import type { RunSession } from '../run/state/run-session.js';
+import type { RunContext } from '../run/run-context.js';
 
 export interface VerdictArgs {
   readonly step: StepDefinition;

@@ -8,7 +8,7 @@
  */
 import type { StepInputSpec } from '../../contracts/definition.js';
 import type { JsonValue } from '../../contracts/json.js';
-import { toPromptValue, type StepContext } from './step-context.js';
+import { toPromptValue, type StepContext } from '../run/state/step-context.js';
 
 export type InputVariables =
   { readonly ok: true; readonly variables: Record<string, string> } | { readonly ok: false; readonly reason: string };

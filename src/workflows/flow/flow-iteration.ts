@@ -10,8 +10,7 @@
  */
 import { log } from '@temporalio/workflow';
 import { FailureType } from '../../contracts/failures.js';
-import { recordHandoff } from './step-context.js';
-import { recordStep } from './run-state.js';
+import { beginIteration, goToStep, recordAnsweredStep, uncountIteration } from '../run/state/run-transitions.js';
 import { interpretGate } from './gate-interpreter.js';
 import { routeIntent } from './intent-router.js';
 import { normaliseStepId } from './normalise-step-id.js';
@@ -20,9 +19,10 @@ import { verdictAfterClosing } from '../completion/closing-verdict.js';
 import { gateOnCriterion } from '../completion/criterion-gate.js';
 import { legacyVerdict } from '../completion/legacy-verdict.js';
 import type { VerdictArgs } from '../completion/verdict-check.js';
-import type { IterationOutcome } from './iteration-outcome.js';
-import type { RunContext, RunSession } from '../run/run-session.js';
-import { queryStep } from './model-step.js';
+import type { IterationOutcome } from '../run/iteration-outcome.js';
+import type { RunSession } from '../run/state/run-session.js';
+import type { RunContext } from '../run/run-context.js';
+import { runModelStep } from './model-step.js';
 import { runRunnerStep } from './runner-step.js';
 
 export async function runFlowIteration(ctx: RunContext, session: RunSession): Promise<IterationOutcome> {
@@ -36,13 +36,13 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
     };
   }
   const iteration = session.state.iteration + 1;
-  session.update({ ...session.state, iteration, phase: step.stepKind === 'closure' ? 'closure' : 'flow' });
+  session.update(beginIteration(session.state, iteration, step.stepKind));
   if (step.runner !== undefined) return runRunnerStep(ctx, session, step, step.runner, iteration);
 
-  const queried = await queryStep(ctx, session, step);
+  const queried = await runModelStep(ctx, session, step);
   if (queried.kind !== 'answered') {
     // A step stopped by the budget did not complete: it keeps its iteration number.
-    if (queried.kind === 'budget-exhausted') session.update({ ...session.state, iteration: iteration - 1 });
+    if (queried.kind === 'budget-exhausted') session.update(uncountIteration(session.state, iteration));
     return queried;
   }
   const { answer } = queried;
@@ -65,22 +65,19 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
   });
   const next = route.kind === 'goto' ? route.stepId : route.kind === 'closing' ? null : undefined;
   session.update(
-    recordStep(
-      { ...session.state, stepContext: recordHandoff(session.state.stepContext, step.stepId, gate.handoff) },
-      {
-        iteration,
-        stepId: step.stepId,
-        stepKind: step.stepKind,
-        intent: gate.intent,
-        ...(next === undefined ? {} : { next }),
-        summary: typeof output['summary'] === 'string' ? output['summary'] : answer.summary,
-        usage: answer.usage,
-        costUsd: answer.costUsd,
-        turns: answer.turns,
-        transcript: answer.transcript.path,
-        ...(answer.worktreeCheckpoint === undefined ? {} : { checkpoint: answer.worktreeCheckpoint }),
-      },
-    ),
+    recordAnsweredStep(session.state, gate.handoff, {
+      iteration,
+      stepId: step.stepId,
+      stepKind: step.stepKind,
+      intent: gate.intent,
+      ...(next === undefined ? {} : { next }),
+      summary: typeof output['summary'] === 'string' ? output['summary'] : answer.summary,
+      usage: answer.usage,
+      costUsd: answer.costUsd,
+      turns: answer.turns,
+      transcript: answer.transcript.path,
+      ...(answer.worktreeCheckpoint === undefined ? {} : { checkpoint: answer.worktreeCheckpoint }),
+    }),
   );
 
   const args: VerdictArgs = {
@@ -94,7 +91,7 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
     case 'goto':
       for (const warning of route.warnings) log.warn(warning);
       log.info(`[StepFlow] Routing decision: ${step.stepId} -> ${route.stepId}`);
-      session.update({ ...session.state, stepId: route.stepId });
+      session.update(goToStep(session.state, route.stepId));
       break;
     case 'closing': {
       const conditions = await runCompletionConditions(ctx, session, step.stepId);

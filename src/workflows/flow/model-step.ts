@@ -1,8 +1,10 @@
 /**
- * Runs one step's model query: one activity that resolves the step's schema and prompt
- * and runs the tool loop ('one-activity-step'; histories from before resolved schema and
- * prompt in activities of their own first). Schema failures (resolution or an invalid final answer) are counted toward
- * schema fail-fast: two in a row end the run with FAILED_SCHEMA_RESOLUTION.
+ * runModelStep: one step's model query, the workflow side of the `queryStep` activity
+ * (named apart from it). One activity resolves the step's schema and prompt and runs
+ * the tool loop ('one-activity-step'; histories from before resolved schema and prompt
+ * in activities of their own first). Schema failures (resolution or an invalid final
+ * answer) are counted toward schema fail-fast: two in a row end the run with
+ * FAILED_SCHEMA_RESOLUTION.
  */
 import { ApplicationFailure, log, patched } from '@temporalio/workflow';
 import { stepInputVariables } from './declared-inputs.js';
@@ -12,19 +14,27 @@ import type { StepDefinition } from '../../contracts/definition.js';
 import { FailureType, SCHEMA_FAILURE_TYPES } from '../../contracts/failures.js';
 import { buildPromptVariables } from './prompt-variables.js';
 import { stepPromptInput, stepSchemaInput, withOperatorGuidance } from '../../contracts/step-inputs.js';
-import { recordStep, remainingBudget, takeGuidance, takeRetryPrompt, type RunState } from './run-state.js';
-import { isJsonObject } from '../../contracts/json.js';
+import { remainingBudget } from '../run/state/run-state.js';
+import {
+  countSchemaFailure,
+  stepAnswered,
+  stopOnBudget,
+  takeGuidance,
+  takeRetryPrompt,
+  type StepRerun,
+} from '../run/state/run-transitions.js';
 import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';
 import { configActivities, modelActivities, onWorktreeHost } from '../run/activity-proxies.js';
 import { failureInfo } from '../run/failure-info.js';
-import type { IterationOutcome } from './iteration-outcome.js';
-import type { RunContext, RunSession } from '../run/run-session.js';
+import type { IterationOutcome } from '../run/iteration-outcome.js';
+import type { RunSession } from '../run/state/run-session.js';
+import type { RunContext } from '../run/run-context.js';
 
-export type StepQueryOutcome = { readonly kind: 'answered'; readonly answer: QueryStepOutput } | IterationOutcome;
+export type ModelStepOutcome = { readonly kind: 'answered'; readonly answer: QueryStepOutput } | IterationOutcome;
 
 function schemaFailure(session: RunSession, step: StepDefinition, message: string): IterationOutcome {
-  const failures = session.state.consecutiveSchemaFailures + 1;
-  session.update({ ...session.state, consecutiveSchemaFailures: failures, lastError: message });
+  session.update(countSchemaFailure(session.state, message));
+  const failures = session.state.consecutiveSchemaFailures;
   log.warn('schema failure', { step: step.stepId, failures, message });
   if (failures >= 2) {
     return {
@@ -76,28 +86,15 @@ function basePromptInput(ctx: RunContext, session: RunSession, step: StepDefinit
   return stepPromptInput(ctx.definition, step, merged);
 }
 
-/** A step stopped by the budget: its partial spend (tokens as input, cost as reported) is recorded. */
-function recordStoppedStep(state: RunState, step: StepDefinition, details: unknown): RunState {
-  const d = isJsonObject(details) ? details : {};
-  const tokens = typeof d['usedTokens'] === 'number' ? d['usedTokens'] : 0;
-  const cost = typeof d['usedUsd'] === 'number' ? d['usedUsd'] : 0;
-  if (tokens === 0 && cost === 0) return state;
-  return recordStep(state, {
-    iteration: state.iteration,
-    stepId: step.stepId,
-    stepKind: step.stepKind,
-    summary: 'stopped by the budget before its next model call (partial spend)',
-    usage: { inputTokens: tokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-    costUsd: cost,
-    turns: 0,
-  });
-}
-
 /** One activity per plain step: prompt and schema are resolved by the step activity itself. */
 const ONE_ACTIVITY_PATCH = 'one-activity-step';
 
-export async function queryStep(ctx: RunContext, session: RunSession, step: StepDefinition): Promise<StepQueryOutcome> {
-  if (patched(ONE_ACTIVITY_PATCH)) return queryStepInOneActivity(ctx, session, step);
+export async function runModelStep(
+  ctx: RunContext,
+  session: RunSession,
+  step: StepDefinition,
+): Promise<ModelStepOutcome> {
+  if (patched(ONE_ACTIVITY_PATCH)) return runModelStepInOneActivity(ctx, session, step);
   let schema: SchemaDigest;
   try {
     schema = await configActivities.resolveSchema(stepSchemaInput(ctx.definition, step));
@@ -123,11 +120,11 @@ export async function queryStep(ctx: RunContext, session: RunSession, step: Step
  * The step's prompt as the activity resolves it: a pending retry prompt as text, else the
  * step's own prompt input; operator guidance travels alongside and is appended there.
  */
-async function queryStepInOneActivity(
+async function runModelStepInOneActivity(
   ctx: RunContext,
   session: RunSession,
   step: StepDefinition,
-): Promise<StepQueryOutcome> {
+): Promise<ModelStepOutcome> {
   const withGuidance = takeGuidance(session.state);
   const taken = takeRetryPrompt(withGuidance.state);
   session.update(taken.state);
@@ -143,7 +140,7 @@ async function queryStepInOneActivity(
     return { kind: 'failed', code: info.type ?? FailureType.PromptResolution, reason: info.message };
   }
   // A step stopped by the budget runs again as it would have: same retry prompt, same guidance.
-  const keep: Partial<RunState> =
+  const keep: StepRerun =
     prompt.prompt !== undefined
       ? { pendingRetryPrompt: prompt.prompt }
       : guidance === undefined
@@ -157,8 +154,8 @@ async function runModelActivity(
   session: RunSession,
   step: StepDefinition,
   resolution: Pick<QueryStepInput, 'prompt' | 'stepPrompt' | 'guidance' | 'schema' | 'stepSchema'>,
-  onBudgetStop: Partial<RunState>,
-): Promise<StepQueryOutcome> {
+  onBudgetStop: StepRerun,
+): Promise<ModelStepOutcome> {
   try {
     const answer = await modelActivities.queryStep.executeWithOptions(
       {
@@ -193,11 +190,7 @@ async function runModelActivity(
       ],
     );
     // The worktree is at the step's checkpoint now, whatever the gate says of its answer.
-    session.update({
-      ...session.state,
-      consecutiveSchemaFailures: 0,
-      ...(answer.worktreeCheckpoint === undefined ? {} : { worktreeCheckpoint: answer.worktreeCheckpoint }),
-    });
+    session.update(stepAnswered(session.state, answer.worktreeCheckpoint));
     session.noteGitRestored(`step ${step.stepId}`, answer.gitRestored);
     return { kind: 'answered', answer };
   } catch (err) {
@@ -209,7 +202,7 @@ async function runModelActivity(
     if (info.type === FailureType.BudgetExhausted) {
       // The prompt is not lost: the step runs again with it once the budget is raised.
       // What the stopped step spent still counts against the budget.
-      session.update(recordStoppedStep({ ...session.state, ...onBudgetStop }, step, info.details[0]));
+      session.update(stopOnBudget(session.state, onBudgetStop, step, info.details[0]));
       return { kind: 'budget-exhausted', reason: info.message };
     }
     return { kind: 'failed', code: info.type ?? FailureType.ModelUnavailable, reason: info.message };

@@ -3,7 +3,7 @@
  * parameters, runtime counters, the issue, and StepContext handoffs. Pure.
  */
 import type { IssueSnapshot } from '../../contracts/activities.js';
-import { toUvVariables, type StepContext } from './step-context.js';
+import { toUvVariables, type StepContext } from '../run/state/step-context.js';
 
 export interface PromptVariableInput {
   readonly parameters: Readonly<Record<string, string | number | boolean>>;

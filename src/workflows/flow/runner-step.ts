@@ -12,11 +12,13 @@ import { FailureType } from '../../contracts/failures.js';
 import { substituteContext } from '../../contracts/runner-context.js';
 import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';
 import { withParameterDefaults } from '../../contracts/parameter-values.js';
-import { recordStep } from './run-state.js';
+import { noteError, recordStep } from '../run/state/run-transitions.js';
 import { onWorktreeHost, runnerActivities } from '../run/activity-proxies.js';
-import { finishRun, runCompletionConditions } from '../completion/completion-loop.js';
-import type { IterationOutcome } from './iteration-outcome.js';
-import type { RunContext, RunSession } from '../run/run-session.js';
+import { runCompletionConditions } from '../completion/completion-loop.js';
+import { finishRun } from '../deliver/deliver-after-closing.js';
+import type { IterationOutcome } from '../run/iteration-outcome.js';
+import type { RunSession } from '../run/state/run-session.js';
+import type { RunContext } from '../run/run-context.js';
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } as const;
 
@@ -67,7 +69,7 @@ export async function runRunnerStep(
   );
   if (!succeeded) {
     log.warn(`[StepFlow] ${result.summary}; the closure step runs again next iteration`, { step: step.stepId });
-    session.update({ ...session.state, lastError: result.summary });
+    session.update(noteError(session.state, result.summary));
     return { kind: 'continue' };
   }
   const conditions = await runCompletionConditions(ctx, session, step.stepId);

@@ -28,7 +28,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { PipelineInput, ResolvedPipelineAgent } from '../../contracts/pipeline-run.js';
 import type { RunInput, RunResult } from '../../contracts/run.js';
 import { runResultOf } from '../../contracts/run-end.js';
-import type { runAgentWorkflow } from '../run-agent.js';
+import type { RunAgentWorkflow } from '../run/run-agent-signature.js';
 import { awaitActivities } from '../batch/batch-proxies.js';
 import { failureInfo } from '../run/failure-info.js';
 import { cancelSignal } from '../run/messages.js';
@@ -67,7 +67,7 @@ export async function dispatchAgent(
   summary: string,
 ): Promise<ChildEnd> {
   try {
-    const child = await startChild<typeof runAgentWorkflow>('runAgentWorkflow', {
+    const child = await startChild<RunAgentWorkflow>('runAgentWorkflow', {
       workflowId: id,
       args: [childRunInput(input, agent)],
       parentClosePolicy: ParentClosePolicy.ABANDON,

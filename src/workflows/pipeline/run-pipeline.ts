@@ -9,17 +9,10 @@
  * One workflow per repository, pipeline and issue is the lock (the Workflow ID); the
  * cycle history lives in the workflow, so a crash resumes in the same cycle and every
  * effect already recorded is not repeated: no lock files, no state files, no outbox.
+ * The state and its named transitions: pipeline-session.ts; this file wires the
+ * handlers and runs the cycles.
  */
-import {
-  allHandlersFinished,
-  condition,
-  isCancellation,
-  log,
-  setCurrentDetails,
-  setHandler,
-  upsertSearchAttributes,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, isCancellation, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { PipelineEndStatus, PipelineInput, PipelineResult } from '../../contracts/pipeline-run.js';
 import { checkCancelArgs } from '../run/message-validation.js';
 import { failureInfo } from '../run/failure-info.js';
@@ -33,13 +26,7 @@ import {
   resumePipelineSignal,
 } from './pipeline-messages.js';
 import { pipelineActivities } from './pipeline-proxies.js';
-import {
-  PipelineAgentKey,
-  PipelineCycleKey,
-  PipelineOutcomeKey,
-  PipelinePhaseKey,
-} from './pipeline-search-attributes.js';
-import { initialState, progressOf, renderPipelineDetails, resultOf } from './pipeline-state.js';
+import { PipelineSession } from './pipeline-session.js';
 import { phaseById, resolvePhase } from './phase-resolution.js';
 import { PhaseType } from '../../contracts/pipeline.js';
 import { outcomeOf, targetPhase, type AgentRunEnd } from './transition.js';
@@ -52,56 +39,45 @@ function runEndOf(end: ChildEnd): AgentRunEnd {
   };
 }
 
-export async function runPipelineWorkflow(input: PipelineInput): Promise<PipelineResult> {
-  const { workflowId, runId } = workflowInfo();
-  const definition = input.definition;
-  const s = initialState();
-  const meta = { workflowId, issue: input.issue, pipeline: definition.id, maxCycles: definition.rules.maxCycles };
-  const progress = () => progressOf(s, meta);
-  const publish = (): void => setCurrentDetails(renderPipelineDetails(progress()));
-
-  setHandler(pipelineProgressQuery, progress);
+function wireHandlers(session: PipelineSession, workflowId: string): void {
+  setHandler(pipelineProgressQuery, () => session.progress());
   const onSignal = (name: string, apply: (reason: string | undefined) => void) => (args: unknown) => {
     const checked = checkCancelArgs(args);
     if (!checked.ok) return log.warn(`ignored a "${name}" signal with a bad payload`, { reason: checked.reason });
     apply(checked.value.reason);
-    publish();
+    session.publish();
   };
   setHandler(
     pausePipelineSignal,
-    onSignal('pause', () => (s.paused = true)),
+    onSignal('pause', () => session.pause()),
   );
   setHandler(
     resumePipelineSignal,
-    onSignal('resume', () => (s.paused = false)),
+    onSignal('resume', () => session.resume()),
   );
   setHandler(cancelPipelineSignal, async (args: unknown) => {
     const checked = checkCancelArgs(args);
     if (!checked.ok) return log.warn('ignored a "cancel" signal with a bad payload', { reason: checked.reason });
-    if (s.cancelled !== undefined) return;
-    s.cancelled = checked.value.reason ?? 'the pipeline was cancelled by an operator';
-    publish();
-    if (s.childWorkflowId !== undefined)
-      await forwardCancel(s.childWorkflowId, `pipeline ${workflowId} cancelled: ${s.cancelled}`);
+    if (!session.cancel(checked.value.reason ?? 'the pipeline was cancelled by an operator')) return;
+    const child = session.childWorkflowId;
+    if (child !== undefined) await forwardCancel(child, `pipeline ${workflowId} cancelled: ${session.cancelled}`);
   });
+}
 
-  const setPhase = (phase: string): void => {
-    if (s.phase === phase) return;
-    s.phase = phase;
-    upsertSearchAttributes([{ key: PipelinePhaseKey, value: phase }]);
-  };
+export async function runPipelineWorkflow(input: PipelineInput): Promise<PipelineResult> {
+  const { workflowId, runId } = workflowInfo();
+  const definition = input.definition;
+  const session = new PipelineSession(input, workflowId);
+  wireHandlers(session, workflowId);
 
   const finish = async (status: PipelineEndStatus, reason: string): Promise<PipelineResult> => {
-    s.status = status;
-    s.reason = reason;
-    delete s.childWorkflowId;
-    publish();
-    log.info('pipeline ended', { status, reason, phase: s.phase, cycles: s.history.length });
+    session.end(status, reason);
+    log.info('pipeline ended', { status, reason, phase: session.phase, cycles: session.history.length });
     await condition(allHandlersFinished);
-    return resultOf(s, meta, status, reason);
+    return session.result(status, reason);
   };
 
-  publish();
+  session.publish();
   let agents: Awaited<ReturnType<typeof pipelineActivities.resolvePipelineAgents>>;
   try {
     agents = await pipelineActivities.resolvePipelineAgents({
@@ -119,15 +95,14 @@ export async function runPipelineWorkflow(input: PipelineInput): Promise<Pipelin
   const delayMs = input.cycleDelayMs ?? definition.rules.cycleDelayMs;
 
   for (;;) {
-    if (s.paused && s.cancelled === undefined) {
+    if (session.paused && session.cancelled === undefined) {
       log.info('pipeline paused');
-      await condition(() => !s.paused || s.cancelled !== undefined);
+      await condition(() => !session.paused || session.cancelled !== undefined);
     }
-    if (s.cancelled !== undefined) return finish('cancelled', s.cancelled);
-
+    if (session.cancelled !== undefined) return finish('cancelled', session.cancelled);
     const issue = await pipelineActivities.readIssueLabels(ref);
     const resolved = resolvePhase(issue.labels, definition);
-    if (resolved.kind !== 'none') setPhase(resolved.phase);
+    if (resolved.kind !== 'none') session.enterPhase(resolved.phase);
     switch (resolved.kind) {
       case 'terminal':
         return finish('completed', `issue #${input.issue} is in terminal phase ${resolved.phase}`);
@@ -143,23 +118,16 @@ export async function runPipelineWorkflow(input: PipelineInput): Promise<Pipelin
       case 'actionable':
         break;
     }
-    const limit = limitReached(s.history, definition.rules);
+    const limit = limitReached(session.history, definition.rules);
     if (limit !== undefined) return finish(limit.kind, limit.reason);
     if (issue.state === 'closed')
       return finish('blocked', `issue #${input.issue} is closed while in actionable phase ${resolved.phase}`);
 
     const agent = resolved.agent;
     const resolvedAgent = agents[agent.id]!;
-    const cycle = s.history.length + 1;
+    const cycle = session.history.length + 1;
     const childId = childWorkflowId(input.repoId, resolvedAgent.name, input.issue);
-    s.agent = agent.id;
-    s.childWorkflowId = childId;
-    s.cycle = cycle;
-    upsertSearchAttributes([
-      { key: PipelineCycleKey, value: cycle },
-      { key: PipelineAgentKey, value: agent.id },
-    ]);
-    publish();
+    session.dispatch(cycle, agent.id, childId);
     log.info('dispatching', { cycle, phase: resolved.phase, agent: agent.id, workflowId: childId });
     let end: ChildEnd;
     try {
@@ -174,16 +142,15 @@ export async function runPipelineWorkflow(input: PipelineInput): Promise<Pipelin
       if (isCancellation(err)) throw err;
       return finish('failed', `could not run agent ${agent.id} (${childId}): ${failureInfo(err).message}`);
     }
-    delete s.childWorkflowId;
-    if (s.cancelled !== undefined) return finish('cancelled', s.cancelled);
+    session.childEnded();
+    if (session.cancelled !== undefined) return finish('cancelled', session.cancelled);
     if (end.kind === 'error' && end.cancelled) return finish('cancelled', end.reason);
     if (end.kind === 'result' && end.result.outcome === 'cancelled')
       return finish('cancelled', `the run of ${agent.id} was cancelled: ${end.result.reason}`);
 
     const outcome = outcomeOf(agent, runEndOf(end));
     if (!outcome.ok) return finish('failed', outcome.reason);
-    s.lastOutcome = outcome.outcome;
-    upsertSearchAttributes([{ key: PipelineOutcomeKey, value: outcome.outcome }]);
+    session.recordOutcome(outcome.outcome);
     const target = targetPhase(agent, outcome.outcome);
     if (!target.ok) return finish('failed', target.reason);
 
@@ -196,19 +163,13 @@ export async function runPipelineWorkflow(input: PipelineInput): Promise<Pipelin
       ...(end.kind === 'result' ? { result: end.result } : {}),
       executionKey: `${workflowId}:${runId}`,
     });
-    if (effects.closed) s.issueClosed = true;
-    s.history.push({
-      cycle,
-      from: resolved.phase,
-      to: target.phase,
-      agent: agent.id,
-      outcome: outcome.outcome,
-      runId: childId,
-    });
-    publish();
+    session.recordTransition(
+      { cycle, from: resolved.phase, to: target.phase, agent: agent.id, outcome: outcome.outcome, runId: childId },
+      effects.closed,
+    );
     log.info('transition', { cycle, from: resolved.phase, to: target.phase, outcome: outcome.outcome });
 
-    setPhase(target.phase);
+    session.enterPhase(target.phase);
     const reached = phaseById(definition, target.phase)?.type;
     if (reached === PhaseType.Terminal)
       return finish('completed', `issue #${input.issue} reached terminal phase ${target.phase}`);
@@ -218,6 +179,6 @@ export async function runPipelineWorkflow(input: PipelineInput): Promise<Pipelin
         `agent ${agent.id} (${outcome.outcome}) sent issue #${input.issue} to blocking phase ${target.phase}`,
       );
     // The next cycle reads the labels again: they are the truth (a person may relabel meanwhile).
-    if (delayMs > 0) await condition(() => s.cancelled !== undefined, delayMs);
+    if (delayMs > 0) await condition(() => session.cancelled !== undefined, delayMs);
   }
 }

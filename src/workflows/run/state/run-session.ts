@@ -1,41 +1,41 @@
 /**
- * The mutable shell around RunState that the workflow's handlers share: the query
- * reads it, signals change it, the loops replace it with pure transitions.
+ * The run's one state owner: the mutable shell around RunState that the workflow's
+ * handlers share. The query reads it, signals change it, the loops replace RunState
+ * with the named transitions of run-transitions.ts. The few facts that are not RunState
+ * (see RunSession) are owned here too, each with a getter and a method that sets it.
  */
 import { log, patched } from '@temporalio/workflow';
-import type { PrepareWorkspaceOutput, ResolvePromptInput } from '../../contracts/activities.js';
-import type { AgentDefinition } from '../../contracts/definition.js';
-import type { RunInput, RunPhase, RunProgress } from '../../contracts/run.js';
-import { totalTokens, type RunBudget } from '../../contracts/usage.js';
-import { budgetStatus, initialRunState, raiseBudget, type RunState } from '../flow/run-state.js';
+import type { PrepareWorkspaceOutput } from '../../../contracts/activities.js';
+import type { AgentDefinition } from '../../../contracts/definition.js';
+import type { RunInput, RunPhase, RunProgress } from '../../../contracts/run.js';
+import { totalTokens, type RunBudget } from '../../../contracts/usage.js';
+import { budgetStatus, initialRunState, type RunState } from './run-state.js';
+import { addGuidance, raiseBudget, withPhase } from './run-transitions.js';
 import {
   NOTHING_PUBLISHED,
   publishProgress,
   SPARSE_ATTRIBUTES_PATCH,
   type PublishedAttributes,
-} from './run-details.js';
-
-/** Immutable once the run has loaded its definition and prepared its worktree. */
-export interface RunContext {
-  readonly input: RunInput;
-  readonly workflowId: string;
-  readonly definition: AgentDefinition;
-  readonly workspace: PrepareWorkspaceOutput;
-  /** How every step resolves the system prompt (resolved once at start to fail fast). */
-  readonly system: ResolvePromptInput;
-  readonly issueContext: string;
-  readonly maxIterations: number;
-  /** patched('completion-via-closure'): false only when replaying a run recorded before it. */
-  readonly completionViaClosure: boolean;
-}
+} from '../run-details.js';
 
 /** Warnings kept (oldest dropped first), so a flood of bad signals cannot grow the result. */
 const MAX_WARNINGS = 20;
 
 /**
  * Only this class changes the run's state: handlers and loops call its methods, and
- * every change of RunState is a pure transition from run-state.ts passed to `update`.
- * Everything else reads.
+ * every change of RunState is a named transition from run-transitions.ts passed to
+ * `update`. Everything else reads.
+ *
+ * Six facts are not loop state, so they are not in RunState (the transitions never see
+ * them) but the session owns them all the same: each is private, read by a getter, and
+ * set only by the method named beside it.
+ *   definition     attachDefinition   the loaded snapshot (its hash and name)
+ *   workspace      attachWorkspace    the prepared worktree and branch
+ *   maxIterations  attachDefinition   the input's cap, else the definition's
+ *   cancelReason   requestCancel      why an operator cancelled
+ *   budgetBlocked  blockOnBudget      why a step stopped at the budget (cleared by retry, raiseBudget)
+ *   warnings       warn               what an operator should know that did not stop the run
+ *                                     (rejectSignal and noteGitRestored warn)
  */
 export class RunSession {
   #state: RunState;
@@ -43,11 +43,9 @@ export class RunSession {
   #workspace?: PrepareWorkspaceOutput;
   #maxIterations: number;
   #cancelReason?: string;
-  /** Set when a step stopped because the next call would exceed the budget. */
   #budgetBlocked?: string;
-  /** Things an operator should know that did not stop the run (rejected signal payloads). */
-  readonly warnings: string[] = [];
-  private published: PublishedAttributes = NOTHING_PUBLISHED;
+  readonly #warnings: string[] = [];
+  #published: PublishedAttributes = NOTHING_PUBLISHED;
 
   constructor(
     readonly input: RunInput,
@@ -74,6 +72,9 @@ export class RunSession {
   }
   get budgetBlocked(): string | undefined {
     return this.#budgetBlocked;
+  }
+  get warnings(): readonly string[] {
+    return this.#warnings;
   }
 
   /** The definition is loaded: the run's cap comes from the input, else from the definition. */
@@ -119,7 +120,7 @@ export class RunSession {
   update(next: RunState): void {
     this.#state = next;
     if (this.definition) {
-      this.published = publishProgress(this.progress(), this.published, {
+      this.#published = publishProgress(this.progress(), this.#published, {
         sparse: patched(SPARSE_ATTRIBUTES_PATCH),
         nowMs: Date.now(),
       });
@@ -127,7 +128,7 @@ export class RunSession {
   }
 
   setPhase(phase: RunPhase): void {
-    this.update({ ...this.state, phase });
+    this.update(withPhase(this.state, phase));
   }
 
   /**
@@ -141,8 +142,8 @@ export class RunSession {
 
   /** Something an operator should know that did not stop the run: kept in details and result. */
   warn(message: string): void {
-    if (this.warnings.length >= MAX_WARNINGS) this.warnings.splice(0, 1);
-    this.warnings.push(message);
+    if (this.#warnings.length >= MAX_WARNINGS) this.#warnings.splice(0, 1);
+    this.#warnings.push(message);
     this.update(this.state);
   }
 
@@ -156,7 +157,7 @@ export class RunSession {
   /** Operator retry (checked payload): the given prompt is guidance added to the next iteration's prompt. */
   requestRetry(prompt: string | undefined): void {
     log.info('retry requested', { withPrompt: prompt !== undefined });
-    if (prompt !== undefined) this.update({ ...this.state, operatorGuidance: prompt });
+    if (prompt !== undefined) this.update(addGuidance(this.state, prompt));
     this.#budgetBlocked = undefined;
   }
 

@@ -1,13 +1,13 @@
 /**
- * Pure helpers of the batch workflow: the label moves of the issue state machine, the
- * result row a run turns into, counts, and the Web UI details.
+ * What the batch reports, pure: the result row each issue turns into, the counts, the
+ * progress query's view, the Web UI details and the final table. BatchSession holds
+ * the state these are computed from.
  */
 import type {
   BatchCounts,
   BatchIssueProgress,
   BatchIssueRef,
   BatchIssueResult,
-  BatchLabels,
   BatchPhase,
   BatchProgress,
   BatchResult,
@@ -15,28 +15,6 @@ import type {
 import type { RunResult } from '../../contracts/run.js';
 import { totalTokens } from '../../contracts/usage.js';
 import { FailureType } from '../../contracts/failures.js';
-
-export interface LabelMove {
-  readonly add: readonly string[];
-  readonly remove: readonly string[];
-}
-
-/** ready (or a previous terminal label) → in-progress. */
-export function startMove(labels: BatchLabels): LabelMove {
-  return {
-    add: [labels.inProgress],
-    remove: [labels.ready, labels.done, labels.blocked].filter((l) => l !== labels.inProgress),
-  };
-}
-
-/** in-progress → done (succeeded) | ready (cancelled: a later batch may pick it up) | blocked (anything else: a human looks). */
-export function finalMove(outcome: BatchIssueResult['outcome'], labels: BatchLabels): LabelMove {
-  const target = outcome === 'succeeded' ? labels.done : outcome === 'cancelled' ? labels.ready : labels.blocked;
-  return {
-    add: [target],
-    remove: [labels.ready, labels.inProgress, labels.done, labels.blocked].filter((l) => l !== target),
-  };
-}
 
 /** A finished run as a row: success needs a fully delivered boundary, otherwise it is partial. */
 export function rowFromRun(

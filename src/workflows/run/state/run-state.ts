@@ -1,0 +1,82 @@
+/**
+ * RunState: everything the run workflow knows, as one plain serialisable value. Its
+ * changes are the named transitions of run-transitions.ts, applied only through
+ * RunSession.update; here are the type, the start value and what reads the budget.
+ */
+import type { RunPhase, StepRecord } from '../../../contracts/run.js';
+import { totalTokens, type RunBudget, type Usage, ZERO_USAGE } from '../../../contracts/usage.js';
+import { EMPTY_STEP_CONTEXT, type StepContext } from './step-context.js';
+
+export interface RunState {
+  readonly phase: RunPhase;
+  readonly iteration: number;
+  readonly stepId: string;
+  readonly stepContext: StepContext;
+  /** A retry prompt from the Completion loop: the next iteration's prompt. */
+  readonly pendingRetryPrompt?: string;
+  /** Guidance from an operator's retry: added to the next iteration's prompt. */
+  readonly operatorGuidance?: string;
+  readonly consecutiveSchemaFailures: number;
+  /** Completion attempts that failed validation, per completion step. */
+  readonly completionAttempts: Readonly<Record<string, number>>;
+  readonly checkCount: number;
+  /**
+   * Why the completion type's criterion allows the agent to complete, once it was met
+   * at a work or verification step (latched). It never completes the agent by itself:
+   * it sends the flow to a closure step, whose validated `closing` completes (seed 000).
+   */
+  readonly criterionMet?: string;
+  readonly usage: Usage;
+  readonly costUsd: number;
+  readonly budget: RunBudget;
+  readonly steps: readonly StepRecord[];
+  readonly previousSummary: string;
+  readonly lastError?: string;
+  /**
+   * The worktree checkpoint of the last step that recorded one: each step activity gets it
+   * as the state the worktree must be in (after a reset, it restores it first).
+   */
+  readonly worktreeCheckpoint?: string;
+}
+
+export function initialRunState(entryStep: string, budget: RunBudget): RunState {
+  return {
+    phase: 'loading',
+    iteration: 0,
+    stepId: entryStep,
+    stepContext: EMPTY_STEP_CONTEXT,
+    consecutiveSchemaFailures: 0,
+    completionAttempts: {},
+    checkCount: 0,
+    usage: ZERO_USAGE,
+    costUsd: 0,
+    budget,
+    steps: [],
+    previousSummary: '',
+  };
+}
+
+export type BudgetStatus = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+/** Fail-closed: checked before every step's model calls. */
+export function budgetStatus(state: RunState): BudgetStatus {
+  const { maxUsd, maxTokens } = state.budget;
+  if (maxUsd !== undefined && state.costUsd >= maxUsd) {
+    return { ok: false, reason: `cost $${state.costUsd.toFixed(4)} reached the budget of $${maxUsd}` };
+  }
+  const used = totalTokens(state.usage);
+  if (maxTokens !== undefined && used >= maxTokens) {
+    return { ok: false, reason: `${used} tokens reached the budget of ${maxTokens}` };
+  }
+  return { ok: true };
+}
+
+/** What is left of the budget, handed to the step query so it can stop mid-step. */
+export function remainingBudget(state: RunState): RunBudget {
+  const { maxUsd, maxTokens, maxTurnsPerStep } = state.budget;
+  return {
+    ...(maxUsd === undefined ? {} : { maxUsd: Math.max(0, maxUsd - state.costUsd) }),
+    ...(maxTokens === undefined ? {} : { maxTokens: Math.max(0, maxTokens - totalTokens(state.usage)) }),
+    ...(maxTurnsPerStep === undefined ? {} : { maxTurnsPerStep }),
+  };
+}

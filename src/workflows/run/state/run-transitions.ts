@@ -1,0 +1,165 @@
+/**
+ * The named transitions of RunState: every change of the run's state is one of these
+ * pure functions, applied by RunSession.update. A name says what happened in the run
+ * (a step answered, a check counted, the flow sent back), so no caller copies the state.
+ */
+import type { StepKind } from '../../../contracts/intents.js';
+import { isJsonObject } from '../../../contracts/json.js';
+import type { RunPhase, StepRecord } from '../../../contracts/run.js';
+import { addUsage, type RunBudget } from '../../../contracts/usage.js';
+import type { RunState } from './run-state.js';
+import { recordHandoff, type Handoff, type StepContext } from './step-context.js';
+
+/** Keeps the last N step records in state (the query and history stay small). */
+const MAX_STEP_RECORDS = 50;
+
+export function recordStep(state: RunState, record: StepRecord): RunState {
+  const steps = [...state.steps, record].slice(-MAX_STEP_RECORDS);
+  return {
+    ...state,
+    ...(record.checkpoint === undefined ? {} : { worktreeCheckpoint: record.checkpoint }),
+    steps,
+    usage: addUsage(state.usage, record.usage),
+    costUsd: state.costUsd + record.costUsd,
+    previousSummary: record.summary,
+  };
+}
+
+/** Takes the pending retry prompt, if any, clearing it from state. */
+export function takeRetryPrompt(state: RunState): { state: RunState; prompt?: string } {
+  if (state.pendingRetryPrompt === undefined) return { state };
+  const { pendingRetryPrompt, ...rest } = state;
+  return { state: rest, prompt: pendingRetryPrompt };
+}
+
+/** Takes the operator's guidance, if any, clearing it from state. */
+export function takeGuidance(state: RunState): { state: RunState; guidance?: string } {
+  if (state.operatorGuidance === undefined) return { state };
+  const { operatorGuidance, ...rest } = state;
+  return { state: rest, guidance: operatorGuidance };
+}
+
+export function countCompletionFailure(state: RunState, completionStepId: string): RunState {
+  const attempts = (state.completionAttempts[completionStepId] ?? 0) + 1;
+  return { ...state, completionAttempts: { ...state.completionAttempts, [completionStepId]: attempts } };
+}
+
+export function raiseBudget(state: RunState, budget: RunBudget): RunState {
+  return { ...state, budget: { ...state.budget, ...budget } };
+}
+
+export function withPhase(state: RunState, phase: RunPhase): RunState {
+  return { ...state, phase };
+}
+
+/** Where the loaded run starts: the entry step, or where a failed run it resumes stopped. */
+export function startAt(
+  state: RunState,
+  start: { readonly stepId: string; readonly stepContext?: StepContext; readonly budget: RunBudget },
+): RunState {
+  return {
+    ...state,
+    stepId: start.stepId,
+    ...(start.stepContext === undefined ? {} : { stepContext: start.stepContext }),
+    budget: start.budget,
+  };
+}
+
+/** An iteration starts at a step: a closure step's iteration is the run's closure phase. */
+export function beginIteration(state: RunState, iteration: number, stepKind: StepKind): RunState {
+  return { ...state, iteration, phase: stepKind === 'closure' ? 'closure' : 'flow' };
+}
+
+/** A step stopped by the budget did not complete: it keeps its iteration number for its rerun. */
+export function uncountIteration(state: RunState, iteration: number): RunState {
+  return { ...state, iteration: iteration - 1 };
+}
+
+/** A step answered and its gate passed: its handoff joins the StepContext, its record the steps. */
+export function recordAnsweredStep(state: RunState, handoff: Handoff, record: StepRecord): RunState {
+  return recordStep({ ...state, stepContext: recordHandoff(state.stepContext, record.stepId, handoff) }, record);
+}
+
+export function goToStep(state: RunState, stepId: string): RunState {
+  return { ...state, stepId };
+}
+
+/** Not done: the flow goes on at `stepId`, with the reason shown as the last error. */
+export function sendBackToStep(state: RunState, stepId: string, reason: string): RunState {
+  return { ...state, stepId, lastError: reason };
+}
+
+export function noteError(state: RunState, message: string): RunState {
+  return { ...state, lastError: message };
+}
+
+/** A schema failure (resolution or an invalid final answer): counted toward schema fail-fast. */
+export function countSchemaFailure(state: RunState, message: string): RunState {
+  return { ...state, consecutiveSchemaFailures: state.consecutiveSchemaFailures + 1, lastError: message };
+}
+
+/** The model answered: schema failures start over, and the worktree is at the step's checkpoint. */
+export function stepAnswered(state: RunState, worktreeCheckpoint: string | undefined): RunState {
+  return {
+    ...state,
+    consecutiveSchemaFailures: 0,
+    ...(worktreeCheckpoint === undefined ? {} : { worktreeCheckpoint }),
+  };
+}
+
+/** What a step stopped by the budget runs again with once the budget is raised. */
+export interface StepRerun {
+  readonly pendingRetryPrompt?: string;
+  readonly operatorGuidance?: string;
+}
+
+/**
+ * A step stopped by the budget: it keeps what it runs again with, and its partial spend
+ * (tokens as input, cost as reported in the failure's details) is recorded.
+ */
+export function stopOnBudget(
+  state: RunState,
+  rerun: StepRerun,
+  step: { readonly stepId: string; readonly stepKind: StepKind },
+  details: unknown,
+): RunState {
+  const kept: RunState = { ...state, ...rerun };
+  const d = isJsonObject(details) ? details : {};
+  const tokens = typeof d['usedTokens'] === 'number' ? d['usedTokens'] : 0;
+  const cost = typeof d['usedUsd'] === 'number' ? d['usedUsd'] : 0;
+  if (tokens === 0 && cost === 0) return kept;
+  return recordStep(kept, {
+    iteration: kept.iteration,
+    stepId: step.stepId,
+    stepKind: step.stepKind,
+    summary: 'stopped by the budget before its next model call (partial spend)',
+    usage: { inputTokens: tokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    costUsd: cost,
+    turns: 0,
+  });
+}
+
+/** The completion type was consulted once more (checkBudget counts these). */
+export function countCheck(state: RunState): RunState {
+  return { ...state, checkCount: state.checkCount + 1 };
+}
+
+/** The completion criterion is met: latched, it sends the flow to a closure step. */
+export function latchCriterion(state: RunState, reason: string): RunState {
+  return { ...state, criterionMet: reason };
+}
+
+/** Completion conditions failed: their retry prompt is the next iteration's prompt. */
+export function awaitRetryPrompt(state: RunState, prompt: string, failures: string): RunState {
+  return { ...state, pendingRetryPrompt: prompt, lastError: failures };
+}
+
+/** An operator's retry guidance, added to the next iteration's prompt. */
+export function addGuidance(state: RunState, guidance: string): RunState {
+  return { ...state, operatorGuidance: guidance };
+}
+
+/** The run ended: its final phase, and for a failure the code and reason as the last error. */
+export function endRun(state: RunState, phase: RunPhase, failure?: string): RunState {
+  return { ...state, phase, ...(failure === undefined ? {} : { lastError: failure }) };
+}
