@@ -13,8 +13,8 @@ import { createDefaultDeps } from '../../src/activities/deps.js';
 import type { QueryStepOutput } from '../../src/contracts/activities.js';
 import type { RunInput } from '../../src/contracts/run.js';
 import { buildPromptVariables, formatIssueContext } from '../../src/workflows/flow/prompt-variables.js';
-import { initialRunState, recordStep, remainingBudget } from '../../src/workflows/flow/run-state.js';
-import { recordHandoff } from '../../src/workflows/flow/step-context.js';
+import { initialRunState, remainingBudget } from '../../src/workflows/run/state/run-state.js';
+import { beginIteration, goToStep, recordAnsweredStep } from '../../src/workflows/run/state/run-transitions.js';
 import { interpretGate } from '../../src/workflows/flow/gate-interpreter.js';
 import { routeIntent } from '../../src/workflows/flow/intent-router.js';
 import { normaliseStepId } from '../../src/workflows/flow/normalise-step-id.js';
@@ -68,7 +68,7 @@ export async function runInProcess(input: RunInput, modelUrl: string): Promise<I
       return finish('failed', `reached ${maxIterations} iterations`, state.steps.length);
     const step = definition.steps[state.stepId];
     if (step === undefined) return finish('failed', `unknown step ${state.stepId}`, state.steps.length);
-    state = { ...state, iteration: state.iteration + 1 };
+    state = beginIteration(state, state.iteration + 1, step.stepKind);
     const variables = buildPromptVariables({
       parameters: input.parameters ?? {},
       iteration: state.iteration,
@@ -107,21 +107,18 @@ export async function runInProcess(input: RunInput, modelUrl: string): Promise<I
       handoff: gate.handoff,
       ...(gate.target === undefined ? {} : { target: gate.target }),
     });
-    state = recordStep(
-      { ...state, stepContext: recordHandoff(state.stepContext, step.stepId, gate.handoff) },
-      {
-        iteration: state.iteration,
-        stepId: step.stepId,
-        stepKind: step.stepKind,
-        intent: gate.intent,
-        summary: answer.summary,
-        usage: answer.usage,
-        costUsd: answer.costUsd,
-        turns: answer.turns,
-      },
-    );
+    state = recordAnsweredStep(state, gate.handoff, {
+      iteration: state.iteration,
+      stepId: step.stepId,
+      stepKind: step.stepKind,
+      intent: gate.intent,
+      summary: answer.summary,
+      usage: answer.usage,
+      costUsd: answer.costUsd,
+      turns: answer.turns,
+    });
     if (route.kind === 'goto') {
-      state = { ...state, stepId: route.stepId };
+      state = goToStep(state, route.stepId);
       continue;
     }
     if (route.kind !== 'closing')

@@ -12,6 +12,7 @@ import type { BoundaryReport, IssueSourceKind } from './run.js';
 import type { RunStepRunnerInput, RunStepRunnerOutput } from './runner-context.js';
 import type { RunBudget, Usage } from './usage.js';
 import type { WorktreeCheckpointRequest } from './worktree-checkpoint.js';
+import type { IssueSnapshot, PrepareWorkspaceInput, PrepareWorkspaceOutput } from './workspace.js';
 import type {
   BuildRetryPromptInput,
   ConditionResult,
@@ -25,6 +26,7 @@ import type { EnvironmentReport, PrepareEnvironmentInput } from './environment.j
 
 // Re-exported: callers name every activity's input and output from this one module.
 export type { RunStepRunnerInput, RunStepRunnerOutput };
+export type { IssueSnapshot, PrepareWorkspaceInput, PrepareWorkspaceOutput };
 export type {
   BuildRetryPromptInput,
   ConditionResult,
@@ -38,37 +40,6 @@ export interface LoadDefinitionInput {
   readonly agentDir: string;
   /** The repository's commands and model, applied over agent.json (see contracts/repo-config.ts). */
   readonly overrides?: DefinitionOverrides;
-}
-
-export interface IssueSnapshot {
-  readonly number: number;
-  readonly title: string;
-  readonly body: string;
-  readonly labels: readonly string[];
-  readonly state: 'open' | 'closed';
-}
-
-export interface PrepareWorkspaceInput {
-  readonly repoPath: string;
-  readonly issue: number;
-  readonly issueSource: IssueSourceKind;
-  /** Relative to the repository; undefined: `<git-common-dir>/agent/worktrees`. */
-  readonly worktreeRoot: string | undefined;
-  readonly branchPrefix: string;
-}
-
-export interface PrepareWorkspaceOutput {
-  readonly worktreePath: string;
-  readonly branch: string;
-  readonly baseBranch: string;
-  readonly reused: boolean;
-  readonly issue: IssueSnapshot;
-  /**
-   * The task queue of the worker host that holds the worktree: every later
-   * worktree-bound activity of the run is routed there, so several hosts can serve one
-   * namespace safely (1 issue = 1 worktree on one disk).
-   */
-  readonly hostTaskQueue?: string;
 }
 
 export const PromptKind = { Step: 'step', System: 'system' } as const;
