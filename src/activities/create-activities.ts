@@ -17,6 +17,7 @@ import { buildRetryPrompt } from './validate/retry/build-retry-prompt.js';
 import { runValidators } from './validate/run-validators.js';
 import { runPreflight } from './preflight/run-preflight.js';
 import { createEnvironmentActivities } from './environment/create-environment-activities.js';
+import { environmentForRun } from './environment/environment-for-run.js';
 import { createArtifactStore, validatorArtifactDir } from './artifacts/artifact-store.js';
 import { evaluateCustomVerdict } from './completion/custom-verdict.js';
 import { runStepRunner } from './runner/run-step-runner.js';
@@ -153,7 +154,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     // Setup runs the repository's own install at the base commit (networked, no secret, outside
     // the sandbox, as a user's `npm ci` would); the git-state guard still puts back any hook it planted.
     prepareEnvironment: edge(async (input) =>
-      guarded(input.worktreePath, async () => environment.prepareEnvironment(input)),
+      guarded(input.worktreePath, async () => environmentForRun(environment.prepareEnvironment, input)),
     ),
     // The repository's own commands on the base: like validators, they run code from the worktree.
     runPreflight: edge(async (input) =>

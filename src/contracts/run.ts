@@ -47,6 +47,10 @@ export interface ResumePoint {
 export const RunPhase = {
   Loading: 'loading',
   Preparing: 'preparing',
+  /** Installing what the repository's commands need into the worktree (before any model call). */
+  Environment: 'environment',
+  /** Running each validator command once on the prepared base (before any model call). */
+  Preflight: 'preflight',
   Flow: 'flow',
   Closure: 'closure',
   Validating: 'validating',
@@ -94,6 +98,8 @@ export interface RunProgress {
   readonly completionAttempts: Readonly<Record<string, number>>;
   /** Things that did not stop the run but an operator should see (e.g. ignored signals). */
   readonly warnings?: readonly string[];
+  /** What the environment phase detected and did, and the preflight's verdicts, one line each. */
+  readonly environment?: readonly string[];
 }
 
 export const RunOutcome = { Success: 'success', Failed: 'failed', Cancelled: 'cancelled' } as const;
@@ -116,6 +122,8 @@ export interface RunResult {
   readonly handoff: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Things that did not stop the run but an operator should see (e.g. ignored signals). */
   readonly warnings?: readonly string[];
+  /** As RunProgress.environment. */
+  readonly environment?: readonly string[];
 }
 
 export const FinalizeStatus = { Success: 'success', Partial: 'partial', Failed: 'failed' } as const;

@@ -6,7 +6,12 @@ export function progressLine(p: RunProgress): string {
 }
 
 export function progressKey(p: RunProgress): string {
-  return `${p.iteration}|${p.stepId}|${p.phase}|${p.tokensTotal}|${p.lastError ?? ''}`;
+  return `${p.iteration}|${p.stepId}|${p.phase}|${p.tokensTotal}|${p.lastError ?? ''}|${p.environment?.length ?? 0}`;
+}
+
+/** The environment lines not printed yet (they only grow during a run). */
+export function newEnvironmentLines(p: RunProgress, printed: number): readonly string[] {
+  return (p.environment ?? []).slice(printed);
 }
 
 export function resultSummary(result: RunResult): string {
@@ -16,6 +21,7 @@ export function resultSummary(result: RunResult): string {
     `iterations: ${result.iterations} · tokens: ${result.usage.inputTokens + result.usage.outputTokens + result.usage.cacheReadTokens + result.usage.cacheWriteTokens} · cost: $${result.costUsd.toFixed(4)}`,
     `definition: ${result.definitionHash.slice(0, 12)}`,
   ];
+  for (const line of result.environment ?? []) lines.push(`  ${line}`);
   if (result.branch) lines.push(`branch: ${result.branch} · worktree: ${result.worktreePath}`);
   if (result.boundary) {
     lines.push(`boundary: ${result.boundary.status}`);

@@ -32,6 +32,7 @@ import { AgentNameKey, DefinitionHashKey, IssueNumberKey } from './run/search-at
 import { RunSession } from './run/state/run-session.js';
 import type { RunContext } from './run/run-context.js';
 import { endRun, startAt } from './run/state/run-transitions.js';
+import { runEnvironmentPhase } from './environment/environment-phase.js';
 import { endWithStatus, statusFollowsOutcome, watchCancelRequest } from './run/end-with-status.js';
 
 const TEMPORAL_CANCEL_REASON = 'cancelled through Temporal (Web UI or temporal workflow cancel)';
@@ -80,6 +81,7 @@ async function prepare(session: RunSession): Promise<RunContext> {
   const system = systemPromptInput(definition, input.issue, workspace.branch, input.repoInstructions);
   // Resolved once here so a broken system prompt stops the run before any model call.
   await configActivities.resolvePrompt(system);
+  await runEnvironmentPhase(session, definition, workspace);
   return {
     input,
     workflowId: session.workflowId,
@@ -131,6 +133,7 @@ function toResult(session: RunSession, outcome: IterationOutcome | { kind: 'canc
     handoff: s.stepContext,
     ...(session.workspace ? { worktreePath: session.workspace.worktreePath, branch: session.workspace.branch } : {}),
     ...(session.warnings.length > 0 ? { warnings: [...session.warnings] } : {}),
+    ...(session.environment.length > 0 ? { environment: [...session.environment] } : {}),
   };
   switch (outcome.kind) {
     case 'done':

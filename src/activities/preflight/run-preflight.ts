@@ -22,12 +22,11 @@ import {
   type PreflightReport,
 } from '../../contracts/preflight.js';
 import type { CommandRunner } from '../process/command-runner.js';
-import { baseCommit } from '../validate/base-commit.js';
+import { baseCommit, worktreeAtCommit } from '../validate/base-commit.js';
 import { recordBaseline } from '../validate/baseline/baseline-run.js';
 import { commandSummary } from '../validate/summarize.js';
 import { runCollectingReports } from '../validate/test-reports/report-files.js';
 import { testFailures } from '../validate/test-reports/parse-test-failures.js';
-import { git } from '../workspace/git/git.js';
 import { classifyPreflight, EnvironmentCause, type PreflightVerdict } from './classify-preflight.js';
 import { preflightCommands, type PreflightCommand } from './preflight-commands.js';
 
@@ -91,10 +90,7 @@ export async function runPreflight(deps: PreflightDeps, input: PreflightInput): 
  */
 async function workBeyondBase(worktreePath: string, commit: string | undefined): Promise<string | undefined> {
   if (commit === undefined) return 'no base commit is recorded for this worktree';
-  const head = await git(worktreePath, ['rev-parse', 'HEAD']);
-  const status = await git(worktreePath, ['status', '--porcelain', '--untracked-files=no']);
-  if (head.exitCode === 0 && head.stdout.trim() === commit && status.exitCode === 0 && status.stdout.trim() === '')
-    return undefined;
+  if (await worktreeAtCommit(worktreePath, commit)) return undefined;
   return 'the worktree already holds work beyond the base commit (a revived run): the base was checked when the run began';
 }
 

@@ -22,3 +22,10 @@ async function recordedBase(worktreePath: string): Promise<string | undefined> {
   const recorded = await git(worktreePath, ['config', '--get', `branch.${branch.stdout.trim()}.agentBase`]);
   return recorded.exitCode === 0 && recorded.stdout.trim() !== '' ? recorded.stdout.trim() : undefined;
 }
+
+/** HEAD is `commit` and no tracked file differs from it: the worktree holds no work yet. */
+export async function worktreeAtCommit(worktreePath: string, commit: string): Promise<boolean> {
+  const head = await git(worktreePath, ['rev-parse', 'HEAD']);
+  const changed = await git(worktreePath, ['status', '--porcelain', '--untracked-files=no']);
+  return head.exitCode === 0 && head.stdout.trim() === commit && changed.exitCode === 0 && changed.stdout.trim() === '';
+}

@@ -19,7 +19,7 @@ import { AgentNameKey, IssueNumberKey, RepoIdKey } from '../../workflows/run/sea
 import { COMMANDS, renderHelp } from '../flags/command-specs.js';
 import { deliveryOf } from '../flags/delivery-flag.js';
 import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFlags } from '../flags/parse-flags.js';
-import { progressKey, progressLine, resultSummary } from '../../host/progress-format.js';
+import { newEnvironmentLines, progressKey, progressLine, resultSummary } from '../../host/progress-format.js';
 import { checkRepository, loadRepoDefinition, resolveUserPath, userCwd } from '../run-target.js';
 import { repoIdentity, workflowIdFor } from '../../host/repo-identity.js';
 import { serveUntilDone } from '../serve-until-done.js';
@@ -45,6 +45,7 @@ async function follow(
   json: boolean,
 ): Promise<void> {
   let last = '';
+  let environmentShown = 0;
   while (!done()) {
     try {
       const p = await handle.query(progressQuery);
@@ -52,7 +53,11 @@ async function follow(
       if (key !== last) {
         if (json)
           process.stdout.write(`${JSON.stringify({ event: 'progress', at: new Date().toISOString(), ...p })}\n`);
-        else say(`${new Date().toISOString().slice(11, 19)} ${progressLine(p).replace(/\s*\n\s*/g, ' ')}`);
+        else {
+          say(`${new Date().toISOString().slice(11, 19)} ${progressLine(p).replace(/\s*\n\s*/g, ' ')}`);
+          for (const line of newEnvironmentLines(p, environmentShown)) say(`  ${line}`);
+        }
+        environmentShown = p.environment?.length ?? 0;
       }
       last = key;
     } catch {

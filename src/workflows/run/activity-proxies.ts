@@ -32,12 +32,28 @@ export const modelActivities = proxyActivities<Pick<RunActivities, 'queryStep'>>
 
 /** Commands in the worktree: validators and git. */
 export const workspaceActivities = proxyActivities<
-  Pick<RunActivities, 'prepareWorkspace' | 'runValidators' | 'checkExternalState' | 'evaluateCustomVerdict'>
+  Pick<
+    RunActivities,
+    'prepareWorkspace' | 'runValidators' | 'runPreflight' | 'checkExternalState' | 'evaluateCustomVerdict'
+  >
 >({
   startToCloseTimeout: '20 minutes',
   heartbeatTimeout: '60 seconds',
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   retry: { initialInterval: '2 seconds', maximumAttempts: 5 },
+});
+
+/**
+ * The environment phase: installs with the network (a cold install may take many minutes),
+ * heartbeating at each step and every few seconds. A failed setup command is a
+ * non-retryable ENVIRONMENT_FAILED; a dead worker or a lost connection is retried, and
+ * the activity is idempotent (finished steps are stamped and skipped).
+ */
+export const environmentActivities = proxyActivities<Pick<RunActivities, 'prepareEnvironment'>>({
+  startToCloseTimeout: '45 minutes',
+  heartbeatTimeout: '60 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
 });
 
 /**

@@ -26,7 +26,7 @@ const MAX_WARNINGS = 20;
  * every change of RunState is a named transition from run-transitions.ts passed to
  * `update`. Everything else reads.
  *
- * Six facts are not loop state, so they are not in RunState (the transitions never see
+ * Seven facts are not loop state, so they are not in RunState (the transitions never see
  * them) but the session owns them all the same: each is private, read by a getter, and
  * set only by the method named beside it.
  *   definition     attachDefinition   the loaded snapshot (its hash and name)
@@ -36,6 +36,7 @@ const MAX_WARNINGS = 20;
  *   budgetBlocked  blockOnBudget      why a step stopped at the budget (cleared by retry, raiseBudget)
  *   warnings       warn               what an operator should know that did not stop the run
  *                                     (rejectSignal and noteGitRestored warn)
+ *   environment    noteEnvironment    what the environment phase and the preflight did, one line each
  */
 export class RunSession {
   #state: RunState;
@@ -45,6 +46,7 @@ export class RunSession {
   #cancelReason?: string;
   #budgetBlocked?: string;
   readonly #warnings: string[] = [];
+  readonly #environment: string[] = [];
   #published: PublishedAttributes = NOTHING_PUBLISHED;
 
   constructor(
@@ -75,6 +77,15 @@ export class RunSession {
   }
   get warnings(): readonly string[] {
     return this.#warnings;
+  }
+  get environment(): readonly string[] {
+    return this.#environment;
+  }
+
+  /** Lines saying what the environment phase detected and did, shown in progress and the result. */
+  noteEnvironment(lines: readonly string[]): void {
+    this.#environment.push(...lines);
+    this.update(this.state);
   }
 
   /** The definition is loaded: the run's cap comes from the input, else from the definition. */
@@ -114,6 +125,7 @@ export class RunSession {
       ...(s.lastError !== undefined ? { lastError: s.lastError } : {}),
       ...(this.budgetBlocked !== undefined ? { lastError: `budget exhausted: ${this.budgetBlocked}` } : {}),
       ...(this.warnings.length > 0 ? { warnings: [...this.warnings] } : {}),
+      ...(this.#environment.length > 0 ? { environment: [...this.#environment] } : {}),
     };
   }
 

@@ -1,0 +1,50 @@
+/**
+ * The environment phase, before the first model call (seed 000 keeps model calls for
+ * work; a broken environment must not be found after every model call was paid for):
+ *
+ * 1. `prepareEnvironment` installs what the repository's commands need into the run's
+ *    worktree (commands.setup, else detected per ecosystem), with the network and no
+ *    secret, cached across runs;
+ * 2. `runPreflight` runs each command validator once on the prepared base commit, in the
+ *    sandbox: a command that cannot run ends the run as ENVIRONMENT_FAILED, failing tests
+ *    become the named baseline.
+ *
+ * Both are durable steps of their own (phases `environment` and `preflight` in progress,
+ * the Web UI and the search attribute). Gated by patched(): a run recorded before the
+ * phase existed replays without it.
+ */
+import { patched } from '@temporalio/workflow';
+import type { AgentDefinition } from '../../contracts/definition.js';
+import type { EnvironmentReport } from '../../contracts/environment.js';
+import type { PreflightReport } from '../../contracts/preflight.js';
+import type { PrepareWorkspaceOutput } from '../../contracts/workspace.js';
+import { environmentActivities, onWorktreeHost, workspaceActivities } from '../run/activity-proxies.js';
+import type { RunSession } from '../run/state/run-session.js';
+import { environmentLines, preflightLines } from './environment-lines.js';
+
+export const ENVIRONMENT_PHASE_PATCH = 'environment-phase';
+
+export async function runEnvironmentPhase(
+  session: RunSession,
+  definition: AgentDefinition,
+  workspace: PrepareWorkspaceOutput,
+): Promise<void> {
+  if (!patched(ENVIRONMENT_PHASE_PATCH)) return;
+  const onHost = onWorktreeHost(workspace.hostTaskQueue);
+  session.setPhase('environment');
+  const environment: EnvironmentReport = await environmentActivities.prepareEnvironment.executeWithOptions(onHost, [
+    { worktreePath: workspace.worktreePath, repoPath: session.input.repoPath },
+  ]);
+  session.noteGitRestored('environment setup', environment.gitRestored);
+  session.noteEnvironment(environmentLines(environment));
+  session.setPhase('preflight');
+  const preflight: PreflightReport = await workspaceActivities.runPreflight.executeWithOptions(onHost, [
+    {
+      worktreePath: workspace.worktreePath,
+      completionSteps: Object.values(definition.completionSteps),
+      validators: definition.validators,
+    },
+  ]);
+  session.noteGitRestored('preflight', preflight.gitRestored);
+  session.noteEnvironment(preflightLines(preflight));
+}
