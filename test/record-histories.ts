@@ -83,6 +83,8 @@ async function recordRuns(): Promise<void> {
   await record('demo-success-one-activity-step', { session: join(DEMO_DIR, 'session.json') });
   // Search attributes refreshed on phase and step changes only (patched 'sparse-search-attributes').
   await record('demo-success-sparse-attributes', { session: join(DEMO_DIR, 'session.json') });
+  // The environment phase and the preflight before the first model call (patched 'environment-phase').
+  await record('demo-success-environment-phase', { session: join(DEMO_DIR, 'session.json') });
   // The playbook's five steps, each answered at once; the tests never pass.
   const answer = (stepId: string, action: string, rest: object) => ({
     id: stepId,
