@@ -1,0 +1,142 @@
+/**
+ * npm + mocha, as a new user meets it: fresh clones with nothing installed.
+ *   - a planted bug and a scripted fix: the environment phase runs `npm ci`, the preflight
+ *     names the unrelated red test on main (mocha's full title) as the baseline, and the
+ *     run delivers a branch whose diff is the fix alone;
+ *   - a second run of the same repository and lockfile installs from the cache;
+ *   - a broken `commands.setup` and a missing test runner fail as ENVIRONMENT_FAILED with
+ *     zero model requests; missing model credentials fail before anything is created.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execa } from 'execa';
+import type { TempGitRepo } from '../helpers/temp-git-repo.js';
+import { teardownEnv } from '../helpers/temporal-env.js';
+import { fixSession } from '../helpers/fix-session.js';
+import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
+
+const PACKAGE = {
+  name: 'e2e-clamp',
+  version: '1.0.0',
+  private: true,
+  scripts: { test: 'mocha' },
+  dependencies: { 'is-number': '7.0.0' },
+  devDependencies: { mocha: '10.8.2' },
+};
+
+const FILES = {
+  'package.json': `${JSON.stringify(PACKAGE, null, 2)}\n`,
+  '.gitignore': 'node_modules/\n',
+  'lib/clamp.js': [
+    "const isNumber = require('is-number');",
+    '',
+    'module.exports = function clamp(value, lo, hi) {',
+    "  if (!isNumber(value)) throw new TypeError('not a number');",
+    '  return Math.max(value, lo);',
+    '};',
+    '',
+  ].join('\n'),
+  'test/clamp.test.js': [
+    "const assert = require('node:assert/strict');",
+    "const clamp = require('../lib/clamp');",
+    '',
+    "describe('clamp', () => {",
+    "  it('raises values below the range', () => assert.equal(clamp(-5, 0, 10), 0));",
+    "  it('lowers values above the range', () => assert.equal(clamp(15, 0, 10), 10));",
+    '});',
+    '',
+  ].join('\n'),
+  // Red on main, unrelated to the issue: `baseline: ignore` must let the run finish.
+  'test/legacy.test.js': [
+    "const assert = require('node:assert/strict');",
+    "describe('legacy', () => {",
+    "  it('keeps the old rounding', () => assert.equal(Math.round(2.5), 2));",
+    '});',
+    '',
+  ].join('\n'),
+};
+
+const ISSUE = { title: 'clamp() ignores the upper bound', body: 'clamp(15, 0, 10) returns 15; it should return 10.' };
+const SESSION = fixSession({
+  name: 'clamp upper bound',
+  fix: { path: 'lib/clamp.js', old: 'return Math.max(value, lo);', new: 'return Math.min(Math.max(value, lo), hi);' },
+  testCommand: 'npm test',
+});
+
+let origin: TempGitRepo;
+
+before(async () => {
+  origin = await makeOrigin(FILES, async (repo) => {
+    await execa('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund', '--ignore-scripts'], {
+      cwd: repo.dir,
+    });
+  });
+});
+
+after(async () => {
+  await origin.cleanup();
+  await removeStateDir();
+  await teardownEnv();
+});
+
+test('a fresh clone: npm ci, the red test on main kept as the baseline, the fix delivered on its branch', async () => {
+  const run = await runOnFreshClone({ origin, issue: ISSUE, session: SESSION });
+  assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
+  assert.equal(run.result?.outcome, 'success', run.result?.reason);
+  assert.deepEqual(await run.changedOnBranch(), ['lib/clamp.js']);
+  const environment = (run.result?.environment ?? []).join('\n');
+  assert.match(environment, /npm ci/);
+  assert.match(environment, /preflight: tests: baseline .*legacy keeps the old rounding/);
+});
+
+test('a second run of the same repository and lockfile installs from the cache', async () => {
+  const run = await runOnFreshClone({ origin, issue: ISSUE, session: SESSION });
+  assert.equal(run.result?.outcome, 'success', run.result?.reason ?? run.cli.stderr);
+  assert.match((run.result?.environment ?? []).join('\n'), /setup: every install came from the cache/);
+});
+
+test('a broken commands.setup is ENVIRONMENT_FAILED before any model request', async () => {
+  const broken = await makeOrigin({
+    ...FILES,
+    '.agent/config.json': `${JSON.stringify({ commands: { setup: 'echo "registry unreachable" >&2; exit 3' } })}\n`,
+  });
+  try {
+    const run = await runOnFreshClone({ origin: broken, issue: ISSUE, session: SESSION });
+    assert.equal(run.cli.code, 1);
+    assert.equal(run.result?.code, 'ENVIRONMENT_FAILED', run.cli.stderr);
+    assert.match(run.result?.reason ?? '', /exit 3/);
+    assert.match(run.result?.reason ?? '', /registry unreachable/);
+    assert.equal(run.modelRequests, 0);
+  } finally {
+    await broken.cleanup();
+  }
+});
+
+test('a missing test runner is ENVIRONMENT_FAILED naming the command, before any model request', async () => {
+  const missing = await makeOrigin({
+    ...FILES,
+    'package.json': `${JSON.stringify({ ...PACKAGE, scripts: { test: 'vitest-that-is-not-installed run' } }, null, 2)}\n`,
+  });
+  try {
+    const run = await runOnFreshClone({ origin: missing, issue: ISSUE, session: SESSION });
+    assert.equal(run.cli.code, 1);
+    assert.equal(run.result?.code, 'ENVIRONMENT_FAILED', run.cli.stderr);
+    assert.match(run.result?.reason ?? '', /npm test/);
+    assert.match(run.result?.reason ?? '', /vitest-that-is-not-installed/);
+    assert.equal(run.modelRequests, 0);
+  } finally {
+    await missing.cleanup();
+  }
+});
+
+test('without model credentials nothing is created: no workflow, no worktree, no branch', async () => {
+  const run = await runOnFreshClone({ origin, issue: ISSUE, session: SESSION, env: { ANTHROPIC_BASE_URL: '' } });
+  assert.equal(run.cli.code, 1);
+  assert.match(run.cli.stderr, /MODEL_AUTH/);
+  assert.match(run.cli.stderr, /ANTHROPIC_API_KEY/);
+  assert.equal(run.result, undefined);
+  const worktrees = await execa('git', ['worktree', 'list'], { cwd: run.clone });
+  assert.equal(worktrees.stdout.trim().split('\n').length, 1);
+  const branches = await execa('git', ['branch', '--list', 'agent/*'], { cwd: run.clone });
+  assert.equal(branches.stdout.trim(), '');
+});
