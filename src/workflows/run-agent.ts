@@ -27,7 +27,7 @@ import { withinClosureGrace } from './completion/criterion-gate.js';
 import { applicableResume } from '../contracts/resume-point.js';
 import type { IterationOutcome } from './run/iteration-outcome.js';
 import { cancelSignal, progressQuery, raiseBudgetSignal, raiseBudgetUpdate, retrySignal } from './run/messages.js';
-import { checkBudgetArgs, checkCancelArgs, checkRetryArgs, validateBudgetUpdate } from './run/message-validation.js';
+import { checkBudgetArgs, checkCancelArgs, checkRetryArgs, validateBudgetUpdate } from './run/message-checks.js';
 import { AgentNameKey, DefinitionHashKey, IssueNumberKey } from './run/search-attributes.js';
 import { RunSession } from './run/state/run-session.js';
 import type { RunContext } from './run/run-context.js';

@@ -1,7 +1,7 @@
 /**
  * Retry prompt templates are checked at load: they must parse as Handlebars and read
  * only variables their failure pattern provides (plus the fixed ones); the rendering
- * itself is covered in test/activities/validate/retry.
+ * itself is covered in test/activities/conditions/retry-prompt.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

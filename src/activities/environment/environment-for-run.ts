@@ -11,7 +11,7 @@
  *   says so.
  */
 import type { EnvironmentReport, PrepareEnvironmentInput } from '../../contracts/environment.js';
-import { baseCommit, worktreeAtCommit } from '../validate/base-commit.js';
+import { baseCommit, worktreeAtCommit } from '../conditions/base-commit.js';
 import { readEnvironmentReport } from './environment-file.js';
 
 type Prepare = (input: PrepareEnvironmentInput) => Promise<EnvironmentReport>;

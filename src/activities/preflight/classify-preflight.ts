@@ -20,10 +20,10 @@
  * 'mypkg'`) is an environment failure here: on the base nothing the agent did can have
  * caused it (unrecoverable.ts explains why the same output is retryable later on).
  */
-import { firstMeaningfulLine } from '../validate/summarize.js';
-import { parseTestFailures, testFailures, type TestReports } from '../validate/test-reports/parse-test-failures.js';
-import type { FailedTest } from '../validate/test-reports/failed-test.js';
-import { environmentProblem, unrecoverableReason } from '../validate/unrecoverable.js';
+import { firstMeaningfulLine } from '../conditions/summarize.js';
+import { parseTestFailures, testFailures, type TestReports } from '../conditions/test-reports/parse-test-failures.js';
+import type { FailedTest } from '../conditions/test-reports/failed-test.js';
+import { environmentProblem, unrecoverableReason } from '../conditions/unrecoverable.js';
 import { findSign, MISSING_DEPENDENCY } from './crash-signs.js';
 
 /** The validation command keys of agent.json (`runner.validation.commands`), or any other name. */

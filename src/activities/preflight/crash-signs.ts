@@ -4,7 +4,7 @@
  * missing dependency. Used by the preflight on the base commit, where such output means
  * the environment (not the agent) is at fault. PURE.
  */
-import { stripAnsi } from '../validate/strip-ansi.js';
+import { stripAnsi } from '../conditions/strip-ansi.js';
 
 /** A dependency the project needs is not installed (as opposed to a test's own assertion). */
 export const MISSING_DEPENDENCY: readonly RegExp[] = [

@@ -4,8 +4,8 @@
  * File and test-integrity validators run no repository command: nothing to check. PURE.
  */
 import type { CompletionStepDefinition, ValidatorDefinition } from '../../contracts/definition.js';
-import { substituteParams } from '../validate/substitute-params.js';
-import { runsTests } from '../validate/test-reports/runs-tests.js';
+import { substituteParams } from '../conditions/substitute-params.js';
+import { runsTests } from '../conditions/test-reports/runs-tests.js';
 
 export interface PreflightCommand {
   readonly validator: string;

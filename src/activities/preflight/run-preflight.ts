@@ -22,11 +22,11 @@ import {
   type PreflightReport,
 } from '../../contracts/preflight.js';
 import type { CommandRunner } from '../process/command-runner.js';
-import { baseCommit, worktreeAtCommit } from '../validate/base-commit.js';
-import { recordBaseline } from '../validate/baseline/baseline-run.js';
-import { commandSummary } from '../validate/summarize.js';
-import { runCollectingReports } from '../validate/test-reports/report-files.js';
-import { testFailures } from '../validate/test-reports/parse-test-failures.js';
+import { baseCommit, worktreeAtCommit } from '../conditions/base-commit.js';
+import { recordBaseline } from '../conditions/baseline/baseline-run.js';
+import { commandSummary } from '../conditions/summarize.js';
+import { runCollectingReports } from '../conditions/test-reports/report-files.js';
+import { testFailures } from '../conditions/test-reports/parse-test-failures.js';
 import { classifyPreflight, EnvironmentCause, type PreflightVerdict } from './classify-preflight.js';
 import { preflightCommands, type PreflightCommand } from './preflight-commands.js';
 

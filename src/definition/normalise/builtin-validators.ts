@@ -23,7 +23,7 @@ const GIT_CLEAN: ValidatorDefinition = {
   extractParams: { changedFiles: 'parseChangedFiles', untrackedFiles: 'parseUntrackedFiles' },
 };
 
-/** Checks the run's diff for weakened tests (src/activities/validate/integrity). */
+/** Checks the run's diff for weakened tests (src/activities/conditions/integrity). */
 const TEST_INTEGRITY: ValidatorDefinition = { type: 'test-integrity', failurePattern: 'test-weakened' };
 
 const COMMAND_BUILTINS: Readonly<Record<string, CommandBuiltin>> = {

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stripFrontMatter } from '../c3l/front-matter.js';
 import { problem, type Problem } from '../problem.js';
-import { RETRY_FIXED_VARIABLES, templateVariables } from '../retry/retry-template.js';
+import { RETRY_FIXED_VARIABLES, templateVariables } from '../retry-prompt/retry-template.js';
 import type { LoadContext } from '../load/load-context.js';
 import type { DefinitionRule } from './rule.js';
 

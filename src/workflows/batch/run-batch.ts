@@ -16,7 +16,7 @@
 import { allHandlersFinished, condition, continueAsNew, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import { DEFAULT_BATCH_HISTORY_THRESHOLD, type BatchInput, type BatchResult } from '../../contracts/batch.js';
 import { FailureType } from '../../contracts/failures.js';
-import { checkCancelArgs } from '../run/message-validation.js';
+import { checkCancelArgs } from '../run/message-checks.js';
 import { forwardCancel } from './batch-child.js';
 import { validateInput } from './batch-input.js';
 import { batchProgressQuery, cancelBatchSignal } from './batch-messages.js';

@@ -14,7 +14,7 @@
  */
 import { allHandlersFinished, condition, isCancellation, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { PipelineEndStatus, PipelineInput, PipelineResult } from '../../contracts/pipeline-run.js';
-import { checkCancelArgs } from '../run/message-validation.js';
+import { checkCancelArgs } from '../run/message-checks.js';
 import { failureInfo } from '../run/failure-info.js';
 import { applyCycleEffects } from './cycle-effects.js';
 import { limitReached } from './cycle-limits.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyPreflight, type PreflightVerdict } from '../../../src/activities/preflight/classify-preflight.js';
-import { fixture } from '../validate/fixtures.js';
+import { fixture } from '../conditions/fixtures.js';
 
 const run = (stdout: string, exitCode: number | null = 1, kind = 'test', stderr = ''): PreflightVerdict =>
   classifyPreflight({ kind, exitCode, stdout, stderr });

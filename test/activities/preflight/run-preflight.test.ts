@@ -15,7 +15,7 @@ import { PreflightStatus } from '../../../src/contracts/preflight.js';
 import type { CommandRunner } from '../../../src/activities/process/command-runner.js';
 import { createSpawnerCommandRunner } from '../../../src/activities/process/spawner-command-runner.js';
 import { runPreflight } from '../../../src/activities/preflight/run-preflight.js';
-import { baselineFailures } from '../../../src/activities/validate/baseline/baseline-run.js';
+import { baselineFailures } from '../../../src/activities/conditions/baseline/baseline-run.js';
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
 
 const stateDir = await mkdtemp(join(tmpdir(), 'preflight-state-'));

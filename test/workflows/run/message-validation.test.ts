@@ -12,7 +12,7 @@ import {
   describePayload,
   MAX_RETRY_PROMPT_CHARS,
   validateBudgetUpdate,
-} from '../../../src/workflows/run/message-validation.js';
+} from '../../../src/workflows/run/message-checks.js';
 
 test('retry accepts nothing, an empty object, or a string prompt; blank counts as none', () => {
   assert.deepEqual(checkRetryArgs(undefined), { ok: true, value: {} });

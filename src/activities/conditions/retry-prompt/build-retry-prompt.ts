@@ -14,7 +14,7 @@ import type { FailurePatternDefinition } from '../../../contracts/definition.js'
 import { BUILTIN_RETRY_SOURCE, builtinRetryText } from './builtin-retry-text.js';
 import { stripFrontMatter } from '../../../definition/c3l/front-matter.js';
 import { retryParams } from './retry-params.js';
-import { renderTemplate } from './template.js';
+import { renderRetryTemplate } from '../../../definition/retry-prompt/retry-template.js';
 
 export interface BuildRetryPromptDeps {
   /** File text, or undefined when the file does not exist. */
@@ -34,7 +34,7 @@ export async function buildRetryPrompt(
 
   for (const source of retryPromptCandidates(input, pattern)) {
     const text = await deps.readFile(join(input.promptsDir, source));
-    if (text !== undefined) return { text: renderTemplate(stripFrontMatter(text), params).trim(), source };
+    if (text !== undefined) return { text: renderRetryTemplate(stripFrontMatter(text), params).trim(), source };
   }
   return { text: builtinRetryText(failed.length > 0 ? failed : placeholder()), source: BUILTIN_RETRY_SOURCE };
 }

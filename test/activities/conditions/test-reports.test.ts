@@ -1,9 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseTestFailures, testFailures } from '../../../src/activities/validate/test-reports/parse-test-failures.js';
-import { parseJUnitXml } from '../../../src/activities/validate/test-reports/junit-xml.js';
-import { capExcerpts } from '../../../src/activities/validate/test-reports/failed-test.js';
-import { reportEnv } from '../../../src/activities/validate/test-reports/report-files.js';
+import {
+  parseTestFailures,
+  testFailures,
+} from '../../../src/activities/conditions/test-reports/parse-test-failures.js';
+import { parseJUnitXml } from '../../../src/activities/conditions/test-reports/junit-xml.js';
+import { capExcerpts } from '../../../src/activities/conditions/test-reports/failed-test.js';
+import { reportEnv } from '../../../src/activities/conditions/test-reports/report-files.js';
 import { fixture } from './fixtures.js';
 
 const summary = (out: string) => parseTestFailures(out).map((t) => [t.name, t.file, t.excerpt?.split('\n')[0]]);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTemplate } from '../../../../src/activities/validate/retry/template.js';
-import { stripFrontMatter } from '../../../../src/definition/c3l/front-matter.js';
+import { renderRetryTemplate as renderTemplate } from '../../../src/definition/retry-prompt/retry-template.js';
+import { stripFrontMatter } from '../../../src/definition/c3l/front-matter.js';
 
 test('variables, dot paths, arrays joined, missing → empty', () => {
   const out = renderTemplate('{{name}} {{a.b}} [{{files}}] [{{missing}}] [{{a.missing.deeper}}] {{ spaced }}', {

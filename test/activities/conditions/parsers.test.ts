@@ -5,12 +5,12 @@ import {
   parseStagedFiles,
   parseUnstagedFiles,
   parseUntrackedFiles,
-} from '../../../src/activities/validate/parse-git-status.js';
-import { parseTestOutput } from '../../../src/activities/validate/parse-test-output.js';
-import { parseTypeErrors } from '../../../src/activities/validate/parse-type-errors.js';
-import { parseLintErrors } from '../../../src/activities/validate/parse-lint-errors.js';
-import { parseFormatOutput } from '../../../src/activities/validate/parse-format-output.js';
-import { EXTRACTOR_NAMES, extract } from '../../../src/activities/validate/extractors.js';
+} from '../../../src/activities/conditions/parse-git-status.js';
+import { parseTestOutput } from '../../../src/activities/conditions/parse-test-output.js';
+import { parseTypeErrors } from '../../../src/activities/conditions/parse-type-errors.js';
+import { parseLintErrors } from '../../../src/activities/conditions/parse-lint-errors.js';
+import { parseFormatOutput } from '../../../src/activities/conditions/parse-format-output.js';
+import { EXTRACTOR_NAMES, extract } from '../../../src/activities/conditions/extractors.js';
 import { fixture } from './fixtures.js';
 
 test('git status --porcelain: changed, untracked, staged, unstaged (renames, quoting)', () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { RunValidatorsInput } from '../../../src/contracts/activities.js';
 import type { CompletionStepDefinition, ConditionRef, ValidatorDefinition } from '../../../src/contracts/definition.js';
 import { createSpawnerCommandRunner } from '../../../src/activities/process/spawner-command-runner.js';
-import { runValidators } from '../../../src/activities/validate/run-validators.js';
+import { runValidators } from '../../../src/activities/conditions/run-validators.js';
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
 
 const commands = createSpawnerCommandRunner();

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { environmentProblem, unrecoverableReason } from '../../../src/activities/validate/unrecoverable.js';
+import { environmentProblem, unrecoverableReason } from '../../../src/activities/conditions/unrecoverable.js';
 import { fixture } from './fixtures.js';
 
 const exit1 = (stderr: string, stdout = '') => unrecoverableReason({ exitCode: 1, stdout, stderr });

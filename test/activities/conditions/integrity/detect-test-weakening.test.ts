@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from '../../../../src/activities/workspace/git/git.js';
-import { parseUnifiedDiff } from '../../../../src/activities/validate/integrity/parse-unified-diff.js';
+import { parseUnifiedDiff } from '../../../../src/activities/conditions/integrity/parse-unified-diff.js';
 import {
   detectTestWeakening,
   FindingKind,
   type IntegrityFinding,
-} from '../../../../src/activities/validate/integrity/detect-test-weakening.js';
-import { INTEGRITY_DIFF_ARGS } from '../../../../src/activities/validate/integrity/test-integrity-validator.js';
-import { splitWaived } from '../../../../src/activities/validate/integrity/issue-waiver.js';
+} from '../../../../src/activities/conditions/integrity/detect-test-weakening.js';
+import { INTEGRITY_DIFF_ARGS } from '../../../../src/activities/conditions/integrity/test-integrity-validator.js';
+import { splitWaived } from '../../../../src/activities/conditions/integrity/issue-waiver.js';
 import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';
 
 const repos: TempGitRepo[] = [];

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { commandSummary, failureLine, firstMeaningfulLine } from '../../../src/activities/validate/summarize.js';
-import { parseTestFailures } from '../../../src/activities/validate/test-reports/parse-test-failures.js';
+import { commandSummary, failureLine, firstMeaningfulLine } from '../../../src/activities/conditions/summarize.js';
+import { parseTestFailures } from '../../../src/activities/conditions/test-reports/parse-test-failures.js';
 import { fixture } from './fixtures.js';
 
 const NPM_STDERR = 'npm warn Unknown user config "nodedir". This will stop working in the next major version of npm.\n';
