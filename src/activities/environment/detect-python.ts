@@ -1,9 +1,11 @@
 /**
  * The Python steps of the plan: a virtualenv for this worktree (outside it, in the
  * harness state, so it is neither committed nor shown as the user's), the project
- * installed from the WORKTREE in editable mode with its test extras and requirements
- * files, and pytest when the tests use it but the project does not declare it. `uv`
- * when on PATH (copying, never hardlinking from its cache), else `python -m venv` + pip.
+ * installed from the WORKTREE in editable mode with its test extras, its PEP 735 test
+ * dependency group and requirements files, and pytest when the tests use it but the
+ * project does not declare it. `uv` when on PATH (copying, never hardlinking from its
+ * cache; groups by its `--group`), else `python -m venv` + pip (groups as requirement
+ * strings: pip < 25.1 has no `--group`, and pip evaluates their markers itself).
  */
 import { Ecosystem } from '../../contracts/environment.js';
 import type { CacheLayout } from './cache-layout.js';
@@ -55,6 +57,18 @@ export async function detectPython(options: {
     targets.push('-e', q(`${dir}${extras}`));
     detected.push(
       `python: the project installed editable from the worktree${extras ? ` with extras ${project.extras.join(', ')}` : ' (no test/tests/testing/dev extra declared)'}`,
+    );
+  }
+  if (project.groups.length > 0) {
+    if (tools.uv) for (const group of project.groups) targets.push('--group', q(group));
+    else targets.push(...project.groupRequirements.map(q));
+    const others = project.declaredGroups.filter((g) => !project.groups.includes(g));
+    detected.push(
+      `python: pyproject [dependency-groups] ${project.groups.join(', ')} installed (${tools.uv ? 'uv --group' : `as requirements: ${project.groupRequirements.join(', ') || 'none'}`})${others.length > 0 ? `; not ${others.join(', ')}` : ''}`,
+    );
+  } else if (project.declaredGroups.length > 0) {
+    detected.push(
+      `python: pyproject [dependency-groups] ${project.declaredGroups.join(', ')}: none named test/tests/testing/dev, none installed`,
     );
   }
   for (const file of project.requirements) targets.push('-r', q(`${dir}/${file}`));

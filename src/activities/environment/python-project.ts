@@ -2,13 +2,18 @@
  * What a Python project declares, read without a TOML parser (only what the plan needs):
  * whether it is installable (pyproject `[project]`/`[build-system]`, setup.cfg
  * `[metadata]`, setup.py), its optional-dependency groups (pyproject
- * `[project.optional-dependencies]`, setup.cfg `[options.extras_require]`), its
- * requirements files, and whether its tests use pytest without declaring it.
+ * `[project.optional-dependencies]` in any spelling, setup.cfg `[options.extras_require]`),
+ * its PEP 735 test dependency group, its requirements files (root and the usual test/dev
+ * ones in `requirements/`), and whether its tests use pytest without declaring it.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { dependencyGroups, optionalDependencies, type GroupEntry } from './pyproject-tables.js';
 
 export const TEST_EXTRAS = ['test', 'tests', 'testing', 'dev'] as const;
+/** Dependency groups installed when present; `dev` only when none is (it tends to be lint/tox tooling). */
+export const TEST_GROUPS = ['test', 'tests', 'testing'] as const;
+export const FALLBACK_GROUP = 'dev';
 
 export interface PythonProject {
   /** The files that made it a Python project (for the reason line and the step's inputs). */
@@ -17,6 +22,11 @@ export interface PythonProject {
   /** Test extras the project declares, among TEST_EXTRAS. */
   readonly extras: readonly string[];
   readonly requirements: readonly string[];
+  /** The `[dependency-groups]` chosen (names as written), and all the project declares. */
+  readonly groups: readonly string[];
+  readonly declaredGroups: readonly string[];
+  /** The chosen groups' requirement strings, includes resolved, markers kept (for pip). */
+  readonly groupRequirements: readonly string[];
   readonly usesPytest: boolean;
   readonly declaresPytest: boolean;
 }
@@ -40,6 +50,42 @@ function keysOf(body: string | undefined): string[] {
   return [...body.matchAll(/^\s*["']?([A-Za-z0-9_.-]+)["']?\s*=/gm)].map((m) => (m[1] ?? '').toLowerCase());
 }
 
+/** PEP 735 / PEP 503 name normalisation. */
+const norm = (name: string): string => name.toLowerCase().replace(/[-_.]+/g, '-');
+
+/** A group's requirement strings with `{include-group}` resolved (a cycle or unknown name adds nothing). */
+export function resolveGroup(
+  groups: ReadonlyMap<string, readonly GroupEntry[]>,
+  name: string,
+  seen = new Set<string>(),
+): string[] {
+  const key = [...groups.keys()].find((k) => norm(k) === norm(name));
+  if (key === undefined || seen.has(norm(key))) return [];
+  seen.add(norm(key));
+  return (groups.get(key) ?? []).flatMap((e) =>
+    typeof e === 'string' ? [e] : resolveGroup(groups, e.includeGroup, seen),
+  );
+}
+
+/** The test groups a project declares, else its `dev` group. */
+export function chooseGroups(declared: readonly string[]): string[] {
+  const tests = declared.filter((g) => (TEST_GROUPS as readonly string[]).includes(norm(g)));
+  return tests.length > 0 ? tests : declared.filter((g) => norm(g) === FALLBACK_GROUP);
+}
+
+/** Worktree-relative requirements files: every root `requirements*.txt` and the usual test/dev ones. */
+async function requirementFiles(dir: string): Promise<string[]> {
+  const top = await readdir(dir).catch(() => [] as string[]);
+  const sub = await readdir(path.join(dir, 'requirements')).catch(() => [] as string[]);
+  return [
+    ...top.filter((f) => /^requirements.*\.txt$|^(test|dev)[-_]requirements\.txt$/.test(f)).sort(),
+    ...sub
+      .filter((f) => /^(tests?|testing|dev)([-_.].*)?\.txt$/.test(f))
+      .sort()
+      .map((f) => `requirements/${f}`),
+  ];
+}
+
 const PYTEST = /(^|[\s"'[,])pytest\s*([<>=!~;[\]"',]|$)/m;
 
 async function hasTestFiles(dir: string): Promise<boolean> {
@@ -55,8 +101,7 @@ export async function readPythonProject(dir: string): Promise<PythonProject | un
   const pyproject = await read(dir, 'pyproject.toml');
   const setupCfg = await read(dir, 'setup.cfg');
   const setupPy = await read(dir, 'setup.py');
-  const top = await readdir(dir).catch(() => [] as string[]);
-  const requirements = top.filter((f) => /^requirements.*\.txt$/.test(f)).sort();
+  const requirements = await requirementFiles(dir);
   const files = [
     ...(pyproject === undefined ? [] : ['pyproject.toml']),
     ...(setupCfg === undefined ? [] : ['setup.cfg']),
@@ -68,10 +113,13 @@ export async function readPythonProject(dir: string): Promise<PythonProject | un
     setupPy !== undefined ||
     (setupCfg !== undefined && section(setupCfg, 'metadata') !== undefined) ||
     (pyproject !== undefined && /^\s*\[(project|build-system|tool\.poetry)\]/m.test(pyproject));
-  const pyExtras = pyproject === undefined ? undefined : section(pyproject, 'project.optional-dependencies');
+  const pyExtras = optionalDependencies(pyproject ?? '');
   const cfgExtras = setupCfg === undefined ? undefined : section(setupCfg, 'options.extras_require');
-  const declared = new Set([...keysOf(pyExtras), ...keysOf(cfgExtras)]);
+  const declared = new Set([...[...pyExtras.keys()].map(norm), ...keysOf(cfgExtras)]);
   const extras = installable ? TEST_EXTRAS.filter((e) => declared.has(e)) : [];
+  const allGroups = dependencyGroups(pyproject ?? '');
+  const groups = chooseGroups([...allGroups.keys()]);
+  const groupRequirements = [...new Set(groups.flatMap((g) => resolveGroup(allGroups, g)))];
   const requirementTexts = await Promise.all(requirements.map(async (f) => (await read(dir, f)) ?? ''));
   const pytestConfigured =
     (await read(dir, 'pytest.ini')) !== undefined ||
@@ -83,7 +131,15 @@ export async function readPythonProject(dir: string): Promise<PythonProject | un
     installable,
     extras,
     requirements,
+    groups,
+    declaredGroups: [...allGroups.keys()],
+    groupRequirements,
     usesPytest: pytestConfigured || (await hasTestFiles(dir)),
-    declaresPytest: [pyExtras ?? '', cfgExtras ?? '', ...requirementTexts].some((t) => PYTEST.test(t)),
+    declaresPytest: [
+      ...extras.flatMap((e) => pyExtras.get(e) ?? []),
+      cfgExtras ?? '',
+      ...groupRequirements,
+      ...requirementTexts,
+    ].some((t) => PYTEST.test(t)),
   };
 }
