@@ -1,0 +1,129 @@
+/**
+ * Go + `go test`, as a new user meets it: a module with one dependency from the Go
+ * proxy (github.com/google/uuid, go.sum committed) on a fresh clone with an empty
+ * module cache.
+ *   - a planted bug and a scripted fix: the environment phase downloads the module and
+ *     warms the build cache, `go test ./...` is the detected test command, the preflight
+ *     keeps the red test on main as the baseline, and the run delivers the fix alone;
+ *   - a wrong first fix that breaks a passing test: the closure's retry prompt names it
+ *     as go does (`TestShortFour`), and the right fix after it lets the run succeed.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execa } from 'execa';
+import type { TempGitRepo } from '../helpers/temp-git-repo.js';
+import { teardownEnv } from '../helpers/temporal-env.js';
+import { fixSession } from '../helpers/fix-session.js';
+import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
+import { RETRY_NAMES_TEST, wrongThenRightSession } from './retry-fix-session.js';
+
+const BUGGY = 'return u.String()[:n]';
+const WRONG = 'return strings.ReplaceAll(u.String()[:n+1], "-", "")';
+const RIGHT = 'return strings.ReplaceAll(u.String(), "-", "")[:n]';
+
+const FILES = {
+  'go.mod': 'module example.com/e2e/shortid\n\ngo 1.22\n\nrequire github.com/google/uuid v1.6.0\n',
+  'shortid.go': [
+    '// Package shortid shortens UUIDs for display.',
+    'package shortid',
+    '',
+    'import (',
+    '\t"strings"',
+    '',
+    '\t"github.com/google/uuid"',
+    ')',
+    '',
+    "// Short returns the first n hex digits of u (the dashes of u's text form are not digits).",
+    'func Short(u uuid.UUID, n int) string {',
+    `\t${BUGGY}`,
+    '}',
+    '',
+    "// Upper returns u's text form in upper case.",
+    'func Upper(u uuid.UUID) string {',
+    '\treturn strings.ToUpper(u.String())',
+    '}',
+    '',
+  ].join('\n'),
+  'shortid_test.go': [
+    'package shortid',
+    '',
+    'import (',
+    '\t"testing"',
+    '',
+    '\t"github.com/google/uuid"',
+    ')',
+    '',
+    'var id = uuid.MustParse("6ba7b810-9dad-11d1-80b4-00c04fd430c8")',
+    '',
+    'func TestShortFour(t *testing.T) {',
+    '\tif got := Short(id, 4); got != "6ba7" {',
+    '\t\tt.Errorf("Short(id, 4) = %q, want %q", got, "6ba7")',
+    '\t}',
+    '}',
+    '',
+    'func TestShortTwelve(t *testing.T) {',
+    '\tif got := Short(id, 12); got != "6ba7b8109dad" {',
+    '\t\tt.Errorf("Short(id, 12) = %q, want %q", got, "6ba7b8109dad")',
+    '\t}',
+    '}',
+    '',
+    'func TestUpper(t *testing.T) {',
+    '\tif got := Upper(id); got != "6BA7B810-9DAD-11D1-80B4-00C04FD430C8" {',
+    '\t\tt.Errorf("Upper(id) = %q", got)',
+    '\t}',
+    '}',
+    '',
+  ].join('\n'),
+};
+
+const ISSUE = {
+  title: 'shortid.Short keeps a dash past 8 digits',
+  body: 'Short(id, 12) returns "6ba7b810-9da"; it should return 12 hex digits, "6ba7b8109dad".',
+};
+
+let origin: TempGitRepo;
+
+before(async () => {
+  origin = await makeOrigin(FILES, async (repo) => {
+    await execa('go', ['mod', 'tidy'], { cwd: repo.dir, env: { GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' } });
+  });
+});
+
+after(async () => {
+  await origin.cleanup();
+  await removeStateDir();
+  await teardownEnv();
+});
+
+test('a fresh clone: go mod download and a warm build cache, the red test kept as the baseline, the fix delivered', async () => {
+  const session = fixSession({
+    name: 'short id',
+    fix: { path: 'shortid.go', old: BUGGY, new: RIGHT },
+    testCommand: 'go test ./...',
+  });
+  const run = await runOnFreshClone({ origin, issue: ISSUE, session });
+  assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
+  assert.equal(run.result?.outcome, 'success', run.result?.reason);
+  assert.deepEqual(await run.changedOnBranch(), ['shortid.go']);
+  const environment = (run.result?.environment ?? []).join('\n');
+  assert.match(environment, /setup: `go mod download` ran/);
+  assert.match(environment, /setup: `go test -count=1 -run='\^\$' \.\/\.\.\.` ran/);
+  assert.match(environment, /preflight: tests: baseline .*TestShortTwelve/);
+});
+
+test('a wrong first fix: the retry prompt names the broken go test, the right fix succeeds', async () => {
+  const session = wrongThenRightSession({
+    name: 'short id',
+    path: 'shortid.go',
+    // Right for 12 digits, one too many for 4: TestShortFour passed on main.
+    wrong: { old: BUGGY, new: WRONG },
+    right: { old: WRONG, new: RIGHT },
+    testCommand: 'go test ./...',
+    failingTest: 'TestShortFour',
+  });
+  const run = await runOnFreshClone({ origin, issue: ISSUE, session });
+  assert.equal(run.byRule[RETRY_NAMES_TEST], 1, `retry prompt did not name the test: ${JSON.stringify(run.byRule)}`);
+  assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
+  assert.equal(run.result?.outcome, 'success', run.result?.reason);
+  assert.deepEqual(await run.changedOnBranch(), ['shortid.go']);
+});
