@@ -103,7 +103,8 @@ function checkOf(
 ): PreflightCheck {
   const { command, validator } = planned;
   const code = exitCode === null ? {} : { exitCode };
-  const failing = (ended: string) => commandSummary({ command, ended, ...outcome });
+  const failures = verdict.verdict === 'failing-tests-baseline' ? testFailures(verdict.failedTests) : [];
+  const failing = (ended: string) => commandSummary({ command, ended, ...outcome, failures });
   switch (verdict.verdict) {
     case 'passing':
       return {
