@@ -4,6 +4,7 @@
  * (`pnpm@9.15.0+sha512…`), and the frozen install that puts `node_modules` in the
  * worktree itself (not the user's checkout's, which node would find by walking up).
  */
+import { NODE_LOCKFILES } from '../../definition/repo-config/detect-commands.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
@@ -27,14 +28,7 @@ async function read(dir: string, file: string): Promise<string | undefined> {
   return readFile(path.join(dir, file), 'utf8').catch(() => undefined);
 }
 
-const LOCKFILES = [
-  ['pnpm-lock.yaml', 'pnpm'],
-  ['yarn.lock', 'yarn'],
-  ['bun.lockb', 'bun'],
-  ['bun.lock', 'bun'],
-  ['package-lock.json', 'npm'],
-  ['npm-shrinkwrap.json', 'npm'],
-] as const;
+const LOCKFILES = NODE_LOCKFILES;
 
 function packageManagerField(pkg: string): { name: string; version?: string } | undefined {
   try {

@@ -23,6 +23,11 @@ export const COMMON_FLAGS = {
     help: "agent: a name under <repo>/.agent/agents/, or a directory (default: .agent/config.json's agent, else the built-in one)",
   },
   repo: { type: 'string', value: 'PATH', help: 'target git repository (default: the current directory)' },
+  issues: {
+    type: 'string',
+    value: 'local|github',
+    help: 'issue source (default: local, .agent/issues/<n>.md in the repository)',
+  },
   json: { type: 'boolean', help: 'print JSON only on stdout (human text goes to stderr)' },
   help: { type: 'boolean', help: 'show this help' },
 } as const satisfies Record<string, FlagSpec>;

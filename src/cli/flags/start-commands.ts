@@ -11,12 +11,8 @@ export const START_COMMANDS: Readonly<Record<string, CommandSpec>> = {
     flags: {
       issue: COMMON_FLAGS.issue,
       agent: COMMON_FLAGS.agent,
-      repo: { type: 'string', value: 'PATH', help: 'target git repository (default: the current directory)' },
-      issues: {
-        type: 'string',
-        value: 'local|github',
-        help: 'issue source (default: local, .agent/issues/<n>.md in the repository)',
-      },
+      repo: COMMON_FLAGS.repo,
+      issues: COMMON_FLAGS.issues,
       deliver: DELIVER_FLAG,
       follow: {
         type: 'boolean',
@@ -56,12 +52,8 @@ export const START_COMMANDS: Readonly<Record<string, CommandSpec>> = {
       },
       concurrency: { type: 'string', value: 'N', help: 'child runs at once (default 3, at most 100)' },
       agent: COMMON_FLAGS.agent,
-      repo: { type: 'string', value: 'PATH', help: 'target git repository (default: the current directory)' },
-      issues: {
-        type: 'string',
-        value: 'local|github',
-        help: 'issue source (default: local, .agent/issues/<n>.md in the repository)',
-      },
+      repo: COMMON_FLAGS.repo,
+      issues: COMMON_FLAGS.issues,
       deliver: DELIVER_FLAG,
       follow: {
         type: 'boolean',

@@ -20,16 +20,18 @@ async function read(dir: string, file: string): Promise<string | undefined> {
   return readFile(join(dir, file), 'utf8').catch(() => undefined);
 }
 
+/** Lockfiles and the package manager each belongs to, in the order they are looked for. */
+export const NODE_LOCKFILES = [
+  ['pnpm-lock.yaml', 'pnpm'],
+  ['yarn.lock', 'yarn'],
+  ['bun.lockb', 'bun'],
+  ['bun.lock', 'bun'],
+  ['package-lock.json', 'npm'],
+  ['npm-shrinkwrap.json', 'npm'],
+] as const;
+
 async function packageManager(dir: string): Promise<{ pm: string; lockfile: string } | undefined> {
-  const locks: readonly (readonly [string, string])[] = [
-    ['pnpm-lock.yaml', 'pnpm'],
-    ['yarn.lock', 'yarn'],
-    ['bun.lockb', 'bun'],
-    ['bun.lock', 'bun'],
-    ['package-lock.json', 'npm'],
-    ['npm-shrinkwrap.json', 'npm'],
-  ];
-  for (const [lockfile, pm] of locks) if ((await read(dir, lockfile)) !== undefined) return { pm, lockfile };
+  for (const [lockfile, pm] of NODE_LOCKFILES) if ((await read(dir, lockfile)) !== undefined) return { pm, lockfile };
   return undefined;
 }
 
