@@ -1,0 +1,86 @@
+/**
+ * npm + mocha, the retry prompt: a wrong first fix breaks a test that passes on main,
+ * the closure's retry prompt names it by mocha's full title (`clamp raises values below
+ * the range`), and the right fix after it lets the run succeed with the fix alone on
+ * the branch. A fresh clone with nothing installed, as in npm-mocha.test.ts.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execa } from 'execa';
+import type { TempGitRepo } from '../helpers/temp-git-repo.js';
+import { teardownEnv } from '../helpers/temporal-env.js';
+import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
+import { RETRY_NAMES_TEST, wrongThenRightSession } from './retry-fix-session.js';
+
+const PACKAGE = {
+  name: 'e2e-clamp-retry',
+  version: '1.0.0',
+  private: true,
+  scripts: { test: 'mocha' },
+  dependencies: { 'is-number': '7.0.0' },
+  devDependencies: { mocha: '10.8.2' },
+};
+
+const BUGGY = 'return Math.max(value, lo);';
+const WRONG = 'return Math.min(value, hi);';
+const RIGHT = 'return Math.min(Math.max(value, lo), hi);';
+
+const FILES = {
+  'package.json': `${JSON.stringify(PACKAGE, null, 2)}\n`,
+  '.gitignore': 'node_modules/\n',
+  'lib/clamp.js': [
+    "const isNumber = require('is-number');",
+    '',
+    'module.exports = function clamp(value, lo, hi) {',
+    "  if (!isNumber(value)) throw new TypeError('not a number');",
+    `  ${BUGGY}`,
+    '};',
+    '',
+  ].join('\n'),
+  'test/clamp.test.js': [
+    "const assert = require('node:assert/strict');",
+    "const clamp = require('../lib/clamp');",
+    '',
+    "describe('clamp', () => {",
+    "  it('raises values below the range', () => assert.equal(clamp(-5, 0, 10), 0));",
+    "  it('lowers values above the range', () => assert.equal(clamp(15, 0, 10), 10));",
+    '});',
+    '',
+  ].join('\n'),
+};
+
+const ISSUE = { title: 'clamp() ignores the upper bound', body: 'clamp(15, 0, 10) returns 15; it should return 10.' };
+
+let origin: TempGitRepo;
+
+before(async () => {
+  origin = await makeOrigin(FILES, async (repo) => {
+    await execa('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund', '--ignore-scripts'], {
+      cwd: repo.dir,
+    });
+  });
+});
+
+after(async () => {
+  await origin.cleanup();
+  await removeStateDir();
+  await teardownEnv();
+});
+
+test('a wrong first fix: the retry prompt names the broken mocha test by its full title, the right fix succeeds', async () => {
+  const session = wrongThenRightSession({
+    name: 'clamp upper bound',
+    path: 'lib/clamp.js',
+    // Lowers values above the range, but no longer raises those below it: that test passed on main.
+    wrong: { old: BUGGY, new: WRONG },
+    right: { old: WRONG, new: RIGHT },
+    testCommand: 'npm test',
+    failingTest: 'clamp raises values below the range',
+  });
+  const run = await runOnFreshClone({ origin, issue: ISSUE, session });
+  assert.equal(run.byRule[RETRY_NAMES_TEST], 1, `retry prompt did not name the test: ${JSON.stringify(run.byRule)}`);
+  assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
+  assert.equal(run.result?.outcome, 'success', run.result?.reason);
+  assert.deepEqual(await run.changedOnBranch(), ['lib/clamp.js']);
+  assert.match((run.result?.environment ?? []).join('\n'), /preflight: tests: baseline .*clamp lowers values above/);
+});
