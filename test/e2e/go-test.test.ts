@@ -78,7 +78,7 @@ const FILES = {
 
 const ISSUE = {
   title: 'shortid.Short keeps a dash past 8 digits',
-  body: 'Short(id, 12) returns "6ba7b810-9da"; it should return 12 hex digits, "6ba7b8109dad".',
+  body: 'Short(id, 12) returns "6ba7b810-9da"; it should return 12 hex digits, "6ba7b8109dad" (TestShortTwelve fails).',
 };
 
 let origin: TempGitRepo;

@@ -1,8 +1,9 @@
 /**
  * npm + mocha, as a new user meets it: fresh clones with nothing installed.
  *   - a planted bug and a scripted fix: the environment phase runs `npm ci`, the preflight
- *     names the unrelated red test on main (mocha's full title) as the baseline, and the
- *     run delivers a branch whose diff is the fix alone;
+ *     names the red tests on main (mocha's full titles) as the baseline; the issue names the
+ *     planted bug's test, so the run completes only once it passes, while the unrelated red
+ *     test does not block (`baseline: ignore`); the branch's diff is the fix alone;
  *   - a second run of the same repository and lockfile installs from the cache;
  *   - a broken `commands.setup` and a missing test runner fail as ENVIRONMENT_FAILED with
  *     zero model requests; missing model credentials fail before anything is created.
@@ -56,7 +57,10 @@ const FILES = {
   ].join('\n'),
 };
 
-const ISSUE = { title: 'clamp() ignores the upper bound', body: 'clamp(15, 0, 10) returns 15; it should return 10.' };
+const ISSUE = {
+  title: 'clamp() ignores the upper bound',
+  body: 'clamp(15, 0, 10) returns 15; it should return 10 (the test "clamp lowers values above the range" fails).',
+};
 const SESSION = fixSession({
   name: 'clamp upper bound',
   fix: { path: 'lib/clamp.js', old: 'return Math.max(value, lo);', new: 'return Math.min(Math.max(value, lo), hi);' },

@@ -61,7 +61,7 @@ const FILES = {
 
 const ISSUE = {
   title: 'slugify() keeps spaces after the first word',
-  body: "slugify('Hello big world') returns 'hello-big world'; it should return 'hello-big-world'.",
+  body: "slugify('Hello big world') returns 'hello-big world'; it should return 'hello-big-world' (slugify > joins every word with one dash fails).",
 };
 
 let origin: TempGitRepo;

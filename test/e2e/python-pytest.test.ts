@@ -73,7 +73,7 @@ const FILES = {
 
 const ISSUE = {
   title: 'age() counts a year too many before the birthday',
-  body: 'On 2024-06-15, age(date(2000, 12, 31)) returns 24; it should return 23.',
+  body: 'On 2024-06-15, age(date(2000, 12, 31)) returns 24; it should return 23 (tests/test_age.py::test_age_before_birthday fails).',
 };
 const PATH = 'src/e2e_age/__init__.py';
 
