@@ -9,18 +9,11 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { execa } from 'execa';
 import { AgentError } from '../../../src/contracts/errors.js';
-import { createEnvironmentActivities } from '../../../src/activities/environment/create-environment-activities.js';
 import { readEnvironmentReport } from '../../../src/activities/environment/environment-file.js';
-import {
-  makeProject,
-  removeTempStateDir,
-  runInSandbox,
-  useTempStateDir,
-  type Project,
-} from './environment-fixtures.js';
+import { assertPassesInSandbox, useEnvironmentProject } from './environment-fixtures.js';
 
 const FILES = {
   'package.json': JSON.stringify(
@@ -41,43 +34,31 @@ const FILES = {
     "describe('is-number', () => { it('knows 5', () => assert.ok(isNumber(5))); });\n",
 };
 
-let project: Project;
-const { prepareEnvironment } = createEnvironmentActivities();
-
-before(async () => {
-  await useTempStateDir();
-  project = await makeProject(FILES, async (repo) => {
+const env = useEnvironmentProject(FILES, {
+  lock: async (repo) => {
     await execa('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund'], { cwd: repo.dir });
-  });
-});
-
-after(async () => {
-  await project.cleanup();
-  await removeTempStateDir();
+  },
 });
 
 test('npm ci into the worktree; the tests pass through the sandbox; a second worktree hits the cache', async () => {
-  const first = await project.worktree();
-  const cold = await prepareEnvironment({ worktreePath: first, repoPath: project.repo.dir });
+  const first = await env.project.worktree();
+  const cold = await env.prepare(first);
   assert.match(cold.detected.join('\n'), /npm: npm ci .*\(package-lock\.json\)/);
   const step = cold.steps.find((s) => s.ecosystem === 'npm');
   assert.equal(step?.status, 'ran');
   assert.equal(step?.cacheHit, false);
   assert.equal(cold.cached, false);
   assert.ok(existsSync(path.join(first, 'node_modules', 'is-number')), 'node_modules in the worktree');
-  const run = await runInSandbox(first, 'npm test');
-  assert.equal(run.exitCode, 0, run.output);
-  assert.match(run.output, /1 passing/);
+  await assertPassesInSandbox(first, 'npm test', /1 passing/);
   assert.deepEqual(readEnvironmentReport(first)?.steps, cold.steps);
   assert.deepEqual(cold.warnings, [], 'npm ci leaves nothing git shows');
 
-  const second = await project.worktree();
-  const warm = await prepareEnvironment({ worktreePath: second, repoPath: project.repo.dir });
-  assert.equal(warm.cached, true, JSON.stringify(warm.steps));
+  const second = await env.project.worktree();
+  const warm = await env.prepareWarm(second);
   assert.match(warm.steps[0]?.reused.join('\n') ?? '', /npm cache/);
   console.log(`npm setup: cold ${cold.durationMs} ms, warm ${warm.durationMs} ms`);
 
-  const retried = await prepareEnvironment({ worktreePath: second, repoPath: project.repo.dir });
+  const retried = await env.prepare(second);
   assert.equal(retried.steps[0]?.status, 'skipped');
 });
 
@@ -87,9 +68,9 @@ test('setup sees no secret and no worker HOME; a failing commands.setup is ENVIR
   process.env['GITHUB_TOKEN'] = 'ghp_plantedtoken0123456789abcdefghij';
   process.env['TEMPORAL_ADDRESS'] = '127.0.0.1:7233';
   try {
-    const wt = await project.worktree();
+    const wt = await env.project.worktree();
     const probe = 'env > "$PWD/.setup-env.txt"';
-    const report = await prepareEnvironment({ worktreePath: wt, repoPath: project.repo.dir, setup: [probe] });
+    const report = await env.prepare(wt, { setup: [probe] });
     assert.equal(report.steps[0]?.ecosystem, 'configured');
     const { readFile } = await import('node:fs/promises');
     const seen = await readFile(path.join(wt, '.setup-env.txt'), 'utf8');
@@ -97,11 +78,9 @@ test('setup sees no secret and no worker HOME; a failing commands.setup is ENVIR
     assert.doesNotMatch(seen, new RegExp(`^HOME=${process.env['HOME']}$`, 'm'));
     assert.match(report.warnings.join('\n'), /setup left 1 change\(s\) git shows in the worktree \(\.setup-env\.txt\)/);
 
-    const bad = await project.worktree();
+    const bad = await env.project.worktree();
     await assert.rejects(
-      prepareEnvironment({
-        worktreePath: bad,
-        repoPath: project.repo.dir,
+      env.prepare(bad, {
         setup: [
           'echo preparing',
           'echo "no such thing: $ANTHROPIC_API_KEY" >&2; printf "sk-ant-%s\\n" printedkey0123456789; exit 7',
@@ -127,25 +106,17 @@ test('setup sees no secret and no worker HOME; a failing commands.setup is ENVIR
 });
 
 test('with the base commit named, a worktree the agent has changed is refused before any setup runs', async () => {
-  const base = await project.repo.git('rev-parse', 'HEAD');
-  const wt = await project.worktree();
+  const base = await env.project.repo.git('rev-parse', 'HEAD');
+  const wt = await env.project.worktree();
   await writeFile(path.join(wt, 'package.json'), '{"scripts":{"preinstall":"touch pwned"}}\n');
-  await assert.rejects(
-    prepareEnvironment({ worktreePath: wt, repoPath: project.repo.dir, baseCommit: base, setup: ['touch ran'] }),
-    (error: unknown) => {
-      assert.ok(AgentError.isInstance(error));
-      assert.equal(error.code, 'ENVIRONMENT_FAILED');
-      assert.match(error.message, /tracked files changed: M package\.json/);
-      return true;
-    },
-  );
+  await assert.rejects(env.prepare(wt, { baseCommit: base, setup: ['touch ran'] }), (error: unknown) => {
+    assert.ok(AgentError.isInstance(error));
+    assert.equal(error.code, 'ENVIRONMENT_FAILED');
+    assert.match(error.message, /tracked files changed: M package\.json/);
+    return true;
+  });
   assert.equal(existsSync(path.join(wt, 'ran')), false);
   await execa('git', ['checkout', '--', 'package.json'], { cwd: wt });
-  const ok = await prepareEnvironment({
-    worktreePath: wt,
-    repoPath: project.repo.dir,
-    baseCommit: base,
-    setup: ['touch ran'],
-  });
+  const ok = await env.prepare(wt, { baseCommit: base, setup: ['touch ran'] });
   assert.equal(ok.steps[0]?.status, 'ran');
 });

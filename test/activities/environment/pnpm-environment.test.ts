@@ -6,54 +6,15 @@
  * project's `pnpm test` sees its dependencies through the sandbox.
  */
 import assert from 'node:assert/strict';
-import { copyFile } from 'node:fs/promises';
-import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { createEnvironmentActivities } from '../../../src/activities/environment/create-environment-activities.js';
-import {
-  makeProject,
-  removeTempStateDir,
-  runInSandbox,
-  useTempStateDir,
-  type Project,
-} from './environment-fixtures.js';
+import { test } from 'node:test';
+import { assertPassesInSandbox, nodeTestProject, useEnvironmentProject } from './environment-fixtures.js';
 
 const PNPM = '9.15.0';
-const FILES = {
-  'package.json': JSON.stringify(
-    {
-      name: 'env-pnpm',
-      version: '1.0.0',
-      private: true,
-      packageManager: `pnpm@${PNPM}`,
-      scripts: { test: 'node --test' },
-      dependencies: { 'is-number': '7.0.0' },
-    },
-    null,
-    2,
-  ),
-  '.gitignore': 'node_modules/\n',
-  'is-number.test.js':
-    "const test = require('node:test');\nconst assert = require('node:assert');\nconst isNumber = require('is-number');\n" +
-    "test('is-number', () => assert.ok(isNumber(5)));\n",
-};
-
-let project: Project;
-const { prepareEnvironment } = createEnvironmentActivities();
-
-before(async () => {
-  await useTempStateDir();
-  project = await makeProject(FILES);
-});
-
-after(async () => {
-  await project.cleanup();
-  await removeTempStateDir();
-});
+const env = useEnvironmentProject(nodeTestProject('env-pnpm', `pnpm@${PNPM}`));
 
 test('pnpm of packageManager fetched once; frozen installs from the shared store; pnpm test in the sandbox', async () => {
-  const first = await project.worktree();
-  const unlocked = await prepareEnvironment({ worktreePath: first, repoPath: project.repo.dir });
+  const first = await env.project.worktree();
+  const unlocked = await env.prepare(first);
   const tool = unlocked.steps[0];
   assert.equal(tool?.ecosystem, 'pnpm');
   assert.equal(tool?.status, 'ran');
@@ -66,22 +27,20 @@ test('pnpm of packageManager fetched once; frozen installs from the shared store
     /pnpm 9\.15\.0 \(package\.json packageManager\): pnpm install \(package\.json/,
   );
   // The user commits the lockfile pnpm made.
-  await copyFile(path.join(first, 'pnpm-lock.yaml'), path.join(project.repo.dir, 'pnpm-lock.yaml'));
-  await project.repo.git('add', 'pnpm-lock.yaml');
-  await project.repo.git('commit', '--quiet', '-m', 'lockfile');
+  await env.commitLockfile(first, 'pnpm-lock.yaml');
 
-  const second = await project.worktree();
-  const frozen = await prepareEnvironment({ worktreePath: second, repoPath: project.repo.dir });
+  const second = await env.project.worktree();
+  const frozen = await env.prepare(second);
   assert.match(frozen.detected.join('\n'), /pnpm install --frozen-lockfile \(pnpm-lock\.yaml\)/);
   assert.equal(frozen.steps[0]?.cacheHit, true, 'pnpm reused from the tools dir');
-  const run = await runInSandbox(second, 'pnpm --version && pnpm test');
-  assert.equal(run.exitCode, 0, run.output);
-  assert.match(run.output, new RegExp(`^${PNPM.replace(/\./g, '\\.')}$`, 'm'));
-  assert.match(run.output, /# pass 1/);
+  await assertPassesInSandbox(
+    second,
+    'pnpm --version && pnpm test',
+    new RegExp(`^${PNPM.replace(/\./g, '\\.')}$`, 'm'),
+    /# pass 1/,
+  );
 
-  const third = await project.worktree();
-  const warm = await prepareEnvironment({ worktreePath: third, repoPath: project.repo.dir });
-  assert.equal(warm.cached, true, JSON.stringify(warm.steps));
+  const warm = await env.prepareWarm();
   assert.match(warm.steps[1]?.reused.join('\n') ?? '', /pnpm store/);
   console.log(
     `pnpm setup: cold (fetch pnpm, resolve) ${unlocked.durationMs} ms, frozen ${frozen.durationMs} ms, warm ${warm.durationMs} ms`,

@@ -7,51 +7,19 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { createEnvironmentActivities } from '../../../src/activities/environment/create-environment-activities.js';
-import {
-  makeProject,
-  removeTempStateDir,
-  runInSandbox,
-  useTempStateDir,
-  type Project,
-} from './environment-fixtures.js';
+import { test } from 'node:test';
+import { assertPassesInSandbox, setuptoolsPyproject, useEnvironmentProject } from './environment-fixtures.js';
 
-const FILES = {
-  'pyproject.toml': [
-    '[build-system]',
-    'requires = ["setuptools>=61"]',
-    'build-backend = "setuptools.build_meta"',
-    '',
-    '[project]',
-    'name = "envdemo"',
-    'version = "0.1.0"',
-    '',
-    '[project.optional-dependencies]',
-    'test = ["six==1.16.0"]',
-    '',
-  ].join('\n'),
+const env = useEnvironmentProject({
+  'pyproject.toml': setuptoolsPyproject('envdemo', '[project.optional-dependencies]', 'test = ["six==1.16.0"]'),
   '.gitignore': '*.egg-info/\n__pycache__/\n',
   'src/envdemo/__init__.py': 'def double(x):\n    return 2 * x\n',
   'tests/test_double.py': 'import six\nfrom envdemo import double\n\n\ndef test_double():\n    assert double(2) == 4\n',
-};
-
-let project: Project;
-const { prepareEnvironment } = createEnvironmentActivities();
-
-before(async () => {
-  await useTempStateDir();
-  project = await makeProject(FILES);
-});
-
-after(async () => {
-  await project.cleanup();
-  await removeTempStateDir();
 });
 
 test('a venv with the worktree installed editable; pytest runs in the sandbox with sys.prefix = the venv', async () => {
-  const wt = await project.worktree();
-  const cold = await prepareEnvironment({ worktreePath: wt, repoPath: project.repo.dir });
+  const wt = await env.project.worktree();
+  const cold = await env.prepare(wt);
   const said = cold.detected.join('\n');
   assert.match(said, /python: pyproject\.toml: a virtualenv /);
   assert.match(said, /editable from the worktree with extras test/);
@@ -61,19 +29,16 @@ test('a venv with the worktree installed editable; pytest runs in the sandbox wi
   assert.equal(cold.cached, false);
   assert.deepEqual(cold.warnings, [], 'the egg-info is ignored by the project');
 
-  const probe = await runInSandbox(
+  await assertPassesInSandbox(
     wt,
     "python -c \"import sys, envdemo; print('prefix=' + sys.prefix); print('file=' + envdemo.__file__)\"",
+    new RegExp(`^prefix=${venv}$`, 'm'),
+    new RegExp(`^file=${path.join(wt, 'src', 'envdemo', '__init__.py')}$`, 'm'),
   );
-  assert.equal(probe.exitCode, 0, probe.output);
-  assert.match(probe.output, new RegExp(`^prefix=${venv}$`, 'm'));
-  assert.match(probe.output, new RegExp(`^file=${path.join(wt, 'src', 'envdemo', '__init__.py')}$`, 'm'));
-  const tests = await runInSandbox(wt, 'pytest -q');
-  assert.equal(tests.exitCode, 0, tests.output);
-  assert.match(tests.output, /1 passed/);
+  await assertPassesInSandbox(wt, 'pytest -q', /1 passed/);
 
-  const second = await project.worktree();
-  const warm = await prepareEnvironment({ worktreePath: second, repoPath: project.repo.dir });
+  const second = await env.project.worktree();
+  const warm = await env.prepare(second);
   const install = warm.steps.find((s) => / -m pip .*install /.test(s.command));
   assert.equal(install?.cacheHit, true, JSON.stringify(warm.steps));
   assert.match(install?.reused.join('\n') ?? '', /pip cache/);

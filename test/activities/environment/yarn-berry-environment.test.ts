@@ -6,74 +6,29 @@
  * read-only and PnP reads the packages from, offline; a retried prepare skips it.
  */
 import assert from 'node:assert/strict';
-import { copyFile } from 'node:fs/promises';
-import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { createEnvironmentActivities } from '../../../src/activities/environment/create-environment-activities.js';
-import {
-  makeProject,
-  removeTempStateDir,
-  runInSandbox,
-  useTempStateDir,
-  type Project,
-} from './environment-fixtures.js';
+import { test } from 'node:test';
+import { assertPassesInSandbox, nodeTestProject, useEnvironmentProject } from './environment-fixtures.js';
 
-const FILES = {
-  'package.json': JSON.stringify(
-    {
-      name: 'env-berry',
-      version: '1.0.0',
-      private: true,
-      packageManager: 'yarn@4.5.3',
-      scripts: { test: 'node --test' },
-      dependencies: { 'is-number': '7.0.0' },
-    },
-    null,
-    2,
-  ),
-  '.gitignore': 'node_modules/\n.yarn/\n.pnp.*\n',
-  'is-number.test.js':
-    "const test = require('node:test');\nconst assert = require('node:assert');\nconst isNumber = require('is-number');\n" +
-    "test('is-number', () => assert.ok(isNumber(5)));\n",
-};
-
-let project: Project;
-const { prepareEnvironment } = createEnvironmentActivities();
-
-before(async () => {
-  await useTempStateDir();
-  project = await makeProject(FILES);
-});
-
-after(async () => {
-  await project.cleanup();
-  await removeTempStateDir();
-});
+const env = useEnvironmentProject(nodeTestProject('env-berry', 'yarn@4.5.3', 'node_modules/\n.yarn/\n.pnp.*\n'));
 
 test('yarn berry fetched once; immutable install into the global cache; yarn test with PnP in the sandbox', async () => {
-  const first = await project.worktree();
-  const unlocked = await prepareEnvironment({ worktreePath: first, repoPath: project.repo.dir });
+  const first = await env.project.worktree();
+  const unlocked = await env.prepare(first);
   assert.match(
     unlocked.steps[0]?.reason ?? '',
     /yarn 4\.5\.3 \(package\.json packageManager\) is not on PATH: fetched/,
   );
-  await copyFile(path.join(first, 'yarn.lock'), path.join(project.repo.dir, 'yarn.lock'));
-  await project.repo.git('add', 'yarn.lock');
-  await project.repo.git('commit', '--quiet', '-m', 'lockfile');
+  await env.commitLockfile(first, 'yarn.lock');
 
-  const second = await project.worktree();
-  const frozen = await prepareEnvironment({ worktreePath: second, repoPath: project.repo.dir });
+  const second = await env.project.worktree();
+  const frozen = await env.prepare(second);
   assert.match(frozen.detected.join('\n'), /yarn 4\.5\.3 \(berry\): yarn install --immutable/);
-  const run = await runInSandbox(second, 'yarn --version && yarn test');
-  assert.equal(run.exitCode, 0, run.output);
-  assert.match(run.output, /^4\.5\.3$/m);
-  assert.match(run.output, /# pass 1/);
+  await assertPassesInSandbox(second, 'yarn --version && yarn test', /^4\.5\.3$/m, /# pass 1/);
   // Berry rewrites package.json (its own formatting): said, and no reason to redo the install.
   assert.match(frozen.warnings.join('\n'), /setup left 1 change\(s\) git shows in the worktree \(package\.json\)/);
-  const retried = await prepareEnvironment({ worktreePath: second, repoPath: project.repo.dir });
+  const retried = await env.prepare(second);
   assert.equal(retried.steps[1]?.status, 'skipped', JSON.stringify(retried.steps));
-  const warm = await prepareEnvironment({ worktreePath: await project.worktree(), repoPath: project.repo.dir });
-  assert.equal(warm.cached, true, JSON.stringify(warm.steps));
+  const warm = await env.prepareWarm();
   console.log(
     `yarn berry setup: cold ${unlocked.durationMs} ms, frozen ${frozen.durationMs} ms, warm ${warm.durationMs} ms`,
   );

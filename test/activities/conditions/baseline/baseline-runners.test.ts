@@ -3,68 +3,30 @@
  * JUnit report, on the issue branch and on the base alike), and the names of go, cargo
  * and mocha failures matched between a base output and a later one.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { classifyFailures } from '../../../../src/activities/conditions/baseline/classify-failures.js';
 import { runValidators } from '../../../../src/activities/conditions/run-validators.js';
 import { parseTestFailures } from '../../../../src/activities/conditions/test-reports/parse-test-failures.js';
 import { createSpawnerCommandRunner } from '../../../../src/activities/process/spawner-command-runner.js';
-import type { CompletionStepDefinition, ValidatorDefinition } from '../../../../src/contracts/definition.js';
-import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';
 import { fixture } from '../fixtures.js';
+import { CHECKS_STEP as step, testsValidator, useBaselineState } from './baseline-fixtures.js';
 
-const repos: TempGitRepo[] = [];
-let stateDir = '';
-const previousState = process.env['ISSUE_AGENT_STATE_DIR'];
-before(async () => {
-  stateDir = await mkdtemp(join(tmpdir(), 'agent-state-'));
-  process.env['ISSUE_AGENT_STATE_DIR'] = stateDir;
-});
-after(async () => {
-  if (previousState === undefined) delete process.env['ISSUE_AGENT_STATE_DIR'];
-  else process.env['ISSUE_AGENT_STATE_DIR'] = previousState;
-  await Promise.all(repos.map((r) => r.cleanup()));
-  await rm(stateDir, { recursive: true, force: true });
-});
+const state = useBaselineState();
 
 const TESTS =
   'from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n\n' +
   'def test_old():\n    assert add(1, 1) == 3, "was always wrong"\n';
-const validators: Record<string, ValidatorDefinition> = {
-  tests: {
-    type: 'command',
-    // The text is thrown away: names can only come from the JUnit report.
-    command: 'python3 -m pytest -q > /dev/null 2>&1',
-    successWhen: 'exitCode:0',
-    failurePattern: 'test-failed',
-    extractParams: { failedTests: 'parseTestOutput' },
-    baseline: 'ignore',
-  },
-};
-const step: CompletionStepDefinition = {
-  stepId: 'closure.issue',
-  name: 'checks',
-  c2: 'retry',
-  c3: 'issue',
-  conditions: [{ validator: 'tests', params: {} }],
-  onFail: { action: 'retry', maxAttempts: 3 },
-};
+// The text is thrown away: names can only come from the JUnit report.
+const validators = testsValidator('python3 -m pytest -q > /dev/null 2>&1', 'ignore');
 
 test('pytest: a failure already on the base is excused, a regression is named with its assertion', async () => {
-  const repo = await makeTempGitRepo({
-    files: {
-      '.gitignore': '__pycache__/\n',
-      'pytest.ini': '[pytest]\npythonpath = .\naddopts = -p no:cacheprovider\n',
-      'calc.py': 'def add(a, b):\n    return a + b\n',
-      'tests/test_calc.py': TESTS,
-    },
+  const repo = await state.issueBranch(9, {
+    '.gitignore': '__pycache__/\n',
+    'pytest.ini': '[pytest]\npythonpath = .\naddopts = -p no:cacheprovider\n',
+    'calc.py': 'def add(a, b):\n    return a + b\n',
+    'tests/test_calc.py': TESTS,
   });
-  repos.push(repo);
-  await repo.git('checkout', '-qb', 'agent/issue-9');
-  await repo.git('config', 'branch.agent/issue-9.agentBase', 'main');
   const commands = createSpawnerCommandRunner();
 
   await repo.write({ 'README.md': 'unrelated\n' });

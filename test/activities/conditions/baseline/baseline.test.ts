@@ -3,10 +3,9 @@
  * real issue branch whose base already has a failing test (node's test runner in the
  * validators' sandbox), the cache, the modes, and the retry prompt's wording.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { classifyFailures } from '../../../../src/activities/conditions/baseline/classify-failures.js';
 import { baselineCacheDir } from '../../../../src/activities/conditions/baseline/baseline-run.js';
@@ -14,10 +13,10 @@ import { runValidators } from '../../../../src/activities/conditions/run-validat
 import { buildRetryPrompt } from '../../../../src/activities/conditions/retry-prompt/build-retry-prompt.js';
 import { createSpawnerCommandRunner } from '../../../../src/activities/process/spawner-command-runner.js';
 import type { CommandRunner } from '../../../../src/activities/process/command-runner.js';
-import type { CompletionStepDefinition, ValidatorDefinition } from '../../../../src/contracts/definition.js';
 import { BUILTIN_FAILURE_PATTERNS } from '../../../../src/definition/normalise/builtin-validators.js';
 import { PROJECT_ROOT } from '../../../../src/host/project-root.js';
-import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';
+import type { TempGitRepo } from '../../../helpers/temp-git-repo.js';
+import { CHECKS_STEP as step, testsValidator, useBaselineState } from './baseline-fixtures.js';
 
 const base = { commit: 'b'.repeat(40), command: 'npm test', exitCode: 1, failedTests: ['old broken'] };
 
@@ -39,30 +38,15 @@ const PASSING =
 const BROKEN =
   "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('old broken', () => assert.equal(1, 2));\n";
 const COMMAND = 'node --test test/';
-const repos: TempGitRepo[] = [];
-let stateDir = '';
-const previousState = process.env['ISSUE_AGENT_STATE_DIR'];
-
-before(async () => {
-  stateDir = await mkdtemp(join(tmpdir(), 'agent-state-'));
-  process.env['ISSUE_AGENT_STATE_DIR'] = stateDir;
-});
-after(async () => {
-  if (previousState === undefined) delete process.env['ISSUE_AGENT_STATE_DIR'];
-  else process.env['ISSUE_AGENT_STATE_DIR'] = previousState;
-  await Promise.all(repos.map((r) => r.cleanup()));
-  await rm(stateDir, { recursive: true, force: true });
-});
+const state = useBaselineState();
 
 /** An issue branch cut from a main whose suite already has one failing test. */
 async function branchWithRedBase(): Promise<TempGitRepo> {
-  const repo = await makeTempGitRepo({
-    files: { 'package.json': '{ "type": "module" }\n', 'test/adds.test.js': PASSING, 'test/old.test.js': BROKEN },
+  return state.issueBranch(7, {
+    'package.json': '{ "type": "module" }\n',
+    'test/adds.test.js': PASSING,
+    'test/old.test.js': BROKEN,
   });
-  repos.push(repo);
-  await repo.git('checkout', '-qb', 'agent/issue-7');
-  await repo.git('config', 'branch.agent/issue-7.agentBase', 'main');
-  return repo;
 }
 
 function counting(): { runner: CommandRunner; calls: string[] } {
@@ -71,24 +55,7 @@ function counting(): { runner: CommandRunner; calls: string[] } {
   return { calls, runner: { run: (r) => (calls.push(r.cwd), inner.run(r)) } };
 }
 
-const tests = (baseline?: 'ignore' | 'require-fixed'): Record<string, ValidatorDefinition> => ({
-  tests: {
-    type: 'command',
-    command: COMMAND,
-    successWhen: 'exitCode:0',
-    failurePattern: 'test-failed',
-    extractParams: { failedTests: 'parseTestOutput' },
-    ...(baseline ? { baseline } : {}),
-  },
-});
-const step: CompletionStepDefinition = {
-  stepId: 'closure.issue',
-  name: 'checks',
-  c2: 'retry',
-  c3: 'issue',
-  conditions: [{ validator: 'tests', params: {} }],
-  onFail: { action: 'retry', maxAttempts: 3 },
-};
+const tests = (baseline?: 'ignore' | 'require-fixed') => testsValidator(COMMAND, baseline);
 
 test('a failure already on the base does not block; the base run is cached by commit and command', async () => {
   const repo = await branchWithRedBase();
