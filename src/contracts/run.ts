@@ -28,6 +28,11 @@ export interface RunInput {
   /** The repository's commands and model (`.agent/config.json` or detected), applied over agent.json. */
   readonly overrides?: DefinitionOverrides;
   /** The repository's AGENTS.md / CLAUDE.md, for `{uv-repo_instructions}` in the system prompt. */
+  /**
+   * `commands.setup` of the checkout's `.agent/config.json`, read by the client (the user's
+   * file, committed or not); absent: the environment phase reads the worktree's, else detects.
+   */
+  readonly setup?: readonly string[];
   readonly repoInstructions?: string;
   /** Overrides the definition's cap (tests, `.agent/config.json` maxIterations). */
   readonly maxIterations?: number;

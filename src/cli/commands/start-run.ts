@@ -152,6 +152,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       artifactsDir: artifactsDirOf(repo.commonDir),
       overrides: settings.overrides,
       repoInstructions: settings.instructions,
+      ...(settings.setup === undefined ? {} : { setup: settings.setup }),
       ...(Object.keys(parameters).length === 0 ? {} : { parameters }),
       ...(maxIterations === undefined ? {} : { maxIterations }),
       ...(maxUsd === undefined && maxTokens === undefined

@@ -4,7 +4,12 @@
  * was chosen and why, for the CLI to print on stderr.
  */
 import { isAbsolute, join } from 'node:path';
-import type { DefinitionOverrides, RepoCommands, RepoConfigFile } from '../../contracts/repo-config.js';
+import {
+  setupCommandsOf,
+  type DefinitionOverrides,
+  type RepoCommands,
+  type RepoConfigFile,
+} from '../../contracts/repo-config.js';
 import { detectCommands } from './detect-commands.js';
 import { readRepoConfig, REPO_AGENT_DIR, REPO_CONFIG_FILE } from './read-repo-config.js';
 import { readRepoInstructions } from './repo-instructions.js';
@@ -17,6 +22,8 @@ export interface RepoSettings {
   readonly instructions: string;
   /** Absolute agent directory named by the config file, if any. */
   readonly agentDir?: string;
+  /** `commands.setup` as a list: the environment phase runs it instead of detecting. */
+  readonly setup?: readonly string[];
   readonly notes: readonly string[];
 }
 
@@ -39,6 +46,8 @@ export async function repoSettings(repoPath: string): Promise<RepoSettings> {
         `no test command detected: the agent's own (runner.validation.commands.test) is used; set commands.test in ${REPO_CONFIG_FILE}`,
       );
   }
+  const setup = setupCommandsOf(config.commands);
+  if (setup !== undefined) notes.push(`setup: ${setup.join(' && ')} (commands.setup in ${REPO_CONFIG_FILE})`);
   const instructions = await readRepoInstructions(repoPath);
   if (instructions.files.length > 0) notes.push(`repository instructions: ${instructions.files.join(', ')}`);
   const overrides: DefinitionOverrides = {
@@ -57,6 +66,7 @@ export async function repoSettings(repoPath: string): Promise<RepoSettings> {
     overrides,
     instructions: instructions.text,
     ...(agentDir === undefined ? {} : { agentDir }),
+    ...(setup === undefined ? {} : { setup }),
     notes,
   };
 }

@@ -33,7 +33,11 @@ export async function runEnvironmentPhase(
   const onHost = onWorktreeHost(workspace.hostTaskQueue);
   session.setPhase('environment');
   const environment: EnvironmentReport = await environmentActivities.prepareEnvironment.executeWithOptions(onHost, [
-    { worktreePath: workspace.worktreePath, repoPath: session.input.repoPath },
+    {
+      worktreePath: workspace.worktreePath,
+      repoPath: session.input.repoPath,
+      ...(session.input.setup === undefined ? {} : { setup: session.input.setup }),
+    },
   ]);
   session.noteGitRestored('environment setup', environment.gitRestored);
   session.noteEnvironment(environmentLines(environment));
