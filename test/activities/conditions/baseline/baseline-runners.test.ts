@@ -39,7 +39,9 @@ test('pytest: a failure already on the base is excused, a regression is named wi
     /only failures already on base [0-9a-f]{12}: tests\/test_calc\.py::test_old/,
   );
 
-  await repo.write({ 'calc.py': 'def add(a, b):\n    return a - b\n' });
+  // A different size from the working add: within the same second as the first run, Python
+  // would otherwise take its cached bytecode (keyed by the source's mtime in seconds and size).
+  await repo.write({ 'calc.py': 'def add(a, b):\n    return a - b  # broken\n' });
   await repo.git('commit', '-qam', 'break add');
   const broken = await runValidators({ commands }, { worktreePath: repo.dir, completionStep: step, validators });
   assert.equal(broken.passed, false);
