@@ -9,7 +9,10 @@
  *    ~/.config/gh, the harness state and snapshots), /tmp, /var/tmp, /dev/shm;
  * 4. bind the opened directories back at their paths, writable (or read-only for a
  *    read-only step), and bind the protected git files (config, hooks, worktree
- *    pointers) read-only over themselves;
+ *    pointers) read-only over themselves; git replaces `config` by a rename, so another
+ *    run of the same repository may swap it between the bind and the read-only remount:
+ *    tried again (20 times, 50 ms apart), then the command fails rather than run with
+ *    the file writable;
  * 5. bring loopback up (a private network namespace has only `lo`, down), re-enter the
  *    working directory (the old cwd is the directory under the new mounts) and run
  *    the command as a child: this shell stays the namespace's init, which the kernel
@@ -50,7 +53,13 @@ for i in "\${!binds[@]}"; do
   mount -o "remount,bind,\${modes[$i]}" "$d"
 done
 for p in "\${protects[@]}"; do
-  if [ -e "$p" ]; then mount --bind "$p" "$p" && mount -o remount,bind,ro "$p"; fi
+  [ -e "$p" ] || continue
+  n=0
+  until mount --bind "$p" "$p" 2>/dev/null && mount -o remount,bind,ro "$p" 2>/dev/null; do
+    n=$((n + 1))
+    if [ "$n" -ge 20 ]; then echo "sandbox: could not make $p read-only" >&2; exit 32; fi
+    sleep 0.05
+  done
 done
 for fd in "\${fds[@]}"; do exec {fd}<&-; done
 ip link set lo up 2>/dev/null || true
