@@ -36,12 +36,12 @@ test('commands start while another process keeps replacing .git/config', async (
       writeFileSync(`${config}.lock`, original);
       renameSync(`${config}.lock`, config);
       swaps += 1;
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
   })();
   try {
     const ctx = toolContext({ worktreePath: repo.dir });
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 30; i++) {
       const result = await runBash({ command: 'echo ran' }, ctx);
       assert.doesNotMatch(result.content, /mount point not mounted|could not make/, result.content);
       assert.match(result.content, /^ran$/m, result.content);
