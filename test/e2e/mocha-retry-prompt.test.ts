@@ -6,59 +6,20 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execa } from 'execa';
 import type { TempGitRepo } from '../helpers/temp-git-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
+import { CLAMP_BUGGY, CLAMP_FILES, CLAMP_RIGHT, lockClampOrigin } from './clamp-project.js';
 import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
 import { RETRY_NAMES_TEST, wrongThenRightSession } from './retry-fix-session.js';
 
-const PACKAGE = {
-  name: 'e2e-clamp-retry',
-  version: '1.0.0',
-  private: true,
-  scripts: { test: 'mocha' },
-  dependencies: { 'is-number': '7.0.0' },
-  devDependencies: { mocha: '10.8.2' },
-};
-
-const BUGGY = 'return Math.max(value, lo);';
 const WRONG = 'return Math.min(value, hi);';
-const RIGHT = 'return Math.min(Math.max(value, lo), hi);';
-
-const FILES = {
-  'package.json': `${JSON.stringify(PACKAGE, null, 2)}\n`,
-  '.gitignore': 'node_modules/\n',
-  'lib/clamp.js': [
-    "const isNumber = require('is-number');",
-    '',
-    'module.exports = function clamp(value, lo, hi) {',
-    "  if (!isNumber(value)) throw new TypeError('not a number');",
-    `  ${BUGGY}`,
-    '};',
-    '',
-  ].join('\n'),
-  'test/clamp.test.js': [
-    "const assert = require('node:assert/strict');",
-    "const clamp = require('../lib/clamp');",
-    '',
-    "describe('clamp', () => {",
-    "  it('raises values below the range', () => assert.equal(clamp(-5, 0, 10), 0));",
-    "  it('lowers values above the range', () => assert.equal(clamp(15, 0, 10), 10));",
-    '});',
-    '',
-  ].join('\n'),
-};
 
 const ISSUE = { title: 'clamp() ignores the upper bound', body: 'clamp(15, 0, 10) returns 15; it should return 10.' };
 
 let origin: TempGitRepo;
 
 before(async () => {
-  origin = await makeOrigin(FILES, async (repo) => {
-    await execa('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund', '--ignore-scripts'], {
-      cwd: repo.dir,
-    });
-  });
+  origin = await makeOrigin(CLAMP_FILES, lockClampOrigin);
 });
 
 after(async () => {
@@ -72,8 +33,8 @@ test('a wrong first fix: the retry prompt names the broken mocha test by its ful
     name: 'clamp upper bound',
     path: 'lib/clamp.js',
     // Lowers values above the range, but no longer raises those below it: that test passed on main.
-    wrong: { old: BUGGY, new: WRONG },
-    right: { old: WRONG, new: RIGHT },
+    wrong: { old: CLAMP_BUGGY, new: WRONG },
+    right: { old: WRONG, new: CLAMP_RIGHT },
     testCommand: 'npm test',
     failingTest: 'clamp raises values below the range',
   });

@@ -14,39 +14,11 @@ import { execa } from 'execa';
 import type { TempGitRepo } from '../helpers/temp-git-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { fixSession } from '../helpers/fix-session.js';
+import { CLAMP_BUGGY, CLAMP_FILES, CLAMP_PACKAGE, CLAMP_RIGHT, lockClampOrigin } from './clamp-project.js';
 import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
 
-const PACKAGE = {
-  name: 'e2e-clamp',
-  version: '1.0.0',
-  private: true,
-  scripts: { test: 'mocha' },
-  dependencies: { 'is-number': '7.0.0' },
-  devDependencies: { mocha: '10.8.2' },
-};
-
 const FILES = {
-  'package.json': `${JSON.stringify(PACKAGE, null, 2)}\n`,
-  '.gitignore': 'node_modules/\n',
-  'lib/clamp.js': [
-    "const isNumber = require('is-number');",
-    '',
-    'module.exports = function clamp(value, lo, hi) {',
-    "  if (!isNumber(value)) throw new TypeError('not a number');",
-    '  return Math.max(value, lo);',
-    '};',
-    '',
-  ].join('\n'),
-  'test/clamp.test.js': [
-    "const assert = require('node:assert/strict');",
-    "const clamp = require('../lib/clamp');",
-    '',
-    "describe('clamp', () => {",
-    "  it('raises values below the range', () => assert.equal(clamp(-5, 0, 10), 0));",
-    "  it('lowers values above the range', () => assert.equal(clamp(15, 0, 10), 10));",
-    '});',
-    '',
-  ].join('\n'),
+  ...CLAMP_FILES,
   // Red on main, unrelated to the issue: `baseline: ignore` must let the run finish.
   'test/legacy.test.js': [
     "const assert = require('node:assert/strict');",
@@ -63,18 +35,14 @@ const ISSUE = {
 };
 const SESSION = fixSession({
   name: 'clamp upper bound',
-  fix: { path: 'lib/clamp.js', old: 'return Math.max(value, lo);', new: 'return Math.min(Math.max(value, lo), hi);' },
+  fix: { path: 'lib/clamp.js', old: CLAMP_BUGGY, new: CLAMP_RIGHT },
   testCommand: 'npm test',
 });
 
 let origin: TempGitRepo;
 
 before(async () => {
-  origin = await makeOrigin(FILES, async (repo) => {
-    await execa('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund', '--ignore-scripts'], {
-      cwd: repo.dir,
-    });
-  });
+  origin = await makeOrigin(FILES, lockClampOrigin);
 });
 
 after(async () => {
@@ -119,7 +87,7 @@ test('a broken commands.setup is ENVIRONMENT_FAILED before any model request', a
 test('a missing test runner is ENVIRONMENT_FAILED naming the command, before any model request', async () => {
   const missing = await makeOrigin({
     ...FILES,
-    'package.json': `${JSON.stringify({ ...PACKAGE, scripts: { test: 'vitest-that-is-not-installed run' } }, null, 2)}\n`,
+    'package.json': `${JSON.stringify({ ...CLAMP_PACKAGE, scripts: { test: 'vitest-that-is-not-installed run' } }, null, 2)}\n`,
   });
   try {
     const run = await runOnFreshClone({ origin: missing, issue: ISSUE, session: SESSION });
