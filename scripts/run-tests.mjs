@@ -22,7 +22,20 @@ const flags = args.filter((a) => a.startsWith('--'));
 const files = find('test').filter((f) => filters.length === 0 || filters.some((p) => f.includes(p)));
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-timeout=300000', ...flags, ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=1',
+    '--test-timeout=300000',
+    // TAP as before, then the names of whatever did not pass, at the very end of the log.
+    '--test-reporter=tap',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/test-failure-summary.mjs',
+    '--test-reporter-destination=stdout',
+    ...flags,
+    ...files,
+  ],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);
