@@ -97,10 +97,20 @@ export function createHelperSpawner(): ProcessSpawner {
   const pending = new Map<number, Pending>();
   let lastStderr = '';
 
-  /** The channel keeps the worker alive only while a request waits on it. */
+  /**
+   * The helper keeps the worker alive only while a request waits on it. Both the channel
+   * and the process handle are held then: with the channel alone, a helper killed mid-request
+   * closes the channel before its exit is reported, the event loop empties, and the waiting
+   * request is never rejected (seen in CI as a test cancelled with its promise pending).
+   */
   const updateRef = (child: ChildProcess): void => {
-    if (pending.size > 0) child.channel?.ref();
-    else child.channel?.unref();
+    if (pending.size > 0) {
+      child.ref();
+      child.channel?.ref();
+    } else {
+      child.unref();
+      child.channel?.unref();
+    }
   };
 
   const start = (): ChildProcess => {

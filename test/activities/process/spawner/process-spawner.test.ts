@@ -192,6 +192,25 @@ test('a helper that dies rejects what was waiting (retryable) and the next call 
   }
 });
 
+test('a helper killed mid-request rejects it even when nothing else keeps the process alive', () => {
+  // In a process of its own: in this file other handles keep the event loop going, which
+  // hid that the waiting request was never settled once the helper's channel closed.
+  const script = `
+    import { createHelperSpawner } from ${JSON.stringify(join(PROJECT_ROOT, 'src/activities/process/spawner/process-spawner.ts'))};
+    const s = createHelperSpawner();
+    const waiting = s.run({ file: 'sleep', args: ['5'], cwd: '/tmp', env: { PATH: process.env.PATH } });
+    process.kill(s.helperPid(), 'SIGKILL');
+    await waiting.then(() => console.log('resolved'), (err) => console.log('rejected:', err.message));
+  `;
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.match(child.stdout, /rejected: the process helper exited \(SIGKILL\) while running sleep 5/, child.stderr);
+  assert.equal(child.status, 0, child.stderr);
+});
+
 test('an idle helper does not keep its parent alive, and goes with it', () => {
   const script = `
     import { createHelperSpawner } from ${JSON.stringify(join(PROJECT_ROOT, 'src/activities/process/spawner/process-spawner.ts'))};
