@@ -15,6 +15,7 @@ import type {
 import type { RunResult } from '../../contracts/run.js';
 import { totalTokens } from '../../contracts/usage.js';
 import { FailureType } from '../../contracts/failures.js';
+import { plainText, row, usd } from '../web-ui/details-markdown.js';
 
 /** A finished run as a row: success needs a fully delivered boundary, otherwise it is partial. */
 export function rowFromRun(
@@ -97,8 +98,6 @@ export function countsOf(
   };
 }
 
-const cell = (text: string, max = 80): string => text.replace(/\s+/g, ' ').replace(/\|/g, '/').slice(0, max);
-
 export function renderBatchDetails(p: BatchProgress): string {
   const c = p.counts;
   const lines = [
@@ -112,10 +111,10 @@ export function renderBatchDetails(p: BatchProgress): string {
     lines.push('', `**Running:** ${running.map((i) => `#${i.issue} (\`${i.workflowId}\`)`).join(', ')}`);
   const recent = p.results.slice(-20);
   if (recent.length > 0) {
-    lines.push('', '| issue | outcome | steps | tokens | cost | reason |', '|---|---|---|---|---|---|');
+    lines.push('', `**Last ${recent.length} results**`, '');
     for (const r of recent)
       lines.push(
-        `| #${r.issue} | ${r.outcome} | ${r.steps} | ${r.tokens} | $${r.costUsd.toFixed(4)} | ${cell(r.reason)} |`,
+        row([`#${r.issue}`, r.outcome, `${r.steps} steps`, `${r.tokens} tokens`, usd(r.costUsd), plainText(r.reason)]),
       );
   }
   return lines.join('\n');

@@ -3,6 +3,7 @@
  */
 import type { PipelineStatus, PipelineTransition } from '../../contracts/pipeline.js';
 import type { PipelineEndStatus, PipelineProgress, PipelineResult } from '../../contracts/pipeline-run.js';
+import { plainText, row } from '../web-ui/details-markdown.js';
 
 export interface PipelineState {
   status: PipelineStatus;
@@ -60,8 +61,6 @@ export function resultOf(
   };
 }
 
-const cell = (text: string): string => text.replace(/\s+/g, ' ').replace(/\|/g, '/').slice(0, 80);
-
 /** Markdown for the Web UI's "current details". */
 export function renderPipelineDetails(p: PipelineProgress): string {
   const lines = [
@@ -70,11 +69,18 @@ export function renderPipelineDetails(p: PipelineProgress): string {
     `**Phase:** ${p.phase ?? '-'} · **Cycle:** ${p.cycle}/${p.maxCycles} · **Agent:** ${p.agent ?? '-'} · **Last outcome:** ${p.lastOutcome ?? '-'}`,
   ];
   if (p.childWorkflowId) lines.push('', `**Running:** \`${p.childWorkflowId}\``);
-  if (p.reason) lines.push('', `**Reason:** ${cell(p.reason)}`);
+  if (p.reason) lines.push('', `**Reason:** ${plainText(p.reason)}`);
   if (p.history.length > 0) {
-    lines.push('', '| cycle | from | to | agent | outcome |', '|---|---|---|---|---|');
+    lines.push('', '**Transitions**', '');
     for (const t of p.history.slice(-20))
-      lines.push(`| ${t.cycle} | ${cell(t.from)} | ${cell(t.to)} | ${cell(t.agent)} | ${cell(t.outcome)} |`);
+      lines.push(
+        row([
+          `cycle ${t.cycle}`,
+          `${plainText(t.from)} → ${plainText(t.to)}`,
+          plainText(t.agent),
+          plainText(t.outcome),
+        ]),
+      );
   }
   return lines.join('\n');
 }

@@ -4,26 +4,27 @@
  */
 import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 import type { RunProgress } from '../../contracts/run.js';
+import { code, plainText, row, usd } from '../web-ui/details-markdown.js';
 import { CostUsdKey, RunPhaseKey, StepIdKey, TokensTotalKey } from './search-attributes.js';
 
 export function renderDetails(progress: RunProgress): string {
   const lines = [
-    `## Issue #${progress.issue} · ${progress.agent}`,
+    `## Issue #${progress.issue} · ${plainText(progress.agent)}`,
     '',
-    `**Phase:** ${progress.phase} · **Step:** \`${progress.stepId}\` · **Iteration:** ${progress.iteration}/${progress.maxIterations}`,
-    `**Tokens:** ${progress.tokensTotal} · **Cost:** $${progress.costUsd.toFixed(4)} · **Definition:** \`${progress.definitionHash.slice(0, 12)}\``,
+    `**Phase:** ${progress.phase} · **Step:** ${code(progress.stepId)} · **Iteration:** ${progress.iteration}/${progress.maxIterations}`,
+    `**Tokens:** ${progress.tokensTotal} · **Cost:** ${usd(progress.costUsd)} · **Definition:** ${code(progress.definitionHash.slice(0, 12))}`,
   ];
   if (progress.branch)
-    lines.push(`**Branch:** \`${progress.branch}\` · **Worktree:** \`${progress.worktreePath ?? ''}\``);
-  if (progress.lastError) lines.push('', `**Last error:** ${progress.lastError}`);
-  for (const warning of progress.warnings ?? []) lines.push('', `**Warning:** ${warning}`);
+    lines.push(`**Branch:** ${code(progress.branch)} · **Worktree:** ${code(progress.worktreePath ?? '')}`);
+  if (progress.lastError) lines.push('', `**Last error:** ${plainText(progress.lastError, 400)}`);
+  for (const warning of progress.warnings ?? []) lines.push('', `**Warning:** ${plainText(warning, 400)}`);
   const recent = progress.steps.slice(-10);
   if (recent.length > 0) {
-    lines.push('', '| # | step | intent | next | tokens | summary |', '|---|---|---|---|---|---|');
+    lines.push('', `**Last ${recent.length} steps**`, '');
     for (const s of recent) {
       const tokens = s.usage.inputTokens + s.usage.outputTokens + s.usage.cacheReadTokens + s.usage.cacheWriteTokens;
-      const summary = s.summary.replace(/\s+/g, ' ').replace(/\|/g, '/').slice(0, 80);
-      lines.push(`| ${s.iteration} | ${s.stepId} | ${s.intent ?? ''} | ${s.next ?? ''} | ${tokens} | ${summary} |`);
+      const route = s.intent ? `${s.intent}${s.next ? ` → ${code(s.next)}` : ''}` : '';
+      lines.push(row([`${s.iteration}.`, code(s.stepId), route, `${tokens} tokens`, plainText(s.summary)]));
     }
   }
   return lines.join('\n');
