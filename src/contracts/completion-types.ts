@@ -42,3 +42,9 @@ export type CompositeOperator = (typeof CompositeOperator)[keyof typeof Composit
  * with params `reason`, `verdict` (the type) and `nextStep` (where the flow goes on).
  */
 export const VERDICT_NOT_MET = 'verdict-not-met';
+
+/**
+ * `runner.verdict.config.closureGrace`: iterations a run may take past its iteration cap,
+ * at a closure step, once the completion criterion is met (default 0: the cap is exact).
+ */
+export const CLOSURE_GRACE_KEY = 'closureGrace';

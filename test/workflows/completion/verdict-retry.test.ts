@@ -26,7 +26,7 @@ async function budgetAgent(template?: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'agent-'));
   await cp(FIXTURE, dir, { recursive: true });
   const agent = JSON.parse(await readFile(join(dir, 'agent.json'), 'utf8')) as { runner: Record<string, unknown> };
-  agent.runner['verdict'] = { type: 'count:iteration', config: { maxIterations: 4 } };
+  agent.runner['verdict'] = { type: 'count:iteration', config: { maxIterations: 4, closureGrace: 1 } };
   await writeFile(join(dir, 'agent.json'), JSON.stringify(agent, null, 2));
   if (template !== undefined) {
     await mkdir(join(dir, 'prompts', 'steps', 'retry', 'done'), { recursive: true });
