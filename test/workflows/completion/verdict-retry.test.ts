@@ -8,49 +8,21 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RunResult } from '../../../src/contracts/run.js';
-import type { SessionRule } from '../../../src/dev/model-server/session-script.js';
 import { runScenario } from '../../helpers/run-scenario.js';
 import { teardownEnv } from '../../helpers/temporal-env.js';
+import {
+  budgetAgent,
+  build,
+  buildToldWhyAgain,
+  closing,
+  garbageAfterVerdict,
+  plan,
+  REASON,
+  rule,
+} from './verdict-retry-agent.js';
 
 after(teardownEnv);
-
-const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'agents', 'intents');
-
-/** The intents fixture under count:iteration 4, optionally with a verdict retry template. */
-async function budgetAgent(template?: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'agent-'));
-  await cp(FIXTURE, dir, { recursive: true });
-  const agent = JSON.parse(await readFile(join(dir, 'agent.json'), 'utf8')) as { runner: Record<string, unknown> };
-  agent.runner['verdict'] = { type: 'count:iteration', config: { maxIterations: 4, closureGrace: 1 } };
-  await writeFile(join(dir, 'agent.json'), JSON.stringify(agent, null, 2));
-  if (template !== undefined) {
-    await mkdir(join(dir, 'prompts', 'steps', 'retry', 'done'), { recursive: true });
-    await writeFile(join(dir, 'prompts', 'steps', 'retry', 'done', 'f_failed_verdict-not-met.md'), template);
-  }
-  return dir;
-}
-
-const rule = (id: string, when: string | string[], stepId: string, json: Record<string, unknown>, times?: number) =>
-  ({
-    id,
-    when: { promptContains: when },
-    ...(times === undefined ? {} : { times }),
-    respond: { json: { stepId, summary: id, ...json } },
-  }) as SessionRule;
-
-const plan = rule('plan', 'Step initial.plan', 'initial.plan', {
-  next_action: { action: 'next' },
-  analysis: { note: 'n' },
-});
-const build = rule('build', 'Step continuation.build', 'continuation.build', { next_action: { action: 'handoff' } });
-const closing = rule('close', 'Step closure.done', 'closure.done', { next_action: { action: 'closing' } });
-/** Iteration 3's closing meets the verdict before its budget: 3 < 4. */
-const REASON = '1 of 4 iterations remain.';
 
 function trail(result: RunResult): string[] {
   return result.steps.map((s) => `${s.iteration}:${s.stepId}:${s.intent ?? ''}`);
@@ -96,17 +68,8 @@ test('without a template of its own the agent still tells the model why (fallbac
 
 test('a retry prompt survives a schema failure of the step that carried it', async () => {
   const agentDir = await budgetAgent();
-  const garbage = {
-    id: 'garbage',
-    when: { promptContains: ['Step continuation.build', REASON] },
-    times: 2, // the answer and its one repair turn: a schema failure
-    respond: { rawText: 'this is not JSON' },
-  } as SessionRule;
-  const again = rule('build-told-why-again', ['Step continuation.build', REASON], 'continuation.build', {
-    next_action: { action: 'handoff' },
-  });
   const { result, model } = await runScenario({
-    session: { name: 'survives', rules: [garbage, again, plan, build, closing] },
+    session: { name: 'survives', rules: [garbageAfterVerdict, buildToldWhyAgain, plan, build, closing] },
     agentDir,
     // The schema failure spends an iteration: room above the budget of 4.
     input: { maxIterations: 10 },
