@@ -36,7 +36,7 @@ export interface RunInput {
   readonly repoInstructions?: string;
   /**
    * How long a run whose budget is exhausted waits for `raiseBudget` before it ends
-   * stopped (BUDGET_EXHAUSTED); default 24 h (workflows/run/budget-pause.ts).
+   * stopped (BUDGET_EXHAUSTED); default 24 h (workflows/run/state/budget-pause.ts).
    */
   readonly budgetPauseTimeoutMs?: number;
   /** Overrides the definition's cap (tests, `.agent/config.json` maxIterations). */

@@ -32,7 +32,7 @@ import { RunSession } from './run/state/run-session.js';
 import type { RunContext } from './run/run-context.js';
 import { endRun, startAt } from './run/state/run-transitions.js';
 import { runEnvironmentPhase } from './environment/environment-phase.js';
-import { awaitBudget } from './run/budget-pause.js';
+import { awaitBudget } from './run/state/budget-pause.js';
 import { endWithStatus, statusFollowsOutcome, watchCancelRequest } from './run/end-with-status.js';
 
 const TEMPORAL_CANCEL_REASON = 'cancelled through Temporal (Web UI or temporal workflow cancel)';

@@ -59,7 +59,7 @@ test(
     });
     assert.equal(result.outcome, 'failed');
     assert.equal(result.code, 'BUDGET_EXHAUSTED');
-    assert.match(result.reason, /^stopped: budget — .*not raised within 2 s/);
+    assert.match(result.reason, /^stopped: budget — .*not raised within 1\.5 s/);
     assert.equal(result.boundary, undefined);
   },
 );

@@ -6,11 +6,11 @@
  * with no boundary effect. Runs recorded before the timeout waited forever.
  */
 import { condition, log, patched } from '@temporalio/workflow';
-import { FailureType } from '../../contracts/failures.js';
-import type { RunInput } from '../../contracts/run.js';
-import type { IterationOutcome } from './iteration-outcome.js';
-import type { RunSession } from './state/run-session.js';
-import { budgetStatus } from './state/run-state.js';
+import { FailureType } from '../../../contracts/failures.js';
+import type { RunInput } from '../../../contracts/run.js';
+import type { IterationOutcome } from '../iteration-outcome.js';
+import type { RunSession } from './run-session.js';
+import { budgetStatus } from './run-state.js';
 
 export const DEFAULT_BUDGET_PAUSE_MS = 24 * 60 * 60 * 1000;
 const BUDGET_PAUSE_PATCH = 'budget-pause-timeout';
@@ -21,11 +21,11 @@ export function budgetPauseTimeoutMs(input: Pick<RunInput, 'budgetPauseTimeoutMs
   return typeof ms === 'number' && Number.isFinite(ms) && ms > 0 ? ms : DEFAULT_BUDGET_PAUSE_MS;
 }
 
-/** `90000` → `90 s`; `86400000` → `24 h`. PURE. */
+/** `86400000` → `24 h`; `120000` → `2 min`; `90000` → `90 s`; `1500` → `1.5 s`. PURE. */
 export function formatPause(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
   if (ms % 60_000 === 0) return `${ms / 60_000} min`;
-  return `${Math.round(ms / 1000)} s`;
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 /** Waits for the budget; undefined when it was raised, else the run's stopped outcome. */
