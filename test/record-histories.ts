@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_DIR } from '../src/dev/sample-repo.js';
 import { runScenario } from './helpers/run-scenario.js';
+import * as verdictRetry from './workflows/completion/verdict-retry-agent.js';
 import { resolveTemporalCliPath } from '../src/host/temporal/temporal-cli.js';
 import { serverAddress, teardownEnv, testEnv } from './helpers/temporal-env.js';
 import { agentRule, writePipelineAgents } from './workflows/pipeline/pipeline-agents.js';
@@ -85,6 +86,28 @@ async function recordRuns(): Promise<void> {
   await record('demo-success-sparse-attributes', { session: join(DEMO_DIR, 'session.json') });
   // The environment phase and the preflight before the first model call (patched 'environment-phase').
   await record('demo-success-environment-phase', { session: join(DEMO_DIR, 'session.json') });
+  // Stage 3 builds a retry prompt from the verdict's reason (patched 'verdict-retry-prompt'), the
+  // step carrying it fails its schema check and keeps it ('retry-prompt-survives-schema-failure'),
+  // and the closure runs past the exact cap by closureGrace.
+  await record('verdict-retry-prompt', {
+    session: {
+      name: 'verdict retry',
+      rules: [
+        verdictRetry.garbageAfterVerdict,
+        verdictRetry.buildToldWhyAgain,
+        verdictRetry.plan,
+        verdictRetry.build,
+        verdictRetry.closing,
+      ],
+    },
+    agentDir: await verdictRetry.budgetAgent(),
+    input: { maxIterations: 5 },
+  });
+  // A budget nobody raises ends the run after the pause timeout (patched 'budget-pause-timeout').
+  await record('budget-pause-timeout', {
+    session: join(DEMO_DIR, 'session.json'),
+    input: { budget: { maxTokens: 3000 }, budgetPauseTimeoutMs: 1500 },
+  });
   // The playbook's five steps, each answered at once; the tests never pass.
   const answer = (stepId: string, action: string, rest: object) => ({
     id: stepId,

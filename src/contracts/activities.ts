@@ -104,7 +104,7 @@ export interface SchemaDigest extends ResolveSchemaInput {
 /** What the step's conversation itself needs: prompts and schemas resolved. */
 export interface StepQueryRequest extends Omit<
   QueryStepInput,
-  'system' | 'schema' | 'prompt' | 'stepPrompt' | 'stepSchema' | 'guidance'
+  'system' | 'schema' | 'prompt' | 'stepPrompt' | 'stepSchema' | 'guidance' | 'retryAddendum'
 > {
   readonly systemPrompt: string;
   readonly prompt: string;
@@ -132,6 +132,8 @@ export interface QueryStepInput {
   readonly stepPrompt?: ResolvePromptInput;
   /** Operator guidance appended to a resolved `stepPrompt` (see withOperatorGuidance). */
   readonly guidance?: string;
+  /** A verdict's retry prompt added after a resolved `stepPrompt`, before guidance (withRetryAddendum). */
+  readonly retryAddendum?: string;
   /** The schema digest from a resolveSchema activity (histories from before 'one-activity-step'). */
   readonly schema?: SchemaDigest;
   /** The schema to resolve in the activity; a failure is a schema failure (FailureType.SchemaResolution). */

@@ -35,3 +35,16 @@ export function canonicalCompletionType(name: string): CompletionType | undefine
 
 export const CompositeOperator = { And: 'and', Or: 'or', First: 'first' } as const;
 export type CompositeOperator = (typeof CompositeOperator)[keyof typeof CompositeOperator];
+
+/**
+ * The failure pattern of stage 3 when the verdict does not accept a validated closing:
+ * its retry prompt (`<c1>/<c2>/<c3>/f_failed_verdict-not-met.md`) tells the model why,
+ * with params `reason`, `verdict` (the type) and `nextStep` (where the flow goes on).
+ */
+export const VERDICT_NOT_MET = 'verdict-not-met';
+
+/**
+ * `runner.verdict.config.closureGrace`: iterations a run may take past its iteration cap,
+ * at a closure step, once the completion criterion is met (default 0: the cap is exact).
+ */
+export const CLOSURE_GRACE_KEY = 'closureGrace';

@@ -34,6 +34,11 @@ export interface RunInput {
    */
   readonly setup?: readonly string[];
   readonly repoInstructions?: string;
+  /**
+   * How long a run whose budget is exhausted waits for `raiseBudget` before it ends
+   * stopped (BUDGET_EXHAUSTED); default 24 h (workflows/run/state/budget-pause.ts).
+   */
+  readonly budgetPauseTimeoutMs?: number;
   /** Overrides the definition's cap (tests, `.agent/config.json` maxIterations). */
   readonly maxIterations?: number;
   /** Operational tuning; tests shorten the heartbeat timeout to notice a killed worker fast. */

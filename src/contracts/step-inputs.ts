@@ -80,3 +80,8 @@ export function stepSchemaInput(definition: AgentDefinition, step: StepDefinitio
 export function withOperatorGuidance(text: string, guidance: string | undefined): string {
   return guidance === undefined ? text : `${text}\n\n<operator_guidance>\n${guidance}\n</operator_guidance>`;
 }
+
+/** A verdict's retry prompt adds to the step's own prompt (the workflow and the step activity both use this). */
+export function withRetryAddendum(text: string, addendum: string | undefined): string {
+  return addendum === undefined ? text : `${text}\n\n${addendum}`;
+}

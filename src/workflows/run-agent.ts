@@ -7,7 +7,6 @@
 import {
   ApplicationFailure,
   CancellationScope,
-  condition,
   isCancellation,
   log,
   patched,
@@ -33,6 +32,7 @@ import { RunSession } from './run/state/run-session.js';
 import type { RunContext } from './run/run-context.js';
 import { endRun, startAt } from './run/state/run-transitions.js';
 import { runEnvironmentPhase } from './environment/environment-phase.js';
+import { awaitBudget } from './run/state/budget-pause.js';
 import { endWithStatus, statusFollowsOutcome, watchCancelRequest } from './run/end-with-status.js';
 
 const TEMPORAL_CANCEL_REASON = 'cancelled through Temporal (Web UI or temporal workflow cancel)';
@@ -104,9 +104,8 @@ async function runLoop(session: RunSession, ctx: RunContext): Promise<IterationO
       };
     }
     if (!session.budgetAvailable()) {
-      session.setPhase('budget-exhausted');
-      log.warn('budget exhausted: waiting for raiseBudget', { budget: session.state.budget });
-      await condition(() => session.budgetAvailable());
+      const stopped = await awaitBudget(session);
+      if (stopped !== undefined) return stopped;
     }
     const outcome = await runFlowIteration(ctx, session);
     switch (outcome.kind) {

@@ -37,6 +37,11 @@ export const INVALID_DEFINITIONS: readonly DefinitionMutation[] = [
     edits: [{ file: 'agent.json', patch: [{ set: '/runner/verdict/type', value: 'count:check' }] }],
   },
   {
+    name: 'closure-grace-negative',
+    expected: { code: 'VERDICT_CLOSURE_GRACE', file: 'agent.json', pointer: '/runner/verdict/config/closureGrace' },
+    edits: [{ file: 'agent.json', patch: [{ set: '/runner/verdict/config/closureGrace', value: -1 }] }],
+  },
+  {
     name: 'closure-action-invalid',
     expected: { code: 'AGENT_SCHEMA', file: 'agent.json', pointer: '/runner/integrations/github/defaultClosureAction' },
     edits: [

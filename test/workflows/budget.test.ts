@@ -49,6 +49,21 @@ test(
   },
 );
 
+test(
+  'a budget nobody raises within the pause timeout ends the run stopped: budget, with no boundary effect',
+  { timeout: 180_000 },
+  async () => {
+    const { result } = await runScenario({
+      session: join(DEMO_DIR, 'session.json'),
+      input: { budget: { maxTokens: 3000 }, budgetPauseTimeoutMs: 1500 },
+    });
+    assert.equal(result.outcome, 'failed');
+    assert.equal(result.code, 'BUDGET_EXHAUSTED');
+    assert.match(result.reason, /^stopped: budget — .*not raised within 1\.5 s/);
+    assert.equal(result.boundary, undefined);
+  },
+);
+
 test('raiseBudget rejects a malformed budget before it reaches history', { timeout: 120_000 }, async () => {
   await runScenario({
     session: join(DEMO_DIR, 'session.json'),

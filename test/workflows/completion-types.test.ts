@@ -86,9 +86,9 @@ test('stepMachine (detect:graph): the boundary fires after the closure step vali
 });
 
 test('iterationBudget (count:iteration): the budget sends the flow to the closure step; delivered there', async () => {
-  const agentDir = await agentWithVerdict({ type: 'count:iteration', config: { maxIterations: 3 } });
+  const agentDir = await agentWithVerdict({ type: 'count:iteration', config: { maxIterations: 3, closureGrace: 1 } });
   const { result } = await runScenario({ session: { name: 'budget', rules: [repeatPlan, closing] }, agentDir });
-  // Iterations 1-3 work; the 3rd meets the budget; the closure step runs past the cap (grace).
+  // Iterations 1-3 work; the 3rd meets the budget; the closure step runs past the cap (closureGrace 1).
   assertDeliveredAtClosure(result, 4);
   assert.deepEqual(trail(result).slice(0, 3), [
     '1:initial.plan:repeat',
@@ -230,8 +230,30 @@ test('a met criterion never delivers by itself: without a closing the run stops 
   assert.equal(result.boundary, undefined);
 });
 
+test('the cap is exact without closureGrace: a budget met at the cap never reaches its closure step', async () => {
+  const agentDir = await agentWithVerdict({ type: 'count:iteration', config: { maxIterations: 3 } });
+  const { result } = await runScenario({ session: { name: 'exact-cap', rules: [repeatPlan, closing] }, agentDir });
+  assert.equal(result.outcome, 'failed');
+  assert.equal(result.code, 'MAX_ITERATIONS');
+  assert.equal(result.iterations, 3, trail(result).join(' '));
+  assert.equal(result.boundary, undefined);
+});
+
+test('closureGrace is the only grace: a run still at a closure step past cap + grace stops', async () => {
+  const agentDir = await agentWithVerdict({ type: 'count:iteration', config: { maxIterations: 2, closureGrace: 1 } });
+  const stubborn = answer('close-repeat', 'closure.done', 'Step closure.done', { next_action: { action: 'repeat' } });
+  const build = answer('build', 'continuation.build', 'Step continuation.build', { next_action: { action: 'repeat' } });
+  const { result } = await runScenario({
+    session: { name: 'grace-ends', rules: [repeatPlan, stubborn, build] },
+    agentDir,
+  });
+  // 1-2 plan (budget met at 2), 3 closure (grace 1) answers repeat: the cap + grace is reached.
+  assert.equal(result.code, 'MAX_ITERATIONS', result.reason);
+  assert.equal(result.iterations, 3, trail(result).join(' '));
+});
+
 test('a closing before the criterion is met does not deliver: the flow goes on until it is', async () => {
-  const agentDir = await agentWithVerdict({ type: 'count:iteration', config: { maxIterations: 4 } });
+  const agentDir = await agentWithVerdict({ type: 'count:iteration', config: { maxIterations: 4, closureGrace: 1 } });
   const rules = [
     answer('plan', 'initial.plan', 'Step initial.plan', { next_action: { action: 'next' }, analysis: { note: 'n' } }),
     answer('build', 'continuation.build', 'Step continuation.build', { next_action: { action: 'handoff' } }),

@@ -14,7 +14,7 @@ import type {
   SchemaDigest,
   StepQueryRequest,
 } from '../../contracts/activities.js';
-import { withOperatorGuidance } from '../../contracts/step-inputs.js';
+import { withOperatorGuidance, withRetryAddendum } from '../../contracts/step-inputs.js';
 import type { StepInputCache } from './step-input-cache.js';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
@@ -41,7 +41,15 @@ export async function resolveSchemaDigest(input: ResolveSchemaInput): Promise<Sc
 export async function toStepQueryRequest(input: QueryStepInput, cache?: StepInputCache): Promise<StepQueryRequest> {
   const once = <I, O>(value: I, resolve: (i: I) => Promise<O>): Promise<O> =>
     cache === undefined ? resolve(value) : cache.get(input.workflowId, value, resolve);
-  const { system: _system, stepPrompt, stepSchema, guidance: _guidance, schema: digestOf, ...rest } = input;
+  const {
+    system: _system,
+    stepPrompt,
+    stepSchema,
+    guidance: _guidance,
+    retryAddendum: _addendum,
+    schema: digestOf,
+    ...rest
+  } = input;
   const schemaPromise =
     stepSchema !== undefined ? once(stepSchema, resolveStepSchema) : checkedSchema(input.stepId, digestOf);
   const [system, schema] = await Promise.all([once(input.system, resolveC3lPrompt), schemaPromise]);
@@ -55,7 +63,8 @@ async function stepPromptText(input: QueryStepInput, stepPrompt: ResolvePromptIn
       where: 'queryStep input',
     });
   }
-  return withOperatorGuidance((await resolveC3lPrompt(stepPrompt)).text, input.guidance);
+  const own = (await resolveC3lPrompt(stepPrompt)).text;
+  return withOperatorGuidance(withRetryAddendum(own, input.retryAddendum), input.guidance);
 }
 
 async function checkedSchema(stepId: string, expected: SchemaDigest | undefined): Promise<ResolvedSchema> {

@@ -6,6 +6,8 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { newAjv } from '../schema/lazy-ajv.js';
+import { getAtPointer, parsePointer } from '../schema/json-pointer.js';
+import type { JsonValue } from '../../contracts/json.js';
 import { escapePointerSegment, problem, type Problem } from '../problem.js';
 import type { RawAgentFile, RawRegistryFile } from '../load/raw-files.js';
 import { AGENT_FILE_SCHEMA } from './agent-file-schema.js';
@@ -47,7 +49,7 @@ export function checkAgainstSchema<T>(
   for (const error of validate.errors ?? []) {
     // propertyNames reports the same bad key twice (inner enum + outer keyword).
     if (error.keyword === 'propertyNames') continue;
-    const p = toProblem(error, file, code);
+    const p = toProblem(error, file, code, value);
     const key = `${p.pointer}|${p.rule}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -56,8 +58,24 @@ export function checkAgainstSchema<T>(
   return { ok: false, problems };
 }
 
-function toProblem(error: ErrorObject, file: string, code: string): Problem {
+/**
+ * The offending value as a user would type it, read from the checked document at the
+ * error's pointer (ajv's errors carry only the pointer): strings quoted and cut at 60
+ * characters, objects and arrays named by their kind.
+ */
+export function describeValue(root: unknown, instancePath: string): string {
+  const found = getAtPointer(root as JsonValue, parsePointer(instancePath));
+  if (!found.found) return 'nothing';
+  const v = found.value;
+  if (Array.isArray(v)) return 'an array';
+  if (v !== null && typeof v === 'object') return 'an object';
+  const text = JSON.stringify(v);
+  return text.length > 60 ? `${text.slice(0, 57)}…"` : text;
+}
+
+function toProblem(error: ErrorObject, file: string, code: string, root: unknown): Problem {
   const params = error.params as Record<string, unknown>;
+  const value = (): string => describeValue(root, error.instancePath);
   const at = (name: unknown): string => `${error.instancePath}/${escapePointerSegment(String(name))}`;
   const base = { code, file, rule: `schema:${error.keyword}` };
   switch (error.keyword) {
@@ -78,7 +96,7 @@ function toProblem(error: ErrorObject, file: string, code: string): Problem {
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
       const where = error.propertyName === undefined ? error.instancePath : at(error.propertyName);
-      const what = error.propertyName === undefined ? 'value' : `key '${error.propertyName}'`;
+      const what = error.propertyName === undefined ? `value ${value()}` : `key '${error.propertyName}'`;
       return problem({ ...base, pointer: where, expected: `one of ${allowed}`, message: `${what} is not allowed` });
     }
     case 'type':
@@ -86,23 +104,28 @@ function toProblem(error: ErrorObject, file: string, code: string): Problem {
         ...base,
         pointer: error.instancePath,
         expected: `type ${String(params.type)}`,
-        message: `wrong type`,
+        message: `wrong type: ${value()}`,
       });
     case 'pattern':
       return problem({
         ...base,
         pointer: error.instancePath,
         expected: `a string matching ${String(params.pattern)}`,
-        message: 'value does not match the pattern',
+        message: `value ${value()} does not match the pattern`,
       });
     default:
       return problem({
         ...base,
         pointer: error.instancePath,
         expected: describeExpected(error),
-        message: error.message ?? 'invalid value',
+        message: withValue(value(), error.message ?? 'invalid value'),
       });
   }
+}
+
+/** `value 0: must be >= 1`; a container is not echoed (its kind says nothing new). */
+function withValue(value: string, message: string): string {
+  return value.startsWith('an ') || value === 'nothing' ? message : `value ${value}: ${message}`;
 }
 
 function describeExpected(error: ErrorObject): string {

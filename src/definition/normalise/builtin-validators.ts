@@ -7,6 +7,7 @@
  */
 import type { BaselineMode, FailurePatternDefinition, ValidatorDefinition } from '../../contracts/definition.js';
 import type { RawValidationCommands } from '../load/raw-files.js';
+import { VERDICT_NOT_MET } from '../../contracts/completion-types.js';
 
 interface CommandBuiltin {
   readonly commandKey: keyof RawValidationCommands;
@@ -108,5 +109,12 @@ export const BUILTIN_FAILURE_PATTERNS: Readonly<Record<string, FailurePatternDef
     edition: 'failed',
     adaptation: 'format-error',
     params: ['files'],
+  },
+  /** Not a validator's: stage 3 of the Completion loop, when the verdict did not accept a validated closing. */
+  [VERDICT_NOT_MET]: {
+    description: 'The completion type did not accept the closing yet (its criterion is not met).',
+    edition: 'failed',
+    adaptation: VERDICT_NOT_MET,
+    params: ['reason', 'verdict', 'nextStep'],
   },
 };

@@ -3,7 +3,12 @@
  * configuration each type needs (upstream AC-VERDICT-001..010). Composite children are
  * checked recursively and limited to the simple types upstream supports as children.
  */
-import { canonicalCompletionType, CompositeOperator, type CompletionType } from '../../contracts/completion-types.js';
+import {
+  canonicalCompletionType,
+  CLOSURE_GRACE_KEY,
+  CompositeOperator,
+  type CompletionType,
+} from '../../contracts/completion-types.js';
 import type { VerdictSpec } from '../../contracts/definition.js';
 import type { JsonObject, JsonValue } from '../../contracts/json.js';
 import { isJsonObject } from '../../contracts/json.js';
@@ -35,7 +40,27 @@ export function normaliseVerdict(raw: RawVerdict | undefined, file: string): Ver
   });
   // Upstream merges a default maxIterations under the user's config: it is also the global cap.
   const config: JsonObject = { maxIterations: DEFAULT_MAX_ITERATIONS, ...spec.config };
+  checkClosureGrace(config, { file, at: '/runner/verdict', problems });
   return { spec: { ...spec, config }, problems };
+}
+
+/**
+ * `closureGrace`: iterations a run may take past its cap, at a closure step, once the
+ * criterion is met (default 0: the cap is exact).
+ */
+function checkClosureGrace(config: JsonObject, w: Where): void {
+  const grace = config[CLOSURE_GRACE_KEY];
+  if (grace !== undefined && (typeof grace !== 'number' || !Number.isInteger(grace) || grace < 0)) {
+    w.problems.push(
+      fail(
+        w,
+        'VERDICT_CLOSURE_GRACE',
+        `${w.at}/config${ptr(CLOSURE_GRACE_KEY)}`,
+        `an integer >= 0 for ${CLOSURE_GRACE_KEY}`,
+        `invalid ${CLOSURE_GRACE_KEY} ${JSON.stringify(grace)}`,
+      ),
+    );
+  }
 }
 
 interface Where {

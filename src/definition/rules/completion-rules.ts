@@ -6,6 +6,7 @@
  */
 import { escapePointerSegment, problem, warning, type Problem } from '../problem.js';
 import type { DefinitionRule } from './rule.js';
+import { completionGuardFor } from '../../contracts/completion-guard.js';
 
 export const conditionsUseKnownValidators: DefinitionRule = (ctx) => {
   const problems: Problem[] = [];
@@ -66,16 +67,43 @@ export const validatorPatternsKnown: DefinitionRule = (ctx) => {
   return problems;
 };
 
-export const completionStepsMatchClosures: DefinitionRule = (ctx) =>
-  ctx.completionSteps
-    .filter((c) => !ctx.steps.some((s) => s.key === c.key && s.stepKind === 'closure'))
-    .map((c) =>
+/**
+ * Which completion step guards which closure step is contracts/completion-guard.ts (the
+ * run uses the same function): these warnings say what that rule does to this registry.
+ */
+export const completionStepsMatchClosures: DefinitionRule = (ctx) => {
+  const closures = ctx.steps.filter((s) => s.stepKind === 'closure');
+  const declared = ctx.completionSteps.map((c) => c.key);
+  const problems: Problem[] = [];
+  for (const c of ctx.completionSteps) {
+    if (closures.some((s) => s.key === c.key)) continue;
+    const guarded = closures.filter((s) => completionGuardFor(s.key, declared).kind === 'only').map((s) => s.key);
+    problems.push(
       warning({
         code: 'COMPLETION_STEP_UNMATCHED',
         file: ctx.registryFile,
         pointer: c.pointer,
         rule: 'completion-step-for-closure',
         expected: `a closure step with id '${escapePointerSegment(c.key)}'`,
-        message: `completion step '${c.key}' matches no closure step, so its conditions never run`,
+        message:
+          guarded.length > 0
+            ? `completion step '${c.key}' matches no closure step by id; as the only completion step it guards ${guarded.map((k) => `'${k}'`).join(', ')}`
+            : `completion step '${c.key}' matches no closure step, so its conditions never run`,
       }),
     );
+  }
+  for (const s of closures) {
+    if (declared.length === 0 || completionGuardFor(s.key, declared).kind !== 'none') continue;
+    problems.push(
+      warning({
+        code: 'CLOSURE_STEP_UNGUARDED',
+        file: ctx.registryFile,
+        pointer: s.pointer,
+        rule: 'completion-step-for-closure',
+        expected: `a completion step with id '${escapePointerSegment(s.key)}'`,
+        message: `closure step '${s.key}' has no completion step of its own and the registry declares ${declared.length}, so its closing runs no completion conditions`,
+      }),
+    );
+  }
+  return problems;
+};

@@ -13,14 +13,15 @@
  *                      now); otherwise back to the flow, with no boundary effect.
  *   composite          as its children; polls when one of them reads external state.
  */
-import { log, sleep } from '@temporalio/workflow';
+import { log, patched, sleep } from '@temporalio/workflow';
 import type { ConditionResult } from '../../contracts/activities.js';
 import type { VerdictSpec } from '../../contracts/definition.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
 import { doneOutcome, finishRun, runBoundary } from '../deliver/deliver-after-closing.js';
-import { sendBackToStep } from '../run/state/run-transitions.js';
+import { sendBackToStep, sendBackWithRetry } from '../run/state/run-transitions.js';
+import { buildVerdictRetry } from './verdict-retry.js';
 import { verdictNeeds } from './evaluate-verdict.js';
 import { configNumber } from './verdict-config.js';
 import { decideVerdict, type VerdictArgs } from './verdict-check.js';
@@ -39,12 +40,28 @@ export function pollSettings(spec: VerdictSpec): { intervalMs: number; maxPolls:
   };
 }
 
-/** Not done: the flow goes on at the closure step's `repeat` target (or the closure step). */
-function backToFlow(session: RunSession, args: VerdictArgs, reason: string): IterationOutcome {
+/** Runs recorded before stage 3 built a retry prompt went back to the flow without one. */
+const VERDICT_RETRY_PATCH = 'verdict-retry-prompt';
+
+/**
+ * Not done: the flow goes on at the closure step's `repeat` target (or the closure step),
+ * and that step's next prompt says why (the verdict's retry prompt, verdict-retry.ts).
+ */
+async function backToFlow(
+  ctx: RunContext,
+  session: RunSession,
+  args: VerdictArgs,
+  reason: string,
+): Promise<IterationOutcome> {
   const rule = args.step.transitions.repeat;
   const back = rule !== undefined && 'target' in rule && rule.target !== null ? rule.target : args.step.stepId;
   log.info('[CompletionLoop] verdict: not done; back to the flow', { reason, next: back });
-  session.update(sendBackToStep(session.state, back, reason));
+  if (!patched(VERDICT_RETRY_PATCH)) {
+    session.update(sendBackToStep(session.state, back, reason));
+    return { kind: 'continue' };
+  }
+  const retry = await buildVerdictRetry(ctx.definition, args.step.stepId, reason, back);
+  session.update(sendBackWithRetry(session.state, back, reason, retry));
   return { kind: 'continue' };
 }
 
@@ -68,7 +85,7 @@ export async function verdictAfterClosing(
   const decision = latched === undefined ? await decideVerdict(ctx, session, args) : { done: true, reason: latched };
   log.info('[CompletionLoop] verdict', { done: decision.done, reason: decision.reason });
   if (decision.done) return finishRun(ctx, session, args.output, evidence, decision.reason);
-  if (!verdictNeeds(spec).externalState) return backToFlow(session, args, decision.reason);
+  if (!verdictNeeds(spec).externalState) return backToFlow(ctx, session, args, decision.reason);
 
   const boundary = await runBoundary(ctx, session, args.output, evidence);
   // An undelivered boundary fails the run (doneOutcome says so): no point waiting for the state.
@@ -78,7 +95,7 @@ export async function verdictAfterClosing(
     const now = await decideVerdict(ctx, session, args);
     if (now.done) return doneOutcome(args.output, evidence, boundary, now.reason);
     if (poll >= maxPolls) {
-      return backToFlow(session, args, `the target state was not reached after ${poll} poll(s): ${now.reason}`);
+      return backToFlow(ctx, session, args, `the target state was not reached after ${poll} poll(s): ${now.reason}`);
     }
     log.info('[CompletionLoop] target state not reached; polling', { reason: now.reason, poll: poll + 1, intervalMs });
     session.setPhase('validating');

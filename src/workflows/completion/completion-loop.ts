@@ -7,7 +7,8 @@
  * closing-verdict.ts; delivery after it is deliver/deliver-after-closing.ts.
  */
 import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';
-import { log } from '@temporalio/workflow';
+import { log, patched } from '@temporalio/workflow';
+import { completionGuardFor } from '../../contracts/completion-guard.js';
 import type { ConditionResult, ValidationReport } from '../../contracts/activities.js';
 import type { AgentDefinition, CompletionStepDefinition } from '../../contracts/definition.js';
 import { FailureType } from '../../contracts/failures.js';
@@ -18,14 +19,21 @@ import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
 
+/** Runs recorded before one rule (contracts/completion-guard.ts) used the first declared as a fallback. */
+const ONE_GUARD_RULE_PATCH = 'closure-guard-one-rule';
+
 /**
- * The completion step guarding a step: the one with the same id, else the only one
- * declared, else the first declared (an agent whose verdict ends the run elsewhere).
+ * The completion step guarding a closure step, by the one rule of completionGuardFor:
+ * its own, else the only one declared, else none. Only where the old fallback (the
+ * first declared of several) differs is the patch consulted, so other runs carry no marker.
  */
 export function completionStepFor(definition: AgentDefinition, stepId: string): CompletionStepDefinition | undefined {
-  const exact = definition.completionSteps[stepId];
-  if (exact !== undefined) return exact;
-  return Object.values(definition.completionSteps)[0];
+  const declared = Object.keys(definition.completionSteps);
+  const guard = completionGuardFor(stepId, declared);
+  if (guard.kind !== 'none') return definition.completionSteps[guard.completionStepId];
+  const first = declared[0];
+  if (first === undefined || patched(ONE_GUARD_RULE_PATCH)) return undefined;
+  return definition.completionSteps[first];
 }
 
 /** Names what failed, with the items a user looks for first (failing tests, dirty files). */

@@ -5,7 +5,10 @@
  * is the only way to the boundary hook. stepMachine has no criterion of its own: its
  * end is the closure step's `closing`.
  */
-import { log } from '@temporalio/workflow';
+import { log, patched } from '@temporalio/workflow';
+import type { AgentDefinition } from '../../contracts/definition.js';
+import { CLOSURE_GRACE_KEY } from '../../contracts/completion-types.js';
+import { configNumber } from './verdict-config.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
@@ -14,8 +17,14 @@ import { countCheck, goToStep, latchCriterion } from '../run/state/run-transitio
 import { closureStepFor } from './closure-target.js';
 import { decideVerdict, type VerdictArgs } from './verdict-check.js';
 
-/** Iterations a run may take past its cap once the criterion is met, for the Completion loop. */
-export const CLOSURE_GRACE_ITERATIONS = 3;
+/** The grace of runs recorded before the cap was exact (patch 'exact-iteration-cap'). */
+export const LEGACY_CLOSURE_GRACE = 3;
+const EXACT_CAP_PATCH = 'exact-iteration-cap';
+
+/** The agent's grace past the cap (default 0: the cap is exact). PURE. */
+export function closureGrace(definition: AgentDefinition): number {
+  return Math.max(0, Math.floor(configNumber(definition.verdict.config, CLOSURE_GRACE_KEY, 0)));
+}
 
 export async function gateOnCriterion(
   ctx: RunContext,
@@ -46,12 +55,17 @@ export async function gateOnCriterion(
   return { kind: 'continue' };
 }
 
-/** The cap yields to the Completion loop for a few iterations once the criterion is met. */
+/**
+ * The cap is exact unless the agent configures `closureGrace`: then, once the criterion
+ * is met, a run at a closure step may take that many iterations past it for the
+ * Completion loop. Runs recorded before kept a fixed grace of 3; the patch is consulted
+ * only where the two differ, so other runs carry no marker.
+ */
 export function withinClosureGrace(ctx: RunContext, session: RunSession): boolean {
   const { criterionMet, stepId, iteration } = session.state;
-  return (
-    criterionMet !== undefined &&
-    ctx.definition.steps[stepId]?.stepKind === 'closure' &&
-    iteration < ctx.maxIterations + CLOSURE_GRACE_ITERATIONS
-  );
+  if (criterionMet === undefined || ctx.definition.steps[stepId]?.stepKind !== 'closure') return false;
+  const grace = closureGrace(ctx.definition);
+  if (iteration < ctx.maxIterations + grace) return true;
+  if (iteration >= ctx.maxIterations + LEGACY_CLOSURE_GRACE) return false;
+  return !patched(EXACT_CAP_PATCH);
 }

@@ -13,13 +13,20 @@ import type { QueryStepInput, QueryStepOutput, ResolvePromptInput, SchemaDigest 
 import type { StepDefinition } from '../../contracts/definition.js';
 import { FailureType, SCHEMA_FAILURE_TYPES } from '../../contracts/failures.js';
 import { buildPromptVariables } from './prompt-variables.js';
-import { stepPromptInput, stepSchemaInput, withOperatorGuidance } from '../../contracts/step-inputs.js';
+import {
+  stepPromptInput,
+  stepSchemaInput,
+  withOperatorGuidance,
+  withRetryAddendum,
+} from '../../contracts/step-inputs.js';
 import { remainingBudget } from '../run/state/run-state.js';
 import {
   countSchemaFailure,
+  keepForRerun,
   stepAnswered,
   stopOnBudget,
   takeGuidance,
+  takeRetryAddendum,
   takeRetryPrompt,
   type StepRerun,
 } from '../run/state/run-transitions.js';
@@ -126,35 +133,49 @@ async function runModelStepInOneActivity(
   step: StepDefinition,
 ): Promise<ModelStepOutcome> {
   const withGuidance = takeGuidance(session.state);
-  const taken = takeRetryPrompt(withGuidance.state);
+  const withAddendum = takeRetryAddendum(withGuidance.state);
+  const taken = takeRetryPrompt(withAddendum.state);
   session.update(taken.state);
-  const guidance = withGuidance.guidance;
-  let prompt: Pick<QueryStepInput, 'prompt' | 'stepPrompt' | 'guidance'>;
+  const { guidance } = withGuidance;
+  const { addendum } = withAddendum;
+  let prompt: Pick<QueryStepInput, 'prompt' | 'stepPrompt' | 'guidance' | 'retryAddendum'>;
   try {
     prompt =
       taken.prompt !== undefined
-        ? { prompt: withOperatorGuidance(taken.prompt, guidance) }
-        : { stepPrompt: basePromptInput(ctx, session, step), ...(guidance === undefined ? {} : { guidance }) };
+        ? { prompt: withOperatorGuidance(withRetryAddendum(taken.prompt, addendum), guidance) }
+        : {
+            stepPrompt: basePromptInput(ctx, session, step),
+            ...(addendum === undefined ? {} : { retryAddendum: addendum }),
+            ...(guidance === undefined ? {} : { guidance }),
+          };
   } catch (err) {
     const info = failureInfo(err);
     return { kind: 'failed', code: info.type ?? FailureType.PromptResolution, reason: info.message };
   }
-  // A step stopped by the budget runs again as it would have: same retry prompt, same guidance.
+  // A step that did not run to an answer runs again as it would have: same retry prompt, same guidance.
   const keep: StepRerun =
     prompt.prompt !== undefined
       ? { pendingRetryPrompt: prompt.prompt }
-      : guidance === undefined
-        ? {}
-        : { operatorGuidance: guidance };
+      : {
+          ...(addendum === undefined ? {} : { pendingRetryAddendum: addendum }),
+          ...(guidance === undefined ? {} : { operatorGuidance: guidance }),
+        };
   return runModelActivity(ctx, session, step, { ...prompt, stepSchema: stepSchemaInput(ctx.definition, step) }, keep);
+}
+
+/** A retry prompt (or guidance) survives a schema failure of the step that carried it. */
+const KEEP_ON_SCHEMA_FAILURE_PATCH = 'retry-prompt-survives-schema-failure';
+
+function hasRerun(rerun: StepRerun): boolean {
+  return Object.values(rerun).some((v) => v !== undefined);
 }
 
 async function runModelActivity(
   ctx: RunContext,
   session: RunSession,
   step: StepDefinition,
-  resolution: Pick<QueryStepInput, 'prompt' | 'stepPrompt' | 'guidance' | 'schema' | 'stepSchema'>,
-  onBudgetStop: StepRerun,
+  resolution: Pick<QueryStepInput, 'prompt' | 'stepPrompt' | 'guidance' | 'retryAddendum' | 'schema' | 'stepSchema'>,
+  rerun: StepRerun,
 ): Promise<ModelStepOutcome> {
   try {
     const answer = await modelActivities.queryStep.executeWithOptions(
@@ -197,12 +218,14 @@ async function runModelActivity(
     const info = failureInfo(err);
     if (info.cancelled) throw err;
     if (info.type !== undefined && (SCHEMA_FAILURE_TYPES as readonly string[]).includes(info.type)) {
+      // The same step runs next: with the retry prompt it was given, not without it.
+      if (hasRerun(rerun) && patched(KEEP_ON_SCHEMA_FAILURE_PATCH)) session.update(keepForRerun(session.state, rerun));
       return schemaFailure(session, step, info.message);
     }
     if (info.type === FailureType.BudgetExhausted) {
       // The prompt is not lost: the step runs again with it once the budget is raised.
       // What the stopped step spent still counts against the budget.
-      session.update(stopOnBudget(session.state, onBudgetStop, step, info.details[0]));
+      session.update(stopOnBudget(session.state, rerun, step, info.details[0]));
       return { kind: 'budget-exhausted', reason: info.message };
     }
     return { kind: 'failed', code: info.type ?? FailureType.ModelUnavailable, reason: info.message };

@@ -118,7 +118,8 @@ export class RunSession {
       tokensTotal: totalTokens(s.usage),
       costUsd: s.costUsd,
       steps: s.steps,
-      pendingRetryPrompt: s.pendingRetryPrompt !== undefined || s.operatorGuidance !== undefined,
+      pendingRetryPrompt:
+        s.pendingRetryPrompt !== undefined || s.pendingRetryAddendum !== undefined || s.operatorGuidance !== undefined,
       budget: s.budget,
       completionAttempts: s.completionAttempts,
       ...(this.workspace ? { worktreePath: this.workspace.worktreePath, branch: this.workspace.branch } : {}),

@@ -14,6 +14,12 @@ export interface RunState {
   readonly stepContext: StepContext;
   /** A retry prompt from the Completion loop: the next iteration's prompt. */
   readonly pendingRetryPrompt?: string;
+  /**
+   * A retry prompt from a verdict that did not accept a validated closing (stage 3): added
+   * after the next iteration's own prompt, so the step the flow goes back to keeps its
+   * instructions and the model learns why it is there.
+   */
+  readonly pendingRetryAddendum?: string;
   /** Guidance from an operator's retry: added to the next iteration's prompt. */
   readonly operatorGuidance?: string;
   readonly consecutiveSchemaFailures: number;

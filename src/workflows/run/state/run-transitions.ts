@@ -32,6 +32,13 @@ export function takeRetryPrompt(state: RunState): { state: RunState; prompt?: st
   return { state: rest, prompt: pendingRetryPrompt };
 }
 
+/** Takes the pending retry addendum (a verdict's retry prompt), if any, clearing it from state. */
+export function takeRetryAddendum(state: RunState): { state: RunState; addendum?: string } {
+  if (state.pendingRetryAddendum === undefined) return { state };
+  const { pendingRetryAddendum, ...rest } = state;
+  return { state: rest, addendum: pendingRetryAddendum };
+}
+
 /** Takes the operator's guidance, if any, clearing it from state. */
 export function takeGuidance(state: RunState): { state: RunState; guidance?: string } {
   if (state.operatorGuidance === undefined) return { state };
@@ -89,6 +96,19 @@ export function sendBackToStep(state: RunState, stepId: string, reason: string):
   return { ...state, stepId, lastError: reason };
 }
 
+/**
+ * Not done (stage 3): the flow goes on at `stepId` and the verdict's retry prompt is
+ * added to that step's next prompt; the reason is also the last error.
+ */
+export function sendBackWithRetry(state: RunState, stepId: string, reason: string, retryPrompt: string): RunState {
+  return { ...state, stepId, lastError: reason, pendingRetryAddendum: retryPrompt };
+}
+
+/** A step that did not answer (schema failure) runs again with what it was given. */
+export function keepForRerun(state: RunState, rerun: StepRerun): RunState {
+  return { ...state, ...rerun };
+}
+
 export function noteError(state: RunState, message: string): RunState {
   return { ...state, lastError: message };
 }
@@ -110,6 +130,7 @@ export function stepAnswered(state: RunState, worktreeCheckpoint: string | undef
 /** What a step stopped by the budget runs again with once the budget is raised. */
 export interface StepRerun {
   readonly pendingRetryPrompt?: string;
+  readonly pendingRetryAddendum?: string;
   readonly operatorGuidance?: string;
 }
 
@@ -123,7 +144,7 @@ export function stopOnBudget(
   step: { readonly stepId: string; readonly stepKind: StepKind },
   details: unknown,
 ): RunState {
-  const kept: RunState = { ...state, ...rerun };
+  const kept: RunState = keepForRerun(state, rerun);
   const d = isJsonObject(details) ? details : {};
   const tokens = typeof d['usedTokens'] === 'number' ? d['usedTokens'] : 0;
   const cost = typeof d['usedUsd'] === 'number' ? d['usedUsd'] : 0;

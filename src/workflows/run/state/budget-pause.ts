@@ -1,0 +1,48 @@
+/**
+ * The budget is a hard limit (seed 001: exceeding a hard limit forces a stop). A run
+ * whose budget is exhausted pauses as `budget-exhausted` so an operator can raise it
+ * (`raiseBudget`) or `retry`; if nobody does within the pause timeout (RunInput
+ * `budgetPauseTimeoutMs`, default 24 h) the run ends stopped, code BUDGET_EXHAUSTED,
+ * with no boundary effect. Runs recorded before the timeout waited forever.
+ */
+import { condition, log, patched } from '@temporalio/workflow';
+import { FailureType } from '../../../contracts/failures.js';
+import type { RunInput } from '../../../contracts/run.js';
+import type { IterationOutcome } from '../iteration-outcome.js';
+import type { RunSession } from './run-session.js';
+import { budgetStatus } from './run-state.js';
+
+export const DEFAULT_BUDGET_PAUSE_MS = 24 * 60 * 60 * 1000;
+const BUDGET_PAUSE_PATCH = 'budget-pause-timeout';
+
+/** The run's pause timeout: its option when a positive number, else the default. PURE. */
+export function budgetPauseTimeoutMs(input: Pick<RunInput, 'budgetPauseTimeoutMs'>): number {
+  const ms = input.budgetPauseTimeoutMs;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms > 0 ? ms : DEFAULT_BUDGET_PAUSE_MS;
+}
+
+/** `86400000` → `24 h`; `120000` → `2 min`; `90000` → `90 s`; `1500` → `1.5 s`. PURE. */
+export function formatPause(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+/** Waits for the budget; undefined when it was raised, else the run's stopped outcome. */
+export async function awaitBudget(session: RunSession): Promise<IterationOutcome | undefined> {
+  session.setPhase('budget-exhausted');
+  log.warn('budget exhausted: waiting for raiseBudget', { budget: session.state.budget });
+  if (!patched(BUDGET_PAUSE_PATCH)) {
+    await condition(() => session.budgetAvailable());
+    return undefined;
+  }
+  const timeoutMs = budgetPauseTimeoutMs(session.input);
+  if (await condition(() => session.budgetAvailable(), timeoutMs)) return undefined;
+  const status = budgetStatus(session.state);
+  const why = session.budgetBlocked ?? (status.ok ? 'the budget is exhausted' : status.reason);
+  return {
+    kind: 'failed',
+    code: FailureType.BudgetExhausted,
+    reason: `stopped: budget — ${why}, and it was not raised within ${formatPause(timeoutMs)} (no boundary effect)`,
+  };
+}
