@@ -65,13 +65,17 @@ test('a second agent on the same issue is refused: it never gets the first agent
   });
 });
 
-test('the owner survives the git-state guard (a harness key, like agentBase)', async () => {
+test('a hand-over after the run’s git snapshot survives the git-state guard (a harness key, like agentBase)', async () => {
   await withRepo(async (repo) => {
     const first = await prepareWorkspace(deps, input(repo.dir, 'iterator'));
+    // The snapshot (taken above) says iterator; the pipeline then hands the branch over.
+    const hand = { isRunLive: async () => false };
+    await handOverBranch(hand, { repoPath: repo.dir, issue: 7, branchPrefix: 'agent', to: 'reviewer' });
     await repo.git('config', 'core.fsmonitor', 'echo planted');
     const report = await restoreGitState(first.worktreePath);
     assert.ok(report.restored.length > 0, 'the planted key was restored');
-    assert.equal(await branchOwner(repo.dir, 'agent/issue-7'), 'iterator');
+    assert.equal(await repo.git('config', '--get-all', 'core.fsmonitor').catch(() => ''), '');
+    assert.equal(await branchOwner(repo.dir, 'agent/issue-7'), 'reviewer');
   });
 });
 
