@@ -42,7 +42,7 @@ async function record(name: string, scenario: Parameters<typeof runScenario>[0])
   );
 }
 
-/** The pipeline workflow's history: implement → review (rejected) → implement → review (approved) → done. */
+/** A pipeline workflow's history: implement → review (rejected) → implement → review (approved) → done. */
 async function recordPipeline(name: string): Promise<void> {
   if (!FORCE && existsSync(join(OUT, `${name}.json`))) {
     process.stdout.write(`${name}: kept (exists)\n`);
@@ -74,6 +74,8 @@ const only = process.argv[2];
 try {
   if (only !== 'pipeline') await recordRuns();
   await recordPipeline('pipeline-validator-loop');
+  // Since 'pipeline-branch-handover': a handOverBranch activity before every dispatch.
+  await recordPipeline('pipeline-branch-handover');
 } finally {
   await teardownEnv();
 }

@@ -4,9 +4,9 @@
  * and long ones heartbeating (so cancellation and dead workers are noticed).
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Context, log } from '@temporalio/activity';
 import type { RunActivities } from '../contracts/activities.js';
-import { loadAgentDefinitionOrThrow } from '../definition/load/load-agent-definition.js';
 import { resolveC3lPrompt } from '../definition/c3l/resolve-c3l-prompt.js';
 import { checkExternalState } from './deliver/local-boundary-hook.js';
 import { runBoundaryHook } from './deliver/run-boundary-hook.js';
@@ -23,6 +23,9 @@ import { evaluateCustomVerdict } from './completion/custom-verdict.js';
 import { runStepRunner } from './runner/run-step-runner.js';
 import { resolveSchemaDigest, toStepQueryRequest } from './step/step-request.js';
 import { createStepInputCache } from './step/step-input-cache.js';
+import { createDefinitionSnapshots } from './definition-snapshot/definition-snapshots.js';
+import { createSnapshotStore } from './definition-snapshot/snapshot-store.js';
+import { harnessStateBase } from './workspace/sandbox-state.js';
 import type { ActivityDeps } from './deps.js';
 import { withHeartbeat } from './edge/heartbeat.js';
 import { redactDeep, redactorForEnv } from './edge/secret-redactor.js';
@@ -75,22 +78,25 @@ export function createActivities(deps: ActivityDeps): RunActivities {
   const redact = deps.redact ?? redactorForEnv(process.env);
   const edge = edgeWith(redact);
   const stepInputs = createStepInputCache();
+  const snapshots =
+    deps.snapshots ?? createDefinitionSnapshots(createSnapshotStore(path.join(harnessStateBase(), 'definitions')));
   const environment = createEnvironmentActivities({
     log: (line) => log.info(redact(line)),
     signal: () => Context.current().cancellationSignal,
     heartbeat: () => (detail) => Context.current().heartbeat(detail),
   });
   return {
-    loadDefinition: edge(async ({ agentDir, overrides }) => loadAgentDefinitionOrThrow(agentDir, overrides)),
-    resolvePrompt: edge(async (input) => resolveC3lPrompt(input)),
-    resolveSchema: edge(async (input) => resolveSchemaDigest(input)),
-    buildRetryPrompt: edge(async (input) => buildRetryPrompt({ readFile: readOptional }, input)),
+    // The definition is a snapshot: loaded once, copied into the store, read only from there.
+    loadDefinition: edge(async (input) => snapshots.load(input)),
+    resolvePrompt: edge(async (input) => resolveC3lPrompt(await snapshots.prompt(input))),
+    resolveSchema: edge(async (input) => ({ ...(await resolveSchemaDigest(await snapshots.schema(input))), ...input })),
+    buildRetryPrompt: edge(async (input) => buildRetryPrompt({ readFile: readOptional }, await snapshots.retry(input))),
     prepareWorkspace: edge(async (input) => {
       const prepared = await prepareWorkspace({ issueSource: deps.issueSource }, input);
       return deps.hostTaskQueue === undefined ? prepared : { ...prepared, hostTaskQueue: deps.hostTaskQueue };
     }),
     queryStep: edge(async (input) => {
-      const request = await toStepQueryRequest(input, stepInputs);
+      const request = await toStepQueryRequest(await snapshots.query(input), stepInputs);
       const { workflowExecution, activityId } = Context.current().info;
       const scope = { runId: workflowExecution?.runId ?? request.workflowId, activityId };
       const label = `${input.stepId} · iteration ${input.iteration}`;

@@ -9,6 +9,7 @@ import { sharedSpawner } from './process/spawner/process-spawner.js';
 import { harnessGitArgs, harnessGitEnv } from './workspace/git/git.js';
 import { boundaryDepsFromEnv, type BoundaryDeps } from './deliver/run-boundary-hook.js';
 import type { IssueSourceFactory } from './issues/issue-source.js';
+import type { DefinitionSnapshots } from './definition-snapshot/definition-snapshots.js';
 import { createAnthropicLlmClient, preloadAnthropicSdk } from './model/anthropic-llm-client.js';
 import { createGovernedLlmClient } from './model/governed-llm-client.js';
 import type { LlmClient } from './model/llm-client.js';
@@ -26,6 +27,8 @@ export interface ActivityDeps {
   readonly bashEnv: Readonly<Record<string, string>>;
   /** This host's task queue for worktree-bound activities (set by the worker runtime). */
   readonly hostTaskQueue?: string;
+  /** The run's definition snapshots; default: the store under the worker's state dir. */
+  readonly snapshots?: DefinitionSnapshots;
   /** Removes the worker's secrets from failures, artifacts and logs; default: from process.env. */
   readonly redact?: Redact;
   /**

@@ -4,7 +4,14 @@
  * sees these types (through proxyActivities).
  */
 import type { DeliveryMode } from './delivery.js';
-import type { AgentDefinition, ClosureAction, LabelChange, ModelSettings, SectionDefinition } from './definition.js';
+import type {
+  AgentDefinition,
+  ClosureAction,
+  DefinitionSnapshotRef,
+  LabelChange,
+  ModelSettings,
+  SectionDefinition,
+} from './definition.js';
 import type { DefinitionOverrides } from './repo-config.js';
 import type { StepKind } from './intents.js';
 import type { JsonObject } from './json.js';
@@ -67,6 +74,8 @@ export interface ResolvePromptInput {
    * `{uv-<section variable>}`; a fragment whose own variables are missing is "".
    */
   readonly sections?: readonly SectionDefinition[];
+  /** The run's definition snapshot: the prompt is read from it, never from the agent directory. */
+  readonly snapshot?: DefinitionSnapshotRef;
 }
 
 export interface ResolvedPrompt {
@@ -82,6 +91,8 @@ export interface ResolveSchemaInput {
   readonly schema: string;
   /** A built-in schema used instead of the file (steps whose registry entry names none). */
   readonly inline?: JsonObject;
+  /** The run's definition snapshot: the schema is read from it, never from the agent directory. */
+  readonly snapshot?: DefinitionSnapshotRef;
 }
 
 export interface ResolvedSchema {

@@ -179,6 +179,18 @@ export interface ModelSettings {
   readonly maxTurnsPerStep: number;
 }
 
+/**
+ * A definition snapshot: the definition's files copied at run start into a
+ * content-addressed store (`<state dir>/definitions/<digest>/`). `digest` is the sha256 of
+ * the copy (paths and contents, as the definition hash); `agentDir` is the directory the
+ * definition's own paths (agentDir, promptsDir, schemasDir) are under, so a reader maps
+ * them into the copy on whichever worker it runs.
+ */
+export interface DefinitionSnapshotRef {
+  readonly digest: string;
+  readonly agentDir: string;
+}
+
 export interface AgentDefinition {
   readonly name: string;
   readonly displayName: string;
@@ -192,6 +204,12 @@ export interface AgentDefinition {
   readonly schemasDir: string;
   /** sha256 over registry, schemas and prompts: which definition a run used. */
   readonly hash: string;
+  /**
+   * The run's frozen copy of these files (set by the run's loadDefinition activity, so it
+   * is in history): every later read of a prompt, schema or retry template goes to it.
+   * Absent for definitions loaded outside a run and in histories from before snapshots.
+   */
+  readonly snapshot?: DefinitionSnapshotRef;
   readonly parameters: Readonly<Record<string, ParameterSpec>>;
   readonly verdict: VerdictSpec;
   readonly maxIterations: number;

@@ -5,6 +5,8 @@
  */
 export const FailureType = {
   ConfigInvalid: 'CONFIG_INVALID',
+  /** The run's definition snapshot is missing or no longer matches the digest in its history. */
+  DefinitionChanged: 'DEFINITION_CHANGED',
   SchemaResolution: 'SCHEMA_RESOLUTION',
   FailedSchemaResolution: 'FAILED_SCHEMA_RESOLUTION',
   FailedStepRouting: 'FAILED_STEP_ROUTING',
@@ -27,6 +29,8 @@ export const FailureType = {
   IssueNotFound: 'ISSUE_NOT_FOUND',
   RepoNotFound: 'REPO_NOT_FOUND',
   WorktreeFailed: 'WORKTREE_FAILED',
+  /** The issue's branch and worktree belong to another agent (1 issue = 1 branch = 1 worktree = 1 agent). */
+  WorktreeOwned: 'WORKTREE_OWNED',
   BoundaryFailed: 'BOUNDARY_FAILED',
   BoundaryPartial: 'BOUNDARY_PARTIAL',
   MaxIterations: 'MAX_ITERATIONS',

@@ -73,6 +73,8 @@ export interface ResolvedPipelineAgent {
   readonly agentDir: string;
   /** Declared parameters with defaults and the caller's values applied (`issue` filled in). */
   readonly parameters: Readonly<Record<string, ParameterValue>>;
+  /** The agent's `worktree.branchPrefix`: its issue branch is `<prefix>/issue-<n>` (absent in old histories). */
+  readonly branchPrefix?: string;
 }
 
 export interface ResolvePipelineAgentsInput {
@@ -103,6 +105,40 @@ export interface PipelineRelabelInput extends IssueRefInput {
   readonly remove: readonly string[];
 }
 
+/**
+ * Before each dispatch the pipeline hands the issue's branch (and its worktree) to the
+ * phase's agent: 1 issue = 1 branch = 1 worktree = 1 agent, and the change of owner is a
+ * step in the pipeline's history rather than a silent reuse.
+ */
+export interface HandOverBranchInput {
+  readonly repoPath: string;
+  readonly issue: number;
+  /** The receiving agent's branch prefix (`<prefix>/issue-<n>`). */
+  readonly branchPrefix: string;
+  /** The receiving agent (its definition's name). */
+  readonly to: string;
+  /** With the issue: names the current owner's run, which must not be live. */
+  readonly repoId?: string;
+}
+
+export const HandOverOutcome = {
+  /** The owner changed from `from` (or nobody) to `to`. */
+  HandedOver: 'handed-over',
+  /** `to` already owned it (its own earlier cycle, or a retried activity). */
+  AlreadyOwned: 'already-owned',
+  /** No branch yet: the agent's run creates it from the base. */
+  NoBranch: 'no-branch',
+} as const;
+export type HandOverOutcome = (typeof HandOverOutcome)[keyof typeof HandOverOutcome];
+
+export interface HandOverBranchOutput {
+  readonly branch: string;
+  readonly outcome: HandOverOutcome;
+  /** The owner before the hand-over, when there was one. */
+  readonly from?: string;
+  readonly to: string;
+}
+
 /** The pipeline workflow's activities: all idempotent, so a retry or a resumed cycle never acts twice. */
 export interface PipelineActivities {
   resolvePipelineAgents(input: ResolvePipelineAgentsInput): Promise<Readonly<Record<string, ResolvedPipelineAgent>>>;
@@ -112,6 +148,13 @@ export interface PipelineActivities {
   /** Returns 'added' or 'already-present' (same idempotency key). */
   postPipelineComment(input: PipelineCommentInput): Promise<'added' | 'already-present'>;
   closePipelineIssue(input: IssueRefInput): Promise<'closed' | 'already-closed'>;
+  /** Makes `to` the owner of the issue's branch; refuses while another agent's run of the issue is live. */
+  handOverBranch(input: HandOverBranchInput): Promise<HandOverBranchOutput>;
+}
+
+/** A run's Workflow ID as start-run, the batch and the pipeline build it. */
+export function issueRunWorkflowId(repoId: string | undefined, agentName: string, issue: number): string {
+  return repoId === undefined ? `${agentName}-issue-${issue}` : `${repoId}/${agentName}/issue-${issue}`;
 }
 
 /** `<repoId>/pipeline-<id>/issue-<n>`: one live pipeline per repository, pipeline and issue (the lock). */

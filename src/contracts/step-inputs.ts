@@ -3,7 +3,7 @@
  * the benchmark's in-process baseline (scripts/bench) must ask for exactly the same.
  */
 import type { ResolvePromptInput, ResolveSchemaInput } from './activities.js';
-import type { AgentDefinition, StepDefinition } from './definition.js';
+import type { AgentDefinition, DefinitionSnapshotRef, StepDefinition } from './definition.js';
 
 /**
  * The system prompt: identical for every step of a run (a cached prefix). The
@@ -29,7 +29,13 @@ export function systemPromptInput(
       branch,
       repo_instructions: repoInstructions,
     },
+    ...snapshotOf(definition),
   };
+}
+
+/** The run's definition snapshot, for every input that reads a definition file. */
+export function snapshotOf(definition: AgentDefinition): { snapshot?: DefinitionSnapshotRef } {
+  return definition.snapshot === undefined ? {} : { snapshot: definition.snapshot };
 }
 
 export function stepPromptInput(
@@ -50,6 +56,7 @@ export function stepPromptInput(
     required: step.uvVariables,
     variables,
     ...(definition.sections === undefined ? {} : { sections: Object.values(definition.sections) }),
+    ...snapshotOf(definition),
   };
 }
 
@@ -73,6 +80,7 @@ export function stepSchemaInput(definition: AgentDefinition, step: StepDefinitio
     file: step.outputSchemaRef.file,
     schema: step.outputSchemaRef.schema,
     ...(step.outputSchemaRef.inline === undefined ? {} : { inline: step.outputSchemaRef.inline }),
+    ...snapshotOf(definition),
   };
 }
 

@@ -5,7 +5,12 @@
  */
 import type { WorktreeCheckpointRequest } from './worktree-checkpoint.js';
 import type { ArtifactRef } from './activities.js';
-import type { CompletionStepDefinition, FailurePatternDefinition, ValidatorDefinition } from './definition.js';
+import type {
+  CompletionStepDefinition,
+  DefinitionSnapshotRef,
+  FailurePatternDefinition,
+  ValidatorDefinition,
+} from './definition.js';
 import type { JsonValue } from './json.js';
 
 export interface RunValidatorsInput {
@@ -61,6 +66,8 @@ export interface GuardGitStateOutput {
 
 export interface BuildRetryPromptInput {
   readonly promptsDir: string;
+  /** The run's definition snapshot: templates are read from it, never from the agent directory. */
+  readonly snapshot?: DefinitionSnapshotRef;
   readonly c1: string;
   readonly completionStep: CompletionStepDefinition;
   readonly failurePatterns: Readonly<Record<string, FailurePatternDefinition>>;

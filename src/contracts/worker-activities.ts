@@ -33,6 +33,7 @@ const NAMES = {
   applyPipelineLabels: true,
   postPipelineComment: true,
   closePipelineIssue: true,
+  handOverBranch: true,
 } as const satisfies Record<keyof WorkerActivities, true>;
 
 export const WORKER_ACTIVITY_NAMES = Object.keys(NAMES) as ReadonlyArray<keyof WorkerActivities>;

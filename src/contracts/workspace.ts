@@ -19,6 +19,11 @@ export interface PrepareWorkspaceInput {
   /** Relative to the repository; undefined: `<git-common-dir>/agent/worktrees`. */
   readonly worktreeRoot: string | undefined;
   readonly branchPrefix: string;
+  /**
+   * The agent (its definition's name) the branch and worktree are prepared for: another
+   * agent's are refused (WORKTREE_OWNED). Absent in activities scheduled before owners existed.
+   */
+  readonly agent?: string;
 }
 
 export interface PrepareWorkspaceOutput {

@@ -76,6 +76,7 @@ async function prepare(session: RunSession): Promise<RunContext> {
     issueSource: input.issueSource,
     worktreeRoot: definition.worktree.root,
     branchPrefix: definition.worktree.branchPrefix,
+    agent: definition.name,
   });
   session.attachWorkspace(workspace);
   const system = systemPromptInput(definition, input.issue, workspace.branch, input.repoInstructions);

@@ -3,10 +3,24 @@
  * port, whose writes are idempotent (a set change of labels, a keyed comment, a close
  * that looks first), so a retried activity or a resumed cycle never acts twice.
  */
+import { Context } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { PipelineActivities } from '../../contracts/pipeline-run.js';
 import type { ActivityDeps } from '../deps.js';
 import { atEdge } from '../edge/to-failure.js';
 import { resolvePipelineAgents } from './resolve-agents.js';
+import { handOverBranch } from './hand-over-branch.js';
+
+/** Whether a run is open, through the worker's own Temporal client. */
+async function isRunLive(workflowId: string): Promise<boolean> {
+  try {
+    const described = await Context.current().client.workflow.getHandle(workflowId).describe();
+    return described.status.name === 'RUNNING';
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
 
 export function createPipelineActivities(deps: Pick<ActivityDeps, 'issueSource'>): PipelineActivities {
   return {
@@ -24,5 +38,6 @@ export function createPipelineActivities(deps: Pick<ActivityDeps, 'issueSource'>
     closePipelineIssue: atEdge(async ({ repoPath, issueSource, issue }) =>
       deps.issueSource(issueSource, repoPath).close(issue),
     ),
+    handOverBranch: atEdge(async (input) => handOverBranch({ isRunLive }, input)),
   };
 }

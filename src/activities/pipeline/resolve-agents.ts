@@ -47,6 +47,7 @@ export async function resolvePipelineAgents(
       name: definition.name,
       agentDir: definition.agentDir,
       parameters: pipelineAgentParameters(agent.id, definition.parameters, input.parameters?.[agent.id], input.issue),
+      branchPrefix: definition.worktree.branchPrefix,
     };
   }
   return out;

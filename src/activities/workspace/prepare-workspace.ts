@@ -3,6 +3,9 @@
  * and again whenever the activity is retried or the run resumes, so every branch of
  * this function is "find what exists, create only what is missing".
  *
+ * The branch and worktree belong to one agent (branch-owner.ts): another agent's are
+ * refused with WORKTREE_OWNED before anything is touched.
+ *
  * Before the run's first step it also records the repository's git config and hooks
  * (git-state-snapshot; a resumed run keeps its first snapshot) and creates the agent's
  * private HOME; sandbox state of worktrees that are gone is swept first.
@@ -28,6 +31,7 @@ import { snapshotGitState } from './git/git-state-snapshot.js';
 import { ensureAgentHome, sweepStaleSandboxesOccasionally } from './sandbox-state.js';
 import { ensureExcluded } from './ensure-excluded.js';
 import { worktreeLayout } from './worktree-layout.js';
+import { claimBranch, setBranchOwner } from './branch-owner.js';
 
 export interface PrepareWorkspaceDeps {
   readonly issueSource: IssueSourceFactory;
@@ -83,6 +87,7 @@ async function prepareLocked(
   const worktreePath = await realOrSelf(layout.worktreePath);
   const worktrees = await listWorktrees(repoPath);
   const existing = worktrees.find((w) => w.path === worktreePath && !w.prunable);
+  const claim = { repoPath, branch: layout.branch, worktreePath, issue: input.issue, agent: input.agent };
   if (existing) {
     if (existing.branch !== layout.branch) {
       throw worktreeError(
@@ -90,6 +95,7 @@ async function prepareLocked(
         worktreePath,
       );
     }
+    await claimBranch(claim);
     return {
       worktreePath,
       branch: layout.branch,
@@ -106,6 +112,7 @@ async function prepareLocked(
     // The branch survived but its worktree did not (deleted dir, pruned): re-attach it.
     const holder = worktrees.find((w) => w.branch === layout.branch && !w.prunable);
     if (holder) throw worktreeError(`branch ${layout.branch} is already checked out at ${holder.path}`, holder.path);
+    await claimBranch(claim);
     await gitOrThrow(repoPath, ['worktree', 'add', layout.worktreePath, layout.branch], FailureType.WorktreeFailed);
     return {
       worktreePath: await realOrSelf(layout.worktreePath),
@@ -132,6 +139,7 @@ async function prepareLocked(
     ['config', `branch.${layout.branch}.${BASE_CONFIG_KEY}`, baseBranch],
     FailureType.WorktreeFailed,
   );
+  if (input.agent !== undefined) await setBranchOwner(repoPath, layout.branch, input.agent);
   return {
     worktreePath: await realOrSelf(layout.worktreePath),
     branch: layout.branch,

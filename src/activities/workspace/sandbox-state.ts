@@ -17,12 +17,16 @@ import path from 'node:path';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export function sandboxStateRoot(env: Env = process.env): string {
+/** The worker's state dir: `$ISSUE_AGENT_STATE_DIR`, else the XDG state dir of issue-agent. */
+export function harnessStateBase(env: Env = process.env): string {
   const explicit = env['ISSUE_AGENT_STATE_DIR'];
-  if (explicit) return path.join(explicit, 'sandbox');
+  if (explicit) return explicit;
   const xdg = env['XDG_STATE_HOME'];
-  const base = xdg ? path.join(xdg, 'issue-agent') : path.join(env['HOME'] || os.homedir(), '.local/state/issue-agent');
-  return path.join(base, 'sandbox');
+  return xdg ? path.join(xdg, 'issue-agent') : path.join(env['HOME'] || os.homedir(), '.local/state/issue-agent');
+}
+
+export function sandboxStateRoot(env: Env = process.env): string {
+  return path.join(harnessStateBase(env), 'sandbox');
 }
 
 /** The state directory of one worktree: `<root>/<name>-<hash of the path>`. */

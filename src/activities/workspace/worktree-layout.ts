@@ -1,6 +1,7 @@
 /**
- * Where an issue's branch and worktree live: `1 issue = 1 branch = 1 worktree`, so both
- * names derive from the issue number alone and a resumed run finds them again. By default
+ * Where an issue's branch and worktree live: `1 issue = 1 branch = 1 worktree = 1 agent`,
+ * so both names derive from the issue number alone and a resumed run finds them again;
+ * which agent may work them is recorded beside the branch (branch-owner.ts). By default
  * the worktree lives under the repository's common git dir (`<git-dir>/agent/worktrees/
  * issue-<n>`): outside the work tree, so the user's test runner, linters and file watchers
  * never see it. An explicit `worktree.root` in agent.json (a path relative to the
@@ -22,6 +23,12 @@ export function defaultWorktreeRoot(commonDir: string): string {
   return join(commonDir, 'agent', 'worktrees');
 }
 
+/** `<prefix>/issue-<n>` (just `issue-<n>` with an empty prefix): the issue's one branch. */
+export function issueBranch(branchPrefix: string, issue: number): string {
+  const prefix = branchPrefix.replace(/\/+$/, '');
+  return prefix === '' ? `issue-${issue}` : `${prefix}/issue-${issue}`;
+}
+
 export function worktreeLayout(options: {
   repoPath: string;
   /** The repository's common git dir (absolute); used when worktreeRoot is not set. */
@@ -30,8 +37,7 @@ export function worktreeLayout(options: {
   worktreeRoot: string | undefined;
   branchPrefix: string;
 }): WorktreeLayout {
-  const prefix = options.branchPrefix.replace(/\/+$/, '');
-  const branch = prefix === '' ? `issue-${options.issue}` : `${prefix}/issue-${options.issue}`;
+  const branch = issueBranch(options.branchPrefix, options.issue);
   if (options.worktreeRoot === undefined) {
     return {
       branch,

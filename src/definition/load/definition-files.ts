@@ -1,11 +1,26 @@
 /**
  * The files that make up a definition, and their hash: sha256 over agent.json, the
- * registry, every schema file and every prompt file, in sorted path order, each as
- * `path NUL content NUL`. A run records this hash to say which definition it used.
+ * registry, every schema file, every prompt file (retry templates among them) and the
+ * system prompt, in sorted path order, each as `path NUL content NUL`. A run records this
+ * hash to say which definition it used, and snapshots exactly these files at its start.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+
+export interface DefinitionFiles {
+  /** The agent directory: the hashed paths are relative to it. */
+  readonly root: string;
+  /** Absolute paths, each once. */
+  readonly files: readonly string[];
+  /** hashDefinitionFiles(root, files): the definition's hash before overrides. */
+  readonly hash: string;
+}
+
+/** `files` without repeats (the system prompt is usually one of the prompt files too). */
+export function uniqueFiles(files: readonly string[]): string[] {
+  return [...new Set(files.map((f) => path.resolve(f)))];
+}
 
 /** Every regular file under `dir` (recursively), relative to it and `/`-separated; [] if absent. */
 export async function listFiles(dir: string): Promise<string[]> {

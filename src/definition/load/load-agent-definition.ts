@@ -17,7 +17,7 @@ import { detectLayout, registryPath, relativeToAgent, type AgentLayout } from '.
 import { checkAgentFile, checkRegistryFile } from '../file-schemas/config-schema-check.js';
 import { deepFreeze } from './deep-freeze.js';
 import { DefinitionError } from '../definition-error.js';
-import { hashDefinitionFiles, listFiles } from './definition-files.js';
+import { hashDefinitionFiles, listFiles, uniqueFiles, type DefinitionFiles } from './definition-files.js';
 import { DEFINITION_RULES } from '../rules/all-rules.js';
 import type { LoadContext } from './load-context.js';
 import { normaliseAgent } from '../normalise/normalise-agent.js';
@@ -40,7 +40,13 @@ export type { Problem };
 export const DEFAULT_C1 = 'steps';
 
 export type LoadResult =
-  | { readonly ok: true; readonly definition: AgentDefinition; readonly warnings: Problem[] }
+  | {
+      readonly ok: true;
+      readonly definition: AgentDefinition;
+      /** Every file the definition is made of (a run's snapshot copies them). */
+      readonly files: DefinitionFiles;
+      readonly warnings: Problem[];
+    }
   | { readonly ok: false; readonly problems: Problem[]; readonly warnings: Problem[] };
 
 /** Loads and verifies the agent in `agentDir` (either layout). Never throws for a bad definition. */
@@ -64,8 +70,8 @@ export async function loadAgentDefinition(agentDir: string, overrides?: Definiti
     return result.ok ? { ok: false, problems, warnings: [] } : result;
   }
   const ctx = ruleProblems.ctx;
-  const definition = await assemble(ctx, result.warnings, overrides);
-  return { ok: true, definition, warnings: result.warnings };
+  const { definition, files: definitionFiles } = await assemble(ctx, result.warnings, overrides);
+  return { ok: true, definition, files: definitionFiles, warnings: result.warnings };
 }
 
 /** Like loadAgentDefinition, but throws DefinitionError (code CONFIG_INVALID) listing every error. */
@@ -181,7 +187,7 @@ async function assemble(
   ctx: LoadContext,
   warnings: readonly Problem[],
   overrides: DefinitionOverrides | undefined,
-): Promise<AgentDefinition> {
+): Promise<{ definition: AgentDefinition; files: DefinitionFiles }> {
   const { layout, settings } = ctx;
   const steps: Record<string, StepDefinition> = {};
   const readOnlyAgent = readOnlyByAllowedTools(ctx.agent.runner.boundaries?.allowedTools);
@@ -199,15 +205,17 @@ async function assemble(
   const schemaFiles = (await listFiles(layout.schemasDir)).map((f) => path.join(layout.schemasDir, f));
   const promptFiles = ctx.promptFiles.map((f) => path.join(layout.promptsDir, f));
   const registryAbs = path.join(layout.agentDir, ctx.registryFile);
-  const filesHash = await hashDefinitionFiles(layout.agentDir, [
+  const files = uniqueFiles([
     layout.agentPath,
     ...ctx.overlayFiles,
     registryAbs,
     ...schemaFiles,
     ...promptFiles,
+    path.resolve(layout.agentDir, settings.systemPromptPath),
   ]);
+  const filesHash = await hashDefinitionFiles(layout.agentDir, files);
   const hash = overridesHash(filesHash, overrides);
-  return deepFreeze<AgentDefinition>({
+  const definition = deepFreeze<AgentDefinition>({
     name: settings.name,
     displayName: settings.displayName,
     version: settings.version,
@@ -234,4 +242,5 @@ async function assemble(
     worktree: settings.worktree,
     warnings: warnings.map(formatProblem),
   });
+  return { definition, files: { root: layout.agentDir, files, hash: filesHash } };
 }

@@ -12,6 +12,7 @@ import { completionGuardFor } from '../../contracts/completion-guard.js';
 import type { ConditionResult, ValidationReport } from '../../contracts/activities.js';
 import type { AgentDefinition, CompletionStepDefinition } from '../../contracts/definition.js';
 import { FailureType } from '../../contracts/failures.js';
+import { snapshotOf } from '../../contracts/step-inputs.js';
 import { isJsonObject } from '../../contracts/json.js';
 import { awaitRetryPrompt, countCompletionFailure } from '../run/state/run-transitions.js';
 import { configActivities, onWorktreeHost, workspaceActivities } from '../run/activity-proxies.js';
@@ -151,6 +152,7 @@ export async function runCompletionConditions(
     completionStep,
     failurePatterns: ctx.definition.failurePatterns,
     failed,
+    ...snapshotOf(ctx.definition),
   });
   session.update(awaitRetryPrompt(session.state, retry.text, describeFailures(failed)));
   log.info('[CompletionLoop] exit with retry prompt', { source: retry.source, attempts });

@@ -12,8 +12,21 @@
  * The state and its named transitions: pipeline-session.ts; this file wires the
  * handlers and runs the cycles.
  */
-import { allHandlersFinished, condition, isCancellation, log, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { PipelineEndStatus, PipelineInput, PipelineResult } from '../../contracts/pipeline-run.js';
+import {
+  allHandlersFinished,
+  condition,
+  isCancellation,
+  log,
+  patched,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type {
+  PipelineEndStatus,
+  PipelineInput,
+  PipelineResult,
+  ResolvedPipelineAgent,
+} from '../../contracts/pipeline-run.js';
 import { checkCancelArgs } from '../run/message-checks.js';
 import { failureInfo } from '../run/failure-info.js';
 import { applyCycleEffects } from './cycle-effects.js';
@@ -62,6 +75,28 @@ function wireHandlers(session: PipelineSession, workflowId: string): void {
     const child = session.childWorkflowId;
     if (child !== undefined) await forwardCancel(child, `pipeline ${workflowId} cancelled: ${session.cancelled}`);
   });
+}
+
+/**
+ * Hands the issue's branch to the agent about to run (an activity, so the change of owner
+ * is in the pipeline's history); returns why it could not, if so.
+ */
+async function handOver(input: PipelineInput, agent: ResolvedPipelineAgent): Promise<string | undefined> {
+  try {
+    const handed = await pipelineActivities.handOverBranch({
+      repoPath: input.repoPath,
+      issue: input.issue,
+      // Agents resolved before the prefix was recorded: the default prefix.
+      branchPrefix: agent.branchPrefix ?? 'agent',
+      to: agent.name,
+      ...(input.repoId === undefined ? {} : { repoId: input.repoId }),
+    });
+    log.info('branch handed over', { ...handed });
+    return undefined;
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return failureInfo(err).message;
+  }
 }
 
 export async function runPipelineWorkflow(input: PipelineInput): Promise<PipelineResult> {
@@ -127,6 +162,11 @@ export async function runPipelineWorkflow(input: PipelineInput): Promise<Pipelin
     const resolvedAgent = agents[agent.id]!;
     const cycle = session.history.length + 1;
     const childId = childWorkflowId(input.repoId, resolvedAgent.name, input.issue);
+    if (patched('pipeline-branch-handover')) {
+      // 1 issue = 1 branch = 1 worktree = 1 agent: the phase's agent gets the branch explicitly.
+      const refused = await handOver(input, resolvedAgent);
+      if (refused !== undefined) return finish('failed', `could not hand the branch to ${agent.id}: ${refused}`);
+    }
     session.dispatch(cycle, agent.id, childId);
     log.info('dispatching', { cycle, phase: resolved.phase, agent: agent.id, workflowId: childId });
     let end: ChildEnd;

@@ -6,12 +6,30 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { HandOverBranchOutput } from '../../../src/contracts/pipeline-run.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 import { agentRule, writePipelineAgents } from './pipeline-agents.js';
 import { pipelineDefinition, transformer } from './pipeline-definitions.js';
 import { childrenOf, ISSUE, pipelineRepo, readIssueFile, runPipelineScenario } from './pipeline-scenario.js';
 
 after(teardownEnv);
+
+/** The results of the pipeline's handOverBranch activities, in order, from its history. */
+async function handOvers(workflowId: string): Promise<HandOverBranchOutput[]> {
+  const history = await (await testEnv()).client.workflow.getHandle(workflowId).fetchHistory();
+  const scheduled = new Map<string, string>();
+  const out: HandOverBranchOutput[] = [];
+  for (const event of history.events ?? []) {
+    const s = event.activityTaskScheduledEventAttributes;
+    if (s?.activityType?.name) scheduled.set(String(event.eventId), s.activityType.name);
+    const done = event.activityTaskCompletedEventAttributes;
+    if (done && scheduled.get(String(done.scheduledEventId)) === 'handOverBranch') {
+      const data = done.result?.payloads?.[0]?.data;
+      out.push(JSON.parse(Buffer.from(data ?? new Uint8Array()).toString('utf8')) as HandOverBranchOutput);
+    }
+  }
+  return out;
+}
 
 const AGENTS = ['considerer', 'detailer', 'implementer', 'reviewer'];
 
@@ -91,12 +109,19 @@ test('a validator sends the issue back a phase, then approves and closes it', as
     agentRule('reviewer', ISSUE, { verdict: 'rejected', summary: 'missing test', times: 1 }),
     agentRule('reviewer', ISSUE, { verdict: 'approved', summary: 'good' }),
   ];
-  const { result, model } = await runPipelineScenario(repoPath, definition, rules);
+  const { result, model, workflowId } = await runPipelineScenario(repoPath, definition, rules);
   assert.equal(result.status, 'completed', result.reason);
   assert.deepEqual(
     result.history.map((t) => `${t.from}→${t.to}:${t.outcome}`),
     ['implement→review:success', 'review→implement:rejected', 'implement→review:success', 'review→done:approved'],
   );
+  // 1 issue = 1 branch = 1 agent: each dispatch is preceded by a recorded hand-over to its agent.
+  const handed = await handOvers(workflowId);
+  assert.deepEqual(
+    handed.map((h) => h.to),
+    ['implementer', 'reviewer', 'implementer', 'reviewer'],
+  );
+  assert.ok(handed.every((h) => h.branch === 'agent/issue-2'));
   assert.equal(result.issueClosed, true, 'closeCondition approved met');
   const issue = await readIssueFile(repoPath);
   assert.deepEqual(issue.labels, ['done']);

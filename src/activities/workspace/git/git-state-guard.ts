@@ -6,7 +6,7 @@
  * in the harness's later git calls nor stays behind for the user's own next `git status`.
  *
  * The config is compared by its entries (git config --list), not its bytes, and the
- * harness's own keys (HARNESS_CONFIG_KEY: the base a branch was cut from) are carried
+ * harness's own keys (HARNESS_CONFIG_KEY: the base a branch was cut from, its owner) are carried
  * over: several runs of a batch share one config and each writes its key after the
  * others took their snapshots.
  */
@@ -25,7 +25,7 @@ import {
 } from './git-state-snapshot.js';
 
 /** Config keys the harness itself writes during a run (lower-cased, as git lists them). */
-export const HARNESS_CONFIG_KEY = /^branch\..+\.agentbase$/;
+export const HARNESS_CONFIG_KEY = /^branch\..+\.(agentbase|agentowner)$/;
 
 export interface GitGuardReport {
   /** False when no snapshot exists for this worktree (nothing could be checked). */
