@@ -210,6 +210,11 @@ export interface AgentDefinition {
   readonly closureAction: ClosureAction;
   /** Labels the boundary hook sets on completion (`label-only`, `label-and-close`). */
   readonly completionLabels: LabelChange;
+  /**
+   * The `github` tool and the labels it may set (`runner.integrations.github.labels`);
+   * absent when the agent turns GitHub integration off, and in definitions recorded before it existed.
+   */
+  readonly githubTool?: { readonly labels: readonly string[] };
   /** root undefined: worktrees under `<git-common-dir>/agent/worktrees` (outside the work tree). */
   readonly worktree: { readonly root: string | undefined; readonly branchPrefix: string };
   readonly warnings: readonly string[];
