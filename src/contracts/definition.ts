@@ -146,6 +146,8 @@ export interface FailurePatternDefinition {
   readonly edition: string;
   readonly adaptation?: string;
   readonly params: readonly string[];
+  /** Keywords (substrings or `/regex/`) that pick this pattern for a failure naming none (contracts/semantic-match). */
+  readonly semanticMatch?: readonly string[];
 }
 
 export interface ParameterSpec {
