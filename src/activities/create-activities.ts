@@ -11,6 +11,7 @@ import { resolveC3lPrompt } from '../definition/c3l/resolve-c3l-prompt.js';
 import { checkExternalState } from './deliver/local-boundary-hook.js';
 import { runBoundaryHook } from './deliver/run-boundary-hook.js';
 import { runStepQuery } from './model/step-query.js';
+import { githubToolFor } from './tools/github-tool-deps.js';
 import { prepareWorkspace } from './workspace/prepare-workspace.js';
 import { restoreGitState } from './workspace/git/git-state-guard.js';
 import { buildRetryPrompt } from './conditions/retry-prompt/build-retry-prompt.js';
@@ -119,6 +120,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
                   {
                     llm: deps.llm(),
                     bashEnv: deps.bashEnv,
+                    ...githubToolFor(deps, input.tools, redact),
                     keepAliveMs: hb.intervalMs,
                     redact,
                     log: (level, message, data) => log[level](redact(message), redactDeep(data ?? {}, redact)),

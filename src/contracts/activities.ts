@@ -122,6 +122,14 @@ export interface StepQueryRequest extends Omit<
   readonly schema: ResolvedSchema;
 }
 
+/** The run facts the todo and github tools act on (no credential: the activity holds it). */
+export interface StepToolSettings {
+  readonly issueSource: IssueSourceKind;
+  readonly repoPath: string;
+  /** Absent: the agent has no GitHub integration (no github tool). */
+  readonly github?: { readonly labels: readonly string[] };
+}
+
 export interface QueryStepInput {
   readonly workflowId: string;
   readonly issue: number;
@@ -151,6 +159,8 @@ export interface QueryStepInput {
   readonly stepSchema?: ResolveSchemaInput;
   readonly model: ModelSettings;
   readonly readOnly: boolean;
+  /** What the step's run-level tools (todo, github) need; absent in steps scheduled before they existed. */
+  readonly tools?: StepToolSettings;
   /** What is left of the run budget when this step starts. */
   readonly budget: RunBudget;
   /** Worktree checkpoint of this step; absent in activities scheduled before checkpoints existed. */

@@ -146,6 +146,8 @@ export interface FailurePatternDefinition {
   readonly edition: string;
   readonly adaptation?: string;
   readonly params: readonly string[];
+  /** Keywords (substrings or `/regex/`) that pick this pattern for a failure naming none (contracts/semantic-match). */
+  readonly semanticMatch?: readonly string[];
 }
 
 export interface ParameterSpec {
@@ -228,6 +230,11 @@ export interface AgentDefinition {
   readonly closureAction: ClosureAction;
   /** Labels the boundary hook sets on completion (`label-only`, `label-and-close`). */
   readonly completionLabels: LabelChange;
+  /**
+   * The `github` tool and the labels it may set (`runner.integrations.github.labels`);
+   * absent when the agent turns GitHub integration off, and in definitions recorded before it existed.
+   */
+  readonly githubTool?: { readonly labels: readonly string[] };
   /** root undefined: worktrees under `<git-common-dir>/agent/worktrees` (outside the work tree). */
   readonly worktree: { readonly root: string | undefined; readonly branchPrefix: string };
   readonly warnings: readonly string[];

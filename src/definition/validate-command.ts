@@ -1,6 +1,7 @@
 /**
  * Core of `npm run validate`: loads the definition, then proves every step schema and
- * every prompt file resolves. Exit 2 lists every problem (errors and warnings, one per
+ * every prompt file resolves, and that every `{uv-x}` a prompt uses will have a value
+ * (prompt-variable-check). Exit 2 lists every problem (errors and warnings, one per
  * line); exit 0 prints a short summary with the transition graph. The CLI only prints.
  */
 import { AgentError } from '../contracts/errors.js';
@@ -9,6 +10,7 @@ import { stepPromptInput, stepSchemaInput, systemPromptInput } from '../contract
 import { loadAgentDefinition } from './load/load-agent-definition.js';
 import { formatProblem, type Problem } from './problem.js';
 import { loadPromptTemplate } from './c3l/resolve-c3l-prompt.js';
+import { unboundPromptVariables } from './prompt-variable-check.js';
 import { resolveStepSchema } from './schema/resolve-step-schema.js';
 import { SchemaFileCache } from './schema/schema-file-cache.js';
 
@@ -36,7 +38,9 @@ export async function runValidate(agentDir: string): Promise<ValidateOutcome> {
   if (!result.ok) return failure(agentDir, result.problems, result.warnings);
   const definition = result.definition;
   const proofs = await proveResolution(definition);
-  if (proofs.failures.length > 0) return failure(agentDir, proofs.failures, result.warnings);
+  const unbound = await unboundPromptVariables(definition);
+  if (proofs.failures.length + unbound.length > 0)
+    return failure(agentDir, [...proofs.failures, ...unbound], result.warnings);
   return {
     exitCode: 0,
     text: summary(definition, proofs, result.warnings),

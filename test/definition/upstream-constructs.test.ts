@@ -129,3 +129,72 @@ test('allowedTools we do not provide and agent-level permissionMode plan are war
   ]);
   assert.deepEqual((await codes(dir)).sort(), ['PERMISSION_MODE_AGENT_LEVEL', 'TOOL_UNSUPPORTED']);
 });
+
+test('each unsupported tool is named with its reason; TodoWrite and github_read are provided', async () => {
+  const dir = await mutatedCopy(join(AGENTS, 'ungated-closure'), [
+    {
+      file: 'agent.json',
+      patch: [
+        {
+          set: '/runner/boundaries/allowedTools',
+          value: ['Read', 'TodoWrite', 'mcp__github__github_read', 'Task', 'WebFetch', 'Skill'],
+        },
+      ],
+    },
+  ]);
+  const result = await loadAgentDefinition(dir);
+  assert.ok(result.ok);
+  const tools = result.warnings.filter((w) => w.code === 'TOOL_UNSUPPORTED');
+  assert.deepEqual(
+    tools.map((w) => [w.pointer, w.message]),
+    [
+      [
+        '/runner/boundaries/allowedTools/3',
+        'unsupported tool Task: steps run without it (sub-agents are out of scope: one run is one agent on one issue)',
+      ],
+      [
+        '/runner/boundaries/allowedTools/4',
+        'unsupported tool WebFetch: steps run without it (no network in the agent sandbox, by design)',
+      ],
+      [
+        '/runner/boundaries/allowedTools/5',
+        'unsupported tool Skill: steps run without it (Claude Code skills are not loaded; put the instructions in the step prompt)',
+      ],
+    ],
+  );
+});
+
+test('semanticMatch: a /regex/ that does not compile is an error naming the keyword; detect:structured warns of the forms it lacks', async () => {
+  const bad = await mutatedCopy(join(AGENTS, 'ungated-closure'), [
+    {
+      file: 'steps_registry.json',
+      patch: [
+        {
+          set: '/failurePatterns',
+          value: {
+            'git-dirty': { edition: 'failed', adaptation: 'git-dirty', semanticMatch: ['dirty', '/unclosed(/'] },
+          },
+        },
+      ],
+    },
+  ]);
+  const result = await loadAgentDefinition(bad);
+  assert.equal(result.ok, false);
+  const found = result.ok ? undefined : result.problems.find((p) => p.code === 'SEMANTIC_MATCH_INVALID');
+  assert.equal(found?.pointer, '/failurePatterns/git-dirty/semanticMatch/1');
+  assert.match(found?.message ?? '', /"\/unclosed\(\/" of pattern 'git-dirty' is invalid/);
+
+  const structured = await mutatedCopy(join(AGENTS, 'ungated-closure'), [
+    { file: 'steps_registry.json', patch: [{ set: '/entryStepMapping/detect:structured', value: 'triage' }] },
+    {
+      file: 'agent.json',
+      patch: [
+        {
+          set: '/runner/verdict',
+          value: { type: 'detect:structured', config: { signalType: 'triaged', maxIterations: 1 } },
+        },
+      ],
+    },
+  ]);
+  assert.ok((await codes(structured)).includes('STRUCTURED_SIGNAL_FORMS_UNSUPPORTED'));
+});

@@ -45,6 +45,8 @@ function generateAgent(count: number): string {
   const dir = tempDir('cfg-50-');
   writeJson(dir, 'agent.json', {
     name: 'big',
+    // Every prompt uses {uv-topic}: validate requires it to have a source.
+    parameters: { topic: { type: 'string', description: 'Topic', required: true, cli: '--topic' } },
     runner: { flow: { systemPromptPath: 'prompts/system.md' }, verdict: { type: 'detect:graph' } },
   });
   writeText(dir, 'prompts/system.md', 'System.\n');
@@ -129,4 +131,47 @@ test('a 50-step registry validates well under 2 s', async () => {
   assert.match(text, /Steps: 50; entry step: initial\.s0/);
   assert.match(text, /Resolved 51 prompt\(s\) \(including the system prompt\) and 50 step schema\(s\)\./);
   assert.ok(ms < 2000, `took ${ms} ms`);
+});
+
+test('validate names the prompt file and each {uv-x} that nothing will set; declared sources pass', async () => {
+  const dir = copyFixture('valid/upstream-vocabulary');
+  assert.equal((await runValidate(dir)).exitCode, 0, 'the fixture is valid as shipped');
+  writeText(
+    dir,
+    'prompts/steps/continuation/work/f_default.md',
+    'Continue {uv-topic} at {uv-iteration} with {uv-initial.work_plan} and {uv-initial_work_plan}; also {uv-ticket_url}.\n',
+  );
+  writeText(dir, 'prompts/system.md', 'System for {uv-agent_name} on {uv-branch}; {uv-topic} is a step variable.\n');
+  const { exitCode, text, report } = await runValidate(dir);
+  assert.equal(exitCode, 2, text);
+  const errors = report.errors.map(String);
+  assert.deepEqual(
+    errors.map((e) => /^(\S+): \{uv-([^}]+)\}/.exec(e)?.slice(1, 3).join(' ')),
+    ['prompts/system.md topic', 'prompts/steps/continuation/work/f_default.md ticket_url'],
+  );
+  assert.match(errors[1] ?? '', /Declare it as a parameter in agent\.json/);
+});
+
+test('the harness variable lists validate uses are exactly what a run sets', async () => {
+  const { buildPromptVariables } = await import('../../src/workflows/flow/prompt-variables.js');
+  const { systemPromptInput } = await import('../../src/contracts/step-inputs.js');
+  const { HARNESS_STEP_VARIABLES, HARNESS_SYSTEM_VARIABLES } =
+    await import('../../src/definition/prompt-variable-check.js');
+  const { loadAgentDefinitionOrThrow } = await import('../../src/definition/load/load-agent-definition.js');
+  const set = buildPromptVariables({
+    parameters: {},
+    iteration: 1,
+    maxIterations: 3,
+    previousSummary: '',
+    issue: { number: 1, title: 't', body: '', labels: [], state: 'open' },
+    stepContext: {},
+    agentName: 'a',
+    branch: 'b',
+  });
+  assert.deepEqual(Object.keys(set).sort(), [...HARNESS_STEP_VARIABLES].sort());
+  const definition = await loadAgentDefinitionOrThrow(path.join(FIXTURES, 'valid/upstream-vocabulary'));
+  assert.deepEqual(
+    Object.keys(systemPromptInput(definition, 1, 'b').variables).sort(),
+    [...HARNESS_SYSTEM_VARIABLES].sort(),
+  );
 });

@@ -51,13 +51,18 @@ function withMovingBreakpoint(messages: readonly LlmMessage[]): LlmMessage[] {
   return copy;
 }
 
-export function buildRequest(input: StepQueryRequest, messages: readonly LlmMessage[]): LlmRequest {
+/** `tools`: what the step's policy offers (tool-dispatcher's stepTools); bash and the editor by default. */
+export function buildRequest(
+  input: StepQueryRequest,
+  messages: readonly LlmMessage[],
+  tools: readonly LlmToolDefinition[] = STEP_TOOLS,
+): LlmRequest {
   const system: LlmTextBlock[] = [{ type: 'text', text: input.systemPrompt, cache_control: EPHEMERAL }];
   return {
     model: input.model.model,
     max_tokens: input.model.maxTokens,
     system,
-    tools: STEP_TOOLS,
+    tools,
     messages: withMovingBreakpoint(messages),
     output_config: { format: { type: 'json_schema', schema: input.schema.api } },
   };

@@ -12,12 +12,19 @@ import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { totalTokens } from '../../contracts/usage.js';
 import { createArtifactStore, stepArtifactDir, type ArtifactStore } from '../artifacts/artifact-store.js';
-import { toToolResultBlock } from '../tools/tool-dispatcher.js';
+import type { GitHubToolBackend } from '../tools/github-tool-backend.js';
+import { stepTools, toToolResultBlock } from '../tools/tool-dispatcher.js';
 import { DEFAULT_TOOL_LIMITS, defaultLog, type LogFn, type ToolContext, type ToolLimits } from '../tools/tool-types.js';
 import { assertWithinBudget, estimateTokens } from './budget-guard.js';
-import { textOf, type LlmClient, type LlmContentBlock, type LlmResponse } from './llm-client.js';
+import {
+  textOf,
+  type LlmClient,
+  type LlmContentBlock,
+  type LlmResponse,
+  type LlmToolDefinition,
+} from './llm-client.js';
 import { costUsd, DEFAULT_PRICES, priceFor, type PriceTable } from './pricing.js';
-import { buildRequest, firstUserMessage, STEP_TOOLS } from './request-builder.js';
+import { buildRequest, firstUserMessage } from './request-builder.js';
 import { stepKey, type StepCheckpoint } from './step-checkpoint.js';
 import { checkpoint, recordTurnUsage, restoreState, toUsage, type StepState } from './step-state.js';
 import { decideOutcome } from './turn-outcome.js';
@@ -34,6 +41,8 @@ export interface StepQueryDeps {
   readonly bashEnv?: Readonly<Record<string, string>>;
   /** Removes the worker's secrets from everything the step writes (artifacts, checkpoints). */
   readonly redact?: (text: string) => string;
+  /** The github tool's backend for this step (the activity builds it; the token stays there). */
+  readonly github?: GitHubToolBackend;
 }
 
 export interface StepQueryContext {
@@ -72,7 +81,14 @@ export async function runStepQuery(
     limits: { ...DEFAULT_TOOL_LIMITS, ...deps.toolLimits },
     log,
     ...(deps.bashEnv ? { extraEnv: deps.bashEnv } : {}),
+    run: {
+      workflowId: input.workflowId,
+      issue: input.issue,
+      artifactsDir: input.artifactsDir,
+      ...(deps.github === undefined ? {} : { github: deps.github }),
+    },
   };
+  const offered = stepTools(tools);
 
   const state = await restoreState(ctx.resumeFrom, step, firstUserMessage(input), store, log, ctx.scope);
   if (state.resumedFromTurn !== undefined)
@@ -101,7 +117,7 @@ export async function runStepQuery(
         },
       );
     }
-    const request = buildRequest(input, state.messages);
+    const request = buildRequest(input, state.messages, offered);
     const estimatedInputTokens =
       state.lastCallTokens > 0
         ? state.lastCallTokens + estimateTokens(state.pendingChars)
@@ -142,7 +158,7 @@ export async function runStepQuery(
       const outcome = decideOutcome(answer, input.schema.full, state);
       if (outcome.kind === 'done') {
         const stopReason = answer.stop_reason ?? 'end_turn';
-        const transcript = await writeTranscript(store, input, state, stopReason, 'completed');
+        const transcript = await writeTranscript(store, input, state, stopReason, 'completed', offered);
         return {
           output: outcome.output,
           usage: state.usage,
@@ -170,7 +186,7 @@ export async function runStepQuery(
       await save();
     }
   } catch (error) {
-    throw await withTranscript(error, store, input, state, ctx.signal);
+    throw await withTranscript(error, store, input, state, ctx.signal, offered);
   } finally {
     clearInterval(keepAlive);
   }
@@ -190,6 +206,7 @@ async function writeTranscript(
   state: StepState,
   stopReason: string,
   outcome: string,
+  offered: readonly LlmToolDefinition[],
 ) {
   return store.putJson('transcript', {
     workflowId: input.workflowId,
@@ -204,7 +221,7 @@ async function writeTranscript(
     costUsd: state.costUsd,
     toolsUsed: state.toolsUsed,
     system: input.systemPrompt,
-    tools: STEP_TOOLS.map((t) => t.name),
+    tools: offered.map((t) => t.name),
     messages: state.messages,
   });
 }
@@ -216,10 +233,11 @@ async function withTranscript(
   input: StepQueryRequest,
   state: StepState,
   signal: AbortSignal,
+  offered: readonly LlmToolDefinition[],
 ): Promise<unknown> {
   if (signal.aborted || !AgentError.isInstance(error)) return error;
   try {
-    const ref = await writeTranscript(store, input, state, 'error', error.code);
+    const ref = await writeTranscript(store, input, state, 'error', error.code, offered);
     return new AgentError(error.code, error.message, {
       ...(error.where !== undefined ? { where: error.where } : {}),
       ...(error.expected !== undefined ? { expected: error.expected } : {}),

@@ -9,7 +9,8 @@
  * "boundary command" filter any more (`G=git; $G push` passed it): the boundary is that
  * the agent's shell holds no credential (no GITHUB_TOKEN, private HOME without
  * credential files) and, where namespaces allow, has no network at all. See
- * docs/security.md.
+ * docs/security.md. Which steps are read-only is decided by tool-policy (by step kind:
+ * verification by default).
  */
 
 export interface PolicyVerdict {

@@ -1,12 +1,32 @@
 /**
  * Runs one `tool_use` block and turns it into a `tool_result` block. Unknown tools
  * and tools the step kind does not allow become error results the model can read;
- * only cancellation (and harness faults) propagate as exceptions.
+ * only cancellation (and harness faults) propagate as exceptions. `stepTools` is the
+ * list offered to the model in the request, from the same policy.
  */
+import type { LlmToolDefinition } from '../model/llm-client.js';
 import { runBash } from './bash-tool.js';
 import { runEditor } from './editor-tool.js';
-import { toolPolicyFor } from './tool-policy.js';
+import { GITHUB_TOOL, runGitHub } from './github-tool.js';
+import { runTodo, TODO_TOOL } from './todo-tool.js';
+import { toolPolicyFor, type ToolPolicy } from './tool-policy.js';
 import { ToolName, type ToolContext, type ToolResult } from './tool-types.js';
+
+const DEFINITIONS: Readonly<Record<ToolName, LlmToolDefinition>> = {
+  [ToolName.Bash]: { type: 'bash_20250124', name: ToolName.Bash },
+  [ToolName.Editor]: { type: 'text_editor_20250728', name: ToolName.Editor },
+  [ToolName.Todo]: TODO_TOOL,
+  [ToolName.GitHub]: GITHUB_TOOL,
+};
+
+export function policyOf(ctx: Pick<ToolContext, 'stepKind' | 'readOnly' | 'run'>): ToolPolicy {
+  return toolPolicyFor(ctx.stepKind, ctx.readOnly, { github: ctx.run?.github !== undefined });
+}
+
+/** The tool definitions a step's requests carry (the model sees only what it may call). */
+export function stepTools(ctx: Pick<ToolContext, 'stepKind' | 'readOnly' | 'run'>): LlmToolDefinition[] {
+  return policyOf(ctx).tools.map((name) => DEFINITIONS[name]);
+}
 
 export interface ToolUseRequest {
   readonly id: string;
@@ -26,7 +46,7 @@ function asRecord(value: unknown): Record<string, unknown> {
 }
 
 export async function executeTool(call: ToolUseRequest, ctx: ToolContext, label: string): Promise<ToolResult> {
-  const policy = toolPolicyFor(ctx.stepKind, ctx.readOnly);
+  const policy = policyOf(ctx);
   if (!(policy.tools as readonly string[]).includes(call.name)) {
     return {
       content: `Error: tool ${call.name} is not available in a ${ctx.stepKind} step. Available: ${policy.tools.join(', ')}.`,
@@ -34,8 +54,16 @@ export async function executeTool(call: ToolUseRequest, ctx: ToolContext, label:
     };
   }
   const input = asRecord(call.input);
-  if (call.name === ToolName.Bash) return runBash(input, ctx, label);
-  return runEditor(input, ctx, label);
+  switch (call.name as ToolName) {
+    case 'bash':
+      return runBash(input, { ...ctx, readOnly: !policy.bashWrites }, label);
+    case 'str_replace_based_edit_tool':
+      return runEditor(input, { ...ctx, readOnly: !policy.editorWrites }, label);
+    case 'TodoWrite':
+      return runTodo(input, ctx);
+    case 'github':
+      return runGitHub(input, ctx, policy.github, label);
+  }
 }
 
 export async function toToolResultBlock(

@@ -1,24 +1,52 @@
 /**
- * Which tools a step gets, by step kind: enforced here in code, never by prompt.
- * Every kind works in its worktree with bash and the editor; `readOnly` (a per-step
- * registry flag, typical for verification) removes editor writes and obviously
- * mutating shell commands. Boundary actions are refused for every kind (bash-policy).
+ * Which tools a step gets and what they may do, by step kind (seed 004 §7.2), enforced
+ * here in code, never by prompt. The kinds' defaults live in contracts/step-kind-tools;
+ * this file turns a step (its kind and its resolved `readOnly`) and what the run can
+ * serve (a GitHub-integrated agent gets the `github` tool) into the tools offered.
+ *
+ * How each tool honours a read-only step:
+ * - the editor refuses create / str_replace / insert (view stays);
+ * - bash runs with the worktree and its git dir mounted read-only in the sandbox's
+ *   mount namespace (sandbox-launch): every write fails with EROFS whatever the command
+ *   is. Only where the machine has no mount namespace does bash-policy's pattern check
+ *   stand in, which is a guard-rail, not a boundary (docs/security.md);
+ * - todo keeps the model's plan in the run's artifacts, never in the worktree: allowed;
+ * - github offers only the kind's actions (reads for work and verification).
+ *
+ * There is no "boundary command" filter on bash for any kind: the agent's shell holds no
+ * credential and, where namespaces allow, has no network, so `git push` or `gh issue
+ * close` cannot reach anything (bash-policy, docs/security.md). Boundary effects happen
+ * only in the boundary hook.
  */
 import type { StepKind } from '../../contracts/intents.js';
+import { STEP_KIND_ACCESS, type GitHubAction } from '../../contracts/step-kind-tools.js';
 import { ToolName } from './tool-types.js';
 
 export interface ToolPolicy {
   readonly tools: readonly ToolName[];
   readonly editorWrites: boolean;
-  readonly bashMutations: boolean;
+  /** False: bash sees the worktree read-only. */
+  readonly bashWrites: boolean;
+  /** Actions the github tool accepts in this step (empty when it is not offered). */
+  readonly github: readonly GitHubAction[];
 }
 
-export const STEP_KIND_TOOLS: Readonly<Record<StepKind, readonly ToolName[]>> = {
-  work: [ToolName.Bash, ToolName.Editor],
-  verification: [ToolName.Bash, ToolName.Editor],
-  closure: [ToolName.Bash, ToolName.Editor],
-};
+export interface ToolAvailability {
+  /** The agent integrates GitHub (local issues count: the tool then works on the local store). */
+  readonly github: boolean;
+}
 
-export function toolPolicyFor(stepKind: StepKind, readOnly: boolean): ToolPolicy {
-  return { tools: STEP_KIND_TOOLS[stepKind], editorWrites: !readOnly, bashMutations: !readOnly };
+export function toolPolicyFor(
+  stepKind: StepKind,
+  readOnly: boolean,
+  available: ToolAvailability = { github: false },
+): ToolPolicy {
+  const access = STEP_KIND_ACCESS[stepKind];
+  const github = available.github ? access.github : [];
+  return {
+    tools: [ToolName.Bash, ToolName.Editor, ToolName.Todo, ...(github.length > 0 ? [ToolName.GitHub] : [])],
+    editorWrites: !readOnly,
+    bashWrites: !readOnly,
+    github,
+  };
 }

@@ -5,8 +5,16 @@
  */
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { StepKind } from '../../contracts/intents.js';
+import type { GitHubToolBackend } from './github-tool-backend.js';
 
-export const ToolName = { Bash: 'bash', Editor: 'str_replace_based_edit_tool' } as const;
+export const ToolName = {
+  Bash: 'bash',
+  Editor: 'str_replace_based_edit_tool',
+  /** The model's plan (Claude Code's TodoWrite input); kept in the run's artifacts, runs nothing. */
+  Todo: 'TodoWrite',
+  /** Harness-side GitHub access (read; comment and labels in closure): github-tool.ts. */
+  GitHub: 'github',
+} as const;
 export type ToolName = (typeof ToolName)[keyof typeof ToolName];
 
 export interface ToolResult {
@@ -36,6 +44,16 @@ export interface ToolContext {
   readonly log: LogFn;
   /** Extra variables for the bash environment (e.g. git identity); never secrets. */
   readonly extraEnv?: Readonly<Record<string, string>>;
+  /** The run this step belongs to: where the todo plan is kept, which issue github acts on. */
+  readonly run?: ToolRunContext;
+}
+
+export interface ToolRunContext {
+  readonly workflowId: string;
+  readonly issue: number;
+  readonly artifactsDir: string;
+  /** Absent: the agent has no GitHub integration and no github tool is offered. */
+  readonly github?: GitHubToolBackend;
 }
 
 export const defaultLog: LogFn = (level, message, data) => {

@@ -132,6 +132,7 @@ const failurePattern = {
     edition: nonEmptyString,
     adaptation: nonEmptyString,
     params: stringList,
+    semanticMatch: stringList,
   },
 } as const;
 

@@ -239,6 +239,7 @@ async function assemble(
     model: settings.model,
     closureAction: settings.closureAction,
     completionLabels: settings.completionLabels,
+    ...(settings.githubTool === undefined ? {} : { githubTool: settings.githubTool }),
     worktree: settings.worktree,
     warnings: warnings.map(formatProblem),
   });

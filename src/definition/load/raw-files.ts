@@ -137,6 +137,7 @@ export interface RawFailurePattern {
   readonly edition?: string;
   readonly adaptation?: string;
   readonly params?: readonly string[];
+  readonly semanticMatch?: readonly string[];
 }
 
 export interface RawRegistryFile {

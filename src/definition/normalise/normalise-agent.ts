@@ -37,6 +37,8 @@ export interface AgentSettings {
   /** Upstream closure-adapter: with GitHub on, label-only / label-and-close select `f_<edition>_<action>.md`. */
   readonly closureAdaptation: string | undefined;
   readonly completionLabels: LabelChange;
+  /** The github tool (absent when `runner.integrations.github.enabled` is false): labels it may set. */
+  readonly githubTool: { readonly labels: readonly string[] } | undefined;
   readonly worktree: { readonly root: string | undefined; readonly branchPrefix: string };
   readonly validationCommands: RawValidationCommands;
 }
@@ -73,6 +75,7 @@ export function normaliseAgent(agent: RawAgentFile, file: string): { settings: A
       add: [...(runner.integrations?.github?.labels?.completion?.add ?? [])],
       remove: [...(runner.integrations?.github?.labels?.completion?.remove ?? [])],
     },
+    githubTool: runner.integrations?.github?.enabled === false ? undefined : { labels: declaredLabels(agent) },
     worktree: {
       root: runner.execution?.worktree?.root,
       branchPrefix: runner.execution?.worktree?.branchPrefix ?? DEFAULT_WORKTREE.branchPrefix,
@@ -80,6 +83,22 @@ export function normaliseAgent(agent: RawAgentFile, file: string): { settings: A
     validationCommands: runner.validation?.commands ?? {},
   };
   return { settings, problems: [...problems, ...warnings] };
+}
+
+/**
+ * Every label the agent names under `runner.integrations.github.labels`: string values
+ * (`inProgress`, `blocked`, free keys) and the `completion.add/remove` lists.
+ */
+export function declaredLabels(agent: RawAgentFile): string[] {
+  const labels: unknown = agent.runner.integrations?.github?.labels ?? {};
+  const out = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string' && value.trim() !== '') out.add(value);
+    else if (Array.isArray(value)) value.forEach(visit);
+    else if (typeof value === 'object' && value !== null) Object.values(value).forEach(visit);
+  };
+  visit(labels);
+  return [...out];
 }
 
 function normaliseParameters(

@@ -12,6 +12,7 @@ import type {
   ValidatorDefinition,
 } from '../../contracts/definition.js';
 import { BUILTIN_FAILURE_PATTERNS, builtinValidators } from './builtin-validators.js';
+import { keywordProblem } from '../../contracts/semantic-match.js';
 import type { DraftCompletionStep, KnownValidators } from '../load/load-context.js';
 import { pointer, problem, warning, type Problem } from '../problem.js';
 import type { RawCompletionStep, RawRegistryFile, RawValidationCommands, RawValidator } from '../load/raw-files.js';
@@ -56,7 +57,22 @@ export function normaliseCompletion(
       edition: raw.edition ?? 'failed',
       ...(raw.adaptation === undefined ? {} : { adaptation: raw.adaptation }),
       params: raw.params ?? [],
+      ...(raw.semanticMatch === undefined ? {} : { semanticMatch: [...raw.semanticMatch] }),
     };
+    for (const [i, keyword] of (raw.semanticMatch ?? []).entries()) {
+      const why = keywordProblem(keyword);
+      if (why === undefined) continue;
+      problems.push(
+        problem({
+          code: 'SEMANTIC_MATCH_INVALID',
+          file,
+          pointer: pointer('failurePatterns', id, 'semanticMatch', i),
+          rule: 'semantic-match-valid',
+          expected: 'a non-empty keyword, or /regex/ that compiles',
+          message: `semanticMatch keyword ${JSON.stringify(keyword)} of pattern '${id}' is invalid: ${why}`,
+        }),
+      );
+    }
   }
   const completionSteps: DraftCompletionStep[] = [];
   for (const group of ['completionSteps', 'validationSteps'] as const) {

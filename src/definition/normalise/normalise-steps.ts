@@ -1,6 +1,7 @@
 /**
  * Registry steps → draft StepDefinitions with defaults applied: edition 'default',
- * uvVariables without `uv-`, handoffFields [], failFast true, readOnly false, and a
+ * uvVariables without `uv-`, handoffFields [], failFast true, readOnly by step kind
+ * (contracts/step-kind-tools: verification is read-only unless the step says otherwise), and a
  * `repeat` transition to the step itself when `repeat` is allowed but not routed.
  * The step kind is taken from `stepKind` or inferred from `c2`; checks come later.
  *
@@ -9,7 +10,8 @@
  * gate and schema; step-shape rules decide which steps may go without.
  */
 import type { SectionDefinition, StepDefinition, StepInputSpec, TransitionRule } from '../../contracts/definition.js';
-import { inferStepKind, isIntent, isStepKind, type Intent } from '../../contracts/intents.js';
+import { inferStepKind, isIntent, isStepKind, type Intent, type StepKind } from '../../contracts/intents.js';
+import { stepReadOnly } from '../../contracts/step-kind-tools.js';
 import type { DraftStep } from '../load/load-context.js';
 import { DEFAULT_EDITION } from '../c3l/c3l-path.js';
 import { stripUvPrefix } from '../c3l/substitute-uv.js';
@@ -41,13 +43,10 @@ export function isSectionKey(key: string): boolean {
 export function normaliseSteps(registry: RawRegistryFile): DraftStep[] {
   return Object.entries(registry.steps)
     .filter(([key]) => !isSectionKey(key))
-    .map(([key, raw]) => ({
-      key,
-      pointer: pointer('steps', key),
-      raw,
-      stepKind: isStepKind(raw.stepKind) ? raw.stepKind : inferStepKind(raw.c2),
-      definition: normaliseStep(key, raw),
-    }));
+    .map(([key, raw]) => {
+      const stepKind = isStepKind(raw.stepKind) ? raw.stepKind : inferStepKind(raw.c2);
+      return { key, pointer: pointer('steps', key), raw, stepKind, definition: normaliseStep(key, raw, stepKind) };
+    });
 }
 
 export function normaliseSections(registry: RawRegistryFile): DraftSection[] {
@@ -79,7 +78,7 @@ const BUILTIN_GATE: RawGate = {
   intentSchemaRef: BUILTIN_INTENT_POINTER,
 };
 
-function normaliseStep(key: string, raw: RawStep): Omit<StepDefinition, 'stepKind'> {
+function normaliseStep(key: string, raw: RawStep, kind: StepKind | undefined): Omit<StepDefinition, 'stepKind'> {
   const gated = raw.structuredGate !== undefined;
   const gate = raw.structuredGate ?? BUILTIN_GATE;
   const allowedIntents = strings(gate.allowedIntents).filter(isIntent);
@@ -114,8 +113,9 @@ function normaliseStep(key: string, raw: RawStep): Omit<StepDefinition, 'stepKin
       ...(isIntent(gate.fallbackIntent) ? { fallbackIntent: gate.fallbackIntent } : {}),
     },
     transitions,
-    // Upstream permissionMode `plan` denies Write/Edit/Bash: our read-only tool policy.
-    readOnly: raw.readOnly ?? raw.permissionMode === 'plan',
+    // Step readOnly, else step permissionMode (`plan` is read-only), else the kind's default.
+    // A step without a kind is an error reported by the rules; `work` only fills the draft.
+    readOnly: stepReadOnly(kind ?? 'work', raw.readOnly, raw.permissionMode),
     gated,
     ...(raw.runner === undefined
       ? {}

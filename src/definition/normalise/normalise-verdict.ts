@@ -12,7 +12,7 @@ import {
 import type { VerdictSpec } from '../../contracts/definition.js';
 import type { JsonObject, JsonValue } from '../../contracts/json.js';
 import { isJsonObject } from '../../contracts/json.js';
-import { pointer as ptr, problem, type Problem } from '../problem.js';
+import { pointer as ptr, problem, warning, type Problem } from '../problem.js';
 import type { RawVerdict } from '../load/raw-files.js';
 
 export const DEFAULT_MAX_ITERATIONS = 20;
@@ -98,6 +98,7 @@ function normaliseOne(typeName: string, config: JsonObject, w: Where): VerdictSp
       break;
     case 'structuredSignal':
       checkText(config, 'signalType', 'VERDICT_SIGNAL_TYPE_MISSING', w);
+      w.problems.push(structuredFormsWarning(w));
       break;
     case 'custom':
       checkText(config, 'handlerPath', 'VERDICT_HANDLER_PATH_MISSING', w);
@@ -108,6 +109,24 @@ function normaliseOne(typeName: string, config: JsonObject, w: Where): VerdictSp
       break;
   }
   return { type, config };
+}
+
+/**
+ * Upstream detect:structured also counted a code fence tagged `<signalType>` in the
+ * reply text and `result: "complete"`. Here answers come through the step's JSON schema
+ * and the strategy reads `signal`/`type` == signalType or `status: "completed"` only:
+ * said at load, never silently (docs/registry-reference.md, "Completion types").
+ */
+function structuredFormsWarning(w: Where): Problem {
+  return warning({
+    code: 'STRUCTURED_SIGNAL_FORMS_UNSUPPORTED',
+    file: w.file,
+    pointer: `${w.at}/type`,
+    rule: 'structured-signal-forms',
+    expected: 'the signal in the structured output: `signal` or `type` equal to signalType, or `status: "completed"`',
+    message:
+      'detect:structured here does not recognise upstream\'s fenced ```<signalType>``` block in the reply text nor `result: "complete"`; give the step schema a `signal` (or `status`) field',
+  });
 }
 
 function composite(config: JsonObject, w: Where): VerdictSpec {

@@ -200,6 +200,11 @@ async function runModelActivity(
           ...resolution,
           model: step.model === undefined ? ctx.definition.model : { ...ctx.definition.model, model: step.model },
           readOnly: step.readOnly,
+          tools: {
+            issueSource: ctx.input.issueSource,
+            repoPath: ctx.input.repoPath,
+            ...(ctx.definition.githubTool === undefined ? {} : { github: ctx.definition.githubTool }),
+          },
           budget: remainingBudget(session.state),
           checkpoint: checkpointRequest(
             ctx.workflowId,

@@ -44,7 +44,8 @@ test('tool loop: bash and the editor run in the worktree, the answer is validate
   await withServer(script, async (server, deps) => {
     const input = stepInput({ worktreePath: worktree });
     const ctx = recordingCtx();
-    const out = await runStepQuery(deps, input, ctx);
+    // No keep-alive beat in between: on a loaded machine one would repeat a checkpoint below.
+    const out = await runStepQuery({ ...deps, keepAliveMs: 600_000 }, input, ctx);
     assert.deepEqual(out.output, GOOD_ANSWER);
     assert.equal(out.turns, 4);
     assert.equal(out.stopReason, 'end_turn');

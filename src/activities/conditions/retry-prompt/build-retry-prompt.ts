@@ -7,6 +7,8 @@
  *   built-in text                                nothing shipped
  * The primary failure is the first failed condition with a declared pattern (else the
  * first failed one); `failures` lists all of them so one retry can fix everything.
+ * When no failure names a declared pattern, the pattern whose `semanticMatch` keywords
+ * best match the primary failure's text is used (upstream retry-handler).
  */
 import { join } from 'node:path';
 import type { BuildRetryPromptInput, ConditionResult, ResolvedPrompt } from '../../../contracts/activities.js';
@@ -14,6 +16,7 @@ import type { FailurePatternDefinition } from '../../../contracts/definition.js'
 import { BUILTIN_RETRY_SOURCE, builtinRetryText } from './builtin-retry-text.js';
 import { stripFrontMatter } from '../../../definition/c3l/front-matter.js';
 import { retryParams } from './retry-params.js';
+import { bestSemanticPattern } from '../../../contracts/semantic-match.js';
 import { renderRetryTemplate } from '../../../definition/retry-prompt/retry-template.js';
 
 export interface BuildRetryPromptDeps {
@@ -29,7 +32,8 @@ export async function buildRetryPrompt(
   const primary =
     failed.find((r) => r.failurePattern !== undefined && input.failurePatterns[r.failurePattern] !== undefined) ??
     failed[0];
-  const pattern = primary?.failurePattern === undefined ? undefined : input.failurePatterns[primary.failurePattern];
+  const declared = primary?.failurePattern === undefined ? undefined : input.failurePatterns[primary.failurePattern];
+  const pattern = declared ?? semanticPattern(input, primary);
   const params = retryParams(primary, failed);
 
   for (const source of retryPromptCandidates(input, pattern)) {
@@ -51,6 +55,19 @@ export function retryPromptCandidates(
     'f_failed.md',
   ].filter((n): n is string => n !== undefined);
   return [...new Set(names)].map((n) => `${dir}/${n}`);
+}
+
+function semanticPattern(
+  input: Pick<BuildRetryPromptInput, 'failurePatterns'>,
+  failure: ConditionResult | undefined,
+): FailurePatternDefinition | undefined {
+  if (failure === undefined) return undefined;
+  const text = [
+    failure.summary,
+    ...Object.values(failure.params).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))),
+  ].join('\n');
+  const id = bestSemanticPattern(input.failurePatterns, text);
+  return id === undefined ? undefined : input.failurePatterns[id];
 }
 
 /** Called without failures (a caller bug): still tell the model something true. */

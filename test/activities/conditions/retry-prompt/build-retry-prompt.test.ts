@@ -194,3 +194,51 @@ test('the built-in text lists failing tests one per line with their excerpts', a
     );
   });
 });
+
+test('semanticMatch: a failure naming no pattern gets the best-scoring pattern by keywords and /regex/', async () => {
+  const lint: ConditionResult = {
+    validator: 'lint-check',
+    passed: false,
+    command: 'npm run lint',
+    exitCode: 1,
+    summary: '`npm run lint` exited 1: 3 problems (eslint) in src/a.ts',
+    params: { output: 'src/a.ts: no-unused-vars' },
+    unrecoverable: false,
+  };
+  const base = input('', [lint]);
+  const patterns = {
+    ...base.failurePatterns,
+    'lint-error': {
+      description: 'lint',
+      edition: 'failed',
+      adaptation: 'lint-error',
+      params: [],
+      semanticMatch: ['eslint', '/no-unused-\\w+/'],
+    },
+    'weak-match': {
+      description: 'weak',
+      edition: 'failed',
+      adaptation: 'weak',
+      params: [],
+      semanticMatch: ['problems'],
+    },
+  };
+  await withPrompts(
+    {
+      'steps/retry/issue/f_failed_lint-error.md': 'Fix the lint errors ({{validator}}).',
+      'steps/retry/issue/f_failed_weak.md': 'weak',
+      'steps/retry/issue/f_failed.md': 'generic',
+    },
+    async (dir) => {
+      const chosen = await buildRetryPrompt(deps, { ...input(dir, [lint]), failurePatterns: patterns });
+      assert.equal(chosen.source, 'steps/retry/issue/f_failed_lint-error.md');
+      assert.equal(chosen.text, 'Fix the lint errors (lint-check).');
+      // Without keywords that match, the generic prompt as before.
+      const none = await buildRetryPrompt(deps, {
+        ...input(dir, [{ ...lint, summary: 'x', params: {} }]),
+        failurePatterns: patterns,
+      });
+      assert.equal(none.source, 'steps/retry/issue/f_failed.md');
+    },
+  );
+});
