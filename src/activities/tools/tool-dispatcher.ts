@@ -34,7 +34,11 @@ export async function executeTool(call: ToolUseRequest, ctx: ToolContext, label:
     };
   }
   const input = asRecord(call.input);
-  if (call.name === ToolName.Bash) return runBash(input, ctx, label);
+  if (call.name === ToolName.Bash) {
+    // A shell can change any file: the step's checkpoint then scans the whole worktree.
+    ctx.changes?.markUnknown();
+    return runBash(input, ctx, label);
+  }
   return runEditor(input, ctx, label);
 }
 

@@ -5,6 +5,7 @@
  */
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { StepKind } from '../../contracts/intents.js';
+import type { ChangedPaths } from './changed-paths.js';
 
 export const ToolName = { Bash: 'bash', Editor: 'str_replace_based_edit_tool' } as const;
 export type ToolName = (typeof ToolName)[keyof typeof ToolName];
@@ -36,6 +37,8 @@ export interface ToolContext {
   readonly log: LogFn;
   /** Extra variables for the bash environment (e.g. git identity); never secrets. */
   readonly extraEnv?: Readonly<Record<string, string>>;
+  /** Where the tools record what they may have changed (the step's checkpoint reads it). */
+  readonly changes?: ChangedPaths;
 }
 
 export const defaultLog: LogFn = (level, message, data) => {
