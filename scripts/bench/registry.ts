@@ -9,6 +9,8 @@ import { history } from './phases/history.js';
 import { overhead } from './phases/overhead.js';
 import { ratio } from './phases/ratio.js';
 import { resume } from './phases/resume.js';
+import { setup } from './phases/setup.js';
+import { size } from './phases/size.js';
 
 export const PHASES = [
   floor,
@@ -19,4 +21,6 @@ export const PHASES = [
   oneRepo,
   r200,
   resume,
+  size,
+  setup,
 ] as const satisfies readonly BenchPhase[];
