@@ -6,6 +6,7 @@ import type { BenchPhase } from './phase.js';
 import { concurrency, oneRepo, r200 } from './phases/concurrency.js';
 import { floor } from './phases/floor.js';
 import { history } from './phases/history.js';
+import { long } from './phases/long.js';
 import { overhead } from './phases/overhead.js';
 import { ratio } from './phases/ratio.js';
 import { resume } from './phases/resume.js';
@@ -23,4 +24,5 @@ export const PHASES = [
   resume,
   size,
   setup,
+  long,
 ] as const satisfies readonly BenchPhase[];
