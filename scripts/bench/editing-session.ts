@@ -32,7 +32,13 @@ function edit(id: string, step: string, latencyMs: number): SessionRule {
   };
 }
 
-function answer(id: string, step: string, output: Record<string, unknown>, latencyMs: number, turn?: number): SessionRule {
+function answer(
+  id: string,
+  step: string,
+  output: Record<string, unknown>,
+  latencyMs: number,
+  turn?: number,
+): SessionRule {
   return {
     id,
     when: { promptContains: [step], ...(turn === undefined ? {} : { turn }) },
@@ -41,7 +47,8 @@ function answer(id: string, step: string, output: Record<string, unknown>, laten
 }
 
 export function editingSession(steps: number, latencyMs: number): SessionScript {
-  if (!Number.isInteger(steps) || steps < MIN_STEPS + 1) throw new Error(`steps must be an integer >= ${MIN_STEPS + 1}`);
+  if (!Number.isInteger(steps) || steps < MIN_STEPS + 1)
+    throw new Error(`steps must be an integer >= ${MIN_STEPS + 1}`);
   const last = `Step continuation.build · Iteration ${steps - 1}`;
   const commit = 'git add -A && git -c user.name=Bench -c user.email=bench@example.invalid commit -q -m bench';
   const rules: SessionRule[] = [

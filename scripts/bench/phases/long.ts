@@ -136,25 +136,27 @@ export const long: BenchPhase = {
         const r = await killAndResume(ctx, handle, model, worker, k, spawn);
         resumes.push(r.resumeMs);
         worker = r.next;
-        note(`  killed at step ${k}: the replacement worker reached step ${k + 1} ${Math.round(r.resumeMs)} ms after its spawn`);
+        note(
+          `  killed at step ${k}: the replacement worker reached step ${k + 1} ${Math.round(r.resumeMs)} ms after its spawn`,
+        );
       }
       const result = await withTimeout(handle.result(), 600_000, 'the long run');
       check(
         'long run',
-        result.outcome === 'success' && result.steps.length === LONG_STEPS,
-        `${result.outcome} after ${result.steps.length} steps: ${result.reason}`,
+        result.outcome === 'success' && result.iterations === LONG_STEPS,
+        `${result.outcome} after ${result.iterations} steps: ${result.reason}`,
       );
       const chain = await chainFacts(ctx, workflowId);
       const gaps = intervals(chain.stepEnds);
       const early = median(gaps.slice(0, WINDOW));
       const late = median(gaps.slice(-WINDOW));
       note(
-        `  ${result.steps.length} steps in ${chain.runs} run(s) of the chain, ${chain.events} events; median step ${Math.round(early)} ms (first ${WINDOW}) vs ${Math.round(late)} ms (last ${WINDOW})`,
+        `  ${result.iterations} steps in ${chain.runs} run(s) of the chain, ${chain.events} events; median step ${Math.round(early)} ms (first ${WINDOW}) vs ${Math.round(late)} ms (last ${WINDOW})`,
       );
       return {
-        longRunSteps: result.steps.length,
+        longRunSteps: result.iterations,
         longRunChainRuns: chain.runs,
-        historyEventsPerStepLong: roundTo(chain.events / result.steps.length, 1),
+        historyEventsPerStepLong: roundTo(chain.events / result.iterations, 1),
         longStepMsEarly: Math.round(early),
         longStepMsLate: Math.round(late),
         lateVsEarlyStepMs: roundTo(late / early, 2),

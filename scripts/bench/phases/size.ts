@@ -66,7 +66,8 @@ export const size: BenchPhase = {
     { key: 'worktreeAddMsBigRepo', unit: 'ms' },
     { key: 'prepareVsWorktreeAdd', unit: '×', max: 1.3 },
   ],
-  title: () => `size (${STEPS} editing steps on ${SMALL_REPO_FILES} and ${BIG_REPO_FILES} files, git's floor alongside)`,
+  title: () =>
+    `size (${STEPS} editing steps on ${SMALL_REPO_FILES} and ${BIG_REPO_FILES} files, git's floor alongside)`,
   async run(ctx): Promise<Figures> {
     const model = await createModelServer({ session: editingSession(STEPS, 0) });
     try {

@@ -25,7 +25,12 @@ import type { PlannedStep } from './planned-step.js';
 
 const run = promisify(execFile);
 
-const SNAPSHOT_ECOSYSTEMS: ReadonlySet<string> = new Set([Ecosystem.Npm, Ecosystem.Pnpm, Ecosystem.Bun, Ecosystem.Yarn]);
+const SNAPSHOT_ECOSYSTEMS: ReadonlySet<string> = new Set([
+  Ecosystem.Npm,
+  Ecosystem.Pnpm,
+  Ecosystem.Bun,
+  Ecosystem.Yarn,
+]);
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare', 'prepublish'] as const;
 
 /** The snapshot's directory for this step, or undefined when the step's result cannot be a copy. */

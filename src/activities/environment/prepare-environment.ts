@@ -103,10 +103,7 @@ async function runStep(options: {
 /** `node --version` as setup runs it, per PATH (asked once per worker and PATH). */
 const nodeVersions = new Map<string, Promise<string | undefined>>();
 
-async function snapshotFor(
-  options: Parameters<typeof runStep>[0],
-  sharedKey: string,
-): Promise<string | undefined> {
+async function snapshotFor(options: Parameters<typeof runStep>[0], sharedKey: string): Promise<string | undefined> {
   const { deps, step, input, env } = options;
   if (step.id !== 'node-install') return undefined;
   const pathVar = env['PATH'] ?? '';
