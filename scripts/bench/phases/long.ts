@@ -102,9 +102,17 @@ async function killAndResume(
   const requestsAtSpawn = model.stats().log.length;
   const next = track(spawn());
   const spawnedAt = next.spawnedAt;
+  let readyMs = Number.NaN;
+  void next.ready.then((at) => (readyMs = at - spawnedAt)).catch(() => undefined);
   // The retried step's request, then the next step's: that one needs the workflow task (the replay).
+  await waitFor(`step ${k} retried`, 180_000, () => model.stats().log.length >= requestsAtSpawn + 1);
+  const retriedMs = performance.now() - spawnedAt;
   await waitFor(`resume after step ${k}`, 180_000, () => model.stats().log.length >= requestsAtSpawn + 2);
-  return { resumeMs: performance.now() - spawnedAt, next };
+  const resumeMs = performance.now() - spawnedAt;
+  note(
+    `  step ${k}: replacement polled ${Math.round(readyMs)} ms after its spawn, the step's retry asked the model at ${Math.round(retriedMs)} ms, step ${k + 1} at ${Math.round(resumeMs)} ms`,
+  );
+  return { resumeMs, next };
 }
 
 export const long: BenchPhase = {
