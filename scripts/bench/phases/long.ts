@@ -85,7 +85,7 @@ async function killAndResume(
   worker: WorkerProcess,
   k: number,
   spawn: () => WorkerProcess,
-): Promise<{ resumeMs: number; next: WorkerProcess }> {
+): Promise<{ resumeMs: number; afterRetryMs: number; next: WorkerProcess }> {
   await waitFor(`step ${k}`, 600_000, () => (model.stats().byRule[`held-${k}`] ?? 0) >= 1);
   await sleep(300);
   await worker.kill('SIGKILL');
@@ -112,7 +112,7 @@ async function killAndResume(
   note(
     `  step ${k}: replacement polled ${Math.round(readyMs)} ms after its spawn, the step's retry asked the model at ${Math.round(retriedMs)} ms, step ${k + 1} at ${Math.round(resumeMs)} ms`,
   );
-  return { resumeMs, next };
+  return { resumeMs, afterRetryMs: resumeMs - retriedMs, next };
 }
 
 export const long: BenchPhase = {
@@ -140,9 +140,11 @@ export const long: BenchPhase = {
         tuning: { heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS },
       });
       const resumes: number[] = [];
+      const afterRetry: number[] = [];
       for (const k of KILLS) {
         const r = await killAndResume(ctx, handle, model, worker, k, spawn);
         resumes.push(r.resumeMs);
+        afterRetry.push(r.afterRetryMs);
         worker = r.next;
         note(
           `  killed at step ${k}: the replacement worker reached step ${k + 1} ${Math.round(r.resumeMs)} ms after its spawn`,
@@ -171,6 +173,9 @@ export const long: BenchPhase = {
         resumeMsEarly: Math.round(resumes[0]!),
         resumeMsLate: Math.round(resumes[1]!),
         resumeLateVsEarly: roundTo(resumes[1]! / resumes[0]!, 2),
+        // The part after the retried step's model request: the workflow task that replays the run's history.
+        resumeAfterRetryMsEarly: Math.round(afterRetry[0]!),
+        resumeAfterRetryMsLate: Math.round(afterRetry[1]!),
       };
     } finally {
       await worker.kill('SIGKILL');
