@@ -17,7 +17,17 @@ import type { CarriedRun } from '../../contracts/carried-run.js';
 import type { RunInput, RunResult } from '../../contracts/run.js';
 import type { RunContext } from './run-context.js';
 import { AgentNameKey, DefinitionHashKey, IssueNumberKey } from './search-attributes.js';
-import type { RunSession } from './state/run-session.js';
+
+/** What of RunSession (run/state/run-session.ts) continuing as new uses; named here, not imported (run/state imports run). */
+interface CarryingSession {
+  readonly input: RunInput;
+  readonly workflowId: string;
+  readonly state: { readonly iteration: number };
+  continueFrom(carried: CarriedRun): void;
+  carry(
+    rest: Pick<CarriedRun, 'system' | 'issueContext' | 'completionViaClosure' | 'continued'>,
+  ): CarriedRun | undefined;
+}
 
 export const CONTINUE_AS_NEW_PATCH = 'run-continue-as-new';
 export const RUN_HISTORY_EVENT_BOUND = 500;
@@ -36,7 +46,7 @@ async function continueRun(input: RunInput, carried: CarriedRun): Promise<never>
 }
 
 /** A continued run (continue-as-new): everything prepare() did is carried, no command runs again. */
-export function resumeCarried(session: RunSession, carried: CarriedRun): RunContext {
+export function resumeCarried(session: CarryingSession, carried: CarriedRun): RunContext {
   session.continueFrom(carried);
   log.info('continued as new', { continued: carried.continued, iteration: session.state.iteration });
   upsertSearchAttributes([
@@ -57,7 +67,7 @@ export function resumeCarried(session: RunSession, carried: CarriedRun): RunCont
 }
 
 /** Continues the run as new with its state and context (run/continue-as-new.ts). */
-export async function continueAsNext(session: RunSession, ctx: RunContext): Promise<void> {
+export async function continueAsNext(session: CarryingSession, ctx: RunContext): Promise<void> {
   const carried = session.carry({
     system: ctx.system,
     issueContext: ctx.issueContext,
