@@ -42,6 +42,48 @@ async function record(name: string, scenario: Parameters<typeof runScenario>[0])
   );
 }
 
+/**
+ * A run that continues as new (patched 'run-continue-as-new'): the first run of the chain
+ * (which ends with the continue-as-new command) and the second (which starts from what
+ * was carried), each in its own file.
+ */
+async function recordChain(name: string, scenario: Parameters<typeof runScenario>[0]): Promise<void> {
+  const files = [`${name}-first`, `${name}-continued`];
+  if (!FORCE && files.every((f) => existsSync(join(OUT, `${f}.json`)))) {
+    process.stdout.write(`${name}: kept (exists)\n`);
+    return;
+  }
+  const { workflowId, result } = await runScenario(scenario);
+  const env = await testEnv();
+  const runs: Array<{ runId: string; start: number }> = [];
+  for await (const e of env.client.workflow.list({ query: `WorkflowId="${workflowId}"` }))
+    runs.push({ runId: e.runId, start: e.startTime.getTime() });
+  runs.sort((a, b) => a.start - b.start);
+  if (runs.length < 2) throw new Error(`${name}: the run did not continue as new (${runs.length} run)`);
+  for (const [i, file] of files.entries()) {
+    const json = execFileSync(
+      resolveTemporalCliPath(),
+      [
+        'workflow',
+        'show',
+        '--address',
+        serverAddress(env),
+        '--workflow-id',
+        workflowId,
+        '--run-id',
+        runs[i]!.runId,
+        '--output',
+        'json',
+      ],
+      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
+    await writeFile(join(OUT, `${file}.json`), json);
+    process.stdout.write(
+      `${file}: ${result.outcome}, ${(JSON.parse(json) as { events: unknown[] }).events.length} events\n`,
+    );
+  }
+}
+
 /** A pipeline workflow's history: implement → review (rejected) → implement → review (approved) → done. */
 async function recordPipeline(name: string): Promise<void> {
   if (!FORCE && existsSync(join(OUT, `${name}.json`))) {
@@ -109,6 +151,11 @@ async function recordRuns(): Promise<void> {
   await record('budget-pause-timeout', {
     session: join(DEMO_DIR, 'session.json'),
     input: { budget: { maxTokens: 3000 }, budgetPauseTimeoutMs: 1500 },
+  });
+  // Continue-as-new past a (low) history bound (patched 'run-continue-as-new').
+  await recordChain('demo-continue-as-new', {
+    session: join(DEMO_DIR, 'session.json'),
+    input: { tuning: { historyEventBound: 60 } },
   });
   // The playbook's five steps, each answered at once; the tests never pass.
   const answer = (stepId: string, action: string, rest: object) => ({

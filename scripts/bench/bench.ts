@@ -14,12 +14,16 @@
  *   r200        200 runs at once (every run must succeed; worker peak RSS)
  *   resume      SIGKILL a worker mid-step; time from a new worker's spawn to the step's progress
  *               (the replacement is the compiled worker, dist/worker.js, rebuilt when stale)
+ *   size        the same editing run on generated 1 000- and 100 000-file repositories, git's floor alongside
+ *   setup       the environment phase of a second run of one npm lockfile against the first
+ *   long        one 300-step run: late vs early step time, resume at step 290 vs step 11
  *
  * Bounds measured in the same run, so a missed target can be read against what the
  * platform allows on this machine: floorHostQueueMsPerStep (one activity per step on
  * another task queue, as our steps are), ratioFloorBound (that floor alone at 500 ms),
  * concurrentServerBoundRatio (the dev server's CPU for the R runs over all cores, against
- * one run's wall) and resumeFloorMs (spawn → polling of a bare SDK worker).
+ * one run's wall) and resumeFloorMs (spawn → polling of a bare SDK worker); the targets
+ * of those phases are relative to them (TableRow.maxFrom).
  *
  * This driver starts the server, runs the selected phases in order and prints the report.
  */

@@ -6,9 +6,12 @@ import type { BenchPhase } from './phase.js';
 import { concurrency, oneRepo, r200 } from './phases/concurrency.js';
 import { floor } from './phases/floor.js';
 import { history } from './phases/history.js';
+import { long } from './phases/long.js';
 import { overhead } from './phases/overhead.js';
 import { ratio } from './phases/ratio.js';
 import { resume } from './phases/resume.js';
+import { setup } from './phases/setup.js';
+import { size } from './phases/size.js';
 
 export const PHASES = [
   floor,
@@ -19,4 +22,7 @@ export const PHASES = [
   oneRepo,
   r200,
   resume,
+  size,
+  setup,
+  long,
 ] as const satisfies readonly BenchPhase[];

@@ -6,12 +6,31 @@
 import { cpus, loadavg } from 'node:os';
 import type { Figures } from './figures.js';
 
-/** A row of the table: a figure's JSON key, its unit, and its target (issue 14's) if any. */
+/** A row of the table: a figure's JSON key, its unit, and its target if any. */
 export interface TableRow {
   readonly key: string;
   readonly unit: string;
   /** The target: at most this (in `unit`). */
   readonly max?: number;
+  /**
+   * A floor-relative target (issue 29): at most this, computed from the figures of the
+   * same run (a bound the platform sets on this machine); undefined when the bound's
+   * figure is missing (then the verdict is MISSING).
+   */
+  readonly maxFrom?: (results: Readonly<Figures>) => number | undefined;
+}
+
+/** The target of `row` in this run: its fixed `max`, or its floor-relative one. */
+export function targetOf(row: TableRow, results: Readonly<Figures>): number | undefined {
+  if (row.max !== undefined) return row.max;
+  const bound = row.maxFrom?.(results);
+  return bound === undefined || !Number.isFinite(bound) ? undefined : Math.round(bound * 1000) / 1000;
+}
+
+/** A figure's value as a number (undefined when absent or not numeric). */
+export function figure(results: Readonly<Figures>, key: string): number | undefined {
+  const value = results[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 export interface ReportOptions {
@@ -31,8 +50,10 @@ function verdict(max: number, value: number): Verdict {
 
 function table(results: Figures, rows: readonly TableRow[]): string {
   const cells: string[][] = [['metric', 'value', 'target', '']];
-  for (const { key, unit, max } of rows) {
+  for (const row of rows) {
+    const { key, unit } = row;
     if (results[key] === undefined) continue;
+    const max = targetOf(row, results);
     cells.push([
       key,
       `${results[key]} ${unit}`.trim(),
@@ -57,13 +78,22 @@ export function report(results: Figures, errors: readonly string[], options: Rep
   results.quick = options.quick;
   results.cpus = cpus().length;
   results.loadAvgAtEnd = Math.round(loadavg()[0]! * 10) / 10;
-  const targets = options.rows.filter((r): r is TableRow & { max: number } => r.max !== undefined);
+  const targeted = options.rows.filter((r) => r.max !== undefined || r.maxFrom !== undefined);
   const pass: Record<string, string> = {};
-  for (const { key, max } of targets)
-    pass[key] = results[key] === undefined ? 'MISSING' : verdict(max, Number(results[key]));
-  results.targets = Object.fromEntries(targets.map((r) => [r.key, r.max]));
+  const targets: Record<string, number | null> = {};
+  for (const row of targeted) {
+    const max = targetOf(row, results);
+    targets[row.key] = max ?? null;
+    pass[row.key] =
+      results[row.key] === undefined || max === undefined ? 'MISSING' : verdict(max, Number(results[row.key]));
+  }
+  results.targets = targets;
   results.verdicts = pass;
   if (errors.length > 0) results.errors = errors;
+  // One PASS/MISS line per target that has a figure, on stderr (stdout stays the JSON or the table).
+  for (const [key, v] of Object.entries(pass)) {
+    if (v !== 'MISSING') process.stderr.write(`${v} ${key} = ${String(results[key])} (target ≤ ${targets[key]})\n`);
+  }
   if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
   else {
     const errorText = errors.length > 0 ? `errors:\n  ${errors.join('\n  ')}\n` : '';
@@ -71,4 +101,9 @@ export function report(results: Figures, errors: readonly string[], options: Rep
       `\n${table(results, options.rows)}\n\n${errorText}bench took ${results.benchSeconds} s (load average ${results.loadAvgAtEnd} on ${results.cpus} CPUs)\n`,
     );
   }
+}
+
+/** `base + delta`, undefined when the base figure is missing. */
+export function plus(base: number | undefined, delta: number): number | undefined {
+  return base === undefined ? undefined : base + delta;
 }

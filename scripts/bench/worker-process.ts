@@ -27,6 +27,8 @@ export interface WorkerEnv {
    * do not apply.
    */
   readonly compiled?: boolean;
+  /** The harness state dir (ISSUE_AGENT_STATE_DIR): a phase that must start with cold caches gives its own. */
+  readonly stateDir?: string;
 }
 
 /** What each kind of worker prints once it polls. */
@@ -60,6 +62,7 @@ export function spawnWorker(env: WorkerEnv, options: { stderr?: 'inherit' | 'ign
       ANTHROPIC_BASE_URL: env.modelUrl,
       ...(env.bundlePath ? { BENCH_BUNDLE: env.bundlePath } : {}),
       ...(env.floorBundlePath ? { BENCH_FLOOR: env.floorBundlePath } : {}),
+      ...(env.stateDir ? { ISSUE_AGENT_STATE_DIR: env.stateDir } : {}),
     },
     stdio: ['ignore', 'pipe', options.stderr ?? 'ignore'],
   });

@@ -27,6 +27,7 @@ export async function withWorker<T>(
   ctx: BenchContext,
   model: ModelServer,
   fn: (taskQueue: string, worker: WorkerProcess) => Promise<T>,
+  options: { readonly stateDir?: string } = {},
 ): Promise<T> {
   const { profileDir } = ctx;
   const taskQueue = uniq('bench');
@@ -36,6 +37,7 @@ export async function withWorker<T>(
       taskQueue,
       modelUrl: model.url,
       bundlePath: ctx.bundlePath,
+      ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
       ...(profileDir === undefined ? {} : { cpuProfileDir: profileDir }),
     }),
   );

@@ -10,7 +10,7 @@ import type { RunActivities } from '../contracts/activities.js';
 import { resolveC3lPrompt } from '../definition/c3l/resolve-c3l-prompt.js';
 import { checkExternalState } from './deliver/local-boundary-hook.js';
 import { runBoundaryHook } from './deliver/run-boundary-hook.js';
-import { runStepQuery } from './model/step-query.js';
+import { runStepQuery, type StepQueryOutcome } from './model/step-query.js';
 import { githubToolFor } from './tools/github-tool-deps.js';
 import { prepareWorkspace } from './workspace/prepare-workspace.js';
 import { restoreGitState } from './workspace/git/git-state-guard.js';
@@ -105,7 +105,10 @@ export function createActivities(deps: ActivityDeps): RunActivities {
       // no guard pass and no new checkpoint are needed (a retry always does both).
       const ranNothing = (result: { readonly toolsUsed: readonly string[] }): boolean =>
         Context.current().info.attempt === 1 && result.toolsUsed.length === 0;
-      return withWorktreeCheckpoint(
+      // What the tools wrote, on a first attempt only (an earlier attempt's tools are not in the record).
+      const wrote = (result: StepQueryOutcome): readonly string[] | undefined =>
+        Context.current().info.attempt === 1 ? result.changedPaths : undefined;
+      const { changedPaths: _wrote, ...output } = await withWorktreeCheckpoint(
         input.worktreePath,
         input.checkpoint,
         scope,
@@ -137,7 +140,10 @@ export function createActivities(deps: ActivityDeps): RunActivities {
             ranNothing,
           ),
         ranNothing,
+        wrote,
       );
+      // The record is for the checkpoint only; the step's result in history stays as it was.
+      return output;
     }),
     runValidators: edge(async (input) => {
       if (input.checkpoint !== undefined) {

@@ -25,6 +25,8 @@ export const SetupStepStatus = {
   Ran: 'ran',
   /** This worktree already had its result for the same inputs (a retried or resumed activity). */
   Skipped: 'skipped',
+  /** Its result was copied from a snapshot of the same lockfile (node_modules), not produced by running it. */
+  Restored: 'restored',
   /** An optional step (warming a build cache) failed; the run goes on without it. */
   FailedOptional: 'failed-optional',
 } as const;

@@ -1,6 +1,7 @@
 /**
  * The run: its input, its phases, the progress a query returns and the final result.
  */
+import type { CarriedRun } from './carried-run.js';
 import type { DeliveryMode } from './delivery.js';
 import type { JsonValue } from './json.js';
 import type { FailureType } from './failures.js';
@@ -41,10 +42,15 @@ export interface RunInput {
   readonly budgetPauseTimeoutMs?: number;
   /** Overrides the definition's cap (tests, `.agent/config.json` maxIterations). */
   readonly maxIterations?: number;
-  /** Operational tuning; tests shorten the heartbeat timeout to notice a killed worker fast. */
-  readonly tuning?: { readonly heartbeatTimeoutMs?: number };
+  /**
+   * Operational tuning; tests shorten the heartbeat timeout to notice a killed worker fast,
+   * and lower the history bound (events) past which a run continues as new.
+   */
+  readonly tuning?: { readonly heartbeatTimeoutMs?: number; readonly historyEventBound?: number };
   /** `retry` of a failed run: start at this step with the failed run's StepContext. */
   readonly resumeFrom?: ResumePoint;
+  /** Set only by the run itself when it continues as new: what the next run starts from. */
+  readonly carried?: CarriedRun;
 }
 
 export interface ResumePoint {

@@ -7,6 +7,7 @@
 import {
   ApplicationFailure,
   CancellationScope,
+  ContinueAsNew,
   isCancellation,
   log,
   patched,
@@ -34,6 +35,7 @@ import { endRun, startAt } from './run/state/run-transitions.js';
 import { runEnvironmentPhase } from './environment/environment-phase.js';
 import { awaitBudget } from './run/state/budget-pause.js';
 import { endWithStatus, statusFollowsOutcome, watchCancelRequest } from './run/end-with-status.js';
+import { continueAsNext, historyPastBound, resumeCarried } from './run/continue-as-new.js';
 
 const TEMPORAL_CANCEL_REASON = 'cancelled through Temporal (Web UI or temporal workflow cancel)';
 
@@ -46,6 +48,7 @@ function checkedBudget(budget: unknown): RunBudget {
 
 async function prepare(session: RunSession): Promise<RunContext> {
   const { input } = session;
+  if (input.carried !== undefined) return resumeCarried(session, input.carried);
   session.setPhase('loading');
   const definition = await configActivities.loadDefinition({
     agentDir: input.agentDir,
@@ -111,6 +114,8 @@ async function runLoop(session: RunSession, ctx: RunContext): Promise<IterationO
     const outcome = await runFlowIteration(ctx, session);
     switch (outcome.kind) {
       case 'continue':
+        // Between iterations only, and never with a cancel on its way (the next run would not see it).
+        if (session.cancelReason === undefined && historyPastBound(ctx.input)) await continueAsNext(session, ctx);
         continue;
       case 'budget-exhausted':
         session.blockOnBudget(outcome.reason);
@@ -191,6 +196,8 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   try {
     outcome = await scope.run(async () => runLoop(session, await prepare(session)));
   } catch (err) {
+    // Continue-as-new ends this run by throwing: it is not a failure.
+    if (err instanceof ContinueAsNew) throw err;
     const info = failureInfo(err);
     if (isCancellation(err) || info.cancelled) {
       // Cancelled through Temporal itself (Web UI / `temporal workflow cancel`) when no signal gave a reason.

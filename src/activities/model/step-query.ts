@@ -12,6 +12,7 @@ import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { totalTokens } from '../../contracts/usage.js';
 import { createArtifactStore, stepArtifactDir, type ArtifactStore } from '../artifacts/artifact-store.js';
+import { createChangedPaths } from '../tools/changed-paths.js';
 import type { GitHubToolBackend } from '../tools/github-tool-backend.js';
 import { stepTools, toToolResultBlock } from '../tools/tool-dispatcher.js';
 import { DEFAULT_TOOL_LIMITS, defaultLog, type LogFn, type ToolContext, type ToolLimits } from '../tools/tool-types.js';
@@ -58,11 +59,19 @@ export interface StepQueryContext {
 
 const SUMMARY_CHARS = 1000;
 
+/**
+ * The step's output plus what its tools changed (the paths the editor wrote; undefined
+ * when unknown: bash ran, or the step resumed from a checkpoint). `changedPaths` is for
+ * the step's worktree checkpoint only: the activity strips it before the result reaches
+ * history.
+ */
+export type StepQueryOutcome = QueryStepOutput & { readonly changedPaths?: readonly string[] };
+
 export async function runStepQuery(
   deps: StepQueryDeps,
   input: StepQueryRequest,
   ctx: StepQueryContext,
-): Promise<QueryStepOutput> {
+): Promise<StepQueryOutcome> {
   const log = deps.log ?? defaultLog;
   const store = createArtifactStore(
     stepArtifactDir(input.artifactsDir, input.workflowId, input.stepId, input.iteration),
@@ -72,7 +81,9 @@ export async function runStepQuery(
   const prices = deps.prices ?? DEFAULT_PRICES;
   const price = priceFor(input.model.model, prices);
   const maxTurns = Math.min(input.model.maxTurnsPerStep, input.budget.maxTurnsPerStep ?? Number.POSITIVE_INFINITY);
+  const changes = createChangedPaths();
   const tools: ToolContext = {
+    changes,
     worktreePath: input.worktreePath,
     stepKind: input.stepKind,
     readOnly: input.readOnly,
@@ -91,8 +102,11 @@ export async function runStepQuery(
   const offered = stepTools(tools);
 
   const state = await restoreState(ctx.resumeFrom, step, firstUserMessage(input), store, log, ctx.scope);
-  if (state.resumedFromTurn !== undefined)
+  if (state.resumedFromTurn !== undefined) {
     log('info', 'resuming step from checkpoint', { step, turn: state.resumedFromTurn });
+    // Tools of the earlier attempt ran in the worktree; this one cannot name what they wrote.
+    changes.markUnknown();
+  }
   // Until the first new checkpoint, keep-alive heartbeats repeat the one we resumed from,
   // so a crash in between still resumes at the same place.
   let lastDetails: unknown = ctx.resumeFrom ?? { v: 0, step, turn: 0 };
@@ -168,6 +182,7 @@ export async function runStepQuery(
           toolsUsed: state.toolsUsed,
           summary: state.lastText.slice(0, SUMMARY_CHARS),
           transcript,
+          ...(changes.list() === undefined ? {} : { changedPaths: changes.list() }),
         };
       }
       if (outcome.kind !== 'continue') {

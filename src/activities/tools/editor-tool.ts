@@ -64,6 +64,8 @@ export async function runEditor(
   if (!checked.ok) return fail(checked.reason);
   const file = checked.absolute;
   const info = await stat(file).catch(() => undefined);
+  // Recorded before the write: a write that fails half-way still may have changed the file.
+  if (WRITE_COMMANDS.includes(command)) ctx.changes?.add(path.relative(ctx.worktreePath, file));
 
   switch (command as EditorCommand) {
     case 'view': {

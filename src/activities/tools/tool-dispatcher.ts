@@ -56,6 +56,8 @@ export async function executeTool(call: ToolUseRequest, ctx: ToolContext, label:
   const input = asRecord(call.input);
   switch (call.name as ToolName) {
     case 'bash':
+      // A shell can change any file: the step's checkpoint then scans the whole worktree.
+      ctx.changes?.markUnknown();
       return runBash(input, { ...ctx, readOnly: !policy.bashWrites }, label);
     case 'str_replace_based_edit_tool':
       return runEditor(input, { ...ctx, readOnly: !policy.editorWrites }, label);

@@ -6,6 +6,7 @@
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { StepKind } from '../../contracts/intents.js';
 import type { GitHubToolBackend } from './github-tool-backend.js';
+import type { ChangedPaths } from './changed-paths.js';
 
 export const ToolName = {
   Bash: 'bash',
@@ -44,6 +45,8 @@ export interface ToolContext {
   readonly log: LogFn;
   /** Extra variables for the bash environment (e.g. git identity); never secrets. */
   readonly extraEnv?: Readonly<Record<string, string>>;
+  /** Where the tools record what they may have changed (the step's checkpoint reads it). */
+  readonly changes?: ChangedPaths;
   /** The run this step belongs to: where the todo plan is kept, which issue github acts on. */
   readonly run?: ToolRunContext;
 }

@@ -55,7 +55,11 @@ test('npm ci into the worktree; the tests pass through the sandbox; a second wor
 
   const second = await env.project.worktree();
   const warm = await env.prepareWarm(second);
-  assert.match(warm.steps[0]?.reused.join('\n') ?? '', /npm cache/);
+  // Issue 29: the second setup of the same lockfile is a copy of the first's node_modules.
+  assert.equal(warm.steps[0]?.status, 'restored', JSON.stringify(warm.steps));
+  assert.match(warm.steps[0]?.reused.join('\n') ?? '', /node_modules snapshot/);
+  assert.ok(existsSync(path.join(second, 'node_modules', 'is-number')), 'node_modules copied into the worktree');
+  await assertPassesInSandbox(second, 'npm test', /1 passing/);
   console.log(`npm setup: cold ${cold.durationMs} ms, warm ${warm.durationMs} ms`);
 
   const retried = await env.prepare(second);

@@ -41,7 +41,10 @@ test('pnpm of packageManager fetched once; frozen installs from the shared store
   );
 
   const warm = await env.prepareWarm();
-  assert.match(warm.steps[1]?.reused.join('\n') ?? '', /pnpm store/);
+  // Issue 29: the frozen install saved a node_modules snapshot of this lockfile; the warm setup copies it.
+  assert.equal(warm.steps[1]?.status, 'restored', JSON.stringify(warm.steps));
+  assert.match(warm.steps[1]?.reused.join('\n') ?? '', /node_modules snapshot/);
+  await assertPassesInSandbox(warm.worktreePath, 'pnpm test', /# pass 1/);
   console.log(
     `pnpm setup: cold (fetch pnpm, resolve) ${unlocked.durationMs} ms, frozen ${frozen.durationMs} ms, warm ${warm.durationMs} ms`,
   );

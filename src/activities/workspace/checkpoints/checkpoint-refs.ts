@@ -5,6 +5,7 @@
 import { stepOfCheckpointRef } from '../../../contracts/worktree-checkpoint.js';
 import { git } from '../git/git.js';
 import { markerPath, removeMarker } from './checkpoint-marker.js';
+import { checkpointIndexOf, removeIndex } from './checkpoint-index.js';
 
 export interface CheckpointEntry {
   readonly ref: string;
@@ -40,6 +41,8 @@ export async function removeCheckpoints(dir: string, namespace: string): Promise
       }
     }
   }
-  await removeMarker(await markerPath(dir, namespace));
+  const marker = await markerPath(dir, namespace);
+  await removeIndex(checkpointIndexOf(marker));
+  await removeMarker(marker);
   return removed;
 }

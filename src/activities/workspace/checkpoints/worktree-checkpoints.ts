@@ -9,7 +9,8 @@
  */
 import type { WorktreeCheckpointRequest } from '../../../contracts/worktree-checkpoint.js';
 import { markerPath, readMarker, writeMarker, type CheckpointMarker } from './checkpoint-marker.js';
-import { recordWorktreeCheckpoint } from './record-checkpoint.js';
+import { checkpointIndexOf, invalidateIndex } from './checkpoint-index.js';
+import { recordWorktreeCheckpoint, type RecordOptions } from './record-checkpoint.js';
 import { restoreWorktreeCheckpoint } from './restore-checkpoint.js';
 
 export interface CheckpointScope {
@@ -79,6 +80,9 @@ export async function alignWorktree(
   }
   const cleanAtExpected =
     request.expected !== undefined && (restore || (marker?.checkpoint === request.expected && !marker.dirty));
+  // Validators run code that may leave files behind without a checkpoint: the next step's
+  // checkpoint cannot trust a list of named paths, so it scans (no index at a checkpoint).
+  if (!options.inStep) await invalidateIndex(checkpointIndexOf(path));
   if (!options.inStep && !restore) return { restored: false, cleanAtExpected };
   const at = request.expected ?? marker?.checkpoint;
   await writeMarker(path, {
@@ -106,7 +110,9 @@ async function markClean(
 
 /**
  * After the step: records its checkpoint. A failure to record is logged, not thrown: the
- * step's work (and its paid model turns) is worth more than its checkpoint.
+ * step's work (and its paid model turns) is worth more than its checkpoint. `changedSince`
+ * (the worktree was clean at a checkpoint and the tools name every path they wrote) lets
+ * it stage only those paths.
  */
 export async function recordStepCheckpoint(
   worktreePath: string,
@@ -114,9 +120,14 @@ export async function recordStepCheckpoint(
   scope: CheckpointScope,
   label: string,
   log: CheckpointLog,
+  changedSince?: RecordOptions['changedSince'],
 ): Promise<string | undefined> {
   try {
-    const recorded = await recordWorktreeCheckpoint(worktreePath, request.ref, `worktree checkpoint: ${label}`);
+    const index = checkpointIndexOf(await markerPath(worktreePath, namespaceOf(request.ref)));
+    const recorded = await recordWorktreeCheckpoint(worktreePath, request.ref, `worktree checkpoint: ${label}`, {
+      index,
+      ...(changedSince === undefined ? {} : { changedSince }),
+    });
     await markClean(worktreePath, request, recorded.commit, scope);
     return recorded.commit;
   } catch (err) {
@@ -134,6 +145,8 @@ export async function recordStepCheckpoint(
  * attempt): when the worktree was clean at the expected checkpoint before, that checkpoint is
  * the step's own and no git process runs (step K-1's ref keeps the commit; reset reads the
  * commit id from history). A step with only a model answer costs no checkpoint.
+ * `changedPaths(result)` names every path the work wrote (undefined: unknown); from a clean
+ * worktree at the expected checkpoint, only those are staged (no scan of the worktree).
  */
 export async function withWorktreeCheckpoint<T extends object>(
   worktreePath: string,
@@ -143,6 +156,7 @@ export async function withWorktreeCheckpoint<T extends object>(
   log: CheckpointLog,
   work: () => Promise<T>,
   changedNothing: (result: T) => boolean = () => false,
+  changedPaths: (result: T) => readonly string[] | undefined = () => undefined,
 ): Promise<T & { readonly worktreeCheckpoint?: string }> {
   if (request === undefined) return work();
   const aligned = await alignWorktree(worktreePath, request, scope, log);
@@ -151,6 +165,9 @@ export async function withWorktreeCheckpoint<T extends object>(
     await markClean(worktreePath, request, request.expected, scope);
     return { ...result, worktreeCheckpoint: request.expected };
   }
-  const commit = await recordStepCheckpoint(worktreePath, request, scope, label, log);
+  const paths = aligned.cleanAtExpected ? changedPaths(result) : undefined;
+  const changedSince =
+    paths === undefined || request.expected === undefined ? undefined : { from: request.expected, paths };
+  const commit = await recordStepCheckpoint(worktreePath, request, scope, label, log, changedSince);
   return commit === undefined ? result : { ...result, worktreeCheckpoint: commit };
 }

@@ -6,6 +6,7 @@
  */
 import { log, patched } from '@temporalio/workflow';
 import type { PrepareWorkspaceOutput } from '../../../contracts/activities.js';
+import type { CarriedRun } from '../../../contracts/carried-run.js';
 import type { AgentDefinition } from '../../../contracts/definition.js';
 import type { RunInput, RunPhase, RunProgress } from '../../../contracts/run.js';
 import { totalTokens, type RunBudget } from '../../../contracts/usage.js';
@@ -96,6 +97,35 @@ export class RunSession {
 
   attachWorkspace(workspace: PrepareWorkspaceOutput): void {
     this.#workspace = workspace;
+  }
+
+  /**
+   * The run continued as new: it starts from what the previous run carried (its state,
+   * definition, worktree, warnings and environment lines), as if it had never stopped.
+   */
+  continueFrom(carried: CarriedRun): void {
+    this.#definition = carried.definition;
+    this.#maxIterations = carried.maxIterations;
+    this.#workspace = carried.workspace;
+    this.#warnings.push(...carried.warnings);
+    this.#environment.push(...carried.environment);
+    this.update(carried.state as unknown as RunState);
+  }
+
+  /** What the next run starts from when this one continues as new (see continueFrom). */
+  carry(
+    rest: Omit<CarriedRun, 'state' | 'definition' | 'workspace' | 'maxIterations' | 'warnings' | 'environment'>,
+  ): CarriedRun | undefined {
+    if (this.#definition === undefined || this.#workspace === undefined) return undefined;
+    return {
+      ...rest,
+      state: this.#state as unknown as Readonly<Record<string, unknown>>,
+      definition: this.#definition,
+      workspace: this.#workspace,
+      maxIterations: this.#maxIterations,
+      warnings: [...this.#warnings],
+      environment: [...this.#environment],
+    };
   }
 
   /** A step stopped because its next model call would exceed the budget. */

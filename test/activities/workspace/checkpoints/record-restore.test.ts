@@ -11,6 +11,11 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { recordWorktreeCheckpoint } from '../../../../src/activities/workspace/checkpoints/record-checkpoint.js';
+import {
+  checkpointIndexOf,
+  indexCheckpoint,
+  invalidateIndex,
+} from '../../../../src/activities/workspace/checkpoints/checkpoint-index.js';
 import { restoreWorktreeCheckpoint } from '../../../../src/activities/workspace/checkpoints/restore-checkpoint.js';
 import {
   listCheckpoints,
@@ -176,4 +181,61 @@ test('GIT_INDEX_FILE reaches git only through the explicit option, never from th
   const explicit = harnessGitEnv({ PATH: '/bin' }, {}, { temporaryIndexFile: '/tmp/x/index' });
   assert.equal(explicit['GIT_INDEX_FILE'], '/tmp/x/index');
   assert.throws(() => harnessGitEnv({}, {}, { temporaryIndexFile: 'relative/index' }), /absolute/);
+});
+
+test('a checkpoint from named paths (issue 29) records the same tree a full scan does, without scanning', async () => {
+  const dir = join(repo.dir, '.git', 'agent', 'checkpoints', 'index-test');
+  mkdirSync(dir, { recursive: true });
+  const index = checkpointIndexOf(join(dir, 'issue-7.json'));
+  await stepOneChanges();
+  const one = await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 1), 'step 1', { index });
+  assert.equal(one.scanned, true, 'the first checkpoint scans');
+  assert.equal(await indexCheckpoint(index), one.commit, 'the index is at the checkpoint it recorded');
+
+  // Step 2 edits one file and creates one (as the editor tool would), in a new directory too.
+  await writeFile(join(tree, 'src/a.txt'), 'a3 edited by step 2\n');
+  mkdirSync(join(tree, 'docs/deep'), { recursive: true });
+  await writeFile(join(tree, 'docs/deep/new[1].md'), 'created by step 2\n');
+  const paths = ['src/a.txt', 'docs/deep/new[1].md'];
+  const two = await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 2), 'step 2', {
+    index,
+    changedSince: { from: one.commit, paths },
+  });
+  assert.equal(two.scanned, false, 'only the named paths were staged');
+  const full = await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 3), 'full scan');
+  assert.equal(two.tree, full.tree, 'the same tree as a full scan');
+
+  // An unlisted change is not seen by the named path (so the record must be complete) ...
+  await writeFile(join(tree, 'unlisted.txt'), 'not in the record\n');
+  const three = await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 4), 'step 3', {
+    index,
+    changedSince: { from: two.commit, paths: [] },
+  });
+  assert.equal(three.tree, two.tree, 'nothing named, nothing staged');
+  // ... and an index not at `from` (a validator ran, a reset) scans.
+  await invalidateIndex(index);
+  const four = await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 5), 'step 4', {
+    index,
+    changedSince: { from: three.commit, paths: [] },
+  });
+  assert.equal(four.scanned, true);
+  assert.notEqual(four.tree, three.tree, 'the scan sees the unlisted file');
+});
+
+test('a named path git refuses (ignored) falls back to the scan, with the same tree as a full one', async () => {
+  const dir = join(repo.dir, '.git', 'agent', 'checkpoints', 'index-test');
+  mkdirSync(dir, { recursive: true });
+  const index = checkpointIndexOf(join(dir, 'issue-7.json'));
+  const one = await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 1), 'step 1', { index });
+  mkdirSync(join(tree, 'build'));
+  await writeFile(join(tree, 'build/out.bin'), 'ignored\n');
+  await writeFile(join(tree, 'src/a.txt'), 'edited\n');
+  const two = await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 2), 'step 2', {
+    index,
+    changedSince: { from: one.commit, paths: ['build/out.bin', 'src/a.txt'] },
+  });
+  assert.equal(two.scanned, true);
+  const full = await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 3), 'full scan');
+  assert.equal(two.tree, full.tree);
+  await removeCheckpoints(tree, NS);
 });

@@ -1,0 +1,104 @@
+/**
+ * Continue-as-new (issue 29): with a low history bound the demo run continues as new
+ * several times and still follows the whole playbook under one Workflow ID: StepContext,
+ * step records, usage and the worktree are carried; no activity of the start (definition,
+ * worktree, environment) runs again; queries answer on the continued run; the result read
+ * by Workflow ID alone is the chain's. The first run records the patch marker.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DEMO_DIR } from '../../../src/dev/sample-repo.js';
+import { readRunResult } from '../../../src/host/run-result.js';
+import { progressQuery } from '../../../src/workflows/run/messages.js';
+import { CONTINUE_AS_NEW_PATCH } from '../../../src/workflows/run/continue-as-new.js';
+import { runScenario } from '../../helpers/run-scenario.js';
+import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
+
+after(teardownEnv);
+
+const PLAYBOOK = [
+  'initial.understand:next',
+  'continuation.reproduce:next',
+  'continuation.implement:next',
+  'verification.review:escalate',
+  'continuation.implement:next',
+  'verification.review:next',
+  'closure.issue:closing',
+];
+
+test('a run past its history bound continues as new and completes as one run under its Workflow ID', async () => {
+  let firstRunId = '';
+  let continuedProgress: { iteration: number; workflowId: string } | undefined;
+  const { result, workflowId, handle } = await runScenario({
+    session: join(DEMO_DIR, 'session.json'),
+    input: { tuning: { historyEventBound: 60 } },
+    during: async (h) => {
+      firstRunId = (await h.describe()).runId;
+      // The handle follows the chain: a query after the first continuation answers from the new run.
+      for (let i = 0; i < 600 && continuedProgress === undefined; i += 1) {
+        const d = await h.describe().catch(() => undefined);
+        if (d !== undefined && d.runId !== firstRunId && d.status.name === 'RUNNING') {
+          const p = await h.query(progressQuery).catch(() => undefined);
+          if (p !== undefined) continuedProgress = { iteration: p.iteration, workflowId: p.workflowId };
+        }
+        await sleep(50);
+      }
+    },
+  });
+  assert.equal(result.outcome, 'success', result.reason);
+  assert.deepEqual(
+    result.steps.map((s) => `${s.stepId}:${s.intent}`),
+    PLAYBOOK,
+    'the step records of every run of the chain',
+  );
+  assert.equal(result.boundary?.status, 'success');
+  assert.equal(result.handoff['initial.understand']?.['test_command'], 'npm test --silent', 'StepContext carried');
+
+  const env = await testEnv();
+  const runs: Array<{ runId: string; status: string; start: number }> = [];
+  for await (const e of env.client.workflow.list({ query: `WorkflowId="${workflowId}"` }))
+    runs.push({ runId: e.runId, status: e.status.name, start: e.startTime.getTime() });
+  runs.sort((a, b) => a.start - b.start);
+  assert.ok(runs.length >= 2, `continued as new at least once: ${JSON.stringify(runs)}`);
+  assert.equal(runs[0]?.runId, firstRunId);
+  assert.ok(
+    runs.slice(0, -1).every((r) => r.status === 'CONTINUED_AS_NEW'),
+    JSON.stringify(runs),
+  );
+  assert.ok(continuedProgress !== undefined, 'the progress query answered on a continued run');
+  assert.equal(continuedProgress.workflowId, workflowId);
+  assert.ok(continuedProgress.iteration > 0, 'the continued run kept the iteration count');
+
+  // The start's activities ran once, in the first run only; the first run carries the patch marker.
+  const activitiesOf = async (runId: string): Promise<string[]> => {
+    const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
+    return (history.events ?? []).flatMap((e) => {
+      const name = e.activityTaskScheduledEventAttributes?.activityType?.name;
+      return name ? [name] : [];
+    });
+  };
+  const first = await activitiesOf(runs[0]!.runId);
+  assert.ok(first.includes('prepareWorkspace') && first.includes('loadDefinition'));
+  for (const run of runs.slice(1)) {
+    const names = await activitiesOf(run.runId);
+    for (const once of ['loadDefinition', 'prepareWorkspace', 'prepareEnvironment'])
+      assert.equal(names.includes(once), false, `${once} again in ${run.runId}`);
+  }
+  const firstHistory = await env.client.workflow.getHandle(workflowId, firstRunId).fetchHistory();
+  const markers = (firstHistory.events ?? []).flatMap((e) =>
+    Object.values(e.markerRecordedEventAttributes?.details ?? {}).flatMap((p) =>
+      (p.payloads ?? []).map((payload) => Buffer.from(payload.data ?? new Uint8Array()).toString('utf8')),
+    ),
+  );
+  assert.ok(
+    markers.some((m) => m.includes(CONTINUE_AS_NEW_PATCH)),
+    `the first run recorded the patch marker: ${markers.join(' | ')}`,
+  );
+  // Read by Workflow ID alone (as `status` and `--follow` do): the chain's result.
+  const byId = await readRunResult(env.client.workflow.getHandle(workflowId));
+  assert.equal(byId.outcome, 'success');
+  assert.deepEqual(byId.steps, result.steps);
+  void handle;
+});
