@@ -7,6 +7,7 @@ import type { FailureType } from './failures.js';
 import type { DefinitionOverrides } from './repo-config.js';
 import type { Intent, StepKind } from './intents.js';
 import type { RunBudget, Usage } from './usage.js';
+import type { ProgressCommentSettings } from './progress-comment.js';
 
 export const IssueSourceKind = { Local: 'local', GitHub: 'github' } as const;
 export type IssueSourceKind = (typeof IssueSourceKind)[keyof typeof IssueSourceKind];
@@ -40,6 +41,8 @@ export interface RunInput {
   readonly tuning?: { readonly heartbeatTimeoutMs?: number };
   /** `retry` of a failed run: start at this step with the failed run's StepContext. */
   readonly resumeFrom?: ResumePoint;
+  /** Keep one progress comment on the issue, edited in place (set by `issue-agent watch`). */
+  readonly progressComment?: ProgressCommentSettings;
 }
 
 export interface ResumePoint {

@@ -34,6 +34,7 @@ import type { RunContext } from './run/run-context.js';
 import { endRun, startAt } from './run/state/run-transitions.js';
 import { runEnvironmentPhase } from './environment/environment-phase.js';
 import { endWithStatus, statusFollowsOutcome, watchCancelRequest } from './run/end-with-status.js';
+import { ProgressComment } from './run/progress-comment.js';
 
 const TEMPORAL_CANCEL_REASON = 'cancelled through Temporal (Web UI or temporal workflow cancel)';
 
@@ -94,8 +95,9 @@ async function prepare(session: RunSession): Promise<RunContext> {
   };
 }
 
-async function runLoop(session: RunSession, ctx: RunContext): Promise<IterationOutcome> {
+async function runLoop(session: RunSession, ctx: RunContext, comment: ProgressComment): Promise<IterationOutcome> {
   for (;;) {
+    await comment.step(session);
     if (session.state.iteration >= ctx.maxIterations && !withinClosureGrace(ctx, session)) {
       return {
         kind: 'failed',
@@ -162,6 +164,7 @@ function toResult(session: RunSession, outcome: IterationOutcome | { kind: 'canc
 
 export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   const session = new RunSession(input, workflowInfo().workflowId);
+  const comment = new ProgressComment(input);
   const cancelRequested = watchCancelRequest();
   const scope = new CancellationScope();
   setHandler(progressQuery, () => session.progress());
@@ -189,7 +192,7 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   let outcome: IterationOutcome | { kind: 'cancelled'; reason: string };
   let temporalCancel: unknown;
   try {
-    outcome = await scope.run(async () => runLoop(session, await prepare(session)));
+    outcome = await scope.run(async () => runLoop(session, await prepare(session), comment));
   } catch (err) {
     const info = failureInfo(err);
     if (isCancellation(err) || info.cancelled) {
@@ -212,5 +215,6 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
     endRun(session.state, phase, result.outcome === 'failed' ? `${result.code}: ${result.reason}` : undefined),
   );
   log.info('run finished', { outcome: result.outcome, code: result.code, reason: result.reason });
+  await comment.end(session, result);
   return truthful ? endWithStatus(result, cancelRequested) : result;
 }
