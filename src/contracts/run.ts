@@ -41,6 +41,8 @@ export interface RunInput {
   readonly tuning?: { readonly heartbeatTimeoutMs?: number };
   /** `retry` of a failed run: start at this step with the failed run's StepContext. */
   readonly resumeFrom?: ResumePoint;
+  /** Operator guidance for the first model step (a review's text when the watcher continues a run). */
+  readonly guidance?: string;
   /** Keep one progress comment on the issue, edited in place (set by `issue-agent watch`). */
   readonly progressComment?: ProgressCommentSettings;
 }

@@ -165,6 +165,8 @@ function toResult(session: RunSession, outcome: IterationOutcome | { kind: 'canc
 export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   const session = new RunSession(input, workflowInfo().workflowId);
   const comment = new ProgressComment(input);
+  // As a `retry` signal's prompt would be, without the race of a signal sent after the start.
+  if (input.guidance !== undefined) session.requestRetry(input.guidance);
   const cancelRequested = watchCancelRequest();
   const scope = new CancellationScope();
   setHandler(progressQuery, () => session.progress());

@@ -5,8 +5,8 @@
  * `<repoId>/<agent>/issue-<n>` (so `status|retry|cancel --issue N` work on it and
  * stopping the watcher leaves it running). A live run already holding that ID (start-run,
  * or an earlier watcher) is adopted, never duplicated. A continuation gets its guidance
- * (review text, the comment's words) as a `retry` signal right after it starts: the
- * run's first model step reads it as operator guidance.
+ * (review texts, the comment's words) in RunInput.guidance: the run's first model step
+ * reads it as operator guidance, as it would a `retry` signal's prompt.
  */
 import {
   ParentClosePolicy,
@@ -26,10 +26,11 @@ import { RepoIdKey } from '../run/search-attributes.js';
 import { watchActivities } from './watch-proxies.js';
 import type { WatchSession } from './watch-session.js';
 
-function runInput(session: WatchSession, issue: number): RunInput {
+function runInput(session: WatchSession, work: PendingWork): RunInput {
   const input = session.input;
   return {
-    issue,
+    issue: work.issue,
+    ...(work.guidance.length > 0 ? { guidance: guidanceOf(work) } : {}),
     agentDir: input.agentDir,
     repoPath: input.repoPath,
     issueSource: input.issueSource,
@@ -66,7 +67,7 @@ export async function startOwedRun(session: WatchSession, work: PendingWork): Pr
   try {
     await startChild<RunAgentWorkflow>('runAgentWorkflow', {
       workflowId: id,
-      args: [runInput(session, work.issue)],
+      args: [runInput(session, work)],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
       staticSummary: `Issue #${work.issue} (${work.kind} by the watcher)`,
@@ -76,17 +77,18 @@ export async function startOwedRun(session: WatchSession, work: PendingWork): Pr
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     log.info('adopted the live run of the issue', { issue: work.issue, workflowId: id });
+    // A live run took no input from us: the guidance goes to it as a retry prompt.
+    if (work.guidance.length > 0)
+      await getExternalWorkflowHandle(id)
+        .signal(retrySignal, { prompt: guidanceOf(work) })
+        .catch((e: unknown) =>
+          log.warn('could not pass the guidance', { workflowId: id, error: failureInfo(e).message }),
+        );
   }
   session.started(work, id);
-  if (work.guidance.length > 0) {
-    const prompt = work.guidance.join('\n\n---\n\n');
-    await getExternalWorkflowHandle(id)
-      .signal(retrySignal, { prompt })
-      .catch((err: unknown) =>
-        log.warn('could not pass the guidance', { workflowId: id, error: failureInfo(err).message }),
-      );
-  }
 }
+
+const guidanceOf = (work: PendingWork): string => work.guidance.join('\n\n---\n\n');
 
 /** A run that ended: its working label goes, and the comment that asked for it gets the outcome. */
 export async function runEnded(session: WatchSession, run: WatchedRun): Promise<void> {

@@ -9,7 +9,8 @@
  *   back) adopts the run instead of starting a second one;
  * - a stranger's mention on the PR starts nothing; an allowed `@issue-agent` comment on
  *   the PR continues the issue: a second run on the same branch pushes a new commit to
- *   the same PR (no second PR) and the comment gets a reply with the outcome.
+ *   the same PR (no second PR), its first step sees the comment's words, and the comment
+ *   gets a reply with the outcome.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -52,7 +53,15 @@ function twoRuns(): SessionScript {
     ...first,
     rules: [
       ...first.rules.map((r) => ({ ...r, id: `1-${r.id}`, times: 1 })),
-      ...second.rules.map((r) => ({ ...r, id: `2-${r.id}`, times: 1 })),
+      // The continuation's first step must see the PR comment's words as guidance.
+      ...second.rules.map((r) => ({
+        ...r,
+        id: `2-${r.id}`,
+        times: 1,
+        ...(r.id === 'understand'
+          ? { when: { ...r.when, promptContains: ['Step initial.understand', 'please also update the doc comment'] } }
+          : {}),
+      })),
     ],
   };
 }
