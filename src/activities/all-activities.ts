@@ -8,7 +8,7 @@ import { createBatchActivities } from './batch/batch-activities.js';
 import { createPipelineActivities } from './pipeline/pipeline-activities.js';
 import type { ActivityDeps } from './deps.js';
 import { createWatchActivities } from './watch/watch-activities.js';
-import { createProgressActivities } from './watch/progress-comment.js';
+import { createProgressActivities } from './watch/progress-comment-activity.js';
 import { createWatchConnector } from './watch/watch-connector.js';
 import { createLocalIssueStore } from './issues/local-issue-store.js';
 import { redactorForEnv } from './edge/secret-redactor.js';
@@ -16,7 +16,7 @@ import { redactorForEnv } from './edge/secret-redactor.js';
 export { createDefaultDeps } from './deps.js';
 
 export function createWorkerActivities(deps: ActivityDeps): WorkerActivities {
-  const env = deps.boundary.env ?? process.env;
+  const env = deps.boundary?.env ?? process.env;
   const watch = {
     github: createWatchConnector(env),
     issueSource: deps.issueSource,

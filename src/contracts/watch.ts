@@ -1,7 +1,7 @@
 /**
  * The repository watcher (`issue-agent watch`): its input and carried state, the
  * triggers a poll finds, and the activities it calls. Shared by the watch workflow,
- * its activities and the CLI. The progress comment's shapes: progress-comment.ts.
+ * its activities and the CLI. The progress comment's shapes: contracts/progress-comment.ts.
  */
 import type { DeliveryMode } from './delivery.js';
 import type { IssueSourceKind, RunInput, RunOutcome } from './run.js';

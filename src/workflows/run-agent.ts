@@ -34,7 +34,7 @@ import type { RunContext } from './run/run-context.js';
 import { endRun, startAt } from './run/state/run-transitions.js';
 import { runEnvironmentPhase } from './environment/environment-phase.js';
 import { endWithStatus, statusFollowsOutcome, watchCancelRequest } from './run/end-with-status.js';
-import { ProgressComment } from './run/progress-comment.js';
+import { ProgressComment } from './run/progress-comment-keeper.js';
 
 const TEMPORAL_CANCEL_REASON = 'cancelled through Temporal (Web UI or temporal workflow cancel)';
 

@@ -9,7 +9,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createGitHubWatchClient } from '../../../src/activities/github/octokit-watch-client.js';
-import { createProgressActivities } from '../../../src/activities/watch/progress-comment.js';
+import { createProgressActivities } from '../../../src/activities/watch/progress-comment-activity.js';
 import {
   createLocalIssueStore,
   localIssuePath,

@@ -14,9 +14,16 @@
 import { CancellationScope, isCancellation, log, patched, workflowInfo } from '@temporalio/workflow';
 import type { ProgressView } from '../../contracts/progress-comment.js';
 import { progressActivities } from './activity-proxies.js';
-import type { RunInput, RunResult } from '../../contracts/run.js';
+import type { RunInput, RunProgress, RunResult } from '../../contracts/run.js';
 import { failureInfo } from './failure-info.js';
-import type { RunSession } from './state/run-session.js';
+
+/** What the keeper reads of the run session (structural: run/state stays a leaf of run/). */
+export interface ProgressSource {
+  readonly workflowId: string;
+  readonly definition: { readonly steps: Readonly<Record<string, unknown>> } | undefined;
+  readonly state: { readonly stepId: string; readonly iteration: number; readonly phase: string };
+  progress(): RunProgress;
+}
 
 export const PROGRESS_COMMENT_PATCH = 'progress-comment';
 const MIN_EDIT_INTERVAL_MS = 5_000;
@@ -38,7 +45,7 @@ export class ProgressComment {
   }
 
   /** After a step (or at the start): forced when the step or iteration changed. */
-  async step(session: RunSession): Promise<void> {
+  async step(session: ProgressSource): Promise<void> {
     if (!this.#enabled || session.definition === undefined) return;
     const s = session.state;
     const key = `${s.stepId}#${s.iteration}#${s.phase}`;
@@ -48,13 +55,13 @@ export class ProgressComment {
   }
 
   /** The end: always sent, with the outcome. */
-  async end(session: RunSession, result: RunResult): Promise<void> {
+  async end(session: ProgressSource, result: RunResult): Promise<void> {
     if (!this.#enabled || session.definition === undefined) return;
     // Also after a Temporal cancel of the run: the last edit still goes out.
     await CancellationScope.nonCancellable(() => this.send(session, 'end', result));
   }
 
-  private async send(session: RunSession, key: string, result: RunResult | undefined): Promise<void> {
+  private async send(session: ProgressSource, key: string, result: RunResult | undefined): Promise<void> {
     this.#lastKey = key;
     this.#lastAtMs = Date.now();
     try {
@@ -73,7 +80,7 @@ export class ProgressComment {
     }
   }
 
-  private view(session: RunSession, result: RunResult | undefined): ProgressView {
+  private view(session: ProgressSource, result: RunResult | undefined): ProgressView {
     const p = session.progress();
     const visited = new Set(p.steps.map((s) => s.stepId));
     const order = Object.keys(session.definition?.steps ?? {});
