@@ -157,3 +157,22 @@ test('rate-limit headers are honoured: a nearly spent limit waits for its reset,
     await s.close();
   }
 });
+
+test('local issues: the label triggers (they have no comment feed)', async () => {
+  const { makeTempGitRepo } = await import('../../helpers/temp-git-repo.js');
+  const { createLocalIssueStore, writeLocalIssue } =
+    await import('../../../src/activities/issues/local-issue-store.js');
+  const repo = await makeTempGitRepo({});
+  try {
+    await writeLocalIssue(repo.dir, { number: 1, title: 'take me', body: 'b', labels: ['agent'] });
+    await writeLocalIssue(repo.dir, { number: 2, title: 'not me', body: 'b', labels: ['bug'] });
+    await writeLocalIssue(repo.dir, { number: 3, title: 'closed', body: 'b', labels: ['agent'], state: 'closed' });
+    const out = await pollWatch(
+      { github: () => assert.fail('no GitHub for local issues'), issues: createLocalIssueStore },
+      { ...input({ since: '2024-01-01T00:00:00Z', seenCommentIds: [] }), repoPath: repo.dir, issueSource: 'local' },
+    );
+    assert.deepEqual(out.triggers, [{ kind: 'label', issue: 1, title: 'take me' }]);
+  } finally {
+    await repo.cleanup();
+  }
+});
