@@ -13,6 +13,7 @@ import type {
   ProgressCommentInput,
   ProgressCommentOutput,
 } from '../../contracts/progress-comment.js';
+import { atEdge } from '../edge/to-failure.js';
 import type { LocalIssueStore } from '../issues/local-issue-store.js';
 import type { WatchConnector } from './watch-connector.js';
 import { fill, progressValues, readTemplate } from './comment-templates.js';
@@ -36,7 +37,7 @@ export async function renderProgress(input: ProgressCommentInput, templatesDir?:
 export function createProgressActivities(deps: ProgressCommentDeps): ProgressActivities {
   const lastSent = new Map<string, string>();
   return {
-    async updateProgressComment(input): Promise<ProgressCommentOutput> {
+    updateProgressComment: atEdge(async (input): Promise<ProgressCommentOutput> => {
       const text = deps.redact(await renderProgress(input, deps.templatesDir));
       switch (input.issueSource) {
         case 'local':
@@ -53,6 +54,6 @@ export function createProgressActivities(deps: ProgressCommentDeps): ProgressAct
           return { commentId: id };
         }
       }
-    },
+    }),
   };
 }
