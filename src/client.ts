@@ -16,6 +16,7 @@ const HANDLERS: Readonly<Record<string, () => Promise<Handler>>> = {
   'start-run': async () => (await import('./cli/commands/start-run.js')).startRunCommand,
   'start-batch': async () => (await import('./cli/commands/start-batch.js')).startBatchCommand,
   'start-pipeline': async () => (await import('./cli/commands/start-pipeline.js')).startPipelineCommand,
+  watch: async () => (await import('./cli/commands/watch-command.js')).watchCommand,
   status: async () => (await import('./cli/commands/run-control.js')).statusCommand,
   retry: async () => (await import('./cli/commands/run-control.js')).retryCommand,
   cancel: async () => (await import('./cli/commands/run-control.js')).cancelCommand,

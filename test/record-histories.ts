@@ -157,6 +157,11 @@ async function recordRuns(): Promise<void> {
     session: join(DEMO_DIR, 'session.json'),
     input: { tuning: { historyEventBound: 60 } },
   });
+  // One progress comment kept on the issue, edited at every step (patched 'progress-comment').
+  await record('demo-success-progress-comment', {
+    session: join(DEMO_DIR, 'session.json'),
+    input: { progressComment: { uiWorkflowsUrl: 'http://127.0.0.1:8233/namespaces/default/workflows/' } },
+  });
   // The playbook's five steps, each answered at once; the tests never pass.
   const answer = (stepId: string, action: string, rest: object) => ({
     id: stepId,

@@ -7,9 +7,27 @@ import { createActivities } from './create-activities.js';
 import { createBatchActivities } from './batch/batch-activities.js';
 import { createPipelineActivities } from './pipeline/pipeline-activities.js';
 import type { ActivityDeps } from './deps.js';
+import { createWatchActivities } from './watch/watch-activities.js';
+import { createProgressActivities } from './watch/progress-comment-activity.js';
+import { createWatchConnector } from './watch/watch-connector.js';
+import { createLocalIssueStore } from './issues/local-issue-store.js';
+import { redactorForEnv } from './edge/secret-redactor.js';
 
 export { createDefaultDeps } from './deps.js';
 
 export function createWorkerActivities(deps: ActivityDeps): WorkerActivities {
-  return { ...createActivities(deps), ...createBatchActivities(deps), ...createPipelineActivities(deps) };
+  const env = deps.boundary?.env ?? process.env;
+  const watch = {
+    github: createWatchConnector(env),
+    issueSource: deps.issueSource,
+    local: createLocalIssueStore,
+    redact: deps.redact ?? redactorForEnv(env),
+  };
+  return {
+    ...createActivities(deps),
+    ...createBatchActivities(deps),
+    ...createPipelineActivities(deps),
+    ...createWatchActivities(watch),
+    ...createProgressActivities(watch),
+  };
 }

@@ -39,6 +39,8 @@ export interface RepoConfigFile {
   readonly issues?: IssueSourceKind;
   /** Agent directory relative to `.agent/` (e.g. `agents/default`), or an absolute path. */
   readonly agent?: string;
+  /** `issue-agent watch`: the mention that triggers (default `@issue-agent`) and the trigger label. */
+  readonly watch?: { readonly mention?: string; readonly label?: string };
 }
 
 /** Applied by the loadDefinition activity over agent.json, so the files stay untouched. */

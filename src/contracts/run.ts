@@ -8,6 +8,7 @@ import type { FailureType } from './failures.js';
 import type { DefinitionOverrides } from './repo-config.js';
 import type { Intent, StepKind } from './intents.js';
 import type { RunBudget, Usage } from './usage.js';
+import type { ProgressCommentSettings } from './progress-comment.js';
 
 export const IssueSourceKind = { Local: 'local', GitHub: 'github' } as const;
 export type IssueSourceKind = (typeof IssueSourceKind)[keyof typeof IssueSourceKind];
@@ -51,6 +52,10 @@ export interface RunInput {
   readonly resumeFrom?: ResumePoint;
   /** Set only by the run itself when it continues as new: what the next run starts from. */
   readonly carried?: CarriedRun;
+  /** Operator guidance for the first model step (a review's text when the watcher continues a run). */
+  readonly guidance?: string;
+  /** Keep one progress comment on the issue, edited in place (set by `issue-agent watch`). */
+  readonly progressComment?: ProgressCommentSettings;
 }
 
 export interface ResumePoint {

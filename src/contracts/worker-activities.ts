@@ -7,8 +7,14 @@
 import type { RunActivities } from './activities.js';
 import type { BatchActivities } from './batch.js';
 import type { PipelineActivities } from './pipeline-run.js';
+import type { ProgressActivities } from './progress-comment.js';
+import type { WatchActivities } from './watch.js';
 
-export type WorkerActivities = RunActivities & BatchActivities & PipelineActivities;
+export type WorkerActivities = RunActivities &
+  BatchActivities &
+  PipelineActivities &
+  WatchActivities &
+  ProgressActivities;
 
 const NAMES = {
   loadDefinition: true,
@@ -34,6 +40,12 @@ const NAMES = {
   postPipelineComment: true,
   closePipelineIssue: true,
   handOverBranch: true,
+  pollWatch: true,
+  checkRuns: true,
+  pickUpIssue: true,
+  postWatchReply: true,
+  replyRunStatus: true,
+  updateProgressComment: true,
 } as const satisfies Record<keyof WorkerActivities, true>;
 
 export const WORKER_ACTIVITY_NAMES = Object.keys(NAMES) as ReadonlyArray<keyof WorkerActivities>;

@@ -36,6 +36,7 @@ import { runEnvironmentPhase } from './environment/environment-phase.js';
 import { awaitBudget } from './run/state/budget-pause.js';
 import { endWithStatus, statusFollowsOutcome, watchCancelRequest } from './run/end-with-status.js';
 import { continueAsNext, historyPastBound, resumeCarried } from './run/continue-as-new.js';
+import { ProgressComment } from './run/progress-comment-keeper.js';
 
 const TEMPORAL_CANCEL_REASON = 'cancelled through Temporal (Web UI or temporal workflow cancel)';
 
@@ -98,8 +99,9 @@ async function prepare(session: RunSession): Promise<RunContext> {
   };
 }
 
-async function runLoop(session: RunSession, ctx: RunContext): Promise<IterationOutcome> {
+async function runLoop(session: RunSession, ctx: RunContext, comment: ProgressComment): Promise<IterationOutcome> {
   for (;;) {
+    await comment.step(session);
     if (session.state.iteration >= ctx.maxIterations && !withinClosureGrace(ctx, session)) {
       return {
         kind: 'failed',
@@ -115,7 +117,8 @@ async function runLoop(session: RunSession, ctx: RunContext): Promise<IterationO
     switch (outcome.kind) {
       case 'continue':
         // Between iterations only, and never with a cancel on its way (the next run would not see it).
-        if (session.cancelReason === undefined && historyPastBound(ctx.input)) await continueAsNext(session, ctx);
+        if (session.cancelReason === undefined && historyPastBound(ctx.input))
+          await continueAsNext(session, ctx, comment.commentId);
         continue;
       case 'budget-exhausted':
         session.blockOnBudget(outcome.reason);
@@ -167,6 +170,9 @@ function toResult(session: RunSession, outcome: IterationOutcome | { kind: 'canc
 
 export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   const session = new RunSession(input, workflowInfo().workflowId);
+  const comment = new ProgressComment(input);
+  // As a `retry` signal's prompt would be, without the race of a signal sent after the start.
+  if (input.guidance !== undefined) session.requestRetry(input.guidance);
   const cancelRequested = watchCancelRequest();
   const scope = new CancellationScope();
   setHandler(progressQuery, () => session.progress());
@@ -194,7 +200,7 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   let outcome: IterationOutcome | { kind: 'cancelled'; reason: string };
   let temporalCancel: unknown;
   try {
-    outcome = await scope.run(async () => runLoop(session, await prepare(session)));
+    outcome = await scope.run(async () => runLoop(session, await prepare(session), comment));
   } catch (err) {
     // Continue-as-new ends this run by throwing: it is not a failure.
     if (err instanceof ContinueAsNew) throw err;
@@ -219,5 +225,6 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
     endRun(session.state, phase, result.outcome === 'failed' ? `${result.code}: ${result.reason}` : undefined),
   );
   log.info('run finished', { outcome: result.outcome, code: result.code, reason: result.reason });
+  await comment.end(session, result);
   return truthful ? endWithStatus(result, cancelRequested) : result;
 }

@@ -42,6 +42,18 @@ const cli = (...args: string[]) => runCli(args, { env, timeoutMs: 60_000 });
 const CONCURRENCY = 3;
 
 describe('usage errors exit 2 naming the flag', { concurrency: CONCURRENCY }, () => {
+  for (const [flag, value] of [
+    ['--concurrency', '0'],
+    ['--concurrency', '51'],
+    ['--poll-interval', 'soon'],
+    ['--label', 'bad!label'],
+    ['--issues', 'jira'],
+  ] as const) {
+    it(`watch ${flag} ${value}`, async () => {
+      assertCleanFailure(await cli('watch', flag, value), { code: 2, mentions: [flag] });
+    });
+  }
+
   it('start-run --issue abc', async () => {
     assertCleanFailure(await cli('start-run', '--issue', 'abc'), { code: 2, mentions: ['--issue', 'abc'] });
   });

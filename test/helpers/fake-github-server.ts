@@ -8,7 +8,11 @@
  *   close), and resolves once it arrived: a client killed at that moment has caused
  *   the effect without learning about it.
  * Patterns match `METHOD /path` (no query string).
+ * For the watcher: repository-wide comments (`since`), comment edits (PATCH), comments
+ * and reviews on pull requests, ETags with `If-None-Match` → 304, and settable
+ * rate-limit headers (setRateLimit).
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -18,6 +22,17 @@ export interface FakeComment {
   user: string;
   association: string;
   createdAt: string;
+  updatedAt?: string;
+  /** `User` (default) or `Bot`. */
+  type?: string;
+}
+
+export interface FakeReview {
+  id: number;
+  state: string;
+  body: string;
+  user: string;
+  association: string;
 }
 
 export interface FakeIssue {
@@ -36,6 +51,8 @@ export interface FakePull {
   state: 'open' | 'closed';
   head: string;
   base: string;
+  comments: FakeComment[];
+  reviews: FakeReview[];
 }
 
 export interface FakeCounters {
@@ -45,6 +62,8 @@ export interface FakeCounters {
   labelsAdded: number;
   labelsRemoved: number;
   requests: number;
+  commentsEdited: number;
+  notModified: number;
 }
 
 export interface FakeGitHubServer {
@@ -67,6 +86,10 @@ export interface FakeGitHubServer {
   }): FakeIssue;
   issue(number: number): FakeIssue | undefined;
   pulls(): readonly FakePull[];
+  /** A comment written now on an issue or pull request (updated_at = now). */
+  addComment(number: number, c: { body: string; user?: string; association?: string; type?: string }): FakeComment;
+  addReview(pull: number, r: { state: string; body: string; user?: string; association?: string }): FakeReview;
+  setRateLimit(limit: { remaining: number; resetInSeconds: number }): void;
   failNext(pattern: RegExp, status: number, headers?: Record<string, string>, body?: unknown): void;
   holdNext(pattern: RegExp): Promise<void>;
   close(): Promise<void>;
@@ -101,7 +124,21 @@ export async function startFakeGitHubServer(
     labelsAdded: 0,
     labelsRemoved: 0,
     requests: 0,
+    commentsEdited: 0,
+    notModified: 0,
   };
+  let rateLimit = { remaining: 4999, resetInSeconds: 3600 };
+  let nextReviewId = 5000;
+  let lastStamp = 0;
+  /** Strictly increasing ISO times, so `since` reads are exact. */
+  const stamp = (): string => {
+    lastStamp = Math.max(lastStamp + 1, Date.now());
+    return new Date(lastStamp).toISOString();
+  };
+  const allComments = (): Array<{ n: number; pull: boolean; c: FakeComment }> => [
+    ...[...issues.values()].flatMap((i) => i.comments.map((c) => ({ n: i.number, pull: false, c }))),
+    ...pulls.flatMap((p) => p.comments.map((c) => ({ n: p.number, pull: true, c }))),
+  ];
   const log: string[] = [];
   const authHeaders: string[] = [];
   const faults: Fault[] = [];
@@ -142,17 +179,17 @@ export async function startFakeGitHubServer(
     ...issueJson({ number: p.number, title: p.title, body: p.body, state: p.state, labels: [], comments: [] }),
     pull_request: { url: `${base}/repos/${full}/pulls/${p.number}`, html_url: html(`pull/${p.number}`) },
   });
-  const commentJson = (issue: number, c: FakeComment) => ({
+  const commentJson = (issue: number, c: FakeComment, pull = false) => ({
     id: c.id,
     node_id: `IC_${c.id}`,
     url: `${base}/repos/${full}/issues/comments/${c.id}`,
-    html_url: html(`issues/${issue}#issuecomment-${c.id}`),
+    html_url: html(`${pull ? 'pull' : 'issues'}/${issue}#issuecomment-${c.id}`),
     issue_url: `${base}/repos/${full}/issues/${issue}`,
     body: c.body,
-    user: { ...USER, login: c.user },
+    user: { ...USER, login: c.user, type: c.type ?? 'User' },
     author_association: c.association,
     created_at: c.createdAt,
-    updated_at: c.createdAt,
+    updated_at: c.updatedAt ?? c.createdAt,
   });
   const pullJson = (p: FakePull) => ({
     id: p.number * 10,
@@ -175,8 +212,8 @@ export async function startFakeGitHubServer(
     res.writeHead(status, {
       'content-type': 'application/json; charset=utf-8',
       'x-ratelimit-limit': '5000',
-      'x-ratelimit-remaining': '4999',
-      'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
+      'x-ratelimit-remaining': String(rateLimit.remaining),
+      'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + rateLimit.resetInSeconds),
       'x-github-request-id': `FAKE:${counters.requests}`,
       ...headers,
     });
@@ -314,16 +351,73 @@ export async function startFakeGitHubServer(
           state: 'open',
           head,
           base: String(body['base'] ?? ''),
+          comments: [],
+          reviews: [],
         };
         pulls.push(pull);
         counters.prsCreated++;
         return { status: 201, body: pullJson(pull) };
       }
     }
+    if (method === 'GET' && rest === '/issues/comments') {
+      const since = url.searchParams.get('since') ?? '';
+      const found = allComments()
+        .filter((x) => (x.c.updatedAt ?? x.c.createdAt) >= since)
+        .sort((a, b) => (a.c.updatedAt ?? a.c.createdAt).localeCompare(b.c.updatedAt ?? b.c.createdAt));
+      const p = page(url, found);
+      return { status: 200, body: p.items.map((x) => commentJson(x.n, x.c, x.pull)), headers: p.headers };
+    }
+    const edit = /^\/issues\/comments\/(\d+)$/.exec(rest);
+    if (edit && method === 'PATCH') {
+      const found = allComments().find((x) => x.c.id === Number(edit[1]));
+      if (!found) return { status: 404, body: { message: 'Not Found' } };
+      found.c.body = String(body['body'] ?? '');
+      found.c.updatedAt = stamp();
+      counters.commentsEdited++;
+      return { status: 200, body: commentJson(found.n, found.c, found.pull) };
+    }
+    const reviews = /^\/pulls\/(\d+)\/reviews$/.exec(rest);
+    if (reviews && method === 'GET') {
+      const pr = pulls.find((p) => p.number === Number(reviews[1]));
+      if (!pr) return { status: 404, body: { message: 'Not Found' } };
+      const p = page(url, pr.reviews);
+      return {
+        status: 200,
+        body: p.items.map((r) => ({
+          id: r.id,
+          state: r.state,
+          body: r.body,
+          user: { ...USER, login: r.user },
+          author_association: r.association,
+          submitted_at: '2024-01-01T00:00:00Z',
+        })),
+        headers: p.headers,
+      };
+    }
     const m = /^\/issues\/(\d+)(\/comments|\/labels(?:\/(.+))?)?$/.exec(rest);
     const issue = m ? issues.get(Number(m[1])) : undefined;
     const pull = m ? pulls.find((p) => p.number === Number(m[1])) : undefined;
     if (!m || (!issue && !pull)) return { status: 404, body: { message: 'Not Found' } };
+    if (!issue && pull && m[2] === '/comments') {
+      if (method === 'GET') {
+        const p = page(url, pull.comments);
+        return { status: 200, body: p.items.map((c) => commentJson(pull.number, c, true)), headers: p.headers };
+      }
+      if (method === 'POST') {
+        const at = stamp();
+        const comment: FakeComment = {
+          id: nextCommentId++,
+          body: String(body['body'] ?? ''),
+          user: USER.login,
+          association: 'OWNER',
+          createdAt: at,
+          updatedAt: at,
+        };
+        pull.comments.push(comment);
+        counters.commentsCreated++;
+        return { status: 201, body: commentJson(pull.number, comment, true) };
+      }
+    }
     if (!issue)
       return method === 'GET' && !m[2] && pull
         ? { status: 200, body: pullAsIssueJson(pull) }
@@ -344,12 +438,14 @@ export async function startFakeGitHubServer(
         return { status: 200, body: p.items.map((c) => commentJson(n, c)), headers: p.headers };
       }
       if (method === 'POST') {
+        const at = stamp();
         const comment: FakeComment = {
           id: nextCommentId++,
           body: String(body['body'] ?? ''),
           user: USER.login,
           association: 'OWNER',
-          createdAt: new Date().toISOString(),
+          createdAt: at,
+          updatedAt: at,
         };
         issue.comments.push(comment);
         counters.commentsCreated++;
@@ -404,6 +500,19 @@ export async function startFakeGitHubServer(
         hold!.arrived(); // effect applied, answer withheld: the socket dies with the client
         return;
       }
+      if (method === 'GET' && result.status === 200) {
+        const etag = `W/"${createHash('sha1').update(JSON.stringify(result.body)).digest('hex')}"`;
+        if (req.headers['if-none-match'] === etag) {
+          counters.notModified++;
+          res.writeHead(304, {
+            etag,
+            'x-ratelimit-remaining': String(rateLimit.remaining),
+            'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + rateLimit.resetInSeconds),
+          });
+          return res.end();
+        }
+        result.headers = { ...result.headers, etag };
+      }
       send(res, result.status, result.body ?? { message: 'Not Found' }, result.headers);
     })().catch((error: unknown) => send(res, 500, { message: `fake server error: ${String(error)}` }));
   });
@@ -440,6 +549,38 @@ export async function startFakeGitHubServer(
     },
     issue: (number) => issues.get(number),
     pulls: () => pulls,
+    addComment(number, c) {
+      const target = issues.get(number) ?? pulls.find((p) => p.number === number);
+      if (!target) throw new Error(`no issue or pull request #${number}`);
+      const at = stamp();
+      const comment: FakeComment = {
+        id: nextCommentId++,
+        body: c.body,
+        user: c.user ?? 'octocat',
+        association: c.association ?? 'NONE',
+        createdAt: at,
+        updatedAt: at,
+        ...(c.type === undefined ? {} : { type: c.type }),
+      };
+      target.comments.push(comment);
+      return comment;
+    },
+    addReview(pull, r) {
+      const target = pulls.find((p) => p.number === pull);
+      if (!target) throw new Error(`no pull request #${pull}`);
+      const review: FakeReview = {
+        id: nextReviewId++,
+        state: r.state,
+        body: r.body,
+        user: r.user ?? 'reviewer',
+        association: r.association ?? 'MEMBER',
+      };
+      target.reviews.push(review);
+      return review;
+    },
+    setRateLimit(limit) {
+      rateLimit = limit;
+    },
     failNext(pattern, status, headers = {}, body = { message: status >= 500 ? 'Server Error' : 'Error' }) {
       faults.push({ pattern, status, headers, body });
     },

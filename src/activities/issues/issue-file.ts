@@ -74,3 +74,14 @@ function malformed(path: string, problem: string): AgentError {
     expected: EXPECTED,
   });
 }
+
+/** Replaces the text of the comment with this key (appends it when absent): an edit in place. */
+export function replaceComment(rest: string, key: string, text: string): string {
+  const heading = commentHeading(key);
+  const start = rest.indexOf(`${heading}\n`);
+  if (start === -1) return appendComment(rest, key, text);
+  const after = rest.slice(start + heading.length + 1);
+  const next = after.search(/^## Comment \(.+\)[ \t]*$/m);
+  const tail = next === -1 ? '' : `\n${after.slice(next)}`;
+  return `${rest.slice(0, start)}${heading}\n\n${text.trim()}\n${tail}`;
+}

@@ -11,7 +11,7 @@ import { stringify } from 'yaml';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { IssueSnapshot } from '../../contracts/activities.js';
-import { appendComment, parseIssueFile, renderIssueFile, type IssueFile } from './issue-file.js';
+import { appendComment, parseIssueFile, renderIssueFile, replaceComment, type IssueFile } from './issue-file.js';
 import { issueLocator } from './issue-state-location.js';
 import type {
   CloseOutcome,
@@ -28,7 +28,12 @@ export function localIssuePath(repoPath: string, issue: number): string {
   return join(repoPath, LOCAL_ISSUES_DIR, `${issue}.md`);
 }
 
-export function createLocalIssueStore(repoPath: string): IssueSource {
+/** The local store also edits a comment in place (the progress comment of a run). */
+export interface LocalIssueStore extends IssueSource {
+  upsertComment(issue: number, key: string, text: string): Promise<void>;
+}
+
+export function createLocalIssueStore(repoPath: string): LocalIssueStore {
   const dir = join(repoPath, LOCAL_ISSUES_DIR);
 
   async function load(issue: number): Promise<{ path: string; file: IssueFile }> {
@@ -124,6 +129,12 @@ export function createLocalIssueStore(repoPath: string): IssueSource {
       if (file.commentKeys.includes(key)) return 'already-present';
       await save(path, renderIssueFile(file.frontMatter, appendComment(file.rest, key, text)));
       return 'added';
+    },
+
+    async upsertComment(issue, key, text) {
+      const { path, file } = await load(issue);
+      const rest = replaceComment(file.rest, key.replace(/[\r\n]+/g, ' ').trim(), text);
+      if (rest !== file.rest) await save(path, renderIssueFile(file.frontMatter, rest));
     },
   };
 }

@@ -64,6 +64,32 @@ export const START_COMMANDS: Readonly<Record<string, CommandSpec>> = {
       help: COMMON_FLAGS.help,
     },
   },
+  watch: {
+    name: 'watch',
+    summary: [
+      'Start (idempotently) the durable watcher of a repository (Workflow ID <repo-id>/watch): an issue with the trigger',
+      'label, or a comment mentioning @issue-agent from an author with write access, gets one run (at most --concurrency',
+      'at once) with one progress comment edited in place; `@issue-agent cancel|retry <text>|status` act on its run; a',
+      'review requesting changes (or a mention on its PR) continues it on the same branch. Returns once started; runs',
+      'need a long-lived worker (issue-agent worker). Stop: --stop (running runs go on).',
+    ].join('\n'),
+    flags: {
+      label: {
+        type: 'string',
+        value: 'NAME',
+        help: 'trigger label (default agent, or watch.label in .agent/config.json)',
+      },
+      concurrency: { type: 'string', value: 'N', help: 'runs at once (default 2, at most 50)' },
+      'poll-interval': { type: 'string', value: 'SECONDS', help: 'seconds between polls (default 60)' },
+      agent: COMMON_FLAGS.agent,
+      repo: COMMON_FLAGS.repo,
+      issues: { type: 'string', value: 'local|github', help: 'where issues live (default github)' },
+      deliver: DELIVER_FLAG,
+      stop: { type: 'boolean', help: "stop the repository's watcher (its runs are left alone)" },
+      json: COMMON_FLAGS.json,
+      help: COMMON_FLAGS.help,
+    },
+  },
   'start-pipeline': {
     name: 'start-pipeline',
     summary: [

@@ -30,5 +30,13 @@ export const REPO_CONFIG_SCHEMA = {
     model: { type: 'string', minLength: 1 },
     issues: { enum: ['local', 'github'] },
     agent: { type: 'string', minLength: 1 },
+    watch: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        mention: { type: 'string', pattern: '^@[A-Za-z0-9][A-Za-z0-9_-]{0,38}$' },
+        label: { type: 'string', minLength: 1, maxLength: 50 },
+      },
+    },
   },
 } as const;

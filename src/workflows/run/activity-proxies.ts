@@ -6,6 +6,7 @@
  */
 import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
 import type { RunActivities } from '../../contracts/activities.js';
+import type { ProgressActivities } from '../../contracts/progress-comment.js';
 
 /** Reading files: fast, retried a few times for transient I/O. */
 export const configActivities = proxyActivities<
@@ -72,6 +73,12 @@ export const boundaryActivities = proxyActivities<Pick<RunActivities, 'runBounda
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '60 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
+/** The progress comment (progress-comment-keeper.ts): short and idempotent; a failure never fails the run. */
+export const progressActivities = proxyActivities<ProgressActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
 });
 
 /**

@@ -40,9 +40,18 @@ export function historyPastBound(input: RunInput): boolean {
 }
 
 /** Ends this run and starts the next with `carried` (throws ContinueAsNew: let it propagate). */
-async function continueRun(input: RunInput, carried: CarriedRun): Promise<never> {
-  const { resumeFrom: _applied, carried: _previous, ...rest } = input;
-  return continueAsNew<(input: RunInput) => Promise<RunResult>>({ ...rest, carried });
+async function continueRun(input: RunInput, carried: CarriedRun, commentId: number | undefined): Promise<never> {
+  // resumeFrom and guidance were applied by the first run; the next must not apply them again.
+  const { resumeFrom: _applied, carried: _previous, guidance: _given, ...rest } = input;
+  const progressComment =
+    rest.progressComment === undefined || commentId === undefined
+      ? rest.progressComment
+      : { ...rest.progressComment, commentId };
+  return continueAsNew<(input: RunInput) => Promise<RunResult>>({
+    ...rest,
+    ...(progressComment === undefined ? {} : { progressComment }),
+    carried,
+  });
 }
 
 /** A continued run (continue-as-new): everything prepare() did is carried, no command runs again. */
@@ -67,12 +76,16 @@ export function resumeCarried(session: CarryingSession, carried: CarriedRun): Ru
 }
 
 /** Continues the run as new with its state and context (run/continue-as-new.ts). */
-export async function continueAsNext(session: CarryingSession, ctx: RunContext): Promise<void> {
+export async function continueAsNext(
+  session: CarryingSession,
+  ctx: RunContext,
+  progressCommentId: number | undefined,
+): Promise<void> {
   const carried = session.carry({
     system: ctx.system,
     issueContext: ctx.issueContext,
     completionViaClosure: ctx.completionViaClosure,
     continued: (ctx.input.carried?.continued ?? 0) + 1,
   });
-  if (carried !== undefined) await continueRun(ctx.input, carried);
+  if (carried !== undefined) await continueRun(ctx.input, carried, progressCommentId);
 }

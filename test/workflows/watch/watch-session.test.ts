@@ -1,0 +1,83 @@
+/**
+ * The watcher's decisions, pure: at most `concurrency` runs, never a second live run for
+ * an issue, two review comments in a row batched into one continuation, comments on a
+ * delivered PR mapped to its issue, a PR the watcher did not deliver ignored, commands
+ * turned into actions only for live runs.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { WatchSession } from '../../../src/workflows/watch/watch-session.js';
+import type { WatchInput } from '../../../src/contracts/watch.js';
+
+const input: WatchInput = {
+  agentName: 'a',
+  agentDir: '/a',
+  repoPath: '/r',
+  issueSource: 'github',
+  repoId: 'r-1',
+  artifactsDir: '/x',
+  label: 'agent',
+  mention: '@issue-agent',
+  concurrency: 2,
+  pollIntervalMs: 1000,
+};
+const reply = (commentId: number) => ({ issue: 9, commentId, author: 'alice' });
+
+test('concurrency and one live run per issue', () => {
+  const s = new WatchSession(input, 'r-1/watch', '2024-01-01T00:00:00Z');
+  s.take([1, 2, 3].map((issue) => ({ kind: 'label' as const, issue, title: '' })));
+  const first = s.startable();
+  assert.deepEqual(
+    first.map((w) => w.issue),
+    [1, 2],
+  );
+  for (const w of first) s.started(w, s.runId(w.issue));
+  assert.deepEqual(s.startable(), [], 'two running: the third waits');
+  s.take([{ kind: 'label', issue: 1, title: '' }]);
+  assert.deepEqual(s.progress().pending, [3], 'a live issue is not owed a second run');
+  s.checked({ workflowId: s.runId(1), status: 'closed', outcome: 'success', prUrl: 'https://x/acme/w/pull/9' });
+  assert.deepEqual(
+    s.startable().map((w) => w.issue),
+    [3],
+  );
+});
+
+test('reviews and PR comments: mapped to the issue and batched into one continuation', () => {
+  const s = new WatchSession(input, 'r-1/watch', '2024-01-01T00:00:00Z');
+  s.take([{ kind: 'label', issue: 1, title: '' }]);
+  s.started(s.startable()[0]!, s.runId(1));
+  s.checked({ workflowId: s.runId(1), status: 'closed', outcome: 'success', prUrl: 'https://x/acme/w/pull/9' });
+  assert.deepEqual(s.pulls(), [{ pull: 9, issue: 1, seen: [] }]);
+  s.take([
+    { kind: 'review', issue: 1, reviewId: 70, text: 'rename it' },
+    { kind: 'mention', issue: 9, text: 'and add a test', reply: reply(71), onPull: true },
+    { kind: 'mention', issue: 12, text: 'not ours', reply: reply(72), onPull: true },
+  ]);
+  const owed = s.startable();
+  assert.equal(owed.length, 1, JSON.stringify(owed));
+  assert.deepEqual(owed[0], {
+    issue: 1,
+    kind: 'continue',
+    guidance: ['rename it', 'and add a test'],
+    reply: reply(71),
+  });
+  assert.deepEqual(s.pulls()[0]!.seen, [70], 'the review is not read twice');
+});
+
+test('commands act on live runs only; cancel drops owed work', () => {
+  const s = new WatchSession(input, 'r-1/watch', '2024-01-01T00:00:00Z');
+  const none = s.take([{ kind: 'command', issue: 4, command: 'cancel', text: '', reply: reply(1) }]);
+  assert.equal(none[0]?.kind, 'reply');
+  s.take([{ kind: 'label', issue: 4, title: '' }]);
+  s.started(s.startable()[0]!, s.runId(4));
+  const acts = s.take([
+    { kind: 'command', issue: 4, command: 'status', text: '', reply: reply(2) },
+    { kind: 'command', issue: 4, command: 'retry', text: 'use the v2 API', reply: reply(3) },
+    { kind: 'command', issue: 4, command: 'cancel', text: '', reply: reply(4) },
+  ]);
+  assert.deepEqual(
+    acts.map((a) => a.kind),
+    ['status', 'retry', 'cancel'],
+  );
+  assert.equal(acts[1]?.kind === 'retry' ? acts[1].text : '', 'use the v2 API');
+});
