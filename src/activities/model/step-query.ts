@@ -15,7 +15,7 @@ import { createArtifactStore, stepArtifactDir, type ArtifactStore } from '../art
 import { createChangedPaths } from '../tools/changed-paths.js';
 import type { GitHubToolBackend } from '../tools/github-tool-backend.js';
 import { stepTools, toToolResultBlock } from '../tools/tool-dispatcher.js';
-import { DEFAULT_TOOL_LIMITS, defaultLog, type LogFn, type ToolContext, type ToolLimits } from '../tools/tool-types.js';
+import { defaultLog, type LogFn, type ToolLimits } from '../tools/tool-types.js';
 import { assertWithinBudget, estimateTokens } from './budget-guard.js';
 import {
   textOf,
@@ -29,6 +29,7 @@ import { buildRequest, firstUserMessage } from './request-builder.js';
 import { stepKey, type StepCheckpoint } from './step-checkpoint.js';
 import { checkpoint, recordTurnUsage, restoreState, toUsage, type StepState } from './step-state.js';
 import { decideOutcome } from './turn-outcome.js';
+import { stepToolContext } from './step-tool-context.js';
 
 export interface StepQueryDeps {
   readonly llm: LlmClient;
@@ -60,10 +61,8 @@ export interface StepQueryContext {
 const SUMMARY_CHARS = 1000;
 
 /**
- * The step's output plus what its tools changed (the paths the editor wrote; undefined
- * when unknown: bash ran, or the step resumed from a checkpoint). `changedPaths` is for
- * the step's worktree checkpoint only: the activity strips it before the result reaches
- * history.
+ * The step's output plus the paths its editor wrote (undefined when unknown: bash ran, or
+ * the step resumed). For the worktree checkpoint only: stripped before history.
  */
 export type StepQueryOutcome = QueryStepOutput & { readonly changedPaths?: readonly string[] };
 
@@ -82,23 +81,7 @@ export async function runStepQuery(
   const price = priceFor(input.model.model, prices);
   const maxTurns = Math.min(input.model.maxTurnsPerStep, input.budget.maxTurnsPerStep ?? Number.POSITIVE_INFINITY);
   const changes = createChangedPaths();
-  const tools: ToolContext = {
-    changes,
-    worktreePath: input.worktreePath,
-    stepKind: input.stepKind,
-    readOnly: input.readOnly,
-    signal: ctx.signal,
-    store,
-    limits: { ...DEFAULT_TOOL_LIMITS, ...deps.toolLimits },
-    log,
-    ...(deps.bashEnv ? { extraEnv: deps.bashEnv } : {}),
-    run: {
-      workflowId: input.workflowId,
-      issue: input.issue,
-      artifactsDir: input.artifactsDir,
-      ...(deps.github === undefined ? {} : { github: deps.github }),
-    },
-  };
+  const tools = stepToolContext(deps, input, { signal: ctx.signal, store, log, changes });
   const offered = stepTools(tools);
 
   const state = await restoreState(ctx.resumeFrom, step, firstUserMessage(input), store, log, ctx.scope);

@@ -11,8 +11,8 @@ import type {
   FailurePatternDefinition,
   ValidatorDefinition,
 } from '../../contracts/definition.js';
-import { BUILTIN_FAILURE_PATTERNS, builtinValidators } from './builtin-validators.js';
-import { keywordProblem } from '../../contracts/semantic-match.js';
+import { builtinValidators } from './builtin-validators.js';
+import { normaliseFailurePatterns } from './normalise-failure-patterns.js';
 import type { DraftCompletionStep, KnownValidators } from '../load/load-context.js';
 import { pointer, problem, warning, type Problem } from '../problem.js';
 import type { RawCompletionStep, RawRegistryFile, RawValidationCommands, RawValidator } from '../load/raw-files.js';
@@ -50,30 +50,7 @@ export function normaliseCompletion(
     if (result.definition) defined[id] = result.definition;
     else if (result.inert) inert.add(id);
   }
-  const failurePatterns: Record<string, FailurePatternDefinition> = { ...BUILTIN_FAILURE_PATTERNS };
-  for (const [id, raw] of Object.entries(registry.failurePatterns ?? {})) {
-    failurePatterns[id] = {
-      description: raw.description ?? '',
-      edition: raw.edition ?? 'failed',
-      ...(raw.adaptation === undefined ? {} : { adaptation: raw.adaptation }),
-      params: raw.params ?? [],
-      ...(raw.semanticMatch === undefined ? {} : { semanticMatch: [...raw.semanticMatch] }),
-    };
-    for (const [i, keyword] of (raw.semanticMatch ?? []).entries()) {
-      const why = keywordProblem(keyword);
-      if (why === undefined) continue;
-      problems.push(
-        problem({
-          code: 'SEMANTIC_MATCH_INVALID',
-          file,
-          pointer: pointer('failurePatterns', id, 'semanticMatch', i),
-          rule: 'semantic-match-valid',
-          expected: 'a non-empty keyword, or /regex/ that compiles',
-          message: `semanticMatch keyword ${JSON.stringify(keyword)} of pattern '${id}' is invalid: ${why}`,
-        }),
-      );
-    }
-  }
+  const failurePatterns = normaliseFailurePatterns(registry, file, problems);
   const completionSteps: DraftCompletionStep[] = [];
   for (const group of ['completionSteps', 'validationSteps'] as const) {
     for (const [key, raw] of Object.entries(registry[group] ?? {})) {
