@@ -23,6 +23,7 @@ import { lazyActivities } from './lazy-activities.js';
 import { workflowSource } from './workflow-source.js';
 import { workerPair, type WorkerPair } from './worker-pair.js';
 import { redactorForEnv, type Redact } from '../activities/edge/secret-redactor.js';
+import { searchAttributesReady } from '../host/temporal/search-attributes-check.js';
 
 export { WORKFLOWS_PATH } from './workflow-source.js';
 
@@ -146,6 +147,15 @@ export async function createRunWorker(
   const loaded = loadActivities(options.deps, hostTaskQueue);
   loaded.catch(() => undefined); // awaited below; not unhandled if the connection fails first
   const connection = options.connection ?? (await NativeConnection.connect({ address: options.address }));
+  // A worker on a namespace without the run's search attributes would fail every workflow
+  // task that sets one (BadSearchAttributes, retried for good): register them or refuse to
+  // start with the commands that fix it. One list call (a few ms) before any worker exists.
+  try {
+    await searchAttributesReady(connection.operatorService, options);
+  } catch (err) {
+    if (options.connection === undefined) await connection.close();
+    throw err;
+  }
   const tracing = options.tracing ?? tracingPluginFromEnv(process.env);
   const common = {
     ...(tracing === undefined ? {} : { plugins: [tracing] }),
