@@ -14,6 +14,8 @@ export const HostErrorCode = {
   Usage: 'USAGE',
   TemporalUnreachable: 'TEMPORAL_UNREACHABLE',
   TemporalCliMissing: 'TEMPORAL_CLI_MISSING',
+  /** The namespace lacks custom search attributes runs set, and registering them was refused. */
+  SearchAttributesMissing: 'SEARCH_ATTRIBUTES_MISSING',
   RunNotFound: 'RUN_NOT_FOUND',
   IssueClosed: 'ISSUE_CLOSED',
   ArtifactMissing: 'ARTIFACT_MISSING',

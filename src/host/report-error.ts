@@ -1,7 +1,9 @@
 /**
  * How the CLI reports a failure: a one-line reason for errors we raise on purpose
  * (usage errors exit 2), never a bare stack trace; unexpected errors print their
- * message and a hint to set DEBUG for the stack.
+ * message with the chain of causes (the SDK wraps the server's reason: a bare
+ * `Failed to start Workflow` says nothing, its cause says which attribute or
+ * permission is missing) and a hint to set DEBUG for the stack.
  */
 import { AgentError } from '../contracts/errors.js';
 
@@ -16,8 +18,36 @@ export function reportFatal(err: unknown): number {
     }
     return err.code === 'USAGE' || err.code === 'CONFIG_INVALID' ? 2 : 1;
   }
-  const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`error: ${message.split('\n')[0]}\n`);
+  process.stderr.write(`error: ${describeWithCauses(err)}\n`);
   if (process.env.DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
   return 1;
+}
+
+const MAX_CAUSES = 6;
+
+/** The first line of a message, or a gRPC error's detail when its message is only the status. */
+function reasonOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const first = err.message.split('\n')[0] ?? '';
+  const details = (err as { details?: unknown }).details;
+  if (first === '' && typeof details === 'string') return details;
+  return first;
+}
+
+/**
+ * `outer: cause: its cause`, skipping a cause whose text the line already holds (gRPC
+ * errors repeat their detail) and stopping at cycles. Server failures (Temporal's
+ * ApplicationFailure and friends) carry their cause the same way.
+ */
+export function describeWithCauses(err: unknown): string {
+  const parts: string[] = [];
+  const seen = new Set<unknown>();
+  let current: unknown = err;
+  while (current !== undefined && current !== null && !seen.has(current) && parts.length < MAX_CAUSES) {
+    seen.add(current);
+    const reason = reasonOf(current).trim();
+    if (reason !== '' && !parts.some((p) => p.includes(reason))) parts.push(reason);
+    current = current instanceof Error ? (current as { cause?: unknown }).cause : undefined;
+  }
+  return parts.join(': ') || String(err);
 }

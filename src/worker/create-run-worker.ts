@@ -5,6 +5,7 @@
 import { hostname } from 'node:os';
 import {
   DefaultLogger,
+  makeTelemetryFilterString,
   NativeConnection,
   Runtime,
   Worker,
@@ -23,6 +24,8 @@ import { lazyActivities } from './lazy-activities.js';
 import { workflowSource } from './workflow-source.js';
 import { workerPair, type WorkerPair } from './worker-pair.js';
 import { redactorForEnv, type Redact } from '../activities/edge/secret-redactor.js';
+import { searchAttributesReady } from '../host/temporal/search-attributes-check.js';
+import { badSearchAttributesGuard, guardPortsOf } from './bad-search-attributes-guard.js';
 
 export { WORKFLOWS_PATH } from './workflow-source.js';
 
@@ -54,7 +57,13 @@ export function installRuntime(
   const telemetryOptions = telemetryOptionsFromEnv(process.env);
   runtimeInstalled = true;
   try {
-    Runtime.install({ logger: new DefaultLogger(level, printLogEntry), telemetryOptions });
+    // The core's log lines (a rejected workflow task among them) are forwarded to our
+    // logger, so they are redacted like ours and the BadSearchAttributes guard sees them.
+    const logging = { forward: {}, filter: makeTelemetryFilterString({ core: level, other: level }) };
+    Runtime.install({
+      logger: new DefaultLogger(level, printLogEntry),
+      telemetryOptions: { ...telemetryOptions, logging },
+    });
   } catch {
     // Already installed by the host (tests): keep theirs.
   }
@@ -65,13 +74,18 @@ const EXPECTED_WARNINGS = ['No workflows registered, not polling for workflow ta
 
 let logRedactor: Redact | undefined;
 
+/** Who else reads the runtime's log lines (the BadSearchAttributes guard of each worker). */
+const logListeners = new Set<(text: string) => void>();
+
 function printLogEntry(entry: LogEntry): void {
   if (EXPECTED_WARNINGS.some((w) => entry.message.startsWith(w))) return;
   const time = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
   const meta = entry.meta === undefined ? '' : ` ${JSON.stringify(entry.meta)}`;
   // Log lines are persisted by whoever runs the worker: no secret of the environment may appear.
   const redact = (logRedactor ??= redactorForEnv(process.env));
-  process.stderr.write(redact(`${time} [${entry.level}] ${entry.message}${meta}`) + '\n');
+  const text = redact(`${time} [${entry.level}] ${entry.message}${meta}`);
+  for (const listener of logListeners) listener(text);
+  process.stderr.write(text + '\n');
 }
 
 /**
@@ -146,6 +160,21 @@ export async function createRunWorker(
   const loaded = loadActivities(options.deps, hostTaskQueue);
   loaded.catch(() => undefined); // awaited below; not unhandled if the connection fails first
   const connection = options.connection ?? (await NativeConnection.connect({ address: options.address }));
+  // A worker on a namespace without the run's search attributes would fail every workflow
+  // task that sets one (BadSearchAttributes, retried for good): register them or refuse to
+  // start with the commands that fix it. One list call (a few ms) before any worker exists.
+  try {
+    await searchAttributesReady(connection.operatorService, options);
+  } catch (err) {
+    if (options.connection === undefined) await connection.close();
+    throw err;
+  }
+  const guard = badSearchAttributesGuard(
+    guardPortsOf(connection, options.namespace, options.taskQueue),
+    options,
+    (line) => process.stderr.write(`${line}\n`),
+  );
+  logListeners.add((text) => guard.notice(text));
   const tracing = options.tracing ?? tracingPluginFromEnv(process.env);
   const common = {
     ...(tracing === undefined ? {} : { plugins: [tracing] }),

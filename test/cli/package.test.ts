@@ -6,7 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -34,7 +34,10 @@ test('package.json: installable, one bin in dist/, test-only packages in devDepe
     assert.ok(pkg.files.includes(entry), `files ships ${entry}`);
   for (const devOnly of ['tsx', '@temporalio/testing', 'typescript'])
     assert.ok(!(devOnly in pkg.dependencies) && devOnly in pkg.devDependencies, `${devOnly} is dev-only`);
-  assert.match(pkg.scripts['prepare'] ?? '', /npm run build/);
+  // prepack, not prepare: an install of the tarball runs no script of ours (npm lists prepare as one).
+  assert.match(pkg.scripts['prepack'] ?? '', /npm run build/);
+  assert.equal(pkg.scripts['prepare'], undefined);
+  assert.ok(pkg.files.includes('docs/'), 'the pages error messages point to ship');
   assert.match(pkg.scripts['build'] ?? '', /tsc -p tsconfig\.build\.json/);
 });
 
@@ -125,12 +128,50 @@ function describe_compiled(): void {
     assert.match(readFileSync(bin(), 'utf8'), /^#!\/usr\/bin\/env node\n/, 'the bin has a shebang');
     const help = await node('--help');
     assert.match(help.stdout, /^Usage: issue-agent <command> \[flags\]/m);
-    for (const command of ['start-run', 'status', 'retry', 'cancel', 'reset', 'validate', 'worker', 'dev-server'])
+    for (const command of [
+      'start-run',
+      'status',
+      'retry',
+      'cancel',
+      'reset',
+      'validate',
+      'worker',
+      'dev-server',
+      'model-server',
+    ])
       assert.match(help.stdout, new RegExp(`^  ${command}\\s+\\S`, 'm'), `--help lists ${command}`);
     assert.equal((await node('--version')).stdout.trim(), pkg.version);
     const runHelp = await node('start-run', '--help');
     assert.match(runHelp.stdout, /^Usage: issue-agent start-run \[flags\]/m);
     assert.match(runHelp.stdout, /--issue N/);
+  });
+
+  test('compiled: model-server serves a session and prints its URL (no clone, no tsx)', async () => {
+    const child = spawn(
+      process.execPath,
+      [bin(), 'model-server', '--session', join(PROJECT_ROOT, 'demo', 'session.json')],
+      {
+        cwd: root,
+        env: { ...process.env, NODE_OPTIONS: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()));
+        child.once('exit', (code) => reject(new Error(`model-server exited ${code}`)));
+      });
+      assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.equal(((await (await fetch(`${url}/_stats`)).json()) as { requests: number }).requests, 0);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const usage = await node('model-server', '--record').then(
+      () => assert.fail('--record alone is a usage error'),
+      (e: { code?: number; stderr?: string }) => e,
+    );
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr ?? '', /--upstream/);
   });
 
   test('compiled: validate finds the default agent shipped next to dist/', async () => {

@@ -24,6 +24,19 @@ export function testEnv(): Promise<TestWorkflowEnvironment> {
   return envPromise;
 }
 
+/**
+ * A dev server like a user's own: none of our search attributes registered (the
+ * project's check must register them). Not shared: the caller tears it down.
+ */
+export function bareTestEnv(): Promise<TestWorkflowEnvironment> {
+  return TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: resolveTemporalCliPath() },
+      log: { format: 'pretty', level: 'error' },
+    },
+  });
+}
+
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   bundlePromise ??= bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,

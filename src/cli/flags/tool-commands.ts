@@ -1,5 +1,6 @@
 /**
- * Flags of the project and host commands: init, artifacts, validate, sync-labels, worker, eval, dev-server.
+ * Flags of the project and host commands: init, artifacts, validate, sync-labels, worker, eval, dev-server,
+ * model-server.
  */
 import { COMMON_FLAGS, type CommandSpec } from './flag-spec.js';
 
@@ -93,5 +94,24 @@ export const TOOL_COMMANDS: Readonly<Record<string, CommandSpec>> = {
     name: 'dev-server',
     summary: 'Start the local Temporal dev server in the foreground (127.0.0.1:7233, Web UI on 8233).',
     flags: { help: COMMON_FLAGS.help },
+  },
+  'model-server': {
+    name: 'model-server',
+    summary: [
+      'Serve a recorded or scripted model session as a Messages-API-compatible server on 127.0.0.1 and print its URL:',
+      'run the agent with ANTHROPIC_BASE_URL=<url> and no key. --record proxies --upstream and writes the session to --out.',
+    ].join('\n'),
+    flags: {
+      session: { type: 'string', value: 'FILE', help: 'the session script (JSON) to play' },
+      record: { type: 'boolean', help: 'proxy to --upstream and write what happened to --out' },
+      upstream: {
+        type: 'string',
+        value: 'URL',
+        help: 'the real Messages API endpoint (e.g. https://api.anthropic.com)',
+      },
+      out: { type: 'string', value: 'FILE', help: 'where the recorded session script is written' },
+      port: { type: 'string', value: 'N', help: 'the port to listen on (default: a random free port)' },
+      help: COMMON_FLAGS.help,
+    },
   },
 };

@@ -9,6 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import { ensureTemporal, type TemporalTarget } from './ensure-temporal.js';
 import { DEFAULT_TASK_QUEUE } from './task-queue.js';
 import { isGoneLocalWorker } from './local-worker-identity.js';
+import { searchAttributesReady } from './search-attributes-check.js';
 
 export interface CliTemporal {
   readonly client: Client;
@@ -17,9 +18,16 @@ export interface CliTemporal {
   close(): Promise<void>;
 }
 
+/** Connects, and makes sure the namespace has the search attributes runs set (search-attributes-check.ts). */
 export async function connectCli(): Promise<CliTemporal> {
   const target = await ensureTemporal();
   const connection = await Connection.connect({ address: target.address });
+  try {
+    await searchAttributesReady(connection.operatorService, target);
+  } catch (err) {
+    await connection.close();
+    throw err;
+  }
   return {
     client: new Client({ connection, namespace: target.namespace }),
     target,
