@@ -10,6 +10,11 @@ import { loadAgentDefinitionOrThrow } from '../definition/load/load-agent-defini
 import { resolveC3lPrompt } from '../definition/c3l/resolve-c3l-prompt.js';
 import { checkExternalState } from './deliver/local-boundary-hook.js';
 import { runBoundaryHook } from './deliver/run-boundary-hook.js';
+import { runRemoteBoundaryHook } from './deliver/remote-boundary-hook.js';
+import { isRepoUrl } from '../contracts/repo-url.js';
+import { createRemoteRuns } from './workspace/remote/remote-runs.js';
+import { createRemoteGit } from './workspace/remote/remote-git.js';
+import { stateDirFromEnv } from './workspace/remote/repo-cache-layout.js';
 import { runStepQuery } from './model/step-query.js';
 import { prepareWorkspace } from './workspace/prepare-workspace.js';
 import { restoreGitState } from './workspace/git/git-state-guard.js';
@@ -75,6 +80,12 @@ export function createActivities(deps: ActivityDeps): RunActivities {
   const redact = deps.redact ?? redactorForEnv(process.env);
   const edge = edgeWith(redact);
   const stepInputs = createStepInputCache();
+  // Runs on a remote repository (repoPath a git URL): this worker's clone, checkpoint pushes.
+  const remote = createRemoteRuns({
+    remoteGit: createRemoteGit(deps.boundary.env ?? process.env),
+    stateDir: deps.stateDir ?? stateDirFromEnv(),
+    issueSource: deps.issueSource,
+  });
   const environment = createEnvironmentActivities({
     log: (line) => log.info(redact(line)),
     signal: () => Context.current().cancellationSignal,
@@ -86,10 +97,18 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     resolveSchema: edge(async (input) => resolveSchemaDigest(input)),
     buildRetryPrompt: edge(async (input) => buildRetryPrompt({ readFile: readOptional }, input)),
     prepareWorkspace: edge(async (input) => {
-      const prepared = await prepareWorkspace({ issueSource: deps.issueSource }, input);
+      const { workflowExecution, activityId } = Context.current().info;
+      const prepared = isRepoUrl(input.repoPath)
+        ? await remote.prepareWorkspace(input, {
+            workflowId: workflowExecution?.workflowId ?? `issue-${input.issue}`,
+            runId: workflowExecution?.runId ?? activityId,
+            activityId,
+          })
+        : await prepareWorkspace({ issueSource: deps.issueSource }, input);
       return deps.hostTaskQueue === undefined ? prepared : { ...prepared, hostTaskQueue: deps.hostTaskQueue };
     }),
-    queryStep: edge(async (input) => {
+    queryStep: edge(async (raw) => {
+      const input = { ...raw, artifactsDir: remote.artifactsDir(raw.artifactsDir) };
       const request = await toStepQueryRequest(input, stepInputs);
       const { workflowExecution, activityId } = Context.current().info;
       const scope = { runId: workflowExecution?.runId ?? request.workflowId, activityId };
@@ -98,7 +117,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
       // no guard pass and no new checkpoint are needed (a retry always does both).
       const ranNothing = (result: { readonly toolsUsed: readonly string[] }): boolean =>
         Context.current().info.attempt === 1 && result.toolsUsed.length === 0;
-      return withWorktreeCheckpoint(
+      const stepped = await withWorktreeCheckpoint(
         input.worktreePath,
         input.checkpoint,
         scope,
@@ -130,6 +149,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
           ),
         ranNothing,
       );
+      return remote.publishStep(input.worktreePath, input.checkpoint, stepped);
     }),
     runValidators: edge(async (input) => {
       if (input.checkpoint !== undefined) {
@@ -143,7 +163,11 @@ export function createActivities(deps: ActivityDeps): RunActivities {
             input.artifactsDir === undefined || input.workflowId === undefined
               ? undefined
               : createArtifactStore(
-                  validatorArtifactDir(input.artifactsDir, input.workflowId, input.completionStep.stepId),
+                  validatorArtifactDir(
+                    remote.artifactsDir(input.artifactsDir),
+                    input.workflowId,
+                    input.completionStep.stepId,
+                  ),
                   { redact },
                 );
           const saveOutput = store === undefined ? {} : { saveOutput: (text: string) => store.put('validator', text) };
@@ -153,9 +177,10 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     }),
     // Setup runs the repository's own install at the base commit (networked, no secret, outside
     // the sandbox, as a user's `npm ci` would); the git-state guard still puts back any hook it planted.
-    prepareEnvironment: edge(async (input) =>
-      guarded(input.worktreePath, async () => environmentForRun(environment.prepareEnvironment, input)),
-    ),
+    prepareEnvironment: edge(async (raw) => {
+      const input = { ...raw, repoPath: await remote.repoPathOnHost(raw.repoPath) };
+      return guarded(input.worktreePath, async () => environmentForRun(environment.prepareEnvironment, input));
+    }),
     // The repository's own commands on the base: like validators, they run code from the worktree.
     runPreflight: edge(async (input) =>
       guarded(input.worktreePath, () =>
@@ -163,13 +188,28 @@ export function createActivities(deps: ActivityDeps): RunActivities {
       ),
     ),
     guardGitState: edge(async ({ worktreePath }) => restoreGitState(worktreePath)),
-    runBoundaryHook: edge(async (input) => withHeartbeat(() => runBoundaryHook(deps.boundary, input))),
-    checkExternalState: edge(async (input) => checkExternalState({ issueSource: deps.issueSource }, input)),
+    runBoundaryHook: edge(async (input) =>
+      withHeartbeat(async () =>
+        isRepoUrl(input.repoPath)
+          ? runRemoteBoundaryHook(
+              { ...deps.boundary, remoteGit: remote.remoteGit },
+              { ...input, repoPath: await remote.repoPathOnHost(input.repoPath) },
+              input.repoPath,
+            )
+          : runBoundaryHook(deps.boundary, input),
+      ),
+    ),
+    checkExternalState: edge(async (input) =>
+      checkExternalState(
+        { issueSource: deps.issueSource },
+        { ...input, repoPath: await remote.repoPathOnHost(input.repoPath, { fetch: true }) },
+      ),
+    ),
     evaluateCustomVerdict: edge(async (input) => evaluateCustomVerdict(input)),
     runStepRunner: edge(async (input) => {
       const { workflowExecution, activityId } = Context.current().info;
       const scope = { runId: workflowExecution?.runId ?? input.stepId, activityId };
-      return withWorktreeCheckpoint(
+      const stepped = await withWorktreeCheckpoint(
         input.worktreePath,
         input.checkpoint,
         scope,
@@ -177,6 +217,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
         checkpointLog(redact),
         () => withHeartbeat((hb) => runStepRunner({ commands: deps.commands, signal: hb.signal }, input)),
       );
+      return remote.publishStep(input.worktreePath, input.checkpoint, stepped);
     }),
   };
 }

@@ -26,6 +26,8 @@ export interface ActivityDeps {
   readonly bashEnv: Readonly<Record<string, string>>;
   /** This host's task queue for worktree-bound activities (set by the worker runtime). */
   readonly hostTaskQueue?: string;
+  /** This worker's state dir (`--state-dir`): clones of remote repositories; default from the environment. */
+  readonly stateDir?: string;
   /** Removes the worker's secrets from failures, artifacts and logs; default: from process.env. */
   readonly redact?: Redact;
   /**

@@ -15,7 +15,10 @@ export interface RunInput {
   readonly issue: number;
   /** Absolute path of the agent directory (default agent: the project root holding registry/ and prompts/). */
   readonly agentDir: string;
-  /** Absolute path of the target git repository. */
+  /**
+   * Absolute path of the target git repository, or its git URL without credentials
+   * (contracts/repo-url.ts): then every worker works it in its own clone and delivers by pushing.
+   */
   readonly repoPath: string;
   readonly issueSource: IssueSourceKind;
   /** How a validated run is delivered (default: pr with GitHub issues, branch with local issues). */
@@ -36,8 +39,11 @@ export interface RunInput {
   readonly repoInstructions?: string;
   /** Overrides the definition's cap (tests, `.agent/config.json` maxIterations). */
   readonly maxIterations?: number;
-  /** Operational tuning; tests shorten the heartbeat timeout to notice a killed worker fast. */
-  readonly tuning?: { readonly heartbeatTimeoutMs?: number };
+  /**
+   * Operational tuning; tests shorten the heartbeat timeout to notice a killed worker fast,
+   * and the time a remote run's host may leave an activity unstarted before the run moves.
+   */
+  readonly tuning?: { readonly heartbeatTimeoutMs?: number; readonly hostLostAfterMs?: number };
   /** `retry` of a failed run: start at this step with the failed run's StepContext. */
   readonly resumeFrom?: ResumePoint;
 }
@@ -105,6 +111,11 @@ export interface RunProgress {
   readonly warnings?: readonly string[];
   /** What the environment phase detected and did, and the preflight's verdicts, one line each. */
   readonly environment?: readonly string[];
+  /**
+   * The host queue holding the run's worktree, and whether the run is pinned to it (a
+   * local checkout) or moves when that host is gone (a remote repository).
+   */
+  readonly host?: { readonly taskQueue: string; readonly pinned: boolean };
 }
 
 export const RunOutcome = { Success: 'success', Failed: 'failed', Cancelled: 'cancelled' } as const;

@@ -19,6 +19,11 @@ export interface PrepareWorkspaceInput {
   /** Relative to the repository; undefined: `<git-common-dir>/agent/worktrees`. */
   readonly worktreeRoot: string | undefined;
   readonly branchPrefix: string;
+  /**
+   * A remote repository's run moving to this host (its host is gone): the checkpoint of
+   * its last completed step, fetched from the remote and put in the new worktree.
+   */
+  readonly resumeAt?: string;
 }
 
 export interface PrepareWorkspaceOutput {

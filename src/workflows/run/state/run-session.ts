@@ -9,6 +9,7 @@ import type { PrepareWorkspaceOutput } from '../../../contracts/activities.js';
 import type { AgentDefinition } from '../../../contracts/definition.js';
 import type { RunInput, RunPhase, RunProgress } from '../../../contracts/run.js';
 import { totalTokens, type RunBudget } from '../../../contracts/usage.js';
+import { isRepoUrl } from '../../../contracts/repo-url.js';
 import { budgetStatus, initialRunState, type RunState } from './run-state.js';
 import { addGuidance, raiseBudget, withPhase } from './run-transitions.js';
 import {
@@ -126,6 +127,9 @@ export class RunSession {
       ...(this.budgetBlocked !== undefined ? { lastError: `budget exhausted: ${this.budgetBlocked}` } : {}),
       ...(this.warnings.length > 0 ? { warnings: [...this.warnings] } : {}),
       ...(this.#environment.length > 0 ? { environment: [...this.#environment] } : {}),
+      ...(this.workspace?.hostTaskQueue === undefined
+        ? {}
+        : { host: { taskQueue: this.workspace.hostTaskQueue, pinned: !isRepoUrl(this.input.repoPath) } }),
     };
   }
 
