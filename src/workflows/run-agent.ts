@@ -86,7 +86,7 @@ async function prepare(session: RunSession): Promise<RunContext> {
     input,
     workflowId: session.workflowId,
     definition,
-    // The current one: a run on a remote repository moves to another host when its host is gone (run/run-host.ts).
+    // The current one: a run on a remote repository moves to another host when its host is gone (hosting/run-host.ts).
     get workspace() {
       return session.workspace ?? workspace;
     },

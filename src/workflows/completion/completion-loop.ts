@@ -14,7 +14,7 @@ import { FailureType } from '../../contracts/failures.js';
 import { isJsonObject } from '../../contracts/json.js';
 import { awaitRetryPrompt, countCompletionFailure } from '../run/state/run-transitions.js';
 import { configActivities, workspaceActivities } from '../run/activity-proxies.js';
-import { onRunHost } from '../run/run-host.js';
+import { onRunHost } from '../hosting/run-host.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';

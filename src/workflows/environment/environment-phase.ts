@@ -18,7 +18,7 @@ import type { AgentDefinition } from '../../contracts/definition.js';
 import type { EnvironmentReport } from '../../contracts/environment.js';
 import type { PreflightReport } from '../../contracts/preflight.js';
 import { environmentActivities, workspaceActivities } from '../run/activity-proxies.js';
-import { onRunHost } from '../run/run-host.js';
+import { onRunHost } from '../hosting/run-host.js';
 import type { RunSession } from '../run/state/run-session.js';
 import { environmentLines, preflightLines } from './environment-lines.js';
 

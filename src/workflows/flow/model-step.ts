@@ -25,7 +25,7 @@ import {
 } from '../run/state/run-transitions.js';
 import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';
 import { configActivities, modelActivities } from '../run/activity-proxies.js';
-import { onRunHost } from '../run/run-host.js';
+import { onRunHost } from '../hosting/run-host.js';
 import { failureInfo } from '../run/failure-info.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';

@@ -14,7 +14,7 @@ import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';
 import { withParameterDefaults } from '../../contracts/parameter-values.js';
 import { noteError, recordStep } from '../run/state/run-transitions.js';
 import { runnerActivities } from '../run/activity-proxies.js';
-import { onRunHost } from '../run/run-host.js';
+import { onRunHost } from '../hosting/run-host.js';
 import { runCompletionConditions } from '../completion/completion-loop.js';
 import { finishRun } from '../deliver/deliver-after-closing.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';

@@ -37,6 +37,20 @@ test(
     const hosts: FleetHost[] = [];
     try {
       hosts.push(await startHost('host-a', workerEnv), await startHost('host-b', workerEnv));
+      // Both hosts poll the shared queue before the runs start, so the runs spread over both.
+      const pollers = async (): Promise<number> =>
+        (
+          await env.client.workflowService.describeTaskQueue({
+            namespace: 'default',
+            taskQueue: { name: taskQueue },
+            taskQueueType: 2, // activities: prepareWorkspace, which picks the run's host
+          })
+        ).pollers?.length ?? 0;
+      const deadline = Date.now() + 120_000;
+      while ((await pollers()) < 2) {
+        if (Date.now() > deadline) throw new Error('the two workers did not both poll within 120 s');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
       const remotes = await Promise.all(Array.from({ length: RUNS }, () => createRemoteSampleRepo()));
       const handles = await Promise.all(
         remotes.map(({ url, issue }, i) =>
@@ -77,7 +91,7 @@ test(
         assert.match(fixed.stdout, /a \+ b/, `remote ${i} holds the fix`);
         assert.equal((await remoteRefs(barePath, 'refs/issue-agent/')).size, 0, `remote ${i}: checkpoint refs deleted`);
       }
-      process.stdout.write(`# ${moved.length} of ${RUNS} runs moved from host-a to host-b\n`);
+      process.stdout.write(`# ${moved.length} of ${RUNS} runs moved from host-a to host-b, the others ran on host-b\n`);
     } finally {
       for (const host of hosts) await killHost(host);
       await model.close();

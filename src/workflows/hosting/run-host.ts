@@ -21,8 +21,8 @@ import type { AgentDefinition } from '../../contracts/definition.js';
 import { isRepoUrl } from '../../contracts/repo-url.js';
 import type { RunInput } from '../../contracts/run.js';
 import type { PrepareWorkspaceOutput } from '../../contracts/workspace.js';
-import { environmentActivities, workspaceActivities } from './activity-proxies.js';
-import type { RunSession } from './state/run-session.js';
+import { environmentActivities, workspaceActivities } from '../run/activity-proxies.js';
+import type { RunSession } from '../run/state/run-session.js';
 
 export const REMOTE_REHOME_PATCH = 'remote-rehome';
 
