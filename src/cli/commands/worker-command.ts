@@ -6,7 +6,7 @@ import { ensureTemporal } from '../../host/temporal/ensure-temporal.js';
 import { DEFAULT_TASK_QUEUE } from '../../host/temporal/task-queue.js';
 import { commandFlags } from '../flags/command-specs.js';
 import { optionalString } from '../flags/parse-flags.js';
-import { applyHostFlags } from '../../host/host-identity.js';
+import { applyHostFlags, stateDirFromEnv } from '../../host/host-identity.js';
 import { resolveUserPath } from '../run-target.js';
 
 export async function workerCommand(argv: readonly string[]): Promise<number> {
@@ -39,7 +39,7 @@ export async function workerCommand(argv: readonly string[]): Promise<number> {
   await worker.ready.then(
     () => {
       process.stdout.write(
-        `worker polling ${taskQueue} and ${worker.hostTaskQueue} (this host's worktrees) on ${target.address} (namespace ${target.namespace}); Web UI ${target.uiUrl}\n`,
+        `worker polling ${taskQueue} and ${worker.hostTaskQueue} (this host's worktrees) on ${target.address} (namespace ${target.namespace}); state dir ${stateDirFromEnv()}; Web UI ${target.uiUrl}\n`,
       );
       // After a crash on this host: the dead process's started steps run again now.
       void import('../../host/orphans/release-orphans-of-queue.js')
