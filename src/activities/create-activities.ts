@@ -82,7 +82,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
   const stepInputs = createStepInputCache();
   // Runs on a remote repository (repoPath a git URL): this worker's clone, checkpoint pushes.
   const remote = createRemoteRuns({
-    remoteGit: createRemoteGit(deps.boundary.env ?? process.env),
+    remoteGit: createRemoteGit(deps.boundary?.env ?? process.env),
     stateDir: deps.stateDir ?? stateDirFromEnv(),
     issueSource: deps.issueSource,
   });
