@@ -28,7 +28,7 @@ const HANDLERS: Readonly<Record<string, () => Promise<Handler>>> = {
   worker: async () => (await import('./cli/commands/worker-command.js')).workerCommand,
   'dev-server': async () => (await import('./cli/commands/dev-server.js')).devServerCommand,
   eval: async () => (await import('./cli/commands/eval.js')).evalCommand,
-  'model-server': async () => (await import('./cli/commands/model-server.js')).modelServerCommand,
+  'model-server': async () => (await import('./cli/commands/model-server-subcommand.js')).modelServerCommand,
 };
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -19,6 +19,7 @@ import { serverAddress, teardownEnv, testEnv } from './helpers/temporal-env.js';
 import { agentRule, writePipelineAgents } from './workflows/pipeline/pipeline-agents.js';
 import { pipelineDefinition } from './workflows/pipeline/pipeline-definitions.js';
 import { ISSUE, pipelineRepo, runPipelineScenario } from './workflows/pipeline/pipeline-scenario.js';
+import { runHostLostScenario } from './workflows/fleet/host-lost-scenario.js';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'histories');
 
@@ -110,14 +111,41 @@ async function recordPipeline(name: string): Promise<void> {
   );
 }
 
-/** `node --import tsx test/record-histories.ts pipeline` re-records only the pipeline's history. */
+/**
+ * A run on a file:// remote whose host (a worker process) is SIGKILLed mid-step: it moves
+ * to the other host (patched 'remote-rehome'). Needs `src/worker.ts` processes.
+ */
+async function recordHostLost(name: string): Promise<void> {
+  if (!FORCE && existsSync(join(OUT, `${name}.json`))) {
+    process.stdout.write(`${name}: kept (exists)\n`);
+    return;
+  }
+  const { workflowId, result } = await runHostLostScenario(await testEnv());
+  const json = execFileSync(
+    resolveTemporalCliPath(),
+    ['workflow', 'show', '--address', serverAddress(await testEnv()), '--workflow-id', workflowId, '--output', 'json'],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  await writeFile(join(OUT, `${name}.json`), json);
+  process.stdout.write(
+    `${name}: ${result.outcome}, ${(JSON.parse(json) as { events: unknown[] }).events.length} events\n`,
+  );
+}
+
+/**
+ * `node --import tsx test/record-histories.ts pipeline` re-records only the pipeline's
+ * history; `… remote-host-lost` only the moved run's.
+ */
 const only = process.argv[2];
 
 try {
-  if (only !== 'pipeline') await recordRuns();
-  await recordPipeline('pipeline-validator-loop');
-  // Since 'pipeline-branch-handover': a handOverBranch activity before every dispatch.
-  await recordPipeline('pipeline-branch-handover');
+  if (only !== 'pipeline' && only !== 'remote-host-lost') await recordRuns();
+  if (only !== 'remote-host-lost') {
+    await recordPipeline('pipeline-validator-loop');
+    // Since 'pipeline-branch-handover': a handOverBranch activity before every dispatch.
+    await recordPipeline('pipeline-branch-handover');
+  }
+  if (only === undefined || only === 'remote-host-lost') await recordHostLost('remote-host-lost');
 } finally {
   await teardownEnv();
 }

@@ -12,6 +12,11 @@ import { checkExternalState } from './deliver/local-boundary-hook.js';
 import { runBoundaryHook } from './deliver/run-boundary-hook.js';
 import { runStepQuery, type StepQueryOutcome } from './model/step-query.js';
 import { githubToolFor } from './tools/github-tool-deps.js';
+import { runRemoteBoundaryHook } from './deliver/remote-boundary-hook.js';
+import { isRepoUrl } from '../contracts/repo-url.js';
+import { createRemoteRuns } from './workspace/remote/remote-runs.js';
+import { createRemoteGit } from './workspace/remote/remote-git.js';
+import { stateDirFromEnv } from './workspace/remote/repo-cache-layout.js';
 import { prepareWorkspace } from './workspace/prepare-workspace.js';
 import { restoreGitState } from './workspace/git/git-state-guard.js';
 import { buildRetryPrompt } from './conditions/retry-prompt/build-retry-prompt.js';
@@ -26,7 +31,6 @@ import { resolveSchemaDigest, toStepQueryRequest } from './step/step-request.js'
 import { createStepInputCache } from './step/step-input-cache.js';
 import { createDefinitionSnapshots } from './definition-snapshot/definition-snapshots.js';
 import { createSnapshotStore } from './definition-snapshot/snapshot-store.js';
-import { harnessStateBase } from './workspace/sandbox-state.js';
 import type { ActivityDeps } from './deps.js';
 import { withHeartbeat } from './edge/heartbeat.js';
 import { redactDeep, redactorForEnv } from './edge/secret-redactor.js';
@@ -79,8 +83,15 @@ export function createActivities(deps: ActivityDeps): RunActivities {
   const redact = deps.redact ?? redactorForEnv(process.env);
   const edge = edgeWith(redact);
   const stepInputs = createStepInputCache();
+  const stateDir = deps.stateDir ?? stateDirFromEnv();
   const snapshots =
-    deps.snapshots ?? createDefinitionSnapshots(createSnapshotStore(path.join(harnessStateBase(), 'definitions')));
+    deps.snapshots ?? createDefinitionSnapshots(createSnapshotStore(path.join(stateDir, 'definitions')));
+  // Runs on a remote repository (repoPath a git URL): this worker's clone, checkpoint pushes.
+  const remote = createRemoteRuns({
+    remoteGit: createRemoteGit(deps.boundary?.env ?? process.env),
+    stateDir,
+    issueSource: deps.issueSource,
+  });
   const environment = createEnvironmentActivities({
     log: (line) => log.info(redact(line)),
     signal: () => Context.current().cancellationSignal,
@@ -93,10 +104,18 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     resolveSchema: edge(async (input) => ({ ...(await resolveSchemaDigest(await snapshots.schema(input))), ...input })),
     buildRetryPrompt: edge(async (input) => buildRetryPrompt({ readFile: readOptional }, await snapshots.retry(input))),
     prepareWorkspace: edge(async (input) => {
-      const prepared = await prepareWorkspace({ issueSource: deps.issueSource }, input);
+      const { workflowExecution, activityId } = Context.current().info;
+      const prepared = isRepoUrl(input.repoPath)
+        ? await remote.prepareWorkspace(input, {
+            workflowId: workflowExecution?.workflowId ?? `issue-${input.issue}`,
+            runId: workflowExecution?.runId ?? activityId,
+            activityId,
+          })
+        : await prepareWorkspace({ issueSource: deps.issueSource }, input);
       return deps.hostTaskQueue === undefined ? prepared : { ...prepared, hostTaskQueue: deps.hostTaskQueue };
     }),
-    queryStep: edge(async (input) => {
+    queryStep: edge(async (raw) => {
+      const input = { ...raw, artifactsDir: remote.artifactsDir(raw.artifactsDir) };
       const request = await toStepQueryRequest(await snapshots.query(input), stepInputs);
       const { workflowExecution, activityId } = Context.current().info;
       const scope = { runId: workflowExecution?.runId ?? request.workflowId, activityId };
@@ -143,7 +162,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
         wrote,
       );
       // The record is for the checkpoint only; the step's result in history stays as it was.
-      return output;
+      return remote.publishStep(input.worktreePath, input.checkpoint, output);
     }),
     runValidators: edge(async (input) => {
       if (input.checkpoint !== undefined) {
@@ -157,7 +176,11 @@ export function createActivities(deps: ActivityDeps): RunActivities {
             input.artifactsDir === undefined || input.workflowId === undefined
               ? undefined
               : createArtifactStore(
-                  validatorArtifactDir(input.artifactsDir, input.workflowId, input.completionStep.stepId),
+                  validatorArtifactDir(
+                    remote.artifactsDir(input.artifactsDir),
+                    input.workflowId,
+                    input.completionStep.stepId,
+                  ),
                   { redact },
                 );
           const saveOutput = store === undefined ? {} : { saveOutput: (text: string) => store.put('validator', text) };
@@ -167,9 +190,10 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     }),
     // Setup runs the repository's own install at the base commit (networked, no secret, outside
     // the sandbox, as a user's `npm ci` would); the git-state guard still puts back any hook it planted.
-    prepareEnvironment: edge(async (input) =>
-      guarded(input.worktreePath, async () => environmentForRun(environment.prepareEnvironment, input)),
-    ),
+    prepareEnvironment: edge(async (raw) => {
+      const input = { ...raw, repoPath: await remote.repoPathOnHost(raw.repoPath) };
+      return guarded(input.worktreePath, async () => environmentForRun(environment.prepareEnvironment, input));
+    }),
     // The repository's own commands on the base: like validators, they run code from the worktree.
     runPreflight: edge(async (input) =>
       guarded(input.worktreePath, () =>
@@ -177,13 +201,28 @@ export function createActivities(deps: ActivityDeps): RunActivities {
       ),
     ),
     guardGitState: edge(async ({ worktreePath }) => restoreGitState(worktreePath)),
-    runBoundaryHook: edge(async (input) => withHeartbeat(() => runBoundaryHook(deps.boundary, input))),
-    checkExternalState: edge(async (input) => checkExternalState({ issueSource: deps.issueSource }, input)),
+    runBoundaryHook: edge(async (input) =>
+      withHeartbeat(async () =>
+        isRepoUrl(input.repoPath)
+          ? runRemoteBoundaryHook(
+              { ...deps.boundary, remoteGit: remote.remoteGit },
+              { ...input, repoPath: await remote.repoPathOnHost(input.repoPath) },
+              input.repoPath,
+            )
+          : runBoundaryHook(deps.boundary, input),
+      ),
+    ),
+    checkExternalState: edge(async (input) =>
+      checkExternalState(
+        { issueSource: deps.issueSource },
+        { ...input, repoPath: await remote.repoPathOnHost(input.repoPath, { fetch: true }) },
+      ),
+    ),
     evaluateCustomVerdict: edge(async (input) => evaluateCustomVerdict(input)),
     runStepRunner: edge(async (input) => {
       const { workflowExecution, activityId } = Context.current().info;
       const scope = { runId: workflowExecution?.runId ?? input.stepId, activityId };
-      return withWorktreeCheckpoint(
+      const stepped = await withWorktreeCheckpoint(
         input.worktreePath,
         input.checkpoint,
         scope,
@@ -191,6 +230,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
         checkpointLog(redact),
         () => withHeartbeat((hb) => runStepRunner({ commands: deps.commands, signal: hb.signal }, input)),
       );
+      return remote.publishStep(input.worktreePath, input.checkpoint, stepped);
     }),
   };
 }

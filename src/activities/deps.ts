@@ -29,6 +29,8 @@ export interface ActivityDeps {
   readonly hostTaskQueue?: string;
   /** The run's definition snapshots; default: the store under the worker's state dir. */
   readonly snapshots?: DefinitionSnapshots;
+  /** This worker's state dir (`--state-dir`): clones of remote repositories; default from the environment. */
+  readonly stateDir?: string;
   /** Removes the worker's secrets from failures, artifacts and logs; default: from process.env. */
   readonly redact?: Redact;
   /**

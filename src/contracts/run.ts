@@ -17,7 +17,10 @@ export interface RunInput {
   readonly issue: number;
   /** Absolute path of the agent directory (default agent: the project root holding registry/ and prompts/). */
   readonly agentDir: string;
-  /** Absolute path of the target git repository. */
+  /**
+   * Absolute path of the target git repository, or its git URL without credentials
+   * (contracts/repo-url.ts): then every worker works it in its own clone and delivers by pushing.
+   */
   readonly repoPath: string;
   readonly issueSource: IssueSourceKind;
   /** How a validated run is delivered (default: pr with GitHub issues, branch with local issues). */
@@ -45,9 +48,14 @@ export interface RunInput {
   readonly maxIterations?: number;
   /**
    * Operational tuning; tests shorten the heartbeat timeout to notice a killed worker fast,
-   * and lower the history bound (events) past which a run continues as new.
+   * lower the history bound (events) past which a run continues as new, and the time a
+   * remote run's host may leave an activity unstarted before the run moves.
    */
-  readonly tuning?: { readonly heartbeatTimeoutMs?: number; readonly historyEventBound?: number };
+  readonly tuning?: {
+    readonly heartbeatTimeoutMs?: number;
+    readonly historyEventBound?: number;
+    readonly hostLostAfterMs?: number;
+  };
   /** `retry` of a failed run: start at this step with the failed run's StepContext. */
   readonly resumeFrom?: ResumePoint;
   /** Set only by the run itself when it continues as new: what the next run starts from. */
@@ -121,6 +129,11 @@ export interface RunProgress {
   readonly warnings?: readonly string[];
   /** What the environment phase detected and did, and the preflight's verdicts, one line each. */
   readonly environment?: readonly string[];
+  /**
+   * The host queue holding the run's worktree, and whether the run is pinned to it (a
+   * local checkout) or moves when that host is gone (a remote repository).
+   */
+  readonly host?: { readonly taskQueue: string; readonly pinned: boolean };
 }
 
 export const RunOutcome = { Success: 'success', Failed: 'failed', Cancelled: 'cancelled' } as const;

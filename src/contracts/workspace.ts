@@ -24,6 +24,11 @@ export interface PrepareWorkspaceInput {
    * agent's are refused (WORKTREE_OWNED). Absent in activities scheduled before owners existed.
    */
   readonly agent?: string;
+  /**
+   * A remote repository's run moving to this host (its host is gone): the checkpoint of
+   * its last completed step, fetched from the remote and put in the new worktree.
+   */
+  readonly resumeAt?: string;
 }
 
 export interface PrepareWorkspaceOutput {

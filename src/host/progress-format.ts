@@ -34,3 +34,10 @@ export function resultSummary(result: RunResult): string {
     );
   return lines.join('\n');
 }
+
+/** Where the run's worktree is, and whether the run can leave that host (status). */
+export function hostLine(host: NonNullable<RunProgress['host']>): string {
+  return host.pinned
+    ? `host: ${host.taskQueue} (pinned: the run works a local checkout on that machine and waits for it)`
+    : `host: ${host.taskQueue} (remote repository: if that host is lost, another worker continues from the last step checkpoint)`;
+}

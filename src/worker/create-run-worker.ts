@@ -2,7 +2,6 @@
  * Builds a worker for the run workflow: used by `npm run worker`, by `start-run`
  * when no worker polls the task queue, by the demo and by tests.
  */
-import { hostname } from 'node:os';
 import {
   DefaultLogger,
   makeTelemetryFilterString,
@@ -26,6 +25,7 @@ import { workerPair, type WorkerPair } from './worker-pair.js';
 import { redactorForEnv, type Redact } from '../activities/edge/secret-redactor.js';
 import { searchAttributesReady } from '../host/temporal/search-attributes-check.js';
 import { badSearchAttributesGuard, guardPortsOf } from './bad-search-attributes-guard.js';
+import { hostIdFrom } from '../host/host-identity.js';
 
 export { WORKFLOWS_PATH } from './workflow-source.js';
 
@@ -118,11 +118,12 @@ export function workerTuning(env: NodeJS.ProcessEnv = process.env) {
 }
 
 /**
- * The queue for activities bound to this host's disk (worktrees). Stable across worker
- * restarts on the same host, so a run resumes where its worktree is.
+ * The queue for activities bound to this host's disk (worktrees): `<queue>@<host-id>`
+ * (host-identity.ts). Stable across worker restarts on the same host, so a run resumes
+ * where its worktree is.
  */
 export function hostTaskQueueName(taskQueue: string, env: NodeJS.ProcessEnv = process.env): string {
-  return env.TEMPORAL_HOST_TASK_QUEUE ?? `${taskQueue}@${hostname()}`;
+  return env.TEMPORAL_HOST_TASK_QUEUE ?? `${taskQueue}@${hostIdFrom(env)}`;
 }
 
 /** A worker pair: the shared queue (workflows, any activity) and this host's queue (worker-pair.ts). */

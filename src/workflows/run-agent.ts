@@ -86,12 +86,15 @@ async function prepare(session: RunSession): Promise<RunContext> {
   const system = systemPromptInput(definition, input.issue, workspace.branch, input.repoInstructions);
   // Resolved once here so a broken system prompt stops the run before any model call.
   await configActivities.resolvePrompt(system);
-  await runEnvironmentPhase(session, definition, workspace);
+  await runEnvironmentPhase(session, definition);
   return {
     input,
     workflowId: session.workflowId,
     definition,
-    workspace,
+    // The current one: a run on a remote repository moves to another host when its host is gone (hosting/run-host.ts).
+    get workspace() {
+      return session.workspace ?? workspace;
+    },
     system,
     issueContext: formatIssueContext(workspace.issue),
     maxIterations: session.maxIterations,

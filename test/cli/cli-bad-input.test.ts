@@ -185,6 +185,22 @@ describe('bad repository, issue and server', { concurrency: CONCURRENCY }, () =>
     });
   });
 
+  it('--repo <an unreachable git URL with credentials> names the URL without them', async () => {
+    const secret = ['hunter', '2-secret'].join('');
+    const stateDir = await mkdtemp(join(tmpdir(), 'cli-state-'));
+    const result = await runCli(
+      ['start-run', '--issue', '1', '--repo', `https://user:${secret}@127.0.0.1:9/none.git`],
+      { env: { ...env, ISSUE_AGENT_STATE_DIR: stateDir }, timeoutMs: 60_000 },
+    );
+    assertCleanFailure(result, { mentions: ['cannot reach https://127.0.0.1:9/none.git', '--repo'] });
+    assert.ok(!`${result.stdout}${result.stderr}`.includes(secret), describeResult(result));
+    await rm(stateDir, { recursive: true, force: true });
+  });
+
+  it('worker --host-id with a space names the flag', async () => {
+    assertCleanFailure(await cli('worker', '--host-id', 'bad id'), { mentions: ['--host-id', 'bad id'] });
+  });
+
   it('--repo <a directory that is not a git repository> says so', async () => {
     assertCleanFailure(await cli('start-run', '--issue', '1', '--repo', notARepo), {
       mentions: [notARepo, 'not a git repository'],

@@ -12,9 +12,9 @@ import type { runAgentWorkflow } from '../../workflows/run-agent.js';
 import { commandFlags } from '../flags/command-specs.js';
 import { optionalString, requireIssue, type ParsedFlags } from '../flags/parse-flags.js';
 import { readRunResult } from '../../host/run-result.js';
-import { progressLine, resultSummary } from '../../host/progress-format.js';
-import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
-import { repoIdentity } from '../../host/repo-identity.js';
+import { hostLine, progressLine, resultSummary } from '../../host/progress-format.js';
+import { loadDefinition } from '../run-target.js';
+import { runRepository } from '../run-repository.js';
 import { findRun } from '../find-run.js';
 import { connectCli, type CliTemporal } from '../../host/temporal/temporal-client.js';
 
@@ -29,9 +29,8 @@ export async function withRun<T>(
   const flags = commandFlags(name, argv);
   if (flags === undefined) return 0;
   const issue = requireIssue(flags);
-  const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
-  await checkRepository(repoPath);
-  const repo = await repoIdentity(repoPath);
+  const repo = await runRepository(optionalString(flags, 'repo'), { clone: false });
+  const repoPath = repo.repoPath;
   const definition = await loadDefinition(flags);
   const cli = await connectCli();
   try {
@@ -93,6 +92,7 @@ export async function statusCommand(argv: readonly string[]): Promise<number> {
           `no worker answered within ${QUERY_DEADLINE_MS / 1000} s; last recorded: phase ${String(recorded.phase ?? '?')}, step ${String(recorded.step ?? '?')}`,
         );
       if (progress?.worktreePath) lines.push(`worktree: ${progress.worktreePath} (branch ${progress.branch})`);
+      if (progress?.host) lines.push(hostLine(progress.host));
       if (result) lines.push(resultSummary(result));
       process.stdout.write(`${lines.join('\n')}\n`);
     }

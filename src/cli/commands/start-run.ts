@@ -10,7 +10,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentError, UsageError } from '../../contracts/errors.js';
 import type { IssueSourceKind, RunInput, RunProgress, RunResult } from '../../contracts/run.js';
 import { createIssueSourceFactory } from '../../activities/issues/issue-source-factory.js';
-import { artifactsDirOf } from '../../host/state-paths.js';
 import { repoSettings } from '../../definition/repo-config/repo-settings.js';
 import { workflowUrl } from '../../host/temporal/ensure-temporal.js';
 import { runAgentWorkflow } from '../../workflows/run-agent.js';
@@ -20,8 +19,8 @@ import { COMMANDS, renderHelp } from '../flags/command-specs.js';
 import { deliveryOf } from '../flags/delivery-flag.js';
 import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFlags } from '../flags/parse-flags.js';
 import { newEnvironmentLines, progressKey, progressLine, resultSummary } from '../../host/progress-format.js';
-import { checkRepository, loadRepoDefinition, resolveUserPath, userCwd } from '../run-target.js';
-import { repoIdentity, workflowIdFor } from '../../host/repo-identity.js';
+import { loadRepoDefinition } from '../run-target.js';
+import { runRepository, workflowIdFor } from '../run-repository.js';
 import { serveUntilDone } from '../serve-until-done.js';
 import { defaultOrphanPorts, releaseOrphanedActivities } from '../../host/orphans/orphaned-activities.js';
 import { extractAgentParameters, resolveAgentParameters } from '../flags/agent-parameters.js';
@@ -113,8 +112,9 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
   }
   const issue = requireIssue(flags);
   const parameters = resolveAgentParameters(agentParameters, { issue });
-  const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
-  await checkRepository(repoPath);
+  // A checkout, or a git URL (cloned here to read the issue and settings; the run gets the URL).
+  const target = await runRepository(optionalString(flags, 'repo'), { clone: true });
+  const repoPath = target.localPath;
   // The repository's .agent/config.json (or detected defaults): flags win over it.
   const settings = await repoSettings(repoPath);
   const { config } = settings;
@@ -123,33 +123,38 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
   const maxUsd = optionalNumber(flags, 'budget-usd') ?? config.budget?.maxUsd;
   const maxTokens = optionalNumber(flags, 'budget-tokens', { integer: true }) ?? config.budget?.maxTokens;
   const delivery = deliveryOf(flags, issueSource, config.deliver);
+  if (target.remote && (delivery === 'merge' || delivery === 'squash'))
+    throw new UsageError(
+      `--deliver ${delivery} would move the base of ${target.repoPath} without review; a remote repository is delivered by pushing`,
+      '--deliver',
+    );
   // Read the issue before anything starts: an unknown issue, a closed one or a missing
   // GITHUB_TOKEN is reported here, in one line, instead of failing the run later.
   const issueSnapshot = await createIssueSourceFactory(process.env)(issueSource, repoPath).read(issue);
   if (issueSnapshot.state === 'closed' && flags['force'] !== true) {
-    throw new AgentError('ISSUE_CLOSED', `issue ${issue} of ${repoPath} is closed; nothing was started`, {
+    throw new AgentError('ISSUE_CLOSED', `issue ${issue} of ${target.repoPath} is closed; nothing was started`, {
       where: '--issue',
       expected: 'an open issue, or --force to work a closed one again',
     });
   }
   const definition = await loadRepoDefinition(flags, repoPath, settings);
-  const repo = await repoIdentity(repoPath);
+  const repo = { id: target.id };
   const workflowId = workflowIdFor(repo.id, definition.name, issue);
 
   const cli = await connectCli();
   try {
     // What was chosen for this repository, once every check before starting has passed.
-    for (const note of settings.notes) say(note);
+    for (const note of [...target.notes, ...settings.notes]) say(note);
     for (const key of ['baseBranch'] as const)
       if (config[key] !== undefined) say(`note: ${key} in .agent/config.json is not applied by this version yet`);
-    say(`run ${workflowId}: issue #${issue} "${issueSnapshot.title}" of ${repoPath}`);
+    say(`run ${workflowId}: issue #${issue} "${issueSnapshot.title}" of ${target.repoPath}`);
     const input: RunInput = {
       issue,
       agentDir: definition.agentDir,
-      repoPath,
+      repoPath: target.repoPath,
       issueSource,
       delivery,
-      artifactsDir: artifactsDirOf(repo.commonDir),
+      artifactsDir: target.artifactsDir,
       overrides: settings.overrides,
       repoInstructions: settings.instructions,
       ...(settings.setup === undefined ? {} : { setup: settings.setup }),

@@ -5,10 +5,19 @@
 import { ensureTemporal } from '../../host/temporal/ensure-temporal.js';
 import { DEFAULT_TASK_QUEUE } from '../../host/temporal/task-queue.js';
 import { commandFlags } from '../flags/command-specs.js';
+import { optionalString } from '../flags/parse-flags.js';
+import { applyHostFlags, stateDirFromEnv } from '../../host/host-identity.js';
+import { resolveUserPath } from '../run-target.js';
 
 export async function workerCommand(argv: readonly string[]): Promise<number> {
   const flags = commandFlags('worker', argv);
   if (flags === undefined) return 0;
+  // Read by the host queue's name and by the activities (this worker's clones and worktrees).
+  const stateDir = optionalString(flags, 'state-dir');
+  applyHostFlags({
+    ...(optionalString(flags, 'host-id') === undefined ? {} : { hostId: optionalString(flags, 'host-id')! }),
+    ...(stateDir === undefined ? {} : { stateDir: resolveUserPath(stateDir) }),
+  });
   // The spawner helper (a small node process, ~0.1 s to start) boots while the modules load:
   // the first git call of a resumed step would otherwise wait for it.
   void import('../../activities/process/spawner/process-spawner.js').then(
@@ -30,7 +39,7 @@ export async function workerCommand(argv: readonly string[]): Promise<number> {
   await worker.ready.then(
     () => {
       process.stdout.write(
-        `worker polling ${taskQueue} and ${worker.hostTaskQueue} (this host's worktrees) on ${target.address} (namespace ${target.namespace}); Web UI ${target.uiUrl}\n`,
+        `worker polling ${taskQueue} and ${worker.hostTaskQueue} (this host's worktrees) on ${target.address} (namespace ${target.namespace}); state dir ${stateDirFromEnv()}; Web UI ${target.uiUrl}\n`,
       );
       // After a crash on this host: the dead process's started steps run again now.
       void import('../../host/orphans/release-orphans-of-queue.js')

@@ -22,7 +22,11 @@ export const COMMON_FLAGS = {
     value: 'NAME|DIR',
     help: "agent: a name under <repo>/.agent/agents/, or a directory (default: .agent/config.json's agent, else the built-in one)",
   },
-  repo: { type: 'string', value: 'PATH', help: 'target git repository (default: the current directory)' },
+  repo: {
+    type: 'string',
+    value: 'PATH|URL',
+    help: 'target git repository: a checkout (default: the current directory) or a git URL (https, ssh, file://)',
+  },
   issues: {
     type: 'string',
     value: 'local|github',

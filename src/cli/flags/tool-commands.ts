@@ -69,9 +69,22 @@ export const TOOL_COMMANDS: Readonly<Record<string, CommandSpec>> = {
     name: 'worker',
     summary: [
       'Run a worker for the run workflow on TEMPORAL_TASK_QUEUE (default issue-agent) until SIGINT/SIGTERM.',
-      'Uses TEMPORAL_ADDRESS, or starts/reuses the local dev server.',
+      'Uses TEMPORAL_ADDRESS, or starts/reuses the local dev server. Several workers (machines) may share the queue:',
+      "each serves its runs' worktrees on <queue>@<host-id>; runs on a remote repository move to another worker when theirs is lost.",
     ].join('\n'),
-    flags: { help: COMMON_FLAGS.help },
+    flags: {
+      'host-id': {
+        type: 'string',
+        value: 'NAME',
+        help: "this worker's host identity in the fleet (env ISSUE_AGENT_HOST_ID; default: the hostname)",
+      },
+      'state-dir': {
+        type: 'string',
+        value: 'DIR',
+        help: 'clones of remote repositories and their worktrees (env ISSUE_AGENT_STATE_DIR; default: the XDG state dir)',
+      },
+      help: COMMON_FLAGS.help,
+    },
   },
   eval: {
     name: 'eval',

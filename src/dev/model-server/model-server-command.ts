@@ -3,7 +3,7 @@
  * a recorded/scripted model session on 127.0.0.1 and prints its URL (use it as
  * ANTHROPIC_BASE_URL). `--record --upstream URL --out FILE` proxies a real endpoint (key
  * from ANTHROPIC_API_KEY, or the client's own header) and writes a session script.
- * The command (src/cli/commands/model-server.ts) and this file run directly (`tsx …`) share
+ * The command (src/cli/commands/model-server-subcommand.ts) and this file run directly (`tsx …`) share
  * `serveModelServer`.
  */
 import { resolve } from 'node:path';

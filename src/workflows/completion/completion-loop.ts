@@ -15,7 +15,8 @@ import { FailureType } from '../../contracts/failures.js';
 import { snapshotOf } from '../../contracts/step-inputs.js';
 import { isJsonObject } from '../../contracts/json.js';
 import { awaitRetryPrompt, countCompletionFailure } from '../run/state/run-transitions.js';
-import { configActivities, onWorktreeHost, workspaceActivities } from '../run/activity-proxies.js';
+import { configActivities, workspaceActivities } from '../run/activity-proxies.js';
+import { onRunHost } from '../hosting/run-host.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
@@ -68,11 +69,10 @@ async function validate(
   completionStep: CompletionStepDefinition | undefined,
 ): Promise<ValidationReport> {
   if (completionStep === undefined || completionStep.conditions.length === 0) return { passed: true, results: [] };
-  return workspaceActivities.runValidators.executeWithOptions(
-    { summary: `validate ${completionStep.stepId}`, ...onWorktreeHost(ctx.workspace.hostTaskQueue) },
-    [
+  return onRunHost(ctx, session, (onHost, workspace) =>
+    workspaceActivities.runValidators.executeWithOptions({ summary: `validate ${completionStep.stepId}`, ...onHost }, [
       {
-        worktreePath: ctx.workspace.worktreePath,
+        worktreePath: workspace.worktreePath,
         completionStep,
         validators: ctx.definition.validators,
         artifactsDir: ctx.input.artifactsDir,
@@ -87,7 +87,7 @@ async function validate(
           session.state.worktreeCheckpoint,
         ),
       },
-    ],
+    ]),
   );
 }
 

@@ -11,7 +11,8 @@ import { deliveryModeOf } from '../../contracts/delivery.js';
 import { FailureType } from '../../contracts/failures.js';
 import { isJsonObject, type JsonObject } from '../../contracts/json.js';
 import type { BoundaryReport } from '../../contracts/run.js';
-import { boundaryActivities, onWorktreeHost } from '../run/activity-proxies.js';
+import { boundaryActivities } from '../run/activity-proxies.js';
+import { onRunHost } from '../hosting/run-host.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
@@ -44,30 +45,32 @@ export async function runBoundary(
 ): Promise<BoundaryReport> {
   session.setPhase('boundary');
   const summary = typeof output['summary'] === 'string' ? output['summary'] : '';
-  return boundaryActivities.runBoundaryHook.executeWithOptions(
-    {
-      summary: `boundary hook · issue #${ctx.input.issue}`,
-      ...onWorktreeHost(ctx.workspace.hostTaskQueue),
-      ...(ctx.input.tuning?.heartbeatTimeoutMs === undefined
-        ? {}
-        : { heartbeatTimeout: ctx.input.tuning.heartbeatTimeoutMs }),
-    },
-    [
+  return onRunHost(ctx, session, (onHost, workspace) =>
+    boundaryActivities.runBoundaryHook.executeWithOptions(
       {
-        workflowId: ctx.workflowId,
-        mode: ctx.input.issueSource,
-        delivery: deliveryModeOf(ctx.input),
-        repoPath: ctx.input.repoPath,
-        worktreePath: ctx.workspace.worktreePath,
-        branch: ctx.workspace.branch,
-        baseBranch: ctx.workspace.baseBranch,
-        issue: ctx.input.issue,
-        closureAction: closureActionOf(ctx, output),
-        labels: labelsOf(ctx, output),
-        summary,
-        evidence,
+        summary: `boundary hook · issue #${ctx.input.issue}`,
+        ...onHost,
+        ...(ctx.input.tuning?.heartbeatTimeoutMs === undefined
+          ? {}
+          : { heartbeatTimeout: ctx.input.tuning.heartbeatTimeoutMs }),
       },
-    ],
+      [
+        {
+          workflowId: ctx.workflowId,
+          mode: ctx.input.issueSource,
+          delivery: deliveryModeOf(ctx.input),
+          repoPath: ctx.input.repoPath,
+          worktreePath: workspace.worktreePath,
+          branch: workspace.branch,
+          baseBranch: workspace.baseBranch,
+          issue: ctx.input.issue,
+          closureAction: closureActionOf(ctx, output),
+          labels: labelsOf(ctx, output),
+          summary,
+          evidence,
+        },
+      ],
+    ),
   );
 }
 

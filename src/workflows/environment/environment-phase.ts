@@ -17,38 +17,38 @@ import { patched } from '@temporalio/workflow';
 import type { AgentDefinition } from '../../contracts/definition.js';
 import type { EnvironmentReport } from '../../contracts/environment.js';
 import type { PreflightReport } from '../../contracts/preflight.js';
-import type { PrepareWorkspaceOutput } from '../../contracts/workspace.js';
-import { environmentActivities, onWorktreeHost, workspaceActivities } from '../run/activity-proxies.js';
+import { environmentActivities, workspaceActivities } from '../run/activity-proxies.js';
+import { onRunHost } from '../hosting/run-host.js';
 import type { RunSession } from '../run/state/run-session.js';
 import { environmentLines, preflightLines } from './environment-lines.js';
 
 export const ENVIRONMENT_PHASE_PATCH = 'environment-phase';
 
-export async function runEnvironmentPhase(
-  session: RunSession,
-  definition: AgentDefinition,
-  workspace: PrepareWorkspaceOutput,
-): Promise<void> {
+export async function runEnvironmentPhase(session: RunSession, definition: AgentDefinition): Promise<void> {
   if (!patched(ENVIRONMENT_PHASE_PATCH)) return;
-  const onHost = onWorktreeHost(workspace.hostTaskQueue);
+  const run = { input: session.input, definition };
   session.setPhase('environment');
-  const environment: EnvironmentReport = await environmentActivities.prepareEnvironment.executeWithOptions(onHost, [
-    {
-      worktreePath: workspace.worktreePath,
-      repoPath: session.input.repoPath,
-      ...(session.input.setup === undefined ? {} : { setup: session.input.setup }),
-    },
-  ]);
+  const environment: EnvironmentReport = await onRunHost(run, session, (onHost, at) =>
+    environmentActivities.prepareEnvironment.executeWithOptions(onHost, [
+      {
+        worktreePath: at.worktreePath,
+        repoPath: session.input.repoPath,
+        ...(session.input.setup === undefined ? {} : { setup: session.input.setup }),
+      },
+    ]),
+  );
   session.noteGitRestored('environment setup', environment.gitRestored);
   session.noteEnvironment(environmentLines(environment));
   session.setPhase('preflight');
-  const preflight: PreflightReport = await workspaceActivities.runPreflight.executeWithOptions(onHost, [
-    {
-      worktreePath: workspace.worktreePath,
-      completionSteps: Object.values(definition.completionSteps),
-      validators: definition.validators,
-    },
-  ]);
+  const preflight: PreflightReport = await onRunHost(run, session, (onHost, at) =>
+    workspaceActivities.runPreflight.executeWithOptions(onHost, [
+      {
+        worktreePath: at.worktreePath,
+        completionSteps: Object.values(definition.completionSteps),
+        validators: definition.validators,
+      },
+    ]),
+  );
   session.noteGitRestored('preflight', preflight.gitRestored);
   session.noteEnvironment(preflightLines(preflight));
 }

@@ -31,7 +31,8 @@ import {
   type StepRerun,
 } from '../run/state/run-transitions.js';
 import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';
-import { configActivities, modelActivities, onWorktreeHost } from '../run/activity-proxies.js';
+import { configActivities, modelActivities } from '../run/activity-proxies.js';
+import { onRunHost } from '../hosting/run-host.js';
 import { failureInfo } from '../run/failure-info.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
@@ -178,42 +179,44 @@ async function runModelActivity(
   rerun: StepRerun,
 ): Promise<ModelStepOutcome> {
   try {
-    const answer = await modelActivities.queryStep.executeWithOptions(
-      {
-        summary: `${step.stepId} · iteration ${session.state.iteration}`,
-        ...onWorktreeHost(ctx.workspace.hostTaskQueue),
-        ...(ctx.input.tuning?.heartbeatTimeoutMs === undefined
-          ? {}
-          : { heartbeatTimeout: ctx.input.tuning.heartbeatTimeoutMs }),
-      },
-      [
+    const answer = await onRunHost(ctx, session, (onHost, workspace) =>
+      modelActivities.queryStep.executeWithOptions(
         {
-          workflowId: ctx.workflowId,
-          issue: ctx.input.issue,
-          stepId: step.stepId,
-          stepKind: step.stepKind,
-          iteration: session.state.iteration,
-          worktreePath: ctx.workspace.worktreePath,
-          artifactsDir: ctx.input.artifactsDir,
-          system: ctx.system,
-          issueContext: ctx.issueContext,
-          ...resolution,
-          model: step.model === undefined ? ctx.definition.model : { ...ctx.definition.model, model: step.model },
-          readOnly: step.readOnly,
-          tools: {
-            issueSource: ctx.input.issueSource,
-            repoPath: ctx.input.repoPath,
-            ...(ctx.definition.githubTool === undefined ? {} : { github: ctx.definition.githubTool }),
-          },
-          budget: remainingBudget(session.state),
-          checkpoint: checkpointRequest(
-            ctx.workflowId,
-            ctx.input.issue,
-            session.state.iteration,
-            session.state.worktreeCheckpoint,
-          ),
+          summary: `${step.stepId} · iteration ${session.state.iteration}`,
+          ...onHost,
+          ...(ctx.input.tuning?.heartbeatTimeoutMs === undefined
+            ? {}
+            : { heartbeatTimeout: ctx.input.tuning.heartbeatTimeoutMs }),
         },
-      ],
+        [
+          {
+            workflowId: ctx.workflowId,
+            issue: ctx.input.issue,
+            stepId: step.stepId,
+            stepKind: step.stepKind,
+            iteration: session.state.iteration,
+            worktreePath: workspace.worktreePath,
+            artifactsDir: ctx.input.artifactsDir,
+            system: ctx.system,
+            issueContext: ctx.issueContext,
+            ...resolution,
+            model: step.model === undefined ? ctx.definition.model : { ...ctx.definition.model, model: step.model },
+            readOnly: step.readOnly,
+            tools: {
+              issueSource: ctx.input.issueSource,
+              repoPath: ctx.input.repoPath,
+              ...(ctx.definition.githubTool === undefined ? {} : { github: ctx.definition.githubTool }),
+            },
+            budget: remainingBudget(session.state),
+            checkpoint: checkpointRequest(
+              ctx.workflowId,
+              ctx.input.issue,
+              session.state.iteration,
+              session.state.worktreeCheckpoint,
+            ),
+          },
+        ],
+      ),
     );
     // The worktree is at the step's checkpoint now, whatever the gate says of its answer.
     session.update(stepAnswered(session.state, answer.worktreeCheckpoint));

@@ -13,7 +13,8 @@ import { substituteContext } from '../../contracts/runner-context.js';
 import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';
 import { withParameterDefaults } from '../../contracts/parameter-values.js';
 import { noteError, recordStep } from '../run/state/run-transitions.js';
-import { onWorktreeHost, runnerActivities } from '../run/activity-proxies.js';
+import { runnerActivities } from '../run/activity-proxies.js';
+import { onRunHost } from '../hosting/run-host.js';
 import { runCompletionConditions } from '../completion/completion-loop.js';
 import { finishRun } from '../deliver/deliver-after-closing.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
@@ -40,18 +41,20 @@ export async function runRunnerStep(
     };
   }
   log.info('[StepFlow] running subprocess closure', { step: step.stepId, command: runner.command });
-  const result = await runnerActivities.runStepRunner.executeWithOptions(
-    { summary: `${step.stepId} · runner · iteration ${iteration}`, ...onWorktreeHost(ctx.workspace.hostTaskQueue) },
-    [
-      {
-        stepId: step.stepId,
-        worktreePath: ctx.workspace.worktreePath,
-        command: runner.command,
-        args: args.args,
-        timeoutMs: runner.timeoutMs,
-        checkpoint: checkpointRequest(ctx.workflowId, ctx.input.issue, iteration, session.state.worktreeCheckpoint),
-      },
-    ],
+  const result = await onRunHost(ctx, session, (onHost, workspace) =>
+    runnerActivities.runStepRunner.executeWithOptions(
+      { summary: `${step.stepId} · runner · iteration ${iteration}`, ...onHost },
+      [
+        {
+          stepId: step.stepId,
+          worktreePath: workspace.worktreePath,
+          command: runner.command,
+          args: args.args,
+          timeoutMs: runner.timeoutMs,
+          checkpoint: checkpointRequest(ctx.workflowId, ctx.input.issue, iteration, session.state.worktreeCheckpoint),
+        },
+      ],
+    ),
   );
   const succeeded = result.exitCode === 0;
   session.update(

@@ -10,6 +10,7 @@ import type { CarriedRun } from '../../../contracts/carried-run.js';
 import type { AgentDefinition } from '../../../contracts/definition.js';
 import type { RunInput, RunPhase, RunProgress } from '../../../contracts/run.js';
 import { totalTokens, type RunBudget } from '../../../contracts/usage.js';
+import { isRepoUrl } from '../../../contracts/repo-url.js';
 import { budgetStatus, initialRunState, type RunState } from './run-state.js';
 import { addGuidance, raiseBudget, withPhase } from './run-transitions.js';
 import {
@@ -157,6 +158,9 @@ export class RunSession {
       ...(this.budgetBlocked !== undefined ? { lastError: `budget exhausted: ${this.budgetBlocked}` } : {}),
       ...(this.warnings.length > 0 ? { warnings: [...this.warnings] } : {}),
       ...(this.#environment.length > 0 ? { environment: [...this.#environment] } : {}),
+      ...(this.workspace?.hostTaskQueue === undefined
+        ? {}
+        : { host: { taskQueue: this.workspace.hostTaskQueue, pinned: !isRepoUrl(this.input.repoPath) } }),
     };
   }
 

@@ -1,0 +1,128 @@
+/**
+ * The boundary hook of a run on a remote repository (its `repoPath` a git URL; the hook
+ * gets this worker's clone instead). There is no checkout of the user's to put work
+ * into: delivery is a push. `branch` pushes the issue branch to the remote (plain push,
+ * no force: looks first, so a re-run or a second host finds it already there); `pr` is
+ * the GitHub hook on the clone (push, pull request, issue). `merge` and `squash` would
+ * move the remote's base without review and are refused by the client; here they fail
+ * the delivery with the fix.
+ *
+ * After delivery the run's checkpoint refs are deleted from the remote
+ * (remote-checkpoints.ts) and the worktree is removed from this worker's clone.
+ */
+import { deliveryModeOf } from '../../contracts/delivery.js';
+import type { BoundaryHookInput } from '../../contracts/activities.js';
+import type { BoundaryReport } from '../../contracts/run.js';
+import { checkpointNamespace } from '../../contracts/worktree-checkpoint.js';
+import { gitHubApiUrl } from '../github/github-settings.js';
+import { removeRemoteCheckpoints } from '../workspace/remote/remote-checkpoints.js';
+import type { RemoteGit } from '../workspace/remote/remote-git.js';
+import { statusLines } from '../workspace/git/repo-queries.js';
+import { already, done, failed, report, skipped, succeeded, type Step } from './boundary-steps.js';
+import { directoryExists, removeWorktree } from './branch-cleanup.js';
+import { runGitHubBoundaryHook } from './github-boundary-hook.js';
+import { applyIssueEffects, issueEffectNames } from './issue-effects.js';
+import { pushBranch } from './push-branch.js';
+import type { BoundaryDeps } from './run-boundary-hook.js';
+
+export interface RemoteBoundaryDeps extends BoundaryDeps {
+  readonly remoteGit: RemoteGit;
+}
+
+/** `input.repoPath` is this worker's clone; `url` the run's repository (without credentials). */
+export async function runRemoteBoundaryHook(
+  deps: RemoteBoundaryDeps,
+  input: BoundaryHookInput,
+  url: string,
+): Promise<BoundaryReport> {
+  const delivery = deliveryModeOf({ issueSource: input.mode, ...(input.delivery ? { delivery: input.delivery } : {}) });
+  switch (delivery) {
+    case 'pr': {
+      const delivered = await runGitHubBoundaryHook(deps, { ...input, delivery });
+      if (delivered.status !== 'success') return delivered;
+      const refs = await checkpointRefsStep(deps, input);
+      return report([...delivered.effects.map((effect) => ({ effect })), refs], {
+        delivery,
+        ...(delivered.prUrl === undefined ? {} : { prUrl: delivered.prUrl }),
+      });
+    }
+    case 'merge':
+    case 'squash':
+      return report(
+        [
+          failed(
+            delivery,
+            `${delivery} into the base of a remote repository (${url}) is not done by the agent`,
+            'deliver with --deliver branch (the branch is pushed) or pr',
+          ),
+        ],
+        { delivery },
+      );
+    case 'branch':
+      return deliverBranch(deps, input, url);
+  }
+}
+
+async function deliverBranch(deps: RemoteBoundaryDeps, input: BoundaryHookInput, url: string): Promise<BoundaryReport> {
+  const pushed = await pushStep(deps, input, url);
+  if (!succeeded(pushed)) {
+    const steps = [pushed];
+    for (const name of ['comment', ...issueEffectNames(input), 'checkpoint-refs', 'remove-worktree'])
+      steps.push(skipped(name, `waiting for ${input.branch} to be pushed`));
+    return report(steps, { delivery: 'branch' });
+  }
+  const steps: Step[] = [pushed];
+  const sentence = `The work is on branch \`${input.branch}\` of ${url}; merge it into \`${input.baseBranch}\` there.`;
+  steps.push(...(await applyIssueEffects(deps.issueSource(input.mode, input.repoPath), input, sentence)));
+  steps.push(await checkpointRefsStep(deps, input));
+  steps.push(await removeWorktree(input));
+  return report(steps, {
+    delivery: 'branch',
+    mergeCommand: `git fetch ${url} ${input.branch} && git merge FETCH_HEAD`,
+  });
+}
+
+async function pushStep(deps: RemoteBoundaryDeps, input: BoundaryHookInput, url: string): Promise<Step> {
+  if (await directoryExists(input.worktreePath)) {
+    const dirty = await statusLines(input.worktreePath, { includeUntracked: true });
+    if (dirty.length > 0)
+      return failed(
+        'push',
+        `the worktree has ${dirty.length} uncommitted change(s) that are not on ${input.branch}: ${dirty[0]?.trim()}`,
+        `commit or discard the changes in ${input.worktreePath}, then re-run the delivery`,
+      );
+  }
+  const env = deps.env ?? process.env;
+  let apiBaseUrl = 'https://api.github.com';
+  try {
+    apiBaseUrl = gitHubApiUrl(env);
+  } catch {
+    // Not a GitHub remote's concern: the token is only ever sent to the API's git host.
+  }
+  const token = env['GITHUB_TOKEN'];
+  const step = await pushBranch({
+    repoPath: input.repoPath,
+    branch: input.branch,
+    remote: 'origin',
+    apiBaseUrl,
+    env,
+    ...(token ? { token } : {}),
+  });
+  return {
+    ...step,
+    effect: { ...step.effect, detail: deps.remoteGit.redact(step.effect.detail.replace(/\borigin\b/g, url)) },
+  };
+}
+
+async function checkpointRefsStep(deps: RemoteBoundaryDeps, input: BoundaryHookInput): Promise<Step> {
+  const result = await removeRemoteCheckpoints(
+    deps.remoteGit,
+    input.repoPath,
+    checkpointNamespace(input.workflowId, input.issue),
+  );
+  if (result.error !== undefined)
+    return skipped('checkpoint-refs', `the run's checkpoint refs were kept on the remote: ${result.error}`);
+  return result.removed === 0
+    ? already('checkpoint-refs', 'no checkpoint ref of the run is left on the remote')
+    : done('checkpoint-refs', `deleted the run's ${result.removed} checkpoint ref(s) from the remote`);
+}
