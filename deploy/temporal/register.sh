@@ -1,6 +1,8 @@
 #!/bin/sh
 # One-shot: waits for the frontend, creates the namespace and registers the run's custom
-# search attributes (the same as src/cli/temporal/ensure-temporal.ts SEARCH_ATTRIBUTE_FLAGS).
+# search attributes (the same as src/host/temporal/ensure-temporal.ts SEARCH_ATTRIBUTE_FLAGS;
+# test/deploy/compose.test.ts checks it). Run by docker-compose.yml (admin-tools image) and
+# by `npm run cluster -- up` (the project's Temporal CLI put on PATH).
 # Idempotent: an attribute that already exists with the same type is fine.
 set -eu
 : "${TEMPORAL_ADDRESS:?}"
