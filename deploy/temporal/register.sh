@@ -16,6 +16,13 @@ until temporal operator cluster health --address "$TEMPORAL_ADDRESS" >/dev/null 
 done
 temporal operator namespace describe --address "$TEMPORAL_ADDRESS" -n "$NAMESPACE" >/dev/null 2>&1 \
   || temporal operator namespace create --address "$TEMPORAL_ADDRESS" -n "$NAMESPACE" --retention 30d
+# A new namespace reaches the server's namespace cache within seconds: wait until it serves.
+attempt=0
+until temporal operator search-attribute list --address "$TEMPORAL_ADDRESS" -n "$NAMESPACE" >/dev/null 2>&1; do
+  attempt=$((attempt + 1))
+  [ "$attempt" -ge 30 ] && { echo "namespace ${NAMESPACE} did not become usable"; exit 1; }
+  sleep 2
+done
 for attr in IssueNumber=Int AgentName=Keyword StepId=Keyword RunPhase=Keyword CostUsd=Double TokensTotal=Int DefinitionHash=Keyword RepoId=Keyword \
   PipelinePhase=Keyword PipelineCycle=Int PipelineAgent=Keyword PipelineOutcome=Keyword; do
   name="${attr%%=*}"
