@@ -149,7 +149,7 @@ test(
       status.stdout,
       new RegExp(`PostgreSQL\\s+\\d+/${SUITE_CLUSTER.pgCluster} on 127.0.0.1:${SUITE_CLUSTER.pgPort}: online`),
     );
-    assert.match(status.stdout, /Temporal server\s+running \(pid \d+\) on 127\.0\.0\.1:17233  log /);
+    assert.match(status.stdout, /Temporal server\s+running \(pid \d+\) on 127\.0\.0\.1:17233 {2}log /);
     const ui = await fetch(endpoint.uiUrl);
     assert.equal(ui.status, 200, 'the Web UI answers');
     assert.match(await ui.text(), /<html/i);
