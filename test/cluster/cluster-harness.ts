@@ -129,6 +129,10 @@ export function startSuiteWorker(env: Readonly<Record<string, string>>): SuiteWo
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Never leave a worker polling the suite's server after this process ends.
+  const reap = (): void => void child.kill('SIGKILL');
+  process.once('exit', reap);
+  void exited.then(() => process.off('exit', reap));
   const polling = new Promise<void>((resolve, reject) => {
     let seen = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
