@@ -22,6 +22,8 @@ export const HostErrorCode = {
   ArtifactCorrupt: 'ARTIFACT_CORRUPT',
   /** SIGINT/SIGTERM stopped a command that was serving a run; the run goes on in Temporal. */
   Interrupted: 'INTERRUPTED',
+  /** `npm run cluster`: a prerequisite (Go, PostgreSQL, root) or a step of bringing it up failed. */
+  ClusterFailed: 'CLUSTER_FAILED',
 } as const;
 export type HostErrorCode = (typeof HostErrorCode)[keyof typeof HostErrorCode];
 
