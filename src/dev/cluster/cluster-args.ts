@@ -13,10 +13,10 @@ import {
   type ClusterSettings,
 } from './cluster-settings.js';
 
-export const ClusterAction = { Up: 'up', Down: 'down', Status: 'status' } as const;
+export const ClusterAction = { Up: 'up', Down: 'down', Status: 'status', Provision: 'provision' } as const;
 export type ClusterAction = (typeof ClusterAction)[keyof typeof ClusterAction];
 
-export const CLUSTER_HELP = `Usage: npm run cluster -- up|down|status [flags]
+export const CLUSTER_HELP = `Usage: npm run cluster -- up|down|status|provision [flags]
 
 A production-shaped Temporal on this machine, without Docker: the Temporal server
 (built from the Go module proxy, cached under .tools/) on PostgreSQL for persistence and
@@ -27,6 +27,8 @@ the PostgreSQL steps (apt-get install postgresql, pg_createcluster, the temporal
   up        build what is missing, start PostgreSQL, the server and the UI (idempotent)
   status    show what runs (exit 0 when everything does, 1 otherwise)
   down      stop the UI, the server and PostgreSQL; data is kept
+  provision only what takes long and starts nothing: build the binaries and install
+            PostgreSQL's packages if missing (CI runs it in the background during the tests)
 
   --purge            with down: also drop the PostgreSQL cluster and delete the state dir
   --port N           the frontend's gRPC port (default ${DEFAULT_SETTINGS.port}; the other services sit next to it)
@@ -71,6 +73,10 @@ function parse(argv: readonly string[]) {
   }
 }
 
+function isClusterAction(value: string | undefined): value is ClusterAction {
+  return (Object.values(ClusterAction) as readonly string[]).includes(value ?? '');
+}
+
 export function parseClusterArgs(argv: readonly string[]): ClusterArgs {
   const { values, positionals } = parse(argv);
   const stateDir = resolve(values['state-dir'] ?? defaultClusterStateDir());
@@ -92,8 +98,8 @@ export function parseClusterArgs(argv: readonly string[]): ClusterArgs {
   if (values.help) return { action: 'help', settings, purge: false };
   const [action, ...rest] = positionals;
   if (rest.length > 0) throw new UsageError(`one action expected, got ${positionals.join(' ')}`);
-  if (action !== 'up' && action !== 'down' && action !== 'status')
-    throw new UsageError(`expected up, down or status, got ${action ?? 'nothing'}`);
+  if (!isClusterAction(action))
+    throw new UsageError(`expected up, down, status or provision, got ${action ?? 'nothing'}`);
   if (values.purge && action !== 'down') throw new UsageError('--purge goes with down', '--purge');
   return { action, settings, purge: values.purge === true };
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run cluster -- up|down|status`: the thin entry of the local production-shaped
+ * `npm run cluster -- up|down|status|provision`: the thin entry of the local production-shaped
  * cluster (see cluster-up.ts). Progress goes to stderr; `up` prints the environment for
  * start-run and the workers on stdout (TEMPORAL_ADDRESS=…), so
  * `export $(npm run --silent cluster -- up)` works.
@@ -8,6 +8,8 @@ import { AgentError } from '../../contracts/errors.js';
 import { CLUSTER_HELP, parseClusterArgs } from './cluster-args.js';
 import { clusterDown, clusterStatus } from './cluster-status.js';
 import { clusterUp } from './cluster-up.js';
+import { ensureClusterBinaries } from './go-build.js';
+import { ensurePostgresInstalled } from './postgres-cluster.js';
 
 const say = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -36,6 +38,13 @@ async function main(): Promise<number> {
     case 'down':
       await clusterDown(args.settings, { purge: args.purge }, say);
       return 0;
+    case 'provision': {
+      const started = Date.now();
+      const binaries = await ensureClusterBinaries(say);
+      const pg = ensurePostgresInstalled(say);
+      say(`provisioned in ${Math.round((Date.now() - started) / 1000)} s: ${binaries.server}, PostgreSQL ${pg}`);
+      return 0;
+    }
   }
 }
 

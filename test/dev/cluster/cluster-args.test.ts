@@ -51,8 +51,8 @@ test('status and down find the ports and the PostgreSQL cluster that up saved; f
 test('bad input is a usage error naming the flag', () => {
   withStateDir((dir) => {
     const cases: Array<[string[], RegExp]> = [
-      [['--state-dir', dir], /expected up, down or status, got nothing/],
-      [['start', '--state-dir', dir], /expected up, down or status, got start/],
+      [['--state-dir', dir], /expected up, down, status or provision, got nothing/],
+      [['start', '--state-dir', dir], /expected up, down, status or provision, got start/],
       [['up', 'down', '--state-dir', dir], /one action expected/],
       [['up', '--port', '80', '--state-dir', dir], /--port must be a port 1024-65000, got 80/],
       [['up', '--purge', '--state-dir', dir], /--purge goes with down/],
