@@ -117,6 +117,11 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     queryStep: edge(async (raw) => {
       const input = { ...raw, artifactsDir: remote.artifactsDir(raw.artifactsDir) };
       const request = await toStepQueryRequest(await snapshots.query(input), stepInputs);
+      // The github tool reads the repository's GitHub identity from this host's checkout (a remote run's clone).
+      const tools =
+        input.tools?.github === undefined
+          ? input.tools
+          : { ...input.tools, repoPath: await remote.repoPathOnHost(input.tools.repoPath) };
       const { workflowExecution, activityId } = Context.current().info;
       const scope = { runId: workflowExecution?.runId ?? request.workflowId, activityId };
       const label = `${input.stepId} · iteration ${input.iteration}`;
@@ -142,7 +147,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
                   {
                     llm: deps.llm(),
                     bashEnv: deps.bashEnv,
-                    ...githubToolFor(deps, input.tools, redact),
+                    ...githubToolFor(deps, tools, redact),
                     keepAliveMs: hb.intervalMs,
                     redact,
                     log: (level, message, data) => log[level](redact(message), redactDeep(data ?? {}, redact)),
