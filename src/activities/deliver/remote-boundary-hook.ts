@@ -22,6 +22,7 @@ import { already, done, failed, report, skipped, succeeded, type Step } from './
 import { directoryExists, removeWorktree } from './branch-cleanup.js';
 import { runGitHubBoundaryHook } from './github-boundary-hook.js';
 import { applyIssueEffects, issueEffectNames } from './issue-effects.js';
+import { closeLocalIssueOnBranch } from './local-issue-on-branch.js';
 import { pushBranch } from './push-branch.js';
 import type { BoundaryDeps } from './run-boundary-hook.js';
 
@@ -64,16 +65,25 @@ export async function runRemoteBoundaryHook(
 }
 
 async function deliverBranch(deps: RemoteBoundaryDeps, input: BoundaryHookInput, url: string): Promise<BoundaryReport> {
-  const pushed = await pushStep(deps, input, url);
+  const sentence = `The work is on branch \`${input.branch}\` of ${url}; merge it into \`${input.baseBranch}\` there.`;
+  const dirty = await uncommittedWork(input);
+  // A local issue is a file of the repository: its closing is committed on the branch (local-issue-on-branch.ts).
+  const onBranch =
+    dirty === undefined && input.mode === 'local' ? await localIssueSteps(deps, input, sentence) : undefined;
+  const blocked = onBranch?.some((s) => s.effect.status === 'failed')
+    ? skipped('push', `waiting for the issue's closing to be committed on ${input.branch}`)
+    : undefined;
+  const pushed = dirty ?? blocked ?? (await pushStep(deps, input, url));
   if (!succeeded(pushed)) {
-    const steps = [pushed];
-    for (const name of ['comment', ...issueEffectNames(input), 'checkpoint-refs', 'remove-worktree'])
+    const steps = [...(onBranch ?? []), pushed];
+    const waiting = onBranch === undefined ? ['comment', ...issueEffectNames(input)] : [];
+    for (const name of [...waiting, 'checkpoint-refs', 'remove-worktree'])
       steps.push(skipped(name, `waiting for ${input.branch} to be pushed`));
     return report(steps, { delivery: 'branch' });
   }
-  const steps: Step[] = [pushed];
-  const sentence = `The work is on branch \`${input.branch}\` of ${url}; merge it into \`${input.baseBranch}\` there.`;
-  steps.push(...(await applyIssueEffects(deps.issueSource(input.mode, input.repoPath), input, sentence)));
+  const steps: Step[] = [...(onBranch ?? []), pushed];
+  if (onBranch === undefined)
+    steps.push(...(await applyIssueEffects(deps.issueSource(input.mode, input.repoPath), input, sentence)));
   steps.push(await checkpointRefsStep(deps, input));
   steps.push(await removeWorktree(input));
   return report(steps, {
@@ -82,16 +92,31 @@ async function deliverBranch(deps: RemoteBoundaryDeps, input: BoundaryHookInput,
   });
 }
 
+/** A local issue's closing, committed on the branch; a worktree already removed had it committed and pushed. */
+async function localIssueSteps(deps: RemoteBoundaryDeps, input: BoundaryHookInput, sentence: string): Promise<Step[]> {
+  if (await directoryExists(input.worktreePath))
+    return closeLocalIssueOnBranch(deps.issueSource('local', input.worktreePath), input, sentence);
+  return [
+    already(
+      'issue-commit',
+      `the worktree was removed after an earlier delivery: the issue's closing is on ${input.branch}`,
+    ),
+  ];
+}
+
+/** A failed `push` step when the worktree holds changes that are not on the branch. */
+async function uncommittedWork(input: BoundaryHookInput): Promise<Step | undefined> {
+  if (!(await directoryExists(input.worktreePath))) return undefined;
+  const dirty = await statusLines(input.worktreePath, { includeUntracked: true });
+  if (dirty.length === 0) return undefined;
+  return failed(
+    'push',
+    `the worktree has ${dirty.length} uncommitted change(s) that are not on ${input.branch}: ${dirty[0]?.trim()}`,
+    `commit or discard the changes in ${input.worktreePath}, then re-run the delivery`,
+  );
+}
+
 async function pushStep(deps: RemoteBoundaryDeps, input: BoundaryHookInput, url: string): Promise<Step> {
-  if (await directoryExists(input.worktreePath)) {
-    const dirty = await statusLines(input.worktreePath, { includeUntracked: true });
-    if (dirty.length > 0)
-      return failed(
-        'push',
-        `the worktree has ${dirty.length} uncommitted change(s) that are not on ${input.branch}: ${dirty[0]?.trim()}`,
-        `commit or discard the changes in ${input.worktreePath}, then re-run the delivery`,
-      );
-  }
   const env = deps.env ?? process.env;
   let apiBaseUrl = 'https://api.github.com';
   try {

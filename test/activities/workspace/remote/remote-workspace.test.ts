@@ -116,7 +116,25 @@ test('a step checkpoint pushed by host A is where host B continues; delivery pus
   const tip = await gitOrThrow(cache, ['rev-parse', 'refs/heads/agent/issue-1'], 'WORKTREE_FAILED');
   assert.equal(heads.get('refs/heads/agent/issue-1'), tip);
   assert.equal((await remoteRefs(barePath, 'refs/issue-agent/')).size, 0);
+  // The local issue is a file of the repository: its closing is a commit on the pushed branch,
+  // not an edit in this worker's clone that nobody sees.
+  assert.equal(first.effects.find((e) => e.name === 'issue-commit')?.status, 'done', JSON.stringify(first));
+  const issueOnBranch = await git(barePath, ['show', 'agent/issue-1:.agent/issues/1.md']);
+  assert.match(issueOnBranch.stdout, /state: closed/);
+  assert.match(issueOnBranch.stdout, /The work is on branch `agent\/issue-1`/);
+  assert.equal(
+    (await git(barePath, ['log', '-1', '--format=%s', 'agent/issue-1'])).stdout,
+    'Close issue #1 (issue-agent)',
+  );
+  assert.match((await git(barePath, ['show', 'main:.agent/issues/1.md'])).stdout, /state: open/, 'main is untouched');
+  assert.match(
+    await readFile(join(cache, '.agent', 'issues', '1.md'), 'utf8'),
+    /state: open/,
+    'the clone is untouched',
+  );
   const again = await runRemoteBoundaryHook(deps, hook, url);
   assert.equal(again.effects.find((e) => e.name === 'push')?.status, 'already-done', JSON.stringify(again));
-  assert.equal((await git(barePath, ['rev-list', '--count', 'agent/issue-1'])).stdout, '4');
+  assert.equal(again.effects.find((e) => e.name === 'issue-commit')?.status, 'already-done', JSON.stringify(again));
+  assert.equal((await git(barePath, ['rev-list', '--count', 'agent/issue-1'])).stdout, '5');
+  assert.match(await readFile(join(cache, '.agent', 'issues', '1.md'), 'utf8'), /state: open/, 'a re-run adds nothing');
 });
