@@ -46,6 +46,7 @@ async function writeAgent(root: string): Promise<string> {
   const schema = JSON.parse(await readFile(flowSchema, 'utf8')) as Record<string, any>;
   await writeFile(path.join(dir, 'schemas', 'common.schema.json'), JSON.stringify({ $defs: schema['$defs'] }));
   await writeFile(flowSchema, JSON.stringify(schema, null, 2).replaceAll('"#/$defs/', '"common.schema.json#/$defs/'));
+  assert.match(await readFile(flowSchema, 'utf8'), /common\.schema\.json#/, 'the $ref goes to the second file');
   return dir;
 }
 
