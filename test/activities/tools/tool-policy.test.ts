@@ -192,15 +192,16 @@ test('read-only bash guard (no mount namespace): file-changing commands refused,
   for (const command of allowed) assert.equal(checkReadOnly(command).allowed, true, command);
 });
 
-/** The rows of the table under "### 2.2 Tools by step kind" in docs/registry-reference.md. */
+/** The rows of the marked table of §2.2 "Tools by step kind" in docs/registry-reference.md. */
 function docsToolTable(): Map<string, string[]> {
   const text = readFileSync(path.join(PROJECT_ROOT, 'docs', 'registry-reference.md'), 'utf8');
-  const section = text.slice(text.indexOf('### 2.2 Tools by step kind'));
+  const start = text.indexOf('<!-- tools-table: test/activities/tools/tool-policy.test.ts -->');
+  assert.ok(start > 0, 'the table is marked in the docs');
   const rows = new Map<string, string[]>();
-  for (const line of section.split('\n').slice(1)) {
-    if (line.startsWith('#')) break;
+  for (const line of text.slice(start).split('\n').slice(1)) {
+    if (!line.startsWith('|')) break;
     const cells = line.split('|').map((c) => c.trim());
-    if (!line.startsWith('|') || cells[1] === 'kind' || cells[1]?.startsWith('---')) continue;
+    if (cells[1] === 'kind' || cells[1]?.startsWith('---')) continue;
     rows.set(cells[1]!, cells.slice(2, -1));
   }
   return rows;
