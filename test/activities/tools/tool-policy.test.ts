@@ -336,4 +336,9 @@ test('an agent written here: its verification step may not edit a file, despite 
   // The step's own permissionMode grants writes.
   const granted = await loadAgentDefinitionOrThrow(await writeReviewAgent('acceptEdits'));
   assert.equal(granted.steps['verification.review']?.readOnly, false);
+  // The load says the agent-level mode did not reach the verification step (docs §2), and only then.
+  const agentLevel = (d: { warnings: readonly string[] }) =>
+    d.warnings.some((w) => w.includes('PERMISSION_MODE_AGENT_LEVEL'));
+  assert.equal(agentLevel(definition), true);
+  assert.equal(agentLevel(granted), false);
 });
