@@ -20,9 +20,15 @@ async function load(dir: string) {
   return result;
 }
 
+const CLOSURE_DEFAULTED = 'CLOSURE_ACTION_DEFAULTED agent.json#/runner/integrations/github/defaultClosureAction';
+
 test('upstream vocabulary loads unchanged and is normalised', async () => {
   const { definition: d, warnings } = await load(valid('upstream-vocabulary'));
-  assert.deepEqual(warnings, []);
+  // The one warning: an upstream (detect:graph) agent declaring no closure action is label-only.
+  assert.deepEqual(
+    warnings.map((w) => `${w.code} ${w.file}#${w.pointer}`),
+    [CLOSURE_DEFAULTED],
+  );
   assert.equal(d.name, 'hello');
   assert.equal(d.verdict.type, 'stepMachine');
   assert.equal(d.maxIterations, 10);
@@ -35,7 +41,8 @@ test('upstream vocabulary loads unchanged and is normalised', async () => {
     { maxTokens: 8192, maxTurnsPerStep: 40 },
   );
   assert.deepEqual(d.worktree, { root: undefined, branchPrefix: 'agent' });
-  assert.equal(d.closureAction, 'close');
+  assert.equal(d.closureAction, 'label-only');
+  assert.equal(d.closureAdaptation, undefined, 'the closure prompt follows what is declared');
   assert.deepEqual(d.parameters.topic, { type: 'string', description: 'Topic', required: true, cli: '--topic' });
   const initial = d.steps['initial.work'];
   assert.ok(initial);
@@ -149,11 +156,12 @@ test('warnings do not block loading: unused prompt, handoff on initial, unknown 
   });
   const { warnings, definition } = await load(dir);
   assert.deepEqual(warnings.map((w) => `${w.code} ${w.file}#${w.pointer}`).sort(), [
+    CLOSURE_DEFAULTED,
     'HANDOFF_ON_INITIAL steps_registry.json#/steps/initial.work/structuredGate/allowedIntents',
     'PROMPT_FILE_UNUSED prompts/steps/initial/old/f_default.md#',
     'UNKNOWN_KEY agent.json#/extra',
   ]);
-  assert.equal(definition.warnings.length, 3);
+  assert.equal(definition.warnings.length, 4);
 });
 
 test('every problem is reported together, across both files', async () => {
@@ -248,7 +256,7 @@ test('a step no entry reaches is a warning, as upstream: the agent still loads',
   const { warnings } = await load(copyFixture('unreachable-step-warning'));
   assert.deepEqual(
     warnings.map((w) => `${w.code} ${w.file}#${w.pointer}`),
-    ['UNREACHABLE_STEP steps_registry.json#/steps/continuation.extra'],
+    [CLOSURE_DEFAULTED, 'UNREACHABLE_STEP steps_registry.json#/steps/continuation.extra'],
   );
 });
 
@@ -258,6 +266,9 @@ test('reachability is checked from every entry: entryStepMapping targets count a
     r.entryStepMapping = { 'detect:graph': 'initial.work', 'count:iteration': 'continuation.extra' };
   });
   const { warnings, definition } = await load(dir);
-  assert.deepEqual(warnings, []);
+  assert.deepEqual(
+    warnings.map((w) => `${w.code} ${w.file}#${w.pointer}`),
+    [CLOSURE_DEFAULTED],
+  );
   assert.equal(definition.entryStep, 'initial.work');
 });

@@ -127,7 +127,11 @@ test('allowedTools we do not provide and agent-level permissionMode plan are war
       ],
     },
   ]);
-  assert.deepEqual((await codes(dir)).sort(), ['PERMISSION_MODE_AGENT_LEVEL', 'TOOL_UNSUPPORTED']);
+  assert.deepEqual((await codes(dir)).sort(), [
+    'CLOSURE_ACTION_DEFAULTED',
+    'PERMISSION_MODE_AGENT_LEVEL',
+    'TOOL_UNSUPPORTED',
+  ]);
 });
 
 test('each unsupported tool is named with its reason; TodoWrite and github_read are provided', async () => {

@@ -24,7 +24,7 @@ test('an invalid definition: exit 2 and every problem on its own line', async ()
   const { exitCode, text } = await runValidate(dir);
   assert.equal(exitCode, 2);
   const lines = text.split('\n');
-  assert.match(lines[0] ?? '', /invalid: 2 error\(s\), 1 warning\(s\)/);
+  assert.match(lines[0] ?? '', /invalid: 2 error\(s\), 2 warning\(s\)/);
   assert.ok(
     lines.includes(
       "error   steps_registry.json#/steps/closure.done/transitions/repeat/target: UNKNOWN_TRANSITION_TARGET transition 'repeat' of step 'closure.done' leads to unknown step 'closure.dne' (expected a step id of this registry or null)",
@@ -38,6 +38,16 @@ test('an invalid definition: exit 2 and every problem on its own line', async ()
     ),
   );
   assert.ok(lines.some((l) => l.startsWith('warning prompts/steps/unused/x/f_default.md#: PROMPT_FILE_UNUSED')));
+  // An upstream-format agent with no closure action: what was chosen and how to override it.
+  assert.ok(
+    lines.some(
+      (l) =>
+        l.startsWith('warning agent.json#/runner/integrations/github/defaultClosureAction: CLOSURE_ACTION_DEFAULTED') &&
+        l.includes('closure action is label-only') &&
+        l.includes('"defaultClosureAction": "close"'),
+    ),
+    text,
+  );
 });
 
 /** A linear registry of `count` steps (work → … → verification → closure), with prompts and a shared schema file. */

@@ -9,8 +9,10 @@
  * "boundary command" filter any more (`G=git; $G push` passed it): the boundary is that
  * the agent's shell holds no credential (no GITHUB_TOKEN, private HOME without
  * credential files) and, where namespaces allow, has no network at all. See
- * docs/security.md. Which steps are read-only is decided by tool-policy (by step kind:
- * verification by default).
+ * docs/security.md. Which steps are read-only is decided when the definition loads
+ * (contracts/step-kind-tools: the step's readOnly, else its permissionMode, else the kind's
+ * default, verification read-only; an allowedTools list with no write tool makes every
+ * step read-only); tool-policy passes that flag to bash and the editor (tool-policy.test).
  */
 
 export interface PolicyVerdict {

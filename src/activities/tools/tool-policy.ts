@@ -1,8 +1,10 @@
 /**
  * Which tools a step gets and what they may do, by step kind (seed 004 §7.2), enforced
- * here in code, never by prompt. The kinds' defaults live in contracts/step-kind-tools;
- * this file turns a step (its kind and its resolved `readOnly`) and what the run can
- * serve (a GitHub-integrated agent gets the `github` tool) into the tools offered.
+ * here in code, never by prompt. The kinds' defaults live in contracts/step-kind-tools
+ * and are resolved into the step's `readOnly` at load; this file turns a step (its kind
+ * and that `readOnly`) and what the run can serve (a GitHub-integrated agent gets the
+ * `github` tool) into the tools offered. docs/registry-reference.md §2.2 is its table
+ * (tool-policy.test checks each row).
  *
  * How each tool honours a read-only step:
  * - the editor refuses create / str_replace / insert (view stays);

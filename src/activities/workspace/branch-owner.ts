@@ -47,6 +47,22 @@ export async function claimBranch(claim: OwnerClaim): Promise<void> {
   await setBranchOwner(claim.repoPath, claim.branch, claim.agent);
 }
 
+/**
+ * Refuses (WORKTREE_OWNED) when `branch` (the one already in the way: on the issue's
+ * worktree path, or holding the issue's branch elsewhere) belongs to another agent, so an
+ * agent with its own branchPrefix or worktree root hears whose workspace it met.
+ */
+export async function refuseIfOwnedByAnother(
+  claim: OwnerClaim,
+  inTheWay: { readonly branch?: string | undefined; readonly path: string },
+): Promise<void> {
+  const { branch } = inTheWay;
+  if (claim.agent === undefined || branch === undefined) return;
+  const owner = await branchOwner(claim.repoPath, branch);
+  if (owner !== undefined && owner !== claim.agent)
+    throw ownedByAnother({ ...claim, branch, worktreePath: inTheWay.path }, owner);
+}
+
 export function ownedByAnother(claim: OwnerClaim, owner: string): AgentError {
   const { branch, issue, agent } = claim;
   return new AgentError(

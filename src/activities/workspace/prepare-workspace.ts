@@ -31,7 +31,7 @@ import { snapshotGitState } from './git/git-state-snapshot.js';
 import { ensureAgentHome, sweepStaleSandboxesOccasionally } from './sandbox-state.js';
 import { ensureExcluded } from './ensure-excluded.js';
 import { worktreeLayout } from './worktree-layout.js';
-import { claimBranch, setBranchOwner } from './branch-owner.js';
+import { claimBranch, refuseIfOwnedByAnother, setBranchOwner } from './branch-owner.js';
 
 export interface PrepareWorkspaceDeps {
   readonly issueSource: IssueSourceFactory;
@@ -90,6 +90,7 @@ async function prepareLocked(
   const claim = { repoPath, branch: layout.branch, worktreePath, issue: input.issue, agent: input.agent };
   if (existing) {
     if (existing.branch !== layout.branch) {
+      await refuseIfOwnedByAnother(claim, existing);
       throw worktreeError(
         `${worktreePath} is a worktree on ${existing.branch ?? 'a detached HEAD'}, not on ${layout.branch}`,
         worktreePath,
@@ -111,6 +112,7 @@ async function prepareLocked(
   if (await branchExists(repoPath, layout.branch)) {
     // The branch survived but its worktree did not (deleted dir, pruned): re-attach it.
     const holder = worktrees.find((w) => w.branch === layout.branch && !w.prunable);
+    if (holder) await refuseIfOwnedByAnother(claim, holder);
     if (holder) throw worktreeError(`branch ${layout.branch} is already checked out at ${holder.path}`, holder.path);
     await claimBranch(claim);
     await gitOrThrow(repoPath, ['worktree', 'add', layout.worktreePath, layout.branch], FailureType.WorktreeFailed);

@@ -22,6 +22,7 @@ import { commandFlags } from '../flags/command-specs.js';
 import { batchWorkflowId, parseBatchFlags } from '../flags/batch-flags.js';
 import { optionalString } from '../flags/parse-flags.js';
 import { checkRepository, loadRepoDefinition, resolveUserPath, userCwd } from '../run-target.js';
+import { closureActionNotice } from '../../definition/normalise/closure-action.js';
 import { serveUntilDone } from '../serve-until-done.js';
 import { connectCli, hasPollers, type CliTemporal } from '../../host/temporal/temporal-client.js';
 
@@ -112,6 +113,8 @@ export async function startBatchCommand(argv: readonly string[]): Promise<number
   const cli = await connectCli();
   try {
     for (const note of settings.notes) process.stderr.write(`${note}\n`);
+    const closureNotice = closureActionNotice(definition);
+    if (closureNotice !== undefined) process.stderr.write(`note: ${closureNotice}\n`);
     const embedded = !(await hasPollers(cli));
     // Checked before anything starts: otherwise every issue would end blocked on MODEL_AUTH.
     if (embedded && !flags['detach']) requireModelCredentials();

@@ -20,6 +20,7 @@ import { deliveryOf } from '../flags/delivery-flag.js';
 import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFlags } from '../flags/parse-flags.js';
 import { newEnvironmentLines, progressKey, progressLine, resultSummary } from '../../host/progress-format.js';
 import { loadRepoDefinition } from '../run-target.js';
+import { closureActionNotice } from '../../definition/normalise/closure-action.js';
 import { runRepository, workflowIdFor } from '../run-repository.js';
 import { serveUntilDone } from '../serve-until-done.js';
 import { defaultOrphanPorts, releaseOrphanedActivities } from '../../host/orphans/orphaned-activities.js';
@@ -145,6 +146,8 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
   try {
     // What was chosen for this repository, once every check before starting has passed.
     for (const note of [...target.notes, ...settings.notes]) say(note);
+    const closureNotice = closureActionNotice(definition);
+    if (closureNotice !== undefined) say(`note: ${closureNotice}`);
     for (const key of ['baseBranch'] as const)
       if (config[key] !== undefined) say(`note: ${key} in .agent/config.json is not applied by this version yet`);
     say(`run ${workflowId}: issue #${issue} "${issueSnapshot.title}" of ${target.repoPath}`);

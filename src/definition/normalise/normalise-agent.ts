@@ -14,6 +14,7 @@ import { DEFAULT_SYSTEM_PROMPT_PATH } from '../c3l/resolve-c3l-prompt.js';
 import { DEFAULT_MAX_ITERATIONS, normaliseVerdict } from './normalise-verdict.js';
 import { pointer, warning, type Problem } from '../problem.js';
 import { modelId } from './model-alias.js';
+import { chooseClosureAction } from './closure-action.js';
 import type { RawAgentFile, RawValidationCommands } from '../load/raw-files.js';
 
 export const DEFAULT_MODEL: ModelSettings = { model: 'claude-sonnet-4-6', maxTokens: 8192, maxTurnsPerStep: 40 };
@@ -48,8 +49,8 @@ export function normaliseAgent(agent: RawAgentFile, file: string): { settings: A
   const { spec, problems } = normaliseVerdict(runner.verdict, file);
   const maxIterations = spec.config.maxIterations;
   const { parameters, warnings } = normaliseParameters(agent, file);
-  const closureAction =
-    (runner.integrations?.github?.defaultClosureAction as ClosureAction | undefined) ?? ClosureAction.Close;
+  const closure = chooseClosureAction(agent, file);
+  const closureAction = closure.action;
   const settings: AgentSettings = {
     name: agent.name,
     displayName: agent.displayName ?? agent.name,
@@ -68,8 +69,10 @@ export function normaliseAgent(agent: RawAgentFile, file: string): { settings: A
     },
     closureAction,
     closureAdaptation:
-      runner.integrations?.github?.enabled !== false && closureAction !== ClosureAction.Close
-        ? closureAction
+      runner.integrations?.github?.enabled !== false &&
+      closure.declared !== undefined &&
+      closure.declared !== ClosureAction.Close
+        ? closure.declared
         : undefined,
     completionLabels: {
       add: [...(runner.integrations?.github?.labels?.completion?.add ?? [])],
@@ -82,7 +85,7 @@ export function normaliseAgent(agent: RawAgentFile, file: string): { settings: A
     },
     validationCommands: runner.validation?.commands ?? {},
   };
-  return { settings, problems: [...problems, ...warnings] };
+  return { settings, problems: [...problems, ...warnings, ...(closure.notice ? [closure.notice] : [])] };
 }
 
 /**

@@ -126,3 +126,35 @@ test('handOverBranch gives the branch to the next agent, idempotently, and never
     await assert.rejects(prepareWorkspace(deps, input(repo.dir, 'iterator')), owned('reviewer', 'iterator'));
   });
 });
+
+/** WORKTREE_OWNED naming the owner and the refused agent, whatever branch the refused agent would use. */
+const ownedBy = (owner: string, agent: string) => (e: unknown) =>
+  AgentError.isInstance(e) &&
+  e.code === 'WORKTREE_OWNED' &&
+  e.message.includes(`belong to agent "${owner}"`) &&
+  e.message.includes(`agent "${agent}" may not work them`);
+
+test('a second agent with its own branchPrefix is refused the first agent’s live worktree, naming its owner', async () => {
+  await withRepo(async (repo) => {
+    const first = await prepareWorkspace(deps, input(repo.dir, 'considerer'));
+    await assert.rejects(
+      prepareWorkspace(deps, { ...input(repo.dir, 'detailer'), branchPrefix: 'detail' }),
+      ownedBy('considerer', 'detailer'),
+    );
+    assert.equal(await repo.git('-C', first.worktreePath, 'branch', '--show-current'), 'agent/issue-7');
+    assert.equal(await repo.git('branch', '--list', 'detail/issue-7'), '', 'no second branch was made');
+  });
+});
+
+test('a second agent with its own worktree root is refused the first agent’s checked-out branch, naming its owner', async () => {
+  await withRepo(async (repo) => {
+    await prepareWorkspace(deps, input(repo.dir, 'considerer'));
+    await assert.rejects(
+      prepareWorkspace(deps, { ...input(repo.dir, 'detailer'), worktreeRoot: '.worktrees' }),
+      (e: unknown) => ownedBy('considerer', 'detailer')(e) && (e as Error).message.includes('/agent/worktrees/issue-7'), // the owner's worktree, not .worktrees
+    );
+    assert.equal(await branchOwner(repo.dir, 'agent/issue-7'), 'considerer');
+    const list = await repo.git('worktree', 'list', '--porcelain');
+    assert.equal(list.includes('.worktrees'), false, 'no second worktree');
+  });
+});

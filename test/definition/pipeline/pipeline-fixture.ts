@@ -88,6 +88,8 @@ export function writePipelineRepo(edit?: (workflow: Record<string, any>) => void
     cpSync(path.join(FIXTURES, 'valid', 'upstream-vocabulary'), dir, { recursive: true });
     editJson(dir, 'agent.json', (a) => {
       a.name = id;
+      // As docs/pipelines.md advises: the pipeline, not the agent, closes the issue.
+      a.runner.integrations.github.defaultClosureAction = 'label-only';
     });
     editJson(dir, 'steps_registry.json', (r) => {
       r.agentId = id;
