@@ -168,7 +168,7 @@ export const long: BenchPhase = {
       const facts = await resumeFacts(ctx.client, workflowId, chain.runIds);
       const [first, last] = [facts.resumes[0], facts.resumes[facts.resumes.length - 1]];
       note(
-        `  resumed runs: ${facts.resumes.map((r) => `${r.replayEvents} events replayed, start input ${r.inputBytes} B`).join('; ')}; ` +
+        `  resumed runs: ${facts.resumes.map((r) => `${r.replayEvents} events replayed in a workflow task of ${r.replayTaskMs} ms (queued ${r.taskQueueMs} ms), start input ${r.inputBytes} B`).join('; ')}; ` +
           `start input of each run of the chain ${facts.inputBytes.join(', ')} B; workflow tasks timed out on a sticky queue: ${facts.stickyTimeouts}`,
       );
       return {
@@ -187,6 +187,8 @@ export const long: BenchPhase = {
         // What each resume had to read: the events replayed, the run's start input (carried state).
         resumeReplayEventsEarly: first?.replayEvents ?? -1,
         resumeReplayEventsLate: last?.replayEvents ?? -1,
+        resumeReplayTaskMsEarly: first?.replayTaskMs ?? -1,
+        resumeReplayTaskMsLate: last?.replayTaskMs ?? -1,
         resumeInputBytesEarly: first?.inputBytes ?? -1,
         resumeInputBytesLate: last?.inputBytes ?? -1,
         longMaxCarriedInputBytes: Math.max(0, ...facts.inputBytes.slice(1)),
