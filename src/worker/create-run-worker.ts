@@ -10,6 +10,7 @@ import {
   Worker,
   type LogEntry,
   type LogLevel,
+  type WorkerInterceptors,
   type WorkerOptions,
 } from '@temporalio/worker';
 import { AgentError } from '../contracts/errors.js';
@@ -26,6 +27,7 @@ import { redactorForEnv, type Redact } from '../activities/edge/secret-redactor.
 import { searchAttributesReady } from '../host/temporal/search-attributes-check.js';
 import { badSearchAttributesGuard, guardPortsOf } from './bad-search-attributes-guard.js';
 import { hostIdFrom } from '../host/host-identity.js';
+import { resetStickyQueueOf, stickyResetInterceptor } from './sticky-reset.js';
 
 export { WORKFLOWS_PATH } from './workflow-source.js';
 
@@ -177,11 +179,16 @@ export async function createRunWorker(
   );
   logListeners.add((text) => guard.notice(text));
   const tracing = options.tracing ?? tracingPluginFromEnv(process.env);
+  // A retried step (its worker may be dead) must not wait out that worker's sticky queue (sticky-reset.ts).
+  const interceptors: WorkerInterceptors = {
+    activity: [stickyResetInterceptor(resetStickyQueueOf(connection, options.namespace))],
+  };
   const common = {
     ...(tracing === undefined ? {} : { plugins: [tracing] }),
     connection,
     namespace: options.namespace,
     activities: lazyActivities(loaded),
+    interceptors,
     ...(options.identity ? { identity: options.identity } : {}),
     ...workerTuning(),
   } as const;

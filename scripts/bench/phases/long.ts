@@ -22,6 +22,7 @@ import type { BenchPhase } from '../phase.js';
 import { newRepo } from '../repos.js';
 import { check, intentsInput, uniq } from '../runs.js';
 import { stepsSession } from '../sessions.js';
+import { resumeFacts } from './long-resume-facts.js';
 import { spawnWorker, type WorkerProcess } from '../worker-process.js';
 import { track } from '../workers.js';
 
@@ -48,6 +49,7 @@ function longSession(): SessionScript {
 }
 
 interface Chain {
+  readonly runIds: readonly string[];
   readonly events: number;
   readonly stepEnds: number[];
   readonly runs: number;
@@ -66,7 +68,7 @@ async function chainFacts(ctx: BenchContext, workflowId: string): Promise<Chain>
     events += facts.events;
     stepEnds.push(...facts.stepEnds);
   }
-  return { events, stepEnds, runs: runIds.length };
+  return { runIds: runIds.map((r) => r.runId), events, stepEnds, runs: runIds.length };
 }
 
 async function waitFor(what: string, ms: number, done: () => boolean | Promise<boolean>): Promise<void> {
@@ -163,6 +165,12 @@ export const long: BenchPhase = {
       note(
         `  ${result.iterations} steps in ${chain.runs} run(s) of the chain, ${chain.events} events; median step ${Math.round(early)} ms (first ${WINDOW}) vs ${Math.round(late)} ms (last ${WINDOW})`,
       );
+      const facts = await resumeFacts(ctx.client, workflowId, chain.runIds);
+      const [first, last] = [facts.resumes[0], facts.resumes[facts.resumes.length - 1]];
+      note(
+        `  resumed runs: ${facts.resumes.map((r) => `${r.replayEvents} events replayed in a workflow task of ${r.replayTaskMs} ms (queued ${r.taskQueueMs} ms), start input ${r.inputBytes} B`).join('; ')}; ` +
+          `start input of each run of the chain ${facts.inputBytes.join(', ')} B; workflow tasks timed out on a sticky queue: ${facts.stickyTimeouts}`,
+      );
       return {
         longRunSteps: result.iterations,
         longRunChainRuns: chain.runs,
@@ -176,6 +184,16 @@ export const long: BenchPhase = {
         // The part after the retried step's model request: the workflow task that replays the run's history.
         resumeAfterRetryMsEarly: Math.round(afterRetry[0]!),
         resumeAfterRetryMsLate: Math.round(afterRetry[1]!),
+        // What each resume had to read: the events replayed, the run's start input (carried state).
+        resumeReplayEventsEarly: first?.replayEvents ?? -1,
+        resumeReplayEventsLate: last?.replayEvents ?? -1,
+        resumeReplayTaskMsEarly: first?.replayTaskMs ?? -1,
+        resumeReplayTaskMsLate: last?.replayTaskMs ?? -1,
+        resumeInputBytesEarly: first?.inputBytes ?? -1,
+        resumeInputBytesLate: last?.inputBytes ?? -1,
+        longMaxCarriedInputBytes: Math.max(0, ...facts.inputBytes.slice(1)),
+        // A dead worker's sticky queue waited out (10 s each); 0 since src/worker/sticky-reset.ts.
+        resumeStickyTimeouts: facts.stickyTimeouts,
       };
     } finally {
       await worker.kill('SIGKILL');
