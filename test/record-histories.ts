@@ -12,6 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_DIR } from '../src/dev/sample-repo.js';
+import { loadSessionScript, type SessionScript } from '../src/dev/model-server/session-script.js';
 import { runScenario } from './helpers/run-scenario.js';
 import * as verdictRetry from './workflows/completion/verdict-retry-agent.js';
 import { resolveTemporalCliPath } from '../src/host/temporal/temporal-cli.js';
@@ -132,6 +133,15 @@ async function recordHostLost(name: string): Promise<void> {
   );
 }
 
+/** The demo session with a 4 s first model turn, so a cancel lands while a step runs. */
+function slowFirstTurn(): SessionScript {
+  const demo = loadSessionScript(join(DEMO_DIR, 'session.json'));
+  return {
+    ...demo,
+    rules: demo.rules.map((r) => (r.id === 'initial-explore' ? { ...r, respond: { ...r.respond, delayMs: 4000 } } : r)),
+  };
+}
+
 /**
  * `node --import tsx test/record-histories.ts pipeline` re-records only the pipeline's
  * history; `… remote-host-lost` only the moved run's.
@@ -189,6 +199,15 @@ async function recordRuns(): Promise<void> {
   await record('demo-success-progress-comment', {
     session: join(DEMO_DIR, 'session.json'),
     input: { progressComment: { uiWorkflowsUrl: 'http://127.0.0.1:8233/namespaces/default/workflows/' } },
+  });
+  // Stopped by the `cancel` signal alone (the Web UI's Signal dialog): the run requests its own
+  // cancellation and ends CANCELLED (patched 'signal-cancel-ends-cancelled').
+  await record('signal-cancel', {
+    session: slowFirstTurn(),
+    during: async (handle, model) => {
+      while (model.stats().requests === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      await handle.signal('cancel', { reason: 'stopped from the Signal dialog' });
+    },
   });
   // The playbook's five steps, each answered at once; the tests never pass.
   const answer = (stepId: string, action: string, rest: object) => ({

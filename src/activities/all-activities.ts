@@ -12,6 +12,7 @@ import { createProgressActivities } from './watch/progress-comment-activity.js';
 import { createWatchConnector } from './watch/watch-connector.js';
 import { createLocalIssueStore } from './issues/local-issue-store.js';
 import { redactorForEnv } from './edge/secret-redactor.js';
+import { createRunEndActivities } from './run-end/run-end-activities.js';
 
 export { createDefaultDeps } from './deps.js';
 
@@ -29,5 +30,6 @@ export function createWorkerActivities(deps: ActivityDeps): WorkerActivities {
     ...createPipelineActivities(deps),
     ...createWatchActivities(watch),
     ...createProgressActivities(watch),
+    ...createRunEndActivities(),
   };
 }

@@ -3,8 +3,10 @@
  * completes with the RunResult; a failed run fails the workflow with an ApplicationFailure
  * (type = the FailureType code) carrying the RunResult as its first detail; a cancelled
  * run ends CANCELLED with the RunResult in the `runResult` memo (a cancelled workflow
- * carries no details), or, when only the cancel signal arrived, fails with type
- * RUN_CANCELLED carrying the result. Readers use runResultOf on what they got.
+ * carries no details), whether Temporal's cancel request or only our `cancel` signal
+ * stopped it (the run then asks the server to cancel it: cancelOwnRun). Only when that
+ * request cannot be made does it fail with type RUN_CANCELLED carrying the result.
+ * Readers use runResultOf on what they got.
  */
 import type { RunResult } from './run.js';
 
@@ -12,6 +14,18 @@ import type { RunResult } from './run.js';
 export const RUN_STATUS_PATCH = 'run-status-is-outcome';
 export const RUN_RESULT_MEMO = 'runResult';
 export const RUN_CANCELLED_TYPE = 'RUN_CANCELLED';
+/** Patch id: a run stopped by the `cancel` signal alone requests its own cancellation (one outcome). */
+export const SIGNAL_CANCEL_PATCH = 'signal-cancel-ends-cancelled';
+
+export interface CancelOwnRunInput {
+  readonly workflowId: string;
+  readonly runId: string;
+}
+
+/** The run's own end: a workflow cannot cancel itself by command, so a client does it. */
+export interface RunEndActivities {
+  cancelOwnRun(input: CancelOwnRunInput): Promise<void>;
+}
 
 export function isRunResult(value: unknown): value is RunResult {
   if (typeof value !== 'object' || value === null) return false;

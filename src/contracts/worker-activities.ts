@@ -8,13 +8,15 @@ import type { RunActivities } from './activities.js';
 import type { BatchActivities } from './batch.js';
 import type { PipelineActivities } from './pipeline-run.js';
 import type { ProgressActivities } from './progress-comment.js';
+import type { RunEndActivities } from './run-end.js';
 import type { WatchActivities } from './watch.js';
 
 export type WorkerActivities = RunActivities &
   BatchActivities &
   PipelineActivities &
   WatchActivities &
-  ProgressActivities;
+  ProgressActivities &
+  RunEndActivities;
 
 const NAMES = {
   loadDefinition: true,
@@ -46,6 +48,7 @@ const NAMES = {
   postWatchReply: true,
   replyRunStatus: true,
   updateProgressComment: true,
+  cancelOwnRun: true,
 } as const satisfies Record<keyof WorkerActivities, true>;
 
 export const WORKER_ACTIVITY_NAMES = Object.keys(NAMES) as ReadonlyArray<keyof WorkerActivities>;

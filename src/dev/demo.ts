@@ -5,13 +5,15 @@
  * workflow; an in-process worker serves it. The run creates the worktree, the model
  * reads, edits and commits through its tools, the closure step declares `closing`,
  * the validators pass, the boundary hook merges (`--deliver merge`, explicitly) and
- * closes the issue.
+ * closes the issue. The run carries RepoId and IssueNumber like a `start-run` run (so
+ * `issue-agent status --repo <sample> --issue 1` finds it), and stays readable in the Web
+ * UI after the demo exits: a detached reader answers its queries (demo-reader.ts).
  */
 import { join } from 'node:path';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { Client, Connection } from '@temporalio/client';
 import type { RunResult } from '../contracts/run.js';
-import { ensureTemporal, workflowUrl } from '../host/temporal/ensure-temporal.js';
+import { ensureTemporal, STATE_DIR, workflowUrl } from '../host/temporal/ensure-temporal.js';
 import { PROJECT_ROOT } from '../host/project-root.js';
 import { artifactsDirOf } from '../host/state-paths.js';
 import { repoIdentity } from '../host/repo-identity.js';
@@ -25,6 +27,8 @@ import { reportFatal } from '../host/report-error.js';
 import { readRunResult } from '../host/run-result.js';
 import { createSampleRepo, DEMO_DIR } from './sample-repo.js';
 import { createRunWorker } from '../worker/create-run-worker.js';
+import { IssueNumberKey, RepoIdKey } from '../workflows/run/search-attributes.js';
+import { spawnDemoReader } from './demo-reader.js';
 
 /** The steps the run went through, e.g. `… → verification.review (escalate) → …`. */
 function stepPath(result: RunResult): string {
@@ -61,11 +65,17 @@ async function main(): Promise<number> {
   const connection = await Connection.connect({ address: target.address });
   const client = new Client({ connection, namespace: target.namespace });
   const url = workflowUrl(target, workflowId);
+  const repo = await repoIdentity(repoPath);
   try {
     const handle = await client.workflow.start(runAgentWorkflow, {
       taskQueue,
       workflowId,
       staticSummary: `Demo: issue #${issue} in ${repoPath}`,
+      // As start-run sets them: the run is found by repository and issue (find-run.ts).
+      typedSearchAttributes: [
+        { key: RepoIdKey, value: repo.id },
+        { key: IssueNumberKey, value: issue },
+      ],
       args: [
         {
           issue,
@@ -74,7 +84,7 @@ async function main(): Promise<number> {
           issueSource: 'local',
           // The demo shows the whole job, merge included (the default for local issues is branch).
           delivery: 'merge',
-          artifactsDir: artifactsDirOf((await repoIdentity(repoPath)).commonDir),
+          artifactsDir: artifactsDirOf(repo.commonDir),
         },
       ],
     });
@@ -103,6 +113,14 @@ async function main(): Promise<number> {
       `\nmain branch now:\n${log}\nissue #${issue} state: ${/state:\s*(\w+)/.exec(issueText)?.[1] ?? '?'}\n`,
     );
     process.stdout.write(`model requests served: ${model.stats().requests}\nWeb UI: ${url}\n`);
+    await mkdir(STATE_DIR, { recursive: true });
+    const reader = spawnDemoReader(
+      { address: target.address, namespace: target.namespace, taskQueue },
+      join(STATE_DIR, 'demo-reader.log'),
+    );
+    process.stdout.write(
+      `the run stays readable in the Web UI: its reader (pid ${reader}) answers its queries until the server stops; stop it sooner with: kill ${reader}\n`,
+    );
     if (target.started)
       process.stdout.write(
         `the local dev server this demo started keeps running so the Web UI stays up; stop it with: kill ${target.pid ?? '<pid>'}\n`,

@@ -71,8 +71,14 @@ export function installRuntime(
   }
 }
 
-/** The host-queue worker serves activities only; the SDK's warning about that is noise. */
-const EXPECTED_WARNINGS = ['No workflows registered, not polling for workflow tasks'];
+/**
+ * The host-queue worker serves activities only, the demo's reader (dev/demo-reader.ts)
+ * workflows only; the SDK's warnings about that are noise.
+ */
+const EXPECTED_WARNINGS = [
+  'No workflows registered, not polling for workflow tasks',
+  'No activities registered, not polling for activity tasks',
+];
 
 let logRedactor: Redact | undefined;
 

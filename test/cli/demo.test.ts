@@ -1,6 +1,8 @@
 /**
  * `npm run demo` as a process: the README's first command. It runs against the test
- * server (TEMPORAL_ADDRESS) so that the suite never leaves a dev server behind.
+ * server (TEMPORAL_ADDRESS) so that the suite never leaves a dev server behind. After
+ * it exits, its run is still readable (Current Details answered by the demo's reader)
+ * and carries RepoId like a start-run run.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +13,7 @@ import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js'
 
 after(teardownEnv);
 
-test('the demo completes end to end with no keys and exits 0', { timeout: 240_000 }, async () => {
+test('the demo completes end to end with no keys and exits 0', { timeout: 300_000 }, async (t) => {
   const env = await testEnv();
   const { ANTHROPIC_API_KEY: _key, GITHUB_TOKEN: _token, ...rest } = process.env;
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/dev/demo.ts'], {
@@ -31,4 +33,43 @@ test('the demo completes end to end with no keys and exits 0', { timeout: 240_00
     'the demo follows the playbook, with one review escalation',
   );
   assert.match(stdout, /Web UI: http:\/\/\S+\/workflows\//);
+
+  const reader = Number(/its reader \(pid (\d+)\)/.exec(stdout)?.[1]);
+  assert.ok(reader > 0, `the demo names its reader:\n${stdout}`);
+  t.after(() => {
+    try {
+      process.kill(reader, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  });
+  const workflowId = /^run (\S+)$/m.exec(stdout)?.[1];
+  assert.ok(workflowId, `the demo names its run:\n${stdout}`);
+  const handle = env.client.workflow.getHandle(workflowId);
+
+  // The demo's worker is gone with the demo: what the Web UI's Current Details asks for
+  // (the metadata query) is answered by the reader.
+  const metadata = (await readable(() => handle.query('__temporal_workflow_metadata'))) as {
+    currentDetails?: string;
+  };
+  assert.match(metadata.currentDetails ?? '', /## Issue #1/);
+  assert.match(metadata.currentDetails ?? '', /\*\*Phase:\*\* completed/);
+
+  const description = await handle.describe();
+  const attrs = description.searchAttributes as Record<string, unknown[] | undefined>;
+  assert.match(String(attrs['RepoId']?.[0]), /^issue-agent-demo-[a-z0-9]+-[0-9a-f]{8}$/, 'RepoId like a start-run run');
+  assert.deepEqual(attrs['IssueNumber'], [1]);
 });
+
+/** Retries a query until a worker answers it (the reader bundles the workflows first). */
+async function readable<T>(query: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      return await query();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}

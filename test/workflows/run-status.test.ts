@@ -1,8 +1,9 @@
 /**
  * The Web UI's status column tells the truth: a failed run ends FAILED (an
  * ApplicationFailure of the failure type carrying the RunResult), a run cancelled
- * through Temporal ends CANCELLED with its RunResult in the `runResult` memo, and
- * readRunResult gives the result back either way.
+ * through Temporal ends CANCELLED with its RunResult in the `runResult` memo, a run
+ * stopped by the `cancel` signal alone (the Web UI's Signal dialog) ends the same way,
+ * and readRunResult gives the result back either way.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +21,11 @@ import { teardownEnv } from '../helpers/temporal-env.js';
 after(teardownEnv);
 
 const demo = loadSessionScript(join(DEMO_DIR, 'session.json'));
+/** The first model turn takes 4 s, so a cancel lands while a step runs. */
+const slow = {
+  ...demo,
+  rules: demo.rules.map((r) => (r.id === 'initial-explore' ? { ...r, respond: { ...r.respond, delayMs: 4000 } } : r)),
+};
 
 test('a failed run ends FAILED with its result as the failure detail', async () => {
   const { result, handle } = await runScenario({ session: demo, input: { maxIterations: 1 } });
@@ -39,10 +45,6 @@ test('a failed run ends FAILED with its result as the failure detail', async () 
 });
 
 test('a run cancelled through Temporal ends CANCELLED with its result in the memo', async () => {
-  const slow = {
-    ...demo,
-    rules: demo.rules.map((r) => (r.id === 'initial-explore' ? { ...r, respond: { ...r.respond, delayMs: 4000 } } : r)),
-  };
   const { result, handle, workflowId } = await runScenario({
     session: slow,
     during: async (h, model) => {
@@ -56,4 +58,24 @@ test('a run cancelled through Temporal ends CANCELLED with its result in the mem
   assert.equal(description.status.name, 'CANCELLED', workflowId);
   assert.equal(runResultOf(description.memo?.[RUN_RESULT_MEMO])?.outcome, 'cancelled');
   assert.ok(result.worktreePath, 'the result names the kept worktree');
+});
+
+test('a run stopped by the cancel signal alone ends CANCELLED too, with its reason', async () => {
+  const { result, handle, workflowId } = await runScenario({
+    session: slow,
+    during: async (h, model) => {
+      while (model.stats().requests === 0) await sleep(100);
+      // What the Web UI's Signal dialog sends: our signal, no Temporal cancel request.
+      await h.signal('cancel', { reason: 'stopped from the Signal dialog' });
+    },
+  });
+  assert.equal(result.outcome, 'cancelled', result.reason);
+  assert.equal(result.reason, 'stopped from the Signal dialog');
+  const description = await handle.describe();
+  assert.equal(description.status.name, 'CANCELLED', workflowId);
+  assert.equal(runResultOf(description.memo?.[RUN_RESULT_MEMO])?.reason, 'stopped from the Signal dialog');
+  const events = (await handle.fetchHistory()).events ?? [];
+  // One request, the run's own (no grace timer waiting for somebody else's).
+  assert.equal(events.filter((e) => e.workflowExecutionCancelRequestedEventAttributes).length, 1);
+  assert.equal(events.filter((e) => e.timerStartedEventAttributes).length, 0);
 });

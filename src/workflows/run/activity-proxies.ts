@@ -7,6 +7,7 @@
 import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
 import type { RunActivities } from '../../contracts/activities.js';
 import type { ProgressActivities } from '../../contracts/progress-comment.js';
+import type { RunEndActivities } from '../../contracts/run-end.js';
 
 /** Reading files: fast, retried a few times for transient I/O. */
 export const configActivities = proxyActivities<
@@ -79,6 +80,12 @@ export const boundaryActivities = proxyActivities<Pick<RunActivities, 'runBounda
 export const progressActivities = proxyActivities<ProgressActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+});
+
+/** The run's own cancel request (end-with-status.ts): one short client call, retried briefly. */
+export const runEndActivities = proxyActivities<RunEndActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 5 },
 });
 
 /**

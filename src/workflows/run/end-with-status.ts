@@ -2,6 +2,12 @@
  * Ends the run workflow with a status that matches its outcome (see contracts/run-end.ts).
  * Gated by patched(): replaying a history recorded before this change still completes
  * with the result as a value, as it did then.
+ *
+ * A cancelled run ends CANCELLED however it was cancelled. The TS SDK ends a workflow
+ * CANCELLED only when it throws CancelledFailure after Temporal asked it to cancel, and a
+ * workflow cannot send that request to itself by command (the server refuses it), so a
+ * run stopped by the `cancel` signal alone (the Web UI's Signal dialog, `@issue-agent
+ * cancel`) asks for it through an activity (patched 'signal-cancel-ends-cancelled').
  */
 import {
   ApplicationFailure,
@@ -9,15 +15,20 @@ import {
   CancelledFailure,
   condition,
   isCancellation,
+  log,
   patched,
   upsertMemo,
+  workflowInfo,
 } from '@temporalio/workflow';
 import { FailureType } from '../../contracts/failures.js';
-import { RUN_CANCELLED_TYPE, RUN_RESULT_MEMO, RUN_STATUS_PATCH } from '../../contracts/run-end.js';
+import { RUN_CANCELLED_TYPE, RUN_RESULT_MEMO, RUN_STATUS_PATCH, SIGNAL_CANCEL_PATCH } from '../../contracts/run-end.js';
 import type { RunResult } from '../../contracts/run.js';
+import { runEndActivities } from './activity-proxies.js';
 
-/** How long a signal-cancelled run waits for the cancel request `issue-agent cancel` sends next. */
+/** Before SIGNAL_CANCEL_PATCH: how long a signal-cancelled run waited for `issue-agent cancel`'s request. */
 const CANCEL_REQUEST_GRACE = '5 seconds';
+/** How long the run waits for its own cancel request to come back once the server accepted it. */
+const OWN_CANCEL_ARRIVAL = '1 minute';
 
 /** Watches the root scope: true once Temporal itself asked to cancel the workflow. */
 export function watchCancelRequest(): () => boolean {
@@ -44,18 +55,44 @@ export async function endWithStatus(result: RunResult, cancelRequested: () => bo
   }
   upsertMemo({ [RUN_RESULT_MEMO]: result });
   if (!cancelRequested()) {
-    // Only the cancel signal so far: the CLI's cancel request normally follows at once.
-    try {
-      await condition(cancelRequested, CANCEL_REQUEST_GRACE);
-    } catch (err) {
-      if (!isCancellation(err)) throw err;
-    }
+    if (patched(SIGNAL_CANCEL_PATCH)) await requestOwnCancel(cancelRequested);
+    else await awaitCancelRequest(cancelRequested);
   }
   if (cancelRequested()) throw new CancelledFailure(result.reason, [result]);
+  // The server could not be asked (the activity failed for good): still never COMPLETED.
   throw ApplicationFailure.create({
     type: RUN_CANCELLED_TYPE,
     message: `cancelled: ${result.reason}`,
     nonRetryable: true,
     details: [result],
   });
+}
+
+/**
+ * Only the cancel signal so far: asks the server to cancel this run and waits for the
+ * request to arrive. Not itself cancellable: `issue-agent cancel`'s own request (sent right
+ * after its signal) may arrive meanwhile, and that is the end it waits for anyway.
+ */
+async function requestOwnCancel(cancelRequested: () => boolean): Promise<void> {
+  const { workflowId, runId } = workflowInfo();
+  await CancellationScope.nonCancellable(async () => {
+    try {
+      await runEndActivities.cancelOwnRun({ workflowId, runId });
+    } catch (err) {
+      log.warn("could not request the run's own cancellation; it ends FAILED (RUN_CANCELLED)", {
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return;
+    }
+    await condition(cancelRequested, OWN_CANCEL_ARRIVAL);
+  });
+}
+
+/** Histories recorded before SIGNAL_CANCEL_PATCH: a grace timer for the CLI's cancel request. */
+async function awaitCancelRequest(cancelRequested: () => boolean): Promise<void> {
+  try {
+    await condition(cancelRequested, CANCEL_REQUEST_GRACE);
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+  }
 }

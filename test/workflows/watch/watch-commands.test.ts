@@ -108,6 +108,8 @@ test('status and cancel by comment; a stranger cannot cancel', { timeout: 300_00
       await until('the run to end', async () =>
         (await handle.describe()).status.name === 'RUNNING' ? undefined : true,
       );
+      // The comment sends our cancel signal alone: the run still ends CANCELLED, like the UI's Cancel.
+      assert.equal((await handle.describe()).status.name, 'CANCELLED', 'one outcome for a cancel');
       const progress = issue().comments.find((c) => c.body.includes('issue-agent:progress'))!;
       assert.match(progress.body, /Outcome: cancelled/);
       assert.match(progress.body, /collab/, 'the reason names who cancelled');
