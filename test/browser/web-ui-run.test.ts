@@ -18,7 +18,8 @@ import type { Browser, Page } from 'playwright-core';
 import { runResultOf, RUN_RESULT_MEMO } from '../../src/contracts/run-end.js';
 import { progressQuery } from '../../src/workflows/run/messages.js';
 import { startUiDemoRun, type UiDemoRun } from '../../scripts/bench/ui-demo-run.js';
-import { BROWSER_TESTS_ENABLED, launchChromium } from './browser-harness.js';
+import { launchChromium } from '../../scripts/bench/chromium.js';
+import { BROWSER_TESTS_ENABLED } from './browser-harness.js';
 
 const skip = BROWSER_TESTS_ENABLED ? false : 'the browser suite runs with npm run test:browser';
 const HELD_STEP = 'verification.review';
