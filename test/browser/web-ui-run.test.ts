@@ -88,7 +88,7 @@ test(
     assert.match(text, /Cost: USD 0\.\d{4}/, `the cost is written as USD 0.… ${where}`);
     for (const step of ['initial.understand', 'continuation.reproduce', 'continuation.implement'])
       assert.ok(text.includes(step), `the finished step ${step} is listed ${where}`);
-    assert.ok(!text.includes('$'), `no $ reaches the page ${where}`);
+    assert.ok(!text.includes('$') && !text.includes('\\('), `no $ and no \\( math delimiters reach the page ${where}`);
     assert.ok(!text.includes('|'), `no literal markdown table syntax ${where}`);
     assert.ok(!text.includes('**'), `no literal markdown emphasis ${where}`);
     assert.ok((await details.locator('li').count()) >= 3, `the steps are list items ${where}`);
