@@ -5,6 +5,7 @@
  */
 import type { DeliveryMode } from './delivery.js';
 import type { IssueSourceKind, RunInput, RunOutcome } from './run.js';
+import type { RelabelIssueInput } from './batch.js';
 
 export const DEFAULT_WATCH_LABEL = 'agent';
 export const DEFAULT_MENTION = '@issue-agent';
@@ -109,13 +110,8 @@ export interface StatusReplyInput extends Omit<ReplyInput, 'text'> {
   readonly workflowId: string;
 }
 
-export interface PickUpInput {
-  readonly repoPath: string;
-  readonly issueSource: IssueSourceKind;
-  readonly issue: number;
-  readonly add: readonly string[];
-  readonly remove: readonly string[];
-}
+/** Marks a picked-up issue: the same label change a batch makes (add, then remove). */
+export type PickUpInput = RelabelIssueInput;
 
 export interface WatchActivities {
   pollWatch(input: PollWatchInput): Promise<PollWatchOutput>;
