@@ -178,7 +178,8 @@ async function awaitResult(
   }
 }
 
-async function inspectRepo(
+/** What a `merge` delivery left: merge commits for the issue, closing comments, issue state. */
+export async function inspectRepo(
   repoPath: string,
   issue: number,
 ): Promise<{ mergeCommits: number; comments: number; issueState: string }> {

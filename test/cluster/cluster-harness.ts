@@ -5,11 +5,9 @@
  * a delivered run left in its repository.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { git } from '../../src/activities/workspace/git/git.js';
 import { PROJECT_ROOT } from '../../src/host/project-root.js';
+import { inspectRepo } from '../../scripts/chaos/run-chaos.js';
 
 export const CLUSTER_TESTS_ENABLED = process.env.ISSUE_AGENT_CLUSTER_TESTS === '1';
 
@@ -100,18 +98,8 @@ export function sql(database: string, query: string): string {
   return r.stdout.trim();
 }
 
-/** What a `merge` delivery left: merge commits for the issue, closing comments, issue state. */
-export async function deliveredEffects(
-  repoPath: string,
-  issue: number,
-): Promise<{ mergeCommits: number; comments: number; issueState: string }> {
-  const log = await git(repoPath, ['log', 'main', '--merges', '--format=%s']);
-  const mergeCommits = log.stdout.split('\n').filter((l) => l.includes(`(issue #${issue})`)).length;
-  const text = await readFile(join(repoPath, '.agent', 'issues', `${issue}.md`), 'utf8');
-  const comments = (text.match(/^## Comment \(/gm) ?? []).length;
-  const issueState = /^state:\s*(\w+)/m.exec(text)?.[1] ?? '?';
-  return { mergeCommits, comments, issueState };
-}
+/** What a `merge` delivery left (the chaos run's own check). */
+export const deliveredEffects = inspectRepo;
 
 export interface SuiteWorker {
   readonly pid: number;
