@@ -14,6 +14,7 @@ import type { IssueSource } from '../issues/issue-source.js';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { issueLocator } from '../issues/issue-state-location.js';
 import { LOCAL_ISSUES_DIR, localIssuePath } from '../issues/local-issue-store.js';
+import { DEFAULT_IDENTITY } from '../tools/sandbox-env.js';
 import { git } from '../workspace/git/git.js';
 import { already, done, failed, succeeded, type Step } from './boundary-steps.js';
 import { applyIssueEffects } from './issue-effects.js';
@@ -74,10 +75,8 @@ async function moveStateIntoTree(worktreePath: string, issue: number): Promise<v
 async function identityArgs(worktreePath: string): Promise<string[]> {
   const configured = await git(worktreePath, ['config', 'user.email']);
   if (configured.exitCode === 0 && configured.stdout.trim() !== '') return [];
-  return ['-c', `user.name=${AGENT_IDENTITY.name}`, '-c', `user.email=${AGENT_IDENTITY.email}`];
+  return ['-c', `user.name=${DEFAULT_IDENTITY.name}`, '-c', `user.email=${DEFAULT_IDENTITY.email}`];
 }
-
-const AGENT_IDENTITY = { name: 'Issue Agent', email: 'issue-agent@localhost' } as const;
 
 function firstLine(text: string): string {
   return text.trim().split('\n')[0] || 'git failed';

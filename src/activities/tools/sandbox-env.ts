@@ -29,7 +29,8 @@ export const FORWARDED_ENV = [
   'VIRTUAL_ENV',
 ] as const;
 
-const DEFAULT_IDENTITY = { name: 'Issue Agent', email: 'issue-agent@localhost' } as const;
+/** The agent's neutral git identity, where the worker has none of its own. */
+export const DEFAULT_IDENTITY = { name: 'Issue Agent', email: 'issue-agent@localhost' } as const;
 
 /** A credential or a service address is dropped even if a caller passes it explicitly. */
 const SECRET_NAME =

@@ -11,16 +11,15 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createDefaultDeps } from '../../../src/activities/deps.js';
 import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
 import { createModelServer } from '../../../src/dev/model-server/model-server.js';
 import { createSampleRepo } from '../../../src/dev/sample-repo.js';
 import { PROJECT_ROOT } from '../../../src/host/project-root.js';
-import { createRunWorker } from '../../../src/worker/create-run-worker.js';
 import type { WatchInput } from '../../../src/contracts/watch.js';
 import { runWatchWorkflow } from '../../../src/workflows/watch/run-watch.js';
+import { githubRunWorker } from './github-run-worker.js';
 import { startFakeGitHubServer } from '../../helpers/fake-github-server.js';
-import { teardownEnv, testEnv, workflowBundle } from '../../helpers/temporal-env.js';
+import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 
 after(teardownEnv);
 
@@ -50,22 +49,7 @@ test('status and cancel by comment; a stranger cannot cancel', { timeout: 300_00
     },
   });
   const taskQueue = `watch-cmd-${Date.now()}`;
-  const deps = createDefaultDeps({
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    ANTHROPIC_BASE_URL: model.url,
-    GITHUB_TOKEN: TOKEN,
-    GITHUB_API_URL: server.url,
-    GITHUB_REPOSITORY: 'acme/widgets',
-  });
-  const { worker } = await createRunWorker({
-    address: '',
-    connection: env.nativeConnection,
-    namespace: env.namespace ?? 'default',
-    taskQueue,
-    deps,
-    workflowBundle: await workflowBundle(),
-  });
+  const worker = await githubRunWorker({ modelUrl: model.url, githubUrl: server.url, token: TOKEN, taskQueue });
   const repoId = `watch-cmd-${Date.now()}`;
   const runId = `${repoId}/${definition.name}/issue-2`;
   const input: WatchInput = {

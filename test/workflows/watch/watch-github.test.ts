@@ -20,18 +20,17 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import type { Client } from '@temporalio/client';
-import { createDefaultDeps } from '../../../src/activities/deps.js';
 import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
 import { createModelServer } from '../../../src/dev/model-server/model-server.js';
 import type { SessionScript } from '../../../src/dev/model-server/session-script.js';
 import { createSampleRepo } from '../../../src/dev/sample-repo.js';
 import { PROJECT_ROOT } from '../../../src/host/project-root.js';
-import { createRunWorker } from '../../../src/worker/create-run-worker.js';
 import type { WatchInput } from '../../../src/contracts/watch.js';
 import { runWatchWorkflow } from '../../../src/workflows/watch/run-watch.js';
+import { githubRunWorker } from './github-run-worker.js';
 import { startFakeGitHubServer } from '../../helpers/fake-github-server.js';
 import { fixSession } from '../../helpers/fix-session.js';
-import { teardownEnv, testEnv, workflowBundle } from '../../helpers/temporal-env.js';
+import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 
 after(teardownEnv);
 
@@ -112,22 +111,7 @@ test(
 
     const model = await createModelServer({ session: twoRuns() });
     const taskQueue = `watch-${Date.now()}`;
-    const deps = createDefaultDeps({
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      ANTHROPIC_BASE_URL: model.url,
-      GITHUB_TOKEN: TOKEN,
-      GITHUB_API_URL: server.url,
-      GITHUB_REPOSITORY: 'acme/widgets',
-    });
-    const { worker } = await createRunWorker({
-      address: '',
-      connection: env.nativeConnection,
-      namespace: env.namespace ?? 'default',
-      taskQueue,
-      deps,
-      workflowBundle: await workflowBundle(),
-    });
+    const worker = await githubRunWorker({ modelUrl: model.url, githubUrl: server.url, token: TOKEN, taskQueue });
     const repoId = `watch-test-${Date.now()}`;
     const watcherId = `${repoId}/watch`;
     const runId = `${repoId}/${definition.name}/issue-1`;
