@@ -1,7 +1,8 @@
 /**
  * The baseline for the orchestration overhead: the same run as the workflow (load,
- * prepare the worktree, per step: one model step activity resolving schema and prompt; then validators and
- * the boundary hook), as a plain in-process loop calling the very same activity
+ * prepare the worktree, the environment phase (setup, then preflight of the validators on
+ * the base: part of the job, not of durability), per step: one model step activity
+ * resolving schema and prompt; then validators and the boundary hook), as a plain in-process loop calling the very same activity
  * functions (`createActivities(createDefaultDeps(...))`) one after the other, inside
  * a MockActivityEnvironment (an activity Context for heartbeats, no Temporal server).
  * Routing and StepContext use the same pure functions the workflow uses.
@@ -32,10 +33,11 @@ export async function runInProcess(input: RunInput, modelUrl: string): Promise<I
   const acts = createActivities(
     createDefaultDeps({ PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_BASE_URL: modelUrl }),
   );
-  const env = new MockActivityEnvironment(undefined, {
-    logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } as never,
-  });
-  const call = <I, O>(fn: (i: I) => Promise<O>, i: I): Promise<O> => env.run(fn as never, i as never) as Promise<O>;
+  const logger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } as never;
+  // One activity context per call, as the worker gives each activity (its cancellation signal's
+  // listeners go with it; one shared context collected them and warned MaxListenersExceeded).
+  const call = <I, O>(fn: (i: I) => Promise<O>, i: I): Promise<O> =>
+    new MockActivityEnvironment(undefined, { logger }).run(fn as never, i as never) as Promise<O>;
   const started = performance.now();
   const stepEnds: number[] = [];
   const finish = (outcome: 'success' | 'failed', reason: string, steps: number): InProcessResult => ({
@@ -54,11 +56,19 @@ export async function runInProcess(input: RunInput, modelUrl: string): Promise<I
     issueSource: input.issueSource,
     worktreeRoot: definition.worktree.root,
     branchPrefix: definition.worktree.branchPrefix,
+    agent: definition.name,
   });
   const workflowId = `inprocess-${Date.now()}-issue-${input.issue}`;
   const system = systemPromptInput(definition, input.issue, workspace.branch);
   // As the workflow does: resolved once up front, passed by reference to each step.
   await call(acts.resolvePrompt, system);
+  // As the workflow's environment phase does (environment/environment-phase.ts), before the first model call.
+  await call(acts.prepareEnvironment, { worktreePath: workspace.worktreePath, repoPath: input.repoPath });
+  await call(acts.runPreflight, {
+    worktreePath: workspace.worktreePath,
+    completionSteps: Object.values(definition.completionSteps),
+    validators: definition.validators,
+  });
   let state = initialRunState(definition.entryStep, {
     maxTurnsPerStep: definition.model.maxTurnsPerStep,
     ...input.budget,

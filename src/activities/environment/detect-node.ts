@@ -20,8 +20,49 @@ export const DEFAULT_TOOL_VERSIONS = {
 
 export interface NodePlan {
   readonly detected: string;
-  readonly step: PlannedStep;
+  /** Absent when there is nothing to install (npm, no dependencies, no install scripts). */
+  readonly step?: PlannedStep;
   readonly tool?: ToolRequest;
+}
+
+/** What makes `npm install` do anything for the root package: dependencies, workspaces, or its own install scripts. */
+const NPM_INSTALL_INPUTS = [
+  'dependencies',
+  'devDependencies',
+  'optionalDependencies',
+  'peerDependencies',
+  'workspaces',
+];
+const NPM_INSTALL_SCRIPTS = [
+  'preinstall',
+  'install',
+  'postinstall',
+  'prepublish',
+  'preprepare',
+  'prepare',
+  'postprepare',
+];
+
+/**
+ * True when package.json parses and declares none of them: the install would only cost
+ * a node process per run (seconds under concurrency) and produce nothing.
+ */
+function nothingForNpm(pkg: string): boolean {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(pkg);
+  } catch {
+    return false;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return false;
+  const record = parsed as Record<string, unknown>;
+  const nonEmpty = (v: unknown): boolean =>
+    v !== undefined && (typeof v !== 'object' || v === null || Object.keys(v).length > 0);
+  if (NPM_INSTALL_INPUTS.some((k) => nonEmpty(record[k]))) return false;
+  const scripts = record['scripts'];
+  if (scripts === undefined) return true;
+  if (typeof scripts !== 'object' || scripts === null) return false;
+  return !NPM_INSTALL_SCRIPTS.some((k) => k in scripts);
 }
 
 async function read(dir: string, file: string): Promise<string | undefined> {
@@ -69,6 +110,11 @@ export async function detectNode(dir: string, caches: CacheLayout): Promise<Node
   const base = { id: 'node-install', inputs, produces: path.join(dir, 'node_modules') };
   switch (pm) {
     case 'npm': {
+      // With a lockfile, `npm ci` also checks it against package.json: that stays.
+      if (!lock && nothingForNpm(pkg))
+        return {
+          detected: `npm: nothing to install (${why}; package.json declares no dependencies, workspaces or install scripts)`,
+        };
       const command = lock
         ? 'npm ci --prefer-offline --no-audit --no-fund'
         : 'npm install --prefer-offline --no-audit --no-fund --no-save --no-package-lock';

@@ -84,7 +84,7 @@ export async function planDetected(options: {
   const node = await detectNode(dir, caches);
   if (node) {
     detected.push(node.detected);
-    steps.push(node.step);
+    if (node.step) steps.push(node.step);
     if (node.tool) tools.push(node.tool);
   }
   const python = await detectPython({ dir, venv: options.worktree.venv, caches, tools: options.python });
@@ -129,7 +129,7 @@ export async function planDetected(options: {
       caches: [`CARGO_HOME ${caches.cargoHome}`],
     });
   }
-  if (steps.length === 0)
+  if (detected.length === 0)
     detected.push('no ecosystem detected (no package.json, Python project, go.mod or Cargo.toml): nothing to set up');
   return { detected, steps, tools, ...(python ? { venv: python.venv } : {}), go, rust };
 }

@@ -9,7 +9,12 @@
  *    ~/.config/gh, the harness state and snapshots), /tmp, /var/tmp, /dev/shm;
  * 4. bind the opened directories back at their paths, writable (or read-only for a
  *    read-only step), and bind the protected git files (config, hooks, worktree
- *    pointers) read-only over themselves; git replaces `config` by a rename, so another
+ *    pointers) read-only over themselves. Each process costs ~2 ms of CPU and a run
+ *    builds several sandboxes, so: one `mkdir -p` for every missing mount point not
+ *    inside another bind, and `mount -o bind,ro` (util-linux ≥ 2.27 remounts read-only
+ *    itself) where read-only is wanted; a writable bind of a directory whose mount was
+ *    just made read-only still needs its own `remount,bind,rw`, since `-o bind,rw`
+ *    keeps the source's read-only flag. Git replaces `config` by a rename, so another
  *    run of the same repository may swap it between the bind and the read-only remount:
  *    tried again (20 times, 50 ms apart), then the command fails rather than run with
  *    the file writable;
@@ -46,16 +51,27 @@ done < /proc/self/mountinfo
 for h in "\${hides[@]}"; do
   [ -d "$h" ] && mount -t tmpfs -o mode=755,size=64m tmpfs "$h"
 done
+missing=()
+for d in "\${binds[@]}"; do
+  nested=0
+  for e in "\${binds[@]}"; do case "$d" in "$e"/*) nested=1 ;; esac; done
+  [ "$nested" = 1 ] || [ -d "$d" ] || missing+=("$d")
+done
+[ "\${#missing[@]}" -eq 0 ] || mkdir -p "\${missing[@]}"
 for i in "\${!binds[@]}"; do
   d="\${binds[$i]}"
   [ -d "$d" ] || mkdir -p "$d"
-  mount --no-canonicalize --bind "/proc/self/fd/\${fds[$i]}" "$d"
-  mount -o "remount,bind,\${modes[$i]}" "$d"
+  if [ "\${modes[$i]}" = ro ]; then
+    mount --no-canonicalize -o bind,ro "/proc/self/fd/\${fds[$i]}" "$d"
+  else
+    mount --no-canonicalize --bind "/proc/self/fd/\${fds[$i]}" "$d"
+    mount -o remount,bind,rw "$d"
+  fi
 done
 for p in "\${protects[@]}"; do
   [ -e "$p" ] || continue
   n=0
-  until mount --bind "$p" "$p" 2>/dev/null && mount -o remount,bind,ro "$p" 2>/dev/null; do
+  until mount -o bind,ro "$p" "$p" 2>/dev/null; do
     n=$((n + 1))
     if [ "$n" -ge 20 ]; then echo "sandbox: could not make $p read-only" >&2; exit 32; fi
     sleep 0.05
@@ -64,7 +80,7 @@ done
 for fd in "\${fds[@]}"; do exec {fd}<&-; done
 ip link set lo up 2>/dev/null || true
 cd "$here"
-unset binds modes hides protects fds here
+unset binds modes hides protects fds here missing nested
 trap 'kill -TERM -1 2>/dev/null; sleep 0.5; exit 143' TERM
 bash -c "$cmd" &
 wait "$!"

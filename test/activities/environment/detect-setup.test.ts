@@ -64,9 +64,31 @@ test('node: the lockfile picks the manager, packageManager its version, each wit
     pnpm.said,
     /pnpm 9\.15\.0 \(package\.json packageManager\): pnpm install --frozen-lockfile \(pnpm-lock\.yaml\)/,
   );
-  const bare = await plan({ 'package.json': pkg() });
+  const bare = await plan({ 'package.json': pkg({ dependencies: { 'is-number': '7.0.0' } }) });
   assert.match(bare.commands[0] ?? '', /^npm install .*--no-package-lock/);
   assert.match(bare.said, /package\.json, no lockfile/);
+});
+
+test('npm: nothing to install (no dependencies, workspaces or install scripts) runs no install, and says so', async () => {
+  const empty = await plan({ 'package.json': pkg({ scripts: { test: 'node --test' }, devDependencies: {} }) });
+  assert.deepEqual(empty.commands, []);
+  assert.match(empty.said, /npm: nothing to install \(package\.json, no lockfile; .*no dependencies/);
+  assert.doesNotMatch(empty.said, /no ecosystem detected/);
+  // Any of these makes `npm install` do something for the root package.
+  for (const extra of [
+    { devDependencies: { tap: '1.0.0' } },
+    { peerDependencies: { react: '*' } },
+    { workspaces: ['packages/*'] },
+    { scripts: { postinstall: 'node gen.js' } },
+    { scripts: { prepare: 'tsc' } },
+  ]) {
+    const p = await plan({ 'package.json': pkg(extra) });
+    assert.match(p.commands[0] ?? '', /^npm install /, JSON.stringify(extra));
+  }
+  // A package.json npm itself could not read is not judged here: the install says what is wrong.
+  assert.match((await plan({ 'package.json': '{ not json' })).commands[0] ?? '', /^npm install /);
+  // Other managers still install (their run commands need the tool and, for yarn berry, the install state).
+  assert.match((await plan({ 'package.json': pkg(), 'yarn.lock': '' })).commands[0] ?? '', /^yarn install/);
 });
 
 test('python: setup.cfg extras and requirements files; a declared pytest is not added; cargo fetch', async () => {
