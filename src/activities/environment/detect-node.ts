@@ -113,7 +113,7 @@ export async function detectNode(dir: string, caches: CacheLayout): Promise<Node
       // With a lockfile, `npm ci` also checks it against package.json: that stays.
       if (!lock && nothingForNpm(pkg))
         return {
-          detected: `npm: nothing to install (${why}; package.json declares no dependencies, workspaces or install scripts)`,
+          detected: `npm: nothing to install (package.json declares no dependencies, workspaces or install scripts; no lockfile)`,
         };
       const command = lock
         ? 'npm ci --prefer-offline --no-audit --no-fund'

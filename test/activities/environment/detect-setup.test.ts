@@ -72,7 +72,10 @@ test('node: the lockfile picks the manager, packageManager its version, each wit
 test('npm: nothing to install (no dependencies, workspaces or install scripts) runs no install, and says so', async () => {
   const empty = await plan({ 'package.json': pkg({ scripts: { test: 'node --test' }, devDependencies: {} }) });
   assert.deepEqual(empty.commands, []);
-  assert.match(empty.said, /npm: nothing to install \(package\.json, no lockfile; .*no dependencies/);
+  assert.match(
+    empty.said,
+    /npm: nothing to install \(package\.json declares no dependencies, workspaces or install scripts; no lockfile\)/,
+  );
   assert.doesNotMatch(empty.said, /no ecosystem detected/);
   // Any of these makes `npm install` do something for the root package.
   for (const extra of [
