@@ -116,7 +116,8 @@ export async function concurrentRuns(ctx: BenchContext, variant: ConcurrencyVari
         `  ${runs} concurrent runs × ${steps} steps at ${latencyMs} ms: ${Math.round(wallMs)} ms vs one run ${Math.round(one.wallMs)} ms; worker peak RSS ${mem.peakRssMb.toFixed(0)} MB`,
       );
       note(
-        `  CPU busy during the phase: worker ${(cpu.worker / wallS).toFixed(2)} cores, its spawner helper and git/bash children ${(cpu.workerChildren / wallS).toFixed(2)}, dev server ${(cpu.server / wallS).toFixed(2)}, bench process (client + model server) ${(cpu.self / wallS).toFixed(2)}; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`,
+        `  CPU per run: worker ${Math.round((cpu.worker * 1000) / runs)} ms, its children ${Math.round((cpu.workerChildren * 1000) / runs)} ms, dev server ${Math.round((cpu.server * 1000) / runs)} ms\n` +
+          `  CPU busy during the phase: worker ${(cpu.worker / wallS).toFixed(2)} cores, its spawner helper and git/bash children ${(cpu.workerChildren / wallS).toFixed(2)}, dev server ${(cpu.server / wallS).toFixed(2)}, bench process (client + model server) ${(cpu.self / wallS).toFixed(2)}; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`,
       );
       return {
         concurrentRuns: runs,
@@ -137,6 +138,15 @@ export async function concurrentRuns(ctx: BenchContext, variant: ConcurrencyVari
         // The dev server's own CPU for these runs spread over every core, against one run's
         // wall: no worker can bring concurrentWallRatio below it on this machine.
         concurrentServerBoundRatio: roundTo(cpu.server / cpus().length / (one.wallMs / 1000), 2),
+        // What one run costs in CPU (the cost that grows with the work), and the wall ratio
+        // that all of it spread over every core allows: no scheduling beats it.
+        cpuMsPerRunWorker: Math.round((cpu.worker * 1000) / runs),
+        cpuMsPerRunWorkerChildren: Math.round((cpu.workerChildren * 1000) / runs),
+        cpuMsPerRunServer: Math.round((cpu.server * 1000) / runs),
+        concurrentCpuBoundRatio: roundTo(
+          (cpu.worker + cpu.workerChildren + cpu.server) / cpus().length / (one.wallMs / 1000),
+          2,
+        ),
       };
     });
   } finally {

@@ -62,6 +62,11 @@ export const concurrency = concurrencyPhase({
     },
     { key: 'stepsPerSecond', unit: '/s' },
     { key: 'concurrentServerBoundRatio', unit: '×' },
+    // Every process's CPU for the runs over every core: the wall ratio no scheduling beats.
+    { key: 'concurrentCpuBoundRatio', unit: '×' },
+    { key: 'cpuMsPerRunWorker', unit: 'ms' },
+    { key: 'cpuMsPerRunWorkerChildren', unit: 'ms' },
+    { key: 'cpuMsPerRunServer', unit: 'ms' },
   ],
 });
 

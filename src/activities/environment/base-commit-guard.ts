@@ -10,13 +10,14 @@ import { FailureType } from '../../contracts/failures.js';
 import { git } from '../workspace/git/git.js';
 
 export async function assertAtBaseCommit(worktreePath: string, baseCommit: string): Promise<void> {
-  const head = await git(worktreePath, ['rev-parse', '--verify', 'HEAD^{commit}']);
-  const base = await git(worktreePath, ['rev-parse', '--verify', `${baseCommit}^{commit}`]);
+  // One rev-parse for both (it fails when either does not name a commit): a git process per run saved.
+  const ids = await git(worktreePath, ['rev-parse', 'HEAD^{commit}', `${baseCommit}^{commit}`, '--']);
+  const [head = '', base = ''] = ids.exitCode === 0 ? ids.stdout.trim().split('\n') : [];
   const changed = await git(worktreePath, ['status', '--porcelain', '--untracked-files=no']);
-  const at = head.exitCode === 0 && base.exitCode === 0 && head.stdout.trim() === base.stdout.trim();
+  const at = head !== '' && head === base;
   if (at && changed.exitCode === 0 && changed.stdout.trim() === '') return;
   const why = !at
-    ? `HEAD ${head.stdout.trim().slice(0, 12) || '(none)'} is not the base commit ${baseCommit.slice(0, 12)}`
+    ? `HEAD ${head.slice(0, 12) || '(none)'} is not the base commit ${baseCommit.slice(0, 12)}`
     : `tracked files changed: ${changed.stdout.trim().split('\n').slice(0, 5).join(', ')}`;
   throw new AgentError(
     FailureType.EnvironmentFailed,

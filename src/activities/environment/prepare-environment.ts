@@ -238,7 +238,10 @@ export async function prepareEnvironment(
     steps,
     cached: cacheUsers.length > 0 && cacheUsers.every((s) => s.cacheHit),
     sandbox,
-    warnings: await setupLeftovers(input.worktreePath),
+    // Only a step that ran can have left files behind (a fetched tool lives in the cache).
+    warnings: steps.some((s) => s.status === SetupStepStatus.Ran || s.status === SetupStepStatus.FailedOptional)
+      ? await setupLeftovers(input.worktreePath)
+      : [],
     durationMs: Date.now() - started,
   };
   await writeEnvironmentReport(report);

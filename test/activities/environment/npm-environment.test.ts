@@ -125,3 +125,19 @@ test('with the base commit named, a worktree the agent has changed is refused be
   const ok = await env.prepare(wt, { baseCommit: base, setup: ['touch ran'] });
   assert.equal(ok.steps[0]?.status, 'ran');
 });
+
+test('with the base commit named, a worktree whose HEAD moved (the agent committed) is refused; an unknown base too', async () => {
+  const base = await env.project.repo.git('rev-parse', 'HEAD');
+  const wt = await env.project.worktree();
+  await writeFile(path.join(wt, 'added.txt'), 'agent work\n');
+  await execa('git', ['add', 'added.txt'], { cwd: wt });
+  await execa('git', ['-c', 'user.name=A', '-c', 'user.email=a@e.x', 'commit', '-q', '-m', 'agent work'], { cwd: wt });
+  await assert.rejects(env.prepare(wt, { baseCommit: base, setup: ['touch ran'] }), (error: unknown) => {
+    assert.ok(AgentError.isInstance(error));
+    assert.equal(error.code, 'ENVIRONMENT_FAILED');
+    assert.match(error.message, new RegExp(`HEAD [0-9a-f]{12} is not the base commit ${base.slice(0, 12)}`));
+    return true;
+  });
+  await assert.rejects(env.prepare(wt, { baseCommit: 'f'.repeat(40), setup: ['touch ran'] }), /is not the base commit/);
+  assert.equal(existsSync(path.join(wt, 'ran')), false);
+});
