@@ -17,7 +17,10 @@
  *    keeps the source's read-only flag. Git replaces `config` by a rename, so another
  *    run of the same repository may swap it between the bind and the read-only remount:
  *    tried again (20 times, 50 ms apart), then the command fails rather than run with
- *    the file writable;
+ *    the file writable. Whatever mount(8) reported, a protected path counts as done only
+ *    once the shell's own `[ -w ]` says it is not writable (access(2) answers EROFS on
+ *    a read-only mount, even for root; no process), and a read-only bind that is
+ *    writable fails the command;
  * 5. bring loopback up (a private network namespace has only `lo`, down), re-enter the
  *    working directory (the old cwd is the directory under the new mounts) and run
  *    the command as a child: this shell stays the namespace's init, which the kernel
@@ -71,11 +74,15 @@ done
 for p in "\${protects[@]}"; do
   [ -e "$p" ] || continue
   n=0
-  until mount -o bind,ro "$p" "$p" 2>/dev/null; do
+  until mount -o bind,ro "$p" "$p" 2>/dev/null && ! [ -w "$p" ]; do
     n=$((n + 1))
     if [ "$n" -ge 20 ]; then echo "sandbox: could not make $p read-only" >&2; exit 32; fi
     sleep 0.05
   done
+done
+for i in "\${!binds[@]}"; do
+  [ "\${modes[$i]}" = ro ] || continue
+  if [ -w "\${binds[$i]}" ]; then echo "sandbox: \${binds[$i]} is not read-only" >&2; exit 32; fi
 done
 for fd in "\${fds[@]}"; do exec {fd}<&-; done
 ip link set lo up 2>/dev/null || true
