@@ -99,6 +99,7 @@ export async function concurrentRuns(ctx: BenchContext, variant: ConcurrencyVari
         })(),
       };
       const wallS = wallMs / 1000;
+      const perRunMs = (seconds: number): number => Math.round((seconds * 1000) / runs);
       const ok = results.filter((r) => r.outcome === 'success' && r.steps.length === steps).length;
       const sample = await Promise.all(handles.slice(0, 5).map((h) => timeBreakdown(h)));
       const avg = (f: (b: TimeBreakdown) => number): number =>
@@ -116,7 +117,7 @@ export async function concurrentRuns(ctx: BenchContext, variant: ConcurrencyVari
         `  ${runs} concurrent runs × ${steps} steps at ${latencyMs} ms: ${Math.round(wallMs)} ms vs one run ${Math.round(one.wallMs)} ms; worker peak RSS ${mem.peakRssMb.toFixed(0)} MB`,
       );
       note(
-        `  CPU per run: worker ${Math.round((cpu.worker * 1000) / runs)} ms, its children ${Math.round((cpu.workerChildren * 1000) / runs)} ms, dev server ${Math.round((cpu.server * 1000) / runs)} ms\n` +
+        `  CPU per run: worker ${perRunMs(cpu.worker)} ms, its children ${perRunMs(cpu.workerChildren)} ms, dev server ${perRunMs(cpu.server)} ms\n` +
           `  CPU busy during the phase: worker ${(cpu.worker / wallS).toFixed(2)} cores, its spawner helper and git/bash children ${(cpu.workerChildren / wallS).toFixed(2)}, dev server ${(cpu.server / wallS).toFixed(2)}, bench process (client + model server) ${(cpu.self / wallS).toFixed(2)}; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`,
       );
       return {
@@ -140,9 +141,9 @@ export async function concurrentRuns(ctx: BenchContext, variant: ConcurrencyVari
         concurrentServerBoundRatio: roundTo(cpu.server / cpus().length / (one.wallMs / 1000), 2),
         // What one run costs in CPU (the cost that grows with the work), and the wall ratio
         // that all of it spread over every core allows: no scheduling beats it.
-        cpuMsPerRunWorker: Math.round((cpu.worker * 1000) / runs),
-        cpuMsPerRunWorkerChildren: Math.round((cpu.workerChildren * 1000) / runs),
-        cpuMsPerRunServer: Math.round((cpu.server * 1000) / runs),
+        cpuMsPerRunWorker: perRunMs(cpu.worker),
+        cpuMsPerRunWorkerChildren: perRunMs(cpu.workerChildren),
+        cpuMsPerRunServer: perRunMs(cpu.server),
         concurrentCpuBoundRatio: roundTo(
           (cpu.worker + cpu.workerChildren + cpu.server) / cpus().length / (one.wallMs / 1000),
           2,
