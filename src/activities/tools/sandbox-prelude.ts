@@ -10,17 +10,21 @@
  * 4. bind the opened directories back at their paths, writable (or read-only for a
  *    read-only step), and bind the protected git files (config, hooks, worktree
  *    pointers) read-only over themselves. Each process costs ~2 ms of CPU and a run
- *    builds several sandboxes, so: one `mkdir -p` for every missing mount point not
- *    inside another bind, and `mount -o bind,ro` (util-linux ≥ 2.27 remounts read-only
- *    itself) where read-only is wanted; a writable bind of a directory whose mount was
- *    just made read-only still needs its own `remount,bind,rw`, since `-o bind,rw`
- *    keeps the source's read-only flag. Git replaces `config` by a rename, so another
- *    run of the same repository may swap it between the bind and the read-only remount:
- *    tried again (20 times, 50 ms apart), then the command fails rather than run with
- *    the file writable. Whatever mount(8) reported, a protected path counts as done only
- *    once the shell's own `[ -w ]` says it is not writable (access(2) answers EROFS on
- *    a read-only mount, even for root; no process), and a read-only bind that is
- *    writable fails the command;
+ *    builds a sandbox per agent command, so the mounts of steps 3 and 4 are tables, one
+ *    `mount -a` each, written as an fstab to the first hidden dir's fresh tmpfs (the
+ *    scratch: /dev/shm or /tmp, which nothing else sees): ~10 processes a sandbox
+ *    instead of ~30. Missing mount points are made by mount itself (X-mount.mkdir);
+ *    read-only binds are `bind,ro` (util-linux remounts read-only itself); a writable
+ *    bind of a directory whose mount was just made read-only needs its own
+ *    `remount,bind,rw` entry, since a bind keeps its source's read-only flag. With no
+ *    hidden dir, each entry is its own mount(8). The first table (hides and binds)
+ *    must mount whole or the command does not run. Git replaces `config` by a rename,
+ *    so another run of the same repository may swap it between the bind and the
+ *    read-only remount: whatever the protected table did, a protected path counts as
+ *    done only once the shell's own `[ -w ]` says it is not writable (access(2) answers
+ *    EROFS on a read-only mount, even for root; no process), else it is bound again (up
+ *    to 20 tries, 50 ms after a failed one), then the command fails rather than run with the file
+ *    writable. A read-only bind that is writable fails the command;
  * 5. bring loopback up (a private network namespace has only `lo`, down), re-enter the
  *    working directory (the old cwd is the directory under the new mounts) and run
  *    the command as a child: this shell stays the namespace's init, which the kernel
@@ -51,33 +55,56 @@ while read -r _ _ _ _ point _; do
   case "$point" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/*) continue ;; esac
   mount -o remount,bind,ro "$point" 2>/dev/null || true
 done < /proc/self/mountinfo
+under() { local e; for e in "\${@:2}"; do case "$1" in "$e"/*) return 0 ;; esac; done; return 1; }
+scratch=""
 for h in "\${hides[@]}"; do
-  [ -d "$h" ] && mount -t tmpfs -o mode=755,size=64m tmpfs "$h"
+  under "$h" "\${hides[@]}" && continue
+  case "$h" in /dev/shm) scratch="$h"; break ;; /tmp) scratch="$h" ;; *) [ -n "$scratch" ] || scratch="$h" ;; esac
 done
-missing=()
-for d in "\${binds[@]}"; do
-  nested=0
-  for e in "\${binds[@]}"; do case "$d" in "$e"/*) nested=1 ;; esac; done
-  [ "$nested" = 1 ] || [ -d "$d" ] || missing+=("$d")
+[ -z "$scratch" ] || mount -t tmpfs -o mode=755,size=64m tmpfs "$scratch"
+# One mount(8) for a whole table (mount -a with its own fstab, written to the scratch
+# tmpfs) instead of one per mount; without a hidden dir to write it in, one per entry.
+srcs=(); tgts=(); types=(); opts=()
+entry() { srcs+=("$1"); tgts+=("$2"); types+=("$3"); opts+=("$4"); }
+esc() { local x="\${1//\\\\/\\\\134}"; x="\${x// /\\\\040}"; x="\${x//$'\\t'/\\\\011}"; printf -v "$2" '%s' "\${x//$'\\n'/\\\\012}"; }
+apply() {
+  local i s t
+  [ "\${#tgts[@]}" -gt 0 ] || return 0
+  if [ -n "$scratch" ]; then
+    : > "$scratch/.issue-agent-sandbox-fstab"
+    for i in "\${!tgts[@]}"; do
+      esc "\${srcs[$i]}" s; esc "\${tgts[$i]}" t
+      printf '%s %s %s %s 0 0\\n' "$s" "$t" "\${types[$i]}" "\${opts[$i]}" >> "$scratch/.issue-agent-sandbox-fstab"
+    done
+    mount -a "$@" -T "$scratch/.issue-agent-sandbox-fstab"
+  else
+    for i in "\${!tgts[@]}"; do mount "$@" -t "\${types[$i]}" -o "\${opts[$i]}" "\${srcs[$i]}" "\${tgts[$i]}"; done
+  fi
+}
+for h in "\${hides[@]}"; do
+  [ "$h" != "$scratch" ] && [ -d "$h" ] && ! under "$h" "\${hides[@]}" || continue
+  entry tmpfs "$h" tmpfs mode=755,size=64m
 done
-[ "\${#missing[@]}" -eq 0 ] || mkdir -p "\${missing[@]}"
 for i in "\${!binds[@]}"; do
   d="\${binds[$i]}"
-  [ -d "$d" ] || mkdir -p "$d"
   if [ "\${modes[$i]}" = ro ]; then
-    mount --no-canonicalize -o bind,ro "/proc/self/fd/\${fds[$i]}" "$d"
+    entry "/proc/self/fd/\${fds[$i]}" "$d" none bind,ro,X-mount.mkdir
   else
-    mount --no-canonicalize --bind "/proc/self/fd/\${fds[$i]}" "$d"
-    mount -o remount,bind,rw "$d"
+    entry "/proc/self/fd/\${fds[$i]}" "$d" none bind,X-mount.mkdir
+    entry "$d" "$d" none remount,bind,rw
   fi
 done
+apply --no-canonicalize
+srcs=(); tgts=(); types=(); opts=()
+for p in "\${protects[@]}"; do [ -e "$p" ] && entry "$p" "$p" none bind,ro; done
+apply 2>/dev/null || true
 for p in "\${protects[@]}"; do
   [ -e "$p" ] || continue
   n=0
-  until mount -o bind,ro "$p" "$p" 2>/dev/null && ! [ -w "$p" ]; do
+  while [ -w "$p" ]; do
     n=$((n + 1))
-    if [ "$n" -ge 20 ]; then echo "sandbox: could not make $p read-only" >&2; exit 32; fi
-    sleep 0.05
+    if [ "$n" -gt 20 ]; then echo "sandbox: could not make $p read-only" >&2; exit 32; fi
+    mount -o bind,ro "$p" "$p" 2>/dev/null || sleep 0.05
   done
 done
 for i in "\${!binds[@]}"; do
@@ -87,7 +114,7 @@ done
 for fd in "\${fds[@]}"; do exec {fd}<&-; done
 ip link set lo up 2>/dev/null || true
 cd "$here"
-unset binds modes hides protects fds here missing nested
+unset binds modes hides protects fds here scratch srcs tgts types opts
 trap 'kill -TERM -1 2>/dev/null; sleep 0.5; exit 143' TERM
 bash -c "$cmd" &
 wait "$!"

@@ -21,8 +21,10 @@ before(async () => {
 });
 after(() => rmSync(root, { recursive: true, force: true }));
 
-function layout(name: string): { work: string; readOnly: string; config: string; fakeBin: string } {
+function layout(name: string): { work: string; readOnly: string; config: string; fakeBin: string; hide: string } {
   const base = path.join(root, name);
+  const hide = path.join(base, 'hidden');
+  mkdirSync(hide, { recursive: true });
   const work = path.join(base, 'work');
   const readOnly = path.join(base, 'deps');
   mkdirSync(path.join(work, '.git'), { recursive: true });
@@ -31,32 +33,41 @@ function layout(name: string): { work: string; readOnly: string; config: string;
   writeFileSync(config, '[core]\n');
   const fakeBin = path.join(base, 'bin');
   mkdirSync(fakeBin);
-  // For `-o bind,ro` it binds, then remounts the bind writable, and says 0: a mount(8) that
-  // did not do what it was asked.
+  // Does what it is asked, then makes every read-only bind writable again and says 0: a
+  // mount(8) that did not do what it was asked (one mount, or a whole table with -a -T).
   writeFileSync(
     path.join(fakeBin, 'mount'),
     [
       '#!/bin/bash',
-      'nc=(); if [ "$1" = --no-canonicalize ]; then nc=(--no-canonicalize); shift; fi',
-      'if [ "$1" = -o ] && [ "$2" = bind,ro ]; then',
-      '  /usr/bin/mount "${nc[@]}" --bind "$3" "$4" && exec /usr/bin/mount -o remount,bind,rw "$4"',
+      'args=("$@"); all=0; opts=""; tab=""',
+      'for ((i = 0; i < ${#args[@]}; i++)); do',
+      '  case "${args[$i]}" in -a) all=1 ;; -o) opts="${args[$((i + 1))]}" ;; -T) tab="${args[$((i + 1))]}" ;; esac',
+      'done',
+      '/usr/bin/mount "$@" || exit $?',
+      'if [ "$all" = 1 ]; then',
+      '  while read -r _ t _ o _; do',
+      '    case "$o" in bind,ro*) printf -v t "%b" "$t"; /usr/bin/mount -o remount,bind,rw "$t" ;; esac',
+      '  done < "$tab"',
+      'else',
+      '  case "$opts" in bind,ro*) /usr/bin/mount -o remount,bind,rw "${args[-1]}" ;; esac',
       'fi',
-      'exec /usr/bin/mount "${nc[@]}" "$@"',
+      'exit 0',
       '',
     ].join('\n'),
   );
   chmodSync(path.join(fakeBin, 'mount'), 0o755);
-  return { work, readOnly, config, fakeBin };
+  return { work, readOnly, config, fakeBin, hide };
 }
 
 function runPrelude(
   where: ReturnType<typeof layout>,
-  options: { fakeMount: boolean; protect: boolean },
+  options: { fakeMount: boolean; protect: boolean; table: boolean },
 ): { status: number | null; stderr: string; stdout: string } {
   const view = {
     writable: [where.work],
     readOnly: [where.readOnly],
-    hidden: [],
+    // A hidden dir gives the prelude its scratch tmpfs: the mounts go in as tables (mount -a).
+    hidden: options.table ? [where.hide] : [],
     protectedPaths: options.protect ? [where.config] : [],
   };
   const command = `echo x >> ${JSON.stringify(where.config)} && echo CONFIG-WRITTEN; touch ${JSON.stringify(path.join(where.readOnly, 'f'))} && echo DEPS-WRITTEN; echo RAN`;
@@ -69,32 +80,36 @@ function runPrelude(
   return { status: r.status, stderr: r.stderr, stdout: r.stdout };
 }
 
-test('with the real mount, protected files and read-only binds are read-only and the command runs', (t) => {
-  if (!canMount) return t.skip('needs root and mount namespaces');
-  const where = layout('real');
-  const r = runPrelude(where, { fakeMount: false, protect: true });
-  assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /RAN/);
-  assert.doesNotMatch(r.stdout, /CONFIG-WRITTEN|DEPS-WRITTEN/);
-});
+for (const table of [false, true]) {
+  const how = table ? 'mounts as tables' : 'one mount each';
 
-test('a protected file left writable by mount is never handed to the command', (t) => {
-  if (!canMount) return t.skip('needs root and mount namespaces');
-  const where = layout('protect');
-  const r = runPrelude(where, { fakeMount: true, protect: true });
-  assert.equal(r.status, 32, `${r.stdout}\n${r.stderr}`);
-  assert.match(
-    r.stderr,
-    new RegExp(`sandbox: could not make ${where.config.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} read-only`),
-  );
-  assert.doesNotMatch(r.stdout, /RAN/);
-});
+  test(`${how}: with the real mount, protected files and read-only binds are read-only and the command runs`, (t) => {
+    if (!canMount) return t.skip('needs root and mount namespaces');
+    const where = layout(`real-${how}`);
+    const r = runPrelude(where, { fakeMount: false, protect: true, table });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /RAN/);
+    assert.doesNotMatch(r.stdout, /CONFIG-WRITTEN|DEPS-WRITTEN/);
+  });
 
-test('a read-only bind left writable by mount fails the command before it runs', (t) => {
-  if (!canMount) return t.skip('needs root and mount namespaces');
-  const where = layout('deps');
-  const r = runPrelude(where, { fakeMount: true, protect: false });
-  assert.equal(r.status, 32, `${r.stdout}\n${r.stderr}`);
-  assert.match(r.stderr, /sandbox: .*deps is not read-only/);
-  assert.doesNotMatch(r.stdout, /RAN/);
-});
+  test(`${how}: a protected file left writable by mount is never handed to the command`, (t) => {
+    if (!canMount) return t.skip('needs root and mount namespaces');
+    const where = layout(`protect-${how}`);
+    const r = runPrelude(where, { fakeMount: true, protect: true, table });
+    assert.equal(r.status, 32, `${r.stdout}\n${r.stderr}`);
+    assert.match(
+      r.stderr,
+      new RegExp(`sandbox: could not make ${where.config.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} read-only`),
+    );
+    assert.doesNotMatch(r.stdout, /RAN/);
+  });
+
+  test(`${how}: a read-only bind left writable by mount fails the command before it runs`, (t) => {
+    if (!canMount) return t.skip('needs root and mount namespaces');
+    const where = layout(`deps-${how}`);
+    const r = runPrelude(where, { fakeMount: true, protect: false, table });
+    assert.equal(r.status, 32, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stderr, /sandbox: .*deps is not read-only/);
+    assert.doesNotMatch(r.stdout, /RAN/);
+  });
+}
