@@ -117,6 +117,10 @@ function describe_compiled(): void {
       ],
       { cwd: PROJECT_ROOT },
     );
+    // As `npm run build` does: the bin and the worker become bundles (scripts/bundle-cli.mjs).
+    await run(process.execPath, [join(PROJECT_ROOT, 'scripts', 'bundle-cli.mjs'), join(root, 'dist')], {
+      cwd: PROJECT_ROOT,
+    });
   });
 
   after(async () => {
@@ -126,6 +130,7 @@ function describe_compiled(): void {
   test('compiled: --help lists the commands, --version prints the package version', async () => {
     assert.ok(existsSync(bin()));
     assert.match(readFileSync(bin(), 'utf8'), /^#!\/usr\/bin\/env node\n/, 'the bin has a shebang');
+    assert.match(readFileSync(bin(), 'utf8'), /from "\.\/chunks\//, 'the bin is the bundle, split into chunks');
     const help = await node('--help');
     assert.match(help.stdout, /^Usage: issue-agent <command> \[flags\]/m);
     for (const command of [
