@@ -8,22 +8,35 @@
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { git } from '../workspace/git/git.js';
+import { worktreeState } from '../conditions/base-commit.js';
 
 export async function assertAtBaseCommit(worktreePath: string, baseCommit: string): Promise<void> {
-  // One rev-parse for both (it fails when either does not name a commit): a git process per run saved.
-  const ids = await git(worktreePath, ['rev-parse', 'HEAD^{commit}', `${baseCommit}^{commit}`, '--']);
-  const [head = '', base = ''] = ids.exitCode === 0 ? ids.stdout.trim().split('\n') : [];
-  const changed = await git(worktreePath, ['status', '--porcelain', '--untracked-files=no']);
-  const at = head !== '' && head === base;
-  if (at && changed.exitCode === 0 && changed.stdout.trim() === '') return;
+  // One status for HEAD and the tracked files; a full commit id is compared as it is,
+  // anything else is resolved first (and must name a commit).
+  const state = await worktreeState(worktreePath);
+  const base = FULL_COMMIT_ID.test(baseCommit) ? baseCommit : await resolveCommit(worktreePath, baseCommit);
+  const at = state.head !== undefined && state.head === base;
+  if (at && state.clean) return;
   const why = !at
-    ? `HEAD ${head.slice(0, 12) || '(none)'} is not the base commit ${baseCommit.slice(0, 12)}`
-    : `tracked files changed: ${changed.stdout.trim().split('\n').slice(0, 5).join(', ')}`;
+    ? `HEAD ${state.head?.slice(0, 12) ?? '(none)'} is not the base commit ${baseCommit.slice(0, 12)}`
+    : `tracked files changed: ${(await changedTrackedFiles(worktreePath)).slice(0, 5).join(', ')}`;
   throw new AgentError(
     FailureType.EnvironmentFailed,
     `environment setup refused in ${worktreePath}: ${why}; setup runs only the repository's committed code at the base commit`,
     { where: worktreePath, expected: `a clean worktree at ${baseCommit}` },
   );
+}
+
+const FULL_COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+async function resolveCommit(worktreePath: string, ref: string): Promise<string | undefined> {
+  const id = await git(worktreePath, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  return id.exitCode === 0 ? id.stdout.trim() : undefined;
+}
+
+async function changedTrackedFiles(worktreePath: string): Promise<string[]> {
+  const changed = await git(worktreePath, ['status', '--porcelain', '--untracked-files=no']);
+  return changed.stdout.trim().split('\n').filter(Boolean);
 }
 
 /**

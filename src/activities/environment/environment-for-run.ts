@@ -11,14 +11,15 @@
  *   says so.
  */
 import type { EnvironmentReport, PrepareEnvironmentInput } from '../../contracts/environment.js';
-import { baseCommit, worktreeAtCommit } from '../conditions/base-commit.js';
+import { baseCommit, worktreeAtCommit, worktreeState } from '../conditions/base-commit.js';
 import { readEnvironmentReport } from './environment-file.js';
 
 type Prepare = (input: PrepareEnvironmentInput) => Promise<EnvironmentReport>;
 
 export async function environmentForRun(prepare: Prepare, input: PrepareEnvironmentInput): Promise<EnvironmentReport> {
-  const base = input.baseCommit ?? (await baseCommit(input.worktreePath));
-  if (base === undefined || (await worktreeAtCommit(input.worktreePath, base))) {
+  const state = await worktreeState(input.worktreePath);
+  const base = input.baseCommit ?? (await baseCommit(input.worktreePath, undefined, state));
+  if (base === undefined || (await worktreeAtCommit(input.worktreePath, base, state))) {
     return prepare({ ...input, ...(base === undefined ? {} : { baseCommit: base }) });
   }
   const existing = readEnvironmentReport(input.worktreePath);

@@ -22,7 +22,7 @@ import {
   type PreflightReport,
 } from '../../contracts/preflight.js';
 import type { CommandRunner } from '../process/command-runner.js';
-import { baseCommit, worktreeAtCommit } from '../conditions/base-commit.js';
+import { baseCommit, worktreeAtCommit, worktreeState, type WorktreeState } from '../conditions/base-commit.js';
 import { recordBaseline } from '../conditions/baseline/baseline-run.js';
 import { commandSummary } from '../conditions/summarize.js';
 import { runCollectingReports } from '../conditions/test-reports/report-files.js';
@@ -44,8 +44,9 @@ const FATAL_CAUSES: ReadonlySet<EnvironmentCause> = new Set([
 ]);
 
 export async function runPreflight(deps: PreflightDeps, input: PreflightInput): Promise<PreflightReport> {
-  const commit = await baseCommit(input.worktreePath);
-  const notAtBase = await workBeyondBase(input.worktreePath, commit);
+  const state = await worktreeState(input.worktreePath);
+  const commit = await baseCommit(input.worktreePath, undefined, state);
+  const notAtBase = await workBeyondBase(input.worktreePath, commit, state);
   if (notAtBase !== undefined) return { checks: [], skipped: notAtBase };
   const checks: PreflightCheck[] = [];
   for (const planned of preflightCommands(input.completionSteps, input.validators)) {
@@ -88,9 +89,13 @@ export async function runPreflight(deps: PreflightDeps, input: PreflightInput): 
  * The preflight judges the base: in a worktree that already holds the run's commits or
  * edits (a failed run revived), what it would measure is the agent's work, not the base.
  */
-async function workBeyondBase(worktreePath: string, commit: string | undefined): Promise<string | undefined> {
+async function workBeyondBase(
+  worktreePath: string,
+  commit: string | undefined,
+  state: WorktreeState,
+): Promise<string | undefined> {
   if (commit === undefined) return 'no base commit is recorded for this worktree';
-  if (await worktreeAtCommit(worktreePath, commit)) return undefined;
+  if (await worktreeAtCommit(worktreePath, commit, state)) return undefined;
   return 'the worktree already holds work beyond the base commit (a revived run): the base was checked when the run began';
 }
 

@@ -1,0 +1,70 @@
+/**
+ * The worktree's state from one `git status --porcelain=v2 --branch`, and the base commit
+ * found with it, on real repositories: HEAD, branch and tracked changes as the three git
+ * calls it replaces reported them.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { baseCommit, worktreeAtCommit, worktreeState } from '../../../src/activities/conditions/base-commit.js';
+import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
+
+test('a clean checkout: HEAD, branch, clean; untracked files do not count', async () => {
+  const repo = await makeTempGitRepo({ files: { 'a.txt': 'a\n' } });
+  try {
+    const head = await repo.git('rev-parse', 'HEAD');
+    await repo.write({ 'new.txt': 'untracked\n' });
+    assert.deepEqual(await worktreeState(repo.dir), { head, branch: 'main', clean: true });
+    assert.equal(await worktreeAtCommit(repo.dir, head), true);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('a changed tracked file, a new commit, a detached HEAD', async () => {
+  const repo = await makeTempGitRepo({ files: { 'a.txt': 'a\n' } });
+  try {
+    const base = await repo.git('rev-parse', 'HEAD');
+    await repo.write({ 'a.txt': 'changed\n' });
+    assert.equal((await worktreeState(repo.dir)).clean, false);
+    assert.equal(await worktreeAtCommit(repo.dir, base), false);
+    await repo.git('commit', '-qam', 'work');
+    const state = await worktreeState(repo.dir);
+    assert.equal(state.clean, true);
+    assert.notEqual(state.head, base);
+    assert.equal(await worktreeAtCommit(repo.dir, base, state), false);
+    await repo.git('checkout', '-q', '--detach', base);
+    assert.deepEqual(await worktreeState(repo.dir), { head: base, branch: undefined, clean: true });
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('the recorded base of the branch, through the state’s branch name', async () => {
+  const repo = await makeTempGitRepo({ files: { 'a.txt': 'a\n' } });
+  try {
+    const base = await repo.git('rev-parse', 'HEAD');
+    await repo.git('checkout', '-q', '-b', 'agent/issue-7');
+    await repo.git('config', 'branch.agent/issue-7.agentBase', 'main');
+    await repo.write({ 'a.txt': 'work\n' });
+    await repo.git('commit', '-qam', 'work');
+    const state = await worktreeState(repo.dir);
+    assert.equal(state.branch, 'agent/issue-7');
+    assert.equal(await baseCommit(repo.dir, undefined, state), base);
+    assert.equal(await baseCommit(repo.dir), base);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('a repository with no commit yet: no HEAD, not at any commit', async () => {
+  const repo = await makeTempGitRepo();
+  try {
+    await repo.git('checkout', '-q', '--orphan', 'fresh');
+    await repo.git('rm', '-rq', '--cached', '.').catch(() => undefined);
+    const state = await worktreeState(repo.dir);
+    assert.equal(state.head, undefined);
+    assert.equal(state.branch, 'fresh');
+  } finally {
+    await repo.cleanup();
+  }
+});
