@@ -105,14 +105,41 @@ export async function listTree(dir: string): Promise<string[] | null> {
   return out;
 }
 
+/**
+ * The git dirs by worktree, with the stamps of what git found them by: the worktree's
+ * `.git` and, in a linked worktree, its `commondir` pointer. Every sandboxed command
+ * asks (sandbox-launch.ts), and a git process costs ~3 ms of CPU; two lstats do not.
+ */
+const knownGitDirs = new Map<string, { readonly stamp: string; readonly dirs: GitDirs }>();
+
+interface GitDirs {
+  readonly commonDir: string;
+  readonly gitDir: string;
+}
+
+async function pointerStamp(worktreePath: string, gitDir: string | undefined): Promise<string | undefined> {
+  const dotGit = await lstat(path.join(worktreePath, '.git'), { bigint: true }).catch(() => undefined);
+  if (dotGit === undefined) return undefined;
+  if (gitDir === undefined || dotGit.isDirectory()) return stampOf(dotGit);
+  const commondir = await lstat(path.join(gitDir, 'commondir'), { bigint: true }).catch(() => undefined);
+  return `${stampOf(dotGit)}/${commondir === undefined ? '-' : stampOf(commondir)}`;
+}
+
 /** The repository's common git dir and the worktree's own git dir (absolute). */
-export async function gitDirsOf(worktreePath: string): Promise<{ commonDir: string; gitDir: string }> {
+export async function gitDirsOf(worktreePath: string): Promise<GitDirs> {
+  const known = knownGitDirs.get(worktreePath);
+  if (known !== undefined && known.stamp === (await pointerStamp(worktreePath, known.dirs.gitDir))) return known.dirs;
   const r = await git(worktreePath, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--absolute-git-dir']);
   const [commonDir, gitDir] = r.stdout.trim().split('\n');
   if (r.exitCode !== 0 || !commonDir || !gitDir) {
     throw new Error(`cannot find the git dirs of ${worktreePath}: ${r.stderr.trim() || 'not a git worktree'}`);
   }
-  return { commonDir, gitDir };
+  const dirs = { commonDir, gitDir };
+  const stamp = await pointerStamp(worktreePath, gitDir);
+  if (knownGitDirs.size > 500) knownGitDirs.clear();
+  if (stamp === undefined) knownGitDirs.delete(worktreePath);
+  else knownGitDirs.set(worktreePath, { stamp, dirs });
+  return dirs;
 }
 
 /** The protected single files of a worktree (besides the hooks directory). */
