@@ -18,7 +18,11 @@
  *    bind of a directory whose mount was just made read-only needs its own
  *    `remount,bind,rw` entry, since a bind keeps its source's read-only flag. With no
  *    hidden dir, each entry is its own mount(8). The first table (hides and binds)
- *    must mount whole or the command does not run. Git replaces `config` by a rename,
+ *    must mount whole or the command does not run. `mount -a` skips an entry that looks
+ *    mounted already, so the hiding tmpfs carry a source of their own (a random label):
+ *    a host whose /var/tmp is a tmpfs called "tmpfs" would otherwise keep it visible;
+ *    and every hidden dir must then show that label in mountinfo, or the command does
+ *    not run. Git replaces `config` by a rename,
  *    so another run of the same repository may swap it between the bind and the
  *    read-only remount: whatever the protected table did, a protected path counts as
  *    done only once the shell's own `[ -w ]` says it is not writable (access(2) answers
@@ -61,7 +65,10 @@ for h in "\${hides[@]}"; do
   under "$h" "\${hides[@]}" && continue
   case "$h" in /dev/shm) scratch="$h"; break ;; /tmp) scratch="$h" ;; *) [ -n "$scratch" ] || scratch="$h" ;; esac
 done
-[ -z "$scratch" ] || mount -t tmpfs -o mode=755,size=64m tmpfs "$scratch"
+# Our tmpfs get a source of their own: mount -a skips an entry that looks mounted already,
+# and a host whose /var/tmp is a tmpfs named "tmpfs" would keep it, secrets and all.
+label="issue-agent-sandbox-\${SRANDOM:-$RANDOM}$RANDOM"
+[ -z "$scratch" ] || mount -t tmpfs -o mode=755,size=64m "$label" "$scratch"
 # One mount(8) for a whole table (mount -a with its own fstab, written to the scratch
 # tmpfs) instead of one per mount; without a hidden dir to write it in, one per entry.
 srcs=(); tgts=(); types=(); opts=()
@@ -83,7 +90,7 @@ apply() {
 }
 for h in "\${hides[@]}"; do
   [ "$h" != "$scratch" ] && [ -d "$h" ] && ! under "$h" "\${hides[@]}" || continue
-  entry tmpfs "$h" tmpfs mode=755,size=64m
+  entry "$label" "$h" tmpfs mode=755,size=64m
 done
 for i in "\${!binds[@]}"; do
   d="\${binds[$i]}"
@@ -95,6 +102,17 @@ for i in "\${!binds[@]}"; do
   fi
 done
 apply --no-canonicalize
+# Every hide must be one of ours now (mountinfo, no process), or the command does not run.
+declare -A ours=()
+while read -r _ _ _ _ point rest; do
+  rest="\${rest#* - }"; rest="\${rest#* }"
+  [ "\${rest%% *}" != "$label" ] || ours["$point"]=1
+done < /proc/self/mountinfo
+for h in "\${hides[@]}"; do
+  [ -d "$h" ] && ! under "$h" "\${hides[@]}" || continue
+  esc "$h" e
+  if [ -z "\${ours[$e]:-}" ]; then echo "sandbox: $h is not hidden" >&2; exit 32; fi
+done
 srcs=(); tgts=(); types=(); opts=()
 for p in "\${protects[@]}"; do [ -e "$p" ] && entry "$p" "$p" none bind,ro; done
 apply 2>/dev/null || true
@@ -114,7 +132,7 @@ done
 for fd in "\${fds[@]}"; do exec {fd}<&-; done
 ip link set lo up 2>/dev/null || true
 cd "$here"
-unset binds modes hides protects fds here scratch srcs tgts types opts
+unset binds modes hides protects fds here scratch srcs tgts types opts label ours e
 trap 'kill -TERM -1 2>/dev/null; sleep 0.5; exit 143' TERM
 bash -c "$cmd" &
 wait "$!"

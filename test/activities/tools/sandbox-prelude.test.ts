@@ -113,3 +113,45 @@ for (const table of [false, true]) {
     assert.doesNotMatch(r.stdout, /RAN/);
   });
 }
+
+test('a hidden dir that already is a tmpfs (named "tmpfs", as a host /var/tmp may be) is still covered', (t) => {
+  if (!canMount) return t.skip('needs root and mount namespaces');
+  const where = layout('tmpfs-hide');
+  // The first hidden dir is the prelude's scratch (mounted on its own); the second goes in the table.
+  const scratch = path.join(root, 'tmpfs-hide', 'scratch');
+  mkdirSync(scratch);
+  const view = { writable: [where.work], readOnly: [], hidden: [scratch, where.hide], protectedPaths: [] };
+  const secret = path.join(where.hide, 'secret');
+  const command = `cat ${JSON.stringify(secret)} 2>/dev/null && echo LEAKED; echo RAN`;
+  // An outer namespace stands for the host: the hidden dir is a tmpfs there, with a secret in it.
+  const host = `mount -t tmpfs -o size=1m tmpfs "$1" && echo SECRET > "$1/secret" && shift && exec "$@"`;
+  const r = spawnSync(
+    'unshare',
+    [
+      '--mount',
+      '--fork',
+      'bash',
+      '-c',
+      host,
+      'host',
+      where.hide,
+      'unshare',
+      '--mount',
+      '--fork',
+      'bash',
+      '-c',
+      PRELUDE,
+      'sandbox',
+      ...preludeArgs(view, command),
+    ],
+    {
+      cwd: where.work,
+      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: where.work },
+      encoding: 'utf8',
+      timeout: 30_000,
+    },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /RAN/);
+  assert.doesNotMatch(r.stdout, /SECRET|LEAKED/);
+});
