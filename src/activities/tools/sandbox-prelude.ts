@@ -3,32 +3,31 @@
  * namespace (run by `unshare --mount ...`, so nothing here affects the host):
  *
  * 1. open a descriptor on every directory the command may use (worktree, its git dir,
- *    its private HOME), before anything is hidden;
- * 2. remount every inherited mount read-only (except /proc, /sys, /dev);
- * 3. cover the worker's secrets with empty tmpfs: its HOME (~/.gitconfig, ~/.npmrc,
- *    ~/.config/gh, the harness state and snapshots), /tmp, /var/tmp, /dev/shm;
- * 4. bind the opened directories back at their paths, writable (or read-only for a
- *    read-only step), and bind the protected git files (config, hooks, worktree
- *    pointers) read-only over themselves. Each process costs ~2 ms of CPU and a run
- *    builds a sandbox per agent command, so the mounts of steps 3 and 4 are tables, one
- *    `mount -a` each, written as an fstab to the first hidden dir's fresh tmpfs (the
- *    scratch: /dev/shm or /tmp, which nothing else sees): ~10 processes a sandbox
- *    instead of ~30. Missing mount points are made by mount itself (X-mount.mkdir);
- *    read-only binds are `bind,ro` (util-linux remounts read-only itself); a writable
- *    bind of a directory whose mount was just made read-only needs its own
- *    `remount,bind,rw` entry, since a bind keeps its source's read-only flag. With no
- *    hidden dir, each entry is its own mount(8). The first table (hides and binds)
- *    must mount whole or the command does not run. `mount -a` skips an entry that looks
- *    mounted already, so the hiding tmpfs carry a source of their own (a random label):
- *    a host whose /var/tmp is a tmpfs called "tmpfs" would otherwise keep it visible;
- *    and every hidden dir must then show that label in mountinfo, or the command does
- *    not run. Git replaces `config` by a rename,
- *    so another run of the same repository may swap it between the bind and the
- *    read-only remount: whatever the protected table did, a protected path counts as
- *    done only once the shell's own `[ -w ]` says it is not writable (access(2) answers
- *    EROFS on a read-only mount, even for root; no process), else it is bound again (up
- *    to 20 tries, 50 ms after a failed one), then the command fails rather than run with the file
- *    writable. A read-only bind that is writable fails the command;
+ *    its private HOME), before anything is hidden, and note the inherited mounts;
+ * 2. cover the worker's secrets with empty tmpfs: its HOME (~/.gitconfig, ~/.npmrc,
+ *    ~/.config/gh, the harness state and snapshots), /tmp, /var/tmp, /dev/shm; and bind
+ *    the opened directories back at their paths, writable (or read-only for a read-only
+ *    step). Each process costs ~2 ms of CPU and a run builds a sandbox per agent
+ *    command, so these mounts are one table for one `mount -a`, written as an fstab to
+ *    the first hidden dir's fresh tmpfs (the scratch: /dev/shm or /tmp, which nothing
+ *    else sees): ~10 processes a sandbox instead of ~30. Mount points are made by mount
+ *    itself (X-mount.mkdir); read-only binds are `bind,ro`. The table must mount whole
+ *    or the command does not run. `mount -a` skips an entry that looks mounted already,
+ *    so the hiding tmpfs carry a source of their own (a random label): a host whose
+ *    /var/tmp is a tmpfs called "tmpfs" would otherwise keep it visible; every hidden
+ *    dir must then show that label in mountinfo, or the command does not run. With no
+ *    hidden dir, each entry is its own mount(8);
+ * 3. remount every inherited mount read-only (except /proc, /sys, /dev, and one our own
+ *    mount covers at the same path). After the binds: a bind keeps the read-only flag
+ *    of the mount it comes from, so a writable one is made while its source is writable;
+ * 4. bind the protected git files (config, hooks, worktree pointers) read-only over
+ *    themselves (a second table). Git replaces `config` by a rename, so another run of
+ *    the same repository may swap it between the bind and the read-only remount:
+ *    whatever the table did, a protected path counts as done only once the shell's own
+ *    `[ -w ]` says it is not writable (access(2) answers EROFS on a read-only mount,
+ *    even for root; no process), else it is bound again (up to 20 tries, 50 ms after a
+ *    failed one), then the command fails rather than run with the file writable. A
+ *    read-only bind that is writable fails the command;
  * 5. bring loopback up (a private network namespace has only `lo`, down), re-enter the
  *    working directory (the old cwd is the directory under the new mounts) and run
  *    the command as a child: this shell stays the namespace's init, which the kernel
@@ -55,11 +54,14 @@ done
 cmd="$1"; here="$PWD"
 fds=()
 for i in "\${!binds[@]}"; do exec {fd}<"\${binds[$i]}"; fds+=("$fd"); done
+# The inherited mounts (as mountinfo escapes them), made read-only once ours are in place.
+points=()
 while read -r _ _ _ _ point _; do
   case "$point" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/*) continue ;; esac
-  mount -o remount,bind,ro "$point" 2>/dev/null || true
+  points+=("$point")
 done < /proc/self/mountinfo
 under() { local e; for e in "\${@:2}"; do case "$1" in "$e"/*) return 0 ;; esac; done; return 1; }
+esc() { local x="\${1//\\\\/\\\\134}"; x="\${x// /\\\\040}"; x="\${x//$'\\t'/\\\\011}"; printf -v "$2" '%s' "\${x//$'\\n'/\\\\012}"; }
 scratch=""
 for h in "\${hides[@]}"; do
   under "$h" "\${hides[@]}" && continue
@@ -73,7 +75,6 @@ label="issue-agent-sandbox-\${SRANDOM:-$RANDOM}$RANDOM"
 # tmpfs) instead of one per mount; without a hidden dir to write it in, one per entry.
 srcs=(); tgts=(); types=(); opts=()
 entry() { srcs+=("$1"); tgts+=("$2"); types+=("$3"); opts+=("$4"); }
-esc() { local x="\${1//\\\\/\\\\134}"; x="\${x// /\\\\040}"; x="\${x//$'\\t'/\\\\011}"; printf -v "$2" '%s' "\${x//$'\\n'/\\\\012}"; }
 apply() {
   local i s t
   [ "\${#tgts[@]}" -gt 0 ] || return 0
@@ -88,20 +89,28 @@ apply() {
     for i in "\${!tgts[@]}"; do mount "$@" -t "\${types[$i]}" -o "\${opts[$i]}" "\${srcs[$i]}" "\${tgts[$i]}"; done
   fi
 }
+declare -A mine=()
+[ -z "$scratch" ] || { esc "$scratch" e; mine["$e"]=1; }
 for h in "\${hides[@]}"; do
   [ "$h" != "$scratch" ] && [ -d "$h" ] && ! under "$h" "\${hides[@]}" || continue
   entry "$label" "$h" tmpfs mode=755,size=64m
+  esc "$h" e; mine["$e"]=1
 done
+# Binds come before the inherited mounts turn read-only, so a writable one is writable as
+# made (a bind keeps the read-only flag of the mount it comes from).
 for i in "\${!binds[@]}"; do
-  d="\${binds[$i]}"
-  if [ "\${modes[$i]}" = ro ]; then
-    entry "/proc/self/fd/\${fds[$i]}" "$d" none bind,ro,X-mount.mkdir
-  else
-    entry "/proc/self/fd/\${fds[$i]}" "$d" none bind,X-mount.mkdir
-    entry "$d" "$d" none remount,bind,rw
-  fi
+  if [ "\${modes[$i]}" = ro ]; then o=bind,ro,X-mount.mkdir; else o=bind,X-mount.mkdir; fi
+  entry "/proc/self/fd/\${fds[$i]}" "\${binds[$i]}" none "$o"
+  esc "\${binds[$i]}" e; mine["$e"]=1
 done
 apply --no-canonicalize
+# Now every inherited mount read-only, but where one of ours covers it at the same path
+# (remounting that path would reach ours).
+for p in "\${points[@]}"; do
+  [ -z "\${mine[$p]:-}" ] || continue
+  printf -v q '%b' "$p"
+  mount -o remount,bind,ro "$q" 2>/dev/null || true
+done
 # Every hide must be one of ours now (mountinfo, no process), or the command does not run.
 declare -A ours=()
 while read -r _ _ _ _ point rest; do
@@ -132,7 +141,7 @@ done
 for fd in "\${fds[@]}"; do exec {fd}<&-; done
 ip link set lo up 2>/dev/null || true
 cd "$here"
-unset binds modes hides protects fds here scratch srcs tgts types opts label ours e
+unset binds modes hides protects fds here scratch srcs tgts types opts label points mine ours e q o
 trap 'kill -TERM -1 2>/dev/null; sleep 0.5; exit 143' TERM
 bash -c "$cmd" &
 wait "$!"

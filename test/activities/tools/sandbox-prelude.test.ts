@@ -155,3 +155,37 @@ test('a hidden dir that already is a tmpfs (named "tmpfs", as a host /var/tmp ma
   assert.match(r.stdout, /RAN/);
   assert.doesNotMatch(r.stdout, /SECRET|LEAKED/);
 });
+
+test('a sandbox inside a sandbox (a validator that runs this harness) still gets its writable dir', (t) => {
+  if (!canMount) return t.skip('needs root and mount namespaces');
+  const where = layout('nested');
+  const scratch = path.join(root, 'nested', 'scratch');
+  mkdirSync(scratch);
+  const view = {
+    writable: [where.work],
+    readOnly: [where.readOnly],
+    hidden: [scratch, where.hide],
+    protectedPaths: [],
+  };
+  const preludeFile = path.join(where.work, 'prelude.sh');
+  writeFileSync(preludeFile, PRELUDE);
+  const inner = [
+    'unshare',
+    '--mount',
+    '--fork',
+    'bash',
+    preludeFile,
+    'sandbox',
+    ...preludeArgs(view, `touch ${JSON.stringify(path.join(where.work, 'inner'))} && echo INNER-WROTE`),
+  ]
+    .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
+  const r = spawnSync('unshare', ['--mount', '--fork', 'bash', '-c', PRELUDE, 'sandbox', ...preludeArgs(view, inner)], {
+    cwd: where.work,
+    env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: where.work },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /INNER-WROTE/, r.stderr);
+});
