@@ -18,7 +18,7 @@
  *    dir must then show that label in mountinfo, or the command does not run. With no
  *    hidden dir, each entry is its own mount(8);
  * 3. remount every inherited mount read-only (except /proc, /sys, /dev, and one our own
- *    mount covers at the same path). After the binds: a bind keeps the read-only flag
+ *    mount covers at the same path, named directly or through symlinks). After the binds: a bind keeps the read-only flag
  *    of the mount it comes from, so a writable one is made while its source is writable;
  * 4. bind the protected git files (config, hooks, worktree pointers) read-only over
  *    themselves (a second table). Git replaces `config` by a rename, so another run of
@@ -89,21 +89,24 @@ apply() {
     for i in "\${!tgts[@]}"; do mount "$@" -t "\${types[$i]}" -o "\${opts[$i]}" "\${srcs[$i]}" "\${tgts[$i]}"; done
   fi
 }
-declare -A mine=()
-[ -z "$scratch" ] || { esc "$scratch" e; mine["$e"]=1; }
 for h in "\${hides[@]}"; do
   [ "$h" != "$scratch" ] && [ -d "$h" ] && ! under "$h" "\${hides[@]}" || continue
   entry "$label" "$h" tmpfs mode=755,size=64m
-  esc "$h" e; mine["$e"]=1
 done
 # Binds come before the inherited mounts turn read-only, so a writable one is writable as
 # made (a bind keeps the read-only flag of the mount it comes from).
 for i in "\${!binds[@]}"; do
   if [ "\${modes[$i]}" = ro ]; then o=bind,ro,X-mount.mkdir; else o=bind,X-mount.mkdir; fi
   entry "/proc/self/fd/\${fds[$i]}" "\${binds[$i]}" none "$o"
-  esc "\${binds[$i]}" e; mine["$e"]=1
 done
 apply --no-canonicalize
+# Where ours are, as mountinfo names them (escaped; through symlinks too, by cd -P).
+declare -A mine=()
+for t in "$scratch" "\${tgts[@]}"; do
+  [ -n "$t" ] || continue
+  esc "$t" e; mine["$e"]=1
+  if cd -P -- "$t" 2>/dev/null; then esc "$PWD" e; mine["$e"]=1; fi
+done
 # Now every inherited mount read-only, but where one of ours covers it at the same path
 # (remounting that path would reach ours).
 for p in "\${points[@]}"; do
@@ -141,7 +144,7 @@ done
 for fd in "\${fds[@]}"; do exec {fd}<&-; done
 ip link set lo up 2>/dev/null || true
 cd "$here"
-unset binds modes hides protects fds here scratch srcs tgts types opts label points mine ours e q o
+unset binds modes hides protects fds here scratch srcs tgts types opts label points mine ours e q o t
 trap 'kill -TERM -1 2>/dev/null; sleep 0.5; exit 143' TERM
 bash -c "$cmd" &
 wait "$!"

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -188,4 +188,47 @@ test('a sandbox inside a sandbox (a validator that runs this harness) still gets
   });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /INNER-WROTE/, r.stderr);
+});
+
+test('a writable dir named through a symlink, over a mount the host already has there, stays writable', (t) => {
+  if (!canMount) return t.skip('needs root and mount namespaces');
+  const where = layout('symlinked');
+  const real = path.join(root, 'symlinked', 'real');
+  const link = path.join(root, 'symlinked', 'link');
+  mkdirSync(real);
+  symlinkSync(real, link);
+  const scratch = path.join(root, 'symlinked', 'scratch');
+  mkdirSync(scratch);
+  const view = { writable: [link], readOnly: [], hidden: [scratch, where.hide], protectedPaths: [] };
+  // The host (an outer namespace) has a mount at the real dir, as a bind-mounted volume would be.
+  const host = `mount --bind "$1" "$1" && shift && exec "$@"`;
+  const command = `touch ${JSON.stringify(path.join(link, 'x'))} && echo WROTE`;
+  const r = spawnSync(
+    'unshare',
+    [
+      '--mount',
+      '--fork',
+      'bash',
+      '-c',
+      host,
+      'host',
+      real,
+      'unshare',
+      '--mount',
+      '--fork',
+      'bash',
+      '-c',
+      PRELUDE,
+      'sandbox',
+      ...preludeArgs(view, command),
+    ],
+    {
+      cwd: where.work,
+      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: where.work },
+      encoding: 'utf8',
+      timeout: 30_000,
+    },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /WROTE/, r.stderr);
 });
