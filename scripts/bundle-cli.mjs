@@ -14,7 +14,7 @@
 // is rewritten to the URL of the module's own file in dist/ (which tsc wrote and which
 // stays), so paths found relative to a module (the project root, the workflow bundle,
 // prompt templates) are the same as unbundled.
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -42,6 +42,15 @@ const moduleUrls = {
   },
 };
 
+// The entries must be tsc's output: a bundled entry imports chunks this run replaces.
+for (const entry of entries) {
+  if ((await readFile(`${dist}${entry}`, 'utf8')).includes('__bundleRequire')) {
+    process.stderr.write(`bundle-cli: ${dist}${entry} is already a bundle; run \`npm run build\` (tsc first)\n`);
+    process.exit(1);
+  }
+}
+// Chunks of an earlier build would otherwise stay (and be packed): their names carry hashes.
+await rm(`${dist}chunks`, { recursive: true, force: true });
 const result = await build({
   entryPoints: entries.map((e) => `${dist}${e}`),
   outdir: dist,
