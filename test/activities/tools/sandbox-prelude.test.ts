@@ -59,10 +59,48 @@ function layout(name: string): { work: string; readOnly: string; config: string;
   return { work, readOnly, config, fakeBin, hide };
 }
 
+type SandboxView = Parameters<typeof preludeArgs>[0];
+interface Ran {
+  status: number | null;
+  stderr: string;
+  stdout: string;
+}
+
+/**
+ * Runs `command` under the prelude in a fresh mount namespace from `cwd`. With `host`, an
+ * outer namespace stands for the host first: its script gets `host.arg` as $1, then
+ * execs the sandbox.
+ */
+function runSandboxed(
+  cwd: string,
+  view: SandboxView,
+  command: string,
+  options: { readonly pathVar?: string; readonly host?: { readonly script: string; readonly arg: string } } = {},
+): Ran {
+  const sandbox = ['unshare', '--mount', '--fork', 'bash', '-c', PRELUDE, 'sandbox', ...preludeArgs(view, command)];
+  const argv = options.host
+    ? ['unshare', '--mount', '--fork', 'bash', '-c', options.host.script, 'host', options.host.arg, ...sandbox]
+    : sandbox;
+  const r = spawnSync(argv[0]!, argv.slice(1), {
+    cwd,
+    env: { PATH: options.pathVar ?? '/usr/sbin:/usr/bin:/sbin:/bin', HOME: cwd },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return { status: r.status, stderr: r.stderr, stdout: r.stdout };
+}
+
+/** A directory of the test's own to hide first: the prelude's scratch, so the next hidden dir goes in the table. */
+function scratchDir(name: string): string {
+  const dir = path.join(root, name, 'scratch');
+  mkdirSync(dir);
+  return dir;
+}
+
 function runPrelude(
   where: ReturnType<typeof layout>,
   options: { fakeMount: boolean; protect: boolean; table: boolean },
-): { status: number | null; stderr: string; stdout: string } {
+): Ran {
   const view = {
     writable: [where.work],
     readOnly: [where.readOnly],
@@ -72,12 +110,7 @@ function runPrelude(
   };
   const command = `echo x >> ${JSON.stringify(where.config)} && echo CONFIG-WRITTEN; touch ${JSON.stringify(path.join(where.readOnly, 'f'))} && echo DEPS-WRITTEN; echo RAN`;
   const pathVar = `${options.fakeMount ? `${where.fakeBin}:` : ''}/usr/sbin:/usr/bin:/sbin:/bin`;
-  const r = spawnSync(
-    'unshare',
-    ['--mount', '--fork', 'bash', '-c', PRELUDE, 'sandbox', ...preludeArgs(view, command)],
-    { cwd: where.work, env: { PATH: pathVar, HOME: where.work }, encoding: 'utf8', timeout: 30_000 },
-  );
-  return { status: r.status, stderr: r.stderr, stdout: r.stdout };
+  return runSandboxed(where.work, view, command, { pathVar });
 }
 
 for (const table of [false, true]) {
@@ -117,40 +150,13 @@ for (const table of [false, true]) {
 test('a hidden dir that already is a tmpfs (named "tmpfs", as a host /var/tmp may be) is still covered', (t) => {
   if (!canMount) return t.skip('needs root and mount namespaces');
   const where = layout('tmpfs-hide');
-  // The first hidden dir is the prelude's scratch (mounted on its own); the second goes in the table.
-  const scratch = path.join(root, 'tmpfs-hide', 'scratch');
-  mkdirSync(scratch);
+  const scratch = scratchDir('tmpfs-hide');
   const view = { writable: [where.work], readOnly: [], hidden: [scratch, where.hide], protectedPaths: [] };
   const secret = path.join(where.hide, 'secret');
   const command = `cat ${JSON.stringify(secret)} 2>/dev/null && echo LEAKED; echo RAN`;
   // An outer namespace stands for the host: the hidden dir is a tmpfs there, with a secret in it.
   const host = `mount -t tmpfs -o size=1m tmpfs "$1" && echo SECRET > "$1/secret" && shift && exec "$@"`;
-  const r = spawnSync(
-    'unshare',
-    [
-      '--mount',
-      '--fork',
-      'bash',
-      '-c',
-      host,
-      'host',
-      where.hide,
-      'unshare',
-      '--mount',
-      '--fork',
-      'bash',
-      '-c',
-      PRELUDE,
-      'sandbox',
-      ...preludeArgs(view, command),
-    ],
-    {
-      cwd: where.work,
-      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: where.work },
-      encoding: 'utf8',
-      timeout: 30_000,
-    },
-  );
+  const r = runSandboxed(where.work, view, command, { host: { script: host, arg: where.hide } });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /RAN/);
   assert.doesNotMatch(r.stdout, /SECRET|LEAKED/);
@@ -159,8 +165,7 @@ test('a hidden dir that already is a tmpfs (named "tmpfs", as a host /var/tmp ma
 test('a sandbox inside a sandbox (a validator that runs this harness) still gets its writable dir', (t) => {
   if (!canMount) return t.skip('needs root and mount namespaces');
   const where = layout('nested');
-  const scratch = path.join(root, 'nested', 'scratch');
-  mkdirSync(scratch);
+  const scratch = scratchDir('nested');
   const view = {
     writable: [where.work],
     readOnly: [where.readOnly],
@@ -180,12 +185,7 @@ test('a sandbox inside a sandbox (a validator that runs this harness) still gets
   ]
     .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
     .join(' ');
-  const r = spawnSync('unshare', ['--mount', '--fork', 'bash', '-c', PRELUDE, 'sandbox', ...preludeArgs(view, inner)], {
-    cwd: where.work,
-    env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: where.work },
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
+  const r = runSandboxed(where.work, view, inner);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /INNER-WROTE/, r.stderr);
 });
@@ -197,38 +197,12 @@ test('a writable dir named through a symlink, over a mount the host already has 
   const link = path.join(root, 'symlinked', 'link');
   mkdirSync(real);
   symlinkSync(real, link);
-  const scratch = path.join(root, 'symlinked', 'scratch');
-  mkdirSync(scratch);
+  const scratch = scratchDir('symlinked');
   const view = { writable: [link], readOnly: [], hidden: [scratch, where.hide], protectedPaths: [] };
   // The host (an outer namespace) has a mount at the real dir, as a bind-mounted volume would be.
   const host = `mount --bind "$1" "$1" && shift && exec "$@"`;
   const command = `touch ${JSON.stringify(path.join(link, 'x'))} && echo WROTE`;
-  const r = spawnSync(
-    'unshare',
-    [
-      '--mount',
-      '--fork',
-      'bash',
-      '-c',
-      host,
-      'host',
-      real,
-      'unshare',
-      '--mount',
-      '--fork',
-      'bash',
-      '-c',
-      PRELUDE,
-      'sandbox',
-      ...preludeArgs(view, command),
-    ],
-    {
-      cwd: where.work,
-      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: where.work },
-      encoding: 'utf8',
-      timeout: 30_000,
-    },
-  );
+  const r = runSandboxed(where.work, view, command, { host: { script: host, arg: real } });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /WROTE/, r.stderr);
 });
