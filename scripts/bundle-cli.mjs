@@ -34,8 +34,8 @@ const moduleUrls = {
   name: 'module-urls',
   setup(b) {
     b.onLoad({ filter: /\.js$/ }, async (args) => {
+      if (!args.path.startsWith(dist)) return undefined; // a package's file: esbuild reads it
       const text = await readFile(args.path, 'utf8');
-      if (!args.path.startsWith(dist) || !text.includes('import.meta.url')) return undefined;
       const own = JSON.stringify(relative(dist, args.path).split('\\').join('/'));
       return { contents: text.replaceAll('import.meta.url', `new URL(${own}, __DIST_URL).href`), loader: 'js' };
     });
@@ -44,7 +44,12 @@ const moduleUrls = {
 
 // The entries must be tsc's output: a bundled entry imports chunks this run replaces.
 for (const entry of entries) {
-  if ((await readFile(`${dist}${entry}`, 'utf8')).includes('__bundleRequire')) {
+  const text = await readFile(`${dist}${entry}`, 'utf8').catch(() => undefined);
+  if (text === undefined) {
+    process.stderr.write(`bundle-cli: ${dist}${entry} not found; run \`npm run build\` (tsc writes it first)\n`);
+    process.exit(1);
+  }
+  if (text.includes('__bundleRequire')) {
     process.stderr.write(`bundle-cli: ${dist}${entry} is already a bundle; run \`npm run build\` (tsc first)\n`);
     process.exit(1);
   }

@@ -127,6 +127,25 @@ function describe_compiled(): void {
     if (root) await rm(root, { recursive: true, force: true });
   });
 
+  test('compiled: bundling refuses a dist/ without tsc output, and one already bundled, naming npm run build', async () => {
+    const bundle = (dir: string) =>
+      run(process.execPath, [join(PROJECT_ROOT, 'scripts', 'bundle-cli.mjs'), dir], { cwd: PROJECT_ROOT }).then(
+        () => assert.fail(`bundle-cli accepted ${dir}`),
+        (err: { code?: number; stderr?: string }) => err,
+      );
+    const empty = await mkdtemp(join(tmpdir(), 'issue-agent-empty-dist-'));
+    try {
+      const missing = await bundle(empty);
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr ?? '', /bundle-cli: .*client\.js not found; run `npm run build`/);
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+    const again = await bundle(join(root, 'dist'));
+    assert.equal(again.code, 1);
+    assert.match(again.stderr ?? '', /client\.js is already a bundle; run `npm run build`/);
+  });
+
   test('compiled: --help lists the commands, --version prints the package version', async () => {
     assert.ok(existsSync(bin()));
     assert.match(readFileSync(bin(), 'utf8'), /^#!\/usr\/bin\/env node\n/, 'the bin has a shebang');
