@@ -143,7 +143,7 @@ for i in "\${!binds[@]}"; do
 done
 for fd in "\${fds[@]}"; do exec {fd}<&-; done
 ip link set lo up 2>/dev/null || true
-cd "$here"
+cd "$here"; OLDPWD="$here" # the cd -P above must not show in the command's environment
 unset binds modes hides protects fds here scratch srcs tgts types opts label points mine ours e q o t
 trap 'kill -TERM -1 2>/dev/null; sleep 0.5; exit 143' TERM
 bash -c "$cmd" &

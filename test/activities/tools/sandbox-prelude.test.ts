@@ -206,3 +206,17 @@ test('a writable dir named through a symlink, over a mount the host already has 
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /WROTE/, r.stderr);
 });
+
+test('the command starts in its own directory, with no directory the prelude visited in OLDPWD', (t) => {
+  if (!canMount) return t.skip('needs root and mount namespaces');
+  const where = layout('oldpwd');
+  const view = {
+    writable: [where.work],
+    readOnly: [where.readOnly],
+    hidden: [scratchDir('oldpwd')],
+    protectedPaths: [],
+  };
+  const r = runSandboxed(where.work, view, 'echo "PWD=$PWD OLDPWD=$OLDPWD"');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), `PWD=${where.work} OLDPWD=${where.work}`);
+});
