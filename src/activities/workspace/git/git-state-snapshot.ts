@@ -105,6 +105,12 @@ export async function listTree(dir: string): Promise<string[] | null> {
   return out;
 }
 
+/** Stores a per-path memo; a worker serving many worktrees starts over past 500 rather than grow. */
+function remember<V>(memo: Map<string, V>, key: string, value: V): void {
+  if (memo.size > 500) memo.clear();
+  memo.set(key, value);
+}
+
 /**
  * The git dirs by worktree, with the stamps of what git found them by: the worktree's
  * `.git` and, in a linked worktree, its `commondir` pointer. Every sandboxed command
@@ -136,9 +142,8 @@ export async function gitDirsOf(worktreePath: string): Promise<GitDirs> {
   }
   const dirs = { commonDir, gitDir };
   const stamp = await pointerStamp(worktreePath, gitDir);
-  if (knownGitDirs.size > 500) knownGitDirs.clear();
   if (stamp === undefined) knownGitDirs.delete(worktreePath);
-  else knownGitDirs.set(worktreePath, { stamp, dirs });
+  else remember(knownGitDirs, worktreePath, { stamp, dirs });
   return dirs;
 }
 
@@ -196,7 +201,6 @@ export async function loadGitSnapshot(worktreePath: string): Promise<GitStateSna
   if (text === undefined) return undefined;
   const parsed = JSON.parse(text) as GitStateSnapshot;
   const snapshot = parsed.version === 1 ? parsed : undefined;
-  if (parsedSnapshots.size > 500) parsedSnapshots.clear();
-  parsedSnapshots.set(file, { stamp: stampOf(info), snapshot });
+  remember(parsedSnapshots, file, { stamp: stampOf(info), snapshot });
   return snapshot;
 }
