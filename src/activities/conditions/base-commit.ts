@@ -20,6 +20,9 @@ export interface WorktreeState {
   readonly clean: boolean;
 }
 
+/** A whole commit id (SHA-1, or SHA-256 in a repository that uses it), not an abbreviation or a ref. */
+export const FULL_COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
 export async function worktreeState(worktreePath: string): Promise<WorktreeState> {
   const status = await git(worktreePath, [
     'status',
@@ -33,7 +36,7 @@ export async function worktreeState(worktreePath: string): Promise<WorktreeState
   let branch: string | undefined;
   let clean = true;
   for (const line of status.stdout.split('\n')) {
-    if (line.startsWith('# branch.oid ')) head = /^[0-9a-f]{40,64}$/.test(line.slice(13)) ? line.slice(13) : undefined;
+    if (line.startsWith('# branch.oid ')) head = FULL_COMMIT_ID.test(line.slice(13)) ? line.slice(13) : undefined;
     else if (line.startsWith('# branch.head ')) branch = line.slice(14) === '(detached)' ? undefined : line.slice(14);
     else if (line.trim() !== '' && !line.startsWith('#')) clean = false;
   }

@@ -8,7 +8,7 @@
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { git } from '../workspace/git/git.js';
-import { worktreeState } from '../conditions/base-commit.js';
+import { FULL_COMMIT_ID, worktreeState } from '../conditions/base-commit.js';
 
 export async function assertAtBaseCommit(worktreePath: string, baseCommit: string): Promise<void> {
   // One status for HEAD and the tracked files; a full commit id is compared as it is,
@@ -26,8 +26,6 @@ export async function assertAtBaseCommit(worktreePath: string, baseCommit: strin
     { where: worktreePath, expected: `a clean worktree at ${baseCommit}` },
   );
 }
-
-const FULL_COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 async function resolveCommit(worktreePath: string, ref: string): Promise<string | undefined> {
   const id = await git(worktreePath, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
