@@ -143,9 +143,15 @@ test(
         const again = await startWatcher();
         assert.equal(again.firstExecutionRunId, watcher.firstExecutionRunId, 'starting twice finds the live watcher');
 
-        // Picked up: the label is swapped and the run is live.
-        await until('the pickup', () => (issue().labels.includes('agent:working') ? true : undefined));
-        assert.ok(!issue().labels.includes('agent'), issue().labels.join(','));
+        // Picked up: the label is swapped and the run is live. The swap is two calls (add
+        // `agent:working`, then remove `agent`): wait for both, then check the pair.
+        await until('the pickup', () =>
+          issue().labels.includes('agent:working') && !issue().labels.includes('agent') ? true : undefined,
+        );
+        assert.ok(
+          issue().labels.includes('agent:working') && !issue().labels.includes('agent'),
+          issue().labels.join(','),
+        );
 
         // The watcher killed and started again, with the label put back: the live run is adopted.
         await watcher.terminate('test: the watcher dies');
