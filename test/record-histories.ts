@@ -200,6 +200,8 @@ async function recordRuns(): Promise<void> {
     session: join(DEMO_DIR, 'session.json'),
     input: { progressComment: { uiWorkflowsUrl: 'http://127.0.0.1:8233/namespaces/default/workflows/' } },
   });
+  // The definition and the system prompt as local activities (patched 'local-config-activities').
+  await record('demo-success-local-config', { session: join(DEMO_DIR, 'session.json') });
   // Stopped by the `cancel` signal alone (the Web UI's Signal dialog): the run requests its own
   // cancellation and ends CANCELLED (patched 'signal-cancel-ends-cancelled').
   await record('signal-cancel', {

@@ -20,7 +20,12 @@ import type { RunInput, RunResult } from '../contracts/run.js';
 import type { RunBudget } from '../contracts/usage.js';
 import { formatIssueContext } from './flow/prompt-variables.js';
 import { systemPromptInput } from '../contracts/step-inputs.js';
-import { configActivities, workspaceActivities } from './run/activity-proxies.js';
+import {
+  LOCAL_CONFIG_PATCH,
+  configActivities,
+  localConfigActivities,
+  workspaceActivities,
+} from './run/activity-proxies.js';
 import { failureInfo } from './run/failure-info.js';
 import { runFlowIteration } from './flow/flow-iteration.js';
 import { withinClosureGrace } from './completion/criterion-gate.js';
@@ -51,7 +56,9 @@ async function prepare(session: RunSession): Promise<RunContext> {
   const { input } = session;
   if (input.carried !== undefined) return resumeCarried(session, input.carried);
   session.setPhase('loading');
-  const definition = await configActivities.loadDefinition({
+  // Histories recorded before the patch scheduled both as activities of their own.
+  const config = patched(LOCAL_CONFIG_PATCH) ? localConfigActivities : configActivities;
+  const definition = await config.loadDefinition({
     agentDir: input.agentDir,
     ...(input.overrides === undefined ? {} : { overrides: input.overrides }),
   });
@@ -85,7 +92,7 @@ async function prepare(session: RunSession): Promise<RunContext> {
   session.attachWorkspace(workspace);
   const system = systemPromptInput(definition, input.issue, workspace.branch, input.repoInstructions);
   // Resolved once here so a broken system prompt stops the run before any model call.
-  await configActivities.resolvePrompt(system);
+  await config.resolvePrompt(system);
   await runEnvironmentPhase(session, definition);
   return {
     input,

@@ -4,18 +4,33 @@
  * sites. Whether a failure is retried is decided where it is known: each activity
  * throws typed ApplicationFailures marked non-retryable or not (src/activities/edge/to-failure.ts).
  */
-import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { RunActivities } from '../../contracts/activities.js';
 import type { ProgressActivities } from '../../contracts/progress-comment.js';
 import type { RunEndActivities } from '../../contracts/run-end.js';
 
 /** Reading files: fast, retried a few times for transient I/O. */
-export const configActivities = proxyActivities<
-  Pick<RunActivities, 'loadDefinition' | 'resolvePrompt' | 'resolveSchema' | 'buildRetryPrompt'>
->({
+const configOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
-});
+} as const;
+
+type ConfigActivities = Pick<RunActivities, 'loadDefinition' | 'resolvePrompt' | 'resolveSchema' | 'buildRetryPrompt'>;
+
+export const configActivities = proxyActivities<ConfigActivities>(configOptions);
+
+/**
+ * patched('local-config-activities'): the run's start loads the definition and resolves the
+ * system prompt as local activities. Why: both read files on the workflow's own queue and
+ * last a few ms, yet each was a round trip of its own (schedule, start, complete, then one
+ * more workflow task: ~12 ms per call in `npm run bench`'s histories); a local activity runs
+ * inside the workflow task that asks for it and lands in history as one marker with the
+ * same result. Its retries stay in the worker that runs the workflow.
+ */
+export const LOCAL_CONFIG_PATCH = 'local-config-activities';
+
+export const localConfigActivities =
+  proxyLocalActivities<Pick<ConfigActivities, 'loadDefinition' | 'resolvePrompt'>>(configOptions);
 
 /**
  * One step's conversation with the model. Long, heartbeating every turn (and on an

@@ -72,11 +72,15 @@ test('a run past its history bound continues as new and completes as one run und
   assert.ok(continuedProgress.iteration > 0, 'the continued run kept the iteration count');
 
   // The start's activities ran once, in the first run only; the first run carries the patch marker.
+  // Local ones (patched 'local-config-activities': loadDefinition) are markers naming their type.
   const activitiesOf = async (runId: string): Promise<string[]> => {
     const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
     return (history.events ?? []).flatMap((e) => {
       const name = e.activityTaskScheduledEventAttributes?.activityType?.name;
-      return name ? [name] : [];
+      if (name) return [name];
+      const local = e.markerRecordedEventAttributes?.details?.['data']?.payloads?.[0]?.data;
+      if (e.markerRecordedEventAttributes?.markerName !== 'core_local_activity' || !local) return [];
+      return [(JSON.parse(Buffer.from(local).toString('utf8')) as { activity_type: string }).activity_type];
     });
   };
   const first = await activitiesOf(runs[0]!.runId);
