@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -19,4 +19,16 @@ test('content-addressed, idempotent, verified on read', async () => {
   writeFileSync(a.path, '[]');
   await assert.rejects(store.read(a), { code: 'ARTIFACT_CORRUPT' });
   await assert.rejects(store.read({ ...a, path: `${a.path}.missing` }), { code: 'ARTIFACT_MISSING' });
+});
+
+test('a store whose directory was removed after its first write makes it again', async () => {
+  const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'art-')), 'run', 'step-1');
+  const store = createArtifactStore(dir);
+  await store.writeRecord('checkpoint', { turn: 1 });
+  rmSync(path.dirname(dir), { recursive: true });
+  await store.writeRecord('checkpoint', { turn: 2 });
+  assert.deepEqual(await store.readRecord('checkpoint'), { turn: 2 });
+  rmSync(dir, { recursive: true });
+  const ref = await store.put('transcript', 'turn 2');
+  assert.equal((await store.read(ref)).toString('utf8'), 'turn 2');
 });

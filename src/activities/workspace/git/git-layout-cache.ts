@@ -8,8 +8,8 @@
  * can change (rewrite a worktree's `.git` file) changes the key, so the cache never
  * answers what git would not.
  */
-import { readFile, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { lstatNow, readNow } from './stat-now.js';
 
 /** Flags of a layout query (the value of `--git-path` is checked separately). */
 const LAYOUT_FLAGS: ReadonlySet<string> = new Set(['--path-format=absolute', '--git-common-dir', '--absolute-git-dir']);
@@ -47,7 +47,7 @@ export function createGitLayoutCache(): GitLayoutCache {
   const entries = new Map<string, LayoutAnswer>();
   return {
     async answer(dir, args, ask) {
-      const identity = await dotGitIdentity(dir);
+      const identity = dotGitIdentity(dir);
       if (identity === undefined) return ask();
       const key = `${dir}\0${identity}\0${args.join('\0')}`;
       const known = entries.get(key);
@@ -62,12 +62,12 @@ export function createGitLayoutCache(): GitLayoutCache {
 }
 
 /** What `<dir>/.git` is: `dir:<dev>:<ino>`, `file:<bytes>`, or undefined (none, or unreadable). */
-async function dotGitIdentity(dir: string): Promise<string | undefined> {
+function dotGitIdentity(dir: string): string | undefined {
   const path = join(dir, '.git');
-  const info = await lstat(path, { bigint: true }).catch(() => undefined);
+  const info = lstatNow(path);
   if (info === undefined) return undefined;
   if (info.isDirectory()) return `dir:${info.dev}:${info.ino}`;
   if (!info.isFile() || info.size > 4096n) return undefined;
-  const text = await readFile(path, 'utf8').catch(() => undefined);
-  return text === undefined ? undefined : `file:${info.dev}:${info.ino}:${text}`;
+  const bytes = readNow(path);
+  return bytes === undefined ? undefined : `file:${info.dev}:${info.ino}:${bytes.toString('utf8')}`;
 }

@@ -5,10 +5,12 @@
  * before the agent's first step. Stored in the worker's state dir (sandbox-state), not
  * in the repository, so the agent cannot rewrite what it is checked against.
  */
-import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { gitSnapshotPath, writeSandboxFile } from '../sandbox-state.js';
 import { git } from './git.js';
+import { lstatNow, readdirNow, readNow } from './stat-now.js';
 
 /**
  * A file as found: its bytes and permission bits, or a symlink's target. `stamp` (inode,
@@ -31,7 +33,7 @@ export function stampOf(info: { ino: bigint; size: bigint; ctimeNs: bigint; mode
  */
 export async function stampUnchanged(file: string, expected: FileEntry | null | undefined): Promise<boolean> {
   if (expected?.kind !== 'file' || expected.stamp === undefined) return false;
-  const info = await lstat(file, { bigint: true }).catch(() => undefined);
+  const info = lstatNow(file);
   return info !== undefined && info.isFile() && stampOf(info) === expected.stamp;
 }
 
@@ -51,25 +53,25 @@ export interface GitStateSnapshot {
 const MAX_BYTES = 4 * 1024 * 1024;
 
 export async function readEntry(file: string): Promise<FileEntry | null> {
-  const info = await lstat(file, { bigint: true }).catch(() => undefined);
+  const info = lstatNow(file);
   if (info === undefined) return null;
   if (info.isSymbolicLink()) return { kind: 'symlink', target: await readlink(file) };
   if (!info.isFile()) return null;
-  const base64 = (await readFile(file)).toString('base64');
+  const base64 = readFileSync(file).toString('base64');
   // Stamped only when nothing changed the file during the read (a racing write changes ctime).
-  const after = await lstat(file, { bigint: true }).catch(() => undefined);
+  const after = lstatNow(file);
   const stamp = after !== undefined && stampOf(after) === stampOf(info) ? { stamp: stampOf(info) } : {};
   return { kind: 'file', mode: Number(info.mode & 0o777n), base64, ...stamp };
 }
 
 /** Every file under `dir` (recursively), by relative path; null when `dir` is not a directory. */
 export async function readTree(dir: string): Promise<Record<string, FileEntry> | null> {
-  const info = await lstat(dir).catch(() => undefined);
+  const info = lstatNow(dir);
   if (info === undefined || !info.isDirectory()) return null;
   const out: Record<string, FileEntry> = {};
   let bytes = 0;
   async function walk(rel: string): Promise<void> {
-    for (const entry of await readdir(path.join(dir, rel), { withFileTypes: true })) {
+    for (const entry of readdirNow(path.join(dir, rel))) {
       const child = path.join(rel, entry.name);
       if (entry.isDirectory()) {
         await walk(child);
@@ -91,17 +93,17 @@ export async function readTree(dir: string): Promise<Record<string, FileEntry> |
  * would key them, without reading any; null when `dir` is not a directory.
  */
 export async function listTree(dir: string): Promise<string[] | null> {
-  const info = await lstat(dir).catch(() => undefined);
+  const info = lstatNow(dir);
   if (info === undefined || !info.isDirectory()) return null;
   const out: string[] = [];
-  async function walk(rel: string): Promise<void> {
-    for (const entry of await readdir(path.join(dir, rel), { withFileTypes: true })) {
+  function walk(rel: string): void {
+    for (const entry of readdirNow(path.join(dir, rel))) {
       const child = path.join(rel, entry.name);
-      if (entry.isDirectory()) await walk(child);
+      if (entry.isDirectory()) walk(child);
       else if (entry.isFile() || entry.isSymbolicLink()) out.push(child);
     }
   }
-  await walk('');
+  walk('');
   return out;
 }
 
@@ -123,25 +125,25 @@ interface GitDirs {
   readonly gitDir: string;
 }
 
-async function pointerStamp(worktreePath: string, gitDir: string | undefined): Promise<string | undefined> {
-  const dotGit = await lstat(path.join(worktreePath, '.git'), { bigint: true }).catch(() => undefined);
+function pointerStamp(worktreePath: string, gitDir: string | undefined): string | undefined {
+  const dotGit = lstatNow(path.join(worktreePath, '.git'));
   if (dotGit === undefined) return undefined;
   if (gitDir === undefined || dotGit.isDirectory()) return stampOf(dotGit);
-  const commondir = await lstat(path.join(gitDir, 'commondir'), { bigint: true }).catch(() => undefined);
+  const commondir = lstatNow(path.join(gitDir, 'commondir'));
   return `${stampOf(dotGit)}/${commondir === undefined ? '-' : stampOf(commondir)}`;
 }
 
 /** The repository's common git dir and the worktree's own git dir (absolute). */
 export async function gitDirsOf(worktreePath: string): Promise<GitDirs> {
   const known = knownGitDirs.get(worktreePath);
-  if (known !== undefined && known.stamp === (await pointerStamp(worktreePath, known.dirs.gitDir))) return known.dirs;
+  if (known !== undefined && known.stamp === pointerStamp(worktreePath, known.dirs.gitDir)) return known.dirs;
   const r = await git(worktreePath, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--absolute-git-dir']);
   const [commonDir, gitDir] = r.stdout.trim().split('\n');
   if (r.exitCode !== 0 || !commonDir || !gitDir) {
     throw new Error(`cannot find the git dirs of ${worktreePath}: ${r.stderr.trim() || 'not a git worktree'}`);
   }
   const dirs = { commonDir, gitDir };
-  const stamp = await pointerStamp(worktreePath, gitDir);
+  const stamp = pointerStamp(worktreePath, gitDir);
   if (stamp === undefined) knownGitDirs.delete(worktreePath);
   else remember(knownGitDirs, worktreePath, { stamp, dirs });
   return dirs;
@@ -190,16 +192,16 @@ const parsedSnapshots = new Map<string, { readonly stamp: string; readonly snaps
 
 export async function loadGitSnapshot(worktreePath: string): Promise<GitStateSnapshot | undefined> {
   const file = gitSnapshotPath(worktreePath);
-  const info = await lstat(file, { bigint: true }).catch(() => undefined);
+  const info = lstatNow(file);
   if (info === undefined) {
     parsedSnapshots.delete(file);
     return undefined;
   }
   const known = parsedSnapshots.get(file);
   if (known !== undefined && known.stamp === stampOf(info)) return known.snapshot;
-  const text = await readFile(file, 'utf8').catch(() => undefined);
-  if (text === undefined) return undefined;
-  const parsed = JSON.parse(text) as GitStateSnapshot;
+  const bytes = readNow(file);
+  if (bytes === undefined) return undefined;
+  const parsed = JSON.parse(bytes.toString('utf8')) as GitStateSnapshot;
   const snapshot = parsed.version === 1 ? parsed : undefined;
   remember(parsedSnapshots, file, { stamp: stampOf(info), snapshot });
   return snapshot;
