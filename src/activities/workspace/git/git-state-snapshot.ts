@@ -6,7 +6,7 @@
  * in the repository, so the agent cannot rewrite what it is checked against.
  */
 import { readFileSync } from 'node:fs';
-import { readlink } from 'node:fs/promises';
+import { readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { gitSnapshotPath, writeSandboxFile } from '../sandbox-state.js';
 import { git } from './git.js';
@@ -52,12 +52,17 @@ export interface GitStateSnapshot {
 /** Caps the snapshot: a hooks dir larger than this is not a normal one. */
 const MAX_BYTES = 4 * 1024 * 1024;
 
+/** Files up to this size are read synchronously. */
+const SYNC_READ_MAX = 64n * 1024n;
+
 export async function readEntry(file: string): Promise<FileEntry | null> {
   const info = lstatNow(file);
   if (info === undefined) return null;
   if (info.isSymbolicLink()) return { kind: 'symlink', target: await readlink(file) };
   if (!info.isFile()) return null;
-  const base64 = readFileSync(file).toString('base64');
+  // Sync for the usual few-hundred-byte file (stat-now.ts); a big one must not stall the event loop.
+  const bytes = info.size <= SYNC_READ_MAX ? readFileSync(file) : await readFile(file);
+  const base64 = bytes.toString('base64');
   // Stamped only when nothing changed the file during the read (a racing write changes ctime).
   const after = lstatNow(file);
   const stamp = after !== undefined && stampOf(after) === stampOf(info) ? { stamp: stampOf(info) } : {};
