@@ -18,7 +18,7 @@ import type { BoundaryHookInput } from '../../contracts/activities.js';
 import type { BoundaryReport } from '../../contracts/run.js';
 import type { GitHubConnector } from '../github/github-connector.js';
 import type { GitHubPort } from '../github/github-port.js';
-import { redactSecret } from '../github/redact-secret.js';
+import { redactorFor } from '../edge/secret-redactor.js';
 import { branchExists, isAncestor, statusLines } from '../workspace/git/repo-queries.js';
 import { createGitHubIssueSource } from '../issues/github-issue-source.js';
 import type { IssueSource } from '../issues/issue-source.js';
@@ -58,7 +58,7 @@ export async function runGitHubBoundaryHook(
     input,
     client,
     issues: createGitHubIssueSource(client),
-    redact: (t) => redactSecret(t, settings.token),
+    redact: redactorFor(settings.token),
   };
   const steps: Step[] = [];
   let prUrl: string | undefined;

@@ -10,7 +10,7 @@
  * hooks are not ours to run on the worker.
  */
 import { remoteGitEnv } from '../github/git-auth-env.js';
-import { redactSecret } from '../github/redact-secret.js';
+import { redactorFor } from '../edge/secret-redactor.js';
 import { git, type GitResult } from '../workspace/git/git.js';
 import { already, done, failed, type Step } from './boundary-steps.js';
 
@@ -29,7 +29,7 @@ const NAME = 'push';
 export async function pushBranch(request: PushRequest): Promise<Step> {
   const { repoPath, branch } = request;
   const remote = request.remote ?? 'origin';
-  const redact = (text: string): string => redactSecret(text, request.token);
+  const redact = redactorFor(request.token);
   const pending = `push ${branch} to ${remote}: git -C ${repoPath} push ${remote} ${branch}`;
 
   const head = await git(repoPath, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]);

@@ -1,11 +1,16 @@
 /**
  * One redactor for everything the worker persists: failure messages and details
- * (workflow history), artifacts (transcripts, checkpoints, tool output) and log lines.
+ * (workflow history), artifacts (transcripts, checkpoints, tool output) and log lines,
+ * and for the GitHub and git code that holds a token (`redactorFor`).
  * It knows the worker's secret values (model key, GitHub token, the password in a
- * base URL) in every spelling they can surface in, key-shaped strings and auth
- * headers, and credentials written into any URL (`scheme://user:pass@host`).
+ * base URL) in every spelling they can surface in (the simple encodings of
+ * `secret-encodings.ts`, the Basic auth header we hand to git), key-shaped strings and
+ * auth headers, and credentials written into any URL (`scheme://user:pass@host`).
+ * Secrets are kept out of the agent's reach by construction; this is the second line.
  */
-import { REDACTED } from '../github/redact-secret.js';
+import { MIN_SECRET_LENGTH, secretEncodings } from './secret-encodings.js';
+
+export const REDACTED = '[REDACTED]';
 
 export type Redact = (text: string) => string;
 
@@ -20,11 +25,10 @@ const KEY_SHAPES =
 const AUTH_HEADERS = /\b(x-api-key|authorization)(["']?\s*[:=]\s*["']?)(?:(?:Bearer|Basic|token)\s+)?[^\s"',}]+/gi;
 
 /** The spellings of a secret that may appear in text we did not write ourselves. */
-function spellings(secret: string): string[] {
-  const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
-  return [secret, encodeURIComponent(secret), b64(secret), b64(`x-access-token:${secret}`)].filter(
-    (s) => s.length >= 6,
-  );
+export function secretSpellings(secret: string): string[] {
+  if (secret.length < MIN_SECRET_LENGTH) return [];
+  const basic = Buffer.from(`x-access-token:${secret}`, 'utf8').toString('base64');
+  return [basic, ...secretEncodings(secret)];
 }
 
 function userinfoOf(value: string): string[] {
@@ -32,12 +36,9 @@ function userinfoOf(value: string): string[] {
     const url = new URL(value);
     const user = decodeURIComponent(url.username);
     const pass = decodeURIComponent(url.password);
-    return [
-      pass,
-      url.password,
-      user && pass ? `${user}:${pass}` : '',
-      user && pass ? Buffer.from(`${user}:${pass}`).toString('base64') : '',
-    ];
+    const both = user && pass ? `${user}:${pass}` : '';
+    // A short password is still replaced as written; only its encodings need the minimum length.
+    return [pass, url.password, both, ...secretEncodings(pass), ...secretEncodings(both)];
   } catch {
     return [];
   }
@@ -48,14 +49,13 @@ export function secretValuesOf(env: Readonly<Record<string, string | undefined>>
   const values = new Set<string>();
   for (const key of SECRET_ENV_KEYS) {
     const v = env[key]?.trim();
-    if (v) for (const s of spellings(v)) values.add(s);
+    if (v) for (const s of secretSpellings(v)) values.add(s);
   }
   for (const key of URL_ENV_KEYS) {
     const v = env[key]?.trim();
     if (v) for (const s of userinfoOf(v)) if (s.length >= 4) values.add(s);
   }
-  // Longest first, so a secret containing another is replaced whole.
-  return [...values].sort((a, b) => b.length - a.length);
+  return [...values];
 }
 
 /** Removes credentials from a URL (for messages that must name the endpoint). */
@@ -63,7 +63,10 @@ export function stripUserinfo(text: string): string {
   return text.replace(URL_USERINFO, `$1${REDACTED}@`);
 }
 
-export function createRedactor(secrets: readonly string[]): Redact {
+/** A redactor for these spellings (precomputed once: it runs on every tool output). */
+export function createRedactor(spellings: readonly string[]): Redact {
+  // Longest first, so a spelling containing another is replaced whole.
+  const secrets = [...new Set(spellings)].sort((a, b) => b.length - a.length);
   return (text) => {
     let result = text;
     for (const secret of secrets) if (result.includes(secret)) result = result.split(secret).join(REDACTED);
@@ -74,6 +77,16 @@ export function createRedactor(secrets: readonly string[]): Redact {
 /** The redactor for a worker's environment. */
 export function redactorForEnv(env: Readonly<Record<string, string | undefined>>): Redact {
   return createRedactor(secretValuesOf(env));
+}
+
+/** A redactor for one secret (a GitHub token), built once for code paths that redact many strings. */
+export function redactorFor(secret: string | undefined): Redact {
+  return createRedactor(secret === undefined ? [] : secretSpellings(secret.trim()));
+}
+
+/** Redacts one string; prefer `redactorFor` when redacting more than one. */
+export function redactSecret(text: string, secret: string | undefined): string {
+  return redactorFor(secret)(text);
 }
 
 /** Redacts every string inside a JSON-like value (keys too); other values pass unchanged. */

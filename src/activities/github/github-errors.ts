@@ -12,7 +12,7 @@
  */
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
-import { redactSecret } from './redact-secret.js';
+import { redactorFor } from '../edge/secret-redactor.js';
 
 export interface RequestContext {
   /** `METHOD /path` as sent (no query string). */
@@ -38,7 +38,7 @@ const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
 
 export function toGitHubError(error: unknown, context: RequestContext): AgentError {
   if (AgentError.isInstance(error)) return error;
-  const redact = (text: string): string => redactSecret(text, context.token);
+  const redact = redactorFor(context.token);
   const where = redact(`GitHub ${context.operation}`);
   const http = asHttpError(error);
   if (!http || !http.response) {

@@ -10,7 +10,7 @@
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { git } from '../workspace/git/git.js';
-import { redactSecret } from './redact-secret.js';
+import { redactSecret } from '../edge/secret-redactor.js';
 
 export const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
 import { gitAuthConfigEnv, remoteGitEnv, tokenOrigin } from '../../../src/activities/github/git-auth-env.js';
-import { redactSecret } from '../../../src/activities/github/redact-secret.js';
+import { redactSecret } from '../../../src/activities/edge/secret-redactor.js';
 
 const TOKEN = 'ghp_gitAuthFAKE_0123456789';
 
@@ -54,7 +54,7 @@ test('remoteGitEnv: secrets scrubbed, auth header through GIT_CONFIG_* (not argv
   assert.equal(env['GIT_CONFIG_KEY_1'], 'http.https://github.com/.extraheader');
   const header = env['GIT_CONFIG_VALUE_1'] ?? '';
   assert.equal(header, `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`);
-  assert.equal(redactSecret(header, TOKEN), 'AUTHORIZATION: basic [REDACTED]');
+  assert.equal(redactSecret(header, TOKEN), 'AUTHORIZATION: [REDACTED]');
 
   const seen = await execa('git', ['config', '--get', 'http.https://github.com/.extraheader'], {
     env,

@@ -11,7 +11,7 @@
  */
 import { remoteGitEnv } from '../../github/git-auth-env.js';
 import { gitHubApiUrl } from '../../github/github-settings.js';
-import { redactSecret } from '../../github/redact-secret.js';
+import { redactorFor } from '../../edge/secret-redactor.js';
 import { redactUrlCredentials } from '../../../contracts/repo-url.js';
 import { git, type GitResult } from '../git/git.js';
 
@@ -26,7 +26,8 @@ export interface RemoteGit {
 
 export function createRemoteGit(env: Env = process.env): RemoteGit {
   const token = env['GITHUB_TOKEN'] || undefined;
-  const redact = (text: string): string => redactUrlCredentials(redactSecret(text, token));
+  const redactToken = redactorFor(token);
+  const redact = (text: string): string => redactUrlCredentials(redactToken(text));
   return {
     run: (cwd, url, args) => {
       let apiBaseUrl: string;
