@@ -3,6 +3,8 @@
  * `str_replace_based_edit_tool`): view / create / str_replace / insert, confined to
  * the worktree. `insert` accepts the text as `insert_text` (current docs) or
  * `new_str` (older docs and wrappers). There is no `undo_edit` in this version.
+ * Every message names the file as the agent gave it: a file-system error becomes
+ * `<path>: cannot <command> (<code>)`, not Node's message with the resolved host path.
  */
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -62,12 +64,27 @@ export async function runEditor(
   }
   const checked = await resolveInWorktree(ctx.worktreePath, requested);
   if (!checked.ok) return fail(checked.reason);
-  const file = checked.absolute;
-  const info = await stat(file).catch(() => undefined);
   // Recorded before the write: a write that fails half-way still may have changed the file.
-  if (WRITE_COMMANDS.includes(command)) ctx.changes?.add(path.relative(ctx.worktreePath, file));
+  if (WRITE_COMMANDS.includes(command)) ctx.changes?.add(path.relative(ctx.worktreePath, checked.absolute));
+  try {
+    return await apply(command as EditorCommand, input, checked.absolute, requested, ctx, label);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === 'string') return fail(`${requested}: cannot ${command} (${code})`);
+    throw error;
+  }
+}
 
-  switch (command as EditorCommand) {
+async function apply(
+  command: EditorCommand,
+  input: Record<string, unknown>,
+  file: string,
+  requested: string,
+  ctx: ToolContext,
+  label: string,
+): Promise<ToolResult> {
+  const info = await stat(file).catch(() => undefined);
+  switch (command) {
     case 'view': {
       if (info === undefined) return fail(`${requested} does not exist`);
       if (info.isDirectory()) return ok(await listDir(file, requested));

@@ -5,6 +5,10 @@
  * more than one hard link is refused: its other name may be anywhere on the same
  * filesystem (`ln /home/u/.bashrc x` made from the agent's shell), and a path check
  * cannot tell where.
+ *
+ * A refusal goes back to the model, so it names only the path the agent gave (relative
+ * to the worktree when it points inside) and what is wrong with it: never the resolved
+ * target of a symlink (`/proc/<worker pid>/environ`) nor any other host path.
  */
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -44,28 +48,33 @@ export async function resolveInWorktree(worktreePath: string, requested: string)
   const lexical = path.resolve(root, requested);
   const lexicalFromGiven = path.resolve(worktreePath, requested);
   if (!isInside(root, lexical) && !isInside(path.resolve(worktreePath), lexicalFromGiven)) {
-    return { ok: false, reason: `${requested} is outside the worktree; only files under ${worktreePath} can be used` };
+    return {
+      ok: false,
+      reason: `${requested} is outside the worktree; only files in the worktree can be used (give a path relative to it)`,
+    };
   }
   const target = isInside(root, lexical)
     ? lexical
     : path.join(root, path.relative(path.resolve(worktreePath), lexicalFromGiven));
+  // From here on the path is lexically inside: refusals name it relative to the worktree.
+  const name = path.relative(root, target) || '.';
   const real = await nearestExistingReal(target);
   if (!isInside(root, real)) {
-    return { ok: false, reason: `${requested} resolves (through a symlink) to ${real}, outside the worktree` };
+    return { ok: false, reason: `${name} is a symlink (or passes through one) leading outside the worktree` };
   }
   const base = path.basename(real);
   if (SECRET_FILE.test(base) && !SECRET_FILE_ALLOWED.test(base)) {
-    return { ok: false, reason: `${requested} is a local secrets file (.env); it is not available to the agent` };
+    return { ok: false, reason: `${name} is a local secrets file (.env); it is not available to the agent` };
   }
   const rel = path.relative(root, real).split(path.sep);
   if (rel[0] === '.git') {
-    return { ok: false, reason: `${requested} is inside .git; use git commands through bash instead` };
+    return { ok: false, reason: `${name} is inside .git; use git commands through bash instead` };
   }
   const info = await stat(real).catch(() => undefined);
   if (info !== undefined && !info.isDirectory() && info.nlink > 1) {
     return {
       ok: false,
-      reason: `${requested} has ${info.nlink} hard links; files linked from elsewhere cannot be used by the editor`,
+      reason: `${name} has ${info.nlink} hard links; files linked from elsewhere cannot be used by the editor`,
     };
   }
   return { ok: true, absolute: real };

@@ -108,3 +108,31 @@ test('the editor refuses hard-linked files: a link to a file outside can be neit
   }
   assert.equal(readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'top secret');
 });
+
+test('refusals name only the path the agent gave: no worker PID, no resolved target, no worktree path', async () => {
+  const { worktree, outside } = worktreeWithOutside();
+  symlinkSync('/proc/self/environ', path.join(worktree, 'envlink'));
+  symlinkSync(outside, path.join(worktree, 'outlink'));
+  const ctx = toolContext({ worktreePath: worktree });
+  const attempts: Array<Record<string, unknown>> = [
+    { command: 'view', path: 'envlink' },
+    { command: 'view', path: path.join(worktree, 'envlink') },
+    { command: 'view', path: 'outlink/secret.txt' },
+    { command: 'create', path: 'outlink/planted.txt', file_text: 'x' },
+    { command: 'view', path: '../outside/secret.txt' },
+  ];
+  const pid = new RegExp(`\\b${process.pid}\\b`);
+  for (const input of attempts) {
+    const result = await runEditor(input, ctx);
+    const what = `${JSON.stringify(input)} -> ${result.content}`;
+    assert.equal(result.isError, true, what);
+    assert.doesNotMatch(result.content, pid, what);
+    assert.ok(!result.content.includes('/proc'), what);
+    assert.ok(!result.content.includes(outside), what);
+    assert.ok(!result.content.includes(worktree), what);
+  }
+  const viaLink = await runEditor({ command: 'view', path: path.join(worktree, 'envlink') }, ctx);
+  assert.equal(viaLink.content, 'Error: envlink is a symlink (or passes through one) leading outside the worktree');
+  const outsideFile = await runEditor({ command: 'view', path: '../outside/secret.txt' }, ctx);
+  assert.match(outsideFile.content, /^Error: \.\.\/outside\/secret\.txt is outside the worktree/);
+});
