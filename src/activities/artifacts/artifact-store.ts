@@ -4,12 +4,13 @@
  * details carry only an ArtifactRef (path + sha256 + bytes), never the content,
  * so a long conversation cannot blow Temporal's payload or history limits.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactRef } from '../../contracts/activities.js';
 import { AgentError } from '../../contracts/errors.js';
 import { redactDeep } from '../edge/secret-redactor.js';
+import { artifactFileName, sha256Hex } from './artifact-integrity.js';
 
 export const ArtifactExt = { Json: 'json', Text: 'txt' } as const;
 export type ArtifactExt = (typeof ArtifactExt)[keyof typeof ArtifactExt];
@@ -49,10 +50,6 @@ export function validatorArtifactDir(artifactsDir: string, workflowId: string, c
   return path.join(path.resolve(artifactsDir), safeSegment(workflowId), 'validators', safeSegment(completionStepId));
 }
 
-export function sha256Hex(content: string | Uint8Array): string {
-  return createHash('sha256').update(content).digest('hex');
-}
-
 export function createArtifactStore(dir: string, options: ArtifactStoreOptions = {}): ArtifactStore {
   const root = path.resolve(dir);
   const redact = options.redact ?? ((text: string) => text);
@@ -78,7 +75,7 @@ export function createArtifactStore(dir: string, options: ArtifactStoreOptions =
   ): Promise<ArtifactRef> {
     const bytes = typeof content === 'string' ? Buffer.from(redact(content), 'utf8') : Buffer.from(content);
     const sha256 = sha256Hex(bytes);
-    const file = path.join(root, `${safeSegment(label)}.${sha256}.${ext}`);
+    const file = path.join(root, artifactFileName(safeSegment(label), sha256, ext));
     // Same content, same name: an existing file is already the right one (idempotent on retries).
     const existing = await stat(file).catch(() => undefined);
     if (existing?.size !== bytes.length) {

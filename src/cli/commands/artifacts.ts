@@ -4,12 +4,15 @@
  * tool results; validator output) with absolute paths, or prints one file. Reads the
  * repository's artifact directory (`<git-dir>/agent/artifacts`) directly: no Temporal
  * connection is needed, so it works after the run and without a server.
+ * `--show` checks a file against the sha256 its name carries and refuses to print one
+ * whose content no longer matches (exit 3, SHOW_MISMATCH): the listing reads no contents.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { safeSegment } from '../../activities/artifacts/artifact-store.js';
+import { ArtifactCheck, checkArtifactBytes } from '../../activities/artifacts/artifact-integrity.js';
 import { commandFlags } from '../flags/command-specs.js';
 import { optionalString, requireIssue } from '../flags/parse-flags.js';
 import { repoIdentity, workflowIdFor } from '../../host/repo-identity.js';
@@ -24,6 +27,9 @@ export const ArtifactKind = {
   Other: 'other',
 } as const;
 export type ArtifactKind = (typeof ArtifactKind)[keyof typeof ArtifactKind];
+
+/** `--show`'s exit code for a file whose content does not match the sha256 in its name (1: nothing found, 2: usage). */
+export const SHOW_MISMATCH = 3;
 
 export interface ArtifactEntry {
   readonly kind: ArtifactKind;
@@ -73,6 +79,27 @@ async function runDirs(artifactsDir: string, repoId: string, issue: number, agen
   return names.filter((n) => n.startsWith(prefix) && n.endsWith(suffix)).map((n) => join(artifactsDir, n));
 }
 
+/** Prints an artifact only when its content matches the sha256 in its name. */
+async function showVerified(file: string): Promise<number> {
+  const bytes = await readFile(file);
+  const result = checkArtifactBytes(basename(file), bytes);
+  switch (result.check) {
+    case ArtifactCheck.Mismatch:
+      process.stderr.write(
+        `warning: ${file} was changed after it was written: its name says sha256 ${result.expected}, its content ` +
+          `has sha256 ${result.actual}; not printed (it is not what the run saved)\n`,
+      );
+      return SHOW_MISMATCH;
+    case ArtifactCheck.Unaddressed:
+      process.stderr.write(`note: ${file} is a record replaced in place (no sha256 in its name): not verified\n`);
+      break;
+    case ArtifactCheck.Verified:
+      break;
+  }
+  process.stdout.write(bytes);
+  return 0;
+}
+
 export async function artifactsCommand(argv: readonly string[]): Promise<number> {
   const flags = commandFlags('artifacts', argv);
   if (flags === undefined) return 0;
@@ -93,8 +120,7 @@ export async function artifactsCommand(argv: readonly string[]): Promise<number>
         where: '--show',
         expected: 'a path from `issue-agent artifacts --issue N` (absolute, or its end)',
       });
-    process.stdout.write(await readFile(known.path, 'utf8'));
-    return 0;
+    return showVerified(known.path);
   }
   if (flags['json']) {
     process.stdout.write(`${JSON.stringify({ artifactsDir, runs: dirs, artifacts: entries })}\n`);

@@ -19,7 +19,11 @@ export const TOOL_COMMANDS: Readonly<Record<string, CommandSpec>> = {
       issue: COMMON_FLAGS.issue,
       repo: COMMON_FLAGS.repo,
       agent: COMMON_FLAGS.agent,
-      show: { type: 'string', value: 'PATH', help: 'print this file (a path from the list, relative or absolute)' },
+      show: {
+        type: 'string',
+        value: 'PATH',
+        help: 'print this file (a path from the list, relative or absolute); exit 3 when its content does not match the sha256 in its name',
+      },
       json: COMMON_FLAGS.json,
       help: COMMON_FLAGS.help,
     },
