@@ -13,6 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { gitDirsOf, protectedFiles } from '../workspace/git/git-state-snapshot.js';
 import { ensureAgentHome, sandboxStateRoot } from '../workspace/sandbox-state.js';
+import { runRefDirs } from '../workspace/run-refs.js';
+import { repositoryView } from './repository-view.js';
 import { detectIsolation, isolatedArgv, IsolationMode, type Isolation } from './process-isolation.js';
 import type { SandboxView } from './sandbox-prelude.js';
 import { namespacesDisabled, SANDBOX_ISOLATION_ENV, sandboxNetworkFromEnv } from './sandbox-policy.js';
@@ -25,6 +27,11 @@ export interface SandboxRequest {
   /** Read-only step: the worktree and its git dir are mounted read-only. */
   readonly readOnly: boolean;
   readonly extraEnv?: Readonly<Record<string, string>>;
+  /**
+   * More writable directories, for the harness's own git in the worktree only (the
+   * checkpoint index beside its marker); never for a command the agent chose.
+   */
+  readonly harnessWritable?: readonly string[];
   readonly warn?: (message: string) => void;
 }
 
@@ -127,16 +134,23 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
     if (env[name] === undefined && existsSync(real)) env[name] = real;
   }
   const dirs = await gitDirsOf(request.dir).catch(() => undefined);
-  const work = [request.dir];
-  if (dirs && !inside(request.dir, dirs.commonDir)) work.push(dirs.commonDir);
-  if (dirs && !inside(dirs.commonDir, dirs.gitDir) && !inside(request.dir, dirs.gitDir)) work.push(dirs.gitDir);
+  // A worktree that shares another git dir (the user's): that git dir read-only, with
+  // holes for what the run's own commits write (repository-view.ts).
+  const shared =
+    dirs && !inside(request.dir, dirs.commonDir)
+      ? repositoryView(dirs.commonDir, dirs.gitDir, runRefDirs(request.dir, dirs.gitDir))
+      : undefined;
+  const work = [request.dir, ...(shared?.writable ?? [])];
+  if (dirs && !shared && !inside(request.dir, dirs.gitDir)) work.push(dirs.gitDir);
   const hidden = hiddenDirs();
   const view: SandboxView = {
     writable: [
       ...(request.readOnly ? [home] : [...work, home]),
+      ...(request.harnessWritable ?? []).filter((d) => existsSync(d)),
       ...(prepared?.writableDirs ?? []).filter((d) => existsSync(d)),
     ],
     readOnly: [
+      ...(shared?.readOnly ?? []),
       ...(request.readOnly ? work : []),
       ...toolchainDirs(env['PATH'] ?? '', hidden),
       // A prepared worktree has its own node_modules: the checkout's is not shown.

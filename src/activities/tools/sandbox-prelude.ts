@@ -55,9 +55,9 @@ cmd="$1"; here="$PWD"
 fds=()
 for i in "\${!binds[@]}"; do exec {fd}<"\${binds[$i]}"; fds+=("$fd"); done
 # The inherited mounts (as mountinfo escapes them), made read-only once ours are in place.
-points=()
+points=(); sysfs=()
 while read -r _ _ _ _ point _; do
-  case "$point" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/*) continue ;; esac
+  case "$point" in /sys|/sys/*) sysfs+=("$point"); continue ;; /proc|/proc/*|/dev|/dev/*) continue ;; esac
   points+=("$point")
 done < /proc/self/mountinfo
 under() { local e; for e in "\${@:2}"; do case "$1" in "$e"/*) return 0 ;; esac; done; return 1; }
@@ -141,12 +141,19 @@ for i in "\${!binds[@]}"; do
   [ "\${modes[$i]}" = ro ] || continue
   if [ -w "\${binds[$i]}" ]; then echo "sandbox: \${binds[$i]} is not read-only" >&2; exit 32; fi
 done
+# The kernel's knobs (/proc/sys: core_pattern, ...) and /sys with the cgroup hierarchies
+# (release_agent, ...) read-only; the command below holds no capability to undo it.
+mount --bind /proc/sys /proc/sys 2>/dev/null && mount -o remount,bind,ro /proc/sys 2>/dev/null || true
+for p in "\${sysfs[@]}"; do printf -v q '%b' "$p"; mount -o remount,bind,ro "$q" 2>/dev/null || true; done
+if [ -w /proc/sys/kernel/core_pattern ]; then echo "sandbox: /proc/sys is writable" >&2; exit 32; fi
 for fd in "\${fds[@]}"; do exec {fd}<&-; done
 ip link set lo up 2>/dev/null || true
 cd "$here"; OLDPWD="$here" # the cd -P above must not show in the command's environment
-unset binds modes hides protects fds here scratch srcs tgts types opts label points mine ours e q o t
+unset binds modes hides protects fds here scratch srcs tgts types opts label points sysfs mine ours e q o t p
 trap 'kill -TERM -1 2>/dev/null; sleep 0.5; exit 143' TERM
-bash -c "$cmd" &
+# No capability at all (bounding set empty, so not even a setuid binary regains one), and
+# no_new_privs: whatever uid the command runs as, it cannot mount, remount or load modules.
+setpriv --no-new-privs --bounding-set=-all --inh-caps=-all bash -c "$cmd" <&0 &
 wait "$!"
 `;
 

@@ -86,6 +86,26 @@ test('writes outside the worktree are refused; inside they work', async () => {
   }
 });
 
+test('commands hold no capability, cannot gain one, and see /proc/sys and the cgroup files read-only', async () => {
+  const ctx = toolContext();
+  // The writes put back what is there: should the sandbox ever let one through, nothing changes.
+  const command = [
+    'grep -E "^(CapEff|CapBnd|NoNewPrivs):" /proc/self/status',
+    'cat /proc/sys/kernel/core_pattern > /proc/sys/kernel/core_pattern && echo CORE-WRITTEN',
+    'for f in /sys/fs/cgroup/*/release_agent /sys/fs/cgroup/*/cgroup.procs; do [ -w "$f" ] && echo "WRITABLE $f"; done',
+    'mount -o remount,rw /proc/sys 2>/dev/null && echo REMOUNTED',
+    'unshare --mount true 2>/dev/null && echo UNSHARED',
+    'echo x > inside.txt && echo WORKTREE-OK',
+    'true',
+  ].join('; ');
+  const result = await runBash({ command }, ctx);
+  assert.match(result.content, /CapEff:\s+0000000000000000/, result.content);
+  assert.match(result.content, /CapBnd:\s+0000000000000000/, result.content);
+  assert.match(result.content, /NoNewPrivs:\s+1/, result.content);
+  assert.doesNotMatch(result.content, /CORE-WRITTEN|WRITABLE|REMOUNTED|UNSHARED/, result.content);
+  assert.match(result.content, /WORKTREE-OK/, 'the worktree stays writable');
+});
+
 test('the repository git config and hooks are read-only for the agent; its own git works', async () => {
   const repo = await makeTempGitRepo();
   try {

@@ -9,12 +9,12 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CommandRunner } from '../../process/command-runner.js';
 import { git } from '../../workspace/git/git.js';
 import { withRepoLock } from '../../workspace/git/repo-lock.js';
-import { removeAgentSandbox, sandboxStateRoot } from '../../workspace/sandbox-state.js';
+import { baseRepositoryDir } from '../../workspace/base-repository.js';
+import { ensureAgentHome, removeAgentSandbox, sandboxStateRoot } from '../../workspace/sandbox-state.js';
 import { parseTestFailures } from '../test-reports/parse-test-failures.js';
 import { runCollectingReports } from '../test-reports/report-files.js';
 import type { Baseline } from './classify-failures.js';
@@ -87,10 +87,15 @@ async function readCached(file: string, request: BaselineRequest): Promise<Basel
 }
 
 async function runOnBase(commands: CommandRunner, request: BaselineRequest): Promise<Baseline | undefined> {
-  const dir = path.join(tmpdir(), `issue-agent-baseline-${randomUUID().slice(0, 12)}`);
-  // The worktree list is shared repository state: changed under the repository lock, as prepareWorkspace does.
+  // In the worktree's private HOME: where the repository is the agent's own, its git runs
+  // in the agent's sandbox, which sees that HOME (and not the worker's temp dir).
+  const home = await ensureAgentHome(request.worktreePath);
+  const dir = path.join(home, `issue-agent-baseline-${randomUUID().slice(0, 12)}`);
+  // Added from the repository the worktree was made from (the user's, which the agent never
+  // writes). The worktree list is shared repository state: changed under the repository lock.
+  const repo = await baseRepositoryDir(request.worktreePath);
   const added = await withRepoLock(request.worktreePath, () =>
-    git(request.worktreePath, ['worktree', 'add', '--detach', '--quiet', dir, request.commit]),
+    git(repo, ['worktree', 'add', '--detach', '--quiet', dir, request.commit]),
   );
   if (added.exitCode !== 0) return undefined;
   try {
@@ -112,9 +117,9 @@ async function runOnBase(commands: CommandRunner, request: BaselineRequest): Pro
     };
   } finally {
     await withRepoLock(request.worktreePath, async () => {
-      await git(request.worktreePath, ['worktree', 'remove', '--force', dir]);
+      await git(repo, ['worktree', 'remove', '--force', dir]);
       await rm(dir, { recursive: true, force: true });
-      await git(request.worktreePath, ['worktree', 'prune']);
+      await git(repo, ['worktree', 'prune']);
     });
     await removeAgentSandbox(dir).catch(() => undefined);
   }

@@ -17,6 +17,7 @@ import {
   reseedIndex,
   type CheckpointIndex,
 } from './checkpoint-index.js';
+import { recordRunRef } from '../run-refs.js';
 import { seedFromWorktreeIndex, withTemporaryIndex, type IndexedGit } from './temporary-index.js';
 
 /** A fixed identity: checkpoints never depend on (or borrow) the user's. */
@@ -58,6 +59,8 @@ export async function recordWorktreeCheckpoint(
   message: string,
   options: RecordOptions = {},
 ): Promise<RecordedCheckpoint> {
+  // The sandbox lets the worktree's commands (this git included) write this namespace.
+  await recordRunRef(worktreePath, ref);
   const { index } = options;
   if (index === undefined) {
     return withTemporaryIndex(worktreePath, async (run, indexFile) => {

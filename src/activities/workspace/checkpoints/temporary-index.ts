@@ -1,13 +1,15 @@
 /**
  * A throwaway git index for the worktree checkpoints: `git add -A` into it records the
  * whole worktree without touching the agent's own index (what it staged stays staged).
- * It lives in a private temp dir and is removed afterwards, whatever happens.
+ * It lives in a fresh directory of the worktree's git admin dir (the sandbox that runs
+ * git on the worktree sees it there, and nothing of the agent runs between tool calls)
+ * and is removed afterwards, whatever happens.
  */
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, lstat, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FailureType } from '../../../contracts/failures.js';
 import { gitOrThrow } from '../git/git.js';
+import { gitDirsOf } from '../git/git-state-snapshot.js';
 
 /** Runs git in the worktree against the temporary index; throws WORKTREE_FAILED with git's message. */
 export type IndexedGit = (args: readonly string[], env?: Readonly<Record<string, string>>) => Promise<string>;
@@ -16,7 +18,8 @@ export async function withTemporaryIndex<T>(
   worktreePath: string,
   work: (git: IndexedGit, indexFile: string) => Promise<T>,
 ): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'issue-agent-checkpoint-'));
+  const { gitDir } = await gitDirsOf(worktreePath);
+  const dir = await mkdtemp(join(gitDir, 'issue-agent-checkpoint-'));
   const indexFile = join(dir, 'index');
   const run: IndexedGit = (args, env) =>
     gitOrThrow(worktreePath, args, FailureType.WorktreeFailed, {
@@ -40,9 +43,16 @@ export async function seedFromWorktreeIndex(worktreePath: string, git: IndexedGi
     ['rev-parse', '--path-format=absolute', '--git-path', 'index'],
     FailureType.WorktreeFailed,
   );
-  const copied = await copyFile(own, indexFile).then(
-    () => true,
+  // Only a regular file: the agent may have made its index a symlink to a worker secret.
+  const regular = await lstat(own).then(
+    (info) => info.isFile(),
     () => false,
   );
+  const copied =
+    regular &&
+    (await copyFile(own, indexFile).then(
+      () => true,
+      () => false,
+    ));
   if (!copied) await git(['read-tree', 'HEAD']).catch(() => undefined);
 }

@@ -26,6 +26,7 @@ import type { FailureType } from '../../../contracts/failures.js';
 import { sharedSpawner } from '../../process/spawner/process-spawner.js';
 import { createGitLayoutCache, isLayoutQuery } from './git-layout-cache.js';
 import { harnessGitEnv } from './harness-git-env.js';
+import { agentWorktreeOf, runSandboxedGit } from './sandboxed-git.js';
 
 export { harnessGitEnv } from './harness-git-env.js';
 
@@ -53,7 +54,11 @@ export interface GitOptions {
 /**
  * `-c` settings put before every subcommand. `core.hooksPath=/dev/null`: no file can
  * ever exist under /dev/null, so no hook is found (an empty directory could be filled
- * by anyone who can write to it).
+ * by anyone who can write to it). Submodules are never recursed into: a nested
+ * repository's own config (filters, fsmonitor) is whoever wrote it, and `git status`
+ * would run it. `diff.ignoreSubmodules` is only a default (a `.gitmodules` entry's
+ * `ignore` beats it), so calls that compare trees also pass `--ignore-submodules=all`;
+ * and in an agent's worktree the call runs in the agent's sandbox anyway (sandboxed-git).
  */
 export const HARNESS_GIT_CONFIG: readonly string[] = [
   '-c',
@@ -62,6 +67,16 @@ export const HARNESS_GIT_CONFIG: readonly string[] = [
   'core.fsmonitor=false',
   '-c',
   'protocol.ext.allow=never',
+  '-c',
+  'submodule.recurse=false',
+  '-c',
+  'diff.ignoreSubmodules=all',
+  '-c',
+  'status.submoduleSummary=false',
+  '-c',
+  'fetch.recurseSubmodules=false',
+  '-c',
+  'core.untrackedCache=false',
 ];
 
 /** The argv (after `git`) for a harness git call: the overrides, then the subcommand. */
@@ -89,14 +104,14 @@ async function runGit(cwd: string, args: readonly string[], options: GitOptions)
     options.env,
     options.temporaryIndexFile === undefined ? {} : { temporaryIndexFile: options.temporaryIndexFile },
   );
+  // In an agent's worktree (anything but a layout query): in the agent's sandbox.
+  const worktree = isLayoutQuery(args) ? undefined : agentWorktreeOf(cwd);
   try {
-    const result = await sharedSpawner().run({
-      file: 'git',
-      args: harnessGitArgs(args),
-      cwd,
-      env,
-      ...(options.input === undefined ? {} : { input: options.input }),
-    });
+    const input = options.input === undefined ? {} : { input: options.input };
+    const result =
+      worktree === undefined
+        ? await sharedSpawner().run({ file: 'git', args: harnessGitArgs(args), cwd, env, ...input })
+        : await runSandboxedGit({ worktree, cwd, argv: harnessGitArgs(args), env, ...input });
     return {
       exitCode: result.exitCode ?? 128,
       stdout: stripFinalNewline(result.stdout),

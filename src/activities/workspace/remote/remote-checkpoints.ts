@@ -11,6 +11,7 @@
  */
 import { CHECKPOINT_REF_ROOT } from '../../../contracts/worktree-checkpoint.js';
 import { git } from '../git/git.js';
+import { gitDirsOf } from '../git/git-state-snapshot.js';
 import { gitMessage, type RemoteGit } from './remote-git.js';
 
 export const REMOTE_CHECKPOINT_ROOT = 'refs/issue-agent';
@@ -44,15 +45,12 @@ export async function publishCheckpoint(
   localRef: string,
   commit: string,
 ): Promise<void> {
-  const url = await originUrl(worktreePath);
+  // From the repository cache, not the worktree: the push holds the credential, and git
+  // in the agent's worktree runs in its sandbox (no network, no credential).
+  const { commonDir } = await gitDirsOf(worktreePath);
+  const url = await originUrl(commonDir);
   const target = remoteCheckpointRef(localRef);
-  const pushed = await remote.run(worktreePath, url, [
-    'push',
-    '--no-verify',
-    '--quiet',
-    'origin',
-    `+${commit}:${target}`,
-  ]);
+  const pushed = await remote.run(commonDir, url, ['push', '--no-verify', '--quiet', 'origin', `+${commit}:${target}`]);
   if (pushed.exitCode !== 0) {
     throw new Error(remote.redact(`could not push the step checkpoint to ${target} on origin: ${gitMessage(pushed)}`));
   }

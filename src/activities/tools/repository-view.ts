@@ -1,0 +1,46 @@
+/**
+ * What an agent command may write of the repository its worktree belongs to.
+ *
+ * A linked worktree shares the user's git dir: its `config`, `hooks/`, `index`, `HEAD`,
+ * `info/`, the other runs' worktrees and the run artifacts under `agent/`, and any file
+ * git would read there if it existed (`commondir`, `info/attributes`). So the shared
+ * git dir is shown read-only, and only what a commit on the run's own branch needs is
+ * writable again on top of it:
+ * - `objects/` (new objects; `objects/info/`, where alternates would point git at
+ *   another store, stays read-only);
+ * - the worktree's own admin dir (`worktrees/<name>`: its HEAD, index, logs/HEAD);
+ * - the run's ref directories (run-refs.ts) and their reflogs.
+ * A command can therefore not plant anything the user's own git would read, alter the
+ * audit trail, write into another run's worktree, or move the user's branches.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+export interface RepositoryView {
+  readonly readOnly: readonly string[];
+  readonly writable: readonly string[];
+}
+
+function inside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * The view of a linked worktree's shared git dir. Mount points must exist: the ref and
+ * reflog directories are made when missing (empty directories change nothing for git).
+ */
+export function repositoryView(commonDir: string, gitDir: string, refDirs: readonly string[]): RepositoryView {
+  const writable = [path.join(commonDir, 'objects')];
+  if (path.resolve(gitDir) !== path.resolve(commonDir)) writable.push(gitDir);
+  for (const dir of refDirs) {
+    for (const full of [path.join(commonDir, dir), path.join(commonDir, 'logs', dir)]) {
+      if (!inside(path.join(commonDir, 'refs'), full) && !inside(path.join(commonDir, 'logs', 'refs'), full)) continue;
+      mkdirSync(full, { recursive: true });
+      writable.push(full);
+    }
+  }
+  const objectsInfo = path.join(commonDir, 'objects', 'info');
+  mkdirSync(objectsInfo, { recursive: true });
+  return { readOnly: [commonDir, objectsInfo], writable };
+}
