@@ -96,7 +96,7 @@ export const BUILTIN_FAILURE_PATTERNS: Readonly<Record<string, FailurePatternDef
     description: 'Tests failed.',
     edition: 'failed',
     adaptation: 'test-failed',
-    params: ['failedTests', 'regressions', 'preExisting', 'baseCommit'],
+    params: ['failedTests', 'regressions', 'preExisting', 'fixed', 'baseCommit'],
   },
   'lint-error': {
     description: 'The linter reported errors.',

@@ -1,21 +1,26 @@
 /**
- * Separates the tests failing now into regressions (passing on the base commit) and
- * pre-existing failures (already failing there), and decides whether the condition
- * blocks. PURE.
+ * Splits a failing test run against the base commit's failures, and decides whether
+ * the condition blocks. PURE. Three groups:
  *
- *   ignore         (default) only regressions block: a run is not blamed for a suite
- *                  that was red before it started
- *   require-fixed  pre-existing failures block too (the retry prompt still says which
- *                  are which)
+ *   regressions   failing now, passing on the base: always block
+ *   preExisting   failing on the base and still failing now: each either blocks, with
+ *                 its reason, or is shown to the model by name as not caused by the change
+ *   fixed         failing on the base, passing now (by name; reported, never blocking)
  *
- * A pre-existing failure whose name the issue text contains blocks in either mode:
- * the issue asks for exactly that test to be fixed.
+ * A pre-existing failure blocks, in every mode, when the issue names it (any of its
+ * names or its file: named-by-issue.ts) or when the branch changed its file: the issue
+ * is about it, or the branch worked on it. The mode decides the others:
  *
- * When the failing tests cannot be named the failures cannot be told apart, and the
- * condition blocks as it would without a baseline.
+ *   ignore         (default) they do not block: a run is not blamed for a suite that
+ *                  was red before it started
+ *   require-fixed  they block too
+ *
+ * When the failing tests cannot be named they cannot be told apart, and the condition
+ * blocks as it would without a baseline.
  */
 import { BaselineMode } from '../../../contracts/definition.js';
-import type { FailedTest } from '../parse-test-output.js';
+import type { FailedTest } from '../test-reports/failed-test.js';
+import { namedByIssue, sameFile, testFile } from './named-by-issue.js';
 
 export interface Baseline {
   readonly commit: string;
@@ -25,43 +30,80 @@ export interface Baseline {
   readonly failedTests: readonly string[];
 }
 
+/** A test failing on the base and now; `blocks` says why it blocks, absent when it does not. */
+export type PreExistingFailure = FailedTest & { readonly blocks?: string };
+
 export interface Classified {
   readonly regressions: readonly FailedTest[];
-  readonly preExisting: readonly FailedTest[];
-  /** Pre-existing failures the issue names: the issue is about them, so they block. */
-  readonly namedByIssue: readonly FailedTest[];
+  readonly preExisting: readonly PreExistingFailure[];
+  /** Names of the tests failing on the base that pass now. */
+  readonly fixed: readonly string[];
   readonly blocks: boolean;
   /** Why, in one line, for the summary. */
   readonly reason: string;
+}
+
+export interface ClassifyContext {
+  /** The issue's title and body. */
+  readonly issueText?: string;
+  /** Files the branch changed against the base commit (touched-files.ts). */
+  readonly touchedFiles?: readonly string[];
 }
 
 export function classifyFailures(
   now: readonly FailedTest[],
   baseline: Baseline,
   mode: BaselineMode,
-  issueText?: string,
+  context: ClassifyContext = {},
 ): Classified {
   const before = new Set(baseline.failedTests);
-  const preExisting = now.filter((t) => before.has(t.name));
+  const failingNow = new Set(now.map((t) => t.name));
   const regressions = now.filter((t) => !before.has(t.name));
-  const named = issueText === undefined ? [] : preExisting.filter((t) => issueText.includes(t.name));
+  const preExisting = now
+    .filter((t) => before.has(t.name))
+    .map((t): PreExistingFailure => {
+      const why = blockReason(t, mode, context);
+      return why === undefined ? t : { ...t, blocks: why };
+    });
+  const fixed = now.length === 0 ? [] : baseline.failedTests.filter((n) => !failingNow.has(n));
+  const blocking = preExisting.filter((t) => t.blocks !== undefined);
   const base = baseline.commit.slice(0, 12);
+  const fixedNote = fixed.length ? `; fixed since base: ${fixed.join(', ')}` : '';
   const result = (blocks: boolean, reason: string): Classified => ({
     regressions,
     preExisting,
-    namedByIssue: named,
+    fixed,
     blocks,
-    reason,
+    reason: `${reason}${fixedNote}`,
   });
   if (now.length === 0) return result(true, 'the failing tests could not be named');
   if (regressions.length > 0) {
     const also = preExisting.length ? `, ${preExisting.length} failing on base too` : '';
-    return result(true, `${regressions.length} regression(s) (not failing on base ${base})${also}`);
+    const held = blocking.length ? ` (${blocking.length} of them blocking)` : '';
+    return result(true, `${regressions.length} regression(s) (not failing on base ${base})${also}${held}`);
   }
-  if (named.length > 0) {
-    return result(true, `failing on base ${base} but named by the issue: ${named.map((t) => t.name).join(', ')}`);
+  if (mode === BaselineMode.RequireFixed && blocking.every((t) => t.blocks === REQUIRE_FIXED)) {
+    return result(true, `${preExisting.length} failure(s) already on base ${base}; baseline: require-fixed`);
   }
-  return mode === BaselineMode.RequireFixed
-    ? result(true, `${preExisting.length} failure(s) already on base ${base}; baseline: require-fixed`)
-    : result(false, `only failures already on base ${base}: ${preExisting.map((t) => t.name).join(', ')}`);
+  if (blocking.length > 0) {
+    const listed = blocking.map((t) => `${t.name} (${t.blocks ?? ''})`).join(', ');
+    return result(true, `failing on base ${base} and still blocking: ${listed}`);
+  }
+  return result(false, `only failures already on base ${base}: ${preExisting.map((t) => t.name).join(', ')}`);
+}
+
+const REQUIRE_FIXED = 'baseline: require-fixed';
+
+/** Why a pre-existing failure blocks, or undefined when it does not. */
+function blockReason(test: FailedTest, mode: BaselineMode, context: ClassifyContext): string | undefined {
+  const mention = context.issueText === undefined ? undefined : namedByIssue(context.issueText, test);
+  if (mention !== undefined) {
+    return mention.kind === 'test'
+      ? `named by the issue as "${mention.text}"`
+      : `its file "${mention.text}" is named by the issue`;
+  }
+  const file = testFile(test);
+  const touched = file === undefined ? undefined : context.touchedFiles?.find((f) => sameFile(file, f));
+  if (touched !== undefined) return `its file ${touched} was changed by this branch`;
+  return mode === BaselineMode.RequireFixed ? REQUIRE_FIXED : undefined;
 }

@@ -28,8 +28,11 @@ test('classifier: regressions block; pre-existing only pass under ignore, block 
   assert.match(mixed.reason, /1 regression\(s\).*1 failing on base too/);
   assert.equal(classifyFailures([old], base, 'ignore').blocks, false);
   assert.equal(classifyFailures([old], base, 'require-fixed').blocks, true);
-  const named = classifyFailures([old], base, 'ignore', 'The test "old broken" fails since v2; fix it.');
-  assert.deepEqual([named.blocks, named.namedByIssue], [true, [old]]);
+  const named = classifyFailures([old], base, 'ignore', { issueText: 'The test "old broken" fails since v2; fix it.' });
+  assert.deepEqual(
+    [named.blocks, named.preExisting],
+    [true, [{ ...old, blocks: 'named by the issue as "old broken"' }]],
+  );
   assert.equal(classifyFailures([], base, 'ignore').blocks, true, 'unnamed failures cannot be excused');
 });
 
@@ -125,7 +128,7 @@ test('a regression blocks and the retry prompt tells it from the failure already
   );
   assert.match(
     prompt.text,
-    /Already failing on the base commit [0-9a-f]{40} \(not caused by this change\):\n- old broken\n/,
+    /Already failing on the base commit [0-9a-f]{40} and still failing:\n- old broken \(\S*test\/old\.test\.js\): not caused by this change and not blocking\n/,
   );
   assert.doesNotMatch(prompt.text, /^Failing tests:/m);
 });
@@ -149,7 +152,7 @@ test('require-fixed and an issue naming the old failure both block; without base
     },
   );
   assert.equal(named.passed, false);
-  assert.match(named.results[0]?.summary ?? '', /named by the issue: old broken/);
+  assert.match(named.results[0]?.summary ?? '', /still blocking: old broken \(named by the issue as "old broken"\)/);
   const plain = await runValidators(
     { commands },
     { worktreePath: repo.dir, completionStep: step, validators: tests() },

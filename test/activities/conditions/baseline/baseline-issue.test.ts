@@ -1,0 +1,103 @@
+/**
+ * The false green of issue 37, on a real pytest repository whose last commit broke a
+ * test: the `tests` validator (baseline `ignore`) must not excuse a failure already on
+ * the base when the issue names it by a short name, or when the branch changed its
+ * file; the retry prompt says which failure blocks and why. A failure neither named nor
+ * touched is still excused, by name.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ConditionResult } from '../../../../src/contracts/activities.js';
+import { runValidators } from '../../../../src/activities/conditions/run-validators.js';
+import { buildRetryPrompt } from '../../../../src/activities/conditions/retry-prompt/build-retry-prompt.js';
+import { createSpawnerCommandRunner } from '../../../../src/activities/process/spawner-command-runner.js';
+import { BUILTIN_FAILURE_PATTERNS } from '../../../../src/definition/normalise/builtin-validators.js';
+import { PROJECT_ROOT } from '../../../../src/host/project-root.js';
+import type { TempGitRepo } from '../../../helpers/temp-git-repo.js';
+import { CHECKS_STEP as step, testsValidator, useBaselineState } from './baseline-fixtures.js';
+
+const state = useBaselineState();
+const validators = testsValidator('python3 -m pytest -q', 'ignore');
+const commands = createSpawnerCommandRunner();
+
+/** main: `six()` broken by its last commit, so tests/test_six.py::test_b fails on the base. */
+async function brokenByLastCommit(issue: number): Promise<TempGitRepo> {
+  const repo = await state.issueBranch(issue, {
+    '.gitignore': '__pycache__/\n',
+    'pytest.ini': '[pytest]\npythonpath = .\naddopts = -p no:cacheprovider\n',
+    'six.py': 'def six():\n    return 6\n',
+    'tests/test_six.py':
+      'from six import six\n\ndef test_a():\n    assert 1 + 1 == 2\n\ndef test_b():\n    assert six() == 6\n',
+  });
+  await repo.git('checkout', '-q', 'main');
+  await repo.write({ 'six.py': 'def six():\n    return 7  # the last commit\n' });
+  await repo.git('commit', '-qam', 'refactor six');
+  await repo.git('checkout', '-q', `agent/issue-${issue}`);
+  await repo.git('merge', '-q', '--ff-only', 'main');
+  return repo;
+}
+
+function run(repo: TempGitRepo, issueText: string) {
+  return runValidators({ commands }, { worktreePath: repo.dir, completionStep: step, validators, issueText });
+}
+
+async function retryPrompt(failed: readonly ConditionResult[]): Promise<string> {
+  const prompt = await buildRetryPrompt(
+    { readFile: (p) => readFile(p, 'utf8').catch(() => undefined) },
+    {
+      promptsDir: join(PROJECT_ROOT, 'prompts'),
+      c1: 'steps',
+      completionStep: step,
+      failurePatterns: BUILTIN_FAILURE_PATTERNS,
+      failed,
+    },
+  );
+  return prompt.text;
+}
+
+test('an issue naming the failing test by its short name blocks a branch that changed nothing', async () => {
+  const repo = await brokenByLastCommit(24);
+  const report = await run(repo, 'Tests broken\n\ntest_b in test_six.py fails since the last commit.');
+  assert.equal(report.passed, false, report.results[0]?.summary);
+  const result = report.results[0];
+  assert.match(
+    result?.summary ?? '',
+    /baseline ignore: failing on base [0-9a-f]{12} and still blocking: tests\/test_six\.py::test_b \(named by the issue as "test_b"\)/,
+  );
+  assert.deepEqual(
+    (result?.params['preExisting'] as { name: string; blocks?: string }[]).map((t) => [t.name, t.blocks]),
+    [['tests/test_six.py::test_b', 'named by the issue as "test_b"']],
+  );
+  const prompt = await retryPrompt(report.results);
+  assert.match(
+    prompt,
+    /Already failing on the base commit [0-9a-f]{40} and still failing:\n- tests\/test_six\.py::test_b \(tests\/test_six\.py\): BLOCKS, named by the issue as "test_b"; this change must fix it\n```\n[^`]*assert 7 == 6/,
+  );
+  assert.doesNotMatch(prompt, /not caused by this change/);
+});
+
+test('a branch that changed the failing test file cannot call the failure pre-existing', async () => {
+  const repo = await brokenByLastCommit(25);
+  const text = (await readFile(join(repo.dir, 'tests/test_six.py'), 'utf8')).replace('== 6', '== 6, "six"');
+  await repo.write({ 'tests/test_six.py': text });
+  await repo.git('commit', '-qam', 'touch the test');
+  const report = await run(repo, 'The test suite fails since the last commit.');
+  assert.equal(report.passed, false, report.results[0]?.summary);
+  assert.match(
+    report.results[0]?.summary ?? '',
+    /still blocking: tests\/test_six\.py::test_b \(its file tests\/test_six\.py was changed by this branch\)/,
+  );
+  assert.match(await retryPrompt(report.results), /BLOCKS, its file tests\/test_six\.py was changed by this branch/);
+});
+
+test('neither named nor touched: excused by name, as the mode says (the no-op guard is another check)', async () => {
+  const repo = await brokenByLastCommit(26);
+  const report = await run(repo, 'The test suite fails since the last commit.');
+  assert.equal(report.passed, true, report.results[0]?.summary);
+  assert.match(
+    report.results[0]?.summary ?? '',
+    /only failures already on base [0-9a-f]{12}: tests\/test_six\.py::test_b/,
+  );
+});
