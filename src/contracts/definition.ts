@@ -113,7 +113,8 @@ export type SuccessWhen = string; // 'empty' | 'exitCode:N' | 'contains:S' | 'ma
 
 /**
  * How a test validator treats tests that already fail on the base commit: `ignore`
- * (only regressions block) or `require-fixed` (those block too).
+ * (they block only when the issue names them or the branch changed their file) or
+ * `require-fixed` (they all block). Regressions always block.
  */
 export const BaselineMode = { Ignore: 'ignore', RequireFixed: 'require-fixed' } as const;
 export type BaselineMode = (typeof BaselineMode)[keyof typeof BaselineMode];
