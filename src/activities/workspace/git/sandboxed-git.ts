@@ -37,11 +37,16 @@ export interface SandboxedGitResult {
   readonly signal: string | null;
 }
 
-/** The agent worktree `cwd` lies in (the nearest ancestor with an agent HOME), if any. */
+/**
+ * The agent worktree `cwd` lies in: the nearest ancestor that is a git work tree root (has a
+ * `.git` entry) and has an agent HOME. Only work tree roots count: a command once run in a
+ * plain directory such as /tmp has a HOME too, and must not capture every repository under it.
+ * Nested repositories are walked past, so a cwd inside one still finds the worktree around it.
+ */
 export function agentWorktreeOf(cwd: string): string | undefined {
   let dir = path.resolve(cwd);
   for (;;) {
-    if (existsSync(agentHomePath(dir))) return dir;
+    if (existsSync(path.join(dir, '.git')) && existsSync(agentHomePath(dir))) return dir;
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
