@@ -23,7 +23,10 @@ export const FailureType = {
   ModelResponseMalformed: 'MODEL_RESPONSE_MALFORMED',
   BudgetExhausted: 'BUDGET_EXHAUSTED',
   ValidatorUnrecoverable: 'VALIDATOR_UNRECOVERABLE',
-  /** The run's environment could not be prepared, or a validator command cannot run on the base: no model request made. */
+  /**
+   * The run's environment could not be prepared, a validator command cannot run on the base, or
+   * the test command's failures there cannot be named: no model request made.
+   */
   EnvironmentFailed: 'ENVIRONMENT_FAILED',
   ValidationAborted: 'VALIDATION_ABORTED',
   IssueNotFound: 'ISSUE_NOT_FOUND',

@@ -1,8 +1,9 @@
 /**
  * The preflight: before the first model call, every command validator the agent will be
- * judged by runs once on the prepared base commit. A command that cannot run at all ends
- * the run as ENVIRONMENT_FAILED (no model request made); tests that merely fail on the
- * base become the baseline, named, so `baseline: ignore` works from the first attempt.
+ * judged by runs once on the prepared base commit. A command that cannot run at all
+ * (behind a wrapper too), or a test command failing there with no failure named, ends the
+ * run as ENVIRONMENT_FAILED (no model request made); tests that merely fail on the base
+ * become the baseline, named, so `baseline: ignore` works from the first attempt.
  */
 import type { CompletionStepDefinition, ValidatorDefinition } from './definition.js';
 
@@ -17,7 +18,7 @@ export const PreflightStatus = {
   Passed: 'passed',
   /** Failed on the base with named failing tests: recorded as the baseline. */
   Baseline: 'baseline',
-  /** Failed on the base without a nameable failure: the agent may be asked to fix it. */
+  /** A check (lint, type check) failing on the base, or tests that cannot load there: the agent may be asked to fix it. */
   FailingOnBase: 'failing-on-base',
   /** Ran past its timeout on the base: says nothing about the environment. */
   TimedOut: 'timed-out',

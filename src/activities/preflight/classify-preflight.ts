@@ -4,17 +4,17 @@
  * the command and acts on the verdict:
  *
  *   passing                  nothing to record
- *   failing-tests-baseline   tests fail on the base: their names become the baseline,
- *                            so the run is judged only on regressions (`named: false`
- *                            when the runner's failures could not be named: every later
- *                            failure then blocks, as classify-failures says)
+ *   failing-tests-baseline   tests fail on the base, named: their names become the
+ *                            baseline, so the run is judged only on regressions
  *   failing-checks-baseline  a type check, lint or format command already fails on the
  *                            base with ordinary diagnostics (not an environment problem;
  *                            an addition to the three verdicts the brief listed)
- *   environment-failure      the command cannot do its job here: the tool or a
- *                            dependency is missing, the install failed, it did not
- *                            finish, or tests failed with nothing nameable and output
- *                            that looks like a crash or a collection error
+ *   environment-failure      the command cannot do its job here: it could not run
+ *                            (could-not-run.ts: not found, behind a wrapper too), the
+ *                            tool or a dependency is missing, it did not finish, the
+ *                            tests cannot load, or tests failed and none can be named
+ *                            (plain or crash-like output): the gate could not tell the
+ *                            agent's fix from the base's failures
  *
  * A missing module of the project under test (pytest collecting `No module named
  * 'mypkg'`) is an environment failure here: on the base nothing the agent did can have
@@ -24,6 +24,7 @@ import { firstMeaningfulLine } from '../conditions/summarize.js';
 import { parseTestFailures, testFailures, type TestReports } from '../conditions/test-reports/parse-test-failures.js';
 import type { FailedTest } from '../conditions/test-reports/failed-test.js';
 import { environmentProblem, unrecoverableReason } from '../conditions/unrecoverable.js';
+import { couldNotRun, type Remedy } from './could-not-run.js';
 import { findSign, MISSING_DEPENDENCY } from './crash-signs.js';
 
 /** The validation command keys of agent.json (`runner.validation.commands`), or any other name. */
@@ -31,6 +32,8 @@ export type PreflightCommandKind = 'test' | 'typeCheck' | 'lint' | 'format' | (s
 
 export interface PreflightResult {
   readonly kind: PreflightCommandKind;
+  /** The command line (its first word is the program: `npm`'s exit 254 means something). */
+  readonly command?: string;
   /** null when the command did not exit by itself (timed out, killed, could not start). */
   readonly exitCode: number | null;
   readonly stdout: string;
@@ -41,25 +44,33 @@ export interface PreflightResult {
 
 export type PreflightVerdict =
   | { readonly verdict: 'passing' }
-  | { readonly verdict: 'failing-tests-baseline'; readonly failedTests: readonly FailedTest[]; readonly named: boolean }
+  | { readonly verdict: 'failing-tests-baseline'; readonly failedTests: readonly FailedTest[] }
   | { readonly verdict: 'failing-checks-baseline'; readonly lines: readonly string[] }
   | {
       readonly verdict: 'environment-failure';
       readonly cause: EnvironmentCause;
       readonly reason: string;
       readonly lines: readonly string[];
+      /** What would let it run, when it could not (could-not-run.ts). */
+      readonly remedy?: Remedy;
+      /** The program that was not found, when the output names it. */
+      readonly program?: string;
     };
 
 /**
- * Why the command cannot do its job. Closed set: the caller decides which causes stop a
- * run before the first model call (a missing tool or dependency: no model can install it
- * offline) and which it only reports (a crash on the base may be what the issue is about).
+ * Why the command cannot do its job. Closed set: preflight-stop.ts decides which causes
+ * stop a run before the first model call (it cannot run, or its failures cannot be named)
+ * and which are only reported (tests that cannot load are named by file; a command that
+ * did not finish says nothing about the environment).
  */
 export const EnvironmentCause = {
+  CouldNotRun: 'could-not-run',
   Unrecoverable: 'unrecoverable',
   MissingDependency: 'missing-dependency',
   NotLoadable: 'not-loadable',
   Crash: 'crash',
+  /** A test command failed on the base and none of its failures can be named. */
+  UnnamedFailures: 'unnamed-failures',
   DidNotFinish: 'did-not-finish',
 } as const;
 export type EnvironmentCause = (typeof EnvironmentCause)[keyof typeof EnvironmentCause];
@@ -74,6 +85,12 @@ export function classifyPreflight(result: PreflightResult): PreflightVerdict {
     );
   }
   if (result.exitCode === 0) return { verdict: 'passing' };
+  const cannot = couldNotRun({ ...result, command: result.command ?? '', exitCode: result.exitCode });
+  if (cannot !== undefined) {
+    const { remedy, program } = cannot;
+    const how = { remedy, ...(program === undefined ? {} : { program }) };
+    return environment(EnvironmentCause.CouldNotRun, cannot.seen, text, cannot.lines, how);
+  }
   const fatal = unrecoverableReason({ exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr });
   if (fatal !== undefined) {
     const line = environmentProblem(text)?.line;
@@ -94,8 +111,7 @@ function classifyTests(result: PreflightResult, text: string): PreflightVerdict 
       excerptLines(missing),
     );
   }
-  if (testFailures(failures).length > 0)
-    return { verdict: 'failing-tests-baseline', failedTests: failures, named: true };
+  if (testFailures(failures).length > 0) return { verdict: 'failing-tests-baseline', failedTests: failures };
   if (loads.length > 0) {
     return environment(
       EnvironmentCause.NotLoadable,
@@ -115,7 +131,7 @@ function classifyTests(result: PreflightResult, text: string): PreflightVerdict 
           sign.lines,
         );
   }
-  return { verdict: 'failing-tests-baseline', failedTests: [], named: false };
+  return environment(EnvironmentCause.UnnamedFailures, 'it fails and none of its failures can be named', text);
 }
 
 function classifyCheck(text: string): PreflightVerdict {
@@ -131,9 +147,10 @@ function environment(
   reason: string,
   text: string,
   lines?: readonly string[],
+  how: { readonly remedy?: Remedy; readonly program?: string } = {},
 ): PreflightVerdict {
   const explained = lines !== undefined && lines.length > 0 ? lines : meaningfulLines(text, 5);
-  return { verdict: 'environment-failure', cause, reason, lines: explained };
+  return { verdict: 'environment-failure', cause, reason, lines: explained, ...how };
 }
 
 function excerptLines(failure: FailedTest): string[] {

@@ -4,14 +4,16 @@
  * inside the same sandbox as every validator (offline, no credentials); classify-preflight
  * judges the result.
  *
- * - A command that cannot run (not found, not executable, a tool reporting a missing
- *   command, a missing dependency, a crash of the process itself) ends the run:
- *   ENVIRONMENT_FAILED with the command, its exit code and the lines that explain it,
- *   before any model request.
+ * - A command that cannot run (not found, not executable, behind a wrapper too: npm's
+ *   exit 254, make's `Error 127`, Maven's unresolved plugins; a missing dependency) ends
+ *   the run: ENVIRONMENT_FAILED with the command, its exit code, the lines that explain
+ *   it and what to configure, before any model request (preflight-stop.ts).
+ * - So does a test command failing on the base with no failure named: the gate could
+ *   not tell the agent's fix from the base's failures.
  * - A test command failing with named tests records them as the baseline, so a repository
  *   with an unrelated red test can still finish (`baseline: ignore`).
- * - Anything else failing on the base (lint errors, tests that crash or cannot load on
- *   the base) is reported, not fatal: it may be what the issue is about.
+ * - Anything else failing on the base (lint errors, tests that cannot load on the base)
+ *   is reported, not fatal: it may be what the issue is about.
  */
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
@@ -27,8 +29,9 @@ import { recordBaseline } from '../conditions/baseline/baseline-run.js';
 import { commandSummary } from '../conditions/summarize.js';
 import { runCollectingReports } from '../conditions/test-reports/report-files.js';
 import { testFailures } from '../conditions/test-reports/parse-test-failures.js';
-import { classifyPreflight, EnvironmentCause, type PreflightVerdict } from './classify-preflight.js';
+import { classifyPreflight, type PreflightVerdict } from './classify-preflight.js';
 import { preflightCommands, type PreflightCommand } from './preflight-commands.js';
+import { preflightStop, stopsTheRun } from './preflight-stop.js';
 
 export interface PreflightDeps {
   readonly commands: CommandRunner;
@@ -36,12 +39,6 @@ export interface PreflightDeps {
 }
 
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
-
-/** Causes no model can fix offline: the run stops before its first model request. */
-const FATAL_CAUSES: ReadonlySet<EnvironmentCause> = new Set([
-  EnvironmentCause.Unrecoverable,
-  EnvironmentCause.MissingDependency,
-]);
 
 export async function runPreflight(deps: PreflightDeps, input: PreflightInput): Promise<PreflightReport> {
   const state = await worktreeState(input.worktreePath);
@@ -67,6 +64,7 @@ export async function runPreflight(deps: PreflightDeps, input: PreflightInput): 
     const exitCode = outcome.kind === 'exited' ? (outcome.exitCode ?? null) : null;
     const verdict = classifyPreflight({
       kind: planned.runsTests ? 'test' : validator,
+      command,
       exitCode,
       stdout: outcome.stdout,
       stderr: `${outcome.stderr}${outcome.error ? `\n${outcome.error}` : ''}`,
@@ -99,7 +97,7 @@ async function workBeyondBase(
   return 'the worktree already holds work beyond the base commit (a revived run): the base was checked when the run began';
 }
 
-/** One command's verdict as a check; throws ENVIRONMENT_FAILED for a cause no model can fix. */
+/** One command's verdict as a check; throws ENVIRONMENT_FAILED for a verdict no run could get past. */
 function checkOf(
   planned: PreflightCommand,
   exitCode: number | null,
@@ -135,7 +133,7 @@ function checkOf(
         summary: failing(`fails on the base (exit ${exitCode ?? '-'})`),
       };
     case 'environment-failure':
-      if (FATAL_CAUSES.has(verdict.cause)) throw environmentFailed(command, exitCode, verdict.reason, verdict.lines);
+      if (stopsTheRun(verdict)) throw preflightStop(planned, exitCode, verdict);
       return {
         validator,
         command,
@@ -144,24 +142,4 @@ function checkOf(
         summary: `\`${command}\` on the base: ${verdict.reason}`,
       };
   }
-}
-
-function environmentFailed(
-  command: string,
-  exitCode: number | null,
-  reason: string,
-  lines: readonly string[],
-): AgentError {
-  const ended = exitCode === null ? reason : `exit ${exitCode}: ${reason}`;
-  const shown = lines.slice(0, 8).map((l) => `  ${l.length > 200 ? `${l.slice(0, 199)}…` : l}`);
-  return new AgentError(
-    FailureType.EnvironmentFailed,
-    `the environment cannot run \`${command}\` on the base commit (${ended}); no model request was made${shown.length > 0 ? `\n${shown.join('\n')}` : ''}`,
-    {
-      where: ".agent/config.json commands (or the agent's completion conditions)",
-      expected:
-        'a command that runs in the prepared worktree: install the tool, fix commands.setup, or fix the command',
-      details: { command, ...(exitCode === null ? {} : { exitCode }), lines: [...lines] },
-    },
-  );
 }

@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyPreflight, type PreflightVerdict } from '../../../src/activities/preflight/classify-preflight.js';
+import {
+  classifyPreflight,
+  EnvironmentCause,
+  type PreflightVerdict,
+} from '../../../src/activities/preflight/classify-preflight.js';
 import { fixture } from '../conditions/fixtures.js';
 
 const run = (stdout: string, exitCode: number | null = 1, kind = 'test', stderr = ''): PreflightVerdict =>
@@ -69,12 +73,34 @@ test('tests that cannot load or a crash without names are environment failures',
   assert.match(conftest.lines.join('\n'), /RuntimeError: conftest exploded/);
 });
 
-test('unnamed failures that do not look like a crash: a baseline that cannot excuse anything', () => {
-  assert.deepEqual(run('make: *** [Makefile:3: test] Error 1\n', 2), {
-    verdict: 'failing-tests-baseline',
-    failedTests: [],
-    named: false,
+test('a test command failing with no failure named: the gate could not tell a fix from the base', () => {
+  const unnamed = run('make: *** [Makefile:3: test] Error 1\n', 2);
+  assert.equal(unnamed.verdict === 'environment-failure' && unnamed.cause, EnvironmentCause.UnnamedFailures);
+  assert.deepEqual(environment(unnamed).lines, ['make: *** [Makefile:3: test] Error 1']);
+  // The same output from a check (lint, type check) is a failing check, as before.
+  assert.equal(run('make: *** [Makefile:3: lint] Error 1\n', 2, 'lint').verdict, 'failing-checks-baseline');
+});
+
+test('a command that could not run, behind a wrapper too, for tests and checks alike', () => {
+  const silent = classifyPreflight({
+    kind: 'test',
+    command: 'npm test --silent',
+    exitCode: 254,
+    stdout: '',
+    stderr: '',
   });
+  assert.equal(silent.verdict === 'environment-failure' && silent.cause, EnvironmentCause.CouldNotRun);
+  assert.equal(silent.verdict === 'environment-failure' && silent.remedy, 'other-command');
+  const make = classifyPreflight({
+    kind: 'lint',
+    command: 'make lint',
+    exitCode: 2,
+    stdout: fixture('make-error-127.txt'),
+    stderr: '',
+  });
+  assert.equal(make.verdict === 'environment-failure' && make.cause, EnvironmentCause.CouldNotRun);
+  assert.equal(make.verdict === 'environment-failure' && make.program, 'uv');
+  assert.match(environment(make).reason, /Error 127|not found/);
 });
 
 test('a lint or type check failing on the base with diagnostics is a baseline, not an environment failure', () => {

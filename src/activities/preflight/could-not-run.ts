@@ -1,0 +1,172 @@
+/**
+ * Whether a validator command on the base commit could not run at all, as opposed to
+ * running and reporting failures. PURE.
+ *
+ * A shell says so with exit 127 (not found) or 126 (not executable). A wrapper often
+ * hides it behind another exit code: `make` turns the 127 of a recipe into `Error 127`
+ * and exits 2, npm exits 254 when there is no package.json (printing nothing with
+ * `--silent`), tox and uv report a program they could not spawn, Maven cannot resolve a
+ * plugin or a dependency offline. Recorded as "failing on the base", each of these cost
+ * every model request of a run that could never pass; the preflight stops instead.
+ *
+ * Only the exit codes count whatever the output; a wrapper's sign counts only when the
+ * output names no failing test (a runner that ran and named failures was found).
+ */
+import { stripAnsi } from '../conditions/strip-ansi.js';
+import { parseTestFailures, testFailures, type TestReports } from '../conditions/test-reports/parse-test-failures.js';
+
+/** What would let the command run: install a program, point the config at another command, fetch during setup. */
+export const Remedy = { Install: 'install', OtherCommand: 'other-command', FetchInSetup: 'fetch-in-setup' } as const;
+export type Remedy = (typeof Remedy)[keyof typeof Remedy];
+
+export interface CouldNotRun {
+  /** What was seen, in words: `make: a program its recipe runs was not found (Error 127)`. */
+  readonly seen: string;
+  /** The output lines that show it (a few at most). */
+  readonly lines: readonly string[];
+  readonly remedy: Remedy;
+  /** The program that was not found, when the output names it. */
+  readonly program?: string;
+}
+
+export interface CommandRun {
+  readonly command: string;
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly reports?: TestReports;
+}
+
+interface Sign {
+  /** Group 1, when present, is the program that was not found. */
+  readonly match: RegExp;
+  readonly seen: string;
+  readonly remedy: Remedy;
+}
+
+/** The program a shell, env or a wrapper could not find or start. */
+const NOT_FOUND: readonly RegExp[] = [
+  // sh: 1: mocha: not found / bash: line 1: jest: command not found / pyenv: python2.7: command not found
+  /^(?:\S*\/)?(?:ba|da|z|k)?sh: (?:line \d+: )?(?:\d+: )?([^\s:]+): (?:command )?not found\s*$/m,
+  /^[\w./-]+: (?:line \d+: )?([^\s:]+): command not found\s*$/m,
+  // bash: line 1: ./run.py: cannot execute: required file not found (its interpreter is missing)
+  /^[\w./-]+: (?:line \d+: )?([^\s:]+): cannot execute: required file not found/m,
+  // /usr/bin/env: ‘python2’: No such file or directory (a script's interpreter)
+  /^(?:\S*\/)?env: [‘'"`]([^’'"`]+)[’'"`]: No such file or directory/m,
+  // make: uv: No such file or directory (make runs a simple recipe line without a shell)
+  /^g?make(?:\[\d+\])?: ([^\s:]+): No such file or directory\s*$/m,
+  // tox 4: py: Exception running subprocess [Errno 2] No such file or directory: 'pytest'
+  /Exception running subprocess \[Errno 2\] No such file or directory: '([^']+)'/,
+  // uv run: error: Failed to spawn: `pytest`
+  /^error: Failed to spawn: `?([^`\s]+)`?/m,
+  // pnpm: Command "vitest" not found; yarn berry and zsh: command not found: mocha
+  /\bCommand "([^"]+)" not found\b/,
+  /\bcommand not found: (\S+)/,
+];
+
+const SIGNS: readonly Sign[] = [
+  ...NOT_FOUND.map((match) => ({ match, seen: 'a program it runs was not found', remedy: Remedy.Install })),
+  {
+    match: /^g?make(?:\[\d+\])?: \*\*\* \[[^\]]*\] Error 127\b/m,
+    seen: 'make: a program its recipe runs was not found (Error 127)',
+    remedy: Remedy.Install,
+  },
+  {
+    match: /^g?make(?:\[\d+\])?: \*\*\* \[[^\]]*\] Error 126\b/m,
+    seen: 'make: a program its recipe runs is not executable (Error 126)',
+    remedy: Remedy.Install,
+  },
+  {
+    match: /^g?make(?:\[\d+\])?: \*\*\* No rule to make target/m,
+    seen: 'make has no such target here',
+    remedy: Remedy.OtherCommand,
+  },
+  {
+    match: /^npm (?:error|ERR!) (?:enoent )?Could not read package\.json/m,
+    seen: 'npm found no package.json here',
+    remedy: Remedy.OtherCommand,
+  },
+  {
+    match: /^npm (?:error|ERR!) Missing script: "?[^"\s]+"?/m,
+    seen: 'package.json has no such script',
+    remedy: Remedy.OtherCommand,
+  },
+  {
+    match: /ERR_PNPM_NO_(?:IMPORTER_MANIFEST_FOUND|PKG_MANIFEST)\b/,
+    seen: 'pnpm found no package.json here',
+    remedy: Remedy.OtherCommand,
+  },
+  {
+    match: /^error Couldn't find a package\.json file in /m,
+    seen: 'yarn found no package.json here',
+    remedy: Remedy.OtherCommand,
+  },
+  {
+    match: /could not find python interpreter matching/,
+    seen: 'tox: the Python its environment asks for is not installed',
+    remedy: Remedy.Install,
+  },
+  {
+    match:
+      /Could not resolve dependencies for project|Plugin \S+ or one of its dependencies could not be resolved|Could not transfer artifact|Non-resolvable (?:parent|import) POM/,
+    seen: 'Maven could not resolve a plugin or dependency (the preflight and the agent run offline)',
+    remedy: Remedy.FetchInSetup,
+  },
+];
+
+export function couldNotRun(run: CommandRun): CouldNotRun | undefined {
+  const text = stripAnsi(`${run.stderr}\n${run.stdout}`);
+  const found = firstSign(text);
+  const lines = found?.lines ?? [];
+  if (run.exitCode === 127 || run.exitCode === 126) {
+    const what = run.exitCode === 127 ? 'was not found' : 'is not executable (or a file it needs is not readable)';
+    // Without a sign, the program is the command's own first word, if it runs only that.
+    const program =
+      found !== undefined ? found.program : /[;&|]/.test(run.command) ? undefined : firstWord(run.command);
+    return {
+      seen: `a program it runs ${what}`,
+      lines,
+      remedy: Remedy.Install,
+      ...(program === undefined ? {} : { program }),
+    };
+  }
+  if (run.exitCode === 254 && /^np[mx]$/.test(firstWord(run.command) ?? ''))
+    return {
+      seen: 'npm could not find a file it needs, usually package.json (ENOENT)',
+      lines,
+      remedy: Remedy.OtherCommand,
+    };
+  if (run.exitCode === 0 || found === undefined) return undefined;
+  if (testFailures(parseTestFailures(text, run.reports)).length > 0) return undefined;
+  const { sign, program } = found;
+  return { seen: sign.seen, lines, remedy: sign.remedy, ...(program === undefined ? {} : { program }) };
+}
+
+interface Found {
+  readonly sign: Sign;
+  readonly lines: readonly string[];
+  readonly program?: string;
+}
+
+/** The first sign in the output, with every line that shows a sign (at most four). */
+function firstSign(text: string): Found | undefined {
+  let first: { sign: Sign; program?: string } | undefined;
+  const lines: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const sign = SIGNS.find((s) => s.match.test(line));
+    if (sign === undefined) continue;
+    if (lines.length < 4) lines.push(line.trim());
+    if (first !== undefined) continue;
+    const program = sign.match.exec(line)?.[1];
+    first = { sign, ...(program === undefined ? {} : { program }) };
+  }
+  return first === undefined ? undefined : { ...first, lines };
+}
+
+/** The command line's first word after `VAR=value` assignments: the program it starts. */
+function firstWord(command: string): string | undefined {
+  return command
+    .trim()
+    .split(/\s+/)
+    .find((w) => w !== '' && !/^\w+=/.test(w));
+}

@@ -1,0 +1,97 @@
+/**
+ * The preflight's stop: a verdict on the base that no run could get past ends the run as
+ * ENVIRONMENT_FAILED before its first model request, saying which command, what was seen
+ * and what to configure. Two kinds:
+ *
+ * - the command cannot run here (not found, behind a wrapper too; a dependency or plugin
+ *   missing): no model can install it offline, every closing would fail the same way;
+ * - a test command fails on the base and none of its failures can be named: the gate
+ *   cannot tell the agent's fix from the failures already there, so every one of them
+ *   would count against the agent (three paid closings, then VALIDATION_ABORTED).
+ *
+ * Tests that cannot load on the base are not a stop: they are named (by file), so the
+ * baseline can excuse them. A check (lint, type check) failing on the base is reported.
+ */
+import { AgentError } from '../../contracts/errors.js';
+import { FailureType } from '../../contracts/failures.js';
+import { RepoCommandKey } from '../../contracts/repo-config.js';
+import { EnvironmentCause, type PreflightVerdict } from './classify-preflight.js';
+import { Remedy } from './could-not-run.js';
+
+type EnvironmentVerdict = Extract<PreflightVerdict, { verdict: 'environment-failure' }>;
+
+const CANNOT_RUN: ReadonlySet<EnvironmentCause> = new Set([
+  EnvironmentCause.CouldNotRun,
+  EnvironmentCause.Unrecoverable,
+  EnvironmentCause.MissingDependency,
+]);
+const UNNAMED: ReadonlySet<EnvironmentCause> = new Set([EnvironmentCause.UnnamedFailures, EnvironmentCause.Crash]);
+
+/** Whether the verdict ends the run before its first model request. */
+export function stopsTheRun(verdict: EnvironmentVerdict): boolean {
+  return CANNOT_RUN.has(verdict.cause) || UNNAMED.has(verdict.cause);
+}
+
+/** The built-in validators and the `.agent/config.json` command each takes. */
+const CONFIG_KEY: Readonly<Record<string, RepoCommandKey>> = {
+  tests: RepoCommandKey.Test,
+  'type-check': RepoCommandKey.TypeCheck,
+  lint: RepoCommandKey.Lint,
+  'format-check': RepoCommandKey.Format,
+};
+
+const SETUP = '`commands.setup` of .agent/config.json (setup has the network; the preflight and the agent run offline)';
+const NAMED_RUNNERS = 'node:test, mocha, jest, vitest, pytest, go test, cargo test';
+
+export function preflightStop(
+  planned: { readonly validator: string; readonly command: string },
+  exitCode: number | null,
+  verdict: EnvironmentVerdict,
+): AgentError {
+  const { command, validator } = planned;
+  const key = CONFIG_KEY[validator];
+  const setting =
+    key === undefined ? `the \`${validator}\` validator's command` : `\`commands.${key}\` in .agent/config.json`;
+  const exit = exitCode === null ? '' : `exit ${exitCode}: `;
+  const unnamed = UNNAMED.has(verdict.cause);
+  const crash = verdict.cause === EnvironmentCause.Crash ? ', its output looks like a crash,' : '';
+  const program = verdict.program === undefined ? '' : `: \`${verdict.program}\``;
+  const head = unnamed
+    ? `\`${command}\` fails on the base commit (exit ${exitCode ?? '-'})${crash} and none of its failures can be named, so the gate cannot tell the agent's fix from the failures already there and would count every one against it; no model request was made`
+    : `the environment cannot run \`${command}\` on the base commit (${exit}${verdict.reason}${program}); no model request was made`;
+  const fix = unnamed
+    ? `set ${setting} to a command that passes on the base commit, or to one whose failing tests are named (${NAMED_RUNNERS}; docs/registry-reference.md, "Named failures")`
+    : remedyText(verdict, setting);
+  const shown = verdict.lines.slice(0, 8).map((l) => `  ${l.length > 200 ? `${l.slice(0, 199)}…` : l}`);
+  const seen = shown.length > 0 ? shown.join('\n') : '  (no output)';
+  return new AgentError(FailureType.EnvironmentFailed, `${head}\n${seen}\nTo fix: ${fix}`, {
+    where: key === undefined ? `the agent's \`${validator}\` validator` : `.agent/config.json#/commands/${key}`,
+    expected: unnamed
+      ? 'a test command that passes on the base or names its failing tests'
+      : 'a command that runs in the prepared worktree',
+    details: {
+      command,
+      ...(exitCode === null ? {} : { exitCode }),
+      cause: verdict.cause,
+      ...(verdict.remedy === undefined ? {} : { remedy: verdict.remedy }),
+      ...(verdict.program === undefined ? {} : { program: verdict.program }),
+      lines: [...verdict.lines],
+    },
+  });
+}
+
+function remedyText(verdict: EnvironmentVerdict, setting: string): string {
+  const other = `set ${setting} to a command that runs in this repository`;
+  if (verdict.cause === EnvironmentCause.MissingDependency)
+    return `install the project's dependencies in ${SETUP}; or ${other}`;
+  switch (verdict.remedy ?? Remedy.Install) {
+    case Remedy.Install: {
+      const what = verdict.program === undefined ? 'the missing tool' : `\`${verdict.program}\``;
+      return `install ${what} where the run's commands run, in ${SETUP} or on the worker's machine; or ${other}`;
+    }
+    case Remedy.OtherCommand:
+      return other;
+    case Remedy.FetchInSetup:
+      return `fetch every plugin and dependency it needs in ${SETUP}, e.g. one \`mvn -B test\` there fetches what \`mvn -B -o test\` needs; or ${other}`;
+  }
+}
