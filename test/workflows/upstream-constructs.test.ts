@@ -8,7 +8,6 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SessionRule } from '../../src/dev/model-server/session-script.js';
@@ -79,7 +78,7 @@ const verdict = (ok: boolean): string => JSON.stringify({ ok, by: 'reviewer' });
 
 test('a runner closure step (merger-like) runs its subprocess with context values, no model call', async () => {
   process.env['ANTHROPIC_API_KEY'] = 'fake-test-value-not-a-key';
-  const { result, model, repoPath } = await runScenario({
+  const { result, model, handle } = await runScenario({
     session: { name: 'no model', rules: [] },
     agentDir: join(AGENTS, 'runner-closure'),
     input: { parameters: { prNumber: 42, verdict: verdict(true) } },
@@ -91,8 +90,17 @@ test('a runner closure step (merger-like) runs its subprocess with context value
     [['merge', 'closing']],
   );
   assert.match(result.reason ?? '', /exited 0/);
-  const merged = await readFile(join(repoPath, '.git', 'runner.out'), 'utf8');
-  assert.equal(merged, `pr 42 by reviewer key none cwd ${result.worktreePath ?? ''}`);
+  // The runner runs in the agent's sandbox, where the user's git dir is read-only: it reports
+  // through its stdout, which the runner activity returns.
+  const history = await handle.fetchHistory();
+  const results = (history.events ?? []).flatMap((e) =>
+    (e.activityTaskCompletedEventAttributes?.result?.payloads ?? []).map((p) => Buffer.from(p.data ?? []).toString()),
+  );
+  const line = `pr 42 by reviewer key none cwd ${result.worktreePath ?? ''}`;
+  assert.ok(
+    results.some((r) => r.includes(line)),
+    `no activity result holds ${line}`,
+  );
 });
 
 test('a runner that exits non-zero is not a closing: the run stops at the cap with no boundary effect', async () => {
