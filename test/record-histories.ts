@@ -15,6 +15,7 @@ import { DEMO_DIR } from '../src/dev/sample-repo.js';
 import { loadSessionScript, type SessionScript } from '../src/dev/model-server/session-script.js';
 import { runScenario } from './helpers/run-scenario.js';
 import * as verdictRetry from './workflows/completion/verdict-retry-agent.js';
+import * as noChange from './workflows/no-change-session.js';
 import { resolveTemporalCliPath } from '../src/host/temporal/temporal-cli.js';
 import { serverAddress, teardownEnv, testEnv } from './helpers/temporal-env.js';
 import { agentRule, writePipelineAgents } from './workflows/pipeline/pipeline-agents.js';
@@ -210,6 +211,12 @@ async function recordRuns(): Promise<void> {
       while (model.stats().requests === 0) await new Promise((resolve) => setTimeout(resolve, 100));
       await handle.signal('cancel', { reason: 'stopped from the Signal dialog' });
     },
+  });
+  // A closing that changed nothing and declares why: a comment and a label instead of
+  // delivery, outcome no-change (patched 'no-change-outcome').
+  await record('no-change-declared', {
+    session: noChange.changesNothing('declares no change', { ...noChange.CLOSING, no_change: noChange.NO_CHANGE }),
+    issueFile: await noChange.issueFile(),
   });
   // The playbook's five steps, each answered at once; the tests never pass.
   const answer = (stepId: string, action: string, rest: object) => ({

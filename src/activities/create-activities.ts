@@ -10,6 +10,7 @@ import type { RunActivities } from '../contracts/activities.js';
 import { resolveC3lPrompt } from '../definition/c3l/resolve-c3l-prompt.js';
 import { checkExternalState } from './deliver/local-boundary-hook.js';
 import { runBoundaryHook } from './deliver/run-boundary-hook.js';
+import { reportNoChange } from './deliver/report-no-change.js';
 import { runStepQuery, type StepQueryOutcome } from './model/step-query.js';
 import { githubToolFor } from './tools/github-tool-deps.js';
 import { runRemoteBoundaryHook } from './deliver/remote-boundary-hook.js';
@@ -215,6 +216,12 @@ export function createActivities(deps: ActivityDeps): RunActivities {
               input.repoPath,
             )
           : runBoundaryHook(deps.boundary, input),
+      ),
+    ),
+    reportNoChange: edge(async (input) =>
+      reportNoChange(
+        { issueSource: deps.issueSource, redact },
+        { ...input, repoPath: await remote.repoPathOnHost(input.repoPath) },
       ),
     ),
     checkExternalState: edge(async (input) =>

@@ -29,6 +29,7 @@ import type {
   ValidationReport,
 } from './validation.js';
 import type { PreflightInput, PreflightReport } from './preflight.js';
+import type { ReportNoChangeInput } from './no-change.js';
 import type { EnvironmentReport, PrepareEnvironmentInput } from './environment.js';
 
 // Re-exported: callers name every activity's input and output from this one module.
@@ -237,6 +238,8 @@ export interface RunActivities {
   runPreflight(input: PreflightInput): Promise<PreflightReport>;
   buildRetryPrompt(input: BuildRetryPromptInput): Promise<ResolvedPrompt>;
   runBoundaryHook(input: BoundaryHookInput): Promise<BoundaryReport>;
+  /** A run that changed nothing: the reason comment and the needs-human label, nothing else (contracts/no-change.ts). */
+  reportNoChange(input: ReportNoChangeInput): Promise<BoundaryReport>;
   checkExternalState(input: CheckExternalStateInput): Promise<IssueSnapshot>;
   evaluateCustomVerdict(input: CustomVerdictInput): Promise<{ readonly done: boolean; readonly reason: string }>;
   /** Restores the repository's git config/hooks to the pre-run snapshot (see git-state-guard). */

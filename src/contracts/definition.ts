@@ -140,6 +140,11 @@ export type ValidatorDefinition =
       /** Built in (no command): the run's diff against its base, checked for weakened tests. */
       readonly type: 'test-integrity';
       readonly failurePattern?: string;
+    }
+  | {
+      /** Built in (no command): the branch has a change against its base (the no-op guard, contracts/no-change.ts). */
+      readonly type: 'branch-changed';
+      readonly failurePattern?: string;
     };
 
 export interface FailurePatternDefinition {

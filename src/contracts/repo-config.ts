@@ -41,6 +41,8 @@ export interface RepoConfigFile {
   readonly agent?: string;
   /** `issue-agent watch`: the mention that triggers (default `@issue-agent`) and the trigger label. */
   readonly watch?: { readonly mention?: string; readonly label?: string };
+  /** `needsHuman`: the label a run that changed nothing puts on its issue (default `agent:needs-human`). */
+  readonly labels?: { readonly needsHuman?: string };
 }
 
 /** Applied by the loadDefinition activity over agent.json, so the files stay untouched. */

@@ -9,6 +9,7 @@ import type { DefinitionOverrides } from './repo-config.js';
 import type { Intent, StepKind } from './intents.js';
 import type { RunBudget, Usage } from './usage.js';
 import type { ProgressCommentSettings } from './progress-comment.js';
+import type { UnchangedBranch } from './no-change.js';
 
 export const IssueSourceKind = { Local: 'local', GitHub: 'github' } as const;
 export type IssueSourceKind = (typeof IssueSourceKind)[keyof typeof IssueSourceKind];
@@ -86,6 +87,8 @@ export const RunPhase = {
   Boundary: 'boundary',
   BudgetExhausted: 'budget-exhausted',
   Completed: 'completed',
+  /** Ended with nothing to change (outcome `no-change`): the issue waits for a human. */
+  NoChange: 'no-change',
   Failed: 'failed',
   Cancelled: 'cancelled',
 } as const;
@@ -136,7 +139,16 @@ export interface RunProgress {
   readonly host?: { readonly taskQueue: string; readonly pinned: boolean };
 }
 
-export const RunOutcome = { Success: 'success', Failed: 'failed', Cancelled: 'cancelled' } as const;
+/**
+ * `no-change`: the branch has no change against its base and the closure declared why
+ * (contracts/no-change.ts): nothing delivered, the issue left open for a human.
+ */
+export const RunOutcome = {
+  Success: 'success',
+  Failed: 'failed',
+  Cancelled: 'cancelled',
+  NoChange: 'no-change',
+} as const;
 export type RunOutcome = (typeof RunOutcome)[keyof typeof RunOutcome];
 
 export interface RunResult {
@@ -152,7 +164,10 @@ export interface RunResult {
   readonly verdict?: string;
   readonly worktreePath?: string;
   readonly branch?: string;
+  /** The delivery's effects, or (outcome `no-change`) the comment and label on the issue. */
   readonly boundary?: BoundaryReport;
+  /** Outcome `no-change`: what the closure declared and the base the branch equals. */
+  readonly noChange?: UnchangedBranch;
   readonly handoff: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Things that did not stop the run but an operator should see (e.g. ignored signals). */
   readonly warnings?: readonly string[];

@@ -12,6 +12,7 @@ import type {
   ValidatorDefinition,
 } from './definition.js';
 import type { JsonValue } from './json.js';
+import type { NoChangeDeclaration, UnchangedBranch } from './no-change.js';
 
 export interface RunValidatorsInput {
   readonly worktreePath: string;
@@ -30,6 +31,8 @@ export interface RunValidatorsInput {
    * the run was reset. Validators record no checkpoint of their own.
    */
   readonly checkpoint?: WorktreeCheckpointRequest;
+  /** The closure's no-change declaration (contracts/no-change.ts), for the `branch-changed` condition. */
+  readonly noChange?: NoChangeDeclaration;
 }
 
 export interface ConditionResult {
@@ -51,6 +54,8 @@ export interface ValidationReport {
   readonly results: readonly ConditionResult[];
   /** As QueryStepOutput.gitRestored: validators run code the agent wrote. */
   readonly gitRestored?: readonly string[];
+  /** Set when a `branch-changed` condition confirmed the closure's no-change declaration. */
+  readonly unchanged?: UnchangedBranch;
 }
 
 export interface GuardGitStateInput {

@@ -29,6 +29,7 @@ const NAMES = {
   prepareEnvironment: true,
   buildRetryPrompt: true,
   runBoundaryHook: true,
+  reportNoChange: true,
   checkExternalState: true,
   evaluateCustomVerdict: true,
   guardGitState: true,

@@ -42,6 +42,7 @@ import { awaitBudget } from './run/state/budget-pause.js';
 import { endWithStatus, statusFollowsOutcome, watchCancelRequest } from './run/end-with-status.js';
 import { continueAsNext, historyPastBound, resumeCarried } from './run/continue-as-new.js';
 import { ProgressComment } from './run/progress-comment-keeper.js';
+import { endPhaseOf, toResult, type RunEnd } from './run/state/run-end-result.js';
 
 const TEMPORAL_CANCEL_REASON = 'cancelled through Temporal (Web UI or temporal workflow cancel)';
 
@@ -134,47 +135,10 @@ async function runLoop(session: RunSession, ctx: RunContext, comment: ProgressCo
         session.blockOnBudget(outcome.reason);
         continue;
       case 'done':
+      case 'no-change':
       case 'failed':
         return outcome;
     }
-  }
-}
-
-function toResult(session: RunSession, outcome: IterationOutcome | { kind: 'cancelled'; reason: string }): RunResult {
-  const s = session.state;
-  const base = {
-    iterations: s.iteration,
-    steps: s.steps,
-    usage: s.usage,
-    costUsd: s.costUsd,
-    definitionHash: session.definition?.hash ?? '',
-    handoff: s.stepContext,
-    ...(session.workspace ? { worktreePath: session.workspace.worktreePath, branch: session.workspace.branch } : {}),
-    ...(session.warnings.length > 0 ? { warnings: [...session.warnings] } : {}),
-    ...(session.environment.length > 0 ? { environment: [...session.environment] } : {}),
-  };
-  switch (outcome.kind) {
-    case 'done':
-      return {
-        ...base,
-        outcome: 'success',
-        reason: outcome.reason,
-        ...(outcome.verdict ? { verdict: outcome.verdict } : {}),
-        ...(outcome.boundary ? { boundary: outcome.boundary } : {}),
-      };
-    case 'failed':
-      return {
-        ...base,
-        outcome: 'failed',
-        code: outcome.code,
-        reason: outcome.reason,
-        ...(outcome.boundary ? { boundary: outcome.boundary } : {}),
-      };
-    case 'cancelled':
-      return { ...base, outcome: 'cancelled', reason: outcome.reason };
-    case 'continue':
-    case 'budget-exhausted':
-      return { ...base, outcome: 'failed', code: FailureType.Aborted, reason: 'run loop ended unexpectedly' };
   }
 }
 
@@ -207,7 +171,7 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
     validator: validateBudgetUpdate,
   });
 
-  let outcome: IterationOutcome | { kind: 'cancelled'; reason: string };
+  let outcome: RunEnd;
   let temporalCancel: unknown;
   try {
     outcome = await scope.run(async () => runLoop(session, await prepare(session), comment));
@@ -230,9 +194,12 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
     session.setPhase('cancelled');
     throw temporalCancel;
   }
-  const phase = result.outcome === 'success' ? 'completed' : result.outcome === 'cancelled' ? 'cancelled' : 'failed';
   session.update(
-    endRun(session.state, phase, result.outcome === 'failed' ? `${result.code}: ${result.reason}` : undefined),
+    endRun(
+      session.state,
+      endPhaseOf(result.outcome),
+      result.outcome === 'failed' ? `${result.code}: ${result.reason}` : undefined,
+    ),
   );
   log.info('run finished', { outcome: result.outcome, code: result.code, reason: result.reason });
   await comment.end(session, result);

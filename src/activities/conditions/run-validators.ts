@@ -17,6 +17,8 @@ import { judgeAgainstBaseline } from './baseline/judge-against-baseline.js';
 import { parseTestFailures, type TestReports } from './test-reports/parse-test-failures.js';
 import { runCollectingReports } from './test-reports/report-files.js';
 import { runTestIntegrityValidator } from './integrity/test-integrity-validator.js';
+import { runBranchChangedValidator } from './branch-change/branch-changed-validator.js';
+import type { NoChangeDeclaration, UnchangedBranch } from '../../contracts/no-change.js';
 import { commandSummary } from './summarize.js';
 import { describeRule, parseSuccessWhen, satisfies } from './success-when.js';
 import { substituteParams } from './substitute-params.js';
@@ -33,6 +35,7 @@ const DEFAULT_VALIDATOR_TIMEOUT_MS = 10 * 60 * 1000;
 
 export async function runValidators(deps: RunValidatorsDeps, input: RunValidatorsInput): Promise<ValidationReport> {
   const results: ConditionResult[] = [];
+  let unchanged: UnchangedBranch | undefined;
   for (const condition of input.completionStep.conditions) {
     const definition = input.validators[condition.validator];
     if (definition === undefined) {
@@ -45,17 +48,24 @@ export async function runValidators(deps: RunValidatorsDeps, input: RunValidator
         },
       );
     }
-    results.push(
-      await runCondition({
-        deps,
-        worktreePath: input.worktreePath,
-        condition,
-        definition,
-        ...(input.issueText === undefined ? {} : { issueText: input.issueText }),
-      }),
-    );
+    const checked = await runCondition({
+      deps,
+      worktreePath: input.worktreePath,
+      condition,
+      definition,
+      ...(input.issueText === undefined ? {} : { issueText: input.issueText }),
+      ...(input.noChange === undefined ? {} : { noChange: input.noChange }),
+    });
+    results.push(checked.result);
+    unchanged ??= checked.unchanged;
   }
-  return { passed: results.every((r) => r.passed), results };
+  return { passed: results.every((r) => r.passed), results, ...(unchanged === undefined ? {} : { unchanged }) };
+}
+
+/** A condition's result; `unchanged` when a branch-changed condition confirmed a no-change declaration. */
+interface CheckedCondition {
+  readonly result: ConditionResult;
+  readonly unchanged?: UnchangedBranch;
 }
 
 async function runCondition(options: {
@@ -64,26 +74,32 @@ async function runCondition(options: {
   condition: ConditionRef;
   definition: ValidatorDefinition;
   issueText?: string;
-}): Promise<ConditionResult> {
+  noChange?: NoChangeDeclaration;
+}): Promise<CheckedCondition> {
   const { definition, condition } = options;
+  const pattern = definition.failurePattern === undefined ? {} : { failurePattern: definition.failurePattern };
+  const on = {
+    validator: condition.validator,
+    worktreePath: options.worktreePath,
+    params: condition.params,
+    ...pattern,
+  };
   switch (definition.type) {
     case 'file':
-      return runFileValidator({
-        validator: condition.validator,
-        worktreePath: options.worktreePath,
-        paths: definition.paths,
-        params: condition.params,
-        ...(definition.failurePattern === undefined ? {} : { failurePattern: definition.failurePattern }),
-      });
+      return { result: await runFileValidator({ ...on, paths: definition.paths }) };
     case 'command':
-      return runCommandValidator({ ...options, definition });
+      return { result: await runCommandValidator({ ...options, definition }) };
     case 'test-integrity':
-      return runTestIntegrityValidator({
-        validator: condition.validator,
-        worktreePath: options.worktreePath,
-        params: condition.params,
-        ...(definition.failurePattern === undefined ? {} : { failurePattern: definition.failurePattern }),
-        ...(options.issueText === undefined ? {} : { issueText: options.issueText }),
+      return {
+        result: await runTestIntegrityValidator({
+          ...on,
+          ...(options.issueText === undefined ? {} : { issueText: options.issueText }),
+        }),
+      };
+    case 'branch-changed':
+      return runBranchChangedValidator({
+        ...on,
+        ...(options.noChange === undefined ? {} : { declared: options.noChange }),
       });
   }
 }

@@ -23,6 +23,7 @@ import { loadRepoDefinition } from '../run-target.js';
 import { closureActionNotice } from '../../definition/normalise/closure-action.js';
 import { runRepository, workflowIdFor } from '../run-repository.js';
 import { serveUntilDone } from '../serve-until-done.js';
+import { runExitCode } from '../../contracts/run-end.js';
 import { defaultOrphanPorts, releaseOrphanedActivities } from '../../host/orphans/orphaned-activities.js';
 import { extractAgentParameters, resolveAgentParameters } from '../flags/agent-parameters.js';
 import { readRunResult } from '../../host/run-result.js';
@@ -208,7 +209,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
     const result = await awaitResult(cli, workflowId, { follow: flags['follow'] === true, embedded, json });
     if (json) process.stdout.write(`${JSON.stringify({ event: 'result', workflowId, url, ...result })}\n`);
     else process.stdout.write(`${resultSummary(result)}\nWeb UI: ${url}\n`);
-    return result.outcome === 'success' ? 0 : 1;
+    return runExitCode(result.outcome);
   } finally {
     await cli.close();
   }

@@ -7,7 +7,11 @@ import { COMMON_FLAGS, type CommandSpec } from './flag-spec.js';
 export const START_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   'start-run': {
     name: 'start-run',
-    summary: 'Start (or attach to) the run for an issue and wait for its result.',
+    summary: [
+      'Start (or attach to) the run for an issue and wait for its result.',
+      'Exit 0 when the run succeeded and delivered, 3 when it ended with nothing to change (outcome no-change:',
+      'the issue left open with the reason and the needs-human label), 2 on a usage or configuration error, 1 otherwise.',
+    ].join('\n'),
     flags: {
       issue: COMMON_FLAGS.issue,
       agent: COMMON_FLAGS.agent,

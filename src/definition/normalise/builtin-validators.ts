@@ -1,13 +1,15 @@
 /**
  * Validators and failure patterns available without declaring them in the registry.
- * `git-clean` runs a fixed command and `test-integrity` inspects the run's diff (no
- * command; an agent opts in by naming it in a completion step); the others take their command from agent.json
+ * `git-clean` runs a fixed command, `test-integrity` inspects the run's diff and
+ * `branch-changed` whether there is one (no command; an agent opts in by naming them in a
+ * completion step); the others take their command from agent.json
  * `runner.validation.commands`, because how to type-check or test is the target
  * repository's business. A registry entry with the same id replaces a built-in.
  */
 import type { BaselineMode, FailurePatternDefinition, ValidatorDefinition } from '../../contracts/definition.js';
 import type { RawValidationCommands } from '../load/raw-files.js';
 import { VERDICT_NOT_MET } from '../../contracts/completion-types.js';
+import { NO_CHANGE_PATTERN } from '../../contracts/no-change.js';
 
 interface CommandBuiltin {
   readonly commandKey: keyof RawValidationCommands;
@@ -26,6 +28,9 @@ const GIT_CLEAN: ValidatorDefinition = {
 
 /** Checks the run's diff for weakened tests (src/activities/conditions/integrity). */
 const TEST_INTEGRITY: ValidatorDefinition = { type: 'test-integrity', failurePattern: 'test-weakened' };
+
+/** The no-op guard: the branch has a change against its base (src/activities/conditions/branch-change). */
+const BRANCH_CHANGED: ValidatorDefinition = { type: 'branch-changed', failurePattern: NO_CHANGE_PATTERN };
 
 const COMMAND_BUILTINS: Readonly<Record<string, CommandBuiltin>> = {
   'type-check': { commandKey: 'typeCheck', failurePattern: 'type-error', extractParams: { errors: 'parseTypeErrors' } },
@@ -53,6 +58,7 @@ export function builtinValidators(commands: RawValidationCommands): BuiltinValid
   const defined: Record<string, ValidatorDefinition> = {
     'git-clean': GIT_CLEAN,
     'test-integrity': TEST_INTEGRITY,
+    'branch-changed': BRANCH_CHANGED,
   };
   const unconfigured: Record<string, string> = {};
   for (const [id, builtin] of Object.entries(COMMAND_BUILTINS)) {
@@ -85,6 +91,12 @@ export const BUILTIN_FAILURE_PATTERNS: Readonly<Record<string, FailurePatternDef
     edition: 'failed',
     adaptation: 'test-weakened',
     params: ['file', 'line', 'finding', 'findings'],
+  },
+  [NO_CHANGE_PATTERN]: {
+    description: 'The branch has no change against its base, or has changes the closure declared unneeded.',
+    edition: 'failed',
+    adaptation: NO_CHANGE_PATTERN,
+    params: ['baseCommit', 'commits', 'files', 'declared'],
   },
   'type-error': {
     description: 'The type check failed.',

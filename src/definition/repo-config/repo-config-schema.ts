@@ -38,5 +38,10 @@ export const REPO_CONFIG_SCHEMA = {
         label: { type: 'string', minLength: 1, maxLength: 50 },
       },
     },
+    labels: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { needsHuman: { type: 'string', minLength: 1, maxLength: 50 } },
+    },
   },
 } as const;

@@ -55,6 +55,9 @@ export function rowFromRun(
       return { ...base, outcome: 'cancelled', reason: result.reason };
     case 'failed':
       return { ...base, outcome: 'failed', reason: result.reason, ...(result.code ? { code: result.code } : {}) };
+    case 'no-change':
+      // Nothing delivered and the issue left open for a human: blocked, like a failure.
+      return { ...base, outcome: 'failed', reason: result.reason };
   }
 }
 

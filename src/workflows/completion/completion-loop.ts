@@ -13,7 +13,8 @@ import type { ConditionResult, ValidationReport } from '../../contracts/activiti
 import type { AgentDefinition, CompletionStepDefinition } from '../../contracts/definition.js';
 import { FailureType } from '../../contracts/failures.js';
 import { snapshotOf } from '../../contracts/step-inputs.js';
-import { isJsonObject } from '../../contracts/json.js';
+import { isJsonObject, type JsonObject } from '../../contracts/json.js';
+import { noChangeDeclarationOf, type NoChangeDeclaration, type UnchangedBranch } from '../../contracts/no-change.js';
 import { awaitRetryPrompt, countCompletionFailure } from '../run/state/run-transitions.js';
 import { configActivities, workspaceActivities } from '../run/activity-proxies.js';
 import { onRunHost } from '../hosting/run-host.js';
@@ -67,6 +68,7 @@ async function validate(
   ctx: RunContext,
   session: RunSession,
   completionStep: CompletionStepDefinition | undefined,
+  noChange: NoChangeDeclaration | undefined,
 ): Promise<ValidationReport> {
   if (completionStep === undefined || completionStep.conditions.length === 0) return { passed: true, results: [] };
   return onRunHost(ctx, session, (onHost, workspace) =>
@@ -79,6 +81,8 @@ async function validate(
         workflowId: ctx.workflowId,
         // Same command, one more argument: the test-integrity guard allows what the issue asks for.
         issueText: `${ctx.workspace.issue.title}\n\n${ctx.workspace.issue.body}`,
+        // The branch-changed condition checks the closure's no-change declaration against the branch.
+        ...(noChange === undefined ? {} : { noChange }),
         // After a reset to a closing step, the validators see that step's files, not later ones.
         checkpoint: checkpointRequest(
           ctx.workflowId,
@@ -92,25 +96,35 @@ async function validate(
 }
 
 export type ConditionsOutcome =
-  { readonly kind: 'passed'; readonly evidence: readonly ConditionResult[] } | IterationOutcome;
+  | {
+      readonly kind: 'passed';
+      readonly evidence: readonly ConditionResult[];
+      /** The branch has no change and the closure declared none was needed: end without delivery. */
+      readonly unchanged?: UnchangedBranch;
+    }
+  | IterationOutcome;
 
 /**
  * Stage 2 and the failing half of stage 3: runs the completion conditions guarding
  * `stepId`; on failure applies `onFail` (retry with a retry prompt, abort, skip),
- * bounded by `maxAttempts` per completion step.
+ * bounded by `maxAttempts` per completion step. `output` is the closing's structured
+ * output, read for its no-change declaration (contracts/no-change.ts).
  */
 export async function runCompletionConditions(
   ctx: RunContext,
   session: RunSession,
   stepId: string,
+  output?: JsonObject,
 ): Promise<ConditionsOutcome> {
   log.info('[CompletionLoop] enter', { step: stepId, iteration: session.state.iteration });
   session.setPhase('validating');
   const completionStep = completionStepFor(ctx.definition, stepId);
-  const report = await validate(ctx, session, completionStep);
+  const noChange = output === undefined ? undefined : noChangeDeclarationOf(output);
+  const report = await validate(ctx, session, completionStep, noChange);
   session.noteGitRestored(`validators of ${stepId}`, report.gitRestored);
   log.info('[CompletionLoop] validation result', { passed: report.passed, results: report.results.length });
-  if (report.passed || completionStep === undefined) return { kind: 'passed', evidence: report.results };
+  if (report.passed || completionStep === undefined)
+    return { kind: 'passed', evidence: report.results, ...(report.unchanged ? { unchanged: report.unchanged } : {}) };
 
   const failed = report.results.filter((r) => !r.passed);
   const unrecoverable = failed.find((r) => r.unrecoverable);

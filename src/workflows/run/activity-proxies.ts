@@ -85,7 +85,7 @@ export const runnerActivities = proxyActivities<Pick<RunActivities, 'runStepRunn
 });
 
 /** Boundary effects: idempotent, so they may be retried freely. */
-export const boundaryActivities = proxyActivities<Pick<RunActivities, 'runBoundaryHook'>>({
+export const boundaryActivities = proxyActivities<Pick<RunActivities, 'runBoundaryHook' | 'reportNoChange'>>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '60 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },

@@ -21,7 +21,13 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { FailureType } from '../../contracts/failures.js';
-import { RUN_CANCELLED_TYPE, RUN_RESULT_MEMO, RUN_STATUS_PATCH, SIGNAL_CANCEL_PATCH } from '../../contracts/run-end.js';
+import {
+  RUN_CANCELLED_TYPE,
+  RUN_NO_CHANGE_TYPE,
+  RUN_RESULT_MEMO,
+  RUN_STATUS_PATCH,
+  SIGNAL_CANCEL_PATCH,
+} from '../../contracts/run-end.js';
 import type { RunResult } from '../../contracts/run.js';
 import { runEndActivities } from './activity-proxies.js';
 
@@ -43,11 +49,11 @@ export function statusFollowsOutcome(result: RunResult): boolean {
   return result.outcome !== 'success' && patched(RUN_STATUS_PATCH);
 }
 
-/** Throws: the workflow fails (failed) or is cancelled (cancelled), carrying the result. */
+/** Throws: the workflow fails (failed; no-change, type NO_CHANGE) or is cancelled (cancelled), carrying the result. */
 export async function endWithStatus(result: RunResult, cancelRequested: () => boolean): Promise<never> {
   if (result.outcome !== 'cancelled') {
     throw ApplicationFailure.create({
-      type: result.code ?? FailureType.Aborted,
+      type: result.outcome === 'no-change' ? RUN_NO_CHANGE_TYPE : (result.code ?? FailureType.Aborted),
       message: result.reason,
       nonRetryable: true,
       details: [result],

@@ -1,11 +1,19 @@
 /** What one iteration of the Flow loop tells the run loop. */
 import type { FailureType } from '../../contracts/failures.js';
+import type { UnchangedBranch } from '../../contracts/no-change.js';
 import type { BoundaryReport } from '../../contracts/run.js';
 
 export type IterationOutcome =
   | { readonly kind: 'continue' }
   | { readonly kind: 'budget-exhausted'; readonly reason: string }
   | { readonly kind: 'done'; readonly reason: string; readonly verdict?: string; readonly boundary?: BoundaryReport }
+  /** Nothing to change, confirmed and declared (contracts/no-change.ts): no delivery; `boundary` is the comment and label. */
+  | {
+      readonly kind: 'no-change';
+      readonly reason: string;
+      readonly unchanged: UnchangedBranch;
+      readonly boundary: BoundaryReport;
+    }
   | {
       readonly kind: 'failed';
       readonly code: FailureType;
