@@ -30,7 +30,6 @@ import {
 import { snapshotGitState } from './git/git-state-snapshot.js';
 import { ensureAgentHome, sweepStaleSandboxesOccasionally } from './sandbox-state.js';
 import { ensureExcluded } from './ensure-excluded.js';
-import { recordBaseRepository } from './base-repository.js';
 import { recordRunRef } from './run-refs.js';
 import { worktreeLayout } from './worktree-layout.js';
 import { claimBranch, refuseIfOwnedByAnother, setBranchOwner } from './branch-owner.js';
@@ -61,7 +60,6 @@ export async function prepareWorkspace(
   await ensureAgentHome(prepared.worktreePath);
   // What the sandbox lets this worktree's commands write of the shared git dir (run-refs).
   await recordRunRef(prepared.worktreePath, `refs/heads/${prepared.branch}`);
-  await recordBaseRepository(prepared.worktreePath, await commonGitDir(repoPath));
   return prepared;
 }
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { CommandRunner } from '../../process/command-runner.js';
 import { git } from '../../workspace/git/git.js';
 import { withRepoLock } from '../../workspace/git/repo-lock.js';
-import { baseRepositoryDir } from '../../workspace/base-repository.js';
+import { gitDirsOf } from '../../workspace/git/git-state-snapshot.js';
 import { ensureAgentHome, removeAgentSandbox, sandboxStateRoot } from '../../workspace/sandbox-state.js';
 import { parseTestFailures } from '../test-reports/parse-test-failures.js';
 import { runCollectingReports } from '../test-reports/report-files.js';
@@ -91,9 +91,9 @@ async function runOnBase(commands: CommandRunner, request: BaselineRequest): Pro
   // in the agent's sandbox, which sees that HOME (and not the worker's temp dir).
   const home = await ensureAgentHome(request.worktreePath);
   const dir = path.join(home, `issue-agent-baseline-${randomUUID().slice(0, 12)}`);
-  // Added from the repository the worktree was made from (the user's, which the agent never
-  // writes). The worktree list is shared repository state: changed under the repository lock.
-  const repo = await baseRepositoryDir(request.worktreePath);
+  // Added from the repository's git dir (the user's, read-only to the agent), not from the
+  // worktree. The worktree list is shared repository state: changed under the repository lock.
+  const { commonDir: repo } = await gitDirsOf(request.worktreePath);
   const added = await withRepoLock(request.worktreePath, () =>
     git(repo, ['worktree', 'add', '--detach', '--quiet', dir, request.commit]),
   );
