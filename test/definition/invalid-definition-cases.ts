@@ -614,6 +614,21 @@ export const INVALID_DEFINITIONS: readonly DefinitionMutation[] = [
     edits: [{ file: 'agent.json', patch: [{ set: '/runner/validation', value: { commands: { build: 'make' } } }] }],
   },
   {
+    name: 'validator-extractor-unknown',
+    expected: {
+      code: 'UNKNOWN_EXTRACTOR',
+      file: 'steps_registry.json',
+      pointer: '/validators/git-clean/extractParams/changedFiles',
+    },
+    // A typo of parseChangedFiles: it would be `null` in every retry prompt.
+    edits: [
+      {
+        file: 'steps_registry.json',
+        patch: [{ set: '/validators/git-clean/extractParams/changedFiles', value: 'parseChangedFile' }],
+      },
+    ],
+  },
+  {
     name: 'validator-command-missing',
     expected: { code: 'VALIDATOR_INCOMPLETE', file: 'steps_registry.json', pointer: '/validators/git-clean/command' },
     edits: [{ file: 'steps_registry.json', patch: [{ remove: '/validators/git-clean/command' }] }],

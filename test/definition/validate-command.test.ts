@@ -185,3 +185,22 @@ test('the harness variable lists validate uses are exactly what a run sets', asy
     [...HARNESS_SYSTEM_VARIABLES].sort(),
   );
 });
+
+test('validate rejects an unknown extractor name, naming the pointer and the known names', async () => {
+  const dir = copyFixture('valid/upstream-vocabulary');
+  editJson(dir, 'steps_registry.json', (r) => {
+    r.validators['git-clean'].extractParams.untrackedFiles = 'parseUntracked';
+  });
+  const { exitCode, text } = await runValidate(dir);
+  assert.equal(exitCode, 2, text);
+  const line = text.split('\n').find((l) => l.includes('UNKNOWN_EXTRACTOR'));
+  assert.ok(line, text);
+  assert.ok(
+    line.startsWith(
+      'error   steps_registry.json#/validators/git-clean/extractParams/untrackedFiles: UNKNOWN_EXTRACTOR',
+    ),
+    line,
+  );
+  assert.match(line, /unknown extractor 'parseUntracked'/);
+  assert.match(line, /expected an extractor among parseChangedFiles, parseUntrackedFiles, .*exitCode\)$/);
+});

@@ -1,8 +1,11 @@
 /**
  * The named parameter extractors a validator's `extractParams` may use, with the
- * upstream aliases. PURE: the loader imports EXTRACTOR_NAMES to reject unknown names
- * at load time instead of producing nulls at run time (upstream bug §10.12).
+ * upstream aliases. PURE. The names are one closed set in contracts/extractor-names.ts:
+ * the loader rejects any other name at load time (rule `extractor-known`) instead of
+ * producing nulls at run time (upstream bug §10.12), and this table must implement
+ * every name of that set (its type says so).
  */
+import { isExtractorName, type ExtractorName } from '../../contracts/extractor-names.js';
 import type { JsonValue } from '../../contracts/json.js';
 import { parseChangedFiles, parseStagedFiles, parseUnstagedFiles, parseUntrackedFiles } from './parse-git-status.js';
 import { parseFormatOutput } from './parse-format-output.js';
@@ -46,17 +49,12 @@ const EXTRACTORS = {
   stdout: (ctx) => stripAnsi(ctx.stdout).trim(),
   stderr: (ctx) => stripAnsi(ctx.stderr).trim(),
   exitCode: (ctx) => ctx.exitCode,
-} as const satisfies Record<string, Extractor>;
+} as const satisfies Record<ExtractorName, Extractor>;
 
-export type ExtractorName = keyof typeof EXTRACTORS;
+export { EXTRACTOR_NAMES, isExtractorName, type ExtractorName } from '../../contracts/extractor-names.js';
 
 /** The extractors that read test failures: a validator using one runs with test reports on. */
 export const TEST_EXTRACTORS: readonly ExtractorName[] = ['parseTestOutput', 'failedTests'];
-export const EXTRACTOR_NAMES: readonly ExtractorName[] = Object.keys(EXTRACTORS) as ExtractorName[];
-
-export function isExtractorName(name: string): name is ExtractorName {
-  return Object.prototype.hasOwnProperty.call(EXTRACTORS, name);
-}
 
 /** Runs the named extractor; undefined for an unknown name (the caller reports it). */
 export function extract(name: string, ctx: ExtractorContext): JsonValue | undefined {

@@ -3,6 +3,7 @@ import { agentIdMatchesName, unknownTopLevelKeys } from './file-rules.js';
 import {
   conditionsUseKnownValidators,
   completionStepsMatchClosures,
+  validatorExtractorsKnown,
   validatorPatternsKnown,
 } from './completion-rules.js';
 import { closureReachable, stepsReachable } from './graph-rules.js';
@@ -48,5 +49,6 @@ export const DEFINITION_RULES: readonly DefinitionRule[] = [
   retryTemplatesValid,
   conditionsUseKnownValidators,
   validatorPatternsKnown,
+  validatorExtractorsKnown,
   completionStepsMatchClosures,
 ];

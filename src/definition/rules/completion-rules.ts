@@ -1,12 +1,14 @@
 /**
  * Completion steps and validators: conditions name known validators (registry or
  * built-in), built-ins have their command configured, validators name known failure
- * patterns, and each completion step belongs to a closure step (we pick the
- * completion step by the closure step being run, not by verdict type: upstream bug 2).
+ * patterns and known extractors, and each completion step belongs to a closure step (we
+ * pick the completion step by the closure step being run, not by verdict type: upstream
+ * bug 2).
  */
-import { escapePointerSegment, problem, warning, type Problem } from '../problem.js';
+import { escapePointerSegment, pointer, problem, warning, type Problem } from '../problem.js';
 import type { DefinitionRule } from './rule.js';
 import { completionGuardFor } from '../../contracts/completion-guard.js';
+import { EXTRACTOR_NAMES, isExtractorName } from '../../contracts/extractor-names.js';
 
 export const conditionsUseKnownValidators: DefinitionRule = (ctx) => {
   const problems: Problem[] = [];
@@ -63,6 +65,30 @@ export const validatorPatternsKnown: DefinitionRule = (ctx) => {
         message: `validator '${id}' names unknown failure pattern '${pattern}'`,
       }),
     );
+  }
+  return problems;
+};
+
+/**
+ * Every `extractParams` value names an extractor the run has: an unknown name would
+ * give the retry prompt `null` for that parameter at run time, so it is an error here.
+ */
+export const validatorExtractorsKnown: DefinitionRule = (ctx) => {
+  const problems: Problem[] = [];
+  for (const [id, raw] of Object.entries(ctx.registry.validators ?? {})) {
+    for (const [param, name] of Object.entries(raw.extractParams ?? {})) {
+      if (typeof name !== 'string' || isExtractorName(name)) continue;
+      problems.push(
+        problem({
+          code: 'UNKNOWN_EXTRACTOR',
+          file: ctx.registryFile,
+          pointer: `${ctx.validators.declaredAt[id] ?? pointer('validators', id)}${pointer('extractParams', param)}`,
+          rule: 'extractor-known',
+          expected: `an extractor among ${EXTRACTOR_NAMES.join(', ')}`,
+          message: `validator '${id}' extracts '${param}' with unknown extractor '${name}'`,
+        }),
+      );
+    }
   }
   return problems;
 };
