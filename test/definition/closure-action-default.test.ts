@@ -86,7 +86,9 @@ test('with GitHub on, the inferred label-only does not switch the closure prompt
 });
 
 test('every upstream verdict but poll:state defaults to label-only', async () => {
-  for (const type of ['detect:graph', 'detect:keyword', 'count:check']) {
+  // detect:graph needs a gated flow (a gateless one is STEP_MACHINE_WITHOUT_GATE): its
+  // default is checked on agent.json alone, by the chooseClosureAction test below.
+  for (const type of ['detect:keyword', 'count:check']) {
     const config: Record<string, unknown> = { maxIterations: 3 };
     if (type === 'detect:keyword') config['verdictKeyword'] = 'DONE';
     if (type === 'count:check') config['maxChecks'] = 2;

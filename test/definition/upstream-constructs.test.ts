@@ -82,6 +82,28 @@ test('an ungated work step, a runner on a work step and an unknown runner contex
   assert.ok((await codes(runnerOnWork)).includes('RUNNER_NOT_CLOSURE'));
 });
 
+test('a stepMachine agent without any structuredGate is refused, naming the file and pointer', async () => {
+  // The triager-like agent loads under count:iteration; under detect:graph it has no machine.
+  assert.ok((await loadAgentDefinition(join(AGENTS, 'ungated-closure'))).ok, 'the fixture loads as shipped');
+  for (const type of ['detect:graph', 'stepMachine']) {
+    const dir = await mutatedCopy(join(AGENTS, 'ungated-closure'), [
+      { file: 'agent.json', patch: [{ set: '/runner/verdict', value: { type, config: { maxIterations: 3 } } }] },
+      { file: 'steps_registry.json', patch: [{ set: '/entryStepMapping/' + type, value: 'triage' }] },
+    ]);
+    const result = await loadAgentDefinition(dir);
+    assert.equal(result.ok, false, type);
+    const found = result.ok ? [] : result.problems;
+    assert.deepEqual(
+      found.map((p) => `${p.code} ${p.file}#${p.pointer}`),
+      ['STEP_MACHINE_WITHOUT_GATE agent.json#/runner/verdict/type'],
+    );
+    assert.match(found[0]?.message ?? '', new RegExp(`'${type}' \\(stepMachine\\) needs a step machine`));
+    assert.match(found[0]?.message ?? '', /no step of steps_registry\.json has a structuredGate/);
+  }
+  // One gated step is a machine: the stepMachine intents fixture loads.
+  assert.ok((await loadAgentDefinition(join(AGENTS, 'intents'))).ok);
+});
+
 test('a gated flow with a step lacking its gate is an error naming what is missing', async () => {
   const dir = await mutatedCopy(join(AGENTS, 'sectioned'), [
     { file: 'steps_registry.json', patch: [{ remove: '/steps/closure.done/structuredGate' }] },

@@ -10,7 +10,7 @@ import { closureReachable, stepsReachable } from './graph-rules.js';
 import { stepPromptsExist, systemPromptExists, unusedPrompts } from './prompt-rules.js';
 import type { DefinitionRule } from './rule.js';
 import { boundariesMapped } from './boundary-rules.js';
-import { flowStepsComplete, inputsReadKnownSteps, runnerStepsValid } from './step-shape-rules.js';
+import { flowStepsComplete, inputsReadKnownSteps, runnerStepsValid, stepMachineGated } from './step-shape-rules.js';
 import { sectionPromptsExist } from './prompt-rules.js';
 import { retryTemplatesValid } from './retry-template-rules.js';
 import { outputSchemasResolve } from './schema-rules.js';
@@ -29,6 +29,7 @@ export const DEFINITION_RULES: readonly DefinitionRule[] = [
   stepIdEqualsKey,
   stepKindKnown,
   flowStepsComplete,
+  stepMachineGated,
   runnerStepsValid,
   inputsReadKnownSteps,
   boundariesMapped,

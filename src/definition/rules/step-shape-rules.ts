@@ -6,12 +6,16 @@
  *   - when any step has a structuredGate, every other step needs all three;
  *   - an agent without any gate may have ungated closure steps (triager): they close
  *     after one answer. An ungated work/verification step cannot be routed: an error.
+ *     Under stepMachine (`detect:graph`) such an agent is an error too: that completion
+ *     type is the step machine's own end, reached only through gated transitions (seed
+ *     000: stepMachine requires structuredGate), and a gateless agent has no machine.
  * Runner args may only use `${context.<key>}` keys the run context has (agent
  * parameters and `issue`); step `inputs` must read `<stepId>.<key>` of a known step.
  */
 import { problem, warning, type Problem } from '../problem.js';
 import type { DefinitionRule } from './rule.js';
 import { RUNNER_CONTEXT_BUILTINS, contextKeys } from '../../contracts/runner-context.js';
+import { CompletionType } from '../../contracts/completion-types.js';
 
 const FLOW_PARTS = ['structuredGate', 'transitions', 'outputSchemaRef'] as const;
 
@@ -47,6 +51,23 @@ export const flowStepsComplete: DefinitionRule = (ctx) => {
     }
   }
   return problems;
+};
+
+export const stepMachineGated: DefinitionRule = (ctx) => {
+  if (ctx.settings.verdict.type !== CompletionType.StepMachine) return [];
+  // No steps at all is a shape error of its own (REGISTRY_SCHEMA): not repeated here.
+  if (ctx.steps.length === 0 || ctx.steps.some((s) => s.raw.structuredGate !== undefined)) return [];
+  const declared = ctx.agent.runner.verdict?.type ?? CompletionType.StepMachine;
+  return [
+    problem({
+      code: 'STEP_MACHINE_WITHOUT_GATE',
+      file: ctx.agentFile,
+      pointer: '/runner/verdict/type',
+      rule: 'step-machine-gated',
+      expected: `a structuredGate on the flow steps of ${ctx.registryFile}, or another completion type (e.g. count:iteration for ungated closure steps)`,
+      message: `completion type '${declared}' (stepMachine) needs a step machine, but no step of ${ctx.registryFile} has a structuredGate`,
+    }),
+  ];
 };
 
 export const runnerStepsValid: DefinitionRule = (ctx) => {
