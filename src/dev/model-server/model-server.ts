@@ -1,14 +1,18 @@
 /**
  * An offline, Messages-API-compatible HTTP server for tests and the demo: it plays a
  * session script (or, in record mode, proxies a real endpoint and writes one).
- * The SDK reaches it through ANTHROPIC_BASE_URL; auth headers are ignored.
+ * The SDK reaches it through ANTHROPIC_BASE_URL; auth headers are ignored. Its usage
+ * bills the prompt as the API would, from the request's `cache_control` breakpoints and
+ * the prefixes it has seen (prompt-cache.ts); a rule's own `usage` wins (recorded sessions).
  *
  *   POST /v1/messages   non-streaming Messages API
  *   GET  /_stats        ServerStats
- *   POST /_reset        clears stats and `times` counters
+ *   POST /_reset        clears stats, `times` counters and the prompt cache
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PromptCache, type PromptCacheOptions } from './prompt-cache.js';
+import { breakpointCount, promptSegments } from './request-segments.js';
 import { viewRequest } from './request-view.js';
 import { errorBody, RulePlayer } from './rule-player.js';
 import { SessionRecorder } from './session-recorder.js';
@@ -36,7 +40,12 @@ export interface ModelServerOptions {
   /** Default 0: a random free port. */
   readonly port?: number;
   readonly host?: string;
+  /** The simulated prompt cache's lifetime, minimum length and clock (play mode). */
+  readonly promptCache?: PromptCacheOptions;
 }
+
+/** The API refuses a request with more `cache_control` blocks than this. */
+export const MAX_CACHE_BREAKPOINTS = 4;
 
 export interface ModelServer {
   readonly url: string;
@@ -109,6 +118,7 @@ export async function createModelServer(options: ModelServerOptions): Promise<Mo
         ? loadSessionScript(options.session)
         : parseSessionScript(options.session);
   const player = script ? new RulePlayer(script) : undefined;
+  const cache = new PromptCache(options.promptCache);
   const recorder = options.record
     ? new SessionRecorder(options.record.out, options.record.name ?? 'recorded')
     : undefined;
@@ -146,7 +156,15 @@ export async function createModelServer(options: ModelServerOptions): Promise<Mo
       send(res, answer.status, answer.body, retryAfter ? { 'retry-after': retryAfter } : {});
       return;
     }
-    const plan = player!.plan(view, raw.length);
+    const segments = promptSegments(body);
+    const breakpoints = breakpointCount(segments);
+    if (breakpoints > MAX_CACHE_BREAKPOINTS) {
+      stats.log.push({ rule: null, turn: view.turn, status: 400 });
+      const message = `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`;
+      send(res, 400, errorBody('invalid_request_error', message));
+      return;
+    }
+    const plan = player!.plan(view, () => cache.account(segments));
     if (plan.rule === null) stats.unmatched += 1;
     else stats.byRule[plan.rule] = (stats.byRule[plan.rule] ?? 0) + 1;
     stats.log.push({ rule: plan.rule, turn: view.turn, status: plan.reset ? 0 : plan.status });
@@ -176,6 +194,7 @@ export async function createModelServer(options: ModelServerOptions): Promise<Mo
     if (route === 'POST /_reset') {
       stats = emptyStats();
       player?.reset();
+      cache.clear();
       return send(res, 200, { ok: true });
     }
     send(res, 404, errorBody('not_found_error', `no route ${route}`));

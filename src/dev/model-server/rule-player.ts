@@ -2,7 +2,9 @@
  * Plays a session script: picks the first matching rule (honouring `times`) and
  * turns its `respond` into an HTTP answer shaped like the Messages API's.
  */
+import type { CacheUsage } from './prompt-cache.js';
 import type { RequestView } from './request-view.js';
+import { estimateTokens } from './request-segments.js';
 import type { RuleRespond, SessionRule, SessionScript } from './session-script.js';
 
 export interface PlannedReply {
@@ -42,7 +44,7 @@ function messageBody(
   respond: RuleRespond,
   view: RequestView,
   script: SessionScript,
-  requestChars: number,
+  billed: CacheUsage,
 ): unknown {
   const content: Array<Record<string, unknown>> = [];
   if (respond.text !== undefined) content.push({ type: 'text', text: respond.text });
@@ -52,13 +54,19 @@ function messageBody(
     content.push({ type: 'tool_use', id: toolId(rule.id, view.turn, i), name: t.name, input: t.input ?? {} }),
   );
   const stopReason = respond.stopReason ?? ((respond.toolUse?.length ?? 0) > 0 ? 'tool_use' : 'end_turn');
-  const usage = {
-    input_tokens: Math.ceil(requestChars / 4),
-    output_tokens: Math.ceil(JSON.stringify(content).length / 4),
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-    ...respond.usage,
-  };
+  const output_tokens = estimateTokens(JSON.stringify(content).length);
+  // A rule's own usage (a recorded session: what the real API returned) is the usage;
+  // the cache fields it lacks are 0 and its prompt is then billed as uncached input.
+  const usage =
+    respond.usage === undefined
+      ? { ...billed, output_tokens }
+      : {
+          input_tokens: billed.input_tokens + billed.cache_creation_input_tokens + billed.cache_read_input_tokens,
+          output_tokens,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+          ...respond.usage,
+        };
   return {
     id: `msg_${rule.id.replace(/[^A-Za-z0-9_-]/g, '_')}_${view.turn}`,
     type: 'message',
@@ -84,7 +92,8 @@ export class RulePlayer {
     this.used.clear();
   }
 
-  plan(view: RequestView, requestChars: number): PlannedReply {
+  /** `bill`: the request's prompt as the prompt cache bills it (prompt-cache.ts); called for an answer only. */
+  plan(view: RequestView, bill: () => CacheUsage): PlannedReply {
     const rule = this.script.rules.find(
       (r) => (r.times === undefined || (this.used.get(r.id) ?? 0) < r.times) && ruleMatches(r, view),
     );
@@ -112,7 +121,7 @@ export class RulePlayer {
       rule: rule.id,
       status: 200,
       headers: {},
-      body: messageBody(rule, r, view, this.script, requestChars),
+      body: messageBody(rule, r, view, this.script, bill()),
       delayMs,
       reset: false,
     };
