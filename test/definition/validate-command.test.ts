@@ -204,3 +204,18 @@ test('validate rejects an unknown extractor name, naming the pointer and the kno
   assert.match(line, /unknown extractor 'parseUntracked'/);
   assert.match(line, /expected an extractor among parseChangedFiles, parseUntrackedFiles, .*exitCode\)$/);
 });
+
+test('an extractor upstream declares but implements nowhere is a warning saying its param is null', async () => {
+  const dir = copyFixture('valid/upstream-vocabulary');
+  editJson(dir, 'steps_registry.json', (r) => {
+    r.validators['git-clean'].extractParams.branchName = 'parseBranchName';
+  });
+  const { exitCode, text, report } = await runValidate(dir);
+  assert.equal(exitCode, 0, text);
+  const found = report.warnings.find((w) => w.code === 'EXTRACTOR_UNIMPLEMENTED');
+  assert.equal(found?.pointer, '/validators/git-clean/extractParams/branchName');
+  assert.match(
+    found?.message ?? '',
+    /'parseBranchName', which upstream declares but implements nowhere: 'branchName' is null/,
+  );
+});

@@ -28,6 +28,7 @@ type Extractor = (ctx: ExtractorContext) => JsonValue;
 /** stdout then stderr: tools disagree on where they print diagnostics. */
 const both = (ctx: ExtractorContext): string => `${ctx.stdout}\n${ctx.stderr}`;
 const json = <T>(value: T): JsonValue => JSON.parse(JSON.stringify(value)) as JsonValue;
+const capped = (text: string): string => text.slice(0, 4000);
 
 const EXTRACTORS = {
   parseChangedFiles: (ctx) => parseChangedFiles(ctx.stdout),
@@ -45,6 +46,9 @@ const EXTRACTORS = {
   lintFiles: (ctx) => lintFiles(both(ctx)),
   parseFormatOutput: (ctx) => parseFormatOutput(both(ctx)),
   formatFiles: (ctx) => parseFormatOutput(both(ctx)),
+  // The format checker's own report: deno fmt --check, rustfmt --check, black --diff print the diff.
+  generateDiff: (ctx) => capped(stripAnsi(both(ctx)).trim()),
+  diff: (ctx) => capped(stripAnsi(both(ctx)).trim()),
   errorOutput: (ctx) => errorOutput(ctx),
   stdout: (ctx) => stripAnsi(ctx.stdout).trim(),
   stderr: (ctx) => stripAnsi(ctx.stderr).trim(),
@@ -66,5 +70,5 @@ function errorOutput(ctx: ExtractorContext): string {
   const text = stripAnsi(ctx.stderr.trim() !== '' ? ctx.stderr : ctx.stdout);
   const lines = text.split(/\r?\n/);
   const start = lines.findIndex((l) => /error|fail|✖|×/i.test(l));
-  return (start === -1 ? lines : lines.slice(start)).join('\n').trim().slice(0, 4000);
+  return capped((start === -1 ? lines : lines.slice(start)).join('\n').trim());
 }

@@ -8,7 +8,7 @@
 import { escapePointerSegment, pointer, problem, warning, type Problem } from '../problem.js';
 import type { DefinitionRule } from './rule.js';
 import { completionGuardFor } from '../../contracts/completion-guard.js';
-import { EXTRACTOR_NAMES, isExtractorName } from '../../contracts/extractor-names.js';
+import { EXTRACTOR_NAMES, isExtractorName, isUpstreamUnimplementedExtractor } from '../../contracts/extractor-names.js';
 
 export const conditionsUseKnownValidators: DefinitionRule = (ctx) => {
   const problems: Problem[] = [];
@@ -71,18 +71,33 @@ export const validatorPatternsKnown: DefinitionRule = (ctx) => {
 
 /**
  * Every `extractParams` value names an extractor the run has: an unknown name would
- * give the retry prompt `null` for that parameter at run time, so it is an error here.
+ * give the retry prompt `null` for that parameter at run time, so it is an error here
+ * (upstream's declared-but-unimplemented names, null upstream too, are a warning).
  */
 export const validatorExtractorsKnown: DefinitionRule = (ctx) => {
   const problems: Problem[] = [];
   for (const [id, raw] of Object.entries(ctx.registry.validators ?? {})) {
     for (const [param, name] of Object.entries(raw.extractParams ?? {})) {
       if (typeof name !== 'string' || isExtractorName(name)) continue;
+      const at = `${ctx.validators.declaredAt[id] ?? pointer('validators', id)}${pointer('extractParams', param)}`;
+      if (isUpstreamUnimplementedExtractor(name)) {
+        problems.push(
+          warning({
+            code: 'EXTRACTOR_UNIMPLEMENTED',
+            file: ctx.registryFile,
+            pointer: at,
+            rule: 'extractor-known',
+            expected: `an extractor among ${EXTRACTOR_NAMES.join(', ')}`,
+            message: `validator '${id}' extracts '${param}' with '${name}', which upstream declares but implements nowhere: '${param}' is null in retry prompts, as upstream`,
+          }),
+        );
+        continue;
+      }
       problems.push(
         problem({
           code: 'UNKNOWN_EXTRACTOR',
           file: ctx.registryFile,
-          pointer: `${ctx.validators.declaredAt[id] ?? pointer('validators', id)}${pointer('extractParams', param)}`,
+          pointer: at,
           rule: 'extractor-known',
           expected: `an extractor among ${EXTRACTOR_NAMES.join(', ')}`,
           message: `validator '${id}' extracts '${param}' with unknown extractor '${name}'`,

@@ -148,3 +148,16 @@ test('extractors by name, with upstream aliases; unknown → undefined', () => {
   assert.equal(extract('parseBranchName', ctx), undefined);
   assert.ok(EXTRACTOR_NAMES.includes('parseChangedFiles'));
 });
+
+test('generateDiff (and its alias diff) is the format checker’s own report, without colour; empty when silent', () => {
+  const report =
+    '\u001b[31mfrom /repo/src/a.ts:\u001b[0m\n1 | -const a=1\n1 | +const a = 1;\n\nerror: Found 1 not formatted file\n';
+  const ctx = { stdout: '', stderr: report, exitCode: 1 };
+  assert.equal(
+    extract('generateDiff', ctx),
+    'from /repo/src/a.ts:\n1 | -const a=1\n1 | +const a = 1;\n\nerror: Found 1 not formatted file',
+  );
+  assert.equal(extract('diff', ctx), extract('generateDiff', ctx));
+  assert.equal(extract('generateDiff', { stdout: '', stderr: '', exitCode: 0 }), '');
+  assert.equal((extract('diff', { stdout: 'x'.repeat(5000), stderr: '', exitCode: 1 }) as string).length, 4000);
+});
