@@ -65,7 +65,10 @@ export function stepPromptInput(
  * selects (upstream closure-adapter: `f_<edition>_label-only.md`, falling back to
  * `f_<edition>.md` when the agent ships no such variant).
  */
-function adaptationOf(definition: AgentDefinition, step: StepDefinition): { adaptation?: string } {
+export function adaptationOf(
+  definition: Pick<AgentDefinition, 'closureAdaptation'>,
+  step: Pick<StepDefinition, 'adaptation'> & { readonly stepKind?: StepDefinition['stepKind'] | undefined },
+): { adaptation?: string } {
   if (step.adaptation !== undefined) return { adaptation: step.adaptation };
   if (step.stepKind === 'closure' && definition.closureAdaptation !== undefined) {
     return { adaptation: definition.closureAdaptation };

@@ -1,141 +1,188 @@
 /**
- * `validate`'s proof that every `{uv-x}` a prompt uses will have a value at run time
- * (upstream `--validate` checks template variables against its four channels). A run
- * fails at that step with PROMPT_RESOLUTION when one has none; validate says it first,
- * naming the prompt file and the variable.
+ * One rule for `validate` and `start-run` (issue 37): every `{uv-x}` a prompt uses (and
+ * every name a step declares in `uvVariables`) must have a value at run time, or the
+ * run fails at that step with PROMPT_RESOLUTION after tokens were spent. What counts is
+ * whether the run can get there:
  *
- * Where a value can come from (the workflow's buildPromptVariables and
- * systemPromptInput; a test keeps these lists equal to what they set):
- * - agent parameters (`parameters` in agent.json);
- * - the harness: HARNESS_STEP_VARIABLES in step prompts, HARNESS_SYSTEM_VARIABLES in
- *   the system prompt;
- * - handoffs: `<stepId>_<key>` (dots kept or turned into `_`) for each step's
- *   `handoffFields`, key = the field's last segment;
- * - `section.*` fragments, as `section_<rest>`;
- * - the step's own `inputs`: `<source stepId with _>_<key>` for `from`, the input's
- *   name for a `default` without `from` (workflows/flow/declared-inputs.ts).
- * A handoff name proves only that some step can set it, not that it ran before.
+ * - the system prompt and every step the run can reach from its entry
+ *   (reachable-steps.ts): an unbound variable is an error, before anything is created;
+ * - a step the run never reaches (upstream agents keep one flow per verdict type in one
+ *   registry): a warning;
+ * - a `section.*` fragment is offered to every step prompt and inserted only when all
+ *   its declared `uvVariables` have values: one that can apply with an unbound
+ *   placeholder is an error, one that never applies a warning.
+ *
+ * The loader runs this as a rule (every declared parameter counts as bound), so
+ * `validate` and every run's load say the same; `start-run` runs it again with the
+ * parameters this run has values for. The sources are prompt-variable-sources.ts.
  */
-import type { AgentDefinition, StepDefinition } from '../contracts/definition.js';
+import path from 'node:path';
+import type { ResolvePromptInput } from '../contracts/activities.js';
+import { CompletionType } from '../contracts/completion-types.js';
+import type { AgentDefinition } from '../contracts/definition.js';
 import { AgentError } from '../contracts/errors.js';
-import { stepPromptInput, systemPromptInput } from '../contracts/step-inputs.js';
+import { DefinitionError } from './definition-error.js';
+import { adaptationOf } from '../contracts/step-inputs.js';
 import { loadPromptTemplate } from './c3l/resolve-c3l-prompt.js';
 import { placeholderNames } from './c3l/substitute-uv.js';
+import { isError, problem, warning, type Problem } from './problem.js';
+import {
+  HARNESS_SYSTEM_VARIABLES,
+  inputVariables,
+  stepVariableSources,
+  type PromptVariableView,
+  variableViewOf,
+} from './prompt-variable-sources.js';
+import { stepsARunReaches } from './reachable-steps.js';
 
-/** Set by the run for every step prompt (workflows/flow/prompt-variables.ts). */
-export const HARNESS_STEP_VARIABLES: readonly string[] = [
-  'iteration',
-  'max_iterations',
-  'remaining',
-  'completed_iterations',
-  'previous_summary',
-  'issue_number',
-  'issue_title',
-  'agent_name',
-  'branch',
-];
+const CODE = 'PROMPT_VARIABLE_UNBOUND';
+const RULE = 'prompt-variables-bound';
+const STEP_SOURCES =
+  'an agent parameter, a harness variable, a handoff (<stepId>_<key>), a section or an input of the step';
+const FIX =
+  'declare it as a parameter in agent.json, add a handoffFields entry that sets it, or remove it from the prompt';
 
-/** Set by the run for the system prompt (contracts/step-inputs.ts systemPromptInput). */
-export const HARNESS_SYSTEM_VARIABLES: readonly string[] = [
-  'agent_name',
-  'issue_number',
-  'branch',
-  'repo_instructions',
-];
-
-export function handoffVariables(definition: AgentDefinition): string[] {
-  const names = new Set<string>();
-  for (const step of Object.values(definition.steps)) {
-    for (const field of step.structuredGate.handoffFields) {
-      const key = field.split('.').pop() ?? field;
-      names.add(`${step.stepId}_${key}`);
-      names.add(`${step.stepId.replace(/\./g, '_')}_${key}`);
-    }
-  }
-  return [...names];
+interface Check {
+  readonly view: PromptVariableView;
+  readonly unset: (name: string) => boolean;
+  /** Why `name` has no value, for a step prompt or a section. */
+  readonly why: (name: string) => string;
 }
 
-/** What a step's own `inputs` add to its prompt's variables. */
-export function inputVariables(step: StepDefinition): string[] {
-  return Object.entries(step.inputs ?? {}).flatMap(([name, spec]) => {
-    if (spec.from === undefined) return spec.default === undefined ? [] : [name];
-    const dot = spec.from.lastIndexOf('.');
-    return [`${spec.from.slice(0, dot).replace(/\./g, '_')}_${spec.from.slice(dot + 1)}`];
-  });
-}
-
-export function stepVariableSources(definition: AgentDefinition): ReadonlySet<string> {
-  return new Set([
-    ...Object.keys(definition.parameters),
-    ...HARNESS_STEP_VARIABLES,
-    ...handoffVariables(definition),
-    ...Object.values(definition.sections ?? {}).map((s) => s.variable),
-  ]);
-}
-
-function describe(file: string, name: string, where: string): string {
-  return (
-    `${file}: {uv-${name}} has no value: it is not ${where}. ` +
-    'Declare it as a parameter in agent.json, add a handoffFields entry that sets it, or remove it from the prompt'
-  );
-}
-
-/** One line per placeholder (or declared uvVariables entry) that nothing will set. */
-export async function unboundPromptVariables(definition: AgentDefinition): Promise<string[]> {
-  const failures: string[] = [];
-  const stepSources = stepVariableSources(definition);
-  const stepWhere = 'an agent parameter, a harness variable, a handoff (<stepId>_<key>) or a section';
-  const check = async (
-    input: Parameters<typeof loadPromptTemplate>[0],
-    sources: ReadonlySet<string>,
-    where: string,
-    declared: readonly string[],
-  ): Promise<void> => {
-    let template: string;
-    let file: string;
-    try {
-      const loaded = await loadPromptTemplate(input);
-      template = loaded.template;
-      file = `prompts/${loaded.source}`;
-    } catch (error) {
-      if (AgentError.isInstance(error)) return; // a missing file is reported by proveResolution
-      throw error;
-    }
-    const names = [...new Set([...placeholderNames(template), ...declared])];
-    for (const name of names) if (!sources.has(name)) failures.push(describe(file, name, where));
+/** Problems for every unbound variable; `given`: the parameters this run has values for. */
+export async function promptVariableProblems(
+  view: PromptVariableView,
+  given?: ReadonlySet<string>,
+): Promise<Problem[]> {
+  const sources = stepVariableSources(view, given);
+  const why = (name: string): string => {
+    const spec = view.parameters[name];
+    if (spec === undefined || given === undefined || given.has(name)) return `not ${STEP_SOURCES}`;
+    return `agent parameter '${name}' has no value in this run: give ${spec.cli} VALUE or --param ${name}=VALUE, or declare a default`;
   };
-  await check(
-    systemPromptInput(definition, 0, ''),
-    new Set(HARNESS_SYSTEM_VARIABLES),
-    `one the system prompt gets (${HARNESS_SYSTEM_VARIABLES.join(', ')})`,
-    [],
-  );
-  for (const step of Object.values(definition.steps)) {
-    if (step.runner !== undefined) continue;
-    const input = { ...stepPromptInput(definition, step, {}), required: [] };
-    const { sections: _sections, ...withoutSections } = input;
-    const sources = new Set([...stepSources, ...inputVariables(step)]);
-    await check(withoutSections, sources, `${stepWhere}, or one of the step's inputs`, step.uvVariables);
-  }
-  for (const section of Object.values(definition.sections ?? {})) {
-    await check(
-      {
-        agentDir: definition.agentDir,
-        promptsDir: definition.promptsDir,
-        kind: 'step',
-        c1: definition.c1,
-        stepId: section.stepId,
-        c2: section.c2,
-        c3: section.c3,
-        edition: section.edition,
-        ...(section.adaptation === undefined ? {} : { adaptation: section.adaptation }),
-        required: [],
-        variables: {},
-      },
-      stepSources,
-      stepWhere,
-      section.uvVariables,
+  const check: Check = { view, unset: (name) => !sources.has(name), why };
+  return [...(await systemProblems(view)), ...(await stepProblems(check)), ...(await sectionProblems(check))];
+}
+
+/**
+ * `start-run`'s check, before it creates anything: the loaded definition with the
+ * parameters this run has values for (given or defaulted). Throws DefinitionError
+ * (CONFIG_INVALID) naming the step, the prompt file and the variable.
+ */
+export async function assertRunVariablesBound(
+  definition: AgentDefinition,
+  parameters: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  const given = new Set(Object.keys(parameters).filter((k) => parameters[k] !== undefined));
+  const errors = (await promptVariableProblems(variableViewOf(definition), given)).filter(isError);
+  if (errors.length > 0) throw new DefinitionError(definition.agentDir, errors);
+}
+
+async function systemProblems(view: PromptVariableView): Promise<Problem[]> {
+  const found = await template(view, { kind: 'system', systemPromptPath: view.systemPromptPath });
+  if (found === undefined) return [];
+  return found.names
+    .filter((n) => !HARNESS_SYSTEM_VARIABLES.includes(n))
+    .map((name) =>
+      problem({
+        ...at(found.file),
+        message: `the system prompt uses {uv-${name}}, which has no value: it is not one the system prompt gets`,
+        expected: `one of ${HARNESS_SYSTEM_VARIABLES.join(', ')}; ${FIX}`,
+      }),
     );
+}
+
+async function stepProblems({ view, unset, why }: Check): Promise<Problem[]> {
+  const problems: Problem[] = [];
+  const entry = view.entryStep;
+  const reached = stepsARunReaches(view.steps, entry, view.verdictType !== CompletionType.StepMachine);
+  for (const step of view.steps.values()) {
+    if (step.runner !== undefined) continue;
+    const { stepId, c2, c3, edition } = step;
+    const found = await template(view, { kind: 'step', stepId, c2, c3, edition, ...adaptationOf(view, step) });
+    if (found === undefined) continue;
+    const own = new Set(inputVariables(step));
+    const names = [...new Set([...found.names, ...step.uvVariables])].filter((n) => unset(n) && !own.has(n));
+    for (const name of names) {
+      const text = `step '${stepId}' uses {uv-${name}}, which has no value (${why(name)})`;
+      problems.push(
+        reached.has(stepId)
+          ? problem({
+              ...at(found.file),
+              message: `${text}; the run reaches this step from its entry '${entry}' and would fail there`,
+              expected: `a value for {uv-${name}}: ${FIX}`,
+            })
+          : warning({
+              ...at(found.file),
+              message: `${text}; the run never reaches this step from its entry '${entry}'`,
+              expected: `a value for {uv-${name}} before a flow reaches the step: ${FIX}`,
+            }),
+      );
+    }
   }
-  return failures;
+  return problems;
+}
+
+async function sectionProblems({ view, unset, why }: Check): Promise<Problem[]> {
+  const problems: Problem[] = [];
+  for (const section of view.sections) {
+    const { stepId, c2, c3, edition, adaptation } = section;
+    const found = await template(view, {
+      kind: 'step',
+      stepId,
+      c2,
+      c3,
+      edition,
+      ...(adaptation === undefined ? {} : { adaptation }),
+    });
+    if (found === undefined) continue;
+    const missing = section.uvVariables.filter(unset);
+    for (const name of [...new Set([...found.names, ...section.uvVariables])].filter(unset)) {
+      const text = `section '${stepId}' uses {uv-${name}}, which has no value (${why(name)})`;
+      problems.push(
+        missing.length === 0
+          ? problem({
+              ...at(found.file),
+              message: `${text}; the section applies (its uvVariables have values), so every step prompt would fail`,
+              expected: `a value for {uv-${name}}, or {uv-${name}} in the section's uvVariables: ${FIX}`,
+            })
+          : warning({
+              ...at(found.file),
+              message: `${text}; the section never applies (its uvVariables ${missing.join(', ')} have no value)`,
+              expected: `a value for {uv-${name}} if the section should ever apply`,
+            }),
+      );
+    }
+  }
+  return problems;
+}
+
+function at(file: string): { code: string; file: string; pointer: string; rule: string } {
+  return { code: CODE, file, pointer: '', rule: RULE };
+}
+
+/** The placeholders of a prompt file and its agentDir-relative name; undefined when it does not resolve. */
+async function template(
+  view: PromptVariableView,
+  part: Pick<ResolvePromptInput, 'kind' | 'stepId' | 'c2' | 'c3' | 'edition' | 'adaptation' | 'systemPromptPath'>,
+): Promise<{ names: string[]; file: string } | undefined> {
+  try {
+    const loaded = await loadPromptTemplate({
+      agentDir: view.agentDir,
+      promptsDir: view.promptsDir,
+      c1: view.c1,
+      required: [],
+      variables: {},
+      ...part,
+    });
+    return { names: placeholderNames(loaded.template), file: relative(view.agentDir, loaded.absPath) };
+  } catch (error) {
+    // A prompt file that does not resolve is reported by its own rule (PROMPT_FILE_MISSING).
+    if (AgentError.isInstance(error)) return undefined;
+    throw error;
+  }
+}
+
+function relative(root: string, abs: string): string {
+  return path.relative(root, abs).split(path.sep).join('/');
 }

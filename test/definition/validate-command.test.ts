@@ -154,19 +154,23 @@ test('validate names the prompt file and each {uv-x} that nothing will set; decl
   writeText(dir, 'prompts/system.md', 'System for {uv-agent_name} on {uv-branch}; {uv-topic} is a step variable.\n');
   const { exitCode, text, report } = await runValidate(dir);
   assert.equal(exitCode, 2, text);
-  const errors = report.errors.map(String);
+  const errors = report.errors.map((e) => (typeof e === 'string' ? { code: e, file: '', message: e } : e));
   assert.deepEqual(
-    errors.map((e) => /^(\S+): \{uv-([^}]+)\}/.exec(e)?.slice(1, 3).join(' ')),
-    ['prompts/system.md topic', 'prompts/steps/continuation/work/f_default.md ticket_url'],
+    errors.map((e) => `${e.code} ${e.file} ${/\{uv-([^}]+)\}/.exec(e.message)?.[1] ?? ''}`),
+    [
+      'PROMPT_VARIABLE_UNBOUND prompts/system.md topic',
+      'PROMPT_VARIABLE_UNBOUND prompts/steps/continuation/work/f_default.md ticket_url',
+    ],
   );
-  assert.match(errors[1] ?? '', /Declare it as a parameter in agent\.json/);
+  assert.match(errors[1]?.message ?? '', /^step 'continuation\.work' uses \{uv-ticket_url\}/);
+  assert.match(text, /declare it as a parameter in agent\.json/);
 });
 
 test('the harness variable lists validate uses are exactly what a run sets', async () => {
   const { buildPromptVariables } = await import('../../src/workflows/flow/prompt-variables.js');
   const { systemPromptInput } = await import('../../src/contracts/step-inputs.js');
   const { HARNESS_STEP_VARIABLES, HARNESS_SYSTEM_VARIABLES } =
-    await import('../../src/definition/prompt-variable-check.js');
+    await import('../../src/definition/prompt-variable-sources.js');
   const { loadAgentDefinitionOrThrow } = await import('../../src/definition/load/load-agent-definition.js');
   const set = buildPromptVariables({
     parameters: {},

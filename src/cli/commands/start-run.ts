@@ -21,6 +21,7 @@ import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFl
 import { newEnvironmentLines, progressKey, progressLine, resultSummary } from '../../host/progress-format.js';
 import { loadRepoDefinition } from '../run-target.js';
 import { closureActionNotice } from '../../definition/normalise/closure-action.js';
+import { assertRunVariablesBound } from '../../definition/prompt-variable-check.js';
 import { runRepository, workflowIdFor } from '../run-repository.js';
 import { serveUntilDone } from '../serve-until-done.js';
 import { runExitCode } from '../../contracts/run-end.js';
@@ -140,6 +141,8 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
     });
   }
   const definition = await loadRepoDefinition(flags, repoPath, settings);
+  // The load refused a reachable prompt variable nothing sets; this run's parameter values decide the rest.
+  await assertRunVariablesBound(definition, parameters);
   const repo = { id: target.id };
   const workflowId = workflowIdFor(repo.id, definition.name, issue);
 

@@ -37,8 +37,9 @@ export async function extractAgentParameters(
 ): Promise<ExtractedParameters> {
   const agent = valueFlag(argv, 'agent');
   const loaded = await loadAgentDefinition(agentDirOf(agent === undefined ? {} : { agent }));
-  // A broken definition is reported by the command itself, with every problem.
-  const specs = loaded.ok ? loaded.definition.parameters : {};
+  // A broken definition is reported by the command itself, with every problem; its
+  // declared parameters still come out of argv, so that report is not a usage error.
+  const specs = loaded.ok ? loaded.definition.parameters : (loaded.parameters ?? {});
   const byFlag = new Map<string, string>();
   for (const [key, spec] of Object.entries(specs)) {
     for (const flag of [spec.cli.replace(/^--/, ''), kebab(key), key]) {

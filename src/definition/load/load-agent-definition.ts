@@ -39,15 +39,16 @@ export type { Problem };
 
 export const DEFAULT_C1 = 'steps';
 
+/**
+ * `files`: every file the definition is made of (a run's snapshot copies them).
+ * `parameters` of a failed load: the declared ones when agent.json could be read, so a
+ * command line still parses and the command reports the definition's problems.
+ */
 export type LoadResult =
-  | {
-      readonly ok: true;
-      readonly definition: AgentDefinition;
-      /** Every file the definition is made of (a run's snapshot copies them). */
-      readonly files: DefinitionFiles;
-      readonly warnings: Problem[];
-    }
-  | { readonly ok: false; readonly problems: Problem[]; readonly warnings: Problem[] };
+  | { readonly ok: true; readonly definition: AgentDefinition; readonly files: DefinitionFiles; warnings: Problem[] }
+  | { readonly ok: false; readonly problems: Problem[]; readonly warnings: Problem[]; parameters?: Declared };
+
+type Declared = AgentDefinition['parameters'];
 
 /** Loads and verifies the agent in `agentDir` (either layout). Never throws for a bad definition. */
 export async function loadAgentDefinition(agentDir: string, overrides?: DefinitionOverrides): Promise<LoadResult> {
@@ -66,8 +67,9 @@ export async function loadAgentDefinition(agentDir: string, overrides?: Definiti
   const problems = [...files.problems, ...withoutEchoes(ruleProblems?.problems ?? [], files.problems)];
   const result = split(problems);
   if (!result.ok || ruleProblems?.ctx === undefined || !files.agent || !files.registry) {
+    const parameters = files.agent && ruleProblems?.ctx ? { parameters: ruleProblems.ctx.settings.parameters } : {};
     // Without both files (or with a shape error) there is always at least one error.
-    return result.ok ? { ok: false, problems, warnings: [] } : result;
+    return result.ok ? { ok: false, problems, warnings: [], ...parameters } : { ...result, ...parameters };
   }
   const ctx = ruleProblems.ctx;
   const { definition, files: definitionFiles } = await assemble(ctx, result.warnings, overrides);

@@ -12,6 +12,7 @@ import type { DefinitionRule } from './rule.js';
 import { boundariesMapped } from './boundary-rules.js';
 import { flowStepsComplete, inputsReadKnownSteps, runnerStepsValid, stepMachineGated } from './step-shape-rules.js';
 import { sectionPromptsExist } from './prompt-rules.js';
+import { promptVariablesBound } from './prompt-variable-rules.js';
 import { retryTemplatesValid } from './retry-template-rules.js';
 import { outputSchemasResolve } from './schema-rules.js';
 import { handoffOnInitialStep, intentsAllowedForKind, stepIdEqualsKey, stepKindKnown } from './step-rules.js';
@@ -47,6 +48,7 @@ export const DEFINITION_RULES: readonly DefinitionRule[] = [
   stepPromptsExist,
   sectionPromptsExist,
   unusedPrompts,
+  promptVariablesBound,
   retryTemplatesValid,
   conditionsUseKnownValidators,
   validatorPatternsKnown,

@@ -1,37 +1,20 @@
 /**
  * Rules on the step graph: every step reachable from some entry step (else a
  * warning), and a closure step reachable from the chosen entry (otherwise the run can
- * never complete: an error). A `jump` routed only by
- * `targetField` may lead anywhere, so it makes every step reachable.
+ * never complete: an error). The walk itself is reachable-steps.ts.
  */
-import { ruleTargets } from '../normalise/normalise-steps.js';
 import type { LoadContext } from '../load/load-context.js';
 import { problem, warning } from '../problem.js';
+import { reachableSteps, type RoutedStep } from '../reachable-steps.js';
 import type { DefinitionRule } from './rule.js';
 
+/** The registry's flow steps as the graph walk reads them. */
+export function routedSteps(ctx: LoadContext): Map<string, RoutedStep> {
+  return new Map(ctx.steps.map((s) => [s.key, { ...s.definition, stepKind: s.stepKind }]));
+}
+
 export function reachableFrom(ctx: LoadContext, entry: string): Set<string> {
-  const byId = new Map(ctx.steps.map((s) => [s.key, s]));
-  const seen = new Set<string>([entry]);
-  const queue = [entry];
-  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-    const step = byId.get(id);
-    if (!step) continue;
-    const gate = step.definition.structuredGate;
-    const dynamicJump =
-      gate.allowedIntents.includes('jump') &&
-      step.definition.transitions.jump === undefined &&
-      gate.targetField !== undefined;
-    const next = dynamicJump
-      ? [...ctx.stepIds]
-      : Object.values(step.definition.transitions).flatMap((r) => (r ? ruleTargets(r) : []));
-    for (const target of next) {
-      if (!seen.has(target) && byId.has(target)) {
-        seen.add(target);
-        queue.push(target);
-      }
-    }
-  }
-  return seen;
+  return reachableSteps(routedSteps(ctx), entry);
 }
 
 /** Every declared entry: the chosen one, each `entryStepMapping` target and `entryStep`. */
