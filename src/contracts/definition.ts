@@ -6,6 +6,7 @@
 import type { CompletionType, CompositeOperator } from './completion-types.js';
 import type { Intent, StepKind } from './intents.js';
 import type { JsonObject, JsonValue } from './json.js';
+import type { ContextManagement } from './model-options.js';
 
 export interface OutputSchemaRef {
   /** File name relative to the agent's `schemas/` directory. */
@@ -185,6 +186,8 @@ export interface ModelSettings {
   readonly model: string;
   readonly maxTokens: number;
   readonly maxTurnsPerStep: number;
+  /** How the step's tool loop keeps the conversation short; absent (older definitions): the default. */
+  readonly contextManagement?: ContextManagement;
 }
 
 /**

@@ -110,7 +110,12 @@ test('default layout: registry/ holds agent.json, registry and schemas; our exte
   assert.equal(d.promptsDir, path.join(path.resolve(dir), 'prompts'));
   assert.equal(d.verdict.type, 'iterationBudget');
   assert.equal(d.entryStep, 'initial.work', 'entryStepMapping keyed by the upstream name of the seed type');
-  assert.deepEqual(d.model, { model: 'claude-sonnet-4-5', maxTokens: 4096, maxTurnsPerStep: 40 });
+  assert.deepEqual(d.model, {
+    model: 'claude-sonnet-4-5',
+    maxTokens: 4096,
+    maxTurnsPerStep: 40,
+    contextManagement: DEFAULT_MODEL.contextManagement,
+  });
   assert.deepEqual(d.worktree, { root: undefined, branchPrefix: 'bot' });
   assert.equal(d.closureAction, 'label-and-close');
   assert.deepEqual(d.validators['type-check'], {

@@ -48,6 +48,9 @@ export function preloadAnthropicSdk(): void {
   loadSdk().catch(() => undefined);
 }
 
+/** The beta a request with `context_management` (the API's context editing) needs. */
+export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
+
 /** Sent to a local offline server when no key is configured; it ignores auth. */
 export const PLACEHOLDER_API_KEY = 'offline-placeholder-key';
 
@@ -113,7 +116,10 @@ export function anthropicLlmClient(options: AnthropicLlmOptions): LlmClient {
     const sdk = await loadSdk();
     try {
       const response = await clientFrom(sdk)
-        .messages.create(request as unknown as Anthropic.MessageCreateParamsNonStreaming, { signal })
+        .messages.create(request as unknown as Anthropic.MessageCreateParamsNonStreaming, {
+          signal,
+          ...(request.context_management ? { headers: { 'anthropic-beta': CONTEXT_MANAGEMENT_BETA } } : {}),
+        })
         .asResponse();
       const raw = await response.text().catch((error: unknown) => {
         throw new AgentError(

@@ -54,6 +54,8 @@ export interface LlmRequest {
   readonly output_config?: {
     readonly format: { readonly type: 'json_schema'; readonly schema: Readonly<Record<string, unknown>> };
   };
+  /** The API's context editing (beta `context-management-2025-06-27`; the adapter sends the header). */
+  readonly context_management?: { readonly edits: ReadonlyArray<Readonly<Record<string, unknown>>> };
 }
 
 export interface LlmUsage {

@@ -1,13 +1,18 @@
 /**
  * Builds the Messages API request of a step. Byte-stable prefix for prompt caching:
  * tools → system (breakpoint) → first user message [issue block (breakpoint), step
- * prompt]. A third, moving breakpoint sits on the newest user block so each tool turn
- * reads the previous turns from cache. The issue text is untrusted: it is quoted in
- * its own delimited block and cannot close the delimiter.
+ * prompt]. A moving breakpoint sits on the newest user block so each tool turn reads the
+ * previous turns from cache. With observation masking (observation-masking.ts) a fourth
+ * sits on the last masked result, and on a turn that masks a new chunk the previous
+ * chunk's end takes the issue block's place: that prefix is the longest one still equal
+ * to the last request's, so it is read, not written again (the API allows 4 breakpoints).
+ * The issue text is untrusted: it is quoted in its own delimited block and cannot close
+ * the delimiter.
  */
 import type { StepQueryRequest } from '../../contracts/activities.js';
 import { ToolName } from '../tools/tool-types.js';
 import type { LlmContentBlock, LlmMessage, LlmRequest, LlmTextBlock, LlmToolDefinition } from './llm-client.js';
+import type { BlockAt } from './observation-masking.js';
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 const ISSUE_TAG = 'issue_context';
@@ -16,6 +21,16 @@ export const STEP_TOOLS: readonly LlmToolDefinition[] = [
   { type: 'bash_20250124', name: ToolName.Bash },
   { type: 'text_editor_20250728', name: ToolName.Editor },
 ];
+
+/** Where the request's movable cache breakpoints go, and what else it carries. */
+export interface RequestShape {
+  /** The last masked tool result (a breakpoint). */
+  readonly frontier?: BlockAt;
+  /** The previous request's last masked result, when this one masks a new chunk (a breakpoint). */
+  readonly previousFrontier?: BlockAt;
+  /** The API's own context editing (`context_management`), passed through. */
+  readonly contextManagement?: LlmRequest['context_management'];
+}
 
 export function quoteIssueContext(issueContext: string): string {
   // Neutralise any closing tag inside the untrusted text so it stays inside the block.
@@ -33,21 +48,28 @@ export function firstUserMessage(input: Pick<StepQueryRequest, 'issueContext' | 
   };
 }
 
-function withMovingBreakpoint(messages: readonly LlmMessage[]): LlmMessage[] {
-  const copy = [...messages];
+type Blocks = LlmContentBlock[];
+
+function setBreakpoint(copy: Array<{ role: LlmMessage['role']; content: Blocks }>, at: BlockAt, on: boolean): void {
+  const message = copy[at.message];
+  const block = message?.content[at.block];
+  if (!message || !block || (block.type !== 'text' && block.type !== 'tool_result')) return;
+  const { cache_control: _old, ...rest } = block as LlmContentBlock & { cache_control?: unknown };
+  message.content[at.block] = (on ? { ...rest, cache_control: EPHEMERAL } : rest) as LlmContentBlock;
+}
+
+/** The messages with the breakpoints of `shape` and the moving one on the newest user block. */
+export function placeBreakpoints(messages: readonly LlmMessage[], shape: RequestShape = {}): LlmMessage[] {
+  const copy = messages.map((m) => ({ role: m.role, content: [...m.content] }));
+  if (shape.previousFrontier) {
+    setBreakpoint(copy, { message: 0, block: 0 }, false);
+    setBreakpoint(copy, shape.previousFrontier, true);
+  }
+  if (shape.frontier) setBreakpoint(copy, shape.frontier, true);
   const lastIndex = copy.length - 1;
   const last = copy[lastIndex];
-  if (lastIndex < 1 || last === undefined || last.role !== 'user') return copy;
-  const blocks = [...last.content];
-  const tail = blocks[blocks.length - 1];
-  if (
-    tail &&
-    (tail.type === 'text' || tail.type === 'tool_result') &&
-    !('cache_control' in tail && tail.cache_control)
-  ) {
-    blocks[blocks.length - 1] = { ...tail, cache_control: EPHEMERAL } as LlmContentBlock;
-    copy[lastIndex] = { role: 'user', content: blocks };
-  }
+  if (lastIndex >= 1 && last?.role === 'user' && last.content.length > 0)
+    setBreakpoint(copy, { message: lastIndex, block: last.content.length - 1 }, true);
   return copy;
 }
 
@@ -56,6 +78,7 @@ export function buildRequest(
   input: StepQueryRequest,
   messages: readonly LlmMessage[],
   tools: readonly LlmToolDefinition[] = STEP_TOOLS,
+  shape: RequestShape = {},
 ): LlmRequest {
   const system: LlmTextBlock[] = [{ type: 'text', text: input.systemPrompt, cache_control: EPHEMERAL }];
   return {
@@ -63,7 +86,8 @@ export function buildRequest(
     max_tokens: input.model.maxTokens,
     system,
     tools,
-    messages: withMovingBreakpoint(messages),
+    messages: placeBreakpoints(messages, shape),
     output_config: { format: { type: 'json_schema', schema: input.schema.api } },
+    ...(shape.contextManagement ? { context_management: shape.contextManagement } : {}),
   };
 }

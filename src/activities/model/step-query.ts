@@ -11,25 +11,21 @@ import type { StepQueryRequest, QueryStepOutput } from '../../contracts/activiti
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { totalTokens } from '../../contracts/usage.js';
-import { createArtifactStore, stepArtifactDir, type ArtifactStore } from '../artifacts/artifact-store.js';
+import { createArtifactStore, stepArtifactDir } from '../artifacts/artifact-store.js';
 import { createChangedPaths } from '../tools/changed-paths.js';
 import type { GitHubToolBackend } from '../tools/github-tool-backend.js';
 import { stepTools, toToolResultBlock } from '../tools/tool-dispatcher.js';
 import { defaultLog, type LogFn, type ToolLimits } from '../tools/tool-types.js';
 import { assertWithinBudget, estimateTokens } from './budget-guard.js';
-import {
-  textOf,
-  type LlmClient,
-  type LlmContentBlock,
-  type LlmResponse,
-  type LlmToolDefinition,
-} from './llm-client.js';
+import { textOf, type LlmClient, type LlmContentBlock, type LlmResponse } from './llm-client.js';
 import { costUsd, DEFAULT_PRICES, priceFor, type PriceTable } from './pricing.js';
 import { buildRequest, firstUserMessage } from './request-builder.js';
 import { stepKey, type StepCheckpoint } from './step-checkpoint.js';
+import { createTurnContext } from './turn-context.js';
 import { checkpoint, recordTurnUsage, restoreState, toUsage, type StepState } from './step-state.js';
 import { decideOutcome } from './turn-outcome.js';
 import { stepToolContext } from './step-tool-context.js';
+import { withTranscript, writeTranscript } from './step-transcript.js';
 
 export interface StepQueryDeps {
   readonly llm: LlmClient;
@@ -83,6 +79,7 @@ export async function runStepQuery(
   const changes = createChangedPaths();
   const tools = stepToolContext(deps, input, { signal: ctx.signal, store, log, changes });
   const offered = stepTools(tools);
+  const turnContext = createTurnContext(input.model.contextManagement, store);
 
   const state = await restoreState(ctx.resumeFrom, step, firstUserMessage(input), store, log, ctx.scope);
   if (state.resumedFromTurn !== undefined) {
@@ -114,7 +111,8 @@ export async function runStepQuery(
         },
       );
     }
-    const request = buildRequest(input, state.messages, offered);
+    const sent = await turnContext(state.messages);
+    const request = buildRequest(input, sent.messages, offered, sent.shape);
     const estimatedInputTokens =
       state.lastCallTokens > 0
         ? state.lastCallTokens + estimateTokens(state.pendingChars)
@@ -196,54 +194,4 @@ type AnswerView = Pick<LlmResponse, 'content' | 'stop_reason'>;
 function pendingAnswer(state: StepState): AnswerView {
   const last = state.messages[state.messages.length - 1];
   return { content: last?.role === 'assistant' ? last.content : [], stop_reason: state.pending?.stopReason ?? null };
-}
-
-async function writeTranscript(
-  store: ArtifactStore,
-  input: StepQueryRequest,
-  state: StepState,
-  stopReason: string,
-  outcome: string,
-  offered: readonly LlmToolDefinition[],
-) {
-  return store.putJson('transcript', {
-    workflowId: input.workflowId,
-    stepId: input.stepId,
-    stepKind: input.stepKind,
-    iteration: input.iteration,
-    model: input.model.model,
-    outcome,
-    stopReason,
-    turns: state.turn,
-    usage: state.usage,
-    costUsd: state.costUsd,
-    toolsUsed: state.toolsUsed,
-    system: input.systemPrompt,
-    tools: offered.map((t) => t.name),
-    messages: state.messages,
-  });
-}
-
-/** Typed failures carry the transcript path so an operator can see what the model did. */
-async function withTranscript(
-  error: unknown,
-  store: ArtifactStore,
-  input: StepQueryRequest,
-  state: StepState,
-  signal: AbortSignal,
-  offered: readonly LlmToolDefinition[],
-): Promise<unknown> {
-  if (signal.aborted || !AgentError.isInstance(error)) return error;
-  try {
-    const ref = await writeTranscript(store, input, state, 'error', error.code, offered);
-    return new AgentError(error.code, error.message, {
-      ...(error.where !== undefined ? { where: error.where } : {}),
-      ...(error.expected !== undefined ? { expected: error.expected } : {}),
-      details: { ...error.details, transcript: ref.path, turns: state.turn },
-      retryable: error.retryable,
-      ...(error.cause !== undefined ? { cause: error.cause } : {}),
-    });
-  } catch {
-    return error;
-  }
 }

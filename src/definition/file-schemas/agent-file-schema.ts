@@ -6,11 +6,26 @@
  */
 import { UPSTREAM_COMPLETION_ALIASES, CompletionType } from '../../contracts/completion-types.js';
 import { ClosureAction } from '../../contracts/definition.js';
+import { ContextStrategy } from '../../contracts/model-options.js';
 import { PERMISSION_MODES } from './registry-file-schema.js';
 
 const VERDICT_TYPES = [...Object.values(CompletionType), ...Object.keys(UPSTREAM_COMPLETION_ALIASES)];
 
 const nonEmptyString = { type: 'string', minLength: 1 } as const;
+
+/** Our own extension (docs/model-and-cost.md): closed, so a misspelt key is an error. */
+const CONTEXT_MANAGEMENT_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    strategy: { type: 'string', enum: Object.values(ContextStrategy) },
+    keepToolResults: { type: 'integer', minimum: 1, maximum: 100 },
+    maskChunk: { type: 'integer', minimum: 1, maximum: 100 },
+    minMaskChars: { type: 'integer', minimum: 0 },
+    triggerTokens: { type: 'integer', minimum: 1000 },
+    clearAtLeastTokens: { type: 'integer', minimum: 0 },
+  },
+} as const;
 
 const parameterSchema = {
   type: 'object',
@@ -103,6 +118,7 @@ export const AGENT_FILE_SCHEMA = {
             model: nonEmptyString,
             maxTokens: { type: 'integer', minimum: 1 },
             maxTurnsPerStep: { type: 'integer', minimum: 1 },
+            contextManagement: CONTEXT_MANAGEMENT_SCHEMA,
           },
         },
         validation: {

@@ -6,6 +6,7 @@
  * for us (permissionMode, allowedTools, sandbox, logging, ...) are accepted and not typed.
  */
 import type { JsonObject, JsonValue } from '../../contracts/json.js';
+import type { ContextManagementInput } from '../../contracts/model-options.js';
 
 export interface RawParameter {
   readonly type: 'string' | 'number' | 'boolean' | 'array';
@@ -54,7 +55,12 @@ export interface RawAgentFile {
     readonly execution?: {
       readonly worktree?: { readonly enabled?: boolean; readonly root?: string; readonly branchPrefix?: string };
     };
-    readonly model?: { readonly model?: string; readonly maxTokens?: number; readonly maxTurnsPerStep?: number };
+    readonly model?: {
+      readonly model?: string;
+      readonly maxTokens?: number;
+      readonly maxTurnsPerStep?: number;
+      readonly contextManagement?: ContextManagementInput;
+    };
     readonly validation?: { readonly commands?: RawValidationCommands };
   };
 }

@@ -1,6 +1,6 @@
 /**
  * agent.json → the agent-level settings of the definition, with defaults applied.
- * Our own extensions: `runner.model`, `runner.execution.worktree.branchPrefix`,
+ * Our own extensions: `runner.model` (with `contextManagement`), `runner.execution.worktree.branchPrefix`,
  * `runner.validation.commands`.
  */
 import {
@@ -10,6 +10,7 @@ import {
   type ParameterSpec,
   type VerdictSpec,
 } from '../../contracts/definition.js';
+import { DEFAULT_CONTEXT_MANAGEMENT } from '../../contracts/model-options.js';
 import { DEFAULT_SYSTEM_PROMPT_PATH } from '../c3l/resolve-c3l-prompt.js';
 import { DEFAULT_MAX_ITERATIONS, normaliseVerdict } from './normalise-verdict.js';
 import { pointer, warning, type Problem } from '../problem.js';
@@ -17,7 +18,12 @@ import { modelId } from './model-alias.js';
 import { chooseClosureAction } from './closure-action.js';
 import type { RawAgentFile, RawValidationCommands } from '../load/raw-files.js';
 
-export const DEFAULT_MODEL: ModelSettings = { model: 'claude-sonnet-4-6', maxTokens: 8192, maxTurnsPerStep: 40 };
+export const DEFAULT_MODEL: ModelSettings = {
+  model: 'claude-sonnet-4-6',
+  maxTokens: 8192,
+  maxTurnsPerStep: 40,
+  contextManagement: DEFAULT_CONTEXT_MANAGEMENT,
+};
 /** No root by default: worktrees go under the repository's git dir, outside the work tree. */
 export const DEFAULT_WORKTREE = { branchPrefix: 'agent' } as const;
 
@@ -66,6 +72,7 @@ export function normaliseAgent(agent: RawAgentFile, file: string): { settings: A
       ...DEFAULT_MODEL,
       ...(runner.flow?.defaultModel === undefined ? {} : { model: modelId(runner.flow.defaultModel) }),
       ...runner.model,
+      contextManagement: { ...DEFAULT_CONTEXT_MANAGEMENT, ...runner.model?.contextManagement },
     },
     closureAction,
     closureAdaptation:

@@ -1,0 +1,61 @@
+/**
+ * What one turn of a step sends of its conversation, by the agent's context management
+ * (agent.json `runner.model.contextManagement`, contracts/model-options.ts): older tool
+ * results masked here (observation-masking.ts), cleared by the API's own context editing
+ * (`clear_tool_uses_20250919`, which the API applies before the model sees the prompt),
+ * or everything whole. The step keeps its whole conversation either way.
+ */
+import { ContextStrategy, DEFAULT_CONTEXT_MANAGEMENT, type ContextManagement } from '../../contracts/model-options.js';
+import type { ArtifactStore } from '../artifacts/artifact-store.js';
+import type { LlmMessage, LlmRequest } from './llm-client.js';
+import { createMaskedPlaceholder } from './masked-placeholder.js';
+import { maskObservations } from './observation-masking.js';
+import type { RequestShape } from './request-builder.js';
+
+export interface TurnContext {
+  readonly messages: readonly LlmMessage[];
+  readonly shape: RequestShape;
+}
+
+/** The API's tool-result clearing, configured from the agent's settings. */
+export function clearToolUsesEdit(settings: ContextManagement): NonNullable<LlmRequest['context_management']> {
+  return {
+    edits: [
+      {
+        type: 'clear_tool_uses_20250919',
+        trigger: { type: 'input_tokens', value: settings.triggerTokens },
+        keep: { type: 'tool_uses', value: settings.keepToolResults },
+        clear_at_least: { type: 'input_tokens', value: settings.clearAtLeastTokens },
+      },
+    ],
+  };
+}
+
+/** One per step: `settings` absent (definitions from before issue 38) means the default. */
+export function createTurnContext(
+  settings: ContextManagement | undefined,
+  store: ArtifactStore,
+): (messages: readonly LlmMessage[]) => Promise<TurnContext> {
+  const s = settings ?? DEFAULT_CONTEXT_MANAGEMENT;
+  switch (s.strategy) {
+    case ContextStrategy.Mask: {
+      const placeholder = createMaskedPlaceholder(store);
+      return async (messages) => {
+        const view = await maskObservations(messages, s, placeholder);
+        return {
+          messages: view.messages,
+          shape: {
+            ...(view.frontier ? { frontier: view.frontier } : {}),
+            ...(view.previousFrontier ? { previousFrontier: view.previousFrontier } : {}),
+          },
+        };
+      };
+    }
+    case ContextStrategy.ApiClear: {
+      const contextManagement = clearToolUsesEdit(s);
+      return (messages) => Promise.resolve({ messages, shape: { contextManagement } });
+    }
+    case ContextStrategy.None:
+      return (messages) => Promise.resolve({ messages, shape: {} });
+  }
+}

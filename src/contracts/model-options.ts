@@ -1,0 +1,46 @@
+/**
+ * What agent.json's `runner.model` may say beyond the model id (issue 38): how a step's
+ * tool loop keeps its conversation short (context management). Closed sets with their
+ * defaults, shared by the definition (validation, normalising) and the model activity.
+ */
+
+/**
+ * - `mask`: older tool results are replaced in the request by a short placeholder naming
+ *   the call, its size and the file holding the full text (observation masking);
+ * - `api-clear`: the API's own context editing (`clear_tool_uses_20250919`, beta);
+ * - `none`: every tool result is sent whole on every turn.
+ */
+export const ContextStrategy = { Mask: 'mask', ApiClear: 'api-clear', None: 'none' } as const;
+export type ContextStrategy = (typeof ContextStrategy)[keyof typeof ContextStrategy];
+
+export interface ContextManagement {
+  readonly strategy: ContextStrategy;
+  /** The newest tool results always sent whole (`mask`: at least this many; `api-clear`: `keep`). */
+  readonly keepToolResults: number;
+  /** `mask`: results are masked this many at a time, so the cached prefix changes once per chunk. */
+  readonly maskChunk: number;
+  /** `mask`: results shorter than this stay whole (a placeholder would not be shorter). */
+  readonly minMaskChars: number;
+  /** `api-clear`: the input size that triggers clearing (`trigger`). */
+  readonly triggerTokens: number;
+  /** `api-clear`: the least to clear once triggered (`clear_at_least`), so a cache rewrite pays off. */
+  readonly clearAtLeastTokens: number;
+}
+
+/**
+ * The default, from the bench's billed-dollar comparison (phase `tokens`, a 40-turn step,
+ * docs/model-and-cost.md): masking with 2 results kept whole, in chunks of 8, billed the
+ * least of the settings that keep more than the newest output in view (keeping 3 in
+ * chunks of 4 billed more than no masking: each chunk rewrites the cached tail).
+ */
+export const DEFAULT_CONTEXT_MANAGEMENT: ContextManagement = {
+  strategy: ContextStrategy.Mask,
+  keepToolResults: 2,
+  maskChunk: 8,
+  minMaskChars: 600,
+  triggerTokens: 30_000,
+  clearAtLeastTokens: 5_000,
+};
+
+/** agent.json's `runner.model.contextManagement`: every key optional, defaults above. */
+export type ContextManagementInput = Partial<ContextManagement>;
