@@ -17,6 +17,8 @@
  *   size        the same editing run on generated 1 000- and 100 000-file repositories, git's floor alongside
  *   setup       the environment phase of a second run of one npm lockfile against the first
  *   long        one 300-step run: late vs early step time, resume at step 290 vs step 11
+ *   tokens      one 40-turn step in billed dollars, with and without context management
+ *               (the tool loop against the offline server's prompt cache; no Temporal)
  *
  * Bounds measured in the same run, so a missed target can be read against what the
  * platform allows on this machine: floorHostQueueMsPerStep (one activity per step on

@@ -12,6 +12,7 @@ import { ratio } from './phases/ratio.js';
 import { resume } from './phases/resume.js';
 import { setup } from './phases/setup.js';
 import { size } from './phases/size.js';
+import { tokens } from './phases/tokens.js';
 
 export const PHASES = [
   floor,
@@ -25,4 +26,5 @@ export const PHASES = [
   size,
   setup,
   long,
+  tokens,
 ] as const satisfies readonly BenchPhase[];

@@ -18,6 +18,8 @@ export interface TableRow {
    * figure is missing (then the verdict is MISSING).
    */
   readonly maxFrom?: (results: Readonly<Figures>) => number | undefined;
+  /** A target from below: at least this (in `unit`), e.g. a share of cache reads. */
+  readonly min?: number;
 }
 
 /** The target of `row` in this run: its fixed `max`, or its floor-relative one. */
@@ -48,18 +50,24 @@ function verdict(max: number, value: number): Verdict {
   return Number.isFinite(value) && value <= max ? 'PASS' : 'MISS';
 }
 
+function atLeast(min: number, value: number): Verdict {
+  return Number.isFinite(value) && value >= min ? 'PASS' : 'MISS';
+}
+
 function table(results: Figures, rows: readonly TableRow[]): string {
   const cells: string[][] = [['metric', 'value', 'target', '']];
   for (const row of rows) {
     const { key, unit } = row;
     if (results[key] === undefined) continue;
     const max = targetOf(row, results);
-    cells.push([
-      key,
-      `${results[key]} ${unit}`.trim(),
-      max === undefined ? '' : `≤ ${max} ${unit}`,
-      max === undefined ? '' : verdict(max, Number(results[key])),
-    ]);
+    const value = Number(results[key]);
+    const [target, pass] =
+      row.min !== undefined
+        ? [`≥ ${row.min} ${unit}`, atLeast(row.min, value)]
+        : max === undefined
+          ? ['', '']
+          : [`≤ ${max} ${unit}`, verdict(max, value)];
+    cells.push([key, `${results[key]} ${unit}`.trim(), target, pass]);
   }
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
   return cells
@@ -87,12 +95,20 @@ export function report(results: Figures, errors: readonly string[], options: Rep
     pass[row.key] =
       results[row.key] === undefined || max === undefined ? 'MISSING' : verdict(max, Number(results[row.key]));
   }
+  const minTargets: Record<string, number> = {};
+  for (const row of options.rows) {
+    if (row.min === undefined) continue;
+    minTargets[row.key] = row.min;
+    pass[row.key] = results[row.key] === undefined ? 'MISSING' : atLeast(row.min, Number(results[row.key]));
+  }
   results.targets = targets;
+  results.minTargets = minTargets;
   results.verdicts = pass;
   if (errors.length > 0) results.errors = errors;
   // One PASS/MISS line per target that has a figure, on stderr (stdout stays the JSON or the table).
   for (const [key, v] of Object.entries(pass)) {
-    if (v !== 'MISSING') process.stderr.write(`${v} ${key} = ${String(results[key])} (target ≤ ${targets[key]})\n`);
+    const target = key in minTargets ? `≥ ${minTargets[key]}` : `≤ ${targets[key]}`;
+    if (v !== 'MISSING') process.stderr.write(`${v} ${key} = ${String(results[key])} (target ${target})\n`);
   }
   if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
   else {

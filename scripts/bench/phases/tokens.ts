@@ -1,0 +1,117 @@
+/**
+ * Phase `tokens`: what a long step costs in billed dollars (issue 38). The same scripted
+ * 40-turn step (long-step.ts) runs twice through the real tool loop, each on a fresh
+ * offline model server that bills prompt caching like the API: once with every tool
+ * result sent whole (`none`), once with the default context management. Printed: billed
+ * input tokens (uncached, cache writes, cache reads), output tokens and USD of each, and
+ * the prompt size of the first and last 10 turns. No Temporal: it is the tool loop's cost.
+ *
+ *   tokensManagedVsUnmanagedUsd  managed USD over unmanaged USD (target ≤ 0.5)
+ *   tokensLateVsEarlyInput       managed: mean prompt of the last 10 turns over the first 10 (≤ 1.5)
+ *   tokensCacheReadShare         managed: cache reads over all input tokens after turn 2 (≥ 0.8)
+ */
+import type { LlmUsage } from '../../../src/activities/model/llm-client.js';
+import { DEFAULT_MODEL } from '../../../src/definition/normalise/normalise-agent.js';
+import { ContextStrategy, DEFAULT_CONTEXT_MANAGEMENT } from '../../../src/contracts/model-options.js';
+import { roundTo, type Figures } from '../figures.js';
+import { note } from '../log.js';
+import type { BenchPhase } from '../phase.js';
+import { check } from '../runs.js';
+import { LONG_STEP_TURNS, runLongStep, type LongStepRun } from '../long-step.js';
+
+const WINDOW = 10;
+
+const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
+const mean = (values: readonly number[]): number => (values.length === 0 ? 0 : sum(values) / values.length);
+const read = (u: LlmUsage): number => u.cache_read_input_tokens ?? 0;
+const written = (u: LlmUsage): number => u.cache_creation_input_tokens ?? 0;
+/** Every input token of a turn, at whatever rate it was billed: the prompt's size. */
+const prompt = (u: LlmUsage): number => u.input_tokens + read(u) + written(u);
+
+interface Bill {
+  readonly usd: number;
+  readonly uncached: number;
+  readonly cacheWrite: number;
+  readonly cacheRead: number;
+  readonly output: number;
+  readonly first: readonly number[];
+  readonly last: readonly number[];
+  readonly lateVsEarly: number;
+  readonly readShare: number;
+}
+
+function bill(name: string, run: LongStepRun): Bill {
+  const turns = run.turns;
+  const prompts = turns.map(prompt);
+  const first = prompts.slice(0, WINDOW);
+  const last = prompts.slice(-WINDOW);
+  const afterSecond = turns.slice(2);
+  const b: Bill = {
+    usd: run.outcome.costUsd,
+    uncached: sum(turns.map((u) => u.input_tokens)),
+    cacheWrite: sum(turns.map(written)),
+    cacheRead: sum(turns.map(read)),
+    output: sum(turns.map((u) => u.output_tokens)),
+    first,
+    last,
+    lateVsEarly: mean(last) / mean(first),
+    readShare: sum(afterSecond.map(read)) / sum(afterSecond.map(prompt)),
+  };
+  note(
+    `  ${name}: $${b.usd.toFixed(4)}, billed input ${b.uncached + b.cacheWrite + b.cacheRead} tokens ` +
+      `(uncached ${b.uncached}, cache writes ${b.cacheWrite}, cache reads ${b.cacheRead}), output ${b.output}`,
+  );
+  note(`    prompt per turn, first ${WINDOW}: ${first.join(' ')}`);
+  note(`    prompt per turn, last ${WINDOW}:  ${last.join(' ')}`);
+  return b;
+}
+
+function figures(prefix: string, b: Bill): Figures {
+  return {
+    [`${prefix}Usd`]: roundTo(b.usd, 5),
+    [`${prefix}UncachedInput`]: b.uncached,
+    [`${prefix}CacheWrite`]: b.cacheWrite,
+    [`${prefix}CacheRead`]: b.cacheRead,
+    [`${prefix}Output`]: b.output,
+    [`${prefix}FirstTurnsInput`]: b.first,
+    [`${prefix}LastTurnsInput`]: b.last,
+  };
+}
+
+export const tokens: BenchPhase = {
+  name: 'tokens',
+  budgetMs: 120_000,
+  rows: [
+    { key: 'tokensManagedVsUnmanagedUsd', unit: '', max: 0.5 },
+    { key: 'tokensLateVsEarlyInput', unit: '', max: 1.5 },
+    { key: 'tokensCacheReadShare', unit: '', min: 0.8 },
+    { key: 'tokensUnmanagedLateVsEarlyInput', unit: '' },
+    { key: 'tokensManagedUsd', unit: 'USD' },
+    { key: 'tokensUnmanagedUsd', unit: 'USD' },
+  ],
+  title: () =>
+    `tokens (one ${LONG_STEP_TURNS}-turn step on ${DEFAULT_MODEL.model}, without and with context management)`,
+  async run(): Promise<Figures> {
+    const model = DEFAULT_MODEL.model;
+    const unmanagedRun = await runLongStep(model, { ...DEFAULT_CONTEXT_MANAGEMENT, strategy: ContextStrategy.None });
+    const managedRun = await runLongStep(model, DEFAULT_CONTEXT_MANAGEMENT);
+    for (const [name, run] of [
+      ['unmanaged', unmanagedRun],
+      ['managed', managedRun],
+    ] as const)
+      check(`${name} long step`, run.turns.length === LONG_STEP_TURNS, `${run.turns.length} turns`);
+    const unmanaged = bill('unmanaged (every tool result whole)', unmanagedRun);
+    const managed = bill(`managed (${DEFAULT_CONTEXT_MANAGEMENT.strategy}, defaults)`, managedRun);
+    return {
+      tokensModel: model,
+      tokensTurns: LONG_STEP_TURNS,
+      tokensManagedVsUnmanagedUsd: roundTo(managed.usd / unmanaged.usd, 3),
+      tokensLateVsEarlyInput: roundTo(managed.lateVsEarly, 2),
+      tokensCacheReadShare: roundTo(managed.readShare, 3),
+      tokensUnmanagedLateVsEarlyInput: roundTo(unmanaged.lateVsEarly, 2),
+      tokensUnmanagedCacheReadShare: roundTo(unmanaged.readShare, 3),
+      ...figures('tokensManaged', managed),
+      ...figures('tokensUnmanaged', unmanaged),
+    };
+  },
+};
