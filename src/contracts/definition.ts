@@ -6,7 +6,7 @@
 import type { CompletionType, CompositeOperator } from './completion-types.js';
 import type { Intent, StepKind } from './intents.js';
 import type { JsonObject, JsonValue } from './json.js';
-import type { ContextManagement } from './model-options.js';
+import type { ModelSettings } from './model-options.js';
 
 export interface OutputSchemaRef {
   /** File name relative to the agent's `schemas/` directory. */
@@ -182,13 +182,8 @@ export interface LabelChange {
   readonly remove: readonly string[];
 }
 
-export interface ModelSettings {
-  readonly model: string;
-  readonly maxTokens: number;
-  readonly maxTurnsPerStep: number;
-  /** How the step's tool loop keeps the conversation short; absent (older definitions): the default. */
-  readonly contextManagement?: ContextManagement;
-}
+/** agent.json `runner.model`, with defaults applied (model-options.ts). */
+export type { ModelSettings } from './model-options.js';
 
 /**
  * A definition snapshot: the definition's files copied at run start into a

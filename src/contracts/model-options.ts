@@ -1,8 +1,17 @@
 /**
- * What agent.json's `runner.model` may say beyond the model id (issue 38): how a step's
- * tool loop keeps its conversation short (context management). Closed sets with their
- * defaults, shared by the definition (validation, normalising) and the model activity.
+ * What agent.json's `runner.model` may say beyond the model id (issue 38): the `effort`
+ * and `thinking` settings passed through to the Messages API, and how a step's tool loop
+ * keeps its conversation short (context management). Closed sets with their defaults,
+ * shared by the definition (validation, normalising) and the model activity.
  */
+
+/** `output_config.effort` of the Messages API; absent: the model's default. */
+export const Effort = { Low: 'low', Medium: 'medium', High: 'high', XHigh: 'xhigh', Max: 'max' } as const;
+export type Effort = (typeof Effort)[keyof typeof Effort];
+
+/** `thinking.type` of the Messages API; absent: the model's default. */
+export const Thinking = { Adaptive: 'adaptive', Disabled: 'disabled' } as const;
+export type Thinking = (typeof Thinking)[keyof typeof Thinking];
 
 /**
  * - `mask`: older tool results are replaced in the request by a short placeholder naming
@@ -44,3 +53,16 @@ export const DEFAULT_CONTEXT_MANAGEMENT: ContextManagement = {
 
 /** agent.json's `runner.model.contextManagement`: every key optional, defaults above. */
 export type ContextManagementInput = Partial<ContextManagement>;
+
+/** agent.json `runner.model`, with defaults applied (contracts/definition.ts re-exports it). */
+export interface ModelSettings {
+  readonly model: string;
+  readonly maxTokens: number;
+  readonly maxTurnsPerStep: number;
+  /** `output_config.effort`; absent: the model's default. */
+  readonly effort?: Effort;
+  /** `thinking.type`; absent: the model's default. */
+  readonly thinking?: Thinking;
+  /** How the step's tool loop keeps the conversation short; absent (older definitions): the default. */
+  readonly contextManagement?: ContextManagement;
+}

@@ -134,7 +134,7 @@ test('inputs from an unknown step are an error; per-step model and permissionMod
     },
   ]);
   const definition = await loadAgentDefinitionOrThrow(mapped);
-  assert.equal(definition.steps['initial.work']?.model, 'claude-haiku-4-5');
+  assert.equal(definition.steps['initial.work']?.model, 'claude-haiku-5-5');
   assert.equal(definition.steps['initial.work']?.readOnly, true);
   assert.equal(definition.steps['closure.done']?.readOnly, false);
 });

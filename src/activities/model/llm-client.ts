@@ -53,7 +53,10 @@ export interface LlmRequest {
   readonly messages: readonly LlmMessage[];
   readonly output_config?: {
     readonly format: { readonly type: 'json_schema'; readonly schema: Readonly<Record<string, unknown>> };
+    readonly effort?: string;
   };
+  /** `{ type: 'adaptive' | 'disabled' }`; absent: the model's default. */
+  readonly thinking?: { readonly type: string };
   /** The API's context editing (beta `context-management-2025-06-27`; the adapter sends the header). */
   readonly context_management?: { readonly edits: ReadonlyArray<Readonly<Record<string, unknown>>> };
 }

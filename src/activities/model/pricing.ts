@@ -1,40 +1,51 @@
 /**
- * USD prices per million tokens, keyed by model-name prefix (longest prefix wins).
- * One default table here; callers may pass their own (deps.prices). An unknown
- * model is priced as the most expensive entry, so a USD budget fails closed.
+ * USD prices per million tokens, per model id (contracts/models.ts holds the table and
+ * the date its prices were checked). A request is priced by its own prompt size where a
+ * model has a long-prompt band (Haiku 5.5 above 100 000 tokens). Callers may pass their
+ * own table (deps.prices). A model the table does not know is priced as its most
+ * expensive entry, so a USD budget fails closed, and `unknownModelNotice` says so.
  */
+import { canonicalModelId, MODELS, type ModelEntry, type ModelPrice } from '../../contracts/models.js';
 import type { Usage } from '../../contracts/usage.js';
 
-export interface ModelPrice {
-  readonly input: number;
-  readonly output: number;
-  readonly cacheRead: number;
-  readonly cacheWrite: number;
-}
+export type { ModelPrice } from '../../contracts/models.js';
 
-export type PriceTable = Readonly<Record<string, ModelPrice>>;
+export type PriceTable = Readonly<Record<string, ModelEntry>>;
 
-export const DEFAULT_PRICES: PriceTable = {
-  'claude-opus': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
-  'claude-sonnet': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  'claude-haiku': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
-};
+export const DEFAULT_PRICES: PriceTable = MODELS;
 
-export function priceFor(model: string, table: PriceTable = DEFAULT_PRICES): ModelPrice {
-  const prefix = Object.keys(table)
-    .filter((p) => model.startsWith(p))
-    .sort((a, b) => b.length - a.length)[0];
-  const found = prefix === undefined ? undefined : table[prefix];
-  if (found) return found;
-  const all = Object.values(table);
-  return all.reduce<ModelPrice>(
-    (max, p) => (p.output > max.output ? p : max),
-    all[0] ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+const ZERO: ModelPrice = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+
+function mostExpensive(table: PriceTable): { readonly id: string; readonly entry: ModelEntry } {
+  const [id, entry] = Object.entries(table).reduce<[string, ModelEntry]>(
+    (max, e) => (e[1].output > max[1].output ? e : max),
+    ['(empty price table)', ZERO],
   );
+  return { id, entry };
 }
 
+function entryFor(model: string, table: PriceTable): ModelEntry | undefined {
+  return table[model] ?? table[canonicalModelId(model)];
+}
+
+/** The price of one request to `model` whose prompt is `promptTokens` long (default: the short band). */
+export function priceFor(model: string, table: PriceTable = DEFAULT_PRICES, promptTokens = 0): ModelPrice {
+  const entry = entryFor(model, table) ?? mostExpensive(table).entry;
+  const long = entry.longPrompt;
+  return long !== undefined && promptTokens > long.thresholdTokens ? long : entry;
+}
+
+/** A warning naming a model the table cannot price, and what it is priced as; undefined when known. */
+export function unknownModelNotice(model: string, table: PriceTable = DEFAULT_PRICES): string | undefined {
+  if (entryFor(model, table) !== undefined) return undefined;
+  const { id, entry } = mostExpensive(table);
+  return `model ${model} has no price; it is priced as the most expensive known model, ${id} ($${entry.input} input, $${entry.output} output per MTok), so a USD budget errs on the safe side`;
+}
+
+/** One request's cost: every token of it at the band its prompt size falls in. */
 export function costUsd(usage: Usage, model: string, table: PriceTable = DEFAULT_PRICES): number {
-  const p = priceFor(model, table);
+  const prompt = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+  const p = priceFor(model, table, prompt);
   return (
     (usage.inputTokens * p.input +
       usage.outputTokens * p.output +

@@ -6,6 +6,7 @@
  * sits on the last masked result, and on a turn that masks a new chunk the previous
  * chunk's end takes the issue block's place: that prefix is the longest one still equal
  * to the last request's, so it is read, not written again (the API allows 4 breakpoints).
+ * The agent's `effort` and `thinking` (agent.json `runner.model`) are passed through.
  * The issue text is untrusted: it is quoted in its own delimited block and cannot close
  * the delimiter.
  */
@@ -87,7 +88,11 @@ export function buildRequest(
     system,
     tools,
     messages: placeBreakpoints(messages, shape),
-    output_config: { format: { type: 'json_schema', schema: input.schema.api } },
+    output_config: {
+      format: { type: 'json_schema', schema: input.schema.api },
+      ...(input.model.effort ? { effort: input.model.effort } : {}),
+    },
+    ...(input.model.thinking ? { thinking: { type: input.model.thinking } } : {}),
     ...(shape.contextManagement ? { context_management: shape.contextManagement } : {}),
   };
 }

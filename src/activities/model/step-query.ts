@@ -18,7 +18,7 @@ import { stepTools, toToolResultBlock } from '../tools/tool-dispatcher.js';
 import { defaultLog, type LogFn, type ToolLimits } from '../tools/tool-types.js';
 import { assertWithinBudget, estimateTokens } from './budget-guard.js';
 import { textOf, type LlmClient, type LlmContentBlock, type LlmResponse } from './llm-client.js';
-import { costUsd, DEFAULT_PRICES, priceFor, type PriceTable } from './pricing.js';
+import { costUsd, DEFAULT_PRICES, priceFor, unknownModelNotice, type PriceTable } from './pricing.js';
 import { buildRequest, firstUserMessage } from './request-builder.js';
 import { stepKey, type StepCheckpoint } from './step-checkpoint.js';
 import { createTurnContext } from './turn-context.js';
@@ -74,7 +74,8 @@ export async function runStepQuery(
   );
   const step = stepKey(input.workflowId, input.stepId, input.iteration);
   const prices = deps.prices ?? DEFAULT_PRICES;
-  const price = priceFor(input.model.model, prices);
+  const unpriced = unknownModelNotice(input.model.model, prices);
+  if (unpriced !== undefined) log('warn', unpriced, { model: input.model.model, step });
   const maxTurns = Math.min(input.model.maxTurnsPerStep, input.budget.maxTurnsPerStep ?? Number.POSITIVE_INFINITY);
   const changes = createChangedPaths();
   const tools = stepToolContext(deps, input, { signal: ctx.signal, store, log, changes });
@@ -122,7 +123,7 @@ export async function runStepQuery(
       usedUsage: state.usage,
       usedUsd: state.costUsd,
       estimatedInputTokens,
-      price,
+      price: priceFor(input.model.model, prices, estimatedInputTokens),
     });
 
     const response = await deps.llm.createMessage(request, { signal: ctx.signal });

@@ -6,7 +6,7 @@
  */
 import { UPSTREAM_COMPLETION_ALIASES, CompletionType } from '../../contracts/completion-types.js';
 import { ClosureAction } from '../../contracts/definition.js';
-import { ContextStrategy } from '../../contracts/model-options.js';
+import { ContextStrategy, Effort, Thinking } from '../../contracts/model-options.js';
 import { PERMISSION_MODES } from './registry-file-schema.js';
 
 const VERDICT_TYPES = [...Object.values(CompletionType), ...Object.keys(UPSTREAM_COMPLETION_ALIASES)];
@@ -118,6 +118,8 @@ export const AGENT_FILE_SCHEMA = {
             model: nonEmptyString,
             maxTokens: { type: 'integer', minimum: 1 },
             maxTurnsPerStep: { type: 'integer', minimum: 1 },
+            effort: { type: 'string', enum: Object.values(Effort) },
+            thinking: { type: 'string', enum: Object.values(Thinking) },
             contextManagement: CONTEXT_MANAGEMENT_SCHEMA,
           },
         },

@@ -6,7 +6,7 @@
  * for us (permissionMode, allowedTools, sandbox, logging, ...) are accepted and not typed.
  */
 import type { JsonObject, JsonValue } from '../../contracts/json.js';
-import type { ContextManagementInput } from '../../contracts/model-options.js';
+import type { ContextManagementInput, Effort, Thinking } from '../../contracts/model-options.js';
 
 export interface RawParameter {
   readonly type: 'string' | 'number' | 'boolean' | 'array';
@@ -59,6 +59,8 @@ export interface RawAgentFile {
       readonly model?: string;
       readonly maxTokens?: number;
       readonly maxTurnsPerStep?: number;
+      readonly effort?: Effort;
+      readonly thinking?: Thinking;
       readonly contextManagement?: ContextManagementInput;
     };
     readonly validation?: { readonly commands?: RawValidationCommands };

@@ -1,12 +1,9 @@
 /**
- * Upstream model names (`sonnet`, `opus`, `haiku`; agent `runner.flow.defaultModel` and
- * step `model`) → model ids. Any other value is taken as a model id as written.
+ * Upstream model names (`sonnet`, `opus`, `haiku`, `fable`; agent `runner.flow.defaultModel`
+ * and step `model`) → model ids (contracts/models.ts). Any other value is taken as a model
+ * id as written; `validate` warns when the price table does not know it.
  */
-export const MODEL_ALIASES: Readonly<Record<string, string>> = {
-  sonnet: 'claude-sonnet-4-6',
-  opus: 'claude-opus-4-1',
-  haiku: 'claude-haiku-4-5',
-};
+import { MODEL_ALIASES } from '../../contracts/models.js';
 
 export function modelId(name: string): string {
   return MODEL_ALIASES[name] ?? name;

@@ -18,8 +18,12 @@ import { modelId } from './model-alias.js';
 import { chooseClosureAction } from './closure-action.js';
 import type { RawAgentFile, RawValidationCommands } from '../load/raw-files.js';
 
+/**
+ * Sonnet 5.5: the fast model of today's line-up at half Opus 5.5's price per token ($2/$10
+ * against $4/$20); a step is many turns, so the per-token price weighs most.
+ */
 export const DEFAULT_MODEL: ModelSettings = {
-  model: 'claude-sonnet-4-6',
+  model: 'claude-sonnet-5-5',
   maxTokens: 8192,
   maxTurnsPerStep: 40,
   contextManagement: DEFAULT_CONTEXT_MANAGEMENT,
@@ -72,6 +76,7 @@ export function normaliseAgent(agent: RawAgentFile, file: string): { settings: A
       ...DEFAULT_MODEL,
       ...(runner.flow?.defaultModel === undefined ? {} : { model: modelId(runner.flow.defaultModel) }),
       ...runner.model,
+      ...(runner.model?.model === undefined ? {} : { model: modelId(runner.model.model) }),
       contextManagement: { ...DEFAULT_CONTEXT_MANAGEMENT, ...runner.model?.contextManagement },
     },
     closureAction,

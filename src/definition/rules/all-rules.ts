@@ -10,6 +10,7 @@ import { closureReachable, stepsReachable } from './graph-rules.js';
 import { stepPromptsExist, systemPromptExists, unusedPrompts } from './prompt-rules.js';
 import type { DefinitionRule } from './rule.js';
 import { boundariesMapped } from './boundary-rules.js';
+import { modelsKnown } from './model-rules.js';
 import { flowStepsComplete, inputsReadKnownSteps, runnerStepsValid, stepMachineGated } from './step-shape-rules.js';
 import { sectionPromptsExist } from './prompt-rules.js';
 import { promptVariablesBound } from './prompt-variable-rules.js';
@@ -54,4 +55,5 @@ export const DEFINITION_RULES: readonly DefinitionRule[] = [
   validatorPatternsKnown,
   validatorExtractorsKnown,
   completionStepsMatchClosures,
+  modelsKnown,
 ];

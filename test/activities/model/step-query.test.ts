@@ -333,3 +333,20 @@ test('the request carries cached system, tools, untrusted issue block and struct
   assert.equal(blocks[1]?.text, input.prompt);
   assert.deepEqual(request.output_config, { format: { type: 'json_schema', schema: input.schema.api } });
 });
+
+test('an unknown model is priced fail-closed, and the step warns naming it', async () => {
+  const script: SessionScript = { name: 'unknown', rules: [{ id: 'x', when: {}, respond: { json: GOOD_ANSWER } }] };
+  await withServer(script, async (_server, deps) => {
+    const warnings: string[] = [];
+    const log: typeof deps.log = (level, message) => void (level === 'warn' && warnings.push(message));
+    const base = stepInput();
+    const out = await runStepQuery(
+      { ...deps, log },
+      { ...base, model: { ...base.model, model: 'claude-opus-9' } },
+      recordingCtx(),
+    );
+    assert.equal(warnings.filter((w) => w.startsWith('model claude-opus-9 has no price')).length, 1);
+    const known = await runStepQuery(deps, stepInput(), recordingCtx());
+    assert.ok(out.costUsd > known.costUsd, 'priced as the most expensive model');
+  });
+});

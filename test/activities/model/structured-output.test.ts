@@ -38,7 +38,7 @@ test('ajv issues name the pointer and what was allowed', () => {
   assert.equal(validateStructuredOutput(draft2020, { a: 1 }).length, 0, 'compiled once, cached by schema object');
 });
 
-test('prices by longest model prefix; unknown models priced as the most expensive', () => {
+test('prices by model id; unknown models priced as the most expensive', () => {
   const usage = {
     inputTokens: 1_000_000,
     outputTokens: 1_000_000,

@@ -50,3 +50,48 @@ test('a bad contextManagement is an error that points at it', async () => {
     );
   }
 });
+
+test("today's model ids and aliases are accepted without a warning; an alias becomes its id", async () => {
+  for (const model of [
+    'claude-sonnet-5-5',
+    'claude-opus-5-5',
+    'claude-haiku-5-5',
+    'claude-fable-5-2',
+    'claude-haiku-4-5-20251001',
+    'opus',
+    'fable',
+  ]) {
+    const result = await withModel({ model });
+    assert.ok(result.ok, model);
+    assert.deepEqual(
+      result.warnings.filter((p) => p.pointer.startsWith('/runner/model')).map((p) => p.code),
+      [],
+      model,
+    );
+  }
+  const alias = await withModel({ model: 'opus' });
+  assert.ok(alias.ok);
+  assert.equal(alias.definition.model.model, 'claude-opus-5-5');
+});
+
+test('an unknown model is a warning naming it; effort and thinking pass through and are checked', async () => {
+  const unknown = await withModel({ model: 'claude-opus-9' });
+  assert.ok(unknown.ok, 'a newer model still loads');
+  const warned = unknown.warnings.find((p) => p.code === 'MODEL_UNKNOWN');
+  assert.equal(warned?.pointer, '/runner/model/model');
+  assert.match(warned?.message ?? '', /'claude-opus-9' is not in the price table/);
+
+  const tuned = await withModel({ model: 'claude-sonnet-5-5', effort: 'medium', thinking: 'adaptive' });
+  assert.ok(tuned.ok);
+  assert.deepEqual([tuned.definition.model.effort, tuned.definition.model.thinking], ['medium', 'adaptive']);
+  assert.deepEqual(codes(tuned.warnings.filter((p) => p.pointer.startsWith('/runner/model'))), []);
+
+  const bad = await withModel({ effort: 'extreme' });
+  assert.equal(bad.ok, false);
+  assert.ok(codes(bad.problems).some((c) => c.endsWith('/runner/model/effort')));
+
+  const refused = await withModel({ model: 'claude-opus-5-5', thinking: 'disabled' });
+  assert.ok(codes(refused.warnings).includes('THINKING_ALWAYS_ON /runner/model/model'));
+  const noEffort = await withModel({ model: 'claude-haiku-4-5', effort: 'low' });
+  assert.ok(codes(noEffort.warnings).includes('EFFORT_UNSUPPORTED /runner/model/model'));
+});
