@@ -16,6 +16,7 @@ import { loadSessionScript, type SessionScript } from '../src/dev/model-server/s
 import { runScenario } from './helpers/run-scenario.js';
 import * as verdictRetry from './workflows/completion/verdict-retry-agent.js';
 import * as noChange from './workflows/no-change-session.js';
+import * as externalState from './workflows/completion/external-state-agent.js';
 import { resolveTemporalCliPath } from '../src/host/temporal/temporal-cli.js';
 import { serverAddress, teardownEnv, testEnv } from './helpers/temporal-env.js';
 import { agentRule, writePipelineAgents } from './workflows/pipeline/pipeline-agents.js';
@@ -218,6 +219,13 @@ async function recordRuns(): Promise<void> {
     session: noChange.changesNothing('declares no change', { ...noChange.CLOSING, no_change: noChange.NO_CHANGE }),
     issueFile: await noChange.issueFile(),
   });
+  // externalState as runs before 'verdict-before-delivery' did it: the boundary first, then
+  // the issue's state polled with a timer until someone closed it.
+  await record('external-state-deliver-first', await externalState.closedWhilePolling());
+  // externalState's verdict before any delivery (patched 'verdict-before-delivery'): the first
+  // closing finds the issue open, polls once, goes back to the flow with nothing delivered;
+  // someone closes the issue; the second closing reads it closed, then the boundary runs.
+  await record('external-state-verdict-first', await externalState.closedAfterFirstClosing());
   // The playbook's five steps, each answered at once; the tests never pass.
   const answer = (stepId: string, action: string, rest: object) => ({
     id: stepId,

@@ -4,6 +4,8 @@
  * flow to the closure step; the boundary hook fires only after that closure step's
  * validated `closing`. A run that never gets there stops at the cap with no boundary.
  * Each test uses a temp copy of the intents fixture with another `runner.verdict`.
+ * externalState, whose verdict comes before any delivery, has its own file:
+ * completion/external-state-verdict.test.ts.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +15,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunResult } from '../../src/contracts/run.js';
 import type { SessionRule } from '../../src/dev/model-server/session-script.js';
-import { createLocalIssueStore } from '../../src/activities/issues/local-issue-store.js';
 import { runScenario } from '../helpers/run-scenario.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 
@@ -165,50 +166,6 @@ test('custom (meta:custom): the handler allows completion; the closure step deli
   const { result } = await runScenario({ session: { name: 'custom', rules: [repeatPlan, closing] }, agentDir });
   assertDeliveredAtClosure(result, 3);
   assert.match(result.reason, /custom saw iteration 2/);
-});
-
-test('externalState (poll:state): after a validated closing the run polls with a timer until the issue is closed', async () => {
-  const agentDir = await agentWithVerdict(
-    { type: 'poll:state', config: { maxIterations: 6, pollIntervalMs: 300, maxPolls: 50 } },
-    { github: { enabled: false, defaultClosureAction: 'label-only' } },
-  );
-  const rules = [
-    answer('plan', 'initial.plan', 'Step initial.plan', { next_action: { action: 'next' }, analysis: { note: 'n' } }),
-    answer('build', 'continuation.build', 'Step continuation.build', { next_action: { action: 'handoff' } }),
-    closing,
-  ];
-  const { result, handle } = await runScenario({
-    session: { name: 'external', rules },
-    agentDir,
-    during: async (h, _model, run) => {
-      // Close the issue outside the run once it is polling (label-only never closes it).
-      for (;;) {
-        const history = await h.fetchHistory();
-        if ((history.events ?? []).some((e) => e.timerStartedEventAttributes)) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      await createLocalIssueStore(run.repoPath).close(run.issue);
-    },
-  });
-  assertDeliveredAtClosure(result, 3);
-  assert.match(result.reason, /closed/);
-  const history = await handle.fetchHistory();
-  assert.ok(
-    (history.events ?? []).some((e) => e.timerStartedEventAttributes),
-    'polled with a durable timer',
-  );
-});
-
-test('externalState (poll:state): the boundary closing the issue reaches the target state at once', async () => {
-  const agentDir = await agentWithVerdict({ type: 'poll:state', config: { maxIterations: 6, pollIntervalMs: 60000 } });
-  const rules = [
-    answer('plan', 'initial.plan', 'Step initial.plan', { next_action: { action: 'next' }, analysis: { note: 'n' } }),
-    answer('build', 'continuation.build', 'Step continuation.build', { next_action: { action: 'handoff' } }),
-    closing,
-  ];
-  const { result } = await runScenario({ session: { name: 'external-close', rules }, agentDir });
-  assertDeliveredAtClosure(result, 3);
-  assert.equal(result.boundary?.effects.find((e) => e.name === 'close-issue')?.status, 'done');
 });
 
 test('a met criterion never delivers by itself: without a closing the run stops at the cap, no boundary', async () => {

@@ -4,11 +4,15 @@
  * complete; only here do boundary effects happen.
  *
  *   stepMachine        done: the step machine reached its end.
- *   externalState      the boundary hook runs (it may itself reach the target state,
- *                      e.g. close the issue); then the issue's state is read: reached →
- *                      done; not yet → poll with a durable timer (`pollIntervalMs`,
- *                      default 60 s) up to `maxPolls` (default 10) times, then the
- *                      verdict: done, or back to the flow.
+ *   externalState      the issue's state is read: reached → boundary → done; not yet →
+ *                      read again after a durable timer (`pollIntervalMs`, default 60 s),
+ *                      up to `maxPolls` (default 10) times, then back to the flow. No
+ *                      boundary effect happens before the state is confirmed reached:
+ *                      the state is the world's answer (someone closed the issue), and
+ *                      the run's own delivery (which may close the issue) must not be
+ *                      counted as that answer (seed 000: the boundary runs only after
+ *                      the verdict). Runs recorded before `verdict-before-delivery`
+ *                      delivered first, then polled.
  *   other types        done when the criterion was met (latched at a work step, or met
  *                      now); otherwise back to the flow, with no boundary effect.
  *   composite          as its children; polls when one of them reads external state.
@@ -25,6 +29,7 @@ import { buildVerdictRetry } from './verdict-retry.js';
 import { verdictNeeds } from './evaluate-verdict.js';
 import { configNumber } from './verdict-config.js';
 import { decideVerdict, type VerdictArgs } from './verdict-check.js';
+import type { VerdictDecision } from './verdict-types.js';
 
 export const DEFAULT_POLL_INTERVAL_MS = 60_000;
 export const DEFAULT_MAX_POLLS = 10;
@@ -42,6 +47,9 @@ export function pollSettings(spec: VerdictSpec): { intervalMs: number; maxPolls:
 
 /** Runs recorded before stage 3 built a retry prompt went back to the flow without one. */
 const VERDICT_RETRY_PATCH = 'verdict-retry-prompt';
+
+/** Runs recorded before it ran the boundary hook first under externalState, then polled. */
+const VERDICT_BEFORE_DELIVERY_PATCH = 'verdict-before-delivery';
 
 /**
  * Not done: the flow goes on at the closure step's `repeat` target (or the closure step),
@@ -86,11 +94,50 @@ export async function verdictAfterClosing(
   log.info('[CompletionLoop] verdict', { done: decision.done, reason: decision.reason });
   if (decision.done) return finishRun(ctx, session, args.output, evidence, decision.reason);
   if (!verdictNeeds(spec).externalState) return backToFlow(ctx, session, args, decision.reason);
+  if (!patched(VERDICT_BEFORE_DELIVERY_PATCH)) return deliverThenPoll(ctx, session, args, evidence);
+  return pollThenDeliver(ctx, session, args, evidence, decision);
+}
 
+/**
+ * externalState not reached at the closing: read the state again after a durable timer,
+ * up to `maxPolls` times. Reached → boundary → done; never reached → back to the flow,
+ * with nothing delivered (no push, merge, PR, comment, label or close).
+ */
+async function pollThenDeliver(
+  ctx: RunContext,
+  session: RunSession,
+  args: VerdictArgs,
+  evidence: readonly ConditionResult[],
+  first: VerdictDecision,
+): Promise<IterationOutcome> {
+  const { intervalMs, maxPolls } = pollSettings(ctx.definition.verdict);
+  let now = first;
+  for (let poll = 1; poll <= maxPolls; poll++) {
+    log.info('[CompletionLoop] target state not reached; nothing delivered; polling', {
+      reason: now.reason,
+      poll,
+      intervalMs,
+    });
+    session.setPhase('validating');
+    await sleep(intervalMs);
+    now = await decideVerdict(ctx, session, args);
+    if (now.done) return finishRun(ctx, session, args.output, evidence, now.reason);
+  }
+  const why = `the target state was not reached after ${maxPolls} poll(s), so nothing was delivered: ${now.reason}`;
+  return backToFlow(ctx, session, args, why);
+}
+
+/** The pre-`verdict-before-delivery` order, kept for runs recorded with it: boundary, then polls. */
+async function deliverThenPoll(
+  ctx: RunContext,
+  session: RunSession,
+  args: VerdictArgs,
+  evidence: readonly ConditionResult[],
+): Promise<IterationOutcome> {
   const boundary = await runBoundary(ctx, session, args.output, evidence);
   // An undelivered boundary fails the run (doneOutcome says so): no point waiting for the state.
   if (boundary.status !== 'success') return doneOutcome(args.output, evidence, boundary, 'delivery incomplete');
-  const { intervalMs, maxPolls } = pollSettings(spec);
+  const { intervalMs, maxPolls } = pollSettings(ctx.definition.verdict);
   for (let poll = 0; ; poll++) {
     const now = await decideVerdict(ctx, session, args);
     if (now.done) return doneOutcome(args.output, evidence, boundary, now.reason);
