@@ -1,8 +1,9 @@
 /**
  * Phase `tokens`: what a long step costs in billed dollars (issue 38). The same scripted
- * 40-turn step (long-step.ts) runs twice through the real tool loop, each on a fresh
- * offline model server that bills prompt caching like the API: once with every tool
- * result sent whole (`none`), once with the default context management. Printed: billed
+ * 40-turn step (long-step.ts) runs through the real tool loop, each time on a fresh
+ * offline model server that bills prompt caching like the API: with every tool result
+ * sent whole (`none`), with the default context management, and (for comparison only,
+ * as the offline server models it) with the API's own context editing. Printed: billed
  * input tokens (uncached, cache writes, cache reads), output tokens and USD of each, and
  * the prompt size of the first and last 10 turns. No Temporal: it is the tool loop's cost.
  *
@@ -86,6 +87,7 @@ export const tokens: BenchPhase = {
     { key: 'tokensLateVsEarlyInput', unit: '', max: 1.5 },
     { key: 'tokensCacheReadShare', unit: '', min: 0.8 },
     { key: 'tokensUnmanagedLateVsEarlyInput', unit: '' },
+    { key: 'tokensApiClearVsUnmanagedUsd', unit: '' },
     { key: 'tokensManagedUsd', unit: 'USD' },
     { key: 'tokensUnmanagedUsd', unit: 'USD' },
   ],
@@ -95,13 +97,17 @@ export const tokens: BenchPhase = {
     const model = DEFAULT_MODEL.model;
     const unmanagedRun = await runLongStep(model, { ...DEFAULT_CONTEXT_MANAGEMENT, strategy: ContextStrategy.None });
     const managedRun = await runLongStep(model, DEFAULT_CONTEXT_MANAGEMENT);
-    for (const [name, run] of [
+    const apiClearRun = await runLongStep(model, { ...DEFAULT_CONTEXT_MANAGEMENT, strategy: ContextStrategy.ApiClear });
+    const runs = [
       ['unmanaged', unmanagedRun],
       ['managed', managedRun],
-    ] as const)
+      ['api-clear', apiClearRun],
+    ] as const;
+    for (const [name, run] of runs)
       check(`${name} long step`, run.turns.length === LONG_STEP_TURNS, `${run.turns.length} turns`);
     const unmanaged = bill('unmanaged (every tool result whole)', unmanagedRun);
     const managed = bill(`managed (${DEFAULT_CONTEXT_MANAGEMENT.strategy}, defaults)`, managedRun);
+    const apiClear = bill("api-clear (the API's context editing as the offline server models it)", apiClearRun);
     return {
       tokensModel: model,
       tokensTurns: LONG_STEP_TURNS,
@@ -110,6 +116,7 @@ export const tokens: BenchPhase = {
       tokensCacheReadShare: roundTo(managed.readShare, 3),
       tokensUnmanagedLateVsEarlyInput: roundTo(unmanaged.lateVsEarly, 2),
       tokensUnmanagedCacheReadShare: roundTo(unmanaged.readShare, 3),
+      tokensApiClearVsUnmanagedUsd: roundTo(apiClear.usd / unmanaged.usd, 3),
       ...figures('tokensManaged', managed),
       ...figures('tokensUnmanaged', unmanaged),
     };

@@ -3,7 +3,8 @@
  * session script (or, in record mode, proxies a real endpoint and writes one).
  * The SDK reaches it through ANTHROPIC_BASE_URL; auth headers are ignored. Its usage
  * bills the prompt as the API would, from the request's `cache_control` breakpoints and
- * the prefixes it has seen (prompt-cache.ts); a rule's own `usage` wins (recorded sessions).
+ * the prefixes it has seen (prompt-cache.ts), after the API's tool-result clearing when the
+ * request asks for it (context-editing.ts); a rule's own `usage` wins (recorded sessions).
  *
  *   POST /v1/messages   non-streaming Messages API
  *   GET  /_stats        ServerStats
@@ -11,6 +12,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { applyContextEditing } from './context-editing.js';
 import { PromptCache, type PromptCacheOptions } from './prompt-cache.js';
 import { breakpointCount, promptSegments } from './request-segments.js';
 import { viewRequest } from './request-view.js';
@@ -156,7 +158,8 @@ export async function createModelServer(options: ModelServerOptions): Promise<Mo
       send(res, answer.status, answer.body, retryAfter ? { 'retry-after': retryAfter } : {});
       return;
     }
-    const segments = promptSegments(body);
+    // What the model sees: the API's own context editing, if asked for, applies first.
+    const segments = promptSegments(applyContextEditing(body));
     const breakpoints = breakpointCount(segments);
     if (breakpoints > MAX_CACHE_BREAKPOINTS) {
       stats.log.push({ rule: null, turn: view.turn, status: 400 });

@@ -129,3 +129,24 @@ test('a recorded session replays the cache reads its upstream billed', async () 
     await upstream.close();
   }
 });
+
+test("a request asking for the API's context editing is billed as edited", async () => {
+  const server = await createModelServer({ session: script });
+  try {
+    const client = sdk(server.url);
+    const total = (u: Anthropic.Usage): number =>
+      u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+    const whole = await client.messages.create(ask(4));
+    const edits = [
+      {
+        type: 'clear_tool_uses_20250919',
+        trigger: { type: 'input_tokens', value: 1000 },
+        keep: { type: 'tool_uses', value: 1 },
+      },
+    ];
+    const edited = await client.messages.create({ ...ask(4), context_management: { edits } } as never);
+    assert.ok(total(edited.usage) < total(whole.usage) - 800, `${total(edited.usage)} vs ${total(whole.usage)}`);
+  } finally {
+    await server.close();
+  }
+});
