@@ -1,8 +1,10 @@
 /**
- * Runs a completion step's conditions in the worktree, in order, and ALL of them: the
- * retry prompt should list everything that is still wrong, not one problem per
- * iteration. Each failure carries its failure pattern and the params its extractors
- * pulled from the output, which the retry prompt is built from.
+ * Runs a completion step's conditions in the worktree, ALL of them: the retry prompt
+ * should list everything that is still wrong, not one problem per iteration. Each failure
+ * carries its failure pattern and the params its extractors pulled from the output, which
+ * the retry prompt is built from. Results come in declared order; a clean-tree check runs
+ * first, and what each validator command adds to the worktree is taken away after it
+ * (validator-outputs.ts): every condition judges the tree the agent left.
  */
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
@@ -23,6 +25,7 @@ import { commandSummary } from './summarize.js';
 import { describeRule, parseSuccessWhen, satisfies } from './success-when.js';
 import { substituteParams } from './substitute-params.js';
 import { unrecoverableReason } from './unrecoverable.js';
+import { cleanTreeFirst, isCleanTreeCheck, removeValidatorOutputs, snapshotTree } from './validator-outputs.js';
 
 export interface RunValidatorsDeps {
   readonly commands: CommandRunner;
@@ -34,20 +37,15 @@ export interface RunValidatorsDeps {
 const DEFAULT_VALIDATOR_TIMEOUT_MS = 10 * 60 * 1000;
 
 export async function runValidators(deps: RunValidatorsDeps, input: RunValidatorsInput): Promise<ValidationReport> {
+  const conditions = input.completionStep.conditions;
+  const definitions = conditions.map((condition) => definitionOf(input, condition));
+  // The tree as the agent left it; what a validator command adds is not the agent's (validator-outputs.ts).
+  const before = await snapshotTree(input.worktreePath);
   const results: ConditionResult[] = [];
   let unchanged: UnchangedBranch | undefined;
-  for (const condition of input.completionStep.conditions) {
-    const definition = input.validators[condition.validator];
-    if (definition === undefined) {
-      throw new AgentError(
-        FailureType.ConfigInvalid,
-        `Completion step ${input.completionStep.stepId} uses unknown validator ${JSON.stringify(condition.validator)}`,
-        {
-          where: `completionSteps.${input.completionStep.stepId}.conditions`,
-          expected: `one of: ${Object.keys(input.validators).join(', ') || '(no validators defined)'}`,
-        },
-      );
-    }
+  for (const index of cleanTreeFirst(conditions, input.validators)) {
+    const condition = conditions[index]!;
+    const definition = definitions[index]!;
     const checked = await runCondition({
       deps,
       worktreePath: input.worktreePath,
@@ -56,10 +54,25 @@ export async function runValidators(deps: RunValidatorsDeps, input: RunValidator
       ...(input.issueText === undefined ? {} : { issueText: input.issueText }),
       ...(input.noChange === undefined ? {} : { noChange: input.noChange }),
     });
-    results.push(checked.result);
+    if (before !== undefined && definition.type === 'command' && !isCleanTreeCheck(definition, condition))
+      await removeValidatorOutputs(input.worktreePath, before);
+    results[index] = checked.result;
     unchanged ??= checked.unchanged;
   }
   return { passed: results.every((r) => r.passed), results, ...(unchanged === undefined ? {} : { unchanged }) };
+}
+
+function definitionOf(input: RunValidatorsInput, condition: ConditionRef): ValidatorDefinition {
+  const definition = input.validators[condition.validator];
+  if (definition !== undefined) return definition;
+  throw new AgentError(
+    FailureType.ConfigInvalid,
+    `Completion step ${input.completionStep.stepId} uses unknown validator ${JSON.stringify(condition.validator)}`,
+    {
+      where: `completionSteps.${input.completionStep.stepId}.conditions`,
+      expected: `one of: ${Object.keys(input.validators).join(', ') || '(no validators defined)'}`,
+    },
+  );
 }
 
 /** A condition's result; `unchanged` when a branch-changed condition confirmed a no-change declaration. */

@@ -14,6 +14,9 @@
  *   with an unrelated red test can still finish (`baseline: ignore`).
  * - Anything else failing on the base (lint errors, tests that cannot load on the base)
  *   is reported, not fatal: it may be what the issue is about.
+ * - What a command adds to the worktree (test binaries, coverage files) is taken away
+ *   after it (conditions/validator-outputs.ts): the agent starts from the base, not from
+ *   the preflight's leftovers, and is never blamed for them.
  */
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
@@ -29,6 +32,7 @@ import { recordBaseline } from '../conditions/baseline/baseline-run.js';
 import { commandSummary } from '../conditions/summarize.js';
 import { runCollectingReports } from '../conditions/test-reports/report-files.js';
 import { testFailures } from '../conditions/test-reports/parse-test-failures.js';
+import { removeValidatorOutputs, snapshotTree } from '../conditions/validator-outputs.js';
 import { classifyPreflight, type PreflightVerdict } from './classify-preflight.js';
 import { preflightCommands, type PreflightCommand } from './preflight-commands.js';
 import { preflightStop, stopsTheRun } from './preflight-stop.js';
@@ -46,6 +50,7 @@ export async function runPreflight(deps: PreflightDeps, input: PreflightInput): 
   const notAtBase = await workBeyondBase(input.worktreePath, commit, state);
   if (notAtBase !== undefined) return { checks: [], skipped: notAtBase };
   const checks: PreflightCheck[] = [];
+  const before = await snapshotTree(input.worktreePath);
   for (const planned of preflightCommands(input.completionSteps, input.validators)) {
     const { outcome, reports } = await runCollectingReports(deps.commands, {
       command: planned.command,
@@ -53,6 +58,8 @@ export async function runPreflight(deps: PreflightDeps, input: PreflightInput): 
       timeoutMs: planned.definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
+    // A test binary or coverage file the command left is not the agent's: gone before the first step.
+    if (before !== undefined) await removeValidatorOutputs(input.worktreePath, before);
     const { command, validator } = planned;
     if (outcome.kind === 'canceled')
       throw new AgentError(FailureType.ValidationAborted, `preflight of \`${command}\` was cancelled`);

@@ -174,3 +174,27 @@ test('a worktree that already holds the work of the run (a revived run) is not p
     await repo.cleanup();
   }
 });
+
+test("what the preflight's commands leave in the worktree is gone before the first step; setup's files stay", async () => {
+  const repo = await repoAtBase({ BUILDINFO: 'source\n' });
+  try {
+    await repo.write({ 'setup-left.txt': 'left by the environment phase\n' });
+    const build =
+      'mkdir -p build && echo bin > build/test_runner && echo "<coverage/>" > coverage.xml && echo built > BUILDINFO';
+    const report = await runPreflight(
+      { commands: real },
+      {
+        worktreePath: repo.dir,
+        completionSteps: [step('closure.issue', [{ validator: 'tests', params: {} }])],
+        validators: { tests: command(build) },
+      },
+    );
+    assert.deepEqual(
+      report.checks.map((c) => c.status),
+      [PreflightStatus.Passed],
+    );
+    assert.equal(await repo.git('status', '--porcelain', '--untracked-files=all'), '?? setup-left.txt');
+  } finally {
+    await repo.cleanup();
+  }
+});
