@@ -69,6 +69,12 @@ export const sectionPromptsExist: DefinitionRule = (ctx) =>
       }),
     );
 
+/**
+ * The harness's own wording beside the step prompts (comments it posts, the placeholder of
+ * a masked tool output): read by the worker, never selected by a step.
+ */
+const HARNESS_TEMPLATE_DIRS = ['comments/', 'harness/'];
+
 export const unusedPrompts: DefinitionRule = (ctx) => {
   const systemRel = path
     .relative(ctx.layout.promptsDir, path.resolve(ctx.layout.agentDir, ctx.settings.systemPromptPath))
@@ -77,6 +83,7 @@ export const unusedPrompts: DefinitionRule = (ctx) => {
   const used = (file: string): boolean =>
     file === systemRel ||
     file === 'system.md' ||
+    HARNESS_TEMPLATE_DIRS.some((dir) => file.startsWith(dir)) ||
     !file.endsWith('.md') ||
     file.startsWith(`${ctx.c1}/${DEFAULT_RETRY_C2}/`) ||
     ctx.completionSteps.some((c) => file.startsWith(`${ctx.c1}/${c.definition.c2}/${c.definition.c3}/`)) ||
