@@ -100,6 +100,8 @@ export async function concurrentRuns(ctx: BenchContext, variant: ConcurrencyVari
       };
       const wallS = wallMs / 1000;
       const perRunMs = (seconds: number): number => Math.round((seconds * 1000) / runs);
+      // Every process's CPU for the runs over every core, against one run's wall.
+      const cpuBound = (cpu.worker + cpu.workerChildren + cpu.server) / cpus().length / (one.wallMs / 1000);
       const ok = results.filter((r) => r.outcome === 'success' && r.steps.length === steps).length;
       const sample = await Promise.all(handles.slice(0, 5).map((h) => timeBreakdown(h)));
       const avg = (f: (b: TimeBreakdown) => number): number =>
@@ -144,10 +146,8 @@ export async function concurrentRuns(ctx: BenchContext, variant: ConcurrencyVari
         cpuMsPerRunWorker: perRunMs(cpu.worker),
         cpuMsPerRunWorkerChildren: perRunMs(cpu.workerChildren),
         cpuMsPerRunServer: perRunMs(cpu.server),
-        concurrentCpuBoundRatio: roundTo(
-          (cpu.worker + cpu.workerChildren + cpu.server) / cpus().length / (one.wallMs / 1000),
-          2,
-        ),
+        concurrentCpuBoundRatio: roundTo(cpuBound, 2),
+        concurrentVsCpuBound: roundTo(wallMs / one.wallMs / cpuBound, 2),
       };
     });
   } finally {

@@ -54,11 +54,14 @@ export const concurrency = concurrencyPhase({
   budgetMs: 240_000,
   rows: [
     { key: 'concurrentRuns', unit: '' },
-    // Issue 29: at most one run's wall above what the dev server's own CPU allows.
+    // Issue 38 (settling issue 29): the wall ratio against what all the runs' CPU (worker,
+    // its sandboxed children, dev server) spread over every core allows on this machine.
+    { key: 'concurrentVsCpuBound', unit: '×', max: 1.2 },
+    // A regression guard: the best measured was the server bound + 3.0 (issue 29).
     {
       key: 'concurrentWallRatio',
       unit: '×',
-      maxFrom: (r) => plus(figure(r, 'concurrentServerBoundRatio'), 1),
+      maxFrom: (r) => plus(figure(r, 'concurrentServerBoundRatio'), 4),
     },
     { key: 'stepsPerSecond', unit: '/s' },
     { key: 'concurrentServerBoundRatio', unit: '×' },

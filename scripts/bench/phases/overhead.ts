@@ -1,6 +1,7 @@
 /**
  * Phase `overhead`: N-step runs of the intents fixture agent, durable vs in-process,
- * interleaved; the orchestration overhead per step, against the floor phase's figure,
+ * interleaved; the orchestration overhead per step, against the floor phase's figures
+ * (the host-queue floor is the target's, the workflow-queue floor a regression guard),
  * and where a durable step's time goes (task queues and execution, activities by type,
  * history events by type).
  */
@@ -16,8 +17,12 @@ export const overhead: BenchPhase = {
     { key: 'overheadMsPerStep', unit: 'ms' },
     { key: 'overheadMsPerStepInterval', unit: 'ms' },
     { key: 'floorMsPerStep', unit: 'ms' },
-    // Issue 29: relative to Temporal's own floor measured in the same run.
-    { key: 'overheadVsFloor', unit: '×', max: 1.5 },
+    // Issue 38 (settling issue 29): steps run on their worktree host's queue (fleet failover),
+    // so the overhead is held against that floor, measured in the same run.
+    { key: 'overheadVsHostQueueFloor', unit: '×', max: 1.5 },
+    { key: 'floorHostQueueMsPerStep', unit: 'ms' },
+    // A regression guard against the workflow-queue floor: the best measured was 2.55 (issue 29).
+    { key: 'overheadVsFloor', unit: '×', max: 3 },
     { key: 'perStepHistoryEvents', unit: '' },
   ],
   title: (cfg) => `overhead (${cfg.overheadSteps} steps at ${cfg.overheadLatencyMs} ms, ${cfg.overheadReps} rep)`,
@@ -48,6 +53,11 @@ export const overhead: BenchPhase = {
     }
     if (typeof results.floorMsPerStep === 'number' && results.floorMsPerStep > 0)
       figures.overheadVsFloor = roundTo(Number(figures.overheadMsPerStep) / results.floorMsPerStep, 2);
+    if (typeof results.floorHostQueueMsPerStep === 'number' && results.floorHostQueueMsPerStep > 0)
+      figures.overheadVsHostQueueFloor = roundTo(
+        Number(figures.overheadMsPerStep) / results.floorHostQueueMsPerStep,
+        2,
+      );
     note(
       `  durable run, per step: ${figures.perStepActivities} activities (queue ${figures.perStepActivityQueueMs} ms, exec ${figures.perStepActivityExecMs} ms), ` +
         `${figures.perStepWorkflowTasks} workflow tasks (queue ${figures.perStepWorkflowTaskQueueMs} ms, exec ${figures.perStepWorkflowTaskExecMs} ms); ` +
