@@ -12,15 +12,22 @@
  *   network are the host's).
  * - `none`: plain bash in its own process group (logged as a warning).
  *
+ * A root worker's commands run as the sandbox user (sandbox-policy: `nobody` by
+ * default), never as root: the binds are idmapped (idmapped-binds.ts). Where that does
+ * not work (no idmapped mounts, no python3), they run as root without any capability,
+ * and the worker says so once.
+ *
  * In every mode `setpriv --pdeathsig KILL` (when available) ties the sandbox to the
  * worker: if the worker dies, its unshare child gets SIGKILL and, through
  * `--kill-child`, the whole namespace goes with it.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sharedSpawner } from '../process/spawner/process-spawner.js';
 import { PRELUDE, preludeArgs, type SandboxView } from './sandbox-prelude.js';
+import { sandboxUidFromEnv, SANDBOX_UID_ENV } from './sandbox-policy.js';
 
 export const IsolationMode = {
   Namespaces: 'namespaces',
@@ -37,6 +44,11 @@ export interface Isolation {
   readonly privateNetwork: boolean;
   /** `setpriv --pdeathsig` is available. */
   readonly pdeathsig: boolean;
+  /**
+   * The host uid commands run as (a root worker's `namespaces` mode) and the system
+   * python3 that makes the idmapped binds; undefined: the worker's uid.
+   */
+  readonly sandboxUser?: { readonly uid: number; readonly python: string };
 }
 
 const USER = ['--user', '--map-root-user'];
@@ -81,19 +93,42 @@ async function succeeds(argv: readonly string[]): Promise<boolean> {
 }
 
 /** Runs the real prelude on a scratch dir: inside writable, outside read-only, own PID 1. */
-async function probe(mode: IsolationMode, net: boolean): Promise<boolean> {
+async function probe(mode: IsolationMode, net: boolean, user?: SandboxView['user']): Promise<boolean> {
   // The command is the namespace's init, or (with the prelude) its child.
-  const check = '{ test "$$" = 1 || test "$PPID" = 1; } && test -r /proc/1/environ';
+  // /proc is the namespace's when it names this shell by the same pid as the shell does.
+  const check = '{ test "$$" = 1 || test "$PPID" = 1; } && read -r p _ < /proc/self/stat && test "$p" = "$$"';
   if (!hasMounts(mode)) return succeeds([...unshareArgs(mode, false), 'bash', '-c', check]);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'sandbox-probe-'));
   try {
-    const view: SandboxView = { writable: [dir], readOnly: [], hidden: [], protectedPaths: [] };
-    const command = `${check} && touch in && ! touch /etc/.issue-agent-probe 2>/dev/null`;
+    const view: SandboxView = { writable: [dir], readOnly: [], hidden: [], protectedPaths: [], user };
+    // As the sandbox user: its own uid, and the root-owned scratch dir writable (idmapped).
+    const asUser = user === undefined ? '' : ` && test "$(id -u)" = ${user.uid}`;
+    const command = `${check}${asUser} && touch in && ! touch /etc/.issue-agent-probe 2>/dev/null`;
     const argv = [...unshareArgs(mode, net), 'bash', '-c', PRELUDE, 'sandbox', ...preludeArgs(view, command)];
     return await succeeds(['bash', '-c', `cd "$1" && shift && exec "$@"`, 'probe', dir, ...argv]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The system python3 (never a version manager's shim, whose answer depends on the cwd). */
+const SYSTEM_PYTHONS = ['/usr/bin/python3', '/usr/local/bin/python3', '/bin/python3'];
+
+/** The uid a root worker's commands run as, when dropping to it works here. */
+async function sandboxUser(net: boolean, warn: (message: string) => void): Promise<SandboxView['user']> {
+  const uid = sandboxUidFromEnv();
+  if (uid === 0) {
+    warn(`[tools] WARNING: ${SANDBOX_UID_ENV}=0: agent commands run as root (without capabilities).`);
+    return undefined;
+  }
+  const python = SYSTEM_PYTHONS.find((p) => existsSync(p));
+  const user = python === undefined ? undefined : { uid, python };
+  if (user !== undefined && (await probe(IsolationMode.Namespaces, net, user))) return user;
+  warn(
+    `[tools] WARNING: agent commands run as root (without capabilities): running them as uid ${uid} needs ` +
+      'idmapped mounts (Linux 5.12+) and python3 here.',
+  );
+  return undefined;
 }
 
 let probed: Promise<Isolation> | undefined;
@@ -104,10 +139,12 @@ export function detectIsolation(warn: (message: string) => void = (m) => console
     const pdeathsig = await succeeds(['setpriv', '--pdeathsig', 'KILL', 'true']);
     if (process.platform === 'linux') {
       for (const mode of [IsolationMode.Namespaces, IsolationMode.UserNamespaces]) {
-        if (await probe(mode, true)) return { mode, privateNetwork: true, pdeathsig };
-        if (await probe(mode, false)) {
-          warn('[tools] WARNING: no private network namespace here; the agent shell uses the host network.');
-          return { mode, privateNetwork: false, pdeathsig };
+        for (const privateNetwork of [true, false]) {
+          if (!(await probe(mode, privateNetwork))) continue;
+          if (!privateNetwork)
+            warn('[tools] WARNING: no private network namespace here; the agent shell uses the host network.');
+          const user = mode === IsolationMode.Namespaces ? await sandboxUser(privateNetwork, warn) : undefined;
+          return { mode, privateNetwork, pdeathsig, ...(user === undefined ? {} : { sandboxUser: user }) };
         }
       }
       for (const mode of [IsolationMode.PidNamespace, IsolationMode.UserPidNamespace]) {
@@ -132,8 +169,9 @@ export function isolatedArgv(
   options: { readonly command: string; readonly view: SandboxView; readonly privateNetwork: boolean },
 ): { file: string; args: string[] } {
   const net = options.privateNetwork && isolation.privateNetwork;
+  const view = isolation.sandboxUser === undefined ? options.view : { ...options.view, user: isolation.sandboxUser };
   const inner = hasMounts(isolation.mode)
-    ? ['bash', '-c', PRELUDE, 'sandbox', ...preludeArgs(options.view, options.command)]
+    ? ['bash', '-c', PRELUDE, 'sandbox', ...preludeArgs(view, options.command)]
     : ['bash', '-c', options.command];
   const argv = [
     ...(isolation.pdeathsig ? ['setpriv', '--pdeathsig', 'KILL'] : []),

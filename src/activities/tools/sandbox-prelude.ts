@@ -35,14 +35,22 @@
  *    process of the namespace, and when it exits the kernel kills whatever is left.
  *
  * Arguments: `w:<dir>` writable, `r:<dir>` read-only, `h:<dir>` hidden, `p:<path>`
- * protected, then `--` and the command line.
+ * protected, `u:<uid>:<python3>` the sandbox user and the interpreter that makes its
+ * binds, then `--` and the command line.
+ *
+ * With a sandbox user (a root worker: process-isolation), the binds are idmapped
+ * (idmapped-binds.ts), the hiding tmpfs belong to that user, and the command runs as it:
+ * never as root on the host.
  */
+import { IDMAPPED_BINDS_PROGRAM } from './idmapped-binds.js';
 
 export const PRELUDE = `
 set -eu
-binds=(); modes=(); hides=(); protects=()
+IDMAPPED_BINDS='${IDMAPPED_BINDS_PROGRAM}'
+binds=(); modes=(); hides=(); protects=(); uid=""
 while [ "$#" -gt 0 ]; do
   case "$1" in
+    u:*) uid="\${1#u:}"; py="\${uid#*:}"; uid="\${uid%%:*}" ;;
     w:*) binds+=("\${1#w:}"); modes+=(rw) ;;
     r:*) binds+=("\${1#r:}"); modes+=(ro) ;;
     h:*) hides+=("\${1#h:}") ;;
@@ -70,7 +78,8 @@ done
 # Our tmpfs get a source of their own: mount -a skips an entry that looks mounted already,
 # and a host whose /var/tmp is a tmpfs named "tmpfs" would keep it, secrets and all.
 label="issue-agent-sandbox-\${SRANDOM:-$RANDOM}$RANDOM"
-[ -z "$scratch" ] || mount -t tmpfs -o mode=755,size=64m "$label" "$scratch"
+tmpfs=mode=755,size=64m; [ -z "$uid" ] || tmpfs="$tmpfs,uid=$uid,gid=$uid"
+[ -z "$scratch" ] || mount -t tmpfs -o "$tmpfs" "$label" "$scratch"
 # One mount(8) for a whole table (mount -a with its own fstab, written to the scratch
 # tmpfs) instead of one per mount; without a hidden dir to write it in, one per entry.
 srcs=(); tgts=(); types=(); opts=()
@@ -91,18 +100,23 @@ apply() {
 }
 for h in "\${hides[@]}"; do
   [ "$h" != "$scratch" ] && [ -d "$h" ] && ! under "$h" "\${hides[@]}" || continue
-  entry "$label" "$h" tmpfs mode=755,size=64m
+  entry "$label" "$h" tmpfs "$tmpfs"
 done
 # Binds come before the inherited mounts turn read-only, so a writable one is writable as
 # made (a bind keeps the read-only flag of the mount it comes from).
+# With a sandbox user, each bind is idmapped (idmapped-binds.ts): root's files shown as its.
+idmapped=()
 for i in "\${!binds[@]}"; do
+  if [ -n "$uid" ]; then idmapped+=("\${modes[$i]}:\${fds[$i]}:\${binds[$i]}"); continue; fi
   if [ "\${modes[$i]}" = ro ]; then o=bind,ro,X-mount.mkdir; else o=bind,X-mount.mkdir; fi
   entry "/proc/self/fd/\${fds[$i]}" "\${binds[$i]}" none "$o"
 done
 apply --no-canonicalize
+# From / and by its path: a PATH shim (pyenv's) would cd back into a directory now hidden.
+[ -z "$uid" ] || [ "\${#idmapped[@]}" -eq 0 ] || (cd / && "$py" -I -S -c "$IDMAPPED_BINDS" "$uid" "$uid" "\${idmapped[@]}")
 # Where ours are, as mountinfo names them (escaped; through symlinks too, by cd -P).
 declare -A mine=()
-for t in "$scratch" "\${tgts[@]}"; do
+for t in "$scratch" "\${tgts[@]}" "\${binds[@]}"; do
   [ -n "$t" ] || continue
   esc "$t" e; mine["$e"]=1
   if cd -P -- "$t" 2>/dev/null; then esc "$PWD" e; mine["$e"]=1; fi
@@ -149,15 +163,20 @@ if [ -w /proc/sys/kernel/core_pattern ]; then echo "sandbox: /proc/sys is writab
 for fd in "\${fds[@]}"; do exec {fd}<&-; done
 ip link set lo up 2>/dev/null || true
 cd "$here"; OLDPWD="$here" # the cd -P above must not show in the command's environment
-unset binds modes hides protects fds here scratch srcs tgts types opts label points sysfs mine ours e q o t p
+unset binds modes hides protects fds here scratch srcs tgts types opts label points sysfs mine ours e q o t p idmapped tmpfs IDMAPPED_BINDS py
 trap 'kill -TERM -1 2>/dev/null; sleep 0.5; exit 143' TERM
 # No capability at all (bounding set empty, so not even a setuid binary regains one), and
 # no_new_privs: whatever uid the command runs as, it cannot mount, remount or load modules.
-setpriv --no-new-privs --bounding-set=-all --inh-caps=-all bash -c "$cmd" <&0 &
+# With a sandbox user (a root worker), not root either.
+user=(); [ -z "$uid" ] || user=(--reuid "$uid" --regid "$uid" --clear-groups)
+unset uid
+setpriv "\${user[@]}" --no-new-privs --bounding-set=-all --inh-caps=-all bash -c "$cmd" <&0 &
 wait "$!"
 `;
 
 export interface SandboxView {
+  /** The host uid (and gid) the command runs as, through idmapped binds; undefined: the caller's. */
+  readonly user?: { readonly uid: number; readonly python: string };
   readonly writable: readonly string[];
   readonly readOnly: readonly string[];
   readonly hidden: readonly string[];
@@ -168,5 +187,13 @@ export interface SandboxView {
 export function preludeArgs(view: SandboxView, command: string): string[] {
   const binds = [...view.writable.map((d) => `w:${d}`), ...view.readOnly.map((d) => `r:${d}`)];
   binds.sort((a, b) => a.length - b.length);
-  return [...binds, ...view.hidden.map((d) => `h:${d}`), ...view.protectedPaths.map((p) => `p:${p}`), '--', command];
+  const user = view.user === undefined ? [] : [`u:${view.user.uid}:${view.user.python}`];
+  return [
+    ...user,
+    ...binds,
+    ...view.hidden.map((d) => `h:${d}`),
+    ...view.protectedPaths.map((p) => `p:${p}`),
+    '--',
+    command,
+  ];
 }
