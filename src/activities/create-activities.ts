@@ -230,7 +230,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
         { ...input, repoPath: await remote.repoPathOnHost(input.repoPath, { fetch: true }) },
       ),
     ),
-    evaluateCustomVerdict: edge(async (input) => evaluateCustomVerdict(input)),
+    evaluateCustomVerdict: edge(async (input) => evaluateCustomVerdict(await snapshots.custom(input))),
     runStepRunner: edge(async (input) => {
       const { workflowExecution, activityId } = Context.current().info;
       const scope = { runId: workflowExecution?.runId ?? input.stepId, activityId };

@@ -219,6 +219,8 @@ export interface CheckExternalStateInput {
 export interface CustomVerdictInput {
   readonly agentDir: string;
   readonly handlerPath: string;
+  /** The run's definition snapshot: the handler module is loaded from it, never from the agent directory. */
+  readonly snapshot?: DefinitionSnapshotRef;
   readonly iteration: number;
   readonly output: JsonObject;
   readonly config: JsonObject;

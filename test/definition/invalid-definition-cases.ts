@@ -181,6 +181,26 @@ export const INVALID_DEFINITIONS: readonly DefinitionMutation[] = [
     ],
   },
   {
+    name: 'custom-handler-not-found',
+    expected: { code: 'VERDICT_HANDLER_NOT_FOUND', file: 'agent.json', pointer: '/runner/verdict/config/handlerPath' },
+    edits: [
+      {
+        file: 'agent.json',
+        patch: [{ set: '/runner/verdict', value: { type: 'meta:custom', config: { handlerPath: 'verdict.mjs' } } }],
+      },
+    ],
+  },
+  {
+    name: 'custom-handler-outside',
+    expected: { code: 'VERDICT_HANDLER_OUTSIDE', file: 'agent.json', pointer: '/runner/verdict/config/handlerPath' },
+    edits: [
+      {
+        file: 'agent.json',
+        patch: [{ set: '/runner/verdict', value: { type: 'meta:custom', config: { handlerPath: '../verdict.mjs' } } }],
+      },
+    ],
+  },
+  {
     name: 'custom-without-handler',
     expected: {
       code: 'VERDICT_HANDLER_PATH_MISSING',

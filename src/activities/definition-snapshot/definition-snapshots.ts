@@ -5,11 +5,15 @@
  * functions take an activity input that names the snapshot and return it with every
  * definition path (agentDir, promptsDir, schemasDir) moved into this worker's verified
  * copy: the readers below them (C3L prompts, schemas, retry templates, the system
- * prompt) then never see the agent directory again. An input without a snapshot (a run
- * from before snapshots) is returned unchanged.
+ * prompt, a custom completion handler) then never see the agent directory again. An
+ * input without a snapshot (a run from before snapshots) is returned unchanged, and so
+ * is a custom handler input whose snapshot does not hold the handler (taken before
+ * handlers were part of it: that run goes on as it started, from the agent directory).
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type {
+  CustomVerdictInput,
   LoadDefinitionInput,
   QueryStepInput,
   ResolvePromptInput,
@@ -30,6 +34,7 @@ export interface DefinitionSnapshots {
   schema(input: ResolveSchemaInput): Promise<ResolveSchemaInput>;
   retry(input: BuildRetryPromptInput): Promise<BuildRetryPromptInput>;
   query(input: QueryStepInput): Promise<QueryStepInput>;
+  custom(input: CustomVerdictInput): Promise<CustomVerdictInput>;
 }
 
 export function createDefinitionSnapshots(store: SnapshotStore): DefinitionSnapshots {
@@ -77,6 +82,11 @@ export function createDefinitionSnapshots(store: SnapshotStore): DefinitionSnaps
       if (input.snapshot === undefined) return input;
       const to = await open(input.snapshot);
       return { ...input, promptsDir: to(input.promptsDir) };
+    },
+    async custom(input) {
+      if (input.snapshot === undefined) return input;
+      const agentDir = (await open(input.snapshot))(input.agentDir);
+      return existsSync(path.resolve(agentDir, input.handlerPath)) ? { ...input, agentDir } : input;
     },
     async query(input) {
       const ref = input.system.snapshot ?? input.stepPrompt?.snapshot ?? input.stepSchema?.snapshot;

@@ -1,7 +1,8 @@
 /**
  * The files that make up a definition, and their hash: sha256 over agent.json, the
- * registry, every schema file, every prompt file (retry templates among them) and the
- * system prompt, in sorted path order, each as `path NUL content NUL`. A run records this
+ * registry, every schema file, every prompt file (retry templates among them), the
+ * system prompt and a `custom` completion type's handler module (verdict-handler-files.ts),
+ * in sorted path order, each as `path NUL content NUL`. A run records this
  * hash to say which definition it used, and snapshots exactly these files at its start.
  */
 import { createHash } from 'node:crypto';

@@ -7,12 +7,8 @@
  * skipped, and a rule's problem under a shape error's pointer is not repeated).
  */
 import path from 'node:path';
-import type {
-  AgentDefinition,
-  CompletionStepDefinition,
-  SectionDefinition,
-  StepDefinition,
-} from '../../contracts/definition.js';
+import type { AgentDefinition, CompletionStepDefinition, SectionDefinition } from '../../contracts/definition.js';
+import type { StepDefinition } from '../../contracts/definition.js';
 import { detectLayout, registryPath, relativeToAgent, type AgentLayout } from './agent-layout.js';
 import { checkAgentFile, checkRegistryFile } from '../file-schemas/config-schema-check.js';
 import { deepFreeze } from './deep-freeze.js';
@@ -33,6 +29,7 @@ import { readOnlyByAllowedTools } from '../rules/boundary-rules.js';
 import { SchemaFileCache } from '../schema/schema-file-cache.js';
 import type { DefinitionOverrides } from '../../contracts/repo-config.js';
 import { applyOverrides, overridesHash } from './apply-overrides.js';
+import { verdictHandlerFiles } from './verdict-handler-files.js';
 
 export { DefinitionError };
 export type { Problem };
@@ -214,6 +211,7 @@ async function assemble(
     ...schemaFiles,
     ...promptFiles,
     path.resolve(layout.agentDir, settings.systemPromptPath),
+    ...verdictHandlerFiles(layout.agentDir, settings.verdict),
   ]);
   const filesHash = await hashDefinitionFiles(layout.agentDir, files);
   const hash = overridesHash(filesHash, overrides);

@@ -14,6 +14,7 @@ import { modelsKnown } from './model-rules.js';
 import { flowStepsComplete, inputsReadKnownSteps, runnerStepsValid, stepMachineGated } from './step-shape-rules.js';
 import { sectionPromptsExist } from './prompt-rules.js';
 import { promptVariablesBound } from './prompt-variable-rules.js';
+import { verdictHandlerPresent } from './verdict-handler-rules.js';
 import { retryTemplatesValid } from './retry-template-rules.js';
 import { outputSchemasResolve } from './schema-rules.js';
 import { handoffOnInitialStep, intentsAllowedForKind, stepIdEqualsKey, stepKindKnown } from './step-rules.js';
@@ -51,6 +52,7 @@ export const DEFINITION_RULES: readonly DefinitionRule[] = [
   unusedPrompts,
   promptVariablesBound,
   retryTemplatesValid,
+  verdictHandlerPresent,
   conditionsUseKnownValidators,
   validatorPatternsKnown,
   validatorExtractorsKnown,

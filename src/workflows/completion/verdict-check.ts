@@ -2,11 +2,12 @@
  * Consults the agent's completion type (seed 000 "CompletionType") after an
  * iteration. The strategies are pure; what they need from outside (the issue's state
  * for externalState, a custom handler's answer) is fetched by activities first, and
- * only when the strategy asks for it.
+ * only when the strategy asks for it. The handler is the run's snapshot of it.
  */
 import type { StepDefinition } from '../../contracts/definition.js';
 import type { Intent } from '../../contracts/intents.js';
 import type { JsonObject } from '../../contracts/json.js';
+import { snapshotOf } from '../../contracts/step-inputs.js';
 import { evaluateVerdict, verdictNeeds } from './evaluate-verdict.js';
 import type { VerdictDecision } from './verdict-types.js';
 import { workspaceActivities } from '../run/activity-proxies.js';
@@ -42,6 +43,7 @@ export async function decideVerdict(ctx: RunContext, session: RunSession, args: 
           iteration: session.state.iteration,
           output: args.output,
           config: spec.config,
+          ...snapshotOf(ctx.definition),
         });
   return evaluateVerdict(spec, {
     iteration: session.state.iteration,

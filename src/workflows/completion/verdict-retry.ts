@@ -3,11 +3,13 @@
  * comes with a retry prompt): the reason becomes a failure of pattern `verdict-not-met`
  * with params, and its retry prompt is built like any validator's, from the agent's
  * C3L retry templates (`<c1>/<c2>/<c3>/f_failed_verdict-not-met.md`, then `f_failed.md`),
- * by the same activity. The text lives in prompts/, never here.
+ * by the same activity, from the run's definition snapshot. The text lives in prompts/,
+ * never here.
  */
 import type { BuildRetryPromptInput, ConditionResult } from '../../contracts/activities.js';
 import { VERDICT_NOT_MET } from '../../contracts/completion-types.js';
 import type { AgentDefinition, CompletionStepDefinition } from '../../contracts/definition.js';
+import { snapshotOf } from '../../contracts/step-inputs.js';
 import { configActivities } from '../run/activity-proxies.js';
 import { completionStepFor } from './completion-loop.js';
 
@@ -54,6 +56,7 @@ export function verdictRetryInput(
     completionStep: retryHome(closureStepId, guard),
     failurePatterns: definition.failurePatterns,
     failed: [failure],
+    ...snapshotOf(definition),
   };
 }
 

@@ -1,12 +1,13 @@
 /**
  * The definition snapshot (seed 001: the configuration is fixed for the run): the run's
  * loadDefinition copies the definition's files into a content-addressed store; prompts,
- * schemas, retry templates and the system prompt are then read from the copy only, and a
- * copy that is gone or changed is DEFINITION_CHANGED, never a different definition.
+ * schemas, retry templates, the system prompt and a custom completion handler are then
+ * read from the copy only, and a copy that is gone or changed is DEFINITION_CHANGED,
+ * never a different definition.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AgentError } from '../../../src/contracts/errors.js';
@@ -18,7 +19,8 @@ import { resolveStepSchema } from '../../../src/definition/schema/resolve-step-s
 import { buildRetryPrompt } from '../../../src/activities/conditions/retry-prompt/build-retry-prompt.js';
 import { readFileIfExists } from '../../../src/activities/conditions/retry-prompt/read-file-if-exists.js';
 import { createDefinitionSnapshots } from '../../../src/activities/definition-snapshot/definition-snapshots.js';
-import { createSnapshotStore } from '../../../src/activities/definition-snapshot/snapshot-store.js';
+import { createSnapshotStore, digestOf } from '../../../src/activities/definition-snapshot/snapshot-store.js';
+import { evaluateCustomVerdict } from '../../../src/activities/completion/custom-verdict.js';
 
 const REPRODUCE = path.join('prompts', 'steps', 'continuation', 'reproduce', 'f_default.md');
 const RETRY = path.join('prompts', 'steps', 'retry', 'issue', 'f_failed_git-dirty.md');
@@ -133,6 +135,48 @@ test('a worker without the snapshot rebuilds it only from an unchanged agent dir
     await assert.rejects(third.prompt(promptOf(definition, step)), changed(/is not in .* now holds/));
     await rm(`${f.storeRoot}-other`, { recursive: true, force: true });
     await rm(`${f.storeRoot}-third`, { recursive: true, force: true });
+  } finally {
+    await f.cleanup();
+  }
+});
+
+test('a custom completion handler is part of the snapshot (with its package.json) and is loaded from it', async () => {
+  const f = await fixture();
+  try {
+    const agentFile = path.join(f.agentDir, 'registry', 'agent.json');
+    const agent = JSON.parse(await readFile(agentFile, 'utf8')) as { runner: Record<string, unknown> };
+    agent.runner['verdict'] = { type: 'custom', config: { handlerPath: 'handlers/done.js' } };
+    await writeFile(agentFile, JSON.stringify(agent));
+    await mkdir(path.join(f.agentDir, 'handlers'), { recursive: true });
+    // A .js handler is an ES module only through the agent's package.json: the copy needs it too.
+    await writeFile(path.join(f.agentDir, 'package.json'), '{ "type": "module" }\n');
+    const handler = (reason: string) => `export default () => ({ done: false, reason: '${reason}' });\n`;
+    await writeFile(path.join(f.agentDir, 'handlers', 'done.js'), handler('ORIGINAL'));
+    const snapshots = createDefinitionSnapshots(createSnapshotStore(f.storeRoot));
+    const definition = await snapshots.load({ agentDir: f.agentDir });
+    const stored = path.join(f.storeRoot, definition.snapshot!.digest);
+    assert.equal(await readFile(path.join(stored, 'handlers', 'done.js'), 'utf8'), handler('ORIGINAL'));
+    assert.equal(await readFile(path.join(stored, 'package.json'), 'utf8'), '{ "type": "module" }\n');
+
+    await writeFile(path.join(f.agentDir, 'handlers', 'done.js'), handler('EDITED'));
+    const input = {
+      agentDir: definition.agentDir,
+      handlerPath: 'handlers/done.js',
+      iteration: 1,
+      output: {},
+      config: {},
+      snapshot: definition.snapshot!,
+    };
+    const mapped = await snapshots.custom(input);
+    assert.equal(mapped.agentDir, stored);
+    assert.deepEqual(await evaluateCustomVerdict(mapped), { done: false, reason: 'ORIGINAL' });
+    // A snapshot taken before handlers were part of it does not hold one: the run goes on as it started.
+    await rm(path.join(stored, 'handlers'), { recursive: true });
+    await rm(path.join(stored, 'package.json'));
+    const oldDigest = await digestOf(stored);
+    await rename(stored, path.join(f.storeRoot, oldDigest));
+    const older = { ...input, snapshot: { ...definition.snapshot!, digest: oldDigest } };
+    assert.equal((await snapshots.custom(older)).agentDir, definition.agentDir);
   } finally {
     await f.cleanup();
   }
