@@ -11,6 +11,12 @@
  * explicitly (handOverBranch: the label pipeline does it as a recorded activity before
  * each dispatch) or deleted. A branch without a recorded owner (made before owners were
  * recorded, or by hand) is claimed by the first agent that prepares it.
+ *
+ * Branch and worktree names depend on each agent's branchPrefix and worktree root, so two
+ * agents could otherwise hold two live branches of one issue side by side: a live
+ * worktree on another run-made branch of the issue (`<other prefix>/issue-<n>`, one with a
+ * recorded owner) refuses a second one (refuseSecondLiveBranch). Once that worktree is
+ * gone (delivered, or removed) the other prefix's branch may stay for review.
  */
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
@@ -61,6 +67,42 @@ export async function refuseIfOwnedByAnother(
   const owner = await branchOwner(claim.repoPath, branch);
   if (owner !== undefined && owner !== claim.agent)
     throw ownedByAnother({ ...claim, branch, worktreePath: inTheWay.path }, owner);
+}
+
+/** A live worktree of the repository (workspace/git/repo-queries.ts listWorktrees). */
+interface LiveWorktree {
+  readonly path: string;
+  readonly branch?: string;
+  readonly prunable: boolean;
+}
+
+/** `<any prefix>/issue-<n>` or `issue-<n>`: a branch a run makes for issue n. */
+const isIssueBranch = (branch: string, issue: number): boolean => new RegExp(`(^|/)issue-${issue}$`).test(branch);
+
+/**
+ * Refuses (WORKTREE_OWNED) when another run-made branch of the issue is checked out in a
+ * live worktree: preparing `claim.branch` would give the issue a second live branch.
+ */
+export async function refuseSecondLiveBranch(claim: OwnerClaim, worktrees: readonly LiveWorktree[]): Promise<void> {
+  if (claim.agent === undefined) return;
+  for (const tree of worktrees) {
+    const other = tree.branch;
+    if (tree.prunable || other === undefined || other === claim.branch || !isIssueBranch(other, claim.issue)) continue;
+    const owner = await branchOwner(claim.repoPath, other);
+    if (owner === undefined) continue;
+    throw new AgentError(
+      FailureType.WorktreeOwned,
+      `issue #${claim.issue} already has a live branch, ${other} (worktree ${tree.path}, agent "${owner}"); ` +
+        `agent "${claim.agent}" would make a second one, ${claim.branch} (1 issue = 1 branch = 1 worktree = 1 agent)`,
+      {
+        where: `branch ${other}`,
+        expected:
+          `the run on ${other} ended and its worktree removed (delivered, or \`git worktree remove ${tree.path}\`), ` +
+          `or agent "${claim.agent}" with the same branchPrefix and worktree root as agent "${owner}", so the branch can be handed over`,
+        details: { branch: other, owner, agent: claim.agent, wanted: claim.branch },
+      },
+    );
+  }
 }
 
 export function ownedByAnother(claim: OwnerClaim, owner: string): AgentError {

@@ -4,7 +4,8 @@
  * this function is "find what exists, create only what is missing".
  *
  * The branch and worktree belong to one agent (branch-owner.ts): another agent's are
- * refused with WORKTREE_OWNED before anything is touched.
+ * refused with WORKTREE_OWNED before anything is touched, and so is a second live branch
+ * of the issue under another branchPrefix.
  *
  * Before the run's first step it also records the repository's git config and hooks
  * (git-state-snapshot; a resumed run keeps its first snapshot) and creates the agent's
@@ -32,7 +33,7 @@ import { ensureAgentHome, sweepStaleSandboxesOccasionally } from './sandbox-stat
 import { ensureExcluded } from './ensure-excluded.js';
 import { recordRunRef } from './run-refs.js';
 import { worktreeLayout } from './worktree-layout.js';
-import { claimBranch, refuseIfOwnedByAnother, setBranchOwner } from './branch-owner.js';
+import { claimBranch, refuseIfOwnedByAnother, refuseSecondLiveBranch, setBranchOwner } from './branch-owner.js';
 
 export interface PrepareWorkspaceDeps {
   readonly issueSource: IssueSourceFactory;
@@ -108,6 +109,7 @@ async function prepareLocked(
       issue,
     };
   }
+  await refuseSecondLiveBranch(claim, worktrees);
   if (worktrees.some((w) => w.prunable)) await git(repoPath, ['worktree', 'prune']);
   await assertFreeDirectory(layout.worktreePath);
   await mkdir(dirname(layout.worktreePath), { recursive: true });

@@ -158,3 +158,54 @@ test('a second agent with its own worktree root is refused the first agent’s c
     assert.equal(list.includes('.worktrees'), false, 'no second worktree');
   });
 });
+
+/** WORKTREE_OWNED for a second live branch: names the live one, its owner and the refused agent's branch. */
+const secondLive = (live: string, owner: string, agent: string, wanted: string) => (e: unknown) =>
+  AgentError.isInstance(e) &&
+  e.code === 'WORKTREE_OWNED' &&
+  e.message.includes(`issue #7 already has a live branch, ${live}`) &&
+  e.message.includes(`agent "${owner}"`) &&
+  e.message.includes(`agent "${agent}" would make a second one, ${wanted}`);
+
+test('another branchPrefix and worktree root do not give an issue a second live branch', async () => {
+  await withRepo(async (repo) => {
+    const first = await prepareWorkspace(deps, input(repo.dir, 'considerer'));
+    const other = { ...input(repo.dir, 'detailer'), branchPrefix: 'detail', worktreeRoot: '.worktrees' };
+    await assert.rejects(
+      prepareWorkspace(deps, other),
+      secondLive('agent/issue-7', 'considerer', 'detailer', 'detail/issue-7'),
+    );
+    assert.equal(await repo.git('branch', '--list', 'detail/issue-7'), '', 'no second branch');
+    assert.equal(
+      (await repo.git('worktree', 'list', '--porcelain')).includes('.worktrees'),
+      false,
+      'no second worktree',
+    );
+    // The same agent under a new prefix would make a second branch too.
+    await assert.rejects(
+      prepareWorkspace(deps, {
+        ...input(repo.dir, 'considerer'),
+        branchPrefix: 'consider',
+        worktreeRoot: '.worktrees',
+      }),
+      secondLive('agent/issue-7', 'considerer', 'considerer', 'consider/issue-7'),
+    );
+    // Once the first run's worktree is gone (delivered as a branch), the other prefix may work the issue.
+    await repo.git('worktree', 'remove', '--force', first.worktreePath);
+    const second = await prepareWorkspace(deps, other);
+    assert.equal(second.branch, 'detail/issue-7');
+    assert.equal(await branchOwner(repo.dir, 'detail/issue-7'), 'detailer');
+  });
+});
+
+test('a branch named like an issue branch but made by hand (no owner) is not a live run branch', async () => {
+  await withRepo(async (repo) => {
+    await repo.git('worktree', 'add', '-q', '-b', 'fix/issue-7', `${repo.dir}-hand`);
+    try {
+      const prepared = await prepareWorkspace(deps, input(repo.dir, 'iterator'));
+      assert.equal(prepared.branch, 'agent/issue-7');
+    } finally {
+      await repo.git('worktree', 'remove', '--force', `${repo.dir}-hand`);
+    }
+  });
+});
