@@ -104,8 +104,14 @@ export function resolveTemporalCli() {
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const bin = resolveTemporalCli();
-    mkdirSync(tools, { recursive: true });
-    writeFileSync(join(tools, 'temporal-path'), bin);
+    // Remembered for the next call; a checkout this user cannot write (another user's,
+    // e.g. the attack tests run as a normal user) still gets the answer on stdout.
+    try {
+      mkdirSync(tools, { recursive: true });
+      writeFileSync(join(tools, 'temporal-path'), bin);
+    } catch (err) {
+      say(`not remembered in ${tools}: ${err instanceof Error ? err.message : String(err)}`);
+    }
     say(`using ${bin} (${works(bin)})`);
     process.stdout.write(`${bin}\n`);
   } catch (err) {
