@@ -17,6 +17,7 @@ import { existsSync } from 'node:fs';
 import { DEMO_DIR, createSampleRepo } from '../../src/dev/sample-repo.js';
 import { loadSessionScript, type SessionRule } from '../../src/dev/model-server/session-script.js';
 import { runScenario } from '../helpers/run-scenario.js';
+import { toolResultText } from '../helpers/tool-results.js';
 import { teardownEnv, testEnv } from '../helpers/temporal-env.js';
 
 const MODEL_KEY = 'canary-model-key-ATTACK-0001';
@@ -124,11 +125,11 @@ for (const mode of ['namespaces', 'no-namespaces'] as const) {
       const transcriptPath = result.steps[0]?.transcript;
       assert.ok(transcriptPath);
       const transcript = await readFile(transcriptPath, 'utf8');
-      assert.match(transcript, /PATH=/, 'the env dump ran (the checks are not vacuous)');
-      assert.match(transcript, /home=/);
+      assert.match(toolResultText(transcript), /PATH=/, 'the env dump ran (the checks are not vacuous)');
+      assert.match(toolResultText(transcript), /home=/);
       if (mode === 'namespaces') {
         assert.ok(!transcript.includes(HOME_CANARY), "the worker's ~/.gitconfig is hidden");
-        assert.match(transcript, /Read-only file system/, 'the git dir refused the plants');
+        assert.match(toolResultText(transcript), /Read-only file system/, 'the git dir refused the plants');
       }
       const history = JSON.stringify(await handle.fetchHistory());
       for (const canary of [MODEL_KEY, GITHUB_TOKEN, HOME_CANARY]) {

@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { loadSessionScript, type SessionRule } from '../../src/dev/model-server/session-script.js';
 import { runScenario } from '../helpers/run-scenario.js';
+import { toolResultText } from '../helpers/tool-results.js';
 import { teardownEnv, testEnv } from '../helpers/temporal-env.js';
 
 const MODEL_KEY = 'canary-model-key-NESTED-0001';
@@ -81,7 +82,7 @@ test(
 
     assert.equal(model.stats().byRule['plant-nested'], 1, 'the attack ran');
     const transcript = await readFile(result.steps[0]?.transcript ?? '', 'utf8');
-    assert.match(transcript, /planted/, 'the nested repository was planted (the check is not vacuous)');
+    assert.match(toolResultText(transcript), /planted/, 'the nested repository was planted (the check is not vacuous)');
     assert.ok(
       !existsSync(marker),
       `the payload ran on the host: ${existsSync(marker) ? await readFile(marker, 'utf8') : ''}`,

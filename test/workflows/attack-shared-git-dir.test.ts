@@ -5,7 +5,8 @@
  * - rewrites the user's index (`git --git-dir=<common> read-tree <empty tree>`);
  * - plants `info/attributes` and an `objects/info/alternates`;
  * - moves the user's `main` to a commit of its own;
- * - forges a run artifact under `<common>/agent/` and writes into another run's worktree.
+ * - forges a run artifact under `<common>/agent/` and writes into another run's worktree;
+ * - is root on the host, writes the kernel's `core_pattern` or a cgroup control file.
  * Each must fail (the sandbox shows the shared git dir read-only but for the run's own
  * objects, admin dir and refs), while the agent's own commits still work: the run
  * delivers. The user's repository is then what it was plus the delivered work.
@@ -19,6 +20,7 @@ import { join } from 'node:path';
 import { DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { loadSessionScript, type SessionRule } from '../../src/dev/model-server/session-script.js';
 import { runScenario } from '../helpers/run-scenario.js';
+import { toolResultText } from '../helpers/tool-results.js';
 import { teardownEnv, testEnv } from '../helpers/temporal-env.js';
 
 before(async () => {
@@ -35,6 +37,10 @@ const ATTACKS: Record<string, string> = {
   main: 'c=$(git commit-tree -m backdoor 4b825dc642cb6eb9a060e54bf8d69288fbee4904) && git update-ref refs/heads/main "$c"',
   artifact: 'echo forged > "$C/agent/forged.txt"',
   otherRun: 'echo forged > "$C/agent/worktrees/issue-99/planted.txt"',
+  // Never root on the host: the uid as the host sees it (through a user namespace's map, if any).
+  hostRoot: `test "$(awk -v u="$(id -u)" '$1 <= u && u < $1 + $3 { print $2 + u - $1 }' /proc/self/uid_map)" = 0`,
+  corePattern: 'cat /proc/sys/kernel/core_pattern > /proc/sys/kernel/core_pattern',
+  cgroup: 'echo 0 > /sys/fs/cgroup/cgroup.procs',
 };
 
 function attackRule(): SessionRule {
@@ -71,8 +77,10 @@ test(
     });
     assert.equal(model.stats().byRule['attack-shared'], 1, 'the attack ran');
     const transcript = await readFile(result.steps[0]?.transcript ?? '', 'utf8');
-    for (const name of Object.keys(ATTACKS)) assert.match(transcript, new RegExp(`ATTACK ${name}: refused`), name);
-    assert.match(transcript, /OWN COMMIT: ok/, "the agent's own commits still work");
+    // What the commands printed (the transcript also holds the command text with both answers).
+    const printed = toolResultText(transcript);
+    for (const name of Object.keys(ATTACKS)) assert.match(printed, new RegExp(`ATTACK ${name}: refused`), name);
+    assert.match(printed, /OWN COMMIT: ok/, "the agent's own commits still work");
 
     assert.ok(!existsSync(join(repoPath, '.git/commondir')), 'no commondir planted');
     assert.ok(!existsSync(join(repoPath, '.git/info/attributes')), 'no info/attributes planted');
