@@ -60,7 +60,8 @@ def bind(source, target, ro):
     if tree < 0: fail("open_tree " + target)
     attr = Attr(0x100000 | (0x1 if ro else 0), 0, 0, userns(st.st_uid, st.st_gid))
     if libc.syscall(L(442), L(tree), b"", L(0x1000), ctypes.byref(attr), L(ctypes.sizeof(attr))) < 0:
-        fail("idmapped mount of " + target + " (does its filesystem support idmapped mounts?)")
+        fail("idmapped mount of " + target + " (its filesystem may not support idmapped mounts; " +
+             "ISSUE_AGENT_SANDBOX_UID=0 on the worker runs agent commands as root without capabilities instead)")
     os.makedirs(target, exist_ok=True)
     if libc.syscall(L(429), L(tree), b"", L(-100), target.encode(), L(0x4)) < 0: fail("move_mount " + target)
     os.close(tree)

@@ -6,6 +6,7 @@
  * warns and keeps root without capabilities: process-isolation).
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -71,4 +72,31 @@ test('the sandbox user commits to its branch; on disk its files are the reposito
   } finally {
     await repo.cleanup();
   }
+});
+
+test('a filesystem without idmapped mounts fails the command with a way out, never runs it unmapped', { skip }, () => {
+  // ramfs has no idmapped mounts; made in a mount namespace of its own, so the host sees nothing.
+  const script = [
+    'set -e',
+    'd=$(mktemp -d) && mount -t ramfs none "$d"',
+    'exec {fd}<"$d"',
+    `"$0" -I -S -c "$1" ${DEFAULT_SANDBOX_UID} ${DEFAULT_SANDBOX_UID} "rw:$fd:$d"`,
+  ].join('\n');
+  const run = spawnSync(
+    'unshare',
+    [
+      '--mount',
+      '--pid',
+      '--fork',
+      '--mount-proc',
+      'bash',
+      '-c',
+      script,
+      isolation.sandboxUser?.python ?? 'python3',
+      IDMAPPED_BINDS_PROGRAM,
+    ],
+    { encoding: 'utf8' },
+  );
+  assert.equal(run.status, 32, run.stderr);
+  assert.match(run.stderr, /idmapped mount of .*ISSUE_AGENT_SANDBOX_UID=0/s);
 });
