@@ -82,6 +82,10 @@ export async function detectCommands(dir: string): Promise<DetectedCommands> {
   if ((await read(dir, 'go.mod')) !== undefined)
     return { commands: { test: 'go test ./...' }, reasons: ['test: go test ./... (go.mod)'] };
   if ((await read(dir, 'Cargo.toml')) !== undefined)
-    return { commands: { test: 'cargo test' }, reasons: ['test: cargo test (Cargo.toml)'] };
+    // Without --no-fail-fast cargo stops at the first failing test binary, hiding the rest.
+    return {
+      commands: { test: 'cargo test --no-fail-fast' },
+      reasons: ['test: cargo test --no-fail-fast (Cargo.toml; every test binary runs, a failing one hides no other)'],
+    };
   return { commands: {}, reasons: [] };
 }

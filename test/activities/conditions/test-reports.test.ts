@@ -103,6 +103,15 @@ test('cargo test: `mod::name`, the file from the panic line, the panic message',
   assert.match(compile[0]?.excerpt ?? '', /^error\[E0277\]: cannot subtract/);
 });
 
+test('cargo test --no-fail-fast: failures of every test binary, each with its own panic (same name in two files)', () => {
+  assert.deepEqual(summary(fixture('cargo-test-no-fail-fast.txt')), [
+    ['tests::adds', 'src/lib.rs', 'assertion `left == right` failed'],
+    ['smoke', 'tests/a_first.rs', 'fixture file missing'],
+    ['adds_two', 'tests/b_issue.rs', 'assertion `left == right` failed: two plus two'],
+    ['smoke', 'tests/b_issue.rs', 'one plus one'],
+  ]);
+});
+
 test('node, vitest and jest failures now carry their assertion', () => {
   assert.deepEqual(summary(fixture('node-test-spec.txt'))[0], [
     'subtracts numbers',

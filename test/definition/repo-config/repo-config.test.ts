@@ -38,7 +38,7 @@ test('test command detected from the lockfile, Makefile, Python, Go and Rust fil
     [{ Makefile: 'build:\n\tcc x.c\n', 'pyproject.toml': '[project]\n' }, 'pytest'],
     [{ 'setup.cfg': '[tool:pytest]\n' }, 'pytest'],
     [{ 'go.mod': 'module example.com/x\n' }, 'go test ./...'],
-    [{ 'Cargo.toml': '[package]\nname = "x"\n' }, 'cargo test'],
+    [{ 'Cargo.toml': '[package]\nname = "x"\n' }, 'cargo test --no-fail-fast'],
     [{ 'README.md': 'hi\n' }, undefined],
   ];
   for (const [files, expected] of cases) {
@@ -117,9 +117,9 @@ test('config commands win; detection fills only when the test command is missing
   );
   await withRepo({ 'Cargo.toml': '[package]\n' }, async (dir) => {
     const s = await repoSettings(dir);
-    assert.deepEqual(s.overrides, { validationCommands: { test: 'cargo test' } });
+    assert.deepEqual(s.overrides, { validationCommands: { test: 'cargo test --no-fail-fast' } });
     assert.ok(
-      s.notes.some((n) => n.includes('cargo test (Cargo.toml)')),
+      s.notes.some((n) => n.includes('cargo test --no-fail-fast (Cargo.toml')),
       s.notes.join('\n'),
     );
     assert.equal(s.instructions, '');

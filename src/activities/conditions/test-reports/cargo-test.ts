@@ -6,19 +6,50 @@
  * RUST_BACKTRACE is set, a backtrace that is left out. A crate whose tests do not
  * compile reports `error: could not compile \`name\``: a load failure carrying the
  * compiler's first error. PURE.
+ *
+ * `cargo test --no-fail-fast` runs every test binary (`Running unittests src/lib.rs`,
+ * `Running tests/a.rs`, doc-tests), each with its own failures: the output is read one
+ * binary at a time, so two files' tests of the same name keep their own panic, and an
+ * integration test without a panic line is placed in its `tests/*.rs` file.
  */
 import { failedTest, type FailedTest } from './failed-test.js';
 
 export function cargoTest(lines: readonly string[]): FailedTest[] {
-  const sections = panicSections(lines);
-  const out: FailedTest[] = [];
+  return [...binaries(lines).flatMap(binaryFailures), ...compileFailures(lines)];
+}
+
+interface TestBinary {
+  /** `tests/a.rs` for an integration test binary; unset for unit tests and doc-tests. */
+  readonly file?: string;
+  readonly lines: readonly string[];
+}
+
+/** The output cut at each `Running …` / `Doc-tests …` header (the part before the first is one binary too). */
+function binaries(lines: readonly string[]): TestBinary[] {
+  const out: TestBinary[] = [];
+  let current: { file?: string; lines: string[] } = { lines: [] };
   for (const line of lines) {
+    const running = /^\s+Running (unittests )?(\S+)/.exec(line);
+    if (running || /^\s+Doc-tests /.test(line)) {
+      out.push(current);
+      current = { ...(running?.[2] && !running[1] ? { file: running[2] } : {}), lines: [] };
+      continue;
+    }
+    current.lines.push(line);
+  }
+  return [...out, current];
+}
+
+function binaryFailures(binary: TestBinary): FailedTest[] {
+  const sections = panicSections(binary.lines);
+  const out: FailedTest[] = [];
+  for (const line of binary.lines) {
     const m = /^test (.+?) \.\.\. FAILED\s*$/.exec(line);
     if (!m?.[1]) continue;
     const section = sections.get(m[1]);
-    out.push(failedTest(m[1], section?.file, section?.lines));
+    out.push(failedTest(m[1], section?.file ?? binary.file, section?.lines));
   }
-  return [...out, ...compileFailures(lines)];
+  return out;
 }
 
 interface PanicSection {
