@@ -112,6 +112,25 @@ test('cargo test --no-fail-fast: failures of every test binary, each with its ow
   ]);
 });
 
+test('pnpm -r: the package prefixes are taken off, interleaved packages read apart, files placed in their package', () => {
+  assert.deepEqual(summary(fixture('pnpm-recursive-vitest.txt')), [
+    [
+      'add > adds two numbers',
+      'packages/beta/src/add.test.ts',
+      'AssertionError: expected -1 to be 5 // Object.is equality',
+    ],
+    [
+      'alpha > loads the fixture',
+      'packages/alpha/src/a.test.ts',
+      'AssertionError: expected 2 to be 3 // Object.is equality',
+    ],
+  ]);
+  // A line that only looks like a prefix (no `<dir> <script>$ <command>` header) is left alone.
+  assert.deepEqual(summary(' FAIL  a.test.ts > x\nAssertionError [ERR_ASSERTION]: boom\n'), [
+    ['x', 'a.test.ts', 'AssertionError [ERR_ASSERTION]: boom'],
+  ]);
+});
+
 test('node, vitest and jest failures now carry their assertion', () => {
   assert.deepEqual(summary(fixture('node-test-spec.txt'))[0], [
     'subtracts numbers',

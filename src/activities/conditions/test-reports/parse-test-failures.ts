@@ -9,6 +9,9 @@
  * first: its names, files and messages are exact. The text is still parsed: a report
  * covers only the runner that wrote it, and the same test found in both is merged
  * (same name, since both yield pytest node ids).
+ *
+ * A pnpm recursive run's output is first cut into its packages (workspace-prefixes.ts),
+ * each parsed on its own.
  */
 import { stripAnsi } from '../strip-ansi.js';
 import { cargoTest } from './cargo-test.js';
@@ -19,6 +22,7 @@ import { parseJUnitXml } from './junit-xml.js';
 import { mocha } from './mocha.js';
 import { nodeSpec, nodeTap } from './node-test.js';
 import { pytest } from './pytest.js';
+import { inPackage, workspaceParts } from './workspace-prefixes.js';
 
 export type { FailedTest } from './failed-test.js';
 
@@ -49,7 +53,10 @@ const PARSERS: readonly Parser[] = [
 export function parseTestFailures(output: string, reports: TestReports = {}): FailedTest[] {
   const lines = stripAnsi(output).split(/\r?\n/);
   const fromReports = reports.junitXml === undefined ? [] : parseJUnitXml(reports.junitXml);
-  return dedupe([...fromReports, ...PARSERS.flatMap((parse) => parse(lines))]);
+  const fromText = workspaceParts(lines).flatMap((part) =>
+    PARSERS.flatMap((parse) => parse(part.lines)).map((failure) => inPackage(part.dir, failure)),
+  );
+  return dedupe([...fromReports, ...fromText]);
 }
 
 /** The failures that are tests (not files or packages that failed to load). */
