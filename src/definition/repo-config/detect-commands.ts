@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoCommands } from '../../contracts/repo-config.js';
+import { pnpmNoBail } from './pnpm-no-bail.js';
 
 export interface DetectedCommands {
   readonly commands: RepoCommands;
@@ -57,6 +58,13 @@ async function nodeCommands(dir: string): Promise<DetectedCommands | undefined> 
     test: pm === 'bun' ? 'bun run test' : `${pm} test`,
   };
   const reasons = [`test: ${commands.test} (${why})`];
+  const noBail = pm === 'pnpm' && (await read(dir, 'pnpm-workspace.yaml')) !== undefined ? pnpmNoBail(test) : undefined;
+  if (noBail !== undefined) {
+    commands.test = noBail;
+    reasons[0] =
+      `test: ${noBail} (${why}, pnpm-workspace.yaml; the root test script "${test}" runs the packages ` +
+      'recursively: --no-bail, so a failing package hides no other)';
+  }
   for (const [key, names] of [
     ['typeCheck', ['typecheck', 'type-check', 'tsc']],
     ['lint', ['lint']],

@@ -28,6 +28,27 @@ test('test command detected from the lockfile, Makefile, Python, Go and Rust fil
   const cases: Array<[Record<string, string>, string | undefined]> = [
     [{ 'package.json': pkg({ test: 'vitest' }), 'pnpm-lock.yaml': '' }, 'pnpm test'],
     [{ 'package.json': pkg({ test: 'jest' }), 'yarn.lock': '' }, 'yarn test'],
+    [
+      { 'package.json': pkg({ test: 'pnpm -r test' }), 'pnpm-lock.yaml': '', 'pnpm-workspace.yaml': 'packages: [a]\n' },
+      'pnpm --no-bail -r test',
+    ],
+    [
+      {
+        'package.json': pkg({ test: "pnpm --filter './packages/**' run test" }),
+        'pnpm-lock.yaml': '',
+        'pnpm-workspace.yaml': '',
+      },
+      "pnpm --no-bail --filter './packages/**' run test",
+    ],
+    [
+      {
+        'package.json': pkg({ test: 'pnpm -r build && pnpm -r test' }),
+        'pnpm-lock.yaml': '',
+        'pnpm-workspace.yaml': '',
+      },
+      'pnpm test',
+    ],
+    [{ 'package.json': pkg({ test: 'pnpm -r test' }), 'pnpm-lock.yaml': '' }, 'pnpm test'],
     [{ 'package.json': pkg({ test: 'bun test' }), 'bun.lockb': '' }, 'bun run test'],
     [{ 'package.json': pkg({ test: 'node --test' }), 'package-lock.json': '{}' }, 'npm test'],
     [
