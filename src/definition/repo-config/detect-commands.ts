@@ -1,8 +1,9 @@
 /**
  * Sensible commands for a repository without `.agent/config.json` (or one that leaves
- * them out), from the files it holds: the package manager from the lockfile, a Makefile
- * test target, Python test config, go.mod, Cargo.toml. Each choice carries the reason,
- * which the CLI prints, so the user sees what will run and how to change it.
+ * them out), from the files it holds: the package manager from the lockfile, CMake with
+ * CTest tests, a Makefile test target, Python test config, go.mod, Cargo.toml. Each
+ * choice carries the reason, which the CLI prints, so the user sees what will run and
+ * how to change it.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -77,9 +78,17 @@ async function nodeCommands(dir: string): Promise<DetectedCommands | undefined> 
   return { commands, reasons };
 }
 
+/** CMake commands are case-insensitive; `include(CTest)` calls enable_testing() itself. */
+const CMAKE_TESTS = /^\s*(enable_testing|add_test)\s*\(|^\s*include\s*\(\s*CTest\s*\)/im;
+const CTEST = 'cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure';
+
 export async function detectCommands(dir: string): Promise<DetectedCommands> {
   const node = await nodeCommands(dir);
   if (node) return node;
+  // Before the Makefile: a CMake project's `make test` may not run its CTest tests at all.
+  const cmake = await read(dir, 'CMakeLists.txt');
+  if (cmake !== undefined && CMAKE_TESTS.test(cmake))
+    return { commands: { test: CTEST }, reasons: [`test: ${CTEST} (CMakeLists.txt registers CTest tests)`] };
   const makefile = (await read(dir, 'Makefile')) ?? (await read(dir, 'makefile')) ?? (await read(dir, 'GNUmakefile'));
   if (makefile !== undefined && /^test\s*:/m.test(makefile))
     return { commands: { test: 'make test' }, reasons: ['test: make test (Makefile has a test target)'] };

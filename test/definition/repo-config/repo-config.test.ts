@@ -24,7 +24,9 @@ async function withRepo(files: Record<string, string>, fn: (dir: string) => Prom
 
 const pkg = (scripts: Record<string, string>): string => JSON.stringify({ name: 'x', scripts });
 
-test('test command detected from the lockfile, Makefile, Python, Go and Rust files', async () => {
+const CTEST = 'cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure';
+
+test('test command detected from the lockfile, CMake, Makefile, Python, Go and Rust files', async () => {
   const cases: Array<[Record<string, string>, string | undefined]> = [
     [{ 'package.json': pkg({ test: 'vitest' }), 'pnpm-lock.yaml': '' }, 'pnpm test'],
     [{ 'package.json': pkg({ test: 'jest' }), 'yarn.lock': '' }, 'yarn test'],
@@ -56,6 +58,16 @@ test('test command detected from the lockfile, Makefile, Python, Go and Rust fil
       'go test ./...',
     ],
     [{ Makefile: 'build:\n\tcc x.c\ntest: build\n\t./run\n' }, 'make test'],
+    [
+      {
+        'CMakeLists.txt':
+          'cmake_minimum_required(VERSION 3.14)\nproject(x C)\nENABLE_TESTING()\nadd_test(NAME t COMMAND t)\n',
+        Makefile: 'test:\n\tcc -o t t.c && ./t\n',
+      },
+      CTEST,
+    ],
+    [{ 'CMakeLists.txt': 'project(x C)\ninclude(CTest)\n' }, CTEST],
+    [{ 'CMakeLists.txt': 'project(x C)\nadd_executable(x x.c)\n', Makefile: 'test:\n\t./x\n' }, 'make test'],
     [{ Makefile: 'build:\n\tcc x.c\n', 'pyproject.toml': '[project]\n' }, 'pytest'],
     [{ 'setup.cfg': '[tool:pytest]\n' }, 'pytest'],
     [{ 'go.mod': 'module example.com/x\n' }, 'go test ./...'],
