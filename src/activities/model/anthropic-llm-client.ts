@@ -98,6 +98,20 @@ export function splitBaseUrl(baseURL: string): { readonly url: string; readonly 
   };
 }
 
+/**
+ * One request's own signal, following the step's. The SDK and fetch each hang an abort
+ * listener on the signal they are given and never take it off: on the step's signal,
+ * which lives for the whole tool loop, they piled up (three per turn, Node warns at
+ * eleven). On this one they go away with the request.
+ */
+export function requestSignal(step: AbortSignal): { readonly signal: AbortSignal; readonly done: () => void } {
+  const own = new AbortController();
+  const follow = (): void => own.abort(step.reason);
+  if (step.aborted) own.abort(step.reason);
+  else step.addEventListener('abort', follow, { once: true });
+  return { signal: own.signal, done: () => step.removeEventListener('abort', follow) };
+}
+
 export function anthropicLlmClient(options: AnthropicLlmOptions): LlmClient {
   const redact = options.redact ?? createRedactor([]);
   const base = options.baseURL === undefined ? undefined : splitBaseUrl(options.baseURL);
@@ -114,10 +128,11 @@ export function anthropicLlmClient(options: AnthropicLlmOptions): LlmClient {
 
   async function once(request: LlmRequest, signal: AbortSignal) {
     const sdk = await loadSdk();
+    const linked = requestSignal(signal);
     try {
       const response = await clientFrom(sdk)
         .messages.create(request as unknown as Anthropic.MessageCreateParamsNonStreaming, {
-          signal,
+          signal: linked.signal,
           ...(request.context_management ? { headers: { 'anthropic-beta': CONTEXT_MANAGEMENT_BETA } } : {}),
         })
         .asResponse();
@@ -143,6 +158,8 @@ export function anthropicLlmClient(options: AnthropicLlmOptions): LlmClient {
         sdkErrors: sdk,
         ...(base ? { baseURL: base.url } : {}),
       });
+    } finally {
+      linked.done();
     }
   }
 
