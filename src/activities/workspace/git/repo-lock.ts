@@ -27,6 +27,38 @@ function ownerAlive(pid: number): boolean {
   }
 }
 
+async function ownerOf(path: string): Promise<number> {
+  return Number((await readFile(path, 'utf8').catch(() => '')).trim());
+}
+
+/**
+ * Removes a lock whose owner is gone, one process at a time. Two processes that both saw
+ * the dead owner must not both unlink: the second would remove the lock the first has just
+ * taken. So the removal happens under a second lock (`<lock>.takeover`, made the same way),
+ * and only while the lock still names the dead owner. A takeover lock whose own owner is
+ * gone is removed in turn (a crash in these few lines).
+ */
+async function takeOverStale(path: string, deadOwner: number): Promise<void> {
+  const takeover = `${path}.takeover`;
+  const mine = `${takeover}.${process.pid}`;
+  await writeFile(mine, String(process.pid));
+  try {
+    await link(mine, takeover);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    if (!ownerAlive(await ownerOf(takeover))) await unlink(takeover).catch(() => undefined);
+    else await sleep(10); // another process is removing it: a moment
+    return;
+  } finally {
+    await unlink(mine).catch(() => undefined);
+  }
+  try {
+    if ((await ownerOf(path)) === deadOwner) await unlink(path).catch(() => undefined);
+  } finally {
+    await unlink(takeover).catch(() => undefined);
+  }
+}
+
 async function acquireFile(path: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (let delay = 25; ; delay = Math.min(delay * 2, 250)) {
@@ -43,9 +75,9 @@ async function acquireFile(path: string, timeoutMs: number): Promise<void> {
     } finally {
       await unlink(mine).catch(() => undefined);
     }
-    const owner = Number((await readFile(path, 'utf8').catch(() => '')).trim());
+    const owner = await ownerOf(path);
     if (owner !== process.pid && !ownerAlive(owner)) {
-      await unlink(path).catch(() => undefined);
+      await takeOverStale(path, owner);
       continue;
     }
     if (Date.now() > deadline) {
