@@ -20,6 +20,8 @@ const HANDLERS: Readonly<Record<string, () => Promise<Handler>>> = {
   status: async () => (await import('./cli/commands/run-control.js')).statusCommand,
   retry: async () => (await import('./cli/commands/run-control.js')).retryCommand,
   cancel: async () => (await import('./cli/commands/run-control.js')).cancelCommand,
+  extend: async () => (await import('./cli/commands/extend-reply.js')).extendCommand,
+  reply: async () => (await import('./cli/commands/extend-reply.js')).replyCommand,
   reset: async () => (await import('./cli/commands/reset.js')).resetCommand,
   validate: async () => (await import('./cli/commands/validate.js')).validateCommand,
   'sync-labels': async () => (await import('./cli/commands/sync-labels.js')).syncLabelsCommand,

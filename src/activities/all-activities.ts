@@ -13,6 +13,7 @@ import { createWatchConnector } from './watch/watch-connector.js';
 import { createLocalIssueStore } from './issues/local-issue-store.js';
 import { redactorForEnv } from './edge/secret-redactor.js';
 import { createRunEndActivities } from './run-end/run-end-activities.js';
+import { createHumanLoopActivities } from './issues/issue-notice.js';
 
 export { createDefaultDeps } from './deps.js';
 
@@ -31,5 +32,6 @@ export function createWorkerActivities(deps: ActivityDeps): WorkerActivities {
     ...createWatchActivities(watch),
     ...createProgressActivities(watch),
     ...createRunEndActivities(),
+    ...createHumanLoopActivities(watch),
   };
 }

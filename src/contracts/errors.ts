@@ -17,6 +17,8 @@ export const HostErrorCode = {
   /** The namespace lacks custom search attributes runs set, and registering them was refused. */
   SearchAttributesMissing: 'SEARCH_ATTRIBUTES_MISSING',
   RunNotFound: 'RUN_NOT_FOUND',
+  /** `extend` or `reply` to a run that is not waiting for it (not paused on its budget, asked nothing). */
+  RunNotWaiting: 'RUN_NOT_WAITING',
   IssueClosed: 'ISSUE_CLOSED',
   ArtifactMissing: 'ARTIFACT_MISSING',
   ArtifactCorrupt: 'ARTIFACT_CORRUPT',

@@ -10,6 +10,7 @@ import type { Intent, StepKind } from './intents.js';
 import type { RunBudget, Usage } from './usage.js';
 import type { ProgressCommentSettings } from './progress-comment.js';
 import type { UnchangedBranch } from './no-change.js';
+import type { RunWaiting } from './human-loop.js';
 
 export const IssueSourceKind = { Local: 'local', GitHub: 'github' } as const;
 export type IssueSourceKind = (typeof IssueSourceKind)[keyof typeof IssueSourceKind];
@@ -45,6 +46,8 @@ export interface RunInput {
    * stopped (BUDGET_EXHAUSTED); default 24 h (workflows/run/state/budget-pause.ts).
    */
   readonly budgetPauseTimeoutMs?: number;
+  /** How long a run waits for an answer to the model's `ask` before it parks; default 3 days. */
+  readonly answerTimeoutMs?: number;
   /** Overrides the definition's cap (tests, `.agent/config.json` maxIterations). */
   readonly maxIterations?: number;
   /**
@@ -86,6 +89,10 @@ export const RunPhase = {
   Validating: 'validating',
   Boundary: 'boundary',
   BudgetExhausted: 'budget-exhausted',
+  /** The model asked a question (the `ask` tool): the run waits for `reply` (or an issue comment). */
+  WaitingForAnswer: 'waiting-for-answer',
+  /** Nobody answered within the answer timeout: parked until a `reply` or `retry`. */
+  Unanswered: 'unanswered',
   Completed: 'completed',
   /** Ended with nothing to change (outcome `no-change`): the issue waits for a human. */
   NoChange: 'no-change',
@@ -128,6 +135,8 @@ export interface RunProgress {
   readonly pendingRetryPrompt: boolean;
   readonly budget?: RunBudget;
   readonly completionAttempts: Readonly<Record<string, number>>;
+  /** What the run waits for a person on (a raised budget, an answer), and how long. */
+  readonly waiting?: RunWaiting;
   /** Things that did not stop the run but an operator should see (e.g. ignored signals). */
   readonly warnings?: readonly string[];
   /** What the environment phase detected and did, and the preflight's verdicts, one line each. */

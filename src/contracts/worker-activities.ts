@@ -9,6 +9,7 @@ import type { BatchActivities } from './batch.js';
 import type { PipelineActivities } from './pipeline-run.js';
 import type { ProgressActivities } from './progress-comment.js';
 import type { RunEndActivities } from './run-end.js';
+import type { HumanLoopActivities } from './human-loop.js';
 import type { WatchActivities } from './watch.js';
 
 export type WorkerActivities = RunActivities &
@@ -16,7 +17,8 @@ export type WorkerActivities = RunActivities &
   PipelineActivities &
   WatchActivities &
   ProgressActivities &
-  RunEndActivities;
+  RunEndActivities &
+  HumanLoopActivities;
 
 const NAMES = {
   loadDefinition: true,
@@ -50,6 +52,7 @@ const NAMES = {
   replyRunStatus: true,
   updateProgressComment: true,
   cancelOwnRun: true,
+  postIssueNotice: true,
 } as const satisfies Record<keyof WorkerActivities, true>;
 
 export const WORKER_ACTIVITY_NAMES = Object.keys(NAMES) as ReadonlyArray<keyof WorkerActivities>;

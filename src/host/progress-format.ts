@@ -1,12 +1,14 @@
 /** One line of live progress, and the end-of-run summary. */
 import type { RunProgress, RunResult } from '../contracts/run.js';
 
+export { waitingLine } from '../contracts/human-loop.js';
+
 export function progressLine(p: RunProgress): string {
   return `iteration ${p.iteration}/${p.maxIterations} · ${p.stepId || '-'} · ${p.phase} · ${p.tokensTotal} tokens · $${p.costUsd.toFixed(4)}${p.lastError ? ` · ${p.lastError.slice(0, 120)}` : ''}`;
 }
 
 export function progressKey(p: RunProgress): string {
-  return `${p.iteration}|${p.stepId}|${p.phase}|${p.tokensTotal}|${p.lastError ?? ''}|${p.environment?.length ?? 0}`;
+  return `${p.iteration}|${p.stepId}|${p.phase}|${p.tokensTotal}|${p.lastError ?? ''}|${p.environment?.length ?? 0}|${p.waiting?.timedOut ?? p.waiting?.kind ?? ''}`;
 }
 
 /** The environment lines not printed yet (they only grow during a run). */

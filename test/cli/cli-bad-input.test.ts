@@ -99,7 +99,7 @@ describe('usage errors exit 2 naming the flag', { concurrency: CONCURRENCY }, ()
     assertCleanFailure(await cli(), { code: 2, mentions: ['unknown command'] });
   });
 
-  for (const command of ['status', 'retry', 'cancel']) {
+  for (const command of ['status', 'retry', 'cancel', 'extend', 'reply']) {
     it(`${command} --issue abc`, async () => {
       assertCleanFailure(await cli(command, '--issue', 'abc'), { code: 2, mentions: ['--issue', 'abc'] });
     });
@@ -110,6 +110,25 @@ describe('usage errors exit 2 naming the flag', { concurrency: CONCURRENCY }, ()
       assertCleanFailure(await cli(command, '--issue', '1', '--bogus'), { code: 2, mentions: ['--bogus'] });
     });
   }
+
+  it('extend without an amount', async () => {
+    assertCleanFailure(await cli('extend', '--issue', '1'), { code: 2, mentions: ['--usd', '--tokens'] });
+  });
+  for (const bad of [
+    ['--usd', '-3'],
+    ['--usd', 'five'],
+    ['--tokens', '1.5'],
+  ]) {
+    it(`extend ${bad.join(' ')}`, async () => {
+      assertCleanFailure(await cli('extend', '--issue', '1', ...bad), { code: 2, mentions: [bad[0]!] });
+    });
+  }
+  it('reply without an answer', async () => {
+    assertCleanFailure(await cli('reply', '--issue', '1'), { code: 2, mentions: ['reply needs the answer'] });
+  });
+  it('reply with the answer twice', async () => {
+    assertCleanFailure(await cli('reply', '--issue', '1', '--text', 'a', 'b'), { code: 2, mentions: ['--text'] });
+  });
 
   it('reset without --to-step', async () => {
     assertCleanFailure(await cli('reset', '--issue', '1'), { code: 2, mentions: ['--to-step', 'required'] });
@@ -134,6 +153,8 @@ describe('--help exits 0 and documents the flags', { concurrency: CONCURRENCY },
     status: ['--issue', '--agent', '--json', '--help'],
     retry: ['--issue', '--agent', '--prompt', '--help'],
     cancel: ['--issue', '--agent', '--help'],
+    extend: ['--issue', '--repo', '--agent', '--usd', '--tokens', '--help'],
+    reply: ['--issue', '--repo', '--agent', '--text', '--help'],
     reset: ['--issue', '--repo', '--agent', '--to-step', '--reason', '--help'],
     validate: ['--agent', '--help'],
   };

@@ -32,6 +32,8 @@ export interface Scenario {
   readonly workerEnv?: (modelUrl: string) => NodeJS.ProcessEnv;
   /** A tracing plugin for the worker (tests pass one with an in-memory exporter). */
   readonly tracing?: OpenTelemetryPlugin;
+  /** The run's Workflow ID (default: a random one); a function of the sample repository's path. */
+  readonly workflowId?: (repoPath: string, issue: number) => string | Promise<string>;
   /** Runs while the workflow is in flight (signals, queries). */
   readonly during?: (
     handle: WorkflowHandle<typeof runAgentWorkflow>,
@@ -56,7 +58,8 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
   for (const extra of scenario.extraIssues ?? []) await writeLocalIssue(repoPath, extra);
   const model = await createModelServer({ session: scenario.session });
   const taskQueue = `test-${randomUUID()}`;
-  const workflowId = `test-issue-${issue}-${randomUUID().slice(0, 8)}`;
+  const workflowId =
+    (await scenario.workflowId?.(repoPath, issue)) ?? `test-issue-${issue}-${randomUUID().slice(0, 8)}`;
   const deps = createDefaultDeps(
     scenario.workerEnv?.(model.url) ?? {
       PATH: process.env.PATH,

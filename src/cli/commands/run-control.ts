@@ -12,7 +12,7 @@ import type { runAgentWorkflow } from '../../workflows/run-agent.js';
 import { commandFlags } from '../flags/command-specs.js';
 import { optionalString, requireIssue, type ParsedFlags } from '../flags/parse-flags.js';
 import { readRunResult } from '../../host/run-result.js';
-import { hostLine, progressLine, resultSummary } from '../../host/progress-format.js';
+import { hostLine, progressLine, resultSummary, waitingLine } from '../../host/progress-format.js';
 import { loadDefinition } from '../run-target.js';
 import { runRepository } from '../run-repository.js';
 import { findRun } from '../find-run.js';
@@ -24,7 +24,7 @@ const QUERY_DEADLINE_MS = 1000;
 export async function withRun<T>(
   name: string,
   argv: readonly string[],
-  fn: (ctx: { cli: CliTemporal; workflowId: string; flags: ParsedFlags }) => Promise<T>,
+  fn: (ctx: { cli: CliTemporal; workflowId: string; flags: ParsedFlags; local?: string }) => Promise<T>,
 ): Promise<T | number> {
   const flags = commandFlags(name, argv);
   if (flags === undefined) return 0;
@@ -50,7 +50,7 @@ export async function withRun<T>(
         },
       );
     }
-    return await fn({ cli, workflowId: found.workflowId, flags });
+    return await fn({ cli, workflowId: found.workflowId, flags, ...(repo.remote ? {} : { local: repo.localPath }) });
   } finally {
     await cli.close();
   }
@@ -87,6 +87,8 @@ export async function statusCommand(argv: readonly string[]): Promise<number> {
     } else {
       const lines = [`run: ${workflowId} (${status})`, `Web UI: ${url}`];
       if (progress) lines.push(progressLine(progress), `definition: ${progress.definitionHash.slice(0, 12)}`);
+      const waiting = progress === undefined ? undefined : waitingLine(progress);
+      if (waiting !== undefined) lines.push(waiting);
       else if (running)
         lines.push(
           `no worker answered within ${QUERY_DEADLINE_MS / 1000} s; last recorded: phase ${String(recorded.phase ?? '?')}, step ${String(recorded.step ?? '?')}`,

@@ -18,7 +18,13 @@ import { AgentNameKey, IssueNumberKey, RepoIdKey } from '../../workflows/run/sea
 import { COMMANDS, renderHelp } from '../flags/command-specs.js';
 import { deliveryOf } from '../flags/delivery-flag.js';
 import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFlags } from '../flags/parse-flags.js';
-import { newEnvironmentLines, progressKey, progressLine, resultSummary } from '../../host/progress-format.js';
+import {
+  newEnvironmentLines,
+  progressKey,
+  progressLine,
+  resultSummary,
+  waitingLine,
+} from '../../host/progress-format.js';
 import { loadRepoDefinition } from '../run-target.js';
 import { closureActionNotice } from '../../definition/normalise/closure-action.js';
 import { assertRunVariablesBound } from '../../definition/prompt-variable-check.js';
@@ -58,6 +64,8 @@ async function follow(
         else {
           say(`${new Date().toISOString().slice(11, 19)} ${progressLine(p).replace(/\s*\n\s*/g, ' ')}`);
           for (const line of newEnvironmentLines(p, environmentShown)) say(`  ${line}`);
+          const waiting = waitingLine(p);
+          if (waiting !== undefined) say(`  ${waiting}`);
         }
         environmentShown = p.environment?.length ?? 0;
       }

@@ -15,7 +15,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 
 export function renderHelp(spec: CommandSpec): string {
   const lines = [
-    `Usage: issue-agent ${spec.name} [flags]`,
+    `Usage: issue-agent ${spec.name} [flags]${spec.rest === undefined ? '' : ` [${spec.rest.toUpperCase()}]`}`,
     `       npm run ${spec.name} -- [flags]   (in a clone of this project)`,
     '',
     spec.summary,

@@ -1,5 +1,5 @@
 /**
- * Flags of the commands that query and steer a live or finished run: status, retry, cancel, reset.
+ * Flags of the commands that query and steer a live or finished run: status, retry, cancel, extend, reply, reset.
  */
 import { COMMON_FLAGS, type CommandSpec } from './flag-spec.js';
 
@@ -34,6 +34,32 @@ export const CONTROL_COMMANDS: Readonly<Record<string, CommandSpec>> = {
       repo: COMMON_FLAGS.repo,
       agent: COMMON_FLAGS.agent,
       reason: { type: 'string', value: 'TEXT', help: 'why (recorded in the result)' },
+      help: COMMON_FLAGS.help,
+    },
+  },
+  extend: {
+    name: 'extend',
+    summary:
+      'Raise the budget of a run paused because its budget is spent: the amount is added to its limit, and the run goes on.',
+    flags: {
+      issue: COMMON_FLAGS.issue,
+      repo: COMMON_FLAGS.repo,
+      agent: COMMON_FLAGS.agent,
+      usd: { type: 'string', value: 'X', help: 'US dollars added to the cost limit (e.g. --usd 5)' },
+      tokens: { type: 'string', value: 'N', help: 'tokens added to the token limit' },
+      help: COMMON_FLAGS.help,
+    },
+  },
+  reply: {
+    name: 'reply',
+    summary:
+      'Answer the question a run asked (it waits for an answer): `issue-agent reply --issue N "text"`. The answer is added to the issue\'s comments and quoted in the next prompt.',
+    rest: 'text',
+    flags: {
+      issue: COMMON_FLAGS.issue,
+      repo: COMMON_FLAGS.repo,
+      agent: COMMON_FLAGS.agent,
+      text: { type: 'string', value: 'TEXT', help: 'the answer (or give it after the flags)' },
       help: COMMON_FLAGS.help,
     },
   },

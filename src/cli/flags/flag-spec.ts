@@ -13,6 +13,8 @@ export interface CommandSpec {
   readonly name: string;
   readonly summary: string;
   readonly flags: Readonly<Record<string, FlagSpec>>;
+  /** Words after the flags, joined with spaces into this flag (`reply --issue 3 TEXT`); absent: none allowed. */
+  readonly rest?: string;
 }
 
 export const COMMON_FLAGS = {

@@ -13,6 +13,11 @@ export function parseFlags(spec: CommandSpec, argv: readonly string[]): ParsedFl
   for (const [name, flag] of Object.entries(spec.flags)) options[name] = { type: flag.type };
   try {
     const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+    if (spec.rest !== undefined && positionals.length > 0) {
+      if (values[spec.rest] !== undefined)
+        throw new UsageError(`give the text once: as --${spec.rest} or after the flags`, `--${spec.rest}`);
+      return { ...(values as ParsedFlags), [spec.rest]: positionals.join(' ') };
+    }
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}" (flags start with --)`);
     return values as ParsedFlags;
   } catch (err) {

@@ -8,6 +8,7 @@ import { ActivityCancellationType, proxyActivities, proxyLocalActivities } from 
 import type { RunActivities } from '../../contracts/activities.js';
 import type { ProgressActivities } from '../../contracts/progress-comment.js';
 import type { RunEndActivities } from '../../contracts/run-end.js';
+import type { HumanLoopActivities } from '../../contracts/human-loop.js';
 
 /** Reading files: fast, retried a few times for transient I/O. */
 const configOptions = {
@@ -101,6 +102,12 @@ export const progressActivities = proxyActivities<ProgressActivities>({
 export const runEndActivities = proxyActivities<RunEndActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 5 },
+});
+
+/** A waiting run's notice on its issue (state/budget-pause.ts, state/answer-wait.ts): idempotent; a failure never fails the run. */
+export const humanLoopActivities = proxyActivities<HumanLoopActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
 });
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { RunBudget } from '../../contracts/usage.js';
 import type { CancelSignalArgs, RetrySignalArgs } from './messages.js';
+import { MAX_ANSWER_CHARS, type HumanAnswer } from '../../contracts/human-loop.js';
 
 export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
 
@@ -99,4 +100,15 @@ export function checkBudgetArgs(args: unknown): Checked<RunBudget> {
 export function validateBudgetUpdate(args: unknown): void {
   const checked = checkBudgetArgs(args);
   if (!checked.ok) throw new Error(checked.reason);
+}
+
+/** `answer`: `{ author: string, text: string }`, both non-blank; the text bounded like a retry prompt. */
+export function checkAnswerArgs(args: unknown): Checked<HumanAnswer> {
+  if (!isRecord(args)) return bad(`answer expects {"author": "...", "text": "..."}, got ${describePayload(args)}`);
+  const author = checkOptionalText(args['author'], 'answer author', 100);
+  if (!author.ok) return author;
+  const text = checkOptionalText(args['text'], 'answer text', MAX_ANSWER_CHARS);
+  if (!text.ok) return text;
+  if (author.value === undefined || text.value === undefined) return bad('answer needs a non-blank author and text');
+  return ok({ author: author.value.trim(), text: text.value.trim() });
 }

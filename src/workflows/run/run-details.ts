@@ -4,6 +4,7 @@
  */
 import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 import type { RunProgress } from '../../contracts/run.js';
+import { waitingLine } from '../../contracts/human-loop.js';
 import { code, plainText, row, usd } from '../web-ui/details-markdown.js';
 import { CostUsdKey, RunPhaseKey, StepIdKey, TokensTotalKey } from './search-attributes.js';
 
@@ -16,6 +17,8 @@ export function renderDetails(progress: RunProgress): string {
   ];
   if (progress.branch)
     lines.push(`**Branch:** ${code(progress.branch)} · **Worktree:** ${code(progress.worktreePath ?? '')}`);
+  const waiting = waitingLine(progress);
+  if (waiting !== undefined) lines.push('', `**Waiting:** ${plainText(waiting, 600)}`);
   if (progress.lastError) lines.push('', `**Last error:** ${plainText(progress.lastError, 400)}`);
   for (const warning of progress.warnings ?? []) lines.push('', `**Warning:** ${plainText(warning, 400)}`);
   const recent = progress.steps.slice(-10);

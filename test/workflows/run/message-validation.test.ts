@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  checkAnswerArgs,
   checkBudgetArgs,
   checkCancelArgs,
   checkRetryArgs,
@@ -79,4 +80,15 @@ test('describePayload is short even for a huge or circular payload', () => {
   const circular: Record<string, unknown> = {};
   circular['self'] = circular;
   assert.equal(describePayload(circular), 'object');
+});
+
+test('answer needs a non-blank author and text, bounded; both are trimmed', () => {
+  assert.deepEqual(checkAnswerArgs({ author: ' ann ', text: ' use v2 ' }), {
+    ok: true,
+    value: { author: 'ann', text: 'use v2' },
+  });
+  for (const bad of [undefined, 'v2', { text: 'v2' }, { author: 'ann', text: ' ' }, { author: 1, text: 'v2' }]) {
+    assert.equal(checkAnswerArgs(bad).ok, false, `rejects ${describePayload(bad)}`);
+  }
+  assert.equal(checkAnswerArgs({ author: 'ann', text: 'x'.repeat(20_000) }).ok, false);
 });

@@ -4,6 +4,10 @@
  * (`raiseBudget`) or `retry`; if nobody does within the pause timeout (RunInput
  * `budgetPauseTimeoutMs`, default 24 h) the run ends stopped, code BUDGET_EXHAUSTED,
  * with no boundary effect. Runs recorded before the timeout waited forever.
+ *
+ * patched('budget-pause-notice'): the pause is shown as what the run waits for (status,
+ * the Web UI) and posted on the issue once, with what was spent, on what, and the
+ * `issue-agent extend` command that raises the budget.
  */
 import { condition, log, patched } from '@temporalio/workflow';
 import { FailureType } from '../../../contracts/failures.js';
@@ -11,9 +15,12 @@ import type { RunInput } from '../../../contracts/run.js';
 import type { IterationOutcome } from '../iteration-outcome.js';
 import type { RunSession } from './run-session.js';
 import { budgetStatus } from './run-state.js';
+import { controlCommand, postNotice, spendByStep } from './wait-notice.js';
+import { totalTokens } from '../../../contracts/usage.js';
 
 export const DEFAULT_BUDGET_PAUSE_MS = 24 * 60 * 60 * 1000;
 const BUDGET_PAUSE_PATCH = 'budget-pause-timeout';
+export const BUDGET_NOTICE_PATCH = 'budget-pause-notice';
 
 /** The run's pause timeout: its option when a positive number, else the default. PURE. */
 export function budgetPauseTimeoutMs(input: Pick<RunInput, 'budgetPauseTimeoutMs'>): number {
@@ -37,12 +44,44 @@ export async function awaitBudget(session: RunSession): Promise<IterationOutcome
     return undefined;
   }
   const timeoutMs = budgetPauseTimeoutMs(session.input);
-  if (await condition(() => session.budgetAvailable(), timeoutMs)) return undefined;
-  const status = budgetStatus(session.state);
-  const why = session.budgetBlocked ?? (status.ok ? 'the budget is exhausted' : status.reason);
+  if (patched(BUDGET_NOTICE_PATCH)) await announcePause(session, timeoutMs);
+  const raised = await condition(() => session.budgetAvailable(), timeoutMs);
+  if (session.waiting?.kind === 'budget') session.waitFor(undefined);
+  if (raised) return undefined;
+  const why = exhaustedReason(session);
   return {
     kind: 'failed',
     code: FailureType.BudgetExhausted,
     reason: `stopped: budget — ${why}, and it was not raised within ${formatPause(timeoutMs)} (no boundary effect)`,
   };
+}
+
+function exhaustedReason(session: RunSession): string {
+  const status = budgetStatus(session.state);
+  return session.budgetBlocked ?? (status.ok ? 'the budget is exhausted' : status.reason);
+}
+
+async function announcePause(session: RunSession, timeoutMs: number): Promise<void> {
+  const { state, input } = session;
+  const reason = exhaustedReason(session);
+  session.waitFor({ kind: 'budget', reason, timeoutMs });
+  const tokens = totalTokens(state.usage);
+  await postNotice(input, {
+    comment: {
+      key: `${session.workflowId}:budget-paused:${state.iteration}:${tokens}`,
+      template: 'budget-paused',
+      values: {
+        issue: String(input.issue),
+        workflowId: session.workflowId,
+        reason,
+        cost: state.costUsd.toFixed(4),
+        tokens: String(tokens),
+        limitUsd: state.budget.maxUsd === undefined ? 'none' : `$${state.budget.maxUsd}`,
+        limitTokens: state.budget.maxTokens === undefined ? 'none' : String(state.budget.maxTokens),
+        bySteps: spendByStep(state.steps),
+        command: controlCommand(input, 'extend'),
+        timeout: formatPause(timeoutMs),
+      },
+    },
+  });
 }

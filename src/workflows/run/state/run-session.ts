@@ -11,8 +11,9 @@ import type { AgentDefinition } from '../../../contracts/definition.js';
 import type { RunInput, RunPhase, RunProgress } from '../../../contracts/run.js';
 import { totalTokens, type RunBudget } from '../../../contracts/usage.js';
 import { isRepoUrl } from '../../../contracts/repo-url.js';
+import type { HumanAnswer, RunWaiting } from '../../../contracts/human-loop.js';
 import { budgetStatus, initialRunState, type RunState } from './run-state.js';
-import { addGuidance, raiseBudget, withPhase } from './run-transitions.js';
+import { addGuidance, answerQuestion, raiseBudget, withPhase } from './run-transitions.js';
 import {
   NOTHING_PUBLISHED,
   publishProgress,
@@ -39,6 +40,7 @@ const MAX_WARNINGS = 20;
  *   warnings       warn               what an operator should know that did not stop the run
  *                                     (rejectSignal and noteGitRestored warn)
  *   environment    noteEnvironment    what the environment phase and the preflight did, one line each
+ *   waiting        waitFor            what the run waits for a person on (cleared by retry, answer)
  */
 export class RunSession {
   #state: RunState;
@@ -47,6 +49,7 @@ export class RunSession {
   #maxIterations: number;
   #cancelReason?: string;
   #budgetBlocked?: string;
+  #waiting?: RunWaiting;
   readonly #warnings: string[] = [];
   readonly #environment: string[] = [];
   #published: PublishedAttributes = NOTHING_PUBLISHED;
@@ -76,6 +79,9 @@ export class RunSession {
   }
   get budgetBlocked(): string | undefined {
     return this.#budgetBlocked;
+  }
+  get waiting(): RunWaiting | undefined {
+    return this.#waiting;
   }
   get warnings(): readonly string[] {
     return this.#warnings;
@@ -156,6 +162,7 @@ export class RunSession {
       ...(this.workspace ? { worktreePath: this.workspace.worktreePath, branch: this.workspace.branch } : {}),
       ...(s.lastError !== undefined ? { lastError: s.lastError } : {}),
       ...(this.budgetBlocked !== undefined ? { lastError: `budget exhausted: ${this.budgetBlocked}` } : {}),
+      ...(this.#waiting === undefined ? {} : { waiting: this.#waiting }),
       ...(this.warnings.length > 0 ? { warnings: [...this.warnings] } : {}),
       ...(this.#environment.length > 0 ? { environment: [...this.#environment] } : {}),
       ...(this.workspace?.hostTaskQueue === undefined
@@ -206,6 +213,23 @@ export class RunSession {
     log.info('retry requested', { withPrompt: prompt !== undefined });
     if (prompt !== undefined) this.update(addGuidance(this.state, prompt));
     this.#budgetBlocked = undefined;
+    this.#waiting = undefined;
+  }
+
+  /** The run waits for a person (state/budget-pause.ts, state/answer-wait.ts); undefined: it does not. */
+  waitFor(waiting: RunWaiting | undefined): void {
+    this.#waiting = waiting;
+    this.update(this.state);
+  }
+
+  /** An answer (checked payload) to the question the run waits on: the asking step's next prompt quotes it. */
+  receiveAnswer(answer: HumanAnswer): boolean {
+    const waiting = this.#waiting;
+    if (waiting?.kind !== 'answer') return false;
+    log.info('answer received', { author: answer.author });
+    this.#waiting = undefined;
+    this.update(answerQuestion(this.state, { question: waiting.reason, ...answer }));
+    return true;
   }
 
   requestCancel(reason: string | undefined): void {

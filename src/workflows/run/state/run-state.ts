@@ -3,6 +3,7 @@
  * changes are the named transitions of run-transitions.ts, applied only through
  * RunSession.update; here are the type, the start value and what reads the budget.
  */
+import type { AnsweredQuestion } from '../../../contracts/human-loop.js';
 import type { RunPhase, StepRecord } from '../../../contracts/run.js';
 import { totalTokens, type RunBudget, type Usage, ZERO_USAGE } from '../../../contracts/usage.js';
 import { EMPTY_STEP_CONTEXT, type StepContext } from './step-context.js';
@@ -22,6 +23,8 @@ export interface RunState {
   readonly pendingRetryAddendum?: string;
   /** Guidance from an operator's retry: added to the next iteration's prompt. */
   readonly operatorGuidance?: string;
+  /** A person's answer to the model's question: quoted in the asking step's next prompt. */
+  readonly pendingAnswer?: AnsweredQuestion;
   readonly consecutiveSchemaFailures: number;
   /** Completion attempts that failed validation, per completion step. */
   readonly completionAttempts: Readonly<Record<string, number>>;

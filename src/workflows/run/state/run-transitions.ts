@@ -3,6 +3,7 @@
  * pure functions, applied by RunSession.update. A name says what happened in the run
  * (a step answered, a check counted, the flow sent back), so no caller copies the state.
  */
+import type { AnsweredQuestion, AskedQuestion } from '../../../contracts/human-loop.js';
 import type { StepKind } from '../../../contracts/intents.js';
 import { isJsonObject } from '../../../contracts/json.js';
 import type { RunPhase, StepRecord } from '../../../contracts/run.js';
@@ -37,6 +38,18 @@ export function takeRetryAddendum(state: RunState): { state: RunState; addendum?
   if (state.pendingRetryAddendum === undefined) return { state };
   const { pendingRetryAddendum, ...rest } = state;
   return { state: rest, addendum: pendingRetryAddendum };
+}
+
+/** Takes a person's answer to the model's question, if any, clearing it from state. */
+export function takeAnswer(state: RunState): { state: RunState; answer?: AnsweredQuestion } {
+  if (state.pendingAnswer === undefined) return { state };
+  const { pendingAnswer, ...rest } = state;
+  return { state: rest, answer: pendingAnswer };
+}
+
+/** A person answered the model's question: the asking step runs again with the answer quoted. */
+export function answerQuestion(state: RunState, answer: AnsweredQuestion): RunState {
+  return { ...state, pendingAnswer: answer };
 }
 
 /** Takes the operator's guidance, if any, clearing it from state. */
@@ -132,6 +145,7 @@ export interface StepRerun {
   readonly pendingRetryPrompt?: string;
   readonly pendingRetryAddendum?: string;
   readonly operatorGuidance?: string;
+  readonly pendingAnswer?: AnsweredQuestion;
 }
 
 /**
@@ -157,6 +171,26 @@ export function stopOnBudget(
     usage: { inputTokens: tokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
     costUsd: cost,
     turns: 0,
+  });
+}
+
+/**
+ * A step ended at the model's `ask`: it did not complete, so it keeps what it runs again
+ * with (and its iteration number), and what it spent is recorded.
+ */
+export function stopOnQuestion(
+  state: RunState,
+  rerun: StepRerun,
+  step: { readonly stepId: string; readonly stepKind: StepKind },
+  spent: Pick<StepRecord, 'usage' | 'costUsd' | 'turns' | 'transcript' | 'checkpoint'>,
+  question: AskedQuestion,
+): RunState {
+  return recordStep(keepForRerun(state, rerun), {
+    iteration: state.iteration,
+    stepId: step.stepId,
+    stepKind: step.stepKind,
+    summary: `asked: ${question.question.slice(0, 200)}`,
+    ...spent,
   });
 }
 

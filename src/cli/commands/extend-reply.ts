@@ -1,0 +1,127 @@
+/**
+ * `extend` and `reply`: the two answers a waiting run takes from a person (issue 40),
+ * found like status/retry/cancel find it (--issue, --repo, --agent). `extend` adds to
+ * the budget of a run paused on it (the `raiseBudget` update, so a bad value or a run
+ * that is gone is an error here, not a warning in the run); `reply` sends the `answer`
+ * update to a run that asked a question, then adds the answer to the local issue's
+ * comments (on GitHub an issue comment is the answer itself).
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { AgentError, HostErrorCode, UsageError } from '../../contracts/errors.js';
+import type { RunProgress } from '../../contracts/run.js';
+import type { RunBudget } from '../../contracts/usage.js';
+import { createLocalIssueStore, localIssuePath } from '../../activities/issues/local-issue-store.js';
+import { readRepoConfig } from '../../definition/repo-config/read-repo-config.js';
+import { answerUpdate, progressQuery, raiseBudgetUpdate } from '../../workflows/run/messages.js';
+import type { runAgentWorkflow } from '../../workflows/run-agent.js';
+import { commandFlags } from '../flags/command-specs.js';
+import { optionalNumber, requireIssue, type ParsedFlags } from '../flags/parse-flags.js';
+import type { CliTemporal } from '../../host/temporal/temporal-client.js';
+import { withRun } from './run-control.js';
+
+const QUERY_DEADLINE_MS = 5000;
+
+async function liveProgress(cli: CliTemporal, workflowId: string, verb: string): Promise<RunProgress> {
+  const handle = cli.client.workflow.getHandle<typeof runAgentWorkflow>(workflowId);
+  const status = (await handle.describe()).status.name;
+  if (status !== 'RUNNING') {
+    throw new AgentError(HostErrorCode.RunNotWaiting, `run ${workflowId} is ${status}: there is nothing to ${verb}`, {
+      where: '--issue',
+      expected: 'a running run (issue-agent status shows it)',
+    });
+  }
+  return cli.client.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(progressQuery));
+}
+
+/** The new limits: each given amount added to the current limit (or to what was spent, when none). PURE. */
+export function extendedBudget(progress: Pick<RunProgress, 'budget' | 'costUsd' | 'tokensTotal'>, add: RunBudget) {
+  const budget: { maxUsd?: number; maxTokens?: number } = {};
+  if (add.maxUsd !== undefined)
+    budget.maxUsd = Math.round(((progress.budget?.maxUsd ?? progress.costUsd) + add.maxUsd) * 10_000) / 10_000;
+  if (add.maxTokens !== undefined)
+    budget.maxTokens = (progress.budget?.maxTokens ?? progress.tokensTotal) + add.maxTokens;
+  return budget;
+}
+
+/** Bad input is a usage error before anything connects. */
+function checkedFlags(name: string, argv: readonly string[]): ParsedFlags | undefined {
+  const flags = commandFlags(name, argv);
+  if (flags !== undefined) requireIssue(flags);
+  return flags;
+}
+
+export async function extendCommand(argv: readonly string[]): Promise<number> {
+  const given = checkedFlags('extend', argv);
+  if (given === undefined) return 0;
+  const usd = optionalNumber(given, 'usd');
+  const tokens = optionalNumber(given, 'tokens', { integer: true });
+  if (usd === undefined && tokens === undefined)
+    throw new UsageError('extend needs --usd X or --tokens N (the amount added to the limit)', '--usd');
+  return withRun('extend', argv, async ({ cli, workflowId }) => {
+    const progress = await liveProgress(cli, workflowId, 'extend');
+    if (progress.phase !== 'budget-exhausted') {
+      throw new AgentError(
+        HostErrorCode.RunNotWaiting,
+        `run ${workflowId} is not paused on its budget (phase ${progress.phase}); nothing was changed`,
+        { where: '--issue', expected: 'a run whose status says "waiting: budget exhausted"' },
+      );
+    }
+    const raise = extendedBudget(progress, {
+      ...(usd === undefined ? {} : { maxUsd: usd }),
+      ...(tokens === undefined ? {} : { maxTokens: tokens }),
+    });
+    const handle = cli.client.workflow.getHandle<typeof runAgentWorkflow>(workflowId);
+    const now = await handle.executeUpdate(raiseBudgetUpdate, { args: [raise] });
+    const limits = [
+      now.maxUsd === undefined ? undefined : `$${now.maxUsd}`,
+      now.maxTokens === undefined ? undefined : `${now.maxTokens} tokens`,
+    ].filter((x) => x !== undefined);
+    process.stdout.write(
+      `budget of ${workflowId} raised: limit now ${limits.join(' · ')} (spent $${progress.costUsd.toFixed(4)}, ${progress.tokensTotal} tokens); the run goes on\n`,
+    );
+    return 0;
+  });
+}
+
+/** Who answers from this machine: the local user. */
+function localAuthor(): string {
+  try {
+    return userInfo().username || 'local user';
+  } catch {
+    return process.env.USER ?? 'local user';
+  }
+}
+
+/** The answer joins the local issue's comments (a run on GitHub issues is answered by an issue comment). */
+async function commentLocally(repoPath: string, issue: number, text: string, workflowId: string): Promise<void> {
+  const config = await readRepoConfig(repoPath).catch(() => undefined);
+  if (config?.issues === 'github' || !existsSync(localIssuePath(repoPath, issue))) return;
+  await createLocalIssueStore(repoPath).comment(issue, text, { idempotencyKey: `reply ${workflowId} ${randomUUID()}` });
+}
+
+export async function replyCommand(argv: readonly string[]): Promise<number> {
+  const given = checkedFlags('reply', argv);
+  if (given === undefined) return 0;
+  const raw = given['text'];
+  if (typeof raw !== 'string' || raw.trim() === '')
+    throw new UsageError('reply needs the answer: issue-agent reply --issue N "text"', '--text');
+  const text = raw.trim();
+  return withRun('reply', argv, async ({ cli, workflowId, local }) => {
+    const progress = await liveProgress(cli, workflowId, 'answer');
+    if (progress.waiting?.kind !== 'answer') {
+      throw new AgentError(
+        HostErrorCode.RunNotWaiting,
+        `run ${workflowId} asked no question (phase ${progress.phase}); the reply was not sent`,
+        { where: '--issue', expected: 'a run whose status says "waiting for an answer"' },
+      );
+    }
+    const author = localAuthor();
+    const handle = cli.client.workflow.getHandle<typeof runAgentWorkflow>(workflowId);
+    await handle.executeUpdate(answerUpdate, { args: [{ author, text }] });
+    if (local !== undefined) await commentLocally(local, progress.issue, `@${author}: ${text}`, workflowId);
+    process.stdout.write(`answer sent to ${workflowId} as ${author}; the run goes on\n`);
+    return 0;
+  });
+}

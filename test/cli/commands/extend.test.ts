@@ -1,0 +1,93 @@
+/**
+ * `issue-agent extend` on a run paused by its budget, against the real dev server: the
+ * pause is posted on the local issue once (what was spent, on what, how to extend), status
+ * says what it waits for and the command, `extend --tokens N` adds N to the limit and the
+ * run goes on to success; `extend` on a run that is not paused is RUN_NOT_WAITING.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DEMO_DIR } from '../../../src/dev/sample-repo.js';
+import { AgentError } from '../../../src/contracts/errors.js';
+import { localIssuePath } from '../../../src/activities/issues/local-issue-store.js';
+import { repoIdentity, workflowIdFor } from '../../../src/host/repo-identity.js';
+import { extendCommand } from '../../../src/cli/commands/extend-reply.js';
+import { statusCommand } from '../../../src/cli/commands/run-control.js';
+import { progressQuery } from '../../../src/workflows/run/messages.js';
+import { runScenario } from '../../helpers/run-scenario.js';
+import { serverAddress, teardownEnv, testEnv } from '../../helpers/temporal-env.js';
+
+before(async () => {
+  process.env.TEMPORAL_ADDRESS = serverAddress(await testEnv());
+  delete process.env.TEMPORAL_NAMESPACE;
+});
+after(teardownEnv);
+
+/** Runs a command in this process and returns its exit code and what it printed. */
+export async function captured(fn: () => Promise<number>): Promise<{ code: number; out: string }> {
+  const write = process.stdout.write.bind(process.stdout);
+  let out = '';
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    out += String(chunk);
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    return { code: await fn(), out };
+  } finally {
+    process.stdout.write = write;
+  }
+}
+
+/** The Workflow ID `status`, `extend` and `reply` find for issue N of the repository without visibility. */
+export const findableId = async (repoPath: string, issue: number): Promise<string> =>
+  workflowIdFor((await repoIdentity(repoPath)).id, 'issue-agent', issue);
+
+test(
+  'a budget pause is posted on the issue, shown in status, and `extend` lets the run go on',
+  { timeout: 240_000 },
+  async () => {
+    let statusOut = '';
+    let issueText = '';
+    let extendOut = '';
+    const { result, repoPath } = await runScenario({
+      session: join(DEMO_DIR, 'session.json'),
+      input: { budget: { maxTokens: 3000 } },
+      workflowId: findableId,
+      during: async (handle, _model, run) => {
+        const flags = ['--issue', String(run.issue), '--repo', run.repoPath];
+        for (;;) {
+          const p = await handle.query(progressQuery).catch(() => undefined);
+          if (p?.phase === 'budget-exhausted' && p.waiting?.kind === 'budget') break;
+          if (p?.phase === 'completed' || p?.phase === 'failed') assert.fail(`the run never paused (${p.phase})`);
+          await sleep(100);
+        }
+        // The notice is posted by an activity after the pause starts: wait for it.
+        for (let i = 0; i < 100 && !issueText.includes('budget'); i++) {
+          issueText = await readFile(localIssuePath(run.repoPath, run.issue), 'utf8');
+          await sleep(100);
+        }
+        statusOut = (await captured(() => statusCommand(flags))).out;
+        const extended = await captured(() => extendCommand([...flags, '--tokens', '200000']));
+        assert.equal(extended.code, 0);
+        extendOut = extended.out;
+      },
+    });
+    assert.match(statusOut, /waiting: budget exhausted \(.+\); run issue-agent extend --issue 1 --usd 5/);
+    assert.match(issueText, /Paused: the budget of this run is spent/);
+    assert.match(issueText, /issue-agent extend --issue 1 --usd 5/);
+    assert.match(issueText, /`initial\.understand`: \$/, 'the notice says what the budget was spent on');
+    assert.match(extendOut, /limit now 203000 tokens/);
+    const after = await readFile(localIssuePath(repoPath, 1), 'utf8');
+    assert.equal(after.split('Paused: the budget').length - 1, 1, 'the notice is posted once');
+    assert.equal(result.outcome, 'success', result.reason);
+    assert.equal(result.outcome, 'success', result.reason);
+
+    // The run is over: nothing to extend.
+    await assert.rejects(
+      extendCommand(['--issue', '1', '--repo', repoPath, '--usd', '1']),
+      (err: unknown) => AgentError.isInstance(err) && err.code === 'RUN_NOT_WAITING',
+    );
+  },
+);
