@@ -19,14 +19,21 @@
  *
  * In every mode `setpriv --pdeathsig KILL` (when available) ties the sandbox to the
  * worker: if the worker dies, its unshare child gets SIGKILL and, through
- * `--kill-child`, the whole namespace goes with it.
+ * `--kill-child`, the whole namespace goes with it. And in every mode the command runs
+ * under a seccomp filter (seccomp-filter.ts: no namespaces, mounts, keyrings, bpf, ...)
+ * where it can be installed; where not, the worker says so once. Inside such a filter (this
+ * harness's own tests run by a validator) every namespace probe fails, and the inner
+ * harness falls back to `none`, still inside the outer sandbox.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sharedSpawner } from '../process/spawner/process-spawner.js';
+import { shellQuote } from '../runner/run-step-runner.js';
 import { PRELUDE, preludeArgs, type SandboxView } from './sandbox-prelude.js';
+import { seccompExecArgv, seccompMissingReason, UNDER_FILTER_CHECK } from './seccomp-exec.js';
+import { seccompArchOf } from './seccomp-filter.js';
 import { sandboxUidFromEnv, SANDBOX_UID_ENV } from './sandbox-policy.js';
 
 export const IsolationMode = {
@@ -49,6 +56,8 @@ export interface Isolation {
    * python3 that makes the idmapped binds; undefined: the worker's uid.
    */
   readonly sandboxUser?: { readonly uid: number; readonly python: string };
+  /** The words that install the seccomp filter before the command (seccomp-exec); undefined: none here. */
+  readonly seccomp?: readonly string[];
 }
 
 const USER = ['--user', '--map-root-user'];
@@ -131,36 +140,63 @@ async function sandboxUser(net: boolean, warn: (message: string) => void): Promi
   return undefined;
 }
 
+/** The seccomp installer, when a command run through it is under the filter here. */
+async function seccompExec(warn: (message: string) => void): Promise<readonly string[] | undefined> {
+  const arch = seccompArchOf();
+  const argv = seccompExecArgv(arch);
+  if (argv !== undefined && (await succeeds([...argv, ...UNDER_FILTER_CHECK]))) return argv;
+  warn(
+    `[tools] WARNING: ${seccompMissingReason(arch, argv)}: agent commands can make namespaces of their own ` +
+      'and reach the mount, keyring and bpf system calls (still without capabilities).',
+  );
+  return undefined;
+}
+
+/**
+ * The command line the prelude runs last (as the sandbox user, after every mount of
+ * its own): through the seccomp installer, which then execs `bash -c <command>`.
+ */
+function filteredCommand(seccomp: readonly string[] | undefined, command: string): string {
+  if (seccomp === undefined) return command;
+  return `exec ${[...seccomp, 'bash', '-c', command].map(shellQuote).join(' ')}`;
+}
+
 let probed: Promise<Isolation> | undefined;
 
 /** Which isolation this machine supports; cached for the life of the process. */
 export function detectIsolation(warn: (message: string) => void = (m) => console.warn(m)): Promise<Isolation> {
   probed ??= (async () => {
-    const pdeathsig = await succeeds(['setpriv', '--pdeathsig', 'KILL', 'true']);
-    if (process.platform === 'linux') {
-      for (const mode of [IsolationMode.Namespaces, IsolationMode.UserNamespaces]) {
-        for (const privateNetwork of [true, false]) {
-          if (!(await probe(mode, privateNetwork))) continue;
-          if (!privateNetwork)
-            warn('[tools] WARNING: no private network namespace here; the agent shell uses the host network.');
-          const user = mode === IsolationMode.Namespaces ? await sandboxUser(privateNetwork, warn) : undefined;
-          return { mode, privateNetwork, pdeathsig, ...(user === undefined ? {} : { sandboxUser: user }) };
-        }
-      }
-      for (const mode of [IsolationMode.PidNamespace, IsolationMode.UserPidNamespace]) {
-        if (await probe(mode, false)) {
-          warn('[tools] WARNING: no mount namespace here; agent commands can write outside the worktree.');
-          return { mode, privateNetwork: false, pdeathsig };
-        }
-      }
-    }
-    warn(
-      '[tools] WARNING: unshare is not available; agent commands run without namespaces: /proc of the worker, ' +
-        'the whole filesystem and the network are reachable (the environment is still scrubbed).',
-    );
-    return { mode: IsolationMode.None, privateNetwork: false, pdeathsig };
+    const mode = await detectMode(warn);
+    const seccomp = process.platform === 'linux' ? await seccompExec(warn) : undefined;
+    return seccomp === undefined ? mode : { ...mode, seccomp };
   })();
   return probed;
+}
+
+async function detectMode(warn: (message: string) => void): Promise<Isolation> {
+  const pdeathsig = await succeeds(['setpriv', '--pdeathsig', 'KILL', 'true']);
+  if (process.platform === 'linux') {
+    for (const mode of [IsolationMode.Namespaces, IsolationMode.UserNamespaces]) {
+      for (const privateNetwork of [true, false]) {
+        if (!(await probe(mode, privateNetwork))) continue;
+        if (!privateNetwork)
+          warn('[tools] WARNING: no private network namespace here; the agent shell uses the host network.');
+        const user = mode === IsolationMode.Namespaces ? await sandboxUser(privateNetwork, warn) : undefined;
+        return { mode, privateNetwork, pdeathsig, ...(user === undefined ? {} : { sandboxUser: user }) };
+      }
+    }
+    for (const mode of [IsolationMode.PidNamespace, IsolationMode.UserPidNamespace]) {
+      if (await probe(mode, false)) {
+        warn('[tools] WARNING: no mount namespace here; agent commands can write outside the worktree.');
+        return { mode, privateNetwork: false, pdeathsig };
+      }
+    }
+  }
+  warn(
+    '[tools] WARNING: unshare is not available; agent commands run without namespaces: /proc of the worker, ' +
+      'the whole filesystem and the network are reachable (the environment is still scrubbed).',
+  );
+  return { mode: IsolationMode.None, privateNetwork: false, pdeathsig };
 }
 
 /** The argv that runs `command` in the sandbox; `view` is used where mounts are available. */
@@ -171,8 +207,8 @@ export function isolatedArgv(
   const net = options.privateNetwork && isolation.privateNetwork;
   const view = isolation.sandboxUser === undefined ? options.view : { ...options.view, user: isolation.sandboxUser };
   const inner = hasMounts(isolation.mode)
-    ? ['bash', '-c', PRELUDE, 'sandbox', ...preludeArgs(view, options.command)]
-    : ['bash', '-c', options.command];
+    ? ['bash', '-c', PRELUDE, 'sandbox', ...preludeArgs(view, filteredCommand(isolation.seccomp, options.command))]
+    : [...(isolation.seccomp ?? []), 'bash', '-c', options.command];
   const argv = [
     ...(isolation.pdeathsig ? ['setpriv', '--pdeathsig', 'KILL'] : []),
     ...unshareArgs(isolation.mode, net),
