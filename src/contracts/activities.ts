@@ -4,6 +4,7 @@
  * sees these types (through proxyActivities).
  */
 import type { DeliveryMode } from './delivery.js';
+import type { AnsweredQuestion, AskedQuestion } from './human-loop.js';
 import type {
   AgentDefinition,
   ClosureAction,
@@ -116,7 +117,7 @@ export interface SchemaDigest extends ResolveSchemaInput {
 /** What the step's conversation itself needs: prompts and schemas resolved. */
 export interface StepQueryRequest extends Omit<
   QueryStepInput,
-  'system' | 'schema' | 'prompt' | 'stepPrompt' | 'stepSchema' | 'guidance' | 'retryAddendum'
+  'system' | 'schema' | 'prompt' | 'stepPrompt' | 'stepSchema' | 'guidance' | 'retryAddendum' | 'answer'
 > {
   readonly systemPrompt: string;
   readonly prompt: string;
@@ -150,12 +151,12 @@ export interface QueryStepInput {
   readonly prompt?: string;
   /** The step prompt to resolve in the activity (one activity per step: 'one-activity-step'). */
   readonly stepPrompt?: ResolvePromptInput;
-  /** Operator guidance appended to a resolved `stepPrompt` (see withOperatorGuidance). */
-  readonly guidance?: string;
+  readonly guidance?: string; // operator guidance appended to a resolved `stepPrompt` (withOperatorGuidance)
   /** A verdict's retry prompt added after a resolved `stepPrompt`, before guidance (withRetryAddendum). */
   readonly retryAddendum?: string;
-  /** The schema digest from a resolveSchema activity (histories from before 'one-activity-step'). */
-  readonly schema?: SchemaDigest;
+  /** A person's answer to this step's question, quoted after the prompt (prompts/harness/answer.md). */
+  readonly answer?: AnsweredQuestion;
+  readonly schema?: SchemaDigest; // the digest of resolveSchema (histories before 'one-activity-step')
   /** The schema to resolve in the activity; a failure is a schema failure (FailureType.SchemaResolution). */
   readonly stepSchema?: ResolveSchemaInput;
   readonly model: ModelSettings;
@@ -184,11 +185,10 @@ export interface QueryStepOutput {
   /** Last assistant text, truncated: feeds `previous_summary`. */
   readonly summary: string;
   readonly transcript: ArtifactRef;
-  /**
-   * Repository git files (config, hooks, worktree pointers) the agent changed during the
-   * step and the harness restored; absent when nothing changed. Worth a warning.
-   */
+  /** Git files (config, hooks, worktree pointers) the agent changed and the harness restored; a warning. */
   readonly gitRestored?: readonly string[];
+  /** The step ended at the model's `ask` (contracts/human-loop.ts): `output` is empty, the run waits. */
+  readonly question?: AskedQuestion;
   /** The step's worktree checkpoint (a commit on `checkpoint.ref`); absent when none was recorded. */
   readonly worktreeCheckpoint?: string;
 }

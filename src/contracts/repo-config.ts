@@ -35,6 +35,8 @@ export interface RepoConfigFile {
   readonly deliver?: DeliveryMode;
   readonly budget?: RunBudget;
   readonly maxIterations?: number;
+  /** How long a run waits for an answer to the model's question before it parks (default 72). */
+  readonly answerTimeoutHours?: number;
   readonly model?: string;
   readonly issues?: IssueSourceKind;
   /** Agent directory relative to `.agent/` (e.g. `agents/default`), or an absolute path. */

@@ -15,9 +15,17 @@ import { createArtifactStore, stepArtifactDir } from '../artifacts/artifact-stor
 import { createChangedPaths } from '../tools/changed-paths.js';
 import type { GitHubToolBackend } from '../tools/github-tool-backend.js';
 import { stepTools, toToolResultBlock } from '../tools/tool-dispatcher.js';
-import { defaultLog, type LogFn, type ToolLimits } from '../tools/tool-types.js';
+import { defaultLog, ToolName, type LogFn, type ToolLimits } from '../tools/tool-types.js';
+import { checkAsk } from '../tools/ask-tool.js';
+import type { AskedQuestion } from '../../contracts/human-loop.js';
 import { assertWithinBudget, estimateTokens } from './budget-guard.js';
-import { textOf, type LlmClient, type LlmContentBlock, type LlmResponse } from './llm-client.js';
+import {
+  textOf,
+  type LlmClient,
+  type LlmContentBlock,
+  type LlmResponse,
+  type LlmToolDefinition,
+} from './llm-client.js';
 import { costUsd, DEFAULT_PRICES, priceFor, unknownModelNotice, type PriceTable } from './pricing.js';
 import { buildRequest, firstUserMessage } from './request-builder.js';
 import { stepKey, type StepCheckpoint } from './step-checkpoint.js';
@@ -167,6 +175,24 @@ export async function runStepQuery(
           ...(changes.list() === undefined ? {} : { changedPaths: changes.list() }),
         };
       }
+      const question = outcome.kind === 'tools' ? askedQuestion(outcome.calls, offered) : undefined;
+      if (question !== undefined) {
+        // The model asked: the step ends here, no tool runs and no model call follows (ask-tool.ts).
+        if (!state.toolsUsed.includes(ToolName.Ask)) state.toolsUsed.push(ToolName.Ask);
+        const transcript = await writeTranscript(store, input, state, 'tool_use', 'asked', offered);
+        return {
+          output: {},
+          usage: state.usage,
+          costUsd: state.costUsd,
+          turns: state.turn,
+          stopReason: 'tool_use',
+          toolsUsed: state.toolsUsed,
+          summary: state.lastText.slice(0, SUMMARY_CHARS),
+          transcript,
+          question,
+          ...(changes.list() === undefined ? {} : { changedPaths: changes.list() }),
+        };
+      }
       if (outcome.kind !== 'continue') {
         const content: LlmContentBlock[] = outcome.kind === 'reply' ? [...outcome.content] : [];
         if (outcome.kind === 'tools') {
@@ -190,6 +216,20 @@ export async function runStepQuery(
 }
 
 type AnswerView = Pick<LlmResponse, 'content' | 'stop_reason'>;
+
+/** The first well-formed `ask` among a turn's calls, when the step was offered it; a bad one is a tool error. */
+function askedQuestion(
+  calls: ReadonlyArray<{ readonly name: string; readonly input: unknown }>,
+  offered: readonly LlmToolDefinition[],
+): AskedQuestion | undefined {
+  if (!offered.some((t) => t.name === ToolName.Ask)) return undefined;
+  for (const call of calls) {
+    if (call.name !== ToolName.Ask || typeof call.input !== 'object' || call.input === null) continue;
+    const checked = checkAsk(call.input as Record<string, unknown>);
+    if (checked.ok) return checked.question;
+  }
+  return undefined;
+}
 
 /** The checkpointed model answer a resumed attempt still has to act on. */
 function pendingAnswer(state: StepState): AnswerView {

@@ -3,7 +3,8 @@
  * activity resolves the step prompt and schema itself (no activity of their own). Before,
  * `resolveSchema` recorded only a digest of the step schema; the step query re-resolves
  * the schema and checks the digest, so a schema edited mid-run fails the step as a
- * schema failure (counted toward fail-fast) instead of changing silently.
+ * schema failure (counted toward fail-fast) instead of changing silently. A person's answer
+ * to the step's question (the `ask` tool) is quoted after the prompt, whichever it is.
  */
 import { createHash } from 'node:crypto';
 import type {
@@ -15,6 +16,9 @@ import type {
   StepQueryRequest,
 } from '../../contracts/activities.js';
 import { withOperatorGuidance, withRetryAddendum } from '../../contracts/step-inputs.js';
+import type { AnsweredQuestion } from '../../contracts/human-loop.js';
+import { HARNESS_TEMPLATES_DIR } from '../model/masked-placeholder.js';
+import { fill, readTemplate } from '../watch/comment-templates.js';
 import type { StepInputCache } from './step-input-cache.js';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
@@ -47,13 +51,26 @@ export async function toStepQueryRequest(input: QueryStepInput, cache?: StepInpu
     stepSchema,
     guidance: _guidance,
     retryAddendum: _addendum,
+    answer: _answer,
     schema: digestOf,
     ...rest
   } = input;
   const schemaPromise =
     stepSchema !== undefined ? once(stepSchema, resolveStepSchema) : checkedSchema(input.stepId, digestOf);
   const [system, schema] = await Promise.all([once(input.system, resolveC3lPrompt), schemaPromise]);
-  return { ...rest, systemPrompt: system.text, prompt: await stepPromptText(input, stepPrompt), schema };
+  const prompt = await withAnswer(await stepPromptText(input, stepPrompt), input.answer);
+  return { ...rest, systemPrompt: system.text, prompt, schema };
+}
+
+/** A person's answer to the step's question, quoted after its prompt (prompts/harness/answer.md). */
+export async function withAnswer(text: string, answer: AnsweredQuestion | undefined, dir = HARNESS_TEMPLATES_DIR) {
+  if (answer === undefined) return text;
+  const template = await readTemplate('answer', dir);
+  const quoted = answer.text
+    .split('\n')
+    .map((line) => `> ${line}`.trimEnd())
+    .join('\n');
+  return `${text}\n\n${fill(template, { question: answer.question, author: answer.author, quoted }).trim()}`;
 }
 
 async function stepPromptText(input: QueryStepInput, stepPrompt: ResolvePromptInput | undefined): Promise<string> {

@@ -5,6 +5,7 @@
  * list offered to the model in the request, from the same policy.
  */
 import type { LlmToolDefinition } from '../model/llm-client.js';
+import { ASK_TOOL, checkAsk } from './ask-tool.js';
 import { runBash } from './bash-tool.js';
 import { runEditor } from './editor-tool.js';
 import { GITHUB_TOOL, runGitHub } from './github-tool.js';
@@ -17,10 +18,14 @@ const DEFINITIONS: Readonly<Record<ToolName, LlmToolDefinition>> = {
   [ToolName.Editor]: { type: 'text_editor_20250728', name: ToolName.Editor },
   [ToolName.Todo]: TODO_TOOL,
   [ToolName.GitHub]: GITHUB_TOOL,
+  [ToolName.Ask]: ASK_TOOL,
 };
 
 export function policyOf(ctx: Pick<ToolContext, 'stepKind' | 'readOnly' | 'run'>): ToolPolicy {
-  return toolPolicyFor(ctx.stepKind, ctx.readOnly, { github: ctx.run?.github !== undefined });
+  return toolPolicyFor(ctx.stepKind, ctx.readOnly, {
+    github: ctx.run?.github !== undefined,
+    ask: ctx.run !== undefined,
+  });
 }
 
 /** The tool definitions a step's requests carry (the model sees only what it may call). */
@@ -65,6 +70,13 @@ export async function executeTool(call: ToolUseRequest, ctx: ToolContext, label:
       return runTodo(input, ctx);
     case 'github':
       return runGitHub(input, ctx, policy.github, label);
+    case 'ask': {
+      // A checked question never gets here: it ends the step (step-query.ts).
+      const checked = checkAsk(input);
+      return checked.ok
+        ? { content: 'waiting for an answer', isError: false }
+        : { content: checked.error, isError: true };
+    }
   }
 }
 

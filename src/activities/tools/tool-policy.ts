@@ -13,7 +13,8 @@
  *   is. Only where the machine has no mount namespace does bash-policy's pattern check
  *   stand in, which is a guard-rail, not a boundary (docs/security.md);
  * - todo keeps the model's plan in the run's artifacts, never in the worktree: allowed;
- * - github offers only the kind's actions (reads for work and verification).
+ * - github offers only the kind's actions (reads for work and verification);
+ * - ask changes nothing (it ends the step with a question): offered in every step of a run.
  *
  * There is no "boundary command" filter on bash for any kind: the agent's shell holds no
  * credential and, where namespaces allow, has no network, so `git push` or `gh issue
@@ -36,6 +37,8 @@ export interface ToolPolicy {
 export interface ToolAvailability {
   /** The agent integrates GitHub (local issues count: the tool then works on the local store). */
   readonly github: boolean;
+  /** The step belongs to a run that can wait for an answer (the `ask` tool). */
+  readonly ask?: boolean;
 }
 
 export function toolPolicyFor(
@@ -46,7 +49,13 @@ export function toolPolicyFor(
   const access = STEP_KIND_ACCESS[stepKind];
   const github = available.github ? access.github : [];
   return {
-    tools: [ToolName.Bash, ToolName.Editor, ToolName.Todo, ...(github.length > 0 ? [ToolName.GitHub] : [])],
+    tools: [
+      ToolName.Bash,
+      ToolName.Editor,
+      ToolName.Todo,
+      ...(github.length > 0 ? [ToolName.GitHub] : []),
+      ...(available.ask === true ? [ToolName.Ask] : []),
+    ],
     editorWrites: !readOnly,
     bashWrites: !readOnly,
     github,

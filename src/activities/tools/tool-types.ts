@@ -15,6 +15,8 @@ export const ToolName = {
   Todo: 'TodoWrite',
   /** Harness-side GitHub access (read; comment and labels in closure): github-tool.ts. */
   GitHub: 'github',
+  /** A question for the people on the issue: ends the step; the run waits for the answer (ask-tool.ts). */
+  Ask: 'ask',
 } as const;
 export type ToolName = (typeof ToolName)[keyof typeof ToolName];
 

@@ -175,6 +175,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       ...(settings.setup === undefined ? {} : { setup: settings.setup }),
       ...(Object.keys(parameters).length === 0 ? {} : { parameters }),
       ...(maxIterations === undefined ? {} : { maxIterations }),
+      ...(config.answerTimeoutHours === undefined ? {} : { answerTimeoutMs: config.answerTimeoutHours * 3_600_000 }),
       ...(maxUsd === undefined && maxTokens === undefined
         ? {}
         : {

@@ -27,6 +27,7 @@ export const REPO_CONFIG_SCHEMA = {
       },
     },
     maxIterations: { type: 'integer', minimum: 1 },
+    answerTimeoutHours: { type: 'number', exclusiveMinimum: 0 },
     model: { type: 'string', minLength: 1 },
     issues: { enum: ['local', 'github'] },
     agent: { type: 'string', minLength: 1 },

@@ -42,8 +42,9 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
 
   const queried = await runModelStep(ctx, session, step);
   if (queried.kind !== 'answered') {
-    // A step stopped by the budget did not complete: it keeps its iteration number.
-    if (queried.kind === 'budget-exhausted') session.update(uncountIteration(session.state, iteration));
+    // A step stopped by the budget or by its question did not complete: it keeps its iteration number.
+    if (queried.kind === 'budget-exhausted' || queried.kind === 'question')
+      session.update(uncountIteration(session.state, iteration));
     return queried;
   }
   const { answer } = queried;

@@ -25,6 +25,7 @@ import {
   keepForRerun,
   stepAnswered,
   stopOnBudget,
+  takeAnswer,
   takeGuidance,
   takeRetryAddendum,
   takeRetryPrompt,
@@ -37,7 +38,9 @@ import { failureInfo } from '../run/failure-info.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
+import { askApplies, stepAsked } from './asked-step.js';
 
+type PromptParts = Pick<QueryStepInput, 'prompt' | 'stepPrompt' | 'guidance' | 'retryAddendum' | 'answer'>;
 export type ModelStepOutcome = { readonly kind: 'answered'; readonly answer: QueryStepOutput } | IterationOutcome;
 
 function schemaFailure(session: RunSession, step: StepDefinition, message: string): IterationOutcome {
@@ -136,31 +139,36 @@ async function runModelStepInOneActivity(
   const withGuidance = takeGuidance(session.state);
   const withAddendum = takeRetryAddendum(withGuidance.state);
   const taken = takeRetryPrompt(withAddendum.state);
-  session.update(taken.state);
+  const { answer, state } = takeAnswer(taken.state);
+  session.update(state);
   const { guidance } = withGuidance;
   const { addendum } = withAddendum;
-  let prompt: Pick<QueryStepInput, 'prompt' | 'stepPrompt' | 'guidance' | 'retryAddendum'>;
+  let prompt: PromptParts;
+  const answered = answer === undefined ? {} : { answer };
   try {
     prompt =
       taken.prompt !== undefined
-        ? { prompt: withOperatorGuidance(withRetryAddendum(taken.prompt, addendum), guidance) }
+        ? { prompt: withOperatorGuidance(withRetryAddendum(taken.prompt, addendum), guidance), ...answered }
         : {
             stepPrompt: basePromptInput(ctx, session, step),
             ...(addendum === undefined ? {} : { retryAddendum: addendum }),
             ...(guidance === undefined ? {} : { guidance }),
+            ...answered,
           };
   } catch (err) {
     const info = failureInfo(err);
     return { kind: 'failed', code: info.type ?? FailureType.PromptResolution, reason: info.message };
   }
   // A step that did not run to an answer runs again as it would have: same retry prompt, same guidance.
-  const keep: StepRerun =
-    prompt.prompt !== undefined
+  const keep: StepRerun = {
+    ...(prompt.prompt !== undefined
       ? { pendingRetryPrompt: prompt.prompt }
       : {
           ...(addendum === undefined ? {} : { pendingRetryAddendum: addendum }),
           ...(guidance === undefined ? {} : { operatorGuidance: guidance }),
-        };
+        }),
+    ...(answer === undefined ? {} : { pendingAnswer: answer }),
+  };
   return runModelActivity(ctx, session, step, { ...prompt, stepSchema: stepSchemaInput(ctx.definition, step) }, keep);
 }
 
@@ -175,7 +183,7 @@ async function runModelActivity(
   ctx: RunContext,
   session: RunSession,
   step: StepDefinition,
-  resolution: Pick<QueryStepInput, 'prompt' | 'stepPrompt' | 'guidance' | 'retryAddendum' | 'schema' | 'stepSchema'>,
+  resolution: PromptParts & Pick<QueryStepInput, 'schema' | 'stepSchema'>,
   rerun: StepRerun,
 ): Promise<ModelStepOutcome> {
   try {
@@ -221,6 +229,7 @@ async function runModelActivity(
     // The worktree is at the step's checkpoint now, whatever the gate says of its answer.
     session.update(stepAnswered(session.state, answer.worktreeCheckpoint));
     session.noteGitRestored(`step ${step.stepId}`, answer.gitRestored);
+    if (answer.question !== undefined && askApplies()) return stepAsked(session, step, rerun, answer, answer.question);
     return { kind: 'answered', answer };
   } catch (err) {
     const info = failureInfo(err);

@@ -2,10 +2,13 @@
 import type { FailureType } from '../../contracts/failures.js';
 import type { UnchangedBranch } from '../../contracts/no-change.js';
 import type { BoundaryReport } from '../../contracts/run.js';
+import type { AskedQuestion } from '../../contracts/human-loop.js';
 
 export type IterationOutcome =
   | { readonly kind: 'continue' }
   | { readonly kind: 'budget-exhausted'; readonly reason: string }
+  /** The model asked a question (the `ask` tool): the run waits for an answer, then runs the step again. */
+  | { readonly kind: 'question'; readonly question: AskedQuestion }
   | { readonly kind: 'done'; readonly reason: string; readonly verdict?: string; readonly boundary?: BoundaryReport }
   /** Nothing to change, confirmed and declared (contracts/no-change.ts): no delivery; `boundary` is the comment and label. */
   | {

@@ -39,7 +39,8 @@ test('per-kind table: work and closure write, verification reads; only closure c
     stepTools({ stepKind: 'closure', readOnly: false, run: { workflowId: 'w', issue: 1, artifactsDir: '/x' } }).map(
       (t) => t.name,
     ),
-    ['bash', 'str_replace_based_edit_tool', 'TodoWrite'],
+    ['bash', 'str_replace_based_edit_tool', 'TodoWrite', 'ask'],
+    'a step of a run may ask',
   );
 });
 

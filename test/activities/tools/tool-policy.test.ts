@@ -33,7 +33,7 @@ const unreachableBackend = {
   redact: (t: string) => t,
 } as unknown as GitHubToolBackend;
 
-test('tools offered per kind: bash, editor and TodoWrite always; github only with GitHub integration', () => {
+test('tools offered per kind: bash, editor and TodoWrite always; github only with GitHub integration; ask in a run', () => {
   for (const kind of KINDS) {
     for (const readOnly of [false, true]) {
       assert.deepEqual(toolPolicyFor(kind, readOnly).tools, ['bash', EDITOR, 'TodoWrite'], `${kind} ${readOnly}`);
@@ -45,12 +45,13 @@ test('tools offered per kind: bash, editor and TodoWrite always; github only wit
       );
     }
   }
-  // What the model is shown is exactly what the policy offers.
+  // What the model is shown is exactly what the policy offers; a step of a run may also ask.
   const run = { workflowId: 'w', issue: 1, artifactsDir: '/x', github: unreachableBackend };
   assert.deepEqual(
     stepTools({ stepKind: 'verification', readOnly: true, run }).map((t) => t.name),
-    ['bash', EDITOR, 'TodoWrite', 'github'],
+    ['bash', EDITOR, 'TodoWrite', 'github', 'ask'],
   );
+  for (const kind of KINDS) assert.ok(toolPolicyFor(kind, true, { github: false, ask: true }).tools.includes('ask'));
 });
 
 test('writes follow the resolved readOnly only: the kind sets the default, not the policy', () => {

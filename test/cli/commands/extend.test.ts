@@ -12,11 +12,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_DIR } from '../../../src/dev/sample-repo.js';
 import { AgentError } from '../../../src/contracts/errors.js';
 import { localIssuePath } from '../../../src/activities/issues/local-issue-store.js';
-import { repoIdentity, workflowIdFor } from '../../../src/host/repo-identity.js';
 import { extendCommand } from '../../../src/cli/commands/extend-reply.js';
 import { statusCommand } from '../../../src/cli/commands/run-control.js';
 import { progressQuery } from '../../../src/workflows/run/messages.js';
 import { runScenario } from '../../helpers/run-scenario.js';
+import { captured, findableId } from '../../helpers/in-process-cli.js';
 import { serverAddress, teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 
 before(async () => {
@@ -24,25 +24,6 @@ before(async () => {
   delete process.env.TEMPORAL_NAMESPACE;
 });
 after(teardownEnv);
-
-/** Runs a command in this process and returns its exit code and what it printed. */
-export async function captured(fn: () => Promise<number>): Promise<{ code: number; out: string }> {
-  const write = process.stdout.write.bind(process.stdout);
-  let out = '';
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    return { code: await fn(), out };
-  } finally {
-    process.stdout.write = write;
-  }
-}
-
-/** The Workflow ID `status`, `extend` and `reply` find for issue N of the repository without visibility. */
-export const findableId = async (repoPath: string, issue: number): Promise<string> =>
-  workflowIdFor((await repoIdentity(repoPath)).id, 'issue-agent', issue);
 
 test(
   'a budget pause is posted on the issue, shown in status, and `extend` lets the run go on',

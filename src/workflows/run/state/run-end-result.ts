@@ -52,6 +52,7 @@ export function toResult(session: RunSession, outcome: RunEnd): RunResult {
       return { ...base, outcome: 'cancelled', reason: outcome.reason };
     case 'continue':
     case 'budget-exhausted':
+    case 'question':
       return { ...base, outcome: 'failed', code: FailureType.Aborted, reason: 'run loop ended unexpectedly' };
   }
 }

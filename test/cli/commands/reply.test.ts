@@ -1,0 +1,140 @@
+/**
+ * The model asks, a person answers (issue 40), against the real dev server with a scripted
+ * model: the first step's model calls `ask`; the run posts the question on the local issue
+ * (with the waiting label), status shows `waiting for an answer`, no model request is made
+ * while it waits; `issue-agent reply` answers, the answer joins the issue's comments, and
+ * the step's next request quotes it (the rule that answers requires the quote). With a short
+ * answer timeout the run parks as `unanswered` instead of failing, and a later reply resumes it.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { WorkflowHandle } from '@temporalio/client';
+import type { RunProgress } from '../../../src/contracts/run.js';
+import type { SessionScript } from '../../../src/dev/model-server/session-script.js';
+import { localIssuePath } from '../../../src/activities/issues/local-issue-store.js';
+import { replyCommand } from '../../../src/cli/commands/extend-reply.js';
+import { statusCommand } from '../../../src/cli/commands/run-control.js';
+import { PROJECT_ROOT } from '../../../src/host/project-root.js';
+import { progressQuery } from '../../../src/workflows/run/messages.js';
+import type { runAgentWorkflow } from '../../../src/workflows/run-agent.js';
+import { runScenario } from '../../helpers/run-scenario.js';
+import { serverAddress, teardownEnv, testEnv } from '../../helpers/temporal-env.js';
+import { captured, findableId } from '../../helpers/in-process-cli.js';
+
+before(async () => {
+  process.env.TEMPORAL_ADDRESS = serverAddress(await testEnv());
+  delete process.env.TEMPORAL_NAMESPACE;
+});
+after(teardownEnv);
+
+const ANSWER = 'Add them: sum(a, b) is a + b. ANSWER-42';
+const demo = JSON.parse(readFileSync(join(PROJECT_ROOT, 'demo', 'session.json'), 'utf8')) as SessionScript;
+const explore = demo.rules.find((r) => r.id === 'understand-explore')!;
+
+/** The demo playbook, whose first model turn asks instead; its rerun is answered only when it quotes the answer. */
+const askingSession: SessionScript = {
+  ...demo,
+  name: 'the first step asks, then goes on with the answer',
+  rules: [
+    {
+      id: 'understand-with-answer',
+      when: { promptContains: ['Step initial.understand', `> ${ANSWER}`, 'Should sum() add'], turn: 0 },
+      times: 1,
+      respond: explore.respond,
+    },
+    {
+      id: 'ask',
+      when: { promptContains: 'Step initial.understand', turn: 0 },
+      times: 1,
+      respond: {
+        text: 'The issue does not say which behaviour is wanted.',
+        toolUse: [{ name: 'ask', input: { question: 'Should sum() add or subtract?', choices: ['add', 'subtract'] } }],
+      },
+    },
+    ...demo.rules.filter((r) => r.id !== 'understand-explore'),
+  ],
+};
+
+async function waitFor(
+  handle: WorkflowHandle<typeof runAgentWorkflow>,
+  ok: (p: RunProgress) => boolean,
+): Promise<RunProgress> {
+  for (let i = 0; i < 600; i++) {
+    const p = await handle.query(progressQuery).catch(() => undefined);
+    if (p !== undefined && ok(p)) return p;
+    if (p?.phase === 'completed' || p?.phase === 'failed') assert.fail(`the run ended (${p.phase}) before it waited`);
+    await sleep(100);
+  }
+  assert.fail('the run never got there');
+}
+
+test('ask: the run waits for an answer, `reply` answers, the next prompt quotes it', { timeout: 240_000 }, async () => {
+  let status = '';
+  let issueWhileWaiting = '';
+  let requestsWhileWaiting: number[] = [];
+  const { result, repoPath, model } = await runScenario({
+    session: askingSession,
+    workflowId: findableId,
+    during: async (handle, server, run) => {
+      const flags = ['--issue', String(run.issue), '--repo', run.repoPath];
+      const p = await waitFor(handle, (q) => q.waiting?.kind === 'answer');
+      assert.equal(p.phase, 'waiting-for-answer');
+      assert.deepEqual(p.waiting?.choices, ['add', 'subtract']);
+      for (let i = 0; i < 50 && !issueWhileWaiting.includes('agent:waiting'); i++) {
+        issueWhileWaiting = await readFile(localIssuePath(run.repoPath, run.issue), 'utf8');
+        await sleep(100);
+      }
+      requestsWhileWaiting = [server.stats().requests];
+      await sleep(1500);
+      requestsWhileWaiting.push(server.stats().requests);
+      status = (await captured(() => statusCommand(flags))).out;
+      const replied = await captured(() => replyCommand([...flags, ANSWER]));
+      assert.equal(replied.code, 0);
+      assert.match(replied.out, /answer sent to .* as /);
+    },
+  });
+  assert.match(status, /waiting for an answer: "Should sum\(\) add or subtract\?" \[choices: add \| subtract\]/);
+  assert.match(status, /issue-agent reply --issue 1/);
+  assert.match(issueWhileWaiting, /A question before the agent goes on/);
+  assert.match(issueWhileWaiting, /1\. add\n2\. subtract/);
+  assert.match(issueWhileWaiting, /- agent:waiting/);
+  assert.equal(requestsWhileWaiting[0], requestsWhileWaiting[1], 'no model request while the run waits');
+  const stats = model.stats();
+  assert.equal(stats.byRule['ask'], 1, JSON.stringify(stats.byRule));
+  assert.equal(stats.byRule['understand-with-answer'], 1, 'the rerun of the step quoted the answer and the question');
+  const issue = await readFile(localIssuePath(repoPath, 1), 'utf8');
+  assert.match(issue, new RegExp(`@\\S+: ${ANSWER.replace(/[()+.]/g, '\\$&')}`), 'the answer joins the issue comments');
+  assert.doesNotMatch(issue, /agent:waiting/, 'the waiting label comes off');
+  assert.equal(result.outcome, 'success', result.reason);
+  assert.ok(
+    result.steps.some((s) => s.stepId === 'initial.understand' && s.summary.startsWith('asked: Should sum()')),
+    'the asking step is recorded with what it spent',
+  );
+});
+
+test('an unanswered question parks the run; a later reply resumes it', { timeout: 240_000 }, async () => {
+  let parked: RunProgress | undefined;
+  let status = '';
+  const { result } = await runScenario({
+    session: askingSession,
+    workflowId: findableId,
+    input: { answerTimeoutMs: 1000 },
+    during: async (handle, _server, run) => {
+      const flags = ['--issue', String(run.issue), '--repo', run.repoPath];
+      parked = await waitFor(handle, (q) => q.waiting?.timedOut === true);
+      await sleep(1000);
+      const still = await handle.query(progressQuery);
+      assert.equal(still.phase, 'unanswered', 'parked, not failed');
+      status = (await captured(() => statusCommand(flags))).out;
+      assert.equal((await captured(() => replyCommand([...flags, '--text', ANSWER]))).code, 0);
+    },
+  });
+  assert.equal(parked?.phase, 'unanswered');
+  assert.match(status, /parked: no answer came in time to "Should sum\(\) add or subtract\?"/);
+  assert.match(status, /issue-agent retry --issue 1/);
+  assert.equal(result.outcome, 'success', result.reason);
+});
