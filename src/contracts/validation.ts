@@ -13,6 +13,7 @@ import type {
 } from './definition.js';
 import type { JsonValue } from './json.js';
 import type { NoChangeDeclaration, UnchangedBranch } from './no-change.js';
+import type { PreExistingClaim } from './pre-existing-claims.js';
 
 export interface RunValidatorsInput {
   readonly worktreePath: string;
@@ -33,6 +34,11 @@ export interface RunValidatorsInput {
   readonly checkpoint?: WorktreeCheckpointRequest;
   /** The closure's no-change declaration (contracts/no-change.ts), for the `branch-changed` condition. */
   readonly noChange?: NoChangeDeclaration;
+  /**
+   * The closure's classification of tests failing on the base as unrelated
+   * (contracts/pre-existing-claims.ts), for a test condition judged against its baseline.
+   */
+  readonly preExistingClaims?: readonly PreExistingClaim[];
 }
 
 export interface ConditionResult {

@@ -3,7 +3,8 @@
  *   - a planted bug and a scripted fix: the environment phase runs `npm ci`, the preflight
  *     names the red tests on main (mocha's full titles) as the baseline; the issue names the
  *     planted bug's test, so the run completes only once it passes, while the unrelated red
- *     test does not block (`baseline: ignore`); the branch's diff is the fix alone;
+ *     test does not block (`baseline: ignore`) once the closure classified it as unrelated;
+ *     the branch's diff is the fix alone;
  *   - a second run of the same repository and lockfile installs from the cache;
  *   - a broken `commands.setup` and a missing test runner fail as ENVIRONMENT_FAILED with
  *     zero model requests; missing model credentials fail before anything is created.
@@ -37,6 +38,7 @@ const SESSION = fixSession({
   name: 'clamp upper bound',
   fix: { path: 'lib/clamp.js', old: CLAMP_BUGGY, new: CLAMP_RIGHT },
   testCommand: 'npm test',
+  unrelated: [{ test: 'legacy keeps the old rounding', reason: 'Math.round(2.5) is 3; not the clamp issue' }],
 });
 
 let origin: TempGitRepo;
@@ -59,6 +61,9 @@ test('a fresh clone: npm ci, the red test on main kept as the baseline, the fix 
   const environment = (run.result?.environment ?? []).join('\n');
   assert.match(environment, /npm ci/);
   assert.match(environment, /preflight: tests: baseline .*legacy keeps the old rounding/);
+  // The closure's claim and the test the fix made pass, in the run's summary (issue 37).
+  assert.match(run.result?.reason ?? '', /classified unrelated by the closure: legacy keeps the old rounding \(Math/);
+  assert.match(run.result?.reason ?? '', /fixed since base: clamp lowers values above the range/);
 });
 
 test('a second run of the same repository and lockfile installs from the cache', async () => {

@@ -12,6 +12,8 @@ export interface FixSpec {
   readonly testCommand: string;
   /** Said in the understanding; defaults to one criterion naming the file. */
   readonly criteria?: readonly string[];
+  /** Tests red on main and left red, classified as unrelated in the closing (`pre_existing_failures`). */
+  readonly unrelated?: readonly { readonly test: string; readonly reason: string }[];
 }
 
 const rule = (id: string, step: string, turn: number, respond: SessionRule['respond']): SessionRule => ({
@@ -84,6 +86,9 @@ export function fixSession(spec: FixSpec): SessionScript {
         answer('closure.issue', 'Done.', 'closing', {
           verdict: 'done',
           evidence: { git_status: '', tests: `${spec.testCommand}: pass`, commands: [] },
+          ...(spec.unrelated === undefined
+            ? {}
+            : { pre_existing_failures: spec.unrelated.map((u) => ({ ...u, unrelated: true })) }),
         }),
       ),
     ],

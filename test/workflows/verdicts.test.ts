@@ -5,8 +5,10 @@
  *   and the retry prompt names the file and line. The model puts the tests back, fixes
  *   the code, and the run completes.
  * - baseline-aware failures: the sample repository's `sum` test already fails on main;
- *   a run for another issue (a new `product()`) succeeds without touching it, and the
- *   issue's closing comment says the failure was already there.
+ *   a run for another issue (a new `product()`) leaves it alone. Its first closing does
+ *   not classify that failure: the retry prompt names the test and asks for it (issue
+ *   37); the closing that classifies it as unrelated delivers, and the closing comment and
+ *   the run's summary carry the claim.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -120,7 +122,14 @@ const answer = (id: string, overrides: Record<string, unknown>): { json: object 
   json: { ...(rule(id).respond.json as object), ...overrides },
 });
 
-test('a test already failing on the base does not block a run that fixes only its own issue', async () => {
+const UNCLASSIFIED = 'tests failing on the base not accounted for';
+const CLAIM = {
+  test: 'sum adds two numbers',
+  unrelated: true,
+  reason: 'sum() subtracts on main; issue #2 is product()',
+};
+
+test('a test already failing on the base blocks until the closure classifies it as unrelated; the claim reaches the comment', async () => {
   const issueFile = join(mkdtempSync(join(tmpdir(), 'issue-')), 'issue.md');
   writeFileSync(issueFile, PRODUCT_ISSUE);
   const productTest =
@@ -166,17 +175,28 @@ test('a test already failing on the base does not block a run that fixes only it
         respond: rule('work-answer').respond,
       },
       { id: 'review', when: { promptContains: 'Step verification.review' }, respond: rule('review-pass').respond },
+      {
+        id: 'classify',
+        when: { promptContains: [UNCLASSIFIED, '- sum adds two numbers', 'pre_existing_failures'] },
+        respond: answer('closure-answer', { pre_existing_failures: [CLAIM] }),
+      },
       { id: 'closure', when: { promptContains: 'Step closure.issue' }, respond: rule('closure-answer').respond },
     ],
   };
   const { result, repoPath, model } = await runScenario({ session, issueFile });
   assert.equal(result.outcome, 'success', result.reason);
-  assert.equal(model.stats().byRule['closure'], 1, 'the first closing passed the checks');
+  assert.equal(model.stats().byRule['closure'], 1, 'the first closing, without the classification');
+  assert.equal(model.stats().byRule['classify'], 1, 'the retry prompt named the test and asked for it');
+  assert.match(result.reason, /classified unrelated by the closure: sum adds two numbers \(sum\(\) subtracts on main/);
   assert.match(readFileSync(join(repoPath, 'src', 'sum.js'), 'utf8'), /a - b/, 'the old failure was left alone');
   assert.match(readFileSync(join(repoPath, 'src', 'product.js'), 'utf8'), /a \* b/);
   const comment = readFileSync(join(repoPath, '.agent', 'issues', '1.md'), 'utf8');
   assert.match(
     comment,
-    /`tests`: `npm test --silent` failed; baseline ignore: only failures already on base [0-9a-f]{12}: sum adds two numbers/,
+    /`tests`: `npm test --silent` failed; baseline ignore: only failures already on base [0-9a-f]{12}: sum adds two numbers, each classified unrelated/,
+  );
+  assert.match(
+    comment,
+    /classified by the agent as unrelated to this issue:\n- `sum adds two numbers`: sum\(\) subtracts on main; issue #2 is product\(\)/,
   );
 });

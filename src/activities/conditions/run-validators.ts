@@ -15,12 +15,13 @@ import type { CommandOutcome, CommandRunner } from '../process/command-runner.js
 import { extract } from './extractors.js';
 import { runsTests } from './test-reports/runs-tests.js';
 import { runFileValidator } from './file-validator.js';
-import { judgeAgainstBaseline } from './baseline/judge-against-baseline.js';
+import { fixedSinceBase, judgeAgainstBaseline } from './baseline/judge-against-baseline.js';
 import { parseTestFailures, type TestReports } from './test-reports/parse-test-failures.js';
 import { runCollectingReports } from './test-reports/report-files.js';
 import { runTestIntegrityValidator } from './integrity/test-integrity-validator.js';
 import { runBranchChangedValidator } from './branch-change/branch-changed-validator.js';
 import type { NoChangeDeclaration, UnchangedBranch } from '../../contracts/no-change.js';
+import type { PreExistingClaim } from '../../contracts/pre-existing-claims.js';
 import { commandSummary } from './summarize.js';
 import { describeRule, parseSuccessWhen, satisfies } from './success-when.js';
 import { substituteParams } from './substitute-params.js';
@@ -53,6 +54,8 @@ export async function runValidators(deps: RunValidatorsDeps, input: RunValidator
       definition,
       ...(input.issueText === undefined ? {} : { issueText: input.issueText }),
       ...(input.noChange === undefined ? {} : { noChange: input.noChange }),
+      // A closing that declares no change delivers nothing: the base's failures need no account.
+      ...(input.noChange === undefined ? { claims: input.preExistingClaims ?? [] } : {}),
     });
     if (before !== undefined && definition.type === 'command' && !isCleanTreeCheck(definition, condition))
       await removeValidatorOutputs(input.worktreePath, before);
@@ -88,6 +91,7 @@ async function runCondition(options: {
   definition: ValidatorDefinition;
   issueText?: string;
   noChange?: NoChangeDeclaration;
+  claims?: readonly PreExistingClaim[];
 }): Promise<CheckedCondition> {
   const { definition, condition } = options;
   const pattern = definition.failurePattern === undefined ? {} : { failurePattern: definition.failurePattern };
@@ -121,6 +125,7 @@ async function runCommandValidator(options: {
   deps: RunValidatorsDeps;
   worktreePath: string;
   issueText?: string;
+  claims?: readonly PreExistingClaim[];
   condition: ConditionRef;
   definition: Extract<ValidatorDefinition, { type: 'command' }>;
 }): Promise<ConditionResult> {
@@ -156,12 +161,14 @@ async function runCommandValidator(options: {
   const exitCode = outcome.exitCode;
   const rule = parseSuccessWhen(definition.successWhen);
   if (satisfies(rule, { stdout: outcome.stdout, exitCode })) {
+    // The tests red on the base that this branch fixed, for the reviewer (pre-existing-claims.ts).
+    const fixed = definition.baseline === undefined ? undefined : await fixedSinceBase(options.worktreePath, command);
     return {
       ...base,
       exitCode,
       passed: true,
-      summary: `\`${command}\` passed (${describeRule(rule)})`,
-      params: { ...condition.params },
+      summary: `\`${command}\` passed (${describeRule(rule)})${fixed ? `; ${fixed.line}` : ''}`,
+      params: { ...condition.params, ...(fixed?.params ?? {}) },
       unrecoverable: false,
     };
   }
@@ -181,6 +188,7 @@ async function runCommandValidator(options: {
           mode: definition.baseline,
           ...(options.issueText === undefined ? {} : { issueText: options.issueText }),
           failedNow: failures,
+          ...(options.claims === undefined ? {} : { claims: options.claims }),
         })
       : undefined;
   if (judged !== undefined && !judged.blocks) {
@@ -201,7 +209,7 @@ async function runCommandValidator(options: {
       : `exited ${exitCode} ${expected}`;
   return {
     ...base,
-    ...failurePattern,
+    ...(judged?.failurePattern === undefined ? failurePattern : { failurePattern: judged.failurePattern }),
     exitCode,
     passed: false,
     summary: `${commandSummary({ command, ended, stdout: outcome.stdout, stderr: outcome.stderr, failures })}${judged ? `\n${judged.line}` : ''}`,

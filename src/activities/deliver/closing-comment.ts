@@ -1,9 +1,11 @@
 /**
  * The comment left on an issue when a run delivers it: how it was delivered (merged,
- * squashed, or kept on a branch with the command that merges it), the run's summary
- * and the validator evidence, so a reader sees what happened and why.
+ * squashed, or kept on a branch with the command that merges it), the run's summary,
+ * the tests that failed on the base (the agent's claims, the fixed ones) and the
+ * validator evidence, so a reader sees what happened and why.
  */
 import type { ConditionResult } from '../../contracts/activities.js';
+import { baselineNotes } from './baseline-notes.js';
 
 export function closingComment(options: {
   workflowId: string;
@@ -20,6 +22,8 @@ export function closingComment(options: {
     '',
     options.summary.trim() || '(no summary)',
   ];
+  const notes = baselineNotes(options.evidence, 'Tests failing on the base commit:');
+  if (notes.length > 0) lines.push('', ...notes);
   if (options.evidence.length > 0) {
     lines.push('', 'Completion checks:');
     for (const r of options.evidence)

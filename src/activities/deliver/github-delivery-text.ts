@@ -1,7 +1,7 @@
 /**
  * The texts the GitHub boundary hook writes: the pull request (title, body with the
- * run summary and the validator evidence as a table) and the completion comment on
- * the issue.
+ * run summary, the tests that failed on the base (baseline-notes.ts) and the validator
+ * evidence as a table) and the completion comment on the issue.
  *
  * The summary is model output, and the model read untrusted issue text; a summary
  * saying "fixes #12" would make merging the PR close an unrelated issue. So closing
@@ -11,6 +11,7 @@
 import type { ConditionResult } from '../../contracts/activities.js';
 import type { ClosureAction } from '../../contracts/definition.js';
 import { visibleText } from '../issues/github-issue-text.js';
+import { baselineNotes } from './baseline-notes.js';
 
 export interface DeliveryFacts {
   readonly workflowId: string;
@@ -45,6 +46,7 @@ export function pullRequestBody(facts: DeliveryFacts): string {
     '',
     defuseClosingKeywords(facts.summary.trim()) || '(no summary)',
     '',
+    ...withBlankAfter(baselineNotes(facts.evidence, '## Tests failing on the base commit', defuseClosingKeywords)),
     '## Completion evidence',
     '',
     ...evidenceTable(facts.evidence),
@@ -74,12 +76,18 @@ export function completionComment(facts: DeliveryFacts & { readonly prUrl?: stri
     '',
     facts.summary.trim() || '(no summary)',
   ];
+  const notes = baselineNotes(facts.evidence, 'Tests failing on the base commit:');
+  if (notes.length > 0) lines.push('', ...notes);
   if (facts.evidence.length > 0) {
     lines.push('', 'Completion checks:');
     for (const r of facts.evidence)
       lines.push(`- ${r.passed ? 'passed' : 'FAILED'} \`${r.validator}\`: ${r.summary.split('\n')[0] ?? ''}`);
   }
   return lines.join('\n');
+}
+
+function withBlankAfter(lines: string[]): string[] {
+  return lines.length === 0 ? lines : [...lines, ''];
 }
 
 /** A table cell: pipes escaped, one line. */

@@ -10,6 +10,7 @@ import type { BaselineMode, FailurePatternDefinition, ValidatorDefinition } from
 import type { RawValidationCommands } from '../load/raw-files.js';
 import { VERDICT_NOT_MET } from '../../contracts/completion-types.js';
 import { NO_CHANGE_PATTERN } from '../../contracts/no-change.js';
+import { UNCLASSIFIED_PATTERN } from '../../contracts/pre-existing-claims.js';
 
 interface CommandBuiltin {
   readonly commandKey: keyof RawValidationCommands;
@@ -109,6 +110,13 @@ export const BUILTIN_FAILURE_PATTERNS: Readonly<Record<string, FailurePatternDef
     edition: 'failed',
     adaptation: 'test-failed',
     params: ['failedTests', 'regressions', 'preExisting', 'fixed', 'baseCommit'],
+  },
+  /** A test condition's, when only tests failing on the base that the closure did not classify block. */
+  [UNCLASSIFIED_PATTERN]: {
+    description: 'Tests failing on the base commit too, not classified by the closure as unrelated.',
+    edition: 'failed',
+    adaptation: UNCLASSIFIED_PATTERN,
+    params: ['unclassified', 'preExisting', 'fixed', 'baseCommit'],
   },
   'lint-error': {
     description: 'The linter reported errors.',

@@ -15,6 +15,7 @@ import { FailureType } from '../../contracts/failures.js';
 import { snapshotOf } from '../../contracts/step-inputs.js';
 import { isJsonObject, type JsonObject } from '../../contracts/json.js';
 import { noChangeDeclarationOf, type NoChangeDeclaration, type UnchangedBranch } from '../../contracts/no-change.js';
+import { preExistingClaimsOf, type PreExistingClaim } from '../../contracts/pre-existing-claims.js';
 import { awaitRetryPrompt, countCompletionFailure } from '../run/state/run-transitions.js';
 import { configActivities, workspaceActivities } from '../run/activity-proxies.js';
 import { onRunHost } from '../hosting/run-host.js';
@@ -69,6 +70,7 @@ async function validate(
   session: RunSession,
   completionStep: CompletionStepDefinition | undefined,
   noChange: NoChangeDeclaration | undefined,
+  claims: readonly PreExistingClaim[],
 ): Promise<ValidationReport> {
   if (completionStep === undefined || completionStep.conditions.length === 0) return { passed: true, results: [] };
   return onRunHost(ctx, session, (onHost, workspace) =>
@@ -83,6 +85,8 @@ async function validate(
         issueText: `${ctx.workspace.issue.title}\n\n${ctx.workspace.issue.body}`,
         // The branch-changed condition checks the closure's no-change declaration against the branch.
         ...(noChange === undefined ? {} : { noChange }),
+        // A test condition judged against its baseline checks each unblocking base failure is classified.
+        ...(claims.length === 0 ? {} : { preExistingClaims: claims }),
         // After a reset to a closing step, the validators see that step's files, not later ones.
         checkpoint: checkpointRequest(
           ctx.workflowId,
@@ -108,7 +112,8 @@ export type ConditionsOutcome =
  * Stage 2 and the failing half of stage 3: runs the completion conditions guarding
  * `stepId`; on failure applies `onFail` (retry with a retry prompt, abort, skip),
  * bounded by `maxAttempts` per completion step. `output` is the closing's structured
- * output, read for its no-change declaration (contracts/no-change.ts).
+ * output, read for its no-change declaration (contracts/no-change.ts) and its
+ * classification of tests failing on the base (contracts/pre-existing-claims.ts).
  */
 export async function runCompletionConditions(
   ctx: RunContext,
@@ -120,7 +125,8 @@ export async function runCompletionConditions(
   session.setPhase('validating');
   const completionStep = completionStepFor(ctx.definition, stepId);
   const noChange = output === undefined ? undefined : noChangeDeclarationOf(output);
-  const report = await validate(ctx, session, completionStep, noChange);
+  const claims = output === undefined ? [] : preExistingClaimsOf(output);
+  const report = await validate(ctx, session, completionStep, noChange, claims);
   session.noteGitRestored(`validators of ${stepId}`, report.gitRestored);
   log.info('[CompletionLoop] validation result', { passed: report.passed, results: report.results.length });
   if (report.passed || completionStep === undefined)

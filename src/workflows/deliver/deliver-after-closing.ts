@@ -11,6 +11,7 @@ import { deliveryModeOf } from '../../contracts/delivery.js';
 import { FailureType } from '../../contracts/failures.js';
 import { isJsonObject, type JsonObject } from '../../contracts/json.js';
 import type { BoundaryReport } from '../../contracts/run.js';
+import { baselineAccountLine, baselineAccountOf } from '../../contracts/pre-existing-claims.js';
 import { boundaryActivities } from '../run/activity-proxies.js';
 import { onRunHost } from '../hosting/run-host.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
@@ -85,9 +86,11 @@ export function doneOutcome(
   // the run, with what happened and what is left to do.
   if (boundary.status !== 'success') return undelivered(boundary, evidence.length);
   const verdict = typeof output['verdict'] === 'string' ? output['verdict'] : undefined;
+  // The closure's claims about tests red on the base, and the tests fixed, in the run's summary (issue 37).
+  const account = baselineAccountLine(baselineAccountOf(evidence));
   return {
     kind: 'done',
-    reason: `${why.replace(/\.$/, '')} (${evidence.length} completion condition(s) checked; boundary ${boundary.status})`,
+    reason: `${why.replace(/\.$/, '')} (${evidence.length} completion condition(s) checked; boundary ${boundary.status})${account ? `; ${account}` : ''}`,
     boundary,
     ...(verdict === undefined ? {} : { verdict }),
   };

@@ -46,6 +46,16 @@ export async function baselineFailures(
   return measured;
 }
 
+/** The base's failures when already measured (by the preflight, or an earlier judgement); never runs the base. */
+export async function cachedBaseline(
+  worktreePath: string,
+  commit: string,
+  command: string,
+): Promise<Baseline | undefined> {
+  const file = await cacheFileFor(worktreePath, commit, command);
+  return file === undefined ? undefined : readCached(file, { worktreePath, commit, command, timeoutMs: 0 });
+}
+
 /**
  * Records the base's failures measured elsewhere: the preflight runs each test command in
  * the run's own prepared worktree while it is still at the base commit, where the run's

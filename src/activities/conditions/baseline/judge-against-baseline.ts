@@ -2,24 +2,31 @@
  * A failed test validator with `baseline` set, judged against the base commit: which
  * of its failing tests are regressions, which failed there already (each blocking or
  * not, and why), which the branch fixed, and whether it still blocks
- * (classify-failures, with the issue text and the files the branch changed).
- * Undefined when no judgement is possible (no base recorded, the base could not be
- * run): the failure then stands as it is.
+ * (classify-failures, with the issue text and the files the branch changed), and
+ * whether the closure classified each non-blocking one as unrelated (match-claims; one
+ * it did not classify blocks, unless the closing declared no change, with the
+ * `pre-existing-unclassified` pattern when nothing else does). Undefined when no judgement is possible (no base recorded, the base could
+ * not be run): the failure then stands as it is. A passing command is told which tests
+ * it fixed since the base, when the base's failures were measured (fixedSinceBase).
  */
 import type { BaselineMode } from '../../../contracts/definition.js';
 import type { JsonValue } from '../../../contracts/json.js';
+import { UNCLASSIFIED_PATTERN, type PreExistingClaim } from '../../../contracts/pre-existing-claims.js';
 import type { CommandRunner } from '../../process/command-runner.js';
 import { git } from '../../workspace/git/git.js';
 import { baseCommit } from '../base-commit.js';
 import { capExcerpts, type FailedTest } from '../test-reports/failed-test.js';
-import { baselineFailures } from './baseline-run.js';
-import { classifyFailures, type PreExistingFailure } from './classify-failures.js';
+import { baselineFailures, cachedBaseline } from './baseline-run.js';
+import { classifyFailures } from './classify-failures.js';
+import { matchClaims, type AccountedFailure } from './match-claims.js';
 
 export interface BaselineJudgement {
   readonly blocks: boolean;
   /** One line for the summary. */
   readonly line: string;
   readonly params: Record<string, JsonValue>;
+  /** Set when only unclassified pre-existing failures block: the retry prompt asks for their classification. */
+  readonly failurePattern?: string;
 }
 
 export async function judgeAgainstBaseline(options: {
@@ -31,6 +38,11 @@ export async function judgeAgainstBaseline(options: {
   readonly mode: BaselineMode;
   readonly failedNow: readonly FailedTest[];
   readonly issueText?: string;
+  /**
+   * The closure's classification of pre-existing failures as unrelated; undefined when
+   * none is required (a closing that declares no change delivers nothing).
+   */
+  readonly claims?: readonly PreExistingClaim[];
 }): Promise<BaselineJudgement | undefined> {
   const commit = await baseCommit(options.worktreePath);
   if (commit === undefined) return undefined;
@@ -47,15 +59,43 @@ export async function judgeAgainstBaseline(options: {
     ...(options.issueText === undefined ? {} : { issueText: options.issueText }),
     ...(touchedFiles === undefined ? {} : { touchedFiles }),
   });
+  const claims = matchClaims(classified.preExisting, options.claims ?? []);
+  const unclassified = options.claims === undefined ? [] : claims.unclassified.map((t) => t.name);
+  const onlyUnclassified = !classified.blocks && unclassified.length > 0;
+  const accounted =
+    !classified.blocks && options.claims !== undefined && classified.preExisting.length > 0
+      ? ', each classified unrelated'
+      : '';
   return {
-    blocks: classified.blocks,
-    line: `baseline ${options.mode}: ${classified.reason}`,
+    blocks: classified.blocks || onlyUnclassified,
+    line: onlyUnclassified
+      ? `baseline ${options.mode}: failing on base ${commit.slice(0, 12)} too and not classified by the closure as unrelated: ${unclassified.join(', ')}`
+      : `baseline ${options.mode}: ${classified.reason}${accounted}`,
     params: {
       baseCommit: commit,
       regressions: capExcerpts(classified.regressions).map(toJson),
-      preExisting: classified.preExisting.map(toJson),
+      preExisting: claims.preExisting.map(toJson),
       fixed: classified.fixed.map((name) => ({ name })),
+      ...(unclassified.length === 0 ? {} : { unclassified: claims.unclassified.map(toJson) }),
     },
+    ...(onlyUnclassified ? { failurePattern: UNCLASSIFIED_PATTERN } : {}),
+  };
+}
+
+/**
+ * A passing test command: the tests failing on the base commit now pass, all of them.
+ * Read only from a measured base (the preflight's, cached); the base is not run for it.
+ */
+export async function fixedSinceBase(
+  worktreePath: string,
+  command: string,
+): Promise<{ readonly line: string; readonly params: Record<string, JsonValue> } | undefined> {
+  const commit = await baseCommit(worktreePath);
+  const baseline = commit === undefined ? undefined : await cachedBaseline(worktreePath, commit, command);
+  if (commit === undefined || baseline === undefined || baseline.failedTests.length === 0) return undefined;
+  return {
+    line: `fixed since base ${commit.slice(0, 12)}: ${baseline.failedTests.join(', ')}`,
+    params: { baseCommit: commit, fixed: baseline.failedTests.map((name) => ({ name })) },
   };
 }
 
@@ -71,11 +111,12 @@ async function filesTouchedSince(worktreePath: string, commit: string): Promise<
   return diff.stdout.split('\0').filter((p) => p !== '');
 }
 
-function toJson(t: FailedTest | PreExistingFailure): JsonValue {
+function toJson(t: FailedTest | AccountedFailure): JsonValue {
   return {
     name: t.name,
     ...(t.file === undefined ? {} : { file: t.file }),
     ...(t.excerpt === undefined ? {} : { excerpt: t.excerpt }),
     ...('blocks' in t && t.blocks !== undefined ? { blocks: t.blocks } : {}),
+    ...('unrelated' in t && t.unrelated !== undefined ? { unrelated: t.unrelated } : {}),
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { ConditionResult } from '../../../contracts/activities.js';
 import type { JsonValue } from '../../../contracts/json.js';
+import { PRE_EXISTING_FIELD } from '../../../contracts/pre-existing-claims.js';
 
 export const BUILTIN_RETRY_SOURCE = '(built-in retry prompt)';
 
@@ -32,6 +33,11 @@ export function builtinRetryText(failed: readonly ConditionResult[]): string {
       const text = paramText(value);
       if (text !== '') lines.push(`- ${name}: ${text}`);
     }
+    if (Array.isArray(result.params['unclassified']) && result.params['unclassified'].length > 0)
+      lines.push(
+        '',
+        `The \`unclassified\` tests fail on the base commit too. Fix each, or list it in \`${PRE_EXISTING_FIELD}\` of your closing answer as { "test": "<name>", "unrelated": true, "reason": "why it is not this issue" }.`,
+      );
     lines.push('');
   }
   lines.push('Fix every item above, commit your work, then signal closing again.');

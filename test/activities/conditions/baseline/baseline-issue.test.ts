@@ -3,7 +3,8 @@
  * test: the `tests` validator (baseline `ignore`) must not excuse a failure already on
  * the base when the issue names it by a short name, or when the branch changed its
  * file; the retry prompt says which failure blocks and why. A failure neither named nor
- * touched is still excused, by name.
+ * touched is excused only once the closure classified it as unrelated, with a reason;
+ * until then the retry prompt names it and asks for that classification.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -92,12 +93,45 @@ test('a branch that changed the failing test file cannot call the failure pre-ex
   assert.match(await retryPrompt(report.results), /BLOCKS, its file tests\/test_six\.py was changed by this branch/);
 });
 
-test('neither named nor touched: excused by name, as the mode says (the no-op guard is another check)', async () => {
+test('neither named nor touched, not classified: the retry prompt names the test and asks for its classification', async () => {
   const repo = await brokenByLastCommit(26);
   const report = await run(repo, 'The test suite fails since the last commit.');
+  assert.equal(report.passed, false, report.results[0]?.summary);
+  const result = report.results[0];
+  assert.equal(result?.failurePattern, 'pre-existing-unclassified');
+  assert.match(
+    result?.summary ?? '',
+    /baseline ignore: failing on base [0-9a-f]{12} too and not classified by the closure as unrelated: tests\/test_six\.py::test_b/,
+  );
+  const prompt = await retryPrompt(report.results);
+  assert.match(prompt, /tests failing on the base not accounted for/);
+  assert.match(prompt, /- tests\/test_six\.py::test_b \(tests\/test_six\.py\)\n```\n[^`]*assert 7 == 6/);
+  assert.match(prompt, /`pre_existing_failures`/);
+  assert.doesNotMatch(prompt, /not caused by this change/);
+});
+
+test('neither named nor touched, classified unrelated by its short name: excused, the claim kept in the params', async () => {
+  const repo = await brokenByLastCommit(27);
+  const report = await runValidators(
+    { commands },
+    {
+      worktreePath: repo.dir,
+      completionStep: step,
+      validators,
+      issueText: 'The test suite fails since the last commit.',
+      preExistingClaims: [{ test: 'test_b', reason: 'six() is another issue' }],
+    },
+  );
   assert.equal(report.passed, true, report.results[0]?.summary);
   assert.match(
     report.results[0]?.summary ?? '',
-    /only failures already on base [0-9a-f]{12}: tests\/test_six\.py::test_b/,
+    /only failures already on base [0-9a-f]{12}: tests\/test_six\.py::test_b, each classified unrelated/,
+  );
+  assert.deepEqual(
+    (report.results[0]?.params['preExisting'] as { name: string; unrelated?: string }[]).map((t) => [
+      t.name,
+      t.unrelated,
+    ]),
+    [['tests/test_six.py::test_b', 'six() is another issue']],
   );
 });

@@ -20,7 +20,7 @@ const TESTS =
 // The text is thrown away: names can only come from the JUnit report.
 const validators = testsValidator('python3 -m pytest -q > /dev/null 2>&1', 'ignore');
 
-test('pytest: a failure already on the base is excused, a regression is named with its assertion', async () => {
+test('pytest: a failure already on the base is excused once classified, a regression is named with its assertion', async () => {
   const repo = await state.issueBranch(9, {
     '.gitignore': '__pycache__/\n',
     'pytest.ini': '[pytest]\npythonpath = .\naddopts = -p no:cacheprovider\n',
@@ -32,7 +32,9 @@ test('pytest: a failure already on the base is excused, a regression is named wi
   await repo.write({ 'README.md': 'unrelated\n' });
   await repo.git('add', '-A');
   await repo.git('commit', '-qm', 'unrelated');
-  const excused = await runValidators({ commands }, { worktreePath: repo.dir, completionStep: step, validators });
+  const claims = [{ test: 'tests/test_calc.py::test_old', reason: 'red before this change' }];
+  const checked = { worktreePath: repo.dir, completionStep: step, validators, preExistingClaims: claims };
+  const excused = await runValidators({ commands }, checked);
   assert.equal(excused.passed, true, excused.results[0]?.summary);
   assert.match(
     excused.results[0]?.summary ?? '',
@@ -43,7 +45,7 @@ test('pytest: a failure already on the base is excused, a regression is named wi
   // would otherwise take its cached bytecode (keyed by the source's mtime in seconds and size).
   await repo.write({ 'calc.py': 'def add(a, b):\n    return a - b  # broken\n' });
   await repo.git('commit', '-qam', 'break add');
-  const broken = await runValidators({ commands }, { worktreePath: repo.dir, completionStep: step, validators });
+  const broken = await runValidators({ commands }, checked);
   assert.equal(broken.passed, false);
   const params = broken.results[0]?.params ?? {};
   assert.deepEqual(params['regressions'], [

@@ -60,20 +60,23 @@ function counting(): { runner: CommandRunner; calls: string[] } {
 
 const tests = (baseline?: 'ignore' | 'require-fixed') => testsValidator(COMMAND, baseline);
 
-test('a failure already on the base does not block; the base run is cached by commit and command', async () => {
+test('a failure already on the base, classified unrelated, does not block; the base run is cached by commit and command', async () => {
   const repo = await branchWithRedBase();
   await repo.write({ 'src/feature.js': 'export const x = 1;\n' });
   await repo.git('add', '-A');
   await repo.git('commit', '-qm', 'unrelated work');
   const { runner, calls } = counting();
-  const first = await runValidators(
-    { commands: runner },
-    { worktreePath: repo.dir, completionStep: step, validators: tests('ignore') },
-  );
+  const classified = {
+    worktreePath: repo.dir,
+    completionStep: step,
+    validators: tests('ignore'),
+    preExistingClaims: [{ test: 'old broken', reason: 'broken before this branch' }],
+  };
+  const first = await runValidators({ commands: runner }, classified);
   assert.equal(first.passed, true, first.results[0]?.summary);
   assert.match(
     first.results[0]?.summary ?? '',
-    /baseline ignore: only failures already on base [0-9a-f]{12}: old broken/,
+    /baseline ignore: only failures already on base [0-9a-f]{12}: old broken, each classified unrelated/,
   );
   assert.deepEqual(
     (first.results[0]?.params['preExisting'] as { name: string }[]).map((t) => t.name),
@@ -84,10 +87,7 @@ test('a failure already on the base does not block; the base run is cached by co
   assert.equal((await readdir(baselineCacheDir())).filter((f) => f.endsWith('.json')).length, 1);
   assert.doesNotMatch(await repo.git('worktree', 'list'), /issue-agent-baseline/, 'the base worktree is removed');
 
-  const second = await runValidators(
-    { commands: runner },
-    { worktreePath: repo.dir, completionStep: step, validators: tests('ignore') },
-  );
+  const second = await runValidators({ commands: runner }, classified);
   assert.equal(second.passed, true);
   assert.equal(calls.length, 3, 'the base result came from the cache');
 });
@@ -128,7 +128,7 @@ test('a regression blocks and the retry prompt tells it from the failure already
   );
   assert.match(
     prompt.text,
-    /Already failing on the base commit [0-9a-f]{40} and still failing:\n- old broken \(\S*test\/old\.test\.js\): not caused by this change and not blocking\n/,
+    /Already failing on the base commit [0-9a-f]{40} and still failing:\n- old broken \(\S*test\/old\.test\.js\): not blocking by itself, but your closing must fix it or classify it in `pre_existing_failures` as `\{ "test": "old broken", "unrelated": true, "reason": "..." \}`\n/,
   );
   assert.doesNotMatch(prompt.text, /^Failing tests:/m);
 });
@@ -159,4 +159,32 @@ test('require-fixed and an issue naming the old failure both block; without base
   );
   assert.equal(plain.passed, false);
   assert.equal(plain.results[0]?.params['preExisting'], undefined);
+});
+
+test('a passing run names the tests it fixed since the measured base; an unmeasured base is not run for it', async () => {
+  const repo = await branchWithRedBase();
+  const { runner, calls } = counting();
+  await repo.write({ 'test/old.test.js': BROKEN.replace('1, 2', '2, 2') });
+  await repo.git('commit', '-qam', 'fix old broken');
+  const unmeasured = await runValidators(
+    { commands: runner },
+    { worktreePath: repo.dir, completionStep: step, validators: tests('ignore') },
+  );
+  assert.equal(unmeasured.passed, true);
+  assert.equal(unmeasured.results[0]?.params['fixed'], undefined);
+  assert.equal(calls.length, 1, 'the base was not run for a passing command');
+  await repo.git('checkout', '-q', 'HEAD~1', '--', 'test/old.test.js');
+  const measured = await runValidators(
+    { commands: runner },
+    { worktreePath: repo.dir, completionStep: step, validators: tests('ignore') },
+  );
+  assert.equal(measured.passed, false, 'the old failure, unclassified, measured the base');
+  await repo.git('checkout', '-q', 'HEAD', '--', 'test/old.test.js');
+  const fixed = await runValidators(
+    { commands: runner },
+    { worktreePath: repo.dir, completionStep: step, validators: tests('ignore') },
+  );
+  assert.equal(fixed.passed, true, fixed.results[0]?.summary);
+  assert.match(fixed.results[0]?.summary ?? '', /passed \(exit code 0\); fixed since base [0-9a-f]{12}: old broken$/);
+  assert.deepEqual(fixed.results[0]?.params['fixed'], [{ name: 'old broken' }]);
 });
