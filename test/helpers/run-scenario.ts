@@ -28,6 +28,8 @@ export interface Scenario {
   /** The issue file to seed (default: demo/issue-1.md) and extra issues to create. */
   readonly issueFile?: string;
   readonly extraIssues?: ReadonlyArray<{ readonly number: number; readonly title: string; readonly body: string }>;
+  /** Changes the sample repository before the run starts (more commits on main, say). */
+  readonly prepareRepo?: (repoPath: string) => Promise<void>;
   /** The worker's environment (default: PATH, HOME and the model server as ANTHROPIC_BASE_URL). */
   readonly workerEnv?: (modelUrl: string) => NodeJS.ProcessEnv;
   /** A tracing plugin for the worker (tests pass one with an in-memory exporter). */
@@ -56,6 +58,7 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
     scenario.issueFile === undefined ? {} : { issueFile: scenario.issueFile },
   );
   for (const extra of scenario.extraIssues ?? []) await writeLocalIssue(repoPath, extra);
+  await scenario.prepareRepo?.(repoPath);
   const model = await createModelServer({ session: scenario.session });
   const taskQueue = `test-${randomUUID()}`;
   const workflowId =
