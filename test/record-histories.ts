@@ -23,6 +23,8 @@ import { agentRule, writePipelineAgents } from './workflows/pipeline/pipeline-ag
 import { pipelineDefinition } from './workflows/pipeline/pipeline-definitions.js';
 import { ISSUE, pipelineRepo, runPipelineScenario } from './workflows/pipeline/pipeline-scenario.js';
 import { runHostLostScenario } from './workflows/fleet/host-lost-scenario.js';
+import { ANSWER, askingSession } from './workflows/asking-session.js';
+import { answerUpdate, progressQuery, raiseBudgetUpdate } from '../src/workflows/run/messages.js';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'histories');
 
@@ -226,6 +228,25 @@ async function recordRuns(): Promise<void> {
   // closing finds the issue open, polls once, goes back to the flow with nothing delivered;
   // someone closes the issue; the second closing reads it closed, then the boundary runs.
   await record('external-state-verdict-first', await externalState.closedAfterFirstClosing());
+  // A budget pause posted on the issue and shown as a wait, then raised (patched 'budget-pause-notice').
+  await record('budget-pause-notice', {
+    session: join(DEMO_DIR, 'session.json'),
+    input: { budget: { maxTokens: 3000 } },
+    during: async (handle) => {
+      while ((await handle.query(progressQuery).catch(() => undefined))?.waiting?.kind !== 'budget')
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      await handle.executeUpdate(raiseBudgetUpdate, { args: [{ maxTokens: 200_000 }] });
+    },
+  });
+  // The model asks, the run waits, the answer update resumes it (patched 'ask-and-wait').
+  await record('ask-and-wait', {
+    session: askingSession(),
+    during: async (handle) => {
+      while ((await handle.query(progressQuery).catch(() => undefined))?.waiting?.kind !== 'answer')
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      await handle.executeUpdate(answerUpdate, { args: [{ author: 'ann', text: ANSWER }] });
+    },
+  });
   // The playbook's five steps, each answered at once; the tests never pass.
   const answer = (stepId: string, action: string, rest: object) => ({
     id: stepId,

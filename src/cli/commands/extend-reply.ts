@@ -119,8 +119,9 @@ export async function replyCommand(argv: readonly string[]): Promise<number> {
     }
     const author = localAuthor();
     const handle = cli.client.workflow.getHandle<typeof runAgentWorkflow>(workflowId);
-    await handle.executeUpdate(answerUpdate, { args: [{ author, text }] });
+    // The comment first: the run writes the issue file (its labels) as soon as it has the answer.
     if (local !== undefined) await commentLocally(local, progress.issue, `@${author}: ${text}`, workflowId);
+    await handle.executeUpdate(answerUpdate, { args: [{ author, text }] });
     process.stdout.write(`answer sent to ${workflowId} as ${author}; the run goes on\n`);
     return 0;
   });

@@ -8,20 +8,17 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { RunProgress } from '../../../src/contracts/run.js';
-import type { SessionScript } from '../../../src/dev/model-server/session-script.js';
 import { localIssuePath } from '../../../src/activities/issues/local-issue-store.js';
 import { replyCommand } from '../../../src/cli/commands/extend-reply.js';
 import { statusCommand } from '../../../src/cli/commands/run-control.js';
-import { PROJECT_ROOT } from '../../../src/host/project-root.js';
 import { progressQuery } from '../../../src/workflows/run/messages.js';
 import type { runAgentWorkflow } from '../../../src/workflows/run-agent.js';
 import { runScenario } from '../../helpers/run-scenario.js';
+import { ANSWER, askingSession as askingSession_ } from '../../workflows/asking-session.js';
 import { serverAddress, teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 import { captured, findableId } from '../../helpers/in-process-cli.js';
 
@@ -31,33 +28,7 @@ before(async () => {
 });
 after(teardownEnv);
 
-const ANSWER = 'Add them: sum(a, b) is a + b. ANSWER-42';
-const demo = JSON.parse(readFileSync(join(PROJECT_ROOT, 'demo', 'session.json'), 'utf8')) as SessionScript;
-const explore = demo.rules.find((r) => r.id === 'understand-explore')!;
-
-/** The demo playbook, whose first model turn asks instead; its rerun is answered only when it quotes the answer. */
-const askingSession: SessionScript = {
-  ...demo,
-  name: 'the first step asks, then goes on with the answer',
-  rules: [
-    {
-      id: 'understand-with-answer',
-      when: { promptContains: ['Step initial.understand', `> ${ANSWER}`, 'Should sum() add'], turn: 0 },
-      times: 1,
-      respond: explore.respond,
-    },
-    {
-      id: 'ask',
-      when: { promptContains: 'Step initial.understand', turn: 0 },
-      times: 1,
-      respond: {
-        text: 'The issue does not say which behaviour is wanted.',
-        toolUse: [{ name: 'ask', input: { question: 'Should sum() add or subtract?', choices: ['add', 'subtract'] } }],
-      },
-    },
-    ...demo.rules.filter((r) => r.id !== 'understand-explore'),
-  ],
-};
+const askingSession = askingSession_();
 
 async function waitFor(
   handle: WorkflowHandle<typeof runAgentWorkflow>,
