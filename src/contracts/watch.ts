@@ -46,6 +46,11 @@ export type WatchTrigger =
       readonly text: string;
       readonly reply: ReplyTarget;
     }
+  /**
+   * Any other comment on an issue from an allowed author: the answer, when that issue's run
+   * waits for one (the model asked a question); otherwise nothing.
+   */
+  | { readonly kind: 'comment'; readonly issue: number; readonly text: string; readonly reply: ReplyTarget }
   /** A review with "changes requested" on a pull request the watcher delivered. */
   | { readonly kind: 'review'; readonly issue: number; readonly reviewId: number; readonly text: string };
 

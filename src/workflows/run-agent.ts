@@ -192,7 +192,8 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   setHandler(answerSignal, (args: unknown) => {
     const checked = checkAnswerArgs(args);
     if (!checked.ok) return session.rejectSignal('answer', checked.reason);
-    if (!session.receiveAnswer(checked.value)) session.rejectSignal('answer', NOT_WAITING);
+    // The watcher relays every comment of an allowed author: one when the run asked nothing is not news.
+    if (!session.receiveAnswer(checked.value)) log.info('answer ignored', { reason: NOT_WAITING });
   });
   setHandler(
     answerUpdate,

@@ -1,7 +1,8 @@
 /**
  * One poll of a watched repository: which issues carry the trigger label, which new
- * comments mention the trigger (from allowed authors, see trigger-rules.ts), and which
- * new reviews request changes on the pull requests the watcher delivered.
+ * comments mention the trigger (from allowed authors, see trigger-rules.ts), the other new
+ * issue comments of allowed authors (an answer, when the issue's run asked a question), and
+ * which new reviews request changes on the pull requests the watcher delivered.
  *
  * Cheap on an idle repository: the label and comment lists are conditional (ETag), the
  * comments are read `since` the last one handled. Rate limits are honoured, not fought:
@@ -85,6 +86,7 @@ async function pollGitHub(deps: PollDeps, input: PollWatchInput, now: () => numb
         reply,
         onPull: /\/pull\/\d+/.test(c.htmlUrl),
       });
+    else if (!/\/pull\/\d+/.test(c.htmlUrl)) triggers.push({ kind: 'comment', issue: c.issue, text: c.body, reply });
   }
 
   for (const p of input.pulls) {

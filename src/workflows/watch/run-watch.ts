@@ -2,7 +2,8 @@
  * The watch workflow: one per repository (Workflow ID `<repoId>/watch`), a durable loop
  * that polls the repository, starts one run per triggered issue (at most `concurrency`
  * at once), passes comment commands to the runs, continues delivered runs on review,
- * and answers the comments that asked. It continues as new every `pollsPerRun` polls
+ * relays the comments of allowed authors on an issue to its live run (an answer to a
+ * question the run asked; ignored by a run that asked none), and answers the comments that asked. It continues as new every `pollsPerRun` polls
  * (or when Temporal suggests it) carrying its small state (watch-session.ts).
  *
  * Each cycle: see which of its runs ended (an activity asks Temporal, so nothing is lost
@@ -18,18 +19,22 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   log,
+  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { WatchInput, WatchProgress } from '../../contracts/watch.js';
 import { failureInfo } from '../run/failure-info.js';
-import { cancelSignal, retrySignal } from '../run/messages.js';
+import { answerSignal, cancelSignal, retrySignal } from '../run/messages.js';
+import { MAX_ANSWER_CHARS } from '../../contracts/human-loop.js';
 import { stopWatchSignal, watchProgressQuery } from './watch-messages.js';
 import { watchActivities } from './watch-proxies.js';
 import { WatchSession, type WatchAction } from './watch-session.js';
 import { reply, runEnded, startOwedRun } from './watch-runs.js';
 
 const DEFAULT_POLLS_PER_RUN = 200;
+/** An allowed author's issue comment is relayed to the issue's live run as an answer (issue 40). */
+export const RELAY_ANSWERS_PATCH = 'watch-relays-answers';
 
 async function act(session: WatchSession, action: WatchAction): Promise<void> {
   const signalled = (what: string) => (err: unknown) =>
@@ -58,6 +63,13 @@ async function act(session: WatchSession, action: WatchAction): Promise<void> {
         .catch(signalled('status'));
     case 'reply':
       return reply(session, action.reply, action.text, 'note');
+    case 'answer':
+      // The first answer ends the run's wait; a run that asked nothing ignores it (patched: new command).
+      if (!patched(RELAY_ANSWERS_PATCH)) return;
+      await getExternalWorkflowHandle(action.run.workflowId)
+        .signal(answerSignal, { author: action.reply.author, text: action.text.slice(0, MAX_ANSWER_CHARS) })
+        .catch(signalled('answer'));
+      return;
   }
 }
 

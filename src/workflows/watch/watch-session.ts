@@ -29,7 +29,9 @@ export type WatchAction =
   | { readonly kind: 'cancel'; readonly run: WatchedRun; readonly reply: ReplyTarget }
   | { readonly kind: 'retry'; readonly run: WatchedRun; readonly text: string; readonly reply: ReplyTarget }
   | { readonly kind: 'status'; readonly run: WatchedRun; readonly reply: ReplyTarget }
-  | { readonly kind: 'reply'; readonly reply: ReplyTarget; readonly text: string };
+  | { readonly kind: 'reply'; readonly reply: ReplyTarget; readonly text: string }
+  /** A comment relayed to the issue's live run as the answer to its question (ignored when it asked none). */
+  | { readonly kind: 'answer'; readonly run: WatchedRun; readonly text: string; readonly reply: ReplyTarget };
 
 export class WatchSession {
   cursor: WatchCursor;
@@ -92,6 +94,9 @@ export class WatchSession {
         case 'review':
           if (run !== undefined) this.replaceRun({ ...run, seenReviews: [...run.seenReviews, t.reviewId] });
           this.owe(issue, 'continue', t.text, undefined);
+          break;
+        case 'comment':
+          if (run?.state === 'running') actions.push({ kind: 'answer', run, text: t.text, reply: t.reply });
           break;
         case 'command':
           switch (t.command) {

@@ -39,7 +39,7 @@ const input = (cursor: WatchCursor, pulls: PollWatchInput['pulls'] = []): PollWa
   pulls,
 });
 
-test('label and mention pickup; strangers, bots and the agent itself never trigger; unchanged → 304', async () => {
+test('label, mention and plain-comment pickup; strangers, bots and the agent itself never trigger; unchanged → 304', async () => {
   const start = new Date(Date.now() - 1000).toISOString();
   server.addIssue({ number: 1, title: 'labelled', labels: ['agent'] });
   server.addIssue({ number: 2, title: 'not labelled', labels: ['bug'] });
@@ -52,6 +52,7 @@ test('label and mention pickup; strangers, bots and the agent itself never trigg
   server.addComment(2, { body: '@issue-agent retry use the other API', user: 'bob', association: 'COLLABORATOR' });
   server.addComment(2, { body: '@issue-agent status', user: 'bob', association: 'OWNER' });
   server.addComment(2, { body: 'mail issue-agent@example.com please', user: 'bob', association: 'OWNER' });
+  server.addComment(2, { body: 'I say: subtract', user: 'mallory', association: 'CONTRIBUTOR' });
 
   const first = await pollWatch(deps(), input({ since: start, seenCommentIds: [] }));
   const kinds = first.triggers.map((t) =>
@@ -63,7 +64,12 @@ test('label and mention pickup; strangers, bots and the agent itself never trigg
     'command:cancel:2:now',
     'command:retry:2:use the other API',
     'command:status:2:',
+    // Any other comment of an allowed author: an answer if the issue's run asked (strangers never).
+    'comment:2',
   ]);
+  const comment = first.triggers.find((t) => t.kind === 'comment');
+  assert.ok(comment?.kind === 'comment' && comment.text === 'mail issue-agent@example.com please');
+  assert.equal(comment.reply.author, 'bob');
   const mention = first.triggers.find((t) => t.kind === 'mention');
   assert.ok(mention?.kind === 'mention' && mention.text === 'please fix this' && mention.reply.author === 'alice');
   assert.equal(first.waitMs, undefined, 'plenty of rate limit left: no wait');

@@ -81,3 +81,18 @@ test('commands act on live runs only; cancel drops owed work', () => {
   );
   assert.equal(acts[1]?.kind === 'retry' ? acts[1].text : '', 'use the v2 API');
 });
+
+test('a plain comment is relayed as an answer to the issue’s live run only; it owes no work', () => {
+  const s = new WatchSession(input, 'r-1/watch', '2024-01-01T00:00:00Z');
+  s.take([{ kind: 'label', issue: 1, title: '' }]);
+  s.started(s.startable()[0]!, s.runId(1));
+  const live = s.take([{ kind: 'comment', issue: 1, text: 'add them', reply: reply(5) }]);
+  assert.deepEqual(
+    live.map((a) => (a.kind === 'answer' ? [a.kind, a.run.workflowId, a.text, a.reply.author] : [a.kind])),
+    [['answer', s.runId(1), 'add them', 'alice']],
+  );
+  assert.deepEqual(s.take([{ kind: 'comment', issue: 2, text: 'hello', reply: reply(6) }]), [], 'no run: nothing');
+  s.checked({ workflowId: s.runId(1), status: 'closed', outcome: 'success' });
+  assert.deepEqual(s.take([{ kind: 'comment', issue: 1, text: 'thanks', reply: reply(7) }]), [], 'ended: nothing');
+  assert.deepEqual(s.progress().pending, [], 'a comment never starts or continues a run');
+});
