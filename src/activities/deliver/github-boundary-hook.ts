@@ -25,6 +25,7 @@ import type { IssueSource } from '../issues/issue-source.js';
 import { already, describeError, done, failed, report, skipped, succeeded, type Step } from './boundary-steps.js';
 import { closesIssue, completionComment, pullRequestBody, pullRequestTitle } from './github-delivery-text.js';
 import { pushBranch } from './push-branch.js';
+import { importRunRefs } from '../workspace/private-repo/import-run-refs.js';
 
 export interface GitHubBoundaryDeps {
   readonly gitHub: GitHubConnector;
@@ -46,6 +47,7 @@ export async function runGitHubBoundaryHook(
   deps: GitHubBoundaryDeps,
   input: BoundaryHookInput,
 ): Promise<BoundaryReport> {
+  await importRunRefs(input.worktreePath); // the run's work, from the agent's own repository
   if (input.mode !== 'github') {
     throw new AgentError(
       FailureType.BoundaryFailed,

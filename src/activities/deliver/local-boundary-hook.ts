@@ -23,6 +23,7 @@ import { already, done, failed, report, skipped, succeeded, type Step } from './
 import { deleteBranch, directoryExists, removeWorktree } from './branch-cleanup.js';
 import { applyIssueEffects, issueEffectNames } from './issue-effects.js';
 import { deliveredIntoBase, mergeIntoBase } from './merge-into-base.js';
+import { importRunRefs } from '../workspace/private-repo/import-run-refs.js';
 
 export interface LocalBoundaryDeps {
   readonly issueSource: IssueSourceFactory;
@@ -31,6 +32,7 @@ export interface LocalBoundaryDeps {
 type LocalDelivery = Exclude<DeliveryMode, 'pr'>;
 
 export async function runLocalBoundaryHook(deps: LocalBoundaryDeps, input: BoundaryHookInput): Promise<BoundaryReport> {
+  await importRunRefs(input.worktreePath); // the run's work, from the agent's own repository
   const delivery = deliveryModeOf({ issueSource: input.mode, ...(input.delivery ? { delivery: input.delivery } : {}) });
   if (delivery === 'pr') {
     throw new AgentError(FailureType.BoundaryFailed, 'The local boundary hook cannot open a pull request', {

@@ -16,6 +16,7 @@ import { issueLocator } from '../issues/issue-state-location.js';
 import { LOCAL_ISSUES_DIR, localIssuePath } from '../issues/local-issue-store.js';
 import { DEFAULT_IDENTITY } from '../tools/sandbox-env.js';
 import { git } from '../workspace/git/git.js';
+import { importRunRefs } from '../workspace/private-repo/import-run-refs.js';
 import { already, done, failed, succeeded, type Step } from './boundary-steps.js';
 import { applyIssueEffects } from './issue-effects.js';
 
@@ -51,6 +52,8 @@ export async function closeLocalIssueOnBranch(
   ]);
   if (commit.exitCode !== 0)
     return [...steps, failed('issue-commit', firstLine(commit.stderr || commit.stdout), commitByHand(input))];
+  // The commit is in the agent's own repository: into the repository that is pushed.
+  await importRunRefs(input.worktreePath);
   return [
     ...steps,
     done('issue-commit', `committed the issue's closing on ${input.branch}: it lands when the branch is merged`),

@@ -25,6 +25,7 @@ import { applyIssueEffects, issueEffectNames } from './issue-effects.js';
 import { closeLocalIssueOnBranch } from './local-issue-on-branch.js';
 import { pushBranch } from './push-branch.js';
 import type { BoundaryDeps } from './run-boundary-hook.js';
+import { importRunRefs } from '../workspace/private-repo/import-run-refs.js';
 
 export interface RemoteBoundaryDeps extends BoundaryDeps {
   readonly remoteGit: RemoteGit;
@@ -36,6 +37,7 @@ export async function runRemoteBoundaryHook(
   input: BoundaryHookInput,
   url: string,
 ): Promise<BoundaryReport> {
+  await importRunRefs(input.worktreePath); // the run's work, from the agent's own repository
   const delivery = deliveryModeOf({ issueSource: input.mode, ...(input.delivery ? { delivery: input.delivery } : {}) });
   switch (delivery) {
     case 'pr': {

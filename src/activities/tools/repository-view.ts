@@ -15,10 +15,37 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { PrivateRepo } from '../workspace/private-repo/private-repo-layout.js';
+import type { SandboxOverlay } from './sandbox-prelude.js';
 
 export interface RepositoryView {
   readonly readOnly: readonly string[];
   readonly writable: readonly string[];
+  readonly overlays?: readonly SandboxOverlay[];
+}
+
+/**
+ * The view of a worktree with a repository of its own (private-repo-layout.ts): the
+ * user's git dir read-only, whole (objects, refs, config, admin dirs, artifacts); the
+ * private admin dir shown at the worktree's admin dir's path (`gitDir`), so the
+ * worktree's `.git` file leads the agent's git there, and from its `commondir` to the
+ * private common dir, shown as a shared git dir is below: read-only but for its
+ * objects (not `objects/info`, whose alternates name the user's objects) and the run's
+ * own ref directories; the user's refs are a harness-written `packed-refs` there
+ * (user-refs-snapshot.ts), so `main` is never a ref the agent made.
+ */
+export function privateRepositoryView(
+  commonDir: string,
+  gitDir: string,
+  repo: PrivateRepo,
+  refDirs: readonly string[],
+): RepositoryView {
+  const own = repositoryView(repo.commonDir, repo.commonDir, refDirs);
+  return {
+    readOnly: [commonDir, ...own.readOnly],
+    writable: own.writable,
+    overlays: [{ source: repo.adminDir, target: gitDir }],
+  };
 }
 
 function inside(parent: string, child: string): boolean {

@@ -14,7 +14,8 @@ import path from 'node:path';
 import { gitDirsOf, protectedFiles } from '../workspace/git/git-state-snapshot.js';
 import { ensureAgentHome, sandboxStateRoot } from '../workspace/sandbox-state.js';
 import { runRefDirs } from '../workspace/run-refs.js';
-import { repositoryView } from './repository-view.js';
+import { privateRepositoryView, repositoryView } from './repository-view.js';
+import { privateRepoOf } from '../workspace/private-repo/private-repo-layout.js';
 import { detectIsolation, isolatedArgv, IsolationMode, type Isolation } from './process-isolation.js';
 import type { SandboxView } from './sandbox-prelude.js';
 import { namespacesDisabled, SANDBOX_ISOLATION_ENV, sandboxNetworkFromEnv } from './sandbox-policy.js';
@@ -134,12 +135,17 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
     if (env[name] === undefined && existsSync(real)) env[name] = real;
   }
   const dirs = await gitDirsOf(request.dir).catch(() => undefined);
-  // A worktree that shares another git dir (the user's): that git dir read-only, with
-  // holes for what the run's own commits write (repository-view.ts).
+  // A worktree with a repository of its own (private-repo): the user's git dir read-only,
+  // whole, and the private one shown at the admin dir's path. One that shares the
+  // user's git dir without one (made outside a run): that git dir read-only, with holes
+  // for what the run's own commits write (repository-view.ts).
+  const own = dirs && !inside(request.dir, dirs.commonDir) ? privateRepoOf(request.dir) : undefined;
   const shared =
-    dirs && !inside(request.dir, dirs.commonDir)
-      ? repositoryView(dirs.commonDir, dirs.gitDir, runRefDirs(request.dir, dirs.gitDir))
-      : undefined;
+    dirs === undefined || inside(request.dir, dirs.commonDir)
+      ? undefined
+      : own !== undefined
+        ? privateRepositoryView(dirs.commonDir, dirs.gitDir, own.repo, runRefDirs(request.dir, dirs.gitDir))
+        : repositoryView(dirs.commonDir, dirs.gitDir, runRefDirs(request.dir, dirs.gitDir));
   const work = [request.dir, ...(shared?.writable ?? [])];
   if (dirs && !shared && !inside(request.dir, dirs.gitDir)) work.push(dirs.gitDir);
   const hidden = hiddenDirs();
@@ -149,6 +155,9 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
       ...(request.harnessWritable ?? []).filter((d) => existsSync(d)),
       ...(prepared?.writableDirs ?? []).filter((d) => existsSync(d)),
     ],
+    ...(shared?.overlays === undefined
+      ? {}
+      : { overlays: shared.overlays.map((o) => ({ ...o, readOnly: request.readOnly })) }),
     readOnly: [
       ...(shared?.readOnly ?? []),
       ...(request.readOnly ? work : []),

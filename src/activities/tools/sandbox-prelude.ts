@@ -34,9 +34,11 @@
  *    would spare from SIGTERM without a handler; its trap passes SIGTERM on to every
  *    process of the namespace, and when it exits the kernel kills whatever is left.
  *
- * Arguments: `w:<dir>` writable, `r:<dir>` read-only, `h:<dir>` hidden, `p:<path>`
- * protected, `u:<uid>:<python3>` the sandbox user and the interpreter that makes its
- * binds, then `--` and the command line.
+ * Arguments: `w:<dir>` writable, `r:<dir>` read-only (`s:<source>` just before one of
+ * them: that directory is shown there instead, e.g. the agent's private admin dir at the
+ * path of the worktree's admin dir), `h:<dir>` hidden, `p:<path>` protected,
+ * `u:<uid>:<python3>` the sandbox user and the interpreter that makes its binds, then
+ * `--` and the command line.
  *
  * With a sandbox user (a root worker: process-isolation), the binds are idmapped
  * (idmapped-binds.ts), the hiding tmpfs belong to that user, and the command runs as it:
@@ -47,12 +49,13 @@ import { IDMAPPED_BINDS_PROGRAM } from './idmapped-binds.js';
 export const PRELUDE = `
 set -eu
 IDMAPPED_BINDS='${IDMAPPED_BINDS_PROGRAM}'
-binds=(); modes=(); hides=(); protects=(); uid=""
+binds=(); modes=(); sources=(); hides=(); protects=(); uid=""; src=""
 while [ "$#" -gt 0 ]; do
   case "$1" in
     u:*) uid="\${1#u:}"; py="\${uid#*:}"; uid="\${uid%%:*}" ;;
-    w:*) binds+=("\${1#w:}"); modes+=(rw) ;;
-    r:*) binds+=("\${1#r:}"); modes+=(ro) ;;
+    s:*) src="\${1#s:}" ;;
+    w:*) binds+=("\${1#w:}"); modes+=(rw); sources+=("\${src:-\${1#w:}}"); src="" ;;
+    r:*) binds+=("\${1#r:}"); modes+=(ro); sources+=("\${src:-\${1#r:}}"); src="" ;;
     h:*) hides+=("\${1#h:}") ;;
     p:*) protects+=("\${1#p:}") ;;
     --) shift; break ;;
@@ -61,7 +64,7 @@ while [ "$#" -gt 0 ]; do
 done
 cmd="$1"; here="$PWD"
 fds=()
-for i in "\${!binds[@]}"; do exec {fd}<"\${binds[$i]}"; fds+=("$fd"); done
+for i in "\${!binds[@]}"; do exec {fd}<"\${sources[$i]}"; fds+=("$fd"); done
 # The inherited mounts (as mountinfo escapes them), made read-only once ours are in place.
 points=(); sysfs=()
 while read -r _ _ _ _ point _; do
@@ -163,7 +166,7 @@ if [ -w /proc/sys/kernel/core_pattern ]; then echo "sandbox: /proc/sys is writab
 for fd in "\${fds[@]}"; do exec {fd}<&-; done
 ip link set lo up 2>/dev/null || true
 cd "$here"; OLDPWD="$here" # the cd -P above must not show in the command's environment
-unset binds modes hides protects fds here scratch srcs tgts types opts label points sysfs mine ours e q o t p idmapped tmpfs IDMAPPED_BINDS py
+unset binds modes sources src hides protects fds here scratch srcs tgts types opts label points sysfs mine ours e q o t p idmapped tmpfs IDMAPPED_BINDS py
 trap 'kill -TERM -1 2>/dev/null; sleep 0.5; exit 143' TERM
 # No capability at all (bounding set empty, so not even a setuid binary regains one), and
 # no_new_privs: whatever uid the command runs as, it cannot mount, remount or load modules.
@@ -174,23 +177,38 @@ setpriv "\${user[@]}" --no-new-privs --bounding-set=-all --inh-caps=-all bash -c
 wait "$!"
 `;
 
+export interface SandboxOverlay {
+  readonly source: string;
+  readonly target: string;
+  readonly readOnly?: boolean;
+}
+
 export interface SandboxView {
   /** The host uid (and gid) the command runs as, through idmapped binds; undefined: the caller's. */
   readonly user?: { readonly uid: number; readonly python: string };
   readonly writable: readonly string[];
   readonly readOnly: readonly string[];
+  /** Binds of another directory than the one at the path (target ← source), writable unless `readOnly`. */
+  readonly overlays?: readonly SandboxOverlay[];
   readonly hidden: readonly string[];
   readonly protectedPaths: readonly string[];
 }
 
 /** Binds are made parents first, so a bind inside another bind is not covered by it. */
 export function preludeArgs(view: SandboxView, command: string): string[] {
-  const binds = [...view.writable.map((d) => `w:${d}`), ...view.readOnly.map((d) => `r:${d}`)];
-  binds.sort((a, b) => a.length - b.length);
+  const binds = [
+    ...view.writable.map((d) => ({ target: d, args: [`w:${d}`] })),
+    ...view.readOnly.map((d) => ({ target: d, args: [`r:${d}`] })),
+    ...(view.overlays ?? []).map((o) => ({
+      target: o.target,
+      args: [`s:${o.source}`, `${o.readOnly === true ? 'r' : 'w'}:${o.target}`],
+    })),
+  ];
+  binds.sort((a, b) => a.target.length - b.target.length);
   const user = view.user === undefined ? [] : [`u:${view.user.uid}:${view.user.python}`];
   return [
     ...user,
-    ...binds,
+    ...binds.flatMap((b) => b.args),
     ...view.hidden.map((d) => `h:${d}`),
     ...view.protectedPaths.map((p) => `p:${p}`),
     '--',

@@ -12,7 +12,7 @@
  * private HOME; sandbox state of worktrees that are gone is swept first.
  */
 import { mkdir, readdir, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { IssueSnapshot, PrepareWorkspaceInput, PrepareWorkspaceOutput } from '../../contracts/activities.js';
@@ -28,7 +28,8 @@ import {
   listWorktrees,
   realOrSelf,
 } from './git/repo-queries.js';
-import { snapshotGitState } from './git/git-state-snapshot.js';
+import { gitDirsOf, snapshotGitState } from './git/git-state-snapshot.js';
+import { ensurePrivateRepo } from './private-repo/create-private-repo.js';
 import { ensureAgentHome, sweepStaleSandboxesOccasionally } from './sandbox-state.js';
 import { ensureExcluded } from './ensure-excluded.js';
 import { recordRunRef } from './run-refs.js';
@@ -56,6 +57,7 @@ export async function prepareWorkspace(
   const prepared = await withRepoLock(repoPath, async () => {
     const locked = await prepareLocked(issue, input, repoPath);
     await snapshotGitState(repoPath, locked.worktreePath, { keepExisting: locked.reused });
+    await ensureOwnRepository(repoPath, locked);
     return locked;
   });
   await ensureAgentHome(prepared.worktreePath);
@@ -154,6 +156,19 @@ async function prepareLocked(
     reused: false,
     issue,
   };
+}
+
+/** The agent's own repository for the worktree (private-repo), made before its first command. */
+async function ensureOwnRepository(repoPath: string, prepared: PrepareWorkspaceOutput): Promise<void> {
+  const { commonDir, gitDir } = await gitDirsOf(prepared.worktreePath);
+  if (resolve(commonDir) === resolve(gitDir)) return;
+  await ensurePrivateRepo({
+    repoPath,
+    worktreePath: prepared.worktreePath,
+    userCommonDir: commonDir,
+    userAdminDir: gitDir,
+    branch: prepared.branch,
+  });
 }
 
 async function commonGitDir(repoPath: string): Promise<string> {

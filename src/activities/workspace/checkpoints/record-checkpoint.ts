@@ -18,6 +18,7 @@ import {
   type CheckpointIndex,
 } from './checkpoint-index.js';
 import { recordRunRef } from '../run-refs.js';
+import { importRunRefs } from '../private-repo/import-run-refs.js';
 import { seedFromWorktreeIndex, withTemporaryIndex, type IndexedGit } from './temporary-index.js';
 
 /** A fixed identity: checkpoints never depend on (or borrow) the user's. */
@@ -119,6 +120,9 @@ async function commitIndex(
     return commitTree([]);
   });
   await run(['update-ref', '-m', 'issue-agent: worktree checkpoint', ref, commit]);
+  // Made in the agent's own repository: into the user's (or the cache a remote run
+  // pushes from), with the run's branch, as verified data.
+  await importRunRefs(worktreePath, [ref]);
   return { commit, tree };
 }
 

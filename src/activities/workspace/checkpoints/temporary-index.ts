@@ -2,7 +2,8 @@
  * A throwaway git index for the worktree checkpoints: `git add -A` into it records the
  * whole worktree without touching the agent's own index (what it staged stays staged).
  * It lives in a fresh directory of the worktree's git admin dir (the sandbox that runs
- * git on the worktree sees it there, and nothing of the agent runs between tool calls)
+ * git on the worktree sees it there, and nothing of the agent runs between tool calls;
+ * the agent's private one when it has its own repository)
  * and is removed afterwards, whatever happens.
  */
 import { copyFile, lstat, mkdtemp, rm } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { FailureType } from '../../../contracts/failures.js';
 import { gitOrThrow } from '../git/git.js';
 import { gitDirsOf } from '../git/git-state-snapshot.js';
+import { privateRepoOf } from '../private-repo/private-repo-layout.js';
 
 /** Runs git in the worktree against the temporary index; throws WORKTREE_FAILED with git's message. */
 export type IndexedGit = (args: readonly string[], env?: Readonly<Record<string, string>>) => Promise<string>;
@@ -18,8 +20,7 @@ export async function withTemporaryIndex<T>(
   worktreePath: string,
   work: (git: IndexedGit, indexFile: string) => Promise<T>,
 ): Promise<T> {
-  const { gitDir } = await gitDirsOf(worktreePath);
-  const dir = await mkdtemp(join(gitDir, 'issue-agent-checkpoint-'));
+  const dir = await mkdtemp(join(await adminDirOnHost(worktreePath), 'issue-agent-checkpoint-'));
   const indexFile = join(dir, 'index');
   const run: IndexedGit = (args, env) =>
     gitOrThrow(worktreePath, args, FailureType.WorktreeFailed, {
@@ -34,15 +35,20 @@ export async function withTemporaryIndex<T>(
 }
 
 /**
+ * The worktree's admin dir as the host sees it: the agent's private one when it has a
+ * repository of its own (inside the sandbox it is seen at the user's admin dir's path),
+ * else the user's.
+ */
+async function adminDirOnHost(worktreePath: string): Promise<string> {
+  return privateRepoOf(worktreePath)?.repo.adminDir ?? (await gitDirsOf(worktreePath)).gitDir;
+}
+
+/**
  * Starts the temporary index as a copy of the worktree's own index (its stat cache makes
  * `add -A` fast on a large tree); without one, from HEAD's tree (or empty: unborn branch).
  */
 export async function seedFromWorktreeIndex(worktreePath: string, git: IndexedGit, indexFile: string): Promise<void> {
-  const own = await gitOrThrow(
-    worktreePath,
-    ['rev-parse', '--path-format=absolute', '--git-path', 'index'],
-    FailureType.WorktreeFailed,
-  );
+  const own = join(await adminDirOnHost(worktreePath), 'index');
   // Only a regular file: the agent may have made its index a symlink to a worker secret.
   const regular = await lstat(own).then(
     (info) => info.isFile(),
