@@ -71,7 +71,13 @@ export const MAX_CHOICES = 10;
 export const WAITING_LABEL = 'agent:waiting';
 
 /** The notices a run posts on its issue; each is a template in prompts/comments/. */
-export const NoticeTemplate = { BudgetPaused: 'budget-paused', Question: 'question' } as const;
+export const NoticeTemplate = {
+  BudgetPaused: 'budget-paused',
+  /** The question on a local issue: answered with `issue-agent reply`. */
+  Question: 'question',
+  /** The question on a GitHub issue: answered by a comment (relayed by the watcher) or `reply`. */
+  QuestionGitHub: 'question-github',
+} as const;
 export type NoticeTemplate = (typeof NoticeTemplate)[keyof typeof NoticeTemplate];
 
 export interface IssueNoticeInput {

@@ -45,6 +45,13 @@ export function extendedBudget(progress: Pick<RunProgress, 'budget' | 'costUsd' 
   return budget;
 }
 
+/** Which limit stopped the run, from the pause's reason (budget-guard.ts, run-state.ts word them). PURE. */
+export function boundLimit(reason: string): 'usd' | 'tokens' | undefined {
+  if (/\btokens?\b/i.test(reason)) return 'tokens';
+  if (/\bUSD\b|\bcost\b/i.test(reason)) return 'usd';
+  return undefined;
+}
+
 /** Bad input is a usage error before anything connects. */
 function checkedFlags(name: string, argv: readonly string[]): ParsedFlags | undefined {
   const flags = commandFlags(name, argv);
@@ -68,6 +75,14 @@ export async function extendCommand(argv: readonly string[]): Promise<number> {
         { where: '--issue', expected: 'a run whose status says "waiting: budget exhausted"' },
       );
     }
+    const bound = boundLimit(progress.waiting?.reason ?? '');
+    if (bound === 'tokens' && tokens === undefined)
+      throw new UsageError(
+        `the run is paused on its token limit (${progress.waiting?.reason}); add --tokens N`,
+        '--tokens',
+      );
+    if (bound === 'usd' && usd === undefined)
+      throw new UsageError(`the run is paused on its cost limit (${progress.waiting?.reason}); add --usd X`, '--usd');
     const raise = extendedBudget(progress, {
       ...(usd === undefined ? {} : { maxUsd: usd }),
       ...(tokens === undefined ? {} : { maxTokens: tokens }),

@@ -1,7 +1,7 @@
 /** `extend` adds to the limit (or to what was spent, when there is none); `reply` takes its text after the flags. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extendedBudget } from '../../../src/cli/commands/extend-reply.js';
+import { boundLimit, extendedBudget } from '../../../src/cli/commands/extend-reply.js';
 import { COMMANDS } from '../../../src/cli/flags/command-specs.js';
 import { parseFlags } from '../../../src/cli/flags/parse-flags.js';
 
@@ -24,4 +24,12 @@ test('reply: the words after the flags are the text; other commands refuse them'
   assert.equal(flags['text'], 'use v2 please');
   assert.equal(parseFlags(COMMANDS['reply']!, ['--issue', '3', '--text', 'v2'])['text'], 'v2');
   assert.throws(() => parseFlags(COMMANDS['status']!, ['--issue', '3', 'extra']), /unexpected argument "extra"/);
+});
+
+test('which limit stopped the run, from the pause reason', () => {
+  assert.equal(boundLimit('token budget exhausted: 10 tokens used in this step'), 'tokens');
+  assert.equal(boundLimit('2900 tokens reached the budget of 3000'), 'tokens');
+  assert.equal(boundLimit('USD budget exhausted: $1 spent in this step, $0.5 was left for the run'), 'usd');
+  assert.equal(boundLimit('cost $1.0000 reached the budget of $1'), 'usd');
+  assert.equal(boundLimit('the budget is exhausted'), undefined);
 });

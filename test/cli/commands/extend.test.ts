@@ -50,6 +50,8 @@ test(
           await sleep(100);
         }
         statusOut = (await captured(() => statusCommand(flags))).out;
+        // Paused on its token limit: more dollars would not help, and it says so.
+        await assert.rejects(extendCommand([...flags, '--usd', '1']), /paused on its token limit.*add --tokens N/);
         const extended = await captured(() => extendCommand([...flags, '--tokens', '200000']));
         assert.equal(extended.code, 0);
         extendOut = extended.out;

@@ -15,7 +15,7 @@ import type { RunProgress } from '../../../src/contracts/run.js';
 import { localIssuePath } from '../../../src/activities/issues/local-issue-store.js';
 import { replyCommand } from '../../../src/cli/commands/extend-reply.js';
 import { statusCommand } from '../../../src/cli/commands/run-control.js';
-import { progressQuery } from '../../../src/workflows/run/messages.js';
+import { cancelSignal, progressQuery } from '../../../src/workflows/run/messages.js';
 import type { runAgentWorkflow } from '../../../src/workflows/run-agent.js';
 import { runScenario } from '../../helpers/run-scenario.js';
 import { ANSWER, askingSession as askingSession_ } from '../../workflows/asking-session.js';
@@ -109,3 +109,25 @@ test('an unanswered question parks the run; a later reply resumes it', { timeout
   assert.match(status, /issue-agent retry --issue 1/);
   assert.equal(result.outcome, 'success', result.reason);
 });
+
+test(
+  'cancelled while it waits: the run ends cancelled and the waiting label comes off',
+  { timeout: 240_000 },
+  async () => {
+    let labelled = false;
+    const { result, repoPath } = await runScenario({
+      session: askingSession,
+      during: async (handle, _server, run) => {
+        await waitFor(handle, (q) => q.waiting?.kind === 'answer');
+        for (let i = 0; i < 50 && !labelled; i++) {
+          labelled = (await readFile(localIssuePath(run.repoPath, run.issue), 'utf8')).includes('agent:waiting');
+          if (!labelled) await sleep(100);
+        }
+        await handle.signal(cancelSignal, { reason: 'not needed any more' });
+      },
+    });
+    assert.ok(labelled, 'the issue was labelled while the run waited');
+    assert.equal(result.outcome, 'cancelled', result.reason);
+    assert.doesNotMatch(await readFile(localIssuePath(repoPath, 1), 'utf8'), /agent:waiting/);
+  },
+);

@@ -86,6 +86,7 @@ test('a question on a GitHub issue: a stranger is ignored, a collaborator answer
         issue().comments.find((c) => c.body.includes(QUESTION)),
       );
       assert.match(question.body, /A question before the agent goes on/);
+      assert.match(question.body, /Answer in a comment on this issue/);
       assert.match(question.body, /1\. add\n2\. subtract/);
       await until('the waiting label', () => (issue().labels.includes('agent:waiting') ? true : undefined));
       const run = env.client.workflow.getHandle<typeof runAgentWorkflow>(runId);

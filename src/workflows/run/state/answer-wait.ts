@@ -11,7 +11,7 @@
  * status and the Web UI say, and waits on (with no timer) for a later answer or a retry.
  * Reached only through patched('ask-and-wait') (flow/asked-step.ts).
  */
-import { condition, log } from '@temporalio/workflow';
+import { CancellationScope, condition, log } from '@temporalio/workflow';
 import { DEFAULT_ANSWER_TIMEOUT_MS, WAITING_LABEL, type AskedQuestion } from '../../../contracts/human-loop.js';
 import type { RunInput } from '../../../contracts/run.js';
 import { totalTokens } from '../../../contracts/usage.js';
@@ -48,7 +48,7 @@ export async function awaitAnswer(
   await postNotice(input, {
     comment: {
       key: `${session.workflowId}:question:${state.iteration}:${totalTokens(state.usage)}`,
-      template: 'question',
+      template: input.issueSource === 'github' ? 'question-github' : 'question',
       values: {
         issue: String(input.issue),
         workflowId: session.workflowId,
@@ -62,12 +62,16 @@ export async function awaitAnswer(
   });
   await shown();
   const waitEnded = (): boolean => session.waiting === undefined;
-  if (!(await condition(waitEnded, timeoutMs))) {
-    log.warn('no answer within the answer timeout: the run is parked until a reply or a retry', { timeoutMs });
-    session.waitFor({ ...waiting, timedOut: true });
-    session.setPhase('unanswered');
-    await shown();
-    await condition(waitEnded);
+  try {
+    if (!(await condition(waitEnded, timeoutMs))) {
+      log.warn('no answer within the answer timeout: the run is parked until a reply or a retry', { timeoutMs });
+      session.waitFor({ ...waiting, timedOut: true });
+      session.setPhase('unanswered');
+      await shown();
+      await condition(waitEnded);
+    }
+  } finally {
+    // Also when the run is cancelled while it waits: the issue no longer waits on it.
+    await CancellationScope.nonCancellable(() => postNotice(input, { labels: { remove: [WAITING_LABEL] } }));
   }
-  await postNotice(input, { labels: { remove: [WAITING_LABEL] } });
 }
