@@ -7,6 +7,9 @@
 # Usage (as root, from the checkout): bash scripts/attack-tests-as-user.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# It copies the directory it is in: never anything but this checkout (a copy of the script
+# run from elsewhere once copied the whole root filesystem into /tmp and filled the disk).
+[ -f package.json ] && [ -f scripts/attack-tests-as-user.sh ] || { echo "attack tests as a normal user: run it as scripts/attack-tests-as-user.sh of a checkout ($PWD is not one)" >&2; exit 1; }
 uid=65534
 if [ "$(id -u)" != 0 ]; then echo "attack tests as a normal user: needs root to switch user; skipped"; exit 0; fi
 base=$(mktemp -d)
