@@ -8,7 +8,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { localIssuePath } from '../../src/activities/issues/local-issue-store.js';
@@ -324,5 +324,56 @@ describe('validate', { concurrency: CONCURRENCY }, () => {
     assert.equal(result.code, 2, describeResult(result));
     assertNoStack(result);
     assert.match(result.stderr, /continuation/, describeResult(result));
+  });
+});
+
+describe('eval: task files and modes', { concurrency: CONCURRENCY }, () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cli-eval-'));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('a gate mode over the shipped JSON tasks says it needs SWE-bench tasks, naming the flag', async () => {
+    assertCleanFailure(await cli('eval', '--no-op'), { code: 2, mentions: ['--no-op', 'SWE-bench'] });
+  });
+
+  it('--limit without --mine names --limit', async () => {
+    assertCleanFailure(await cli('eval', '--limit', '3'), { code: 2, mentions: ['--limit', '--mine'] });
+  });
+
+  it('--mine on a directory that is not a git repository names it', async () => {
+    assertCleanFailure(await cli('eval', '--mine', dir), { code: 1, mentions: ['--mine', dir] });
+  });
+
+  it('a SWE-bench line without FAIL_TO_PASS names the line and the field', async () => {
+    const file = join(dir, 'tasks.jsonl');
+    const row = { instance_id: 'a__b-1', repo: 'a/b', base_commit: 'abc1234', patch: 'p', test_patch: 't' };
+    const good = { ...row, problem_statement: 'x', FAIL_TO_PASS: '["t1"]', PASS_TO_PASS: [] };
+    const { FAIL_TO_PASS: _dropped, ...bad } = { ...good, instance_id: 'a__b-2' };
+    await writeFile(file, `${JSON.stringify(good)}\n${JSON.stringify(bad)}\n`);
+    assertCleanFailure(await cli('eval', '--tasks', file, '--oracle'), {
+      code: 2,
+      mentions: [`${file}:2#/FAIL_TO_PASS`],
+    });
+  });
+
+  it('a SWE-bench repo without a local clone says how to name one', async () => {
+    const file = join(dir, 'one.jsonl');
+    const task = {
+      instance_id: 'a__b-1',
+      repo: 'a/b',
+      base_commit: 'abc1234',
+      patch: 'p',
+      test_patch: 't',
+      problem_statement: 'x',
+      FAIL_TO_PASS: ['t1'],
+      PASS_TO_PASS: [],
+    };
+    await writeFile(file, `${JSON.stringify(task)}\n`);
+    assertCleanFailure(await cli('eval', '--tasks', file, '--oracle', '--repos', dir), {
+      code: 2,
+      mentions: [`${file}:1#/repo`, '--repos', 'a__b'],
+    });
   });
 });

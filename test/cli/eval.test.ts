@@ -36,7 +36,10 @@ test(
     assert.equal(sum?.task, 'js-sum');
     assert.equal(sum.solved, true, sum.reason);
     assert.equal(sum.outcome, 'success');
-    assert.equal(sum.delivered, 'main');
+    assert.equal(sum.delivered, true);
+    assert.equal(sum.deliveredRef, 'main');
+    assert.equal(sum.mode, 'recorded');
+    assert.equal(sum.invalid, false);
     assert.ok(sum.iterations >= 5 && sum.tokens > 0 && sum.wallMs > 0, JSON.stringify(sum));
     assert.deepEqual(
       sum.checks.map((c) => c.exitCode),
@@ -55,9 +58,9 @@ test(
 test('eval prints a table with every shipped task and the totals', { timeout: 300_000 }, async () => {
   const { stdout } = await evalCli(['--offline', '--concurrency', '3']);
   process.stdout.write(stdout);
-  assert.match(stdout, /task +solved +outcome +iterations +tokens +cost +wall +reason/);
+  assert.match(stdout, /task +mode +delivered +solved +outcome +iterations +tokens +cost +wall +reason/);
   for (const id of ['js-sum', 'js-slugify', 'py-median', 'go-maxint'])
-    assert.match(stdout, new RegExp(`^${id} +yes +success`, 'm'), `${id} is solved`);
-  assert.match(stdout, /^js-clamp +no +success/m);
+    assert.match(stdout, new RegExp(`^${id} +recorded +yes +yes +success`, 'm'), `${id} is solved`);
+  assert.match(stdout, /^js-clamp +recorded +yes +no +success/m);
   assert.match(stdout, /solved 4\/5 · \d+ iterations · \d+ tokens · \$\d+\.\d{4} · [\d.]+s wall/);
 });

@@ -1,7 +1,9 @@
 /**
- * `issue-agent eval [--tasks FILE] [--offline] [--concurrency N] [--json]`: runs the agent
- * over a task file and prints what it solved (src/dev/eval). Exit 0 when the eval ran
- * (whatever it solved): an eval measures, it does not gate.
+ * `issue-agent eval [--tasks FILE] [--oracle|--no-op|--sabotage|--offline] [--concurrency N] [--json]`:
+ * runs the agent over a task file (ours or SWE-bench JSONL) and prints what it delivered
+ * and solved (src/dev/eval); with a gate mode, how the gate judged a scripted model.
+ * `--mine REPO` builds tasks instead (eval-mine.ts). Exit 0 when the eval ran (whatever
+ * it measured): an eval measures, it does not gate.
  */
 import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -10,18 +12,30 @@ import { UsageError } from '../../contracts/errors.js';
 import { loadTaskFile } from '../../dev/eval/task-file.js';
 import { runEval } from '../../dev/eval/run-eval.js';
 import { evalTable, evalTotals } from '../../dev/eval/eval-table.js';
+import { GateMode } from '../../dev/eval/gate/gate-sessions.js';
+import { parseRepoMap } from '../../dev/eval/swe-tasks.js';
 import { commandFlags } from '../flags/command-specs.js';
 import { optionalNumber, optionalString } from '../flags/parse-flags.js';
 import { agentDirOf, checkAgentDir, resolveUserPath } from '../run-target.js';
 import { ensureTemporal } from '../../host/temporal/ensure-temporal.js';
 import { PROJECT_ROOT } from '../../host/project-root.js';
 import { installRuntime } from '../../worker/create-run-worker.js';
+import { mineCommand } from './eval-mine.js';
 
 export async function evalCommand(argv: readonly string[]): Promise<number> {
   const flags = commandFlags('eval', argv);
   if (flags === undefined) return 0;
+  if (flags['mine'] !== undefined) return mineCommand(flags);
+  for (const name of ['limit', 'scan', 'test-command', 'out'])
+    if (flags[name] !== undefined) throw new UsageError(`--${name} goes with --mine`, `--${name}`);
+  const reposDir = optionalString(flags, 'repos');
+  const repoMap = optionalString(flags, 'repo-map');
   const file = loadTaskFile(
     resolveUserPath(optionalString(flags, 'tasks') ?? join(PROJECT_ROOT, 'eval', 'tasks.json')),
+    {
+      ...(reposDir === undefined ? {} : { reposDir: resolveUserPath(reposDir) }),
+      ...(repoMap === undefined ? {} : { repoMap: parseRepoMap(repoMap) }),
+    },
   );
   const only = optionalString(flags, 'only')
     ?.split(',')
@@ -34,10 +48,16 @@ export async function evalCommand(argv: readonly string[]): Promise<number> {
     );
   const tasks = only === undefined ? file.tasks : file.tasks.filter((t) => only.includes(t.id));
   const concurrency = optionalNumber(flags, 'concurrency', { integer: true }) ?? 2;
-  const offline = flags['offline'] === true;
-  if (!offline && !process.env.ANTHROPIC_API_KEY && !process.env.ANTHROPIC_BASE_URL)
+  const modes = Object.values(GateMode).filter((m) => flags[m] === true);
+  if (modes.length > 0 && !tasks.some((t) => t.swe !== undefined))
     throw new UsageError(
-      'set ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL, or pass --offline to play recorded sessions',
+      `--${modes[0]} measures the gate on SWE-bench tasks (a gold patch and test names): pass --tasks with a JSONL file (eval --mine builds one)`,
+      `--${modes[0]}`,
+    );
+  const offline = flags['offline'] === true;
+  if (modes.length === 0 && !offline && !process.env.ANTHROPIC_API_KEY && !process.env.ANTHROPIC_BASE_URL)
+    throw new UsageError(
+      'set ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL, pass --offline to play recorded sessions, or measure the gate with --oracle, --no-op or --sabotage',
       '--offline',
     );
   const agentDir = agentDirOf(flags);
@@ -51,7 +71,8 @@ export async function evalCommand(argv: readonly string[]): Promise<number> {
   const clientConnection = await Connection.connect({ address: target.address });
   const started = Date.now();
   try {
-    say(`eval ${file.name}: ${tasks.length} task(s), ${concurrency} at once${offline ? ', offline' : ''}`);
+    const how = modes.length > 0 ? `, modes ${modes.join(', ')}` : offline ? ', offline' : '';
+    say(`eval ${file.name}: ${tasks.length} task(s), ${concurrency} at once${how}`);
     const rows = await runEval(
       { name: file.name, tasks },
       {
@@ -62,8 +83,12 @@ export async function evalCommand(argv: readonly string[]): Promise<number> {
         artifactsDir: resolve(PROJECT_ROOT, '.artifacts'),
         concurrency,
         offline,
+        modes,
         env: process.env,
-        onTaskDone: (r) => process.stderr.write(`  ${r.task}: ${r.solved ? 'solved' : 'not solved'} (${r.reason})\n`),
+        onTaskDone: (r) =>
+          process.stderr.write(
+            `  ${r.task} ${r.mode}: ${r.invalid ? 'invalid' : r.delivered ? 'delivered' : 'refused'}${r.delivered ? (r.solved ? ', solved' : ', not solved') : ''} (${(r.invalidReason ?? r.reason).replace(/\s+/g, ' ').slice(0, 200)})\n`,
+          ),
       },
     );
     const totals = evalTotals(rows, Date.now() - started);

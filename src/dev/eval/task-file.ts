@@ -2,11 +2,14 @@
  * The eval task file: a named list of tasks, each a repository at a commit, an issue
  * text, and hidden checks the agent never sees (commands run after delivery, with
  * optional hidden files written first). A bad file fails loudly with a JSON pointer.
+ * SWE-bench task files (JSONL) are read by swe-jsonl.ts and swe-tasks.ts.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
+import { looksLikeSwe, parseSweFile, type SweTask } from './swe-jsonl.js';
+import { sweEvalTask, type RepoLookup } from './swe-tasks.js';
 
 export interface EvalTask {
   readonly id: string;
@@ -20,6 +23,8 @@ export interface EvalTask {
   readonly hiddenFiles: Readonly<Record<string, string>>;
   /** An offline session script for this task (used with --offline). */
   readonly session?: string;
+  /** A SWE-bench task (JSONL): its hidden checks are its tests by name (swe-checks.ts), not `checks`. */
+  readonly swe?: SweTask;
 }
 
 export interface EvalTaskFile {
@@ -90,13 +95,24 @@ export function parseTaskFile(value: unknown, file: string): EvalTaskFile {
   return { name: typeof value['name'] === 'string' ? value['name'] : file, tasks: parsed };
 }
 
-export function loadTaskFile(file: string): EvalTaskFile {
+/** Our JSON task file, or SWE-bench tasks (JSONL or a JSON array), told apart by content. */
+export function loadTaskFile(file: string, lookup: RepoLookup = {}): EvalTaskFile {
   const path = resolve(file);
   let raw: string;
   try {
     raw = readFileSync(path, 'utf8');
   } catch {
     invalid(path, 'the file cannot be read', 'a readable JSON file (e.g. eval/tasks.json)');
+  }
+  if (looksLikeSwe(raw)) {
+    const rows = parseSweFile(raw, path);
+    const tasks = rows.map((row) => sweEvalTask(row.task, lookup, row.at));
+    const ids = new Set<string>();
+    tasks.forEach((t, i) => {
+      if (ids.has(t.id)) invalid(`${rows[i]?.at ?? path}#/instance_id`, `duplicate instance_id ${t.id}`, 'unique ids');
+      ids.add(t.id);
+    });
+    return { name: path, tasks };
   }
   let json: unknown;
   try {

@@ -42,9 +42,28 @@ export interface CheckResult {
   readonly command: string;
   readonly exitCode: number;
   readonly output: string;
+  /** A SWE-bench task's check: its FAIL_TO_PASS / PASS_TO_PASS tests that did not pass. */
+  readonly failing?: readonly string[];
 }
 
-/** Runs the hidden checks against `ref` (the delivered commit); all must exit 0. */
+/** The only variables the hidden checks see: no key or token can reach them. */
+function checkEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const keep = [
+    'PATH',
+    'HOME',
+    'LANG',
+    'TMPDIR',
+    'GOPATH',
+    'GOCACHE',
+    'GOMODCACHE',
+    'GOFLAGS',
+    'PYENV_ROOT',
+    'PYENV_VERSION',
+  ];
+  return Object.fromEntries(keep.filter((k) => env[k] !== undefined).map((k) => [k, env[k]]));
+}
+
+/** Runs the hidden checks against `ref` (the delivered commit), with checkEnv's variables only; all must exit 0. */
 export async function runHiddenChecks(
   repoPath: string,
   ref: string,
@@ -63,7 +82,7 @@ export async function runHiddenChecks(
       try {
         const { stdout, stderr } = await promisify(execFile)('bash', ['-c', command], {
           cwd: tree,
-          env,
+          env: checkEnv(env),
           timeout: 300_000,
           maxBuffer: 16 * 1024 * 1024,
         });

@@ -38,6 +38,20 @@ export function parseJUnitXml(xml: string): FailedTest[] {
   return out;
 }
 
+/**
+ * The testcases that passed (no failure, error or skipped child), by the same ids: what
+ * the eval's task miner reads to name PASS_TO_PASS tests (src/dev/eval).
+ */
+export function passedInJUnitXml(xml: string): string[] {
+  const out: string[] = [];
+  for (const m of xml.matchAll(TESTCASE)) {
+    if (/<(failure|error|skipped)\b/.test(m[2] ?? '')) continue;
+    const attrs = attributes(m[1] ?? '');
+    out.push(testId(attrs['file'], attrs['classname'] ?? '', attrs['name'] ?? ''));
+  }
+  return out;
+}
+
 /** `tests/test_math.py` + `tests.test_math.TestGroup` + `test_dict` → `tests/test_math.py::TestGroup::test_dict`. */
 function testId(file: string | undefined, classname: string, name: string): string {
   if (file === undefined) return classname === '' ? name : `${classname}::${name}`;
