@@ -6,7 +6,7 @@
  *    the agent's sandbox): only the refs the harness recorded, each a commit id.
  * 2. The objects the user's repository lacks, packed by that same sandboxed git into the
  *    private import dir (`pack-objects --local`: the user's own objects are borrowed, not
- *    copied). No agent command runs meanwhile, and the import dir is never in its view.
+ *    copied; the walk stops at the tip last imported). No agent command runs meanwhile.
  * 3. On the host, `index-pack --strict` in the user's repository reads that file as data:
  *    it hashes every object and checks every link, or nothing is kept. No git runs in a
  *    directory whose config, attributes or hooks the agent could have written.
@@ -21,7 +21,7 @@ import { FailureType } from '../../../contracts/failures.js';
 import { git } from '../git/git.js';
 import { privateRepoOf } from './private-repo-layout.js';
 import { runRefFilter, writeUserRefs } from './user-refs-snapshot.js';
-import { BranchSync, reconcileBranch, writeSynced } from './branch-sync.js';
+import { BranchSync, readSynced, reconcileBranch, writeSynced } from './branch-sync.js';
 import { gitDirsOf } from '../git/git-state-snapshot.js';
 
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -53,7 +53,12 @@ export async function importRunRefs(
     userRepo,
     tips.map((t) => t.commit),
   );
-  if (missing.length > 0) await importObjects(worktreePath, repo.importDir, userRepo, missing);
+  if (missing.length > 0) {
+    // The walk stops at the tip last imported: a step costs its own objects, not the history.
+    const synced = await readSynced(repo);
+    const known = synced !== undefined && (await missingCommits(userRepo, [synced])).length === 0;
+    await importObjects(worktreePath, repo.importDir, userRepo, missing, known ? [synced] : []);
+  }
   const branch = tips.find((t) => t.ref === record.branchRef);
   const sync =
     branch === undefined
@@ -115,12 +120,13 @@ async function importObjects(
   importDir: string,
   userRepo: string,
   commits: readonly string[],
+  have: readonly string[],
 ): Promise<void> {
   await rm(importDir, { recursive: true, force: true });
   await mkdir(importDir, { recursive: true, mode: 0o700 });
   try {
     const packed = await git(worktreePath, ['pack-objects', '--revs', '--local', '-q', path.join(importDir, 'run')], {
-      input: `${commits.join('\n')}\n`,
+      input: [...commits, ...have.map((c) => `^${c}`)].map((line) => `${line}\n`).join(''),
     });
     const hash = packed.stdout.trim();
     if (packed.exitCode !== 0 || !OBJECT_ID.test(hash))
