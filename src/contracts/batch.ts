@@ -59,6 +59,9 @@ export interface BatchInput {
   readonly budget?: RunBudget;
   readonly maxIterations?: number;
   readonly tuning?: RunInput['tuning'];
+  /** From `.agent/config.json`, as start-run passes them: the answer timeout, setup. */
+  readonly answerTimeoutMs?: number;
+  readonly setup?: RunInput['setup'];
   /** The repository's commands/model and AGENTS.md/CLAUDE.md, as start-run passes them. */
   readonly overrides?: RunInput['overrides'];
   readonly repoInstructions?: string;

@@ -5,6 +5,7 @@
  * `ask` tool and the `reply` / `extend` commands. Pure.
  */
 import type { IssueSourceKind } from './run.js';
+import type { RunBudget } from './usage.js';
 
 /** What a waiting run waits for: a raised budget (`extend`) or an answer (`reply`). */
 export const WaitKind = { Budget: 'budget', Answer: 'answer' } as const;
@@ -59,6 +60,19 @@ export function waitingLine(p: { readonly issue: number; readonly waiting?: RunW
   }
 }
 
+/** The new limits: each given amount added to the current limit (or to what was spent, when none). PURE. */
+export function extendedBudget(
+  progress: { readonly budget?: RunBudget; readonly costUsd: number; readonly tokensTotal: number },
+  add: RunBudget,
+): RunBudget {
+  const budget: { maxUsd?: number; maxTokens?: number } = {};
+  if (add.maxUsd !== undefined)
+    budget.maxUsd = Math.round(((progress.budget?.maxUsd ?? progress.costUsd) + add.maxUsd) * 10_000) / 10_000;
+  if (add.maxTokens !== undefined)
+    budget.maxTokens = (progress.budget?.maxTokens ?? progress.tokensTotal) + add.maxTokens;
+  return budget;
+}
+
 /** How long a run waits for an answer before it parks (RunInput.answerTimeoutMs). */
 export const DEFAULT_ANSWER_TIMEOUT_MS = 3 * 24 * 60 * 60 * 1000;
 
@@ -73,6 +87,8 @@ export const WAITING_LABEL = 'agent:waiting';
 /** The notices a run posts on its issue; each is a template in prompts/comments/. */
 export const NoticeTemplate = {
   BudgetPaused: 'budget-paused',
+  /** The pause on a GitHub issue: also raised by a `/extend 5` comment (relayed by the watcher). */
+  BudgetPausedGitHub: 'budget-paused-github',
   /** The question on a local issue: answered with `issue-agent reply`. */
   Question: 'question',
   /** The question on a GitHub issue: answered by a comment (relayed by the watcher) or `reply`. */

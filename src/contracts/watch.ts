@@ -46,6 +46,8 @@ export type WatchTrigger =
       readonly text: string;
       readonly reply: ReplyTarget;
     }
+  /** `/extend 5` from an allowed author: add $5 to the cost limit of the issue's live run. */
+  | { readonly kind: 'extend'; readonly issue: number; readonly usd: number; readonly reply: ReplyTarget }
   /**
    * Any other comment on an issue from an allowed author: the answer, when that issue's run
    * waits for one (the model asked a question); otherwise nothing.
@@ -180,6 +182,10 @@ export interface WatchInput {
   readonly pollsPerRun?: number;
   readonly maxIterations?: number;
   readonly tuning?: RunInput['tuning'];
+  /** What `.agent/config.json` sets for every run, as start-run passes it: the budget, the answer timeout, setup. */
+  readonly budget?: RunInput['budget'];
+  readonly answerTimeoutMs?: number;
+  readonly setup?: RunInput['setup'];
   readonly carry?: WatchCarry;
 }
 

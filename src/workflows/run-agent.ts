@@ -31,22 +31,9 @@ import { runFlowIteration } from './flow/flow-iteration.js';
 import { withinClosureGrace } from './completion/criterion-gate.js';
 import { applicableResume } from '../contracts/resume-point.js';
 import type { IterationOutcome } from './run/iteration-outcome.js';
-import {
-  answerSignal,
-  answerUpdate,
-  cancelSignal,
-  progressQuery,
-  raiseBudgetSignal,
-  raiseBudgetUpdate,
-  retrySignal,
-} from './run/messages.js';
-import {
-  checkAnswerArgs,
-  checkBudgetArgs,
-  checkCancelArgs,
-  checkRetryArgs,
-  validateBudgetUpdate,
-} from './run/message-checks.js';
+import { cancelSignal, progressQuery, raiseBudgetSignal, raiseBudgetUpdate, retrySignal } from './run/messages.js';
+import { checkBudgetArgs, checkCancelArgs, checkRetryArgs, validateBudgetUpdate } from './run/message-checks.js';
+import { setHumanLoopHandlers } from './run/state/human-loop-handlers.js';
 import { awaitAnswer } from './run/state/answer-wait.js';
 import { AgentNameKey, DefinitionHashKey, IssueNumberKey } from './run/search-attributes.js';
 import { RunSession } from './run/state/run-session.js';
@@ -59,7 +46,6 @@ import { continueAsNext, historyPastBound, resumeCarried } from './run/continue-
 import { ProgressComment } from './run/progress-comment-keeper.js';
 import { endPhaseOf, toResult, type RunEnd } from './run/state/run-end-result.js';
 
-const NOT_WAITING = 'the run is not waiting for an answer (it asked no question, or it was answered)';
 const TEMPORAL_CANCEL_REASON = 'cancelled through Temporal (Web UI or temporal workflow cancel)';
 
 /** The validator has already accepted it; checked again so the handler never trusts a payload. */
@@ -189,28 +175,7 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   setHandler(raiseBudgetUpdate, (budget: unknown) => session.raiseBudget(checkedBudget(budget)), {
     validator: validateBudgetUpdate,
   });
-  setHandler(answerSignal, (args: unknown) => {
-    const checked = checkAnswerArgs(args);
-    if (!checked.ok) return session.rejectSignal('answer', checked.reason);
-    // The watcher relays every comment of an allowed author: one when the run asked nothing is not news.
-    if (!session.receiveAnswer(checked.value)) log.info('answer ignored', { reason: NOT_WAITING });
-  });
-  setHandler(
-    answerUpdate,
-    (args: unknown) => {
-      const checked = checkAnswerArgs(args);
-      if (!checked.ok || !session.receiveAnswer(checked.value))
-        throw ApplicationFailure.nonRetryable(checked.ok ? NOT_WAITING : checked.reason, 'INVALID_PAYLOAD');
-      return `answer from ${checked.value.author} received`;
-    },
-    {
-      validator: (args: unknown) => {
-        const checked = checkAnswerArgs(args);
-        if (!checked.ok) throw new Error(checked.reason);
-        if (session.waiting?.kind !== 'answer') throw new Error(NOT_WAITING);
-      },
-    },
-  );
+  setHumanLoopHandlers(session);
 
   let outcome: RunEnd;
   let temporalCancel: unknown;

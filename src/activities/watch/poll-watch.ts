@@ -1,7 +1,8 @@
 /**
  * One poll of a watched repository: which issues carry the trigger label, which new
  * comments mention the trigger (from allowed authors, see trigger-rules.ts), the other new
- * issue comments of allowed authors (an answer, when the issue's run asked a question), and
+ * issue comments of allowed authors (an answer, when the issue's run asked a question;
+ * `/extend 5`, more budget for it), and
  * which new reviews request changes on the pull requests the watcher delivered.
  *
  * Cheap on an idle repository: the label and comment lists are conditional (ETag), the
@@ -18,7 +19,7 @@ import type { RateLimitState } from '../github/github-watch-port.js';
 import { ReviewState } from '../github/github-watch-port.js';
 import type { IssueSource } from '../issues/issue-source.js';
 import type { WatchConnector } from './watch-connector.js';
-import { mayTrigger, parseMention } from './trigger-rules.js';
+import { mayTrigger, parseExtend, parseMention } from './trigger-rules.js';
 
 const MAX_SEEN = 200;
 /** Below this many requests left, the watcher waits for the window to reset. */
@@ -74,8 +75,13 @@ async function pollGitHub(deps: PollDeps, input: PollWatchInput, now: () => numb
     if (seen.has(c.id)) continue;
     handled.push(c.id);
     if (!mayTrigger(c) || c.issue <= 0) continue;
-    const asked = parseMention(c.body, input.mention);
     const reply = { issue: c.issue, commentId: c.id, author: c.author };
+    const usd = parseExtend(c.body);
+    if (usd !== undefined) {
+      triggers.push({ kind: 'extend', issue: c.issue, usd, reply });
+      continue;
+    }
+    const asked = parseMention(c.body, input.mention);
     if (asked.kind === 'command')
       triggers.push({ kind: 'command', issue: c.issue, command: asked.command, text: asked.text, reply });
     else if (asked.kind === 'work')

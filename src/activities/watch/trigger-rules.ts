@@ -8,6 +8,7 @@
  * - `@issue-agent cancel`, `@issue-agent retry <guidance>`, `@issue-agent status` are
  *   commands; any other text after the mention is a request for work (a new run, or a
  *   continuation of a delivered one with the text as guidance).
+ * - `/extend 5` (a line of its own) adds $5 to the budget of the issue's live run.
  */
 import { CommentCommand } from '../../contracts/watch.js';
 
@@ -51,4 +52,11 @@ export function parseMention(body: string, mention: string): MentionRequest {
     default:
       return { kind: 'work', text: rest };
   }
+}
+
+/** The dollars of a `/extend 5` (or `/extend $2.50`) line, if the comment has one. */
+export function parseExtend(body: string): number | undefined {
+  const match = /^[ \t]*\/extend[ \t]+\$?(\d{1,6}(?:\.\d{1,4})?)[ \t]*$/im.exec(body);
+  const usd = match === null ? Number.NaN : Number(match[1]);
+  return Number.isFinite(usd) && usd > 0 ? usd : undefined;
 }

@@ -10,8 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { AgentError, HostErrorCode, UsageError } from '../../contracts/errors.js';
+import { extendedBudget } from '../../contracts/human-loop.js';
 import type { RunProgress } from '../../contracts/run.js';
-import type { RunBudget } from '../../contracts/usage.js';
 import { createLocalIssueStore, localIssuePath } from '../../activities/issues/local-issue-store.js';
 import { readRepoConfig } from '../../definition/repo-config/read-repo-config.js';
 import { answerUpdate, progressQuery, raiseBudgetUpdate } from '../../workflows/run/messages.js';
@@ -35,16 +35,6 @@ async function liveProgress(cli: CliTemporal, workflowId: string, verb: string):
   return cli.client.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(progressQuery));
 }
 
-/** The new limits: each given amount added to the current limit (or to what was spent, when none). PURE. */
-export function extendedBudget(progress: Pick<RunProgress, 'budget' | 'costUsd' | 'tokensTotal'>, add: RunBudget) {
-  const budget: { maxUsd?: number; maxTokens?: number } = {};
-  if (add.maxUsd !== undefined)
-    budget.maxUsd = Math.round(((progress.budget?.maxUsd ?? progress.costUsd) + add.maxUsd) * 10_000) / 10_000;
-  if (add.maxTokens !== undefined)
-    budget.maxTokens = (progress.budget?.maxTokens ?? progress.tokensTotal) + add.maxTokens;
-  return budget;
-}
-
 /** Which limit stopped the run, from the pause's reason (budget-guard.ts, run-state.ts word them). PURE. */
 export function boundLimit(reason: string): 'usd' | 'tokens' | undefined {
   if (/\btokens?\b/i.test(reason)) return 'tokens';
@@ -58,6 +48,8 @@ function checkedFlags(name: string, argv: readonly string[]): ParsedFlags | unde
   if (flags !== undefined) requireIssue(flags);
   return flags;
 }
+
+export { extendedBudget };
 
 export async function extendCommand(argv: readonly string[]): Promise<number> {
   const given = checkedFlags('extend', argv);

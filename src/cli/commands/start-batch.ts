@@ -14,7 +14,7 @@ import {
 import { artifactsDirOf } from '../../host/state-paths.js';
 import { requireModelCredentials } from '../../host/model-credentials.js';
 import { repoIdentity } from '../../host/repo-identity.js';
-import { repoSettings } from '../../definition/repo-config/repo-settings.js';
+import { configuredRunFields, repoSettings } from '../../definition/repo-config/repo-settings.js';
 import { workflowUrl } from '../../host/temporal/ensure-temporal.js';
 import { runBatchWorkflow } from '../../workflows/batch/run-batch.js';
 import { batchProgressQuery } from '../../workflows/batch/batch-messages.js';
@@ -132,6 +132,7 @@ export async function startBatchCommand(argv: readonly string[]): Promise<number
       selection: batch.selection,
       concurrency: batch.concurrency,
       labels: { ready: batch.readyLabel },
+      ...configuredRunFields(settings),
     };
     const existing = await cli.client.workflow
       .getHandle(workflowId)

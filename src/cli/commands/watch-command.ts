@@ -6,7 +6,7 @@
  */
 import { artifactsDirOf } from '../../host/state-paths.js';
 import { repoIdentity } from '../../host/repo-identity.js';
-import { repoSettings } from '../../definition/repo-config/repo-settings.js';
+import { configuredRunFields, repoSettings } from '../../definition/repo-config/repo-settings.js';
 import { workflowUrl } from '../../host/temporal/ensure-temporal.js';
 import { connectCli, hasPollers } from '../../host/temporal/temporal-client.js';
 import type { WatchInput } from '../../contracts/watch.js';
@@ -53,6 +53,7 @@ export async function watchCommand(argv: readonly string[]): Promise<number> {
       mention: watch.mention,
       concurrency: watch.concurrency,
       pollIntervalMs: watch.pollIntervalMs,
+      ...configuredRunFields(settings),
       uiWorkflowsUrl: url.slice(0, url.length - encodeURIComponent(workflowId).length),
     };
     const handle = await cli.client.workflow.start(runWatchWorkflow, {

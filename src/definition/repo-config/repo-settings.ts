@@ -70,3 +70,22 @@ export async function repoSettings(repoPath: string): Promise<RepoSettings> {
     notes,
   };
 }
+
+/**
+ * What `.agent/config.json` sets for every run of the repository, whoever starts it
+ * (start-run adds its flags on top; watch and start-batch pass these as they are). PURE.
+ */
+export function configuredRunFields(settings: RepoSettings): {
+  budget?: { maxUsd?: number; maxTokens?: number };
+  answerTimeoutMs?: number;
+  setup?: readonly string[];
+  maxIterations?: number;
+} {
+  const { budget, answerTimeoutHours, maxIterations } = settings.config;
+  return {
+    ...(budget?.maxUsd === undefined && budget?.maxTokens === undefined ? {} : { budget: { ...budget } }),
+    ...(answerTimeoutHours === undefined ? {} : { answerTimeoutMs: answerTimeoutHours * 3_600_000 }),
+    ...(settings.setup === undefined ? {} : { setup: settings.setup }),
+    ...(maxIterations === undefined ? {} : { maxIterations }),
+  };
+}

@@ -59,6 +59,8 @@ export async function runIssueChild(
     ...(input.budget ? { budget: input.budget } : {}),
     ...(input.maxIterations === undefined ? {} : { maxIterations: input.maxIterations }),
     ...(input.tuning ? { tuning: input.tuning } : {}),
+    ...(input.answerTimeoutMs === undefined ? {} : { answerTimeoutMs: input.answerTimeoutMs }),
+    ...(input.setup ? { setup: input.setup } : {}),
     ...(input.overrides ? { overrides: input.overrides } : {}),
     ...(input.repoInstructions ? { repoInstructions: input.repoInstructions } : {}),
   };

@@ -25,3 +25,5 @@ export const raiseBudgetUpdate = defineUpdate<RunBudget, [RunBudget]>('raiseBudg
 /** A person's answer to the question the run asked (`issue-agent reply`, the watcher, the Web UI). */
 export const answerSignal = defineSignal<[HumanAnswer]>('answer');
 export const answerUpdate = defineUpdate<string, [HumanAnswer]>('answer');
+/** Adds to the run's limits (each amount to the current limit, or to what was spent when none): `/extend 5`. */
+export const extendBudgetSignal = defineSignal<[RunBudget]>('extendBudget');

@@ -25,7 +25,7 @@ import {
 } from '@temporalio/workflow';
 import type { WatchInput, WatchProgress } from '../../contracts/watch.js';
 import { failureInfo } from '../run/failure-info.js';
-import { answerSignal, cancelSignal, retrySignal } from '../run/messages.js';
+import { answerSignal, cancelSignal, extendBudgetSignal, retrySignal } from '../run/messages.js';
 import { MAX_ANSWER_CHARS } from '../../contracts/human-loop.js';
 import { stopWatchSignal, watchProgressQuery } from './watch-messages.js';
 import { watchActivities } from './watch-proxies.js';
@@ -35,6 +35,8 @@ import { reply, runEnded, startOwedRun } from './watch-runs.js';
 const DEFAULT_POLLS_PER_RUN = 200;
 /** An allowed author's issue comment is relayed to the issue's live run as an answer (issue 40). */
 export const RELAY_ANSWERS_PATCH = 'watch-relays-answers';
+/** `/extend 5` from an allowed author adds $5 to the issue's live run's budget (issue 40). */
+export const EXTEND_PATCH = 'watch-extends-budgets';
 
 async function act(session: WatchSession, action: WatchAction): Promise<void> {
   const signalled = (what: string) => (err: unknown) =>
@@ -63,6 +65,18 @@ async function act(session: WatchSession, action: WatchAction): Promise<void> {
         .catch(signalled('status'));
     case 'reply':
       return reply(session, action.reply, action.text, 'note');
+    case 'extend':
+      // New command: behind its patch, so a watcher's older history replays as it ran.
+      if (!patched(EXTEND_PATCH)) return;
+      await getExternalWorkflowHandle(action.run.workflowId)
+        .signal(extendBudgetSignal, { maxUsd: action.usd })
+        .catch(signalled('extendBudget'));
+      return reply(
+        session,
+        action.reply,
+        `budget of the run of #${action.run.issue} raised by $${action.usd}`,
+        'extend',
+      );
     case 'answer':
       // The first answer ends the run's wait; a run that asked nothing ignores it (patched: new command).
       if (!patched(RELAY_ANSWERS_PATCH)) return;

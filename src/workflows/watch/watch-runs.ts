@@ -40,6 +40,9 @@ function runInput(session: WatchSession, work: PendingWork): RunInput {
     ...(input.repoInstructions ? { repoInstructions: input.repoInstructions } : {}),
     ...(input.maxIterations === undefined ? {} : { maxIterations: input.maxIterations }),
     ...(input.tuning ? { tuning: input.tuning } : {}),
+    ...(input.budget ? { budget: input.budget } : {}),
+    ...(input.answerTimeoutMs === undefined ? {} : { answerTimeoutMs: input.answerTimeoutMs }),
+    ...(input.setup ? { setup: input.setup } : {}),
     progressComment: input.uiWorkflowsUrl === undefined ? {} : { uiWorkflowsUrl: input.uiWorkflowsUrl },
   };
 }

@@ -30,6 +30,7 @@ export type WatchAction =
   | { readonly kind: 'retry'; readonly run: WatchedRun; readonly text: string; readonly reply: ReplyTarget }
   | { readonly kind: 'status'; readonly run: WatchedRun; readonly reply: ReplyTarget }
   | { readonly kind: 'reply'; readonly reply: ReplyTarget; readonly text: string }
+  | { readonly kind: 'extend'; readonly run: WatchedRun; readonly usd: number; readonly reply: ReplyTarget }
   /** A comment relayed to the issue's live run as the answer to its question (ignored when it asked none). */
   | { readonly kind: 'answer'; readonly run: WatchedRun; readonly text: string; readonly reply: ReplyTarget };
 
@@ -94,6 +95,10 @@ export class WatchSession {
         case 'review':
           if (run !== undefined) this.replaceRun({ ...run, seenReviews: [...run.seenReviews, t.reviewId] });
           this.owe(issue, 'continue', t.text, undefined);
+          break;
+        case 'extend':
+          if (run?.state === 'running') actions.push({ kind: 'extend', run, usd: t.usd, reply: t.reply });
+          else actions.push({ kind: 'reply', reply: t.reply, text: `no live run for #${issue}: nothing to extend` });
           break;
         case 'comment':
           if (run?.state === 'running') actions.push({ kind: 'answer', run, text: t.text, reply: t.reply });

@@ -96,3 +96,20 @@ test('a plain comment is relayed as an answer to the issue’s live run only; it
   assert.deepEqual(s.take([{ kind: 'comment', issue: 1, text: 'thanks', reply: reply(7) }]), [], 'ended: nothing');
   assert.deepEqual(s.progress().pending, [], 'a comment never starts or continues a run');
 });
+
+test('`/extend 5` raises the live run’s budget; with no live run it gets a reply and owes nothing', () => {
+  const s = new WatchSession(input, 'r-1/watch', '2024-01-01T00:00:00Z');
+  const none = s.take([{ kind: 'extend', issue: 1, usd: 5, reply: reply(8) }]);
+  assert.deepEqual(
+    none.map((a) => (a.kind === 'reply' ? a.text : a.kind)),
+    ['no live run for #1: nothing to extend'],
+  );
+  s.take([{ kind: 'label', issue: 1, title: '' }]);
+  s.started(s.startable()[0]!, s.runId(1));
+  const live = s.take([{ kind: 'extend', issue: 1, usd: 2.5, reply: reply(9) }]);
+  assert.deepEqual(
+    live.map((a) => (a.kind === 'extend' ? [a.kind, a.run.workflowId, a.usd] : [a.kind])),
+    [['extend', s.runId(1), 2.5]],
+  );
+  assert.deepEqual(s.progress().pending, [], 'an extension never starts or continues a run');
+});

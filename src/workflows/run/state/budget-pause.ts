@@ -15,7 +15,7 @@ import type { RunInput } from '../../../contracts/run.js';
 import type { IterationOutcome } from '../iteration-outcome.js';
 import type { RunSession } from './run-session.js';
 import { budgetStatus } from './run-state.js';
-import { controlCommand, postNotice, spendByStep } from './wait-notice.js';
+import { controlCommand, postNotice, spendByStep, SUGGESTED_EXTENSION_USD } from './wait-notice.js';
 import { totalTokens } from '../../../contracts/usage.js';
 
 export const DEFAULT_BUDGET_PAUSE_MS = 24 * 60 * 60 * 1000;
@@ -69,7 +69,7 @@ async function announcePause(session: RunSession, timeoutMs: number): Promise<vo
   await postNotice(input, {
     comment: {
       key: `${session.workflowId}:budget-paused:${state.iteration}:${tokens}`,
-      template: 'budget-paused',
+      template: input.issueSource === 'github' ? 'budget-paused-github' : 'budget-paused',
       values: {
         issue: String(input.issue),
         workflowId: session.workflowId,
@@ -80,6 +80,7 @@ async function announcePause(session: RunSession, timeoutMs: number): Promise<vo
         limitTokens: state.budget.maxTokens === undefined ? 'none' : String(state.budget.maxTokens),
         bySteps: spendByStep(state.steps),
         command: controlCommand(input, 'extend'),
+        usd: String(SUGGESTED_EXTENSION_USD),
         timeout: formatPause(timeoutMs),
       },
     },

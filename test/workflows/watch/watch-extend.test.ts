@@ -1,0 +1,121 @@
+/**
+ * A budget pause raised from the issue thread (issue 40), end to end on the dev server with
+ * the watcher, the GitHub REST stand-in and the demo's scripted model: the run spends its
+ * budget (the watcher passes `.agent/config.json`'s budget to the runs it starts), posts
+ * the pause on the issue once with `/extend` in it, and waits; a stranger's `/extend` is
+ * ignored, a collaborator's `/extend 5` raises the limit by $5 and the run goes on to
+ * deliver; the watcher replies to the comment.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa } from 'execa';
+import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
+import { createModelServer } from '../../../src/dev/model-server/model-server.js';
+import { createSampleRepo, DEMO_DIR } from '../../../src/dev/sample-repo.js';
+import { PROJECT_ROOT } from '../../../src/host/project-root.js';
+import type { WatchInput } from '../../../src/contracts/watch.js';
+import { progressQuery } from '../../../src/workflows/run/messages.js';
+import type { runAgentWorkflow } from '../../../src/workflows/run-agent.js';
+import { runWatchWorkflow } from '../../../src/workflows/watch/run-watch.js';
+import { githubRunWorker } from './github-run-worker.js';
+import { startFakeGitHubServer } from '../../helpers/fake-github-server.js';
+import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
+
+after(teardownEnv);
+
+const TOKEN = ['ghp', 'watchextend0123456789abcd'].join('_');
+const LIMIT_USD = 0.0001;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 180_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(250);
+  }
+}
+
+test(
+  'a budget pause on a GitHub issue: a stranger’s /extend is ignored, a collaborator’s raises it',
+  { timeout: 400_000 },
+  async () => {
+    const env = await testEnv();
+    const definition = await loadAgentDefinitionOrThrow(PROJECT_ROOT);
+    const server = await startFakeGitHubServer({ token: TOKEN });
+    server.addIssue({
+      number: 1,
+      title: 'sum() subtracts instead of adding',
+      body: '`sum(2, 3)` returns `-1`; it should return `5`. The test in `test/sum.test.js` fails.',
+      labels: ['agent', 'bug'],
+    });
+    const { repoPath } = await createSampleRepo({ issue: 1 });
+    const remote = await realpath(await mkdtemp(join(tmpdir(), 'watch-remote-')));
+    await execa('git', ['init', '--quiet', '--bare', '--initial-branch=main', remote]);
+    await execa('git', ['-C', repoPath, 'remote', 'add', 'origin', remote]);
+    await execa('git', ['-C', repoPath, 'push', '--quiet', 'origin', 'main']);
+
+    const model = await createModelServer({ session: join(DEMO_DIR, 'session.json') });
+    const taskQueue = `watch-extend-${Date.now()}`;
+    const worker = await githubRunWorker({ modelUrl: model.url, githubUrl: server.url, token: TOKEN, taskQueue });
+    const repoId = `watch-extend-${Date.now()}`;
+    const runId = `${repoId}/${definition.name}/issue-1`;
+    const input: WatchInput = {
+      agentName: definition.name,
+      agentDir: PROJECT_ROOT,
+      repoPath,
+      issueSource: 'github',
+      repoId,
+      artifactsDir: await mkdtemp(join(tmpdir(), 'watch-artifacts-')),
+      delivery: 'pr',
+      label: 'agent',
+      mention: '@issue-agent',
+      concurrency: 1,
+      pollIntervalMs: 500,
+      budget: { maxUsd: LIMIT_USD },
+    };
+    const issue = () => server.issue(1)!;
+    try {
+      await worker.runUntil(async () => {
+        const watcher = await env.client.workflow.start(runWatchWorkflow, {
+          taskQueue,
+          workflowId: `${repoId}/watch`,
+          args: [input],
+        });
+        const notice = await until('the budget pause on the issue', () =>
+          issue().comments.find((c) => c.body.includes('Paused: the budget of this run is spent')),
+        );
+        assert.match(notice.body, /comment `\/extend 5` on this issue/);
+        const run = env.client.workflow.getHandle<typeof runAgentWorkflow>(runId);
+        assert.equal((await run.query(progressQuery)).phase, 'budget-exhausted');
+
+        server.addComment(1, { body: '/extend 500', user: 'mallory', association: 'NONE' });
+        await sleep(3000);
+        assert.equal((await run.query(progressQuery)).phase, 'budget-exhausted', 'a stranger does not extend');
+
+        server.addComment(1, { body: 'Fine by me.\n/extend 5', user: 'alice', association: 'COLLABORATOR' });
+        const result = await run.result();
+        assert.equal(result.outcome, 'success', result.reason);
+        const budget = (await run.query(progressQuery)).budget;
+        assert.equal(budget?.maxUsd, LIMIT_USD + 5, 'the limit was raised by $5, once');
+        assert.equal(
+          issue().comments.filter((c) => c.body.includes('Paused: the budget of this run is spent')).length,
+          1,
+          'the pause is posted once',
+        );
+        await until('the reply to the comment', () =>
+          issue().comments.find((c) => c.body.includes('budget of the run of #1 raised by $5')),
+        );
+        await watcher.signal('stop');
+        await watcher.result();
+      });
+    } finally {
+      await model.close();
+      await server.close();
+    }
+  },
+);
