@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { passedTests } from '../../../src/dev/eval/suite/passed-tests.js';
+import { namingCommand } from '../../../src/dev/eval/suite/suite-run.js';
 import { declaredTests, passesIn, splitTests, type SuiteRun } from '../../../src/dev/eval/suite/test-verdicts.js';
 
 test('mocha spec: full titles from the suite tree, up to "N passing"', () => {
@@ -70,4 +71,37 @@ test('the split: failing before (named, or declared by the test patch) and passi
   const b2 = run({ exitCode: 1, failures: [{ name: 'clamp lowers' }], passed: ['clamp raises'] });
   const a2 = run({ passed: ['clamp raises', 'clamp lowers'] });
   assert.deepEqual(splitTests(b2, a2, []), { failToPass: ['clamp lowers'], passToPass: ['clamp raises'] });
+});
+
+test('a test hidden by a file or target that did not load before, passing after, failed before', () => {
+  // cargo: the test target does not compile with only the test change (a macro declares the
+  // tests, so no declaration names them); nothing ran, the after run names every test.
+  const before = run({ exitCode: 101, failures: [{ name: 'itoa (test "test")', scope: 'load' }] });
+  const after = run({ passed: ['test_u64_0', 'test_u128_max'] });
+  assert.deepEqual(splitTests(before, after, []), { failToPass: ['test_u64_0', 'test_u128_max'], passToPass: [] });
+  // pytest: one file fails to import; the other file's tests passed both ways.
+  const b2 = run({
+    exitCode: 2,
+    failures: [{ name: 'tests/test_new.py', scope: 'load' }],
+    passed: ['tests/test_old.py::test_a'],
+  });
+  const a2 = run({ passed: ['tests/test_old.py::test_a', 'tests/test_new.py::test_b'] });
+  assert.deepEqual(splitTests(b2, a2, []), {
+    failToPass: ['tests/test_new.py::test_b'],
+    passToPass: ['tests/test_old.py::test_a'],
+  });
+  // Without a load failure, an unnamed test that did not pass before is not counted.
+  const b3 = run({ exitCode: 1, failures: [], passed: ['tests/test_old.py::test_a'] });
+  assert.deepEqual(splitTests(b3, a2, []).failToPass, []);
+});
+
+test('the eval runs plain go test with -v, so passing tests are named; other commands as they are', () => {
+  assert.equal(namingCommand('go test ./...'), 'go test -v ./...');
+  assert.equal(namingCommand('go test'), 'go test -v');
+  assert.equal(namingCommand('go test -race ./...'), 'go test -v -race ./...');
+  assert.equal(namingCommand('go test -v ./...'), 'go test -v ./...');
+  assert.equal(namingCommand('go test -json ./...'), 'go test -json ./...');
+  assert.equal(namingCommand('go test -vet=off ./...'), 'go test -v -vet=off ./...');
+  assert.equal(namingCommand('cargo test --no-fail-fast'), 'cargo test --no-fail-fast');
+  assert.equal(namingCommand('make test'), 'make test');
 });

@@ -6,6 +6,7 @@
  */
 import { FailureType } from '../../../contracts/failures.js';
 import { gitOrThrow } from '../../../activities/workspace/git/git.js';
+import { removeAgentSandbox } from '../../../activities/workspace/sandbox-state.js';
 import { prepareSuite, runSuite, type SuiteResult } from '../suite/suite-run.js';
 import { declaredTests, sameTest, splitTests, type TestSplit } from '../suite/test-verdicts.js';
 import { applyPatch, type CommitParts } from './commit-parts.js';
@@ -42,7 +43,12 @@ export async function verifyCommit(
   const tree = target.worktree;
   await git(tree, ['reset', '-q', '--hard']);
   await git(tree, ['checkout', '-q', '--detach', parts.parent]);
-  await git(tree, ['clean', '-fdq']);
+  // Each candidate starts as a run's fresh worktree would (the shared caches live outside
+  // it): ignored files go too, or a later version's ignored Cargo.lock makes this parent's
+  // `cargo fetch --locked` fail; and the worktree's environment state goes, or a venv of a
+  // later commit's pins breaks an older commit's install (setup.py develop uses its setuptools).
+  await git(tree, ['clean', '-ffdxq']);
+  await removeAgentSandbox(tree);
   await prepareSuite({
     worktree: tree,
     repoPath: target.repoPath,

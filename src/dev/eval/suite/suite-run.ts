@@ -55,11 +55,22 @@ export async function prepareSuite(options: {
   );
 }
 
+/**
+ * The command as the eval runs it: plain `go test` names no passing test, so the eval's
+ * own runs (mining, hidden checks) add `-v` to fill PASS_TO_PASS; the agent's validators
+ * keep the task's command. PURE.
+ */
+export function namingCommand(command: string): string {
+  const go = /^(\s*go test)(\s|$)/.exec(command);
+  if (go === null || /(^|\s)-(v|json)(\s|=|$)/.test(command)) return command;
+  return `${go[1]} -v${command.slice(go[1]!.length)}`;
+}
+
 export async function runSuite(worktree: string, command: string): Promise<SuiteResult> {
   const { outcome, reports } = await runCollectingReports(
     createSpawnerCommandRunner({ outputCapChars: OUTPUT_CAP_CHARS }),
     {
-      command,
+      command: namingCommand(command),
       cwd: worktree,
       timeoutMs: TEST_TIMEOUT_MS,
     },

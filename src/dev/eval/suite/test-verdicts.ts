@@ -59,9 +59,10 @@ export interface TestSplit {
 }
 
 /**
- * FAIL_TO_PASS: failing before (named, or declared by the test patch and not passing)
- * and passing after. PASS_TO_PASS: passing both ways. Candidates are the runner's own
- * names where it gives them; the declarations otherwise.
+ * FAIL_TO_PASS: failing before (named, declared by the test patch and not passing, or in
+ * a run where a file or target did not load and not among its passes) and passing after.
+ * PASS_TO_PASS: passing both ways. Candidates are the runner's own names where it gives
+ * them; the declarations otherwise.
  */
 export function splitTests(before: SuiteRun, after: SuiteRun, declared: readonly string[]): TestSplit {
   const failedBefore = before.failures.filter((f) => f.scope !== 'load').map((f) => f.name);
@@ -69,8 +70,13 @@ export function splitTests(before: SuiteRun, after: SuiteRun, declared: readonly
   const fromDeclarations = after.passed === undefined ? declared.filter((d) => !exact.some((e) => sameTest(e, d))) : [];
   const candidates = [...new Set([...exact, ...fromDeclarations])];
   const isDeclared = (n: string): boolean => declared.some((d) => sameTest(n, d));
+  // A file or test target that did not load before hides its tests' names (cargo stops at
+  // a test target that does not compile; a macro declares tests no pattern reads): a test
+  // the before run did not pass, and the after run names as passing, failed with it.
+  const unloaded = (n: string): boolean =>
+    before.ran && before.failures.some((f) => f.scope === 'load') && after.passed?.includes(n) === true;
   const failToPass = candidates.filter(
-    (n) => !passesIn(n, before) && passesIn(n, after) && (named(before, n) || isDeclared(n)),
+    (n) => !passesIn(n, before) && passesIn(n, after) && (named(before, n) || isDeclared(n) || unloaded(n)),
   );
   const passToPass = candidates.filter((n) => passesIn(n, before) && passesIn(n, after));
   return { failToPass, passToPass };
