@@ -18,7 +18,8 @@
  *   setup       the environment phase of a second run of one npm lockfile against the first
  *   long        one 300-step run: late vs early step time, resume at step 290 vs step 11
  *   tokens      one 40-turn step in billed dollars, with and without context management
- *               (the tool loop against the offline server's prompt cache; no Temporal)
+ *               (the tool loop against the offline server's prompt cache; no Temporal:
+ *               `--only tokens` starts no dev server and takes ~15 s)
  *
  * Bounds measured in the same run, so a missed target can be read against what the
  * platform allows on this machine: floorHostQueueMsPerStep (one activity per step on
@@ -42,7 +43,7 @@ import { benchConfig } from './config.js';
 import type { BenchContext } from './context.js';
 import type { Figures } from './figures.js';
 import { note, setJsonOutput } from './log.js';
-import { runPhase, selected } from './phase.js';
+import { runPhase, selected, type BenchPhase } from './phase.js';
 import { PHASES } from './registry.js';
 import { removeWithRepos } from './repos.js';
 import { report } from './report.js';
@@ -59,6 +60,27 @@ async function bundleRunWorkflow(dir: string): Promise<string> {
   return bundlePath;
 }
 
+/** Phases that need no Temporal (BenchPhase.offline), run without starting the dev server. */
+async function runOffline(
+  phases: readonly BenchPhase[],
+  base: Pick<BenchContext, 'dir' | 'cfg' | 'results' | 'profileDir'>,
+  errors: string[],
+): Promise<void> {
+  note('bench: offline phases only, no dev server');
+  const missing = (what: string) => (): never => {
+    throw new Error(`an offline bench phase has no ${what}`);
+  };
+  const ctx = Object.defineProperties(
+    { ...base },
+    {
+      server: { get: missing('dev server') },
+      client: { get: missing('Temporal client') },
+      bundlePath: { get: missing('workflow bundle') },
+    },
+  ) as BenchContext;
+  for (const phase of phases) await runPhase(phase, ctx, base.results as Figures, errors);
+}
+
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   if (options.help) {
@@ -73,6 +95,13 @@ async function main(): Promise<number> {
   const printReport = (errs: readonly string[]): void =>
     report(results, errs, { json: options.json, quick: cfg.quick, t0, rows: PHASES.flatMap((p) => p.rows) });
   const dir = await mkdtemp(join(tmpdir(), 'issue-agent-bench-'));
+  const phases = PHASES.filter((phase) => selected(phase, options.only));
+  if (phases.every((phase) => phase.offline === true)) {
+    await runOffline(phases, { dir, cfg, results, profileDir: options.profileDir }, errors);
+    await removeWithRepos([dir]);
+    printReport(errors);
+    return errors.length > 0 ? 1 : 0;
+  }
   note(`bench: private dev server (SQLite ${join(dir, 'bench.sqlite')})${cfg.quick ? ', quick mode' : ''}`);
   const server = await startPrivateDevServer({
     dir,
@@ -99,7 +128,7 @@ async function main(): Promise<number> {
     const client = new Client({ connection, namespace: server.namespace });
     const bundlePath = await bundleRunWorkflow(dir);
     const ctx: BenchContext = { dir, server, client, bundlePath, cfg, profileDir: options.profileDir, results };
-    for (const phase of PHASES) if (selected(phase, options.only)) await runPhase(phase, ctx, results, errors);
+    for (const phase of phases) await runPhase(phase, ctx, results, errors);
   } finally {
     // An abandoned phase (timed out) may still have result polls in flight: once the
     // connection closes, their retries throw from a timer. Those are expected then.

@@ -15,6 +15,11 @@ export interface BenchPhase {
   readonly name: string;
   /** Phases that read this one's figures: selecting one of them runs this one too. */
   readonly neededBy?: readonly string[];
+  /**
+   * Runs without Temporal (ctx.server, ctx.client and ctx.bundlePath unused): when every
+   * selected phase is offline (`--only tokens`), the bench starts no dev server.
+   */
+  readonly offline?: boolean;
   /** The phase's time budget (default 240 s). */
   readonly budgetMs?: number;
   /** This phase's rows of the table, in order (a row may show a figure of an earlier phase). */

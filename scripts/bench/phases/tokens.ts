@@ -10,8 +10,16 @@
  *   tokensManagedVsUnmanagedUsd  managed USD over unmanaged USD (target ≤ 0.5)
  *   tokensLateVsEarlyInput       managed: mean prompt of the last 10 turns over the first 10 (≤ 1.5)
  *   tokensCacheReadShare         managed: cache reads over all input tokens after turn 2 (≥ 0.8)
+ *
+ * Beside them, for reading the targets against what is possible:
+ *   tokensFloorVsUnmanagedUsd    the least any strategy can bill that shows the model every
+ *                                tool output whole at least once: the unmanaged run's last
+ *                                prompt billed once at the input price, plus the output
+ *   tokensKeepOneVsUnmanagedUsd  masking with only the newest output kept whole, in chunks of 1
+ *   tokensApiClearVsUnmanagedUsd the API's context editing, as the offline server models it
  */
 import type { LlmUsage } from '../../../src/activities/model/llm-client.js';
+import { priceFor } from '../../../src/activities/model/pricing.js';
 import { DEFAULT_MODEL } from '../../../src/definition/normalise/normalise-agent.js';
 import { ContextStrategy, DEFAULT_CONTEXT_MANAGEMENT } from '../../../src/contracts/model-options.js';
 import { roundTo, type Figures } from '../figures.js';
@@ -79,13 +87,31 @@ function figures(prefix: string, b: Bill): Figures {
   };
 }
 
+/**
+ * The least a strategy that shows every tool output whole at least once can bill: the
+ * unmanaged run's last prompt (system prompt, issue, step prompt, every output and every
+ * model message, all whole) billed once at the plain input price, never a cache write
+ * (1.25x) and no cache read, plus the output tokens (the same in every run: scripted).
+ */
+function floorOf(model: string, run: LongStepRun): number {
+  const last = run.turns.at(-1);
+  if (last === undefined) return 0;
+  const p = priceFor(model);
+  const output = sum(run.turns.map((u) => u.output_tokens));
+  return (prompt(last) * p.input + output * p.output) / 1_000_000;
+}
+
 export const tokens: BenchPhase = {
   name: 'tokens',
+  offline: true,
   budgetMs: 120_000,
   rows: [
     { key: 'tokensManagedVsUnmanagedUsd', unit: '', max: 0.5 },
     { key: 'tokensLateVsEarlyInput', unit: '', max: 1.5 },
     { key: 'tokensCacheReadShare', unit: '', min: 0.8 },
+    { key: 'tokensFloorVsUnmanagedUsd', unit: '' },
+    { key: 'tokensKeepOneVsUnmanagedUsd', unit: '' },
+    { key: 'tokensKeepOneLateVsEarlyInput', unit: '' },
     { key: 'tokensUnmanagedLateVsEarlyInput', unit: '' },
     { key: 'tokensApiClearVsUnmanagedUsd', unit: '' },
     { key: 'tokensManagedUsd', unit: 'USD' },
@@ -97,17 +123,25 @@ export const tokens: BenchPhase = {
     const model = DEFAULT_MODEL.model;
     const unmanagedRun = await runLongStep(model, { ...DEFAULT_CONTEXT_MANAGEMENT, strategy: ContextStrategy.None });
     const managedRun = await runLongStep(model, DEFAULT_CONTEXT_MANAGEMENT);
+    const keepOneRun = await runLongStep(model, { ...DEFAULT_CONTEXT_MANAGEMENT, keepToolResults: 1, maskChunk: 1 });
     const apiClearRun = await runLongStep(model, { ...DEFAULT_CONTEXT_MANAGEMENT, strategy: ContextStrategy.ApiClear });
     const runs = [
       ['unmanaged', unmanagedRun],
       ['managed', managedRun],
+      ['keep-one', keepOneRun],
       ['api-clear', apiClearRun],
     ] as const;
     for (const [name, run] of runs)
       check(`${name} long step`, run.turns.length === LONG_STEP_TURNS, `${run.turns.length} turns`);
     const unmanaged = bill('unmanaged (every tool result whole)', unmanagedRun);
     const managed = bill(`managed (${DEFAULT_CONTEXT_MANAGEMENT.strategy}, defaults)`, managedRun);
+    const keepOne = bill('managed, only the newest output kept (mask, keep 1, chunks of 1)', keepOneRun);
     const apiClear = bill("api-clear (the API's context editing as the offline server models it)", apiClearRun);
+    const floorUsd = floorOf(model, unmanagedRun);
+    note(
+      `  floor: $${floorUsd.toFixed(4)} (every token the model must see once, at the input price, plus the output): ` +
+        `${roundTo(floorUsd / unmanaged.usd, 3)} of unmanaged`,
+    );
     return {
       tokensModel: model,
       tokensTurns: LONG_STEP_TURNS,
@@ -116,6 +150,9 @@ export const tokens: BenchPhase = {
       tokensCacheReadShare: roundTo(managed.readShare, 3),
       tokensUnmanagedLateVsEarlyInput: roundTo(unmanaged.lateVsEarly, 2),
       tokensUnmanagedCacheReadShare: roundTo(unmanaged.readShare, 3),
+      tokensFloorVsUnmanagedUsd: roundTo(floorUsd / unmanaged.usd, 3),
+      tokensKeepOneVsUnmanagedUsd: roundTo(keepOne.usd / unmanaged.usd, 3),
+      tokensKeepOneLateVsEarlyInput: roundTo(keepOne.lateVsEarly, 2),
       tokensApiClearVsUnmanagedUsd: roundTo(apiClear.usd / unmanaged.usd, 3),
       ...figures('tokensManaged', managed),
       ...figures('tokensUnmanaged', unmanaged),

@@ -12,6 +12,14 @@
  * two chunks the masked prefix repeats byte for byte; when a chunk is added, the prefix up
  * to the previous chunk's end still repeats. `frontier` and `previousFrontier` name those
  * two places so the request builder can put cache breakpoints there.
+ *
+ * The turn before a chunk turn is sent knowing the next request will mask results it
+ * now sends whole: everything from the first of them on is sent again then, as a cache
+ * write. Writing it to the cache now (1.25x the input price) would buy nothing, so
+ * `stableEnd` moves the newest-block breakpoint back to the end of what the next request
+ * still repeats (or of what the previous one cached, when that lies further on), and the
+ * rest goes as plain input (1x). With one result kept and a chunk of 1, that is every
+ * turn: each output is billed once at the input price, never written to the cache.
  */
 import type { ContextManagement } from '../../contracts/model-options.js';
 import { isToolUse, type LlmContentBlock, type LlmMessage, type LlmToolResultBlock } from './llm-client.js';
@@ -36,6 +44,11 @@ export interface MaskedView {
   readonly frontier?: BlockAt;
   /** The last masked result of the previous request when this request masked a new chunk. */
   readonly previousFrontier?: BlockAt;
+  /**
+   * Where the newest-block breakpoint goes instead, when the next request masks a new
+   * chunk (absent: on the newest block, as usual).
+   */
+  readonly stableEnd?: BlockAt;
 }
 
 interface ResultAt extends BlockAt {
@@ -81,10 +94,12 @@ export async function maskObservations(
 ): Promise<MaskedView> {
   const results = toolResults(messages);
   const masked = maskedCount(results.length, policy);
-  if (masked === 0) return { messages };
   const newest = messages.at(-1);
   const newestResults = newest?.role === 'user' ? newest.content.filter((b) => b.type === 'tool_result').length : 0;
   const before = maskedCount(results.length - newestResults, policy);
+  const stableEnd = stableEndOf(messages, results, policy, masked, before);
+  const withEnd = stableEnd ? { stableEnd } : {};
+  if (masked === 0) return { messages, ...withEnd };
   const copy = messages.map((m) => ({ role: m.role, content: [...m.content] }));
   for (const at of results.slice(0, masked)) {
     if (at.result.content.length < policy.minMaskChars) continue;
@@ -100,7 +115,45 @@ export async function maskObservations(
   }
   const last = results[masked - 1]!;
   const frontier = { message: last.message, block: last.block };
-  if (before === masked || before === 0) return { messages: copy, frontier };
+  if (before === masked || before === 0) return { messages: copy, frontier, ...withEnd };
   const prev = results[before - 1]!;
-  return { messages: copy, frontier, previousFrontier: { message: prev.message, block: prev.block } };
+  return { messages: copy, frontier, previousFrontier: { message: prev.message, block: prev.block }, ...withEnd };
+}
+
+const after = (a: BlockAt, b: BlockAt): boolean =>
+  a.message > b.message || (a.message === b.message && a.block > b.block);
+
+/** The user block just before `at` (the assistant message between is left out), if any. */
+function userBlockBefore(messages: readonly LlmMessage[], at: BlockAt): BlockAt | undefined {
+  if (at.block > 0) return { message: at.message, block: at.block - 1 };
+  for (let i = at.message - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === 'user' && m.content.length > 0) return { message: i, block: m.content.length - 1 };
+  }
+  return undefined;
+}
+
+/**
+ * When the next request (one more result at least) masks a new chunk: the end of what it
+ * will still repeat, or, if this request is not itself a chunk turn, the end of the
+ * previous request's newest block when that lies further on (it is cached: read it).
+ * Undefined when the next request masks nothing new, or nothing it masks would change.
+ */
+function stableEndOf(
+  messages: readonly LlmMessage[],
+  results: readonly ResultAt[],
+  policy: MaskingPolicy,
+  masked: number,
+  before: number,
+): BlockAt | undefined {
+  const next = maskedCount(results.length + 1, policy);
+  // The first result the next request replaces (a short one stays whole: not a change).
+  const firstChange = results.slice(masked, next).find((r) => r.result.content.length >= policy.minMaskChars);
+  if (firstChange === undefined) return undefined;
+  const stable = userBlockBefore(messages, firstChange);
+  if (stable === undefined) return undefined;
+  if (masked > before) return stable;
+  const previousNewest =
+    messages.length >= 3 ? userBlockBefore(messages, { message: messages.length - 1, block: 0 }) : undefined;
+  return previousNewest !== undefined && after(previousNewest, stable) ? previousNewest : stable;
 }

@@ -29,6 +29,11 @@ export interface RequestShape {
   readonly frontier?: BlockAt;
   /** The previous request's last masked result, when this one masks a new chunk (a breakpoint). */
   readonly previousFrontier?: BlockAt;
+  /**
+   * The moving breakpoint's place when not the newest block: the next request masks a new
+   * chunk, so what follows this place is sent as plain input, not written to the cache.
+   */
+  readonly stableEnd?: BlockAt;
   /** The API's own context editing (`context_management`), passed through. */
   readonly contextManagement?: LlmRequest['context_management'];
 }
@@ -59,7 +64,7 @@ function setBreakpoint(copy: Array<{ role: LlmMessage['role']; content: Blocks }
   message.content[at.block] = (on ? { ...rest, cache_control: EPHEMERAL } : rest) as LlmContentBlock;
 }
 
-/** The messages with the breakpoints of `shape` and the moving one on the newest user block. */
+/** The messages with the breakpoints of `shape` and the moving one on the newest user block (or `stableEnd`). */
 export function placeBreakpoints(messages: readonly LlmMessage[], shape: RequestShape = {}): LlmMessage[] {
   const copy = messages.map((m) => ({ role: m.role, content: [...m.content] }));
   if (shape.previousFrontier) {
@@ -67,6 +72,10 @@ export function placeBreakpoints(messages: readonly LlmMessage[], shape: Request
     setBreakpoint(copy, shape.previousFrontier, true);
   }
   if (shape.frontier) setBreakpoint(copy, shape.frontier, true);
+  if (shape.stableEnd) {
+    setBreakpoint(copy, shape.stableEnd, true);
+    return copy;
+  }
   const lastIndex = copy.length - 1;
   const last = copy[lastIndex];
   if (lastIndex >= 1 && last?.role === 'user' && last.content.length > 0)

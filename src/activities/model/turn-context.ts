@@ -47,6 +47,7 @@ export function createTurnContext(
           shape: {
             ...(view.frontier ? { frontier: view.frontier } : {}),
             ...(view.previousFrontier ? { previousFrontier: view.previousFrontier } : {}),
+            ...(view.stableEnd ? { stableEnd: view.stableEnd } : {}),
           },
         };
       };

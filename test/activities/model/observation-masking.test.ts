@@ -88,6 +88,7 @@ test('with the builder breakpoints a masked history is read from cache, not writ
     const request = buildRequest(input, view.messages, undefined, {
       ...(view.frontier ? { frontier: view.frontier } : {}),
       ...(view.previousFrontier ? { previousFrontier: view.previousFrontier } : {}),
+      ...(view.stableEnd ? { stableEnd: view.stableEnd } : {}),
     });
     const segments = promptSegments(request);
     assert.ok(breakpointCount(segments) <= 4, `turn ${turns}: at most 4 breakpoints`);
@@ -103,5 +104,38 @@ test('with the builder breakpoints a masked history is read from cache, not writ
     }
     if (turns === 30) assert.ok(prompt < previousPrompt + 1000, 'the prompt no longer grows by whole outputs');
     previousPrompt = prompt;
+  }
+});
+
+test('before a chunk turn the newest turn is not written to the cache: the next request rewrites it anyway', async () => {
+  // keep 3, chunks of 4: 6 results mask none, 7 mask the first four.
+  const preChunk = await maskObservations(conversation(6), POLICY, placeholder);
+  assert.deepEqual(preChunk.stableEnd, { message: 10, block: 0 }, 'the previous newest result (cached): read it');
+  assert.equal((await maskObservations(conversation(5), POLICY, placeholder)).stableEnd, undefined);
+  const chunkAndPre = await maskObservations(conversation(7), { ...POLICY, maskChunk: 1 }, placeholder);
+  assert.deepEqual(chunkAndPre.stableEnd, { message: 8, block: 0 }, 'the last result the next request repeats');
+});
+
+test('one result kept, chunks of 1: each output is billed once as input, never written to the cache', async () => {
+  const policy = { ...POLICY, keepToolResults: 1, maskChunk: 1 };
+  const cache = new PromptCache();
+  for (let turns = 0; turns <= 20; turns++) {
+    const view = await maskObservations(conversation(turns), policy, placeholder);
+    const request = buildRequest(input, view.messages, undefined, {
+      ...(view.frontier ? { frontier: view.frontier } : {}),
+      ...(view.previousFrontier ? { previousFrontier: view.previousFrontier } : {}),
+      ...(view.stableEnd ? { stableEnd: view.stableEnd } : {}),
+    });
+    const segments = promptSegments(request);
+    assert.ok(breakpointCount(segments) <= 4, `turn ${turns}: at most 4 breakpoints`);
+    const usage = cache.account(segments);
+    // Turn 3 sends the short output of turn 2 ('ok').
+    if (turns >= 2 && turns !== 3) {
+      // Written: the previous turn's assistant message and placeholder (~40 tokens); the
+      // new output (~900 tokens) is plain input.
+      assert.ok(usage.cache_creation_input_tokens < 100, `turn ${turns}: ${usage.cache_creation_input_tokens} written`);
+      assert.ok(usage.input_tokens > 700, `turn ${turns}: the new output is input`);
+      assert.ok(usage.cache_read_input_tokens > 1000, `turn ${turns}: the prefix is read`);
+    }
   }
 });
