@@ -14,6 +14,7 @@ export const Ecosystem = {
   Python: 'python',
   Go: 'go',
   Rust: 'rust',
+  Maven: 'maven',
   /** `commands.setup` of `.agent/config.json`. */
   Configured: 'configured',
 } as const;

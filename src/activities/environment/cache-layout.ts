@@ -1,7 +1,7 @@
 /**
  * Where the environment phase keeps things. Shared across runs (under the harness state
  * dir, beside the per-worktree sandbox state): package-manager caches and stores, Go's
- * module cache and per-repository build caches, cargo's home, fetched package managers,
+ * module cache and per-repository build caches, cargo's home, Maven's local repository, fetched package managers,
  * and stamps saying which repository+lockfile a cache already holds. Per worktree: the
  * venv, the agent's own GOCACHE, the setup HOME and the stamps of steps done there.
  * The sandbox hides all of it but the dirs a report lists.
@@ -25,6 +25,9 @@ export interface CacheLayout {
   /** Go build cache of this repository (warmed by setup, copied for each worktree). */
   readonly goBuild: string;
   readonly cargoHome: string;
+  /** MAVEN_USER_HOME: a wrapper's Maven distributions; the local repository is under it. */
+  readonly maven: string;
+  readonly mavenRepo: string;
   /** Fetched package managers: `<tools>/<name>-<version>`. */
   readonly tools: string;
   /** Shared stamps: `<stamps>/<key>` = a cache holds this repository+lockfile. */
@@ -60,6 +63,8 @@ export function cacheLayout(repoPath: string, env: Env = process.env): CacheLayo
     goMod: path.join(root, 'go', 'mod'),
     goBuild: path.join(root, 'go', 'build', repoKey),
     cargoHome: path.join(root, 'cargo'),
+    maven: path.join(root, 'maven'),
+    mavenRepo: path.join(root, 'maven', 'repository'),
     tools: path.join(root, 'tools'),
     stamps: path.join(root, 'stamps'),
   };

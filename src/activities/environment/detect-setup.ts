@@ -1,13 +1,14 @@
 /**
  * The environment plan of a worktree: `commands.setup` of `.agent/config.json` when
  * given (run in order, replacing detection), else one plan per ecosystem found in the
- * worktree's files (Node, Python, Go, Rust; several may apply). Every choice carries a
+ * worktree's files (Node, Python, Go, Rust, Maven; several may apply). Every choice carries a
  * one-line reason, as detect-commands does for the test command.
  */
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
 import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
+import { detectMaven } from './detect-maven.js';
 import { detectNode } from './detect-node.js';
 import { detectPython, type PythonTools } from './detect-python.js';
 import type { PlannedStep, ToolRequest } from './planned-step.js';
@@ -21,6 +22,8 @@ export interface EnvironmentPlan {
   /** A Go module: the agent gets GOMODCACHE and its own GOCACHE. */
   readonly go: boolean;
   readonly rust: boolean;
+  /** A pom.xml at the root: the agent's Maven gets the shared local repository, read-only. */
+  readonly maven: boolean;
 }
 
 const LOCKFILE_NAMES = [
@@ -39,6 +42,7 @@ const LOCKFILE_NAMES = [
   'go.sum',
   'Cargo.toml',
   'Cargo.lock',
+  'pom.xml',
 ];
 
 const exists = (file: string): Promise<boolean> =>
@@ -68,6 +72,7 @@ export async function planConfigured(
     tools: [],
     go: false,
     rust: false,
+    maven: await exists(path.join(dir, 'pom.xml')),
   };
 }
 
@@ -129,7 +134,14 @@ export async function planDetected(options: {
       caches: [`CARGO_HOME ${caches.cargoHome}`],
     });
   }
+  const maven = await detectMaven(dir, caches);
+  if (maven) {
+    detected.push(maven.detected);
+    steps.push(...maven.steps);
+  }
   if (detected.length === 0)
-    detected.push('no ecosystem detected (no package.json, Python project, go.mod or Cargo.toml): nothing to set up');
-  return { detected, steps, tools, ...(python ? { venv: python.venv } : {}), go, rust };
+    detected.push(
+      'no ecosystem detected (no package.json, Python project, go.mod, Cargo.toml or pom.xml): nothing to set up',
+    );
+  return { detected, steps, tools, ...(python ? { venv: python.venv } : {}), go, rust, maven: maven !== undefined };
 }

@@ -5,7 +5,8 @@
  * interpreter, read-only; Go's module cache read-only with GOPROXY=off, and a GOCACHE
  * of the worktree's own (seeded from the warm shared one: go must write its cache, and
  * the agent must not write a cache later runs trust); cargo's home read-only, offline;
- * fetched package managers' bins first on PATH. Shared caches are never writable.
+ * Maven's local repository read-only through MAVEN_OPTS (the detected test command is
+ * `mvn -o`); fetched package managers' bins first on PATH. Shared caches are never writable.
  */
 import type { SandboxEnvironment } from '../../contracts/environment.js';
 import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
@@ -43,6 +44,11 @@ export function sandboxEnvironment(options: {
   if (plan.rust) {
     Object.assign(env, { CARGO_HOME: caches.cargoHome, CARGO_NET_OFFLINE: 'true' });
     readOnlyDirs.push(caches.cargoHome);
+  }
+  if (plan.maven) {
+    // MAVEN_OPTS is split on spaces by mvn: the worker's own options are not carried over.
+    Object.assign(env, { MAVEN_OPTS: `-Dmaven.repo.local=${caches.mavenRepo}`, MAVEN_USER_HOME: caches.maven });
+    readOnlyDirs.push(caches.maven);
   }
   if (plan.steps.some((s) => s.ecosystem === 'yarn')) {
     Object.assign(env, { YARN_GLOBAL_FOLDER: caches.yarnBerry, YARN_ENABLE_OFFLINE_MODE: '1' });

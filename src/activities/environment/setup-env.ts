@@ -83,5 +83,8 @@ export function setupEnv(options: {
     GOCACHE: caches.goBuild,
     GOPATH: path.join(worktree.setupHome, 'go'),
     CARGO_HOME: caches.cargoHome,
+    // Maven has no variable for its local repository: a system property, after the worker's own options.
+    MAVEN_OPTS: [env['MAVEN_OPTS'], `-Dmaven.repo.local=${caches.mavenRepo}`].filter(Boolean).join(' '),
+    MAVEN_USER_HOME: caches.maven,
   };
 }

@@ -108,7 +108,7 @@ const SIGNS: readonly Sign[] = [
   },
   {
     match:
-      /Could not resolve dependencies for project|Plugin \S+ or one of its dependencies could not be resolved|Could not transfer artifact|Non-resolvable (?:parent|import) POM/,
+      /Could not resolve dependencies for project|Plugin \S+ or one of its dependencies could not be resolved|Could not transfer artifact|Non-resolvable (?:parent|import) POM|(?:Cannot access \S+ \(\S+\) )?in offline mode and the artifact \S+ has not been downloaded/,
     seen: 'Maven could not resolve a plugin or dependency (the preflight and the agent run offline)',
     remedy: Remedy.FetchInSetup,
   },
@@ -142,6 +142,9 @@ export function couldNotRun(run: CommandRun): CouldNotRun | undefined {
   return { seen: sign.seen, lines, remedy: sign.remedy, ...(program === undefined ? {} : { program }) };
 }
 
+/** Lines are shown up to about this long (preflight-stop.ts). */
+const LONG_LINE = 200;
+
 interface Found {
   readonly sign: Sign;
   readonly lines: readonly string[];
@@ -155,12 +158,21 @@ function firstSign(text: string): Found | undefined {
   for (const line of text.split(/\r?\n/)) {
     const sign = SIGNS.find((s) => s.match.test(line));
     if (sign === undefined) continue;
-    if (lines.length < 4) lines.push(line.trim());
+    if (lines.length < 4) lines.push(fromSign(line.trim(), sign.match));
     if (first !== undefined) continue;
     const program = sign.match.exec(line)?.[1];
     first = { sign, ...(program === undefined ? {} : { program }) };
   }
   return first === undefined ? undefined : { ...first, lines };
+}
+
+/**
+ * A long line from where its sign starts (Maven's `[ERROR] Failed to execute goal …` runs
+ * for hundreds of characters before it says which artifact it could not resolve).
+ */
+function fromSign(line: string, match: RegExp): string {
+  const at = match.exec(line)?.index ?? 0;
+  return line.length <= LONG_LINE || at < LONG_LINE / 2 ? line : `…${line.slice(at)}`;
 }
 
 /** The command line's first word after `VAR=value` assignments: the program it starts. */

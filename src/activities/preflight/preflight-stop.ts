@@ -41,7 +41,7 @@ const CONFIG_KEY: Readonly<Record<string, RepoCommandKey>> = {
 };
 
 const SETUP = '`commands.setup` of .agent/config.json (setup has the network; the preflight and the agent run offline)';
-const NAMED_RUNNERS = 'node:test, mocha, jest, vitest, pytest, go test, cargo test';
+const NAMED_RUNNERS = 'node:test, mocha, jest, vitest, pytest, go test, cargo test, Maven Surefire';
 
 export function preflightStop(
   planned: { readonly validator: string; readonly command: string },
@@ -92,6 +92,6 @@ function remedyText(verdict: EnvironmentVerdict, setting: string): string {
     case Remedy.OtherCommand:
       return other;
     case Remedy.FetchInSetup:
-      return `fetch every plugin and dependency it needs in ${SETUP}, e.g. one \`mvn -B test\` there fetches what \`mvn -B -o test\` needs; or ${other}`;
+      return `fetch every plugin and dependency it needs in ${SETUP}, e.g. \`mvn -B dependency:go-offline\` and then one \`mvn -B -Dmaven.test.failure.ignore=true test\` there (only a run that reaches the tests fetches Surefire's test provider; docs/environments/java-maven.md); or ${other}`;
   }
 }

@@ -1,13 +1,14 @@
 /**
  * Sensible commands for a repository without `.agent/config.json` (or one that leaves
  * them out), from the files it holds: the package manager from the lockfile, CMake with
- * CTest tests, a Makefile test target, Python test config, go.mod, Cargo.toml. Each
- * choice carries the reason, which the CLI prints, so the user sees what will run and
- * how to change it.
+ * CTest tests, a Makefile test target, a Maven pom.xml, Python test config, go.mod,
+ * Cargo.toml. Each choice carries the reason, which the CLI prints, so the user sees
+ * what will run and how to change it.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoCommands } from '../../contracts/repo-config.js';
+import { mavenLauncher, mavenTestCommand } from './maven-launcher.js';
 import { pnpmNoBail } from './pnpm-no-bail.js';
 
 export interface DetectedCommands {
@@ -92,6 +93,14 @@ export async function detectCommands(dir: string): Promise<DetectedCommands> {
   const makefile = (await read(dir, 'Makefile')) ?? (await read(dir, 'makefile')) ?? (await read(dir, 'GNUmakefile'));
   if (makefile !== undefined && /^test\s*:/m.test(makefile))
     return { commands: { test: 'make test' }, reasons: ['test: make test (Makefile has a test target)'] };
+  const maven = await mavenLauncher(dir);
+  if (maven !== undefined) {
+    const test = mavenTestCommand(maven);
+    return {
+      commands: { test },
+      reasons: [`test: ${test} (${maven.why}; offline from what setup resolved, every module to the end)`],
+    };
+  }
   for (const file of ['pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini', 'setup.py']) {
     if ((await read(dir, file)) !== undefined)
       return { commands: { test: 'pytest' }, reasons: [`test: pytest (${file})`] };

@@ -74,7 +74,13 @@ test('tox and uv that cannot spawn the program, tox without its Python', () => {
   assert.match(cannot(run('tox', 1, fixture('tox-missing-interpreter.txt'))).seen, /Python/);
 });
 
-test('Maven offline: an unresolved plugin or dependency, a failed transfer', () => {
+test('Maven offline: an unresolved plugin or dependency, a failed transfer, Surefire without its provider', () => {
+  const provider = cannot(run('mvn -B -o -q test', 1, fixture('maven-offline-surefire-provider.txt')));
+  assert.equal(provider.remedy, Remedy.FetchInSetup);
+  // The long [ERROR] line is shown from where it says what it could not resolve.
+  assert.deepEqual(provider.lines, [
+    '…Cannot access central (https://repo.maven.apache.org/maven2) in offline mode and the artifact org.apache.maven.surefire:surefire-junit-platform:jar:3.5.4 has not been downloaded from it before. -> [Help 1]',
+  ]);
   for (const name of ['maven-offline-plugin.txt', 'maven-offline-dependency.txt', 'maven-transfer-failed.txt']) {
     const maven = cannot(run('mvn -B -o test', 1, fixture(name)));
     assert.equal(maven.remedy, Remedy.FetchInSetup, name);

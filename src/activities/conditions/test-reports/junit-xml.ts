@@ -18,8 +18,10 @@
  */
 import { failedTest, type FailedTest } from './failed-test.js';
 
-const TESTCASE = /<testcase\b((?:[^>"']|"[^"]*"|'[^']*')*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g;
-const PROBLEM = /<(failure|error)\b((?:[^>"']|"[^"]*"|'[^']*')*?)(?:\/>|>([\s\S]*?)<\/\1>)/;
+/** One `<testcase>`: group 1 its attributes, group 2 its body (unset when self-closing). */
+export const TESTCASE = /<testcase\b((?:[^>"']|"[^"]*"|'[^']*')*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g;
+/** A `<failure>` or `<error>` in a testcase's body: 1 which, 2 its attributes, 3 its text. */
+export const PROBLEM = /<(failure|error)\b((?:[^>"']|"[^"]*"|'[^']*')*?)(?:\/>|>([\s\S]*?)<\/\1>)/;
 
 export function parseJUnitXml(xml: string): FailedTest[] {
   const out: FailedTest[] = [];
@@ -73,7 +75,7 @@ function excerpt(message: string | undefined, body: string): string[] {
   return lines.filter((l) => l.trim() !== '').slice(-3);
 }
 
-function attributes(text: string): Record<string, string> {
+export function attributes(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of text.matchAll(/([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
     if (m[1]) out[m[1]] = decode(m[2] ?? m[3] ?? '');
@@ -83,7 +85,7 @@ function attributes(text: string): Record<string, string> {
 
 const NAMED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
-function decode(text: string): string {
+export function decode(text: string): string {
   return text.replace(/<!\[CDATA\[([\s\S]*?)\]\]>|&(#x[0-9a-f]+|#\d+|\w+);/gi, (all, cdata: string, ref: string) => {
     if (cdata !== undefined) return cdata;
     if (ref.startsWith('#x') || ref.startsWith('#X')) return String.fromCodePoint(parseInt(ref.slice(2), 16));

@@ -5,10 +5,12 @@
  * command may run several runners (`npm test` running jest then `go test`), and a
  * runner is not always recognisable from the command line (`make test`).
  *
- * A machine-readable report (pytest's JUnit XML, collected by report-files.ts) comes
- * first: its names, files and messages are exact. The text is still parsed: a report
- * covers only the runner that wrote it, and the same test found in both is merged
- * (same name, since both yield pytest node ids).
+ * A machine-readable report (pytest's JUnit XML, Surefire's XML reports, collected by
+ * report-files.ts) comes first: its names, files and messages are exact. The text is
+ * still parsed: a report covers only the runner that wrote it, and the same test found
+ * in both is merged (same name: both sources yield pytest node ids, or Surefire's
+ * `Class#method`). Surefire's console lines are read only without its XML (a console
+ * name cannot tell a nested class from its outer one); javac's errors always are.
  *
  * A pnpm recursive run's output is first cut into its packages (workspace-prefixes.ts),
  * each parsed on its own.
@@ -22,6 +24,8 @@ import { parseJUnitXml } from './junit-xml.js';
 import { mocha } from './mocha.js';
 import { nodeSpec, nodeTap } from './node-test.js';
 import { pytest } from './pytest.js';
+import { mavenCompileErrors, surefireConsole } from './surefire-console.js';
+import { parseSurefireXml } from './surefire-xml.js';
 import { inPackage, workspaceParts } from './workspace-prefixes.js';
 
 export type { FailedTest } from './failed-test.js';
@@ -30,6 +34,8 @@ export type { FailedTest } from './failed-test.js';
 export interface TestReports {
   /** pytest's `--junitxml` report, when the command ran pytest and it wrote one. */
   readonly junitXml?: string;
+  /** Surefire's `TEST-*.xml` reports this run wrote (surefire-report-files.ts), one per test class. */
+  readonly surefireXml?: readonly string[];
 }
 
 type Parser = (lines: readonly string[]) => FailedTest[];
@@ -48,13 +54,19 @@ const PARSERS: readonly Parser[] = [
   goTestJson,
   goTestText,
   cargoTest,
+  mavenCompileErrors,
 ];
 
 export function parseTestFailures(output: string, reports: TestReports = {}): FailedTest[] {
   const lines = stripAnsi(output).split(/\r?\n/);
-  const fromReports = reports.junitXml === undefined ? [] : parseJUnitXml(reports.junitXml);
+  const surefireXml = reports.surefireXml ?? [];
+  const fromReports = [
+    ...(reports.junitXml === undefined ? [] : parseJUnitXml(reports.junitXml)),
+    ...parseSurefireXml(surefireXml),
+  ];
+  const parsers = surefireXml.length > 0 ? PARSERS : [...PARSERS, surefireConsole];
   const fromText = workspaceParts(lines).flatMap((part) =>
-    PARSERS.flatMap((parse) => parse(part.lines)).map((failure) => inPackage(part.dir, failure)),
+    parsers.flatMap((parse) => parse(part.lines)).map((failure) => inPackage(part.dir, failure)),
   );
   return dedupe([...fromReports, ...fromText]);
 }

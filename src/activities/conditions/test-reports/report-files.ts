@@ -2,8 +2,10 @@
  * Runs a test command so that runners with a machine-readable report write one, without
  * changing the command the user configured: pytest reads `PYTEST_ADDOPTS`, so the run
  * gets `--junitxml=<file> -o junit_family=xunit1` there (xunit1: each testcase names
- * its file). Other runners ignore the variable. `go test` and `cargo test` are read
- * from their text, which is reliable; GOFLAGS is left alone.
+ * its file). Other runners ignore the variable. Maven Surefire writes its XML reports
+ * anyway, in the worktree: those this run wrote are read afterwards
+ * (surefire-report-files.ts). `go test` and `cargo test` are read from their text,
+ * which is reliable; GOFLAGS is left alone.
  *
  * The report goes to the sandbox's private HOME of the directory the command runs in
  * (sandbox-state: the agent's HOME and TMPDIR, writable inside the sandbox at the same
@@ -21,6 +23,7 @@ import path from 'node:path';
 import type { CommandOutcome, CommandRequest, CommandRunner } from '../../process/command-runner.js';
 import { ensureAgentHome } from '../../workspace/sandbox-state.js';
 import type { TestReports } from './parse-test-failures.js';
+import { surefireReports } from './surefire-report-files.js';
 
 /** A report larger than this is not read (a runaway suite); the text is parsed instead. */
 const MAX_REPORT_BYTES = 4 * 1024 * 1024;
@@ -36,9 +39,17 @@ export async function runCollectingReports(commands: CommandRunner, request: Com
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const junit = path.join(dir, `junit-${randomUUID()}.xml`);
   try {
+    const started = Date.now();
     const outcome = await commands.run({ ...request, env: { ...request.env, ...reportEnv(junit) } });
     const junitXml = await readReport(junit);
-    return { outcome, reports: junitXml === undefined ? {} : { junitXml } };
+    const surefireXml = await surefireReports(request.cwd, started);
+    return {
+      outcome,
+      reports: {
+        ...(junitXml === undefined ? {} : { junitXml }),
+        ...(surefireXml.length === 0 ? {} : { surefireXml }),
+      },
+    };
   } finally {
     await rm(junit, { force: true }).catch(() => undefined);
   }
