@@ -72,9 +72,14 @@ export function testDeclaration(text: string): string | undefined {
   return undefined;
 }
 
-const CI_OR_TEST_CONFIG: readonly RegExp[] = [
+/** CI pipelines: they run tests on a CI service, never in a local test command. */
+const CI_PIPELINE: readonly RegExp[] = [
   /^\.github\/workflows\//,
   /^\.gitlab-ci\.ya?ml$|^\.circleci\/|^Jenkinsfile$|^azure-pipelines\.ya?ml$|^\.travis\.ya?ml$/,
+];
+
+const CI_OR_TEST_CONFIG: readonly RegExp[] = [
+  ...CI_PIPELINE,
   /(^|\/)(jest|vitest|vite|playwright|karma|cypress|ava|wdio)\.config\.[cm]?[jt]s$/,
   /(^|\/)(\.mocharc(\.\w+)?|\.nycrc(\.\w+)?|\.c8rc(\.\w+)?|codecov\.ya?ml|\.coveragerc)$/,
   /(^|\/)(pytest\.ini|tox\.ini|noxfile\.py|conftest\.py|setup\.cfg)$/,
@@ -92,6 +97,10 @@ export function isTestConfigChange(path: string, text: string): boolean {
 
 export function isTestConfigFile(path: string): boolean {
   return CI_OR_TEST_CONFIG.some((re) => re.test(path));
+}
+
+export function isCiPipelineFile(path: string): boolean {
+  return CI_PIPELINE.some((re) => re.test(path));
 }
 
 const THRESHOLD =

@@ -3,11 +3,12 @@
  * rest (the gold `patch`). A file is a test file by the test-integrity guard's own rule
  * (weakening-rules: `test/`, `*.test.js`, `test_*.py`, `*_test.go`, …), so the miner and
  * the gate agree on what a test is. A commit is a candidate when it changes at least one
- * test file and at least one source file that is not a test.
+ * test file and at least one source file that is not a test. CI pipelines
+ * (`.github/workflows/`, `.travis.yml` …) are in neither half.
  */
 import { FailureType } from '../../../contracts/failures.js';
 import { git, gitOrThrow } from '../../../activities/workspace/git/git.js';
-import { isTestFile } from '../../../activities/conditions/integrity/weakening-rules.js';
+import { isCiPipelineFile, isTestFile } from '../../../activities/conditions/integrity/weakening-rules.js';
 
 const SOURCE =
   /\.(py|pyi|pyx|js|mjs|cjs|ts|mts|cts|tsx|jsx|go|rs|java|kt|kts|rb|php|cs|c|cc|cpp|cxx|h|hpp|ex|exs|swift|scala|lua|sh|vue|svelte)$/;
@@ -37,7 +38,12 @@ export async function commitParts(repo: string, commit: string): Promise<CommitP
     ['-c', 'core.quotePath=false', 'diff', '--name-only', '--no-renames', parent.stdout.trim(), commit],
     FailureType.RepoNotFound,
   );
-  const files = names.split('\n').filter(Boolean);
+  // A CI pipeline change is neither the fix nor its test (no test command reads it), and
+  // test-integrity refuses a CI edit the issue did not ask for: the gold patch leaves it out.
+  const files = names
+    .split('\n')
+    .filter(Boolean)
+    .filter((f) => !isCiPipelineFile(f));
   return {
     commit,
     parent: parent.stdout.trim(),
