@@ -3,8 +3,11 @@
  * prompts/harness/masked-tool-result.md filled with the call, the size and the file that
  * holds the full text. The text goes to the step's artifact store under a name derived
  * from its content, so the same result always yields the same placeholder (the prompt
- * cache depends on it) and the model can read it back with bash. One per step, memoised
- * by tool_use id so a long step does not re-store its outputs every turn.
+ * cache depends on it) and the model can read it back with bash. The placeholder names
+ * the file by a glob in place of the name's sha256 (`masked-<tool_use id>.*.txt`, one file
+ * per call): 64 hex digits are some 40 tokens, sent again in every later turn's prompt.
+ * One per step, memoised by tool_use id so a long step does not re-store its outputs
+ * every turn.
  */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +49,7 @@ export function createMaskedPlaceholder(
       call: describeCall(result.toolName, result.input),
       chars: result.content.length.toLocaleString('en-US'),
       lines: String(result.content.split('\n').length),
-      path: ref.path,
+      path: ref.path.replace(`.${ref.sha256}.`, '.*.'),
     });
   };
   return (result) => {

@@ -90,7 +90,10 @@ test('the default masks older results on the wire and keeps the transcript whole
     assert.equal(last.length, 12);
     const masked = last.filter((t) => t.startsWith('[Output of'));
     assert.equal(masked.length, 8, 'one chunk of 8; the newest 4 stay whole');
-    assert.match(masked[0]!, /^\[Output of bash `seq -w 1 400 \| sed s\/\^\/0-\/` \(2,400 characters, 401 lines\)/);
+    assert.match(
+      masked[0]!,
+      /^\[Output of bash `seq -w 1 400 \| sed s\/\^\/0-\/` left out \(2,400 characters, 401 lines\)/,
+    );
     assert.deepEqual(
       last.slice(8).map((t) => t.split('\n')[0]),
       ['8-001', '9-001', '10-001', '11-001'],

@@ -3,7 +3,8 @@
  * from prompts/harness/masked-tool-result.md, and is the same text every time it is asked for.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { createArtifactStore } from '../../../src/activities/artifacts/artifact-store.js';
 import { createMaskedPlaceholder, describeCall } from '../../../src/activities/model/masked-placeholder.js';
@@ -25,10 +26,13 @@ test('the placeholder points at the stored full text and does not change', async
   const content = 'PASS a\nFAIL b\n'.repeat(100);
   const result = { toolUseId: 'toolu_1', toolName: 'bash', input: { command: 'npm test' }, content };
   const text = await placeholder(result);
-  assert.match(text, /^\[Output of bash `npm test` \(1,400 characters, 201 lines\) left out/);
-  const file = /Full text: (\S+)\]$/.exec(text)?.[1];
-  assert.ok(file !== undefined && file.startsWith(store.dir), text);
-  assert.equal(readFileSync(file, 'utf8'), content);
+  assert.match(text, /^\[Output of bash `npm test` left out \(1,400 characters, 201 lines\)\. Full text: /);
+  const glob = /Full text: (\S+)\]$/.exec(text)?.[1];
+  assert.ok(glob !== undefined && glob.startsWith(store.dir) && glob.endsWith('/masked-toolu_1.*.txt'), text);
+  assert.doesNotMatch(text, /[0-9a-f]{64}/, 'no sha256 in the prompt');
+  const [file, ...more] = readdirSync(store.dir).filter((name) => name.startsWith('masked-toolu_1.'));
+  assert.deepEqual(more, [], 'the glob names one file');
+  assert.equal(readFileSync(join(store.dir, file!), 'utf8'), content);
   assert.equal(await createMaskedPlaceholder(store)(result), text, 'another attempt of the step: the same text');
   assert.doesNotMatch(text, /\{\{/, 'every template value is filled');
 });
