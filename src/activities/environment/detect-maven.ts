@@ -11,10 +11,11 @@
  *    and Surefire resolves its provider (surefire-junit-platform, -junit4, -testng),
  *    which it does only when it reaches the tests: `go-offline` and `-DskipTests` both
  *    leave it out, and without it `mvn -o test` fails "in offline mode and the artifact
- *    … has not been downloaded". Failures are ignored (the base may have red tests).
+ *    … has not been downloaded". Failures are ignored (the base may have red tests);
+ *    a base that does not compile gets a second try that needs no compiled test.
  *
- * Both are optional: a base that does not compile fails step 2, and the preflight then
- * tells "cannot resolve offline" (a stop, with what to configure) from failing tests.
+ * Both are optional: when they fail, the preflight tells "cannot resolve offline" (a
+ * stop, with what to configure) from failing tests.
  * The local repository is shared (environment cache, like Go's module cache) and named
  * by `-Dmaven.repo.local` in MAVEN_OPTS, set by setup-env and sandbox-environment: the
  * sandbox hides the worker's HOME and its ~/.m2. MAVEN_USER_HOME keeps a wrapper's
@@ -67,6 +68,7 @@ export async function detectMaven(dir: string, caches: CacheLayout): Promise<Mav
         inputs,
         caches: cache,
         optional: true,
+        cacheOnly: true,
       },
       {
         id: 'maven-resolve-tests',
@@ -76,18 +78,32 @@ export async function detectMaven(dir: string, caches: CacheLayout): Promise<Mav
         inputs,
         caches: cache,
         optional: true,
+        cacheOnly: true,
       },
     ],
   };
 }
 
-/** The lifecycle up to `test` with a filter no test method matches: loads everything, runs nothing. */
+const NONE = 'issueAgentResolvesOnly';
+const COMMON =
+  '-B --fail-at-end -Dmaven.test.failure.ignore=true -Dsurefire.failIfNoSpecifiedTests=false -DfailIfNoTests=false';
+/** Test frameworks' own jars and a class in each: something for Surefire to scan when the project's tests do not compile. */
+const SCANNED = 'org.junit.jupiter:junit-jupiter-api,junit:junit,org.testng:testng';
+const SCANNED_CLASSES = ['org.junit.jupiter.api.Assertions', 'org.junit.Assert', 'org.testng.Assert'];
+
+/**
+ * The lifecycle up to `test` with a filter no test method matches: loads everything, runs
+ * nothing. Surefire resolves its provider only when it has test classes to scan, so on a
+ * base whose code does not compile (an issue's new test calling what is not written yet)
+ * the second command compiles what it can (`failOnError=false`) and gives Surefire the
+ * test frameworks' jars to scan instead (`dependenciesToScan`, Surefire 2.15 and later).
+ */
 function mavenResolveCommand(launcher: MavenLauncher): string {
-  return [
-    launcher.program,
-    '-B --fail-at-end -Dmaven.test.failure.ignore=true',
-    `'-Dtest=*#issueAgentResolvesOnly' -Dsurefire.failIfNoSpecifiedTests=false -DfailIfNoTests=false test`,
-  ].join(' ');
+  const own = `${launcher.program} ${COMMON} '-Dtest=*#${NONE}' test`;
+  const scanned =
+    `${launcher.program} ${COMMON} -Dmaven.compiler.failOnError=false -DdependenciesToScan=${SCANNED} ` +
+    `'-Dtest=${SCANNED_CLASSES.map((c) => `${c}#${NONE}`).join(',')}' test`;
+  return `${own} || ${scanned}`;
 }
 
 /** `pom.xml` and the poms of its `<modules>`, recursively, worktree-relative. */

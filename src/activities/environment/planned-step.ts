@@ -21,6 +21,11 @@ export interface PlannedStep {
   readonly produces?: string;
   /** Warming a cache: a failure is reported, not fatal (the base may not build yet). */
   readonly optional?: boolean;
+  /**
+   * Everything it leaves is in the shared caches (Maven's local repository): a new
+   * worktree whose caches are warm for the same inputs and command skips it.
+   */
+  readonly cacheOnly?: boolean;
 }
 
 /** A package manager the plan needs and the machine may lack: fetched from the npm registry. */

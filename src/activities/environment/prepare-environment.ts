@@ -59,14 +59,10 @@ async function runStep(options: {
   const reused = cacheHit ? step.caches.map((c) => `${c} (this repository and lockfile)`) : [];
   const base = { ecosystem: step.ecosystem, command: step.command, reason: step.reason };
   const produced = step.produces === undefined || existsSync(step.produces);
-  if (produced && (await hasStamp(options.stamps.worktree, keys.worktree))) {
-    return {
-      ...base,
-      status: SetupStepStatus.Skipped,
-      cacheHit: true,
-      reused: ['done earlier in this worktree'],
-      durationMs: 0,
-    };
+  const done = produced && (await hasStamp(options.stamps.worktree, keys.worktree));
+  if (done || (cacheHit && step.cacheOnly === true)) {
+    const what = done ? ['done earlier in this worktree'] : reused;
+    return { ...base, status: SetupStepStatus.Skipped, cacheHit: true, reused: what, durationMs: 0 };
   }
   // A warm setup of the same lockfile is a copy of the first install's node_modules.
   const snapshot = await snapshotFor(options, keys.shared);

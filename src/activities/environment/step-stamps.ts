@@ -33,7 +33,8 @@ export async function stepKeys(dir: string, step: PlannedStep): Promise<StepKeys
   const contents = await Promise.all(step.inputs.map(async (file) => `${file}\n${await committed(dir, file)}`));
   return {
     worktree: sha(step.id, step.command, ...contents),
-    shared: sha(step.id, step.ecosystem, ...step.caches, ...contents),
+    // A step skipped on a warm cache (cacheOnly) must run again when its command changes.
+    shared: sha(step.id, step.ecosystem, ...step.caches, ...contents, ...(step.cacheOnly ? [step.command] : [])),
   };
 }
 

@@ -65,10 +65,20 @@ test('pom.xml: go-offline, then the lifecycle up to test running none; inputs ar
     ],
   );
   assert.equal(plan.steps[0]?.command, 'mvn -B dependency:go-offline');
+  const [own, scanned] = (plan.steps[1]?.command ?? '').split(' || ');
   assert.equal(
-    plan.steps[1]?.command,
-    "mvn -B --fail-at-end -Dmaven.test.failure.ignore=true '-Dtest=*#issueAgentResolvesOnly' " +
-      '-Dsurefire.failIfNoSpecifiedTests=false -DfailIfNoTests=false test',
+    own,
+    'mvn -B --fail-at-end -Dmaven.test.failure.ignore=true -Dsurefire.failIfNoSpecifiedTests=false ' +
+      "-DfailIfNoTests=false '-Dtest=*#issueAgentResolvesOnly' test",
+  );
+  // A base that does not compile: Surefire scans the test frameworks' jars instead.
+  assert.match(
+    scanned ?? '',
+    / -Dmaven\.compiler\.failOnError=false -DdependenciesToScan=org\.junit\.jupiter:junit-jupiter-api,/,
+  );
+  assert.match(
+    scanned ?? '',
+    /'-Dtest=org\.junit\.jupiter\.api\.Assertions#issueAgentResolvesOnly,org\.junit\.Assert#/,
   );
   assert.deepEqual(plan.steps[0]?.inputs, ['pom.xml', 'core/pom.xml', 'app/pom.xml', '.mvn/maven.config']);
   const { commands } = await detectCommands(dir);

@@ -14,89 +14,24 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { execa } from 'execa';
-import type { CompletionStepDefinition, ValidatorDefinition } from '../../../src/contracts/definition.js';
 import { AgentError } from '../../../src/contracts/errors.js';
 import { PreflightStatus } from '../../../src/contracts/preflight.js';
 import { cacheLayout } from '../../../src/activities/environment/cache-layout.js';
 import { createSpawnerCommandRunner } from '../../../src/activities/process/spawner-command-runner.js';
-import { runPreflight } from '../../../src/activities/preflight/run-preflight.js';
 import { parseTestFailures } from '../../../src/activities/conditions/test-reports/parse-test-failures.js';
 import { runCollectingReports } from '../../../src/activities/conditions/test-reports/report-files.js';
 import { detectCommands } from '../../../src/definition/repo-config/detect-commands.js';
 import { assertReadOnlyInSandbox, useEnvironmentProject } from './environment-fixtures.js';
+import { CALC_TEST, mavenPreflight, mavenProject, skipWithoutMaven as skip } from './maven-project.js';
 
-const mvn = await execa('mvn', ['-v'], { reject: false }).then(
-  (r) => r.exitCode === 0,
-  () => false,
+const env = useEnvironmentProject(
+  mavenProject({
+    'src/main/java/demo/Calc.java':
+      'package demo;\n\npublic class Calc {\n  public int add(int a, int b) { return a + b; }\n' +
+      '  public int sub(int a, int b) { return a + b; } // the planted bug\n}\n',
+    'src/test/java/demo/CalcTest.java': CALC_TEST,
+  }),
 );
-const skip = mvn ? false : 'mvn is not installed';
-
-const POM = `<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>demo</groupId>
-  <artifactId>calc</artifactId>
-  <version>1.0</version>
-  <properties>
-    <maven.compiler.release>17</maven.compiler.release>
-    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
-  </properties>
-  <dependencies>
-    <dependency>
-      <groupId>org.junit.jupiter</groupId>
-      <artifactId>junit-jupiter</artifactId>
-      <version>5.14.1</version>
-      <scope>test</scope>
-    </dependency>
-  </dependencies>
-  <build>
-    <plugins>
-      <plugin><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version></plugin>
-      <plugin><artifactId>maven-surefire-plugin</artifactId><version>3.5.4</version></plugin>
-    </plugins>
-  </build>
-</project>
-`;
-
-const env = useEnvironmentProject({
-  'pom.xml': POM,
-  '.gitignore': 'target/\n',
-  'src/main/java/demo/Calc.java':
-    'package demo;\n\npublic class Calc {\n  public int add(int a, int b) { return a + b; }\n' +
-    '  public int sub(int a, int b) { return a + b; } // the planted bug\n}\n',
-  'src/test/java/demo/CalcTest.java':
-    'package demo;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\nimport org.junit.jupiter.api.Test;\n\n' +
-    'class CalcTest {\n  @Test void adds() { assertEquals(5, new Calc().add(2, 3)); }\n' +
-    '  @Test void subtracts() { assertEquals(1, new Calc().sub(3, 2)); }\n}\n',
-});
-
-const step = (stepId: string): CompletionStepDefinition => ({
-  stepId,
-  name: stepId,
-  c2: 'retry',
-  c3: 'issue',
-  conditions: [{ validator: 'tests', params: {} }],
-  onFail: { action: 'retry', maxAttempts: 3 },
-});
-
-async function preflight(worktreePath: string, command: string) {
-  // A run's branch records its base, as prepareWorkspace does.
-  const branch = `agent/${worktreePath.split('/').pop() ?? 'wt'}`;
-  await execa('git', ['switch', '--quiet', '-c', branch], { cwd: worktreePath });
-  await execa('git', ['config', `branch.${branch}.agentBase`, 'main'], { cwd: worktreePath });
-  const tests = {
-    type: 'command',
-    command,
-    successWhen: 'exitCode:0',
-    extractParams: {},
-    baseline: 'ignore',
-  } as ValidatorDefinition;
-  return runPreflight(
-    { commands: createSpawnerCommandRunner() },
-    { worktreePath, completionSteps: [step('closure.issue')], validators: { tests } },
-  );
-}
 
 test(
   'go-offline alone cannot run the tests offline: the preflight stops before any model request',
@@ -109,7 +44,7 @@ test(
       report.steps.map((s) => s.status),
       ['ran'],
     );
-    await assert.rejects(preflight(wt, commands.test ?? ''), (err: unknown) => {
+    await assert.rejects(mavenPreflight(wt, commands.test ?? ''), (err: unknown) => {
       assert.ok(AgentError.isInstance(err));
       assert.equal(err.code, 'ENVIRONMENT_FAILED');
       assert.match(err.message, /no model request was made/);
@@ -142,7 +77,7 @@ test('detected setup resolves everything; the offline test run names the failing
   assert.match(cold.sandbox.env['MAVEN_OPTS'] ?? '', new RegExp(`-Dmaven\\.repo\\.local=${repo}`));
   await assertReadOnlyInSandbox(wt, repo);
 
-  const report = await preflight(wt, commands.test ?? '');
+  const report = await mavenPreflight(wt, commands.test ?? '');
   const [check] = report.checks;
   assert.equal(check?.status, PreflightStatus.Baseline, check?.summary);
   assert.deepEqual(check?.failedTests, ['demo.CalcTest#subtracts']);
@@ -159,6 +94,14 @@ test('detected setup resolves everything; the offline test run names the failing
     [['demo.CalcTest#subtracts', 'org.opentest4j.AssertionFailedError: expected: <1> but was: <5>']],
   );
 
+  // Everything setup leaves is in the shared repository: a new worktree of the same poms skips both steps.
   const warm = await env.prepareWarm();
+  assert.deepEqual(
+    warm.steps.map((s) => [s.status, s.reused.join()]),
+    [
+      ['skipped', `Maven local repository ${repo} (this repository and lockfile)`],
+      ['skipped', `Maven local repository ${repo} (this repository and lockfile)`],
+    ],
+  );
   console.log(`maven setup: cold ${cold.durationMs} ms, warm ${warm.durationMs} ms`);
 });
