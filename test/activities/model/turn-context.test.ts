@@ -30,6 +30,14 @@ test('mask (the default): placeholders and the frontier', async () => {
   assert.equal(turn.shape.contextManagement, undefined);
 });
 
+test('mask: the turn before a chunk turn keeps its newest breakpoint where the previous request had it', async () => {
+  // 9 results: none masked yet (keep 2, chunks of 8); the next request masks eight.
+  const turn = await createTurnContext(undefined, store)(conversation(9));
+  assert.equal(turn.shape.frontier, undefined);
+  assert.deepEqual(turn.shape.stableEnd, { message: 16, block: 0 }, 'the eighth result, cached by the last request');
+  assert.equal((await createTurnContext(undefined, store)(conversation(8))).shape.stableEnd, undefined);
+});
+
 test("api-clear: the messages as they are, and the API's clear_tool_uses edit", async () => {
   const messages = conversation(7);
   const turn = await createTurnContext(settings({ strategy: 'api-clear', keepToolResults: 5 }), store)(messages);
