@@ -6,7 +6,7 @@
  * hides it behind another exit code: `make` turns the 127 of a recipe into `Error 127`
  * and exits 2, npm exits 254 when there is no package.json (printing nothing with
  * `--silent`), tox and uv report a program they could not spawn, Maven cannot resolve a
- * plugin or a dependency offline. Recorded as "failing on the base", each of these cost
+ * plugin or a dependency offline, Gradle's wrapper tries to download Gradle. Recorded as "failing on the base", each of these cost
  * every model request of a run that could never pass; the preflight stops instead.
  *
  * Only the exit codes count whatever the output; a wrapper's sign counts only when the
@@ -16,7 +16,13 @@ import { stripAnsi } from '../conditions/strip-ansi.js';
 import { parseTestFailures, testFailures, type TestReports } from '../conditions/test-reports/parse-test-failures.js';
 
 /** What would let the command run: install a program, point the config at another command, fetch during setup. */
-export const Remedy = { Install: 'install', OtherCommand: 'other-command', FetchInSetup: 'fetch-in-setup' } as const;
+export const Remedy = {
+  Install: 'install',
+  OtherCommand: 'other-command',
+  FetchInSetup: 'fetch-in-setup',
+  /** Gradle: the environment phase fetches neither its distribution nor a build's dependencies yet. */
+  GradleOffline: 'gradle-offline',
+} as const;
 export type Remedy = (typeof Remedy)[keyof typeof Remedy];
 
 export interface CouldNotRun {
@@ -111,6 +117,18 @@ const SIGNS: readonly Sign[] = [
       /Could not resolve dependencies for project|Plugin \S+ or one of its dependencies could not be resolved|Could not transfer artifact|Non-resolvable (?:parent|import) POM|(?:Cannot access \S+ \(\S+\) )?in offline mode and the artifact \S+ has not been downloaded/,
     seen: 'Maven could not resolve a plugin or dependency (the preflight and the agent run offline)',
     remedy: Remedy.FetchInSetup,
+  },
+  {
+    // The wrapper's first line when its distribution is not installed yet.
+    match: /^Downloading https?:\/\/\S+\/gradle-[\w.+-]+-(?:bin|all)\.zip\b/,
+    seen: "Gradle's wrapper had to download Gradle itself (the preflight and the agent run offline)",
+    remedy: Remedy.GradleOffline,
+  },
+  {
+    match:
+      /No cached version of \S+ available for offline mode|Could not resolve all (?:files|dependencies|artifacts) for configuration|Plugin \[id: '[^']+'(?:, version: '[^']+')?\] was not found/,
+    seen: 'Gradle could not resolve a dependency or plugin (the preflight and the agent run offline)',
+    remedy: Remedy.GradleOffline,
   },
 ];
 

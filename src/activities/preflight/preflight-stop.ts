@@ -91,6 +91,8 @@ function remedyText(verdict: EnvironmentVerdict, setting: string): string {
     }
     case Remedy.OtherCommand:
       return other;
+    case Remedy.GradleOffline:
+      return `the environment phase does not fetch Gradle or a Gradle build's dependencies yet (docs/environments/java-gradle.md), so nothing this command needs is there once the run is offline; ${other}`;
     case Remedy.FetchInSetup:
       return `fetch every plugin and dependency it needs in ${SETUP}, e.g. \`mvn -B dependency:go-offline\` and then one \`mvn -B -Dmaven.test.failure.ignore=true test\` there (only a run that reaches the tests fetches Surefire's test provider; docs/environments/java-maven.md); or ${other}`;
   }

@@ -1,13 +1,14 @@
 /**
  * Sensible commands for a repository without `.agent/config.json` (or one that leaves
  * them out), from the files it holds: the package manager from the lockfile, CMake with
- * CTest tests, a Makefile test target, a Maven pom.xml, Python test config, go.mod,
- * Cargo.toml. Each choice carries the reason, which the CLI prints, so the user sees
- * what will run and how to change it.
+ * CTest tests, a Makefile test target, a Maven pom.xml, a Gradle build, Python test
+ * config, go.mod, Cargo.toml. Each choice carries the reason, which the CLI prints, so
+ * the user sees what will run and how to change it.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoCommands } from '../../contracts/repo-config.js';
+import { gradleLauncher, gradleTestCommand } from './gradle-launcher.js';
 import { mavenLauncher, mavenTestCommand } from './maven-launcher.js';
 import { pnpmNoBail } from './pnpm-no-bail.js';
 
@@ -99,6 +100,14 @@ export async function detectCommands(dir: string): Promise<DetectedCommands> {
     return {
       commands: { test },
       reasons: [`test: ${test} (${maven.why}; offline from what setup resolved, every module to the end)`],
+    };
+  }
+  const gradle = await gradleLauncher(dir);
+  if (gradle !== undefined) {
+    const test = gradleTestCommand(gradle);
+    return {
+      commands: { test },
+      reasons: [`test: ${test} (${gradle.why}; not prepared by setup yet: docs/environments/java-gradle.md)`],
     };
   }
   for (const file of ['pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini', 'setup.py']) {

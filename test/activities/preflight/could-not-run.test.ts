@@ -3,7 +3,8 @@
  * on a real machine (test/fixtures/validator-output/): npm, pnpm and yarn without a
  * package.json, make turning a missing program's 127 into exit 2, a script whose
  * interpreter is missing, tox and uv failing to spawn, Maven offline without a plugin or
- * a dependency; and, on the other side, wrappers around tests that ran and failed.
+ * a dependency, Gradle offline; and, on the other side, wrappers around tests that ran
+ * and failed.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -89,6 +90,19 @@ test('Maven offline: an unresolved plugin or dependency, a failed transfer, Sure
       name,
     );
   }
+});
+
+// Written after the Gradle wrapper's and Gradle 8's output (no Gradle on the machine that captured the others).
+test('Gradle offline: the wrapper downloading its distribution, a dependency with no cached version', () => {
+  const wrapper = cannot(
+    run('./gradlew --offline --continue --console=plain test', 1, fixture('gradle-wrapper-offline.txt')),
+  );
+  assert.equal(wrapper.remedy, Remedy.GradleOffline);
+  assert.match(wrapper.seen, /wrapper had to download Gradle/);
+  assert.deepEqual(wrapper.lines, ['Downloading https://services.gradle.org/distributions/gradle-8.10.2-bin.zip']);
+  const dependency = cannot(run('gradle --offline test', 1, fixture('gradle-offline-dependency.txt')));
+  assert.equal(dependency.remedy, Remedy.GradleOffline);
+  assert.ok(dependency.lines.some((l) => l.includes('No cached version of org.junit.jupiter:junit-jupiter:5.10.2')));
 });
 
 test('tests that ran and failed are not "could not run", behind a wrapper or not', () => {

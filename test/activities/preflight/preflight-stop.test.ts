@@ -142,3 +142,28 @@ test('a crash with nothing named stops too; a check of its own validator names t
   });
   assert.ok(load.verdict === 'environment-failure' && !stopsTheRun(load));
 });
+
+test('Gradle, which the environment phase does not prepare yet: the stop says so and names the doc', () => {
+  const gradle = classifyPreflight({
+    kind: 'test',
+    command: './gradlew --offline --continue --console=plain test',
+    exitCode: 1,
+    stdout: fixture('gradle-wrapper-offline.txt'),
+    stderr: '',
+  });
+  assert.ok(gradle.verdict === 'environment-failure' && stopsTheRun(gradle));
+  const err = preflightStop(
+    { validator: 'tests', command: './gradlew --offline --continue --console=plain test' },
+    1,
+    gradle,
+  );
+  assert.match(err.message, /wrapper had to download Gradle itself .*; no model request was made/);
+  assert.match(
+    err.message,
+    /To fix: the environment phase does not fetch Gradle .*docs\/environments\/java-gradle\.md/,
+  );
+  assert.match(
+    err.message,
+    /; set `commands\.test` in \.agent\/config\.json to a command that runs in this repository$/,
+  );
+});
