@@ -41,8 +41,11 @@ export interface RepoConfigFile {
   readonly issues?: IssueSourceKind;
   /** Agent directory relative to `.agent/` (e.g. `agents/default`), or an absolute path. */
   readonly agent?: string;
-  /** `issue-agent watch`: the mention that triggers (default `@issue-agent`) and the trigger label. */
-  readonly watch?: { readonly mention?: string; readonly label?: string };
+  /**
+   * `issue-agent watch`: the mention that triggers (default `@issue-agent`), the trigger label, and
+   * how many rounds of "a check failed on the delivered PR: fix it" each pull request gets (default 1; 0: none).
+   */
+  readonly watch?: { readonly mention?: string; readonly label?: string; readonly ciRounds?: number };
   /** `needsHuman`: the label a run that changed nothing puts on its issue (default `agent:needs-human`). */
   readonly labels?: { readonly needsHuman?: string };
 }

@@ -54,7 +54,37 @@ export type WatchTrigger =
    */
   | { readonly kind: 'comment'; readonly issue: number; readonly text: string; readonly reply: ReplyTarget }
   /** A review with "changes requested" on a pull request the watcher delivered. */
-  | { readonly kind: 'review'; readonly issue: number; readonly reviewId: number; readonly text: string };
+  | { readonly kind: 'review'; readonly issue: number; readonly reviewId: number; readonly text: string }
+  /** A failed check on a delivered pull request was run again (a flaky failure passes then). */
+  | { readonly kind: 'check-rerun'; readonly issue: number; readonly checkRunId: number; readonly key: string }
+  /** A check failed on a delivered pull request's head (again, or it could not be run again). */
+  | {
+      readonly kind: 'check-failed';
+      readonly issue: number;
+      readonly pull: number;
+      readonly checkRunId: number;
+      readonly name: string;
+      readonly sha: string;
+      /** The continuation's guidance: the check, and a bounded excerpt of its log. */
+      readonly text: string;
+    }
+  /** A delivered pull request was merged or closed: its checks are no longer read. */
+  | { readonly kind: 'pull-closed'; readonly issue: number };
+
+/** Default rounds of "CI is red on the run's PR: work it" per pull request. */
+export const DEFAULT_CI_ROUNDS = 1;
+
+/** Where the watcher stands with a delivered pull request's checks. */
+export interface CiWatch {
+  /** Continuations started for failed checks. */
+  readonly rounds: number;
+  /** Check-run ids already acted on. */
+  readonly handled: readonly number[];
+  /** `<check name>@<sha>` run again once already: a second failure is real. */
+  readonly reran: readonly string[];
+  /** The pull request closed, or the cap was reached: its checks are no longer read. */
+  readonly stopped?: boolean;
+}
 
 /** Where the comment poll stands: carried from poll to poll (and over continue-as-new). */
 export interface WatchCursor {
@@ -73,7 +103,13 @@ export interface PollWatchInput {
   readonly mention: string;
   readonly cursor: WatchCursor;
   /** Pull requests of delivered runs whose reviews are read, with the review ids already handled. */
-  readonly pulls: ReadonlyArray<{ readonly pull: number; readonly issue: number; readonly seen: readonly number[] }>;
+  readonly pulls: ReadonlyArray<{
+    readonly pull: number;
+    readonly issue: number;
+    readonly seen: readonly number[];
+    /** Present when the pull request's checks are read (absent in polls scheduled before that). */
+    readonly ci?: CiWatch;
+  }>;
 }
 
 export interface PollWatchOutput {
@@ -143,6 +179,8 @@ export interface WatchedRun {
   /** The comment that asked for this run (continuations, retries): answered at the end. */
   readonly reply?: ReplyTarget;
   readonly seenReviews: readonly number[];
+  /** The delivered pull request's checks (red CI brings the run back). */
+  readonly ci?: CiWatch;
 }
 
 /** Work the watcher owes an issue but has not started (concurrency, or a live run first). */
@@ -186,6 +224,8 @@ export interface WatchInput {
   readonly budget?: RunInput['budget'];
   readonly answerTimeoutMs?: number;
   readonly setup?: RunInput['setup'];
+  /** Rounds of "a check failed on the delivered PR: work it" per pull request (default DEFAULT_CI_ROUNDS; 0: never). */
+  readonly ciRounds?: number;
   readonly carry?: WatchCarry;
 }
 

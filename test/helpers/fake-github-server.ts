@@ -12,6 +12,7 @@
  * and reviews on pull requests, ETags with `If-None-Match` → 304, and settable
  * rate-limit headers (setRateLimit).
  */
+import { createFakeChecks, type FakeChecks } from './fake-github-checks.js';
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -53,6 +54,8 @@ export interface FakePull {
   base: string;
   comments: FakeComment[];
   reviews: FakeReview[];
+  /** The head commit the API reports (setPullHead); zeros until set. */
+  headSha?: string;
 }
 
 export interface FakeCounters {
@@ -89,6 +92,10 @@ export interface FakeGitHubServer {
   /** A comment written now on an issue or pull request (updated_at = now). */
   addComment(number: number, c: { body: string; user?: string; association?: string; type?: string }): FakeComment;
   addReview(pull: number, r: { state: string; body: string; user?: string; association?: string }): FakeReview;
+  /** The pull request's head commit (what its checks run on), and merged/closed. */
+  setPullHead(pull: number, sha: string, state?: 'open' | 'closed'): void;
+  /** Check runs and GitHub Actions jobs (fake-github-checks.ts). */
+  readonly checks: FakeChecks;
   setRateLimit(limit: { remaining: number; resetInSeconds: number }): void;
   failNext(pattern: RegExp, status: number, headers?: Record<string, string>, body?: unknown): void;
   holdNext(pattern: RegExp): Promise<void>;
@@ -117,6 +124,7 @@ export async function startFakeGitHubServer(
   const full = `${owner}/${repo}`;
   const issues = new Map<number, FakeIssue>();
   const pulls: FakePull[] = [];
+  const checks = createFakeChecks();
   const counters: FakeCounters = {
     prsCreated: 0,
     commentsCreated: 0,
@@ -203,7 +211,7 @@ export async function startFakeGitHubServer(
     draft: false,
     merged_at: null,
     user: USER,
-    head: { label: `${owner}:${p.head}`, ref: p.head, sha: '0'.repeat(40), repo: { full_name: full } },
+    head: { label: `${owner}:${p.head}`, ref: p.head, sha: p.headSha ?? '0'.repeat(40), repo: { full_name: full } },
     base: { label: `${owner}:${p.base}`, ref: p.base, sha: '0'.repeat(40), repo: { full_name: full } },
   });
 
@@ -359,6 +367,13 @@ export async function startFakeGitHubServer(
         return { status: 201, body: pullJson(pull) };
       }
     }
+    const single = /^\/pulls\/(\d+)$/.exec(rest);
+    if (single && method === 'GET') {
+      const pr = pulls.find((p) => p.number === Number(single[1]));
+      return pr ? { status: 200, body: pullJson(pr) } : { status: 404, body: { message: 'Not Found' } };
+    }
+    const checked = checks.handle(method, rest);
+    if (checked !== undefined) return checked;
     if (method === 'GET' && rest === '/issues/comments') {
       const since = url.searchParams.get('since') ?? '';
       const found = allComments()
@@ -578,6 +593,13 @@ export async function startFakeGitHubServer(
       target.reviews.push(review);
       return review;
     },
+    setPullHead(pull, sha, state) {
+      const target = pulls.find((p) => p.number === pull);
+      if (!target) throw new Error(`no pull request #${pull}`);
+      target.headSha = sha;
+      if (state !== undefined) target.state = state;
+    },
+    checks,
     setRateLimit(limit) {
       rateLimit = limit;
     },

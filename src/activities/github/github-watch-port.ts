@@ -50,7 +50,31 @@ export interface PullReview {
   readonly submittedAt: string;
 }
 
-export interface GitHubWatchPort {
+/** A check run as the watcher reads it (GitHub Actions jobs are check runs with the job's id). */
+export interface CheckRun {
+  readonly id: number;
+  readonly name: string;
+  /** `queued`, `in_progress`, `completed`. */
+  readonly status: string;
+  /** When completed: `success`, `failure`, `timed_out`, `cancelled`, `skipped`, `neutral`… */
+  readonly conclusion?: string;
+  /** What the check itself reported (title, summary, text), possibly empty. */
+  readonly output: string;
+}
+
+/** The pull-request reads and writes behind "red CI on the run's PR brings it back" (issue 40). */
+export interface CiChecksPort {
+  /** The pull request's head commit and whether it is still open. */
+  pullHead(pull: number): Promise<{ readonly sha: string; readonly open: boolean }>;
+  /** The latest check run of each name on a commit. */
+  checkRuns(sha: string): Promise<readonly CheckRun[]>;
+  /** Asks GitHub Actions to run a job again; false when it cannot (not an Actions job, no permission). */
+  rerunJob(id: number): Promise<boolean>;
+  /** The job's log, when GitHub Actions has one and the token may read it. */
+  jobLog(id: number): Promise<string | undefined>;
+}
+
+export interface GitHubWatchPort extends CiChecksPort {
   readonly owner: string;
   readonly repo: string;
   /** Open issues carrying `label` (pull requests left out), conditional on `etag`. */

@@ -7,6 +7,7 @@
  */
 import { Octokit } from '@octokit/rest';
 import { toGitHubError } from './github-errors.js';
+import { createCheckRunsClient } from './octokit-check-runs.js';
 import { DEFAULT_GITHUB_API_URL } from './github-settings.js';
 import type {
   ConditionalPage,
@@ -120,6 +121,7 @@ export function createGitHubWatchClient(options: WatchClientOptions): GitHubWatc
   return {
     owner,
     repo,
+    ...createCheckRunsClient(octokit, owner, repo, call),
 
     labelledIssues: (label, etag) =>
       call(`GET /repos/${full}/issues`, `issues of ${full} labelled ${JSON.stringify(label)}`, () =>

@@ -3,7 +3,8 @@
  * comments mention the trigger (from allowed authors, see trigger-rules.ts), the other new
  * issue comments of allowed authors (an answer, when the issue's run asked a question;
  * `/extend 5`, more budget for it), and
- * which new reviews request changes on the pull requests the watcher delivered.
+ * which new reviews request changes on the pull requests the watcher delivered, and which
+ * of their checks failed (poll-checks.ts).
  *
  * Cheap on an idle repository: the label and comment lists are conditional (ETag), the
  * comments are read `since` the last one handled. Rate limits are honoured, not fought:
@@ -12,6 +13,7 @@
  *
  * Local issues have no authors or comment feed: only the label triggers there.
  */
+import { join } from 'node:path';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { PollWatchInput, PollWatchOutput, WatchCursor, WatchTrigger } from '../../contracts/watch.js';
@@ -20,6 +22,8 @@ import { ReviewState } from '../github/github-watch-port.js';
 import type { IssueSource } from '../issues/issue-source.js';
 import type { WatchConnector } from './watch-connector.js';
 import { mayTrigger, parseExtend, parseMention } from './trigger-rules.js';
+import { pollChecks } from './poll-checks.js';
+import { COMMENT_TEMPLATES_DIR } from './comment-templates.js';
 
 const MAX_SEEN = 200;
 /** Below this many requests left, the watcher waits for the window to reset. */
@@ -29,7 +33,11 @@ export interface PollDeps {
   readonly github: WatchConnector;
   readonly issues: (repoPath: string) => IssueSource;
   readonly now?: () => number;
+  /** Where prompts/harness is (tests point it elsewhere). */
+  readonly harnessDir?: string;
 }
+
+const HARNESS_DIR = join(COMMENT_TEMPLATES_DIR, '..', 'harness');
 
 export async function pollWatch(deps: PollDeps, input: PollWatchInput): Promise<PollWatchOutput> {
   if (input.issueSource === 'local') {
@@ -102,6 +110,10 @@ async function pollGitHub(deps: PollDeps, input: PollWatchInput, now: () => numb
       if (!mayTrigger({ ...r, body: r.body })) continue;
       triggers.push({ kind: 'review', issue: p.issue, reviewId: r.id, text: r.body });
     }
+    if (p.ci !== undefined && p.ci.stopped !== true)
+      triggers.push(
+        ...(await pollChecks(port, { pull: p.pull, issue: p.issue, ci: p.ci }, deps.harnessDir ?? HARNESS_DIR)),
+      );
   }
 
   const cursor: WatchCursor = {

@@ -29,7 +29,8 @@ const replyMarker = (key: string): string => `<!-- issue-agent:reply ${key} -->`
 export function createWatchActivities(deps: WatchDeps): WatchActivities {
   async function reply(input: Omit<ReplyInput, 'author' | 'text'>, author: string, body: string): Promise<void> {
     const template = await readTemplate('reply', deps.templatesDir);
-    const text = deps.redact(fill(template, { author, text: body }).trim());
+    // A reply to no one (a check run, not a comment) is the text alone.
+    const text = deps.redact(author === '' ? body : fill(template, { author, text: body }).trim());
     if (input.issueSource === 'local') {
       await deps.local(input.repoPath).upsertComment(input.issue, `reply ${input.key}`, text);
       return;

@@ -53,6 +53,7 @@ export async function watchCommand(argv: readonly string[]): Promise<number> {
       mention: watch.mention,
       concurrency: watch.concurrency,
       pollIntervalMs: watch.pollIntervalMs,
+      ...(watch.ciRounds === undefined ? {} : { ciRounds: watch.ciRounds }),
       ...configuredRunFields(settings),
       uiWorkflowsUrl: url.slice(0, url.length - encodeURIComponent(workflowId).length),
     };

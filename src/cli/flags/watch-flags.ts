@@ -25,6 +25,7 @@ export interface WatchFlags {
   readonly pollIntervalMs: number;
   readonly issueSource: IssueSourceKind;
   readonly delivery: DeliveryMode;
+  readonly ciRounds?: number;
 }
 
 export function parseWatchFlags(flags: ParsedFlags, config: RepoConfigFile): WatchFlags {
@@ -50,5 +51,6 @@ export function parseWatchFlags(flags: ParsedFlags, config: RepoConfigFile): Wat
     pollIntervalMs: Math.round(seconds * 1000),
     issueSource: source,
     delivery: deliveryOf(flags, source),
+    ...(config.watch?.ciRounds === undefined ? {} : { ciRounds: config.watch.ciRounds }),
   };
 }

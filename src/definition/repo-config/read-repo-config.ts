@@ -72,7 +72,7 @@ export async function readRepoConfig(repoPath: string): Promise<RepoConfigFile |
     throw new AgentError(FailureType.ConfigInvalid, `${file} is invalid:\n  ${problems.join('\n  ')}`, {
       where: `${file}#${first}`,
       expected:
-        'keys commands{test,typeCheck,lint,format,setup}, baseBranch, deliver, budget{maxUsd,maxTokens}, maxIterations, answerTimeoutHours, model, issues, agent, watch{mention,label}, labels{needsHuman}',
+        'keys commands{test,typeCheck,lint,format,setup}, baseBranch, deliver, budget{maxUsd,maxTokens}, maxIterations, answerTimeoutHours, model, issues, agent, watch{mention,label,ciRounds}, labels{needsHuman}',
     });
   }
   return value as RepoConfigFile;

@@ -37,6 +37,7 @@ export const REPO_CONFIG_SCHEMA = {
       properties: {
         mention: { type: 'string', pattern: '^@[A-Za-z0-9][A-Za-z0-9_-]{0,38}$' },
         label: { type: 'string', minLength: 1, maxLength: 50 },
+        ciRounds: { type: 'integer', minimum: 0, maximum: 10 },
       },
     },
     labels: {

@@ -10,7 +10,10 @@
  *   whose guidance holds both texts;
  * - a comment on a delivered run's pull request is about that run's issue.
  */
+import { DEFAULT_CI_ROUNDS } from '../../contracts/watch.js';
+import { decideCheckFailure, nextCi, NO_CI, type CheckFailed, type CiChange } from './ci-rounds.js';
 import type {
+  CiWatch,
   PendingWork,
   ReplyTarget,
   RunCheck,
@@ -62,11 +65,17 @@ export class WatchSession {
     return this.#runs.filter((r) => r.state === 'running');
   }
 
-  /** Delivered pull requests whose reviews the poll reads. */
-  pulls(): Array<{ pull: number; issue: number; seen: readonly number[] }> {
+  /** Delivered pull requests whose reviews (and, unless ciRounds is 0, checks) the poll reads. */
+  pulls(): Array<{ pull: number; issue: number; seen: readonly number[]; ci?: CiWatch }> {
+    const readChecks = (this.input.ciRounds ?? DEFAULT_CI_ROUNDS) > 0;
     return this.#runs
       .filter((r) => r.state === 'ended' && r.pull !== undefined)
-      .map((r) => ({ pull: r.pull!, issue: r.issue, seen: r.seenReviews }));
+      .map((r) => ({
+        pull: r.pull!,
+        issue: r.issue,
+        seen: r.seenReviews,
+        ...(readChecks ? { ci: r.ci ?? NO_CI } : {}),
+      }));
   }
 
   runOf(issue: number): WatchedRun | undefined {
@@ -95,6 +104,15 @@ export class WatchSession {
         case 'review':
           if (run !== undefined) this.replaceRun({ ...run, seenReviews: [...run.seenReviews, t.reviewId] });
           this.owe(issue, 'continue', t.text, undefined);
+          break;
+        case 'check-rerun':
+          if (run !== undefined) this.updateCi(run, { checkRunId: t.checkRunId, reran: t.key });
+          break;
+        case 'check-failed':
+          if (run !== undefined) actions.push(...this.checkFailed(run, t));
+          break;
+        case 'pull-closed':
+          if (run !== undefined) this.updateCi(run, { stopped: true });
           break;
         case 'extend':
           if (run?.state === 'running') actions.push({ kind: 'extend', run, usd: t.usd, reply: t.reply });
@@ -125,6 +143,18 @@ export class WatchSession {
       }
     }
     return actions;
+  }
+
+  /** A confirmed CI failure: a continuation with its log while rounds are left (ci-rounds.ts). */
+  private checkFailed(run: WatchedRun, t: CheckFailed): WatchAction[] {
+    const decided = decideCheckFailure(run.ci, t, this.input.ciRounds ?? DEFAULT_CI_ROUNDS, this.input.mention);
+    this.replaceRun({ ...run, ci: decided.ci });
+    if (decided.work) this.owe(run.issue, 'continue', t.text, undefined);
+    return [{ kind: 'reply', reply: decided.reply.to, text: decided.reply.text }];
+  }
+
+  private updateCi(run: WatchedRun, change: CiChange): void {
+    this.replaceRun({ ...run, ci: nextCi(run.ci, change) });
   }
 
   owe(issue: number, kind: PendingWork['kind'], text: string | undefined, reply: ReplyTarget | undefined): void {
@@ -160,6 +190,7 @@ export class WatchSession {
       ...(previous?.pull === undefined ? {} : { pull: previous.pull, prUrl: previous.prUrl! }),
       ...(work.reply ? { reply: work.reply } : {}),
       seenReviews: previous?.seenReviews ?? [],
+      ...(previous?.ci === undefined ? {} : { ci: previous.ci }),
     });
   }
 

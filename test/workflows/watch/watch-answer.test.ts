@@ -23,22 +23,13 @@ import type { runAgentWorkflow } from '../../../src/workflows/run-agent.js';
 import { runWatchWorkflow } from '../../../src/workflows/watch/run-watch.js';
 import { githubRunWorker } from './github-run-worker.js';
 import { startFakeGitHubServer } from '../../helpers/fake-github-server.js';
+import { until } from '../../helpers/until.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 import { ANSWER, askingSession, QUESTION } from '../asking-session.js';
 
 after(teardownEnv);
 
 const TOKEN = ['ghp', 'watchanswer0123456789abcd'].join('_');
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 180_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
 
 test('a question on a GitHub issue: a stranger is ignored, a collaborator answers', { timeout: 400_000 }, async () => {
   const env = await testEnv();

@@ -19,21 +19,12 @@ import type { WatchInput } from '../../../src/contracts/watch.js';
 import { runWatchWorkflow } from '../../../src/workflows/watch/run-watch.js';
 import { githubRunWorker } from './github-run-worker.js';
 import { startFakeGitHubServer } from '../../helpers/fake-github-server.js';
+import { until as untilAt } from '../../helpers/until.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 
 after(teardownEnv);
 
 const TOKEN = ['ghp', 'watchcommands0123456789'].join('_');
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 120_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
 
 test('status and cancel by comment; a stranger cannot cancel', { timeout: 300_000 }, async () => {
   const env = await testEnv();
@@ -109,3 +100,7 @@ test('status and cancel by comment; a stranger cannot cancel', { timeout: 300_00
     await server.close();
   }
 });
+
+function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  return untilAt(what, probe, 120_000);
+}

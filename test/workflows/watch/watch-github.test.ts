@@ -30,6 +30,7 @@ import { runWatchWorkflow } from '../../../src/workflows/watch/run-watch.js';
 import { githubRunWorker } from './github-run-worker.js';
 import { startFakeGitHubServer } from '../../helpers/fake-github-server.js';
 import { fixSession } from '../../helpers/fix-session.js';
+import { until as untilAt } from '../../helpers/until.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 
 after(teardownEnv);
@@ -63,16 +64,6 @@ function twoRuns(): SessionScript {
       })),
     ],
   };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 240_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
 }
 
 async function executions(client: Client, workflowId: string): Promise<Array<{ runId: string; status: string }>> {
@@ -229,3 +220,7 @@ test(
     }
   },
 );
+
+function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  return untilAt(what, probe, 240_000);
+}

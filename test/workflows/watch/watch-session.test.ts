@@ -47,7 +47,7 @@ test('reviews and PR comments: mapped to the issue and batched into one continua
   s.take([{ kind: 'label', issue: 1, title: '' }]);
   s.started(s.startable()[0]!, s.runId(1));
   s.checked({ workflowId: s.runId(1), status: 'closed', outcome: 'success', prUrl: 'https://x/acme/w/pull/9' });
-  assert.deepEqual(s.pulls(), [{ pull: 9, issue: 1, seen: [] }]);
+  assert.deepEqual(s.pulls(), [{ pull: 9, issue: 1, seen: [], ci: { rounds: 0, handled: [], reran: [] } }]);
   s.take([
     { kind: 'review', issue: 1, reviewId: 70, text: 'rename it' },
     { kind: 'mention', issue: 9, text: 'and add a test', reply: reply(71), onPull: true },

@@ -1,0 +1,21 @@
+/**
+ * Polls `probe` until it returns something other than undefined, or fails naming `what`
+ * after `ms`. The one copy for tests that wait on a live system (a run, a watcher, a fake
+ * server); a fixed sleep before asserting that something happened is never right.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  ms = 180_000,
+  everyMs = 250,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}

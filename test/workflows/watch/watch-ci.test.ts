@@ -1,0 +1,176 @@
+/**
+ * Red CI on the run's pull request brings it back (issue 40), end to end on the dev server
+ * with the watcher, real runs of the default playbook, real git with a bare `origin` and
+ * the GitHub REST stand-in (check runs and Actions jobs included):
+ *
+ * - after delivery, a check that fails is run again first; a flaky one (passes on the
+ *   re-run) is never worked;
+ * - one that fails again continues the issue on the same branch: one new commit on the
+ *   same PR, the continuation's first step sees the check's name and its log excerpt,
+ *   and the PR gets one reply;
+ * - a failure on the new head is past the cap (1 round): a reply says so and no third
+ *   run starts.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa } from 'execa';
+import type { Client } from '@temporalio/client';
+import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
+import { createModelServer } from '../../../src/dev/model-server/model-server.js';
+import type { SessionScript } from '../../../src/dev/model-server/session-script.js';
+import { createSampleRepo } from '../../../src/dev/sample-repo.js';
+import { PROJECT_ROOT } from '../../../src/host/project-root.js';
+import type { WatchInput } from '../../../src/contracts/watch.js';
+import { runWatchWorkflow } from '../../../src/workflows/watch/run-watch.js';
+import { githubRunWorker } from './github-run-worker.js';
+import { startFakeGitHubServer } from '../../helpers/fake-github-server.js';
+import { fixSession } from '../../helpers/fix-session.js';
+import { until as untilAt } from '../../helpers/until.js';
+import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
+
+after(teardownEnv);
+
+const TOKEN = ['ghp', 'watchcired0123456789abcd'].join('_');
+const FAILURE_LINE = 'AssertionError: sum.doc is missing the word "integers"';
+
+/** The fix, then the continuation that must see the failed check in its first prompt. */
+function twoRuns(): SessionScript {
+  const first = fixSession({
+    name: 'sum',
+    fix: { path: 'src/sum.js', old: 'return a - b;', new: 'return a + b;' },
+    testCommand: 'npm test --silent',
+  });
+  const second = fixSession({
+    name: 'doc',
+    fix: { path: 'src/sum.js', old: '/** Adds two numbers. */', new: '/** Adds two integers. */' },
+    testCommand: 'npm test --silent',
+  });
+  return {
+    ...first,
+    rules: [
+      ...first.rules.map((r) => ({ ...r, id: `1-${r.id}`, times: 1 })),
+      ...second.rules.map((r) => ({
+        ...r,
+        id: `2-${r.id}`,
+        times: 1,
+        ...(r.id === 'understand'
+          ? { when: { ...r.when, promptContains: ['failed a CI check', '**unit tests**', FAILURE_LINE] } }
+          : {}),
+      })),
+    ],
+  };
+}
+
+async function executions(client: Client, workflowId: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) out.push(e.status.name);
+  return out;
+}
+
+/** A GitHub Actions log: timestamps, colour codes, a long set-up, then the failure. */
+function actionsLog(): string {
+  const at = '2026-11-27T05:00:00.0000000Z ';
+  const setup = Array.from({ length: 400 }, (_, i) => `${at}npm http fetch GET 200 https://registry/pkg-${i} 12ms`);
+  return [...setup, `${at}\u001b[31mnot ok 2 - sum doc\u001b[0m`, `${at}  ${FAILURE_LINE}`, `${at}# fail 1`].join('\n');
+}
+
+test(
+  'red CI on the delivered PR: re-run first, then one continuation, then the cap',
+  { timeout: 600_000 },
+  async () => {
+    const env = await testEnv();
+    const definition = await loadAgentDefinitionOrThrow(PROJECT_ROOT);
+    const server = await startFakeGitHubServer({ token: TOKEN });
+    server.addIssue({
+      number: 1,
+      title: 'sum() subtracts instead of adding',
+      body: '`sum(2, 3)` returns `-1`; it should return `5`. The test in `test/sum.test.js` fails.',
+      labels: ['agent', 'bug'],
+    });
+    const { repoPath } = await createSampleRepo({ issue: 1 });
+    const remote = await realpath(await mkdtemp(join(tmpdir(), 'watch-remote-')));
+    await execa('git', ['init', '--quiet', '--bare', '--initial-branch=main', remote]);
+    await execa('git', ['-C', repoPath, 'remote', 'add', 'origin', remote]);
+    await execa('git', ['-C', repoPath, 'push', '--quiet', 'origin', 'main']);
+    const remoteHead = async (): Promise<string> =>
+      String((await execa('git', ['--git-dir', remote, 'rev-parse', 'refs/heads/agent/issue-1'])).stdout).trim();
+
+    const model = await createModelServer({ session: twoRuns() });
+    const taskQueue = `watch-ci-${Date.now()}`;
+    const worker = await githubRunWorker({ modelUrl: model.url, githubUrl: server.url, token: TOKEN, taskQueue });
+    const repoId = `watch-ci-${Date.now()}`;
+    const runId = `${repoId}/${definition.name}/issue-1`;
+    const input: WatchInput = {
+      agentName: definition.name,
+      agentDir: PROJECT_ROOT,
+      repoPath,
+      issueSource: 'github',
+      repoId,
+      artifactsDir: await mkdtemp(join(tmpdir(), 'watch-artifacts-')),
+      delivery: 'pr',
+      label: 'agent',
+      mention: '@issue-agent',
+      concurrency: 1,
+      pollIntervalMs: 500,
+    };
+    const ended = (n: number) => async () => {
+      const e = await executions(env.client, runId);
+      return e.length === n && e.every((s) => s !== 'RUNNING') ? e : undefined;
+    };
+    try {
+      await worker.runUntil(async () => {
+        const watcher = await env.client.workflow.start(runWatchWorkflow, {
+          taskQueue,
+          workflowId: `${repoId}/watch`,
+          args: [input],
+        });
+        assert.deepEqual(await until('the first run to end', ended(1)), ['COMPLETED']);
+        const pr = server.pulls()[0]!;
+        const firstHead = await remoteHead();
+        server.setPullHead(pr.number, firstHead);
+        const flaky = server.checks.add(firstHead, { name: 'lint', conclusion: 'failure', onRerun: 'success' });
+        const red = server.checks.add(firstHead, { name: 'unit tests', conclusion: 'failure', log: actionsLog() });
+
+        assert.deepEqual(await until('the continuation to end', ended(2)), ['COMPLETED', 'COMPLETED']);
+        assert.deepEqual(
+          server.checks.reruns.sort(),
+          [flaky.id, red.id].sort(),
+          'each failed check was run again once',
+        );
+        const secondHead = await remoteHead();
+        assert.notEqual(secondHead, firstHead, 'a new commit on the same branch');
+        const log = String((await execa('git', ['--git-dir', remote, 'log', '--format=%H', 'agent/issue-1'])).stdout);
+        assert.ok(log.includes(firstHead), 'built on the delivered commit');
+        assert.equal(server.counters.prsCreated, 1, 'the same PR');
+        assert.equal(model.stats().byRule['2-understand'], 1, "the continuation's prompt named the check and its log");
+        const working = pr.comments.filter((c) => c.body.includes('is working on it'));
+        assert.equal(working.length, 1, pr.comments.map((c) => c.body.slice(0, 80)).join('\n'));
+        assert.match(working[0]!.body, /CI check `unit tests` failed .* \(round 1 of 1\)/);
+        assert.equal(
+          pr.comments.filter((c) => c.body.includes('`lint`')).length,
+          0,
+          'the flaky check passed on its re-run: not worked, not mentioned',
+        );
+
+        server.setPullHead(pr.number, secondHead);
+        server.checks.add(secondHead, { name: 'unit tests', conclusion: 'failure', log: actionsLog() });
+        await until('the cap reply', () => pr.comments.find((c) => c.body.includes('cap of 1 round')));
+        await sleep(3000);
+        assert.equal((await executions(env.client, runId)).length, 2, 'no third run past the cap');
+        await watcher.signal('stop');
+        await watcher.result();
+      });
+    } finally {
+      await model.close();
+      await server.close();
+    }
+  },
+);
+
+function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  return untilAt(what, probe, 240_000);
+}
