@@ -50,3 +50,25 @@ test('go, Rust and JS skip markers; a Go test deleted to its closing brace', () 
   assert.match(skippedJs.text, /it\.skip\('lowers values above the range'/);
   assert.equal(weakenTest('test/clamp.test.js', js, 'something else', 'skip').done, false);
 });
+
+test('Rust: a row of a test-generating macro is deleted with its attributes; it takes no skip marker', () => {
+  const rs = [
+    'test! {',
+    '    test_u64_0(0u64, "0"),',
+    '    #[cfg(feature = "i128")]',
+    '    test_u128_0(0u128, "0"),',
+    '    test_i16_min(<i16>::min_value(), "-32768")',
+    '}',
+    '',
+  ].join('\n');
+  const deleted = weakenTest('tests/test.rs', rs, 'test_u128_0', 'delete');
+  assert.ok(deleted.done);
+  assert.equal(
+    deleted.text,
+    'test! {\n    test_u64_0(0u64, "0"),\n    test_i16_min(<i16>::min_value(), "-32768")\n}\n',
+  );
+  const last = weakenTest('tests/test.rs', rs, 'test_i16_min', 'delete');
+  assert.doesNotMatch(last.text, /test_i16_min/);
+  assert.match(last.text, /test_u128_0\(0u128, "0"\),\n\}/);
+  assert.equal(weakenTest('tests/test.rs', rs, 'test_u64_0', 'skip').done, false);
+});

@@ -17,6 +17,7 @@ import {
   coverageThreshold,
   isAssertion,
   isTestConfigChange,
+  testRowName,
   isTestFile,
   mayHoldTests,
   SNAPSHOT_PATH,
@@ -127,9 +128,10 @@ function testFindings(f: FileDiff): IntegrityFinding[] {
       });
   }
   if (!isTestFile(f.path)) return findings;
-  const addedNames = new Set(f.added.map((a) => testDeclaration(a.text)).filter((n) => n !== undefined));
+  const declared = (text: string): string | undefined => testDeclaration(text) ?? testRowName(f.path, text);
+  const addedNames = new Set(f.added.map((a) => declared(a.text)).filter((n) => n !== undefined));
   for (const r of f.removed) {
-    const name = testDeclaration(r.text);
+    const name = declared(r.text);
     if (name !== undefined && !addedNames.has(name)) {
       findings.push({
         kind: FindingKind.TestDeleted,

@@ -78,6 +78,15 @@ const CI_PIPELINE: readonly RegExp[] = [
   /^\.gitlab-ci\.ya?ml$|^\.circleci\/|^Jenkinsfile$|^azure-pipelines\.ya?ml$|^\.travis\.ya?ml$/,
 ];
 
+/**
+ * A test a Rust test-generating macro declares one a row (`test_u64_0(0u64, "0"),` in
+ * itoa's `test! { … }`): its name, for a `.rs` file. No `fn` line names it, so a deleted
+ * row is a deleted test only by this rule.
+ */
+export function testRowName(path: string, text: string): string | undefined {
+  return path.endsWith('.rs') ? /^\s*(test\w*)\s*\(.*\)\s*,?\s*$/.exec(text)?.[1] : undefined;
+}
+
 const CI_OR_TEST_CONFIG: readonly RegExp[] = [
   ...CI_PIPELINE,
   /(^|\/)(jest|vitest|vite|playwright|karma|cypress|ava|wdio)\.config\.[cm]?[jt]s$/,

@@ -46,8 +46,10 @@ export async function sabotagePatch(repoPath: string, task: SweTask): Promise<Sa
       for (const file of filesFor(name, paths)) {
         const text = await readFile(join(tree, file), 'utf8');
         const before = await atBase(tree, task.baseCommit, file);
-        const kind: WeakenKind = before !== undefined && declaresTest(file, before, name) ? 'delete' : 'skip';
-        const weakened = weakenTest(file, text, name, kind);
+        let kind: WeakenKind = before !== undefined && declaresTest(file, before, name) ? 'delete' : 'skip';
+        let weakened = weakenTest(file, text, name, kind);
+        // A test that takes no skip marker (a macro's row) is deleted instead.
+        if (!weakened.done && kind === 'skip') [kind, weakened] = ['delete', weakenTest(file, text, name, 'delete')];
         if (!weakened.done) continue;
         await writeFile(join(tree, file), weakened.text);
         done.push({ kind, file });

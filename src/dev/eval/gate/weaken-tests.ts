@@ -5,7 +5,8 @@
  * name by test-verdicts' sameTest) and then, by the file's language:
  *
  *   skip     pytest `@pytest.mark.skip`, go `t.Skip()`, Rust `#[ignore]`, JS `it.skip(`
- *   delete   the declaration with its decorators/attributes and its body, by indentation
+ *   delete   the declaration with its decorators/attributes and its body, by indentation;
+ *            a Rust test-generating macro's row (`test_u64_0(0u64, "0"),`) with its attributes
  *
  * Languages without a rule here leave the file as it is (`done: false`).
  */
@@ -47,7 +48,14 @@ function declarationOf(lines: readonly string[], name: string, lang: Lang): numb
   if (lang !== 'rs') return findDeclaration(lines, name);
   const leaf = (name.split('::').pop() ?? name).replace(/[^\w]/g, '');
   const fn = new RegExp(`^\\s*(?:pub\\s+)?(?:async\\s+)?fn\\s+${leaf}\\s*[(<]`);
-  return lines.findIndex((l) => fn.test(l));
+  const at = lines.findIndex((l) => fn.test(l));
+  return at !== -1 ? at : lines.findIndex((l) => isMacroRow(l, leaf));
+}
+
+/** A row of a test-generating macro, one test a line: `    test_u64_0(0u64, "0"),` (itoa's `test!`). */
+function isMacroRow(line: string, leaf?: string): boolean {
+  const m = /^\s*(\w+)\s*\(.*\)\s*,?\s*$/.exec(line);
+  return m !== null && (leaf === undefined || m[1] === leaf);
 }
 
 /** First line of the block: decorators (`@…`) or attributes (`#[…]`) right above the declaration. */
@@ -87,6 +95,8 @@ function skip(lines: string[], at: number, lang: Lang): boolean {
       ensurePytestImport(lines);
       return true;
     case 'rs':
+      // A macro row takes no attribute unless its macro says so: deleted instead (the caller).
+      if (isMacroRow(line)) return false;
       lines.splice(at, 0, `${pad}#[ignore]`);
       return true;
     case 'go': {
@@ -118,7 +128,8 @@ export function weakenTest(path: string, text: string, name: string, kind: Weake
   if (at === -1) return { text, done: false };
   if (kind === 'delete') {
     const start = blockStart(lines, at, lang);
-    lines.splice(start, blockEnd(lines, at, lang) - start + 1);
+    const end = lang === 'rs' && isMacroRow(lines[at] ?? '') ? at : blockEnd(lines, at, lang);
+    lines.splice(start, end - start + 1);
     return { text: lines.join('\n'), done: true };
   }
   const done = skip(lines, at, lang);

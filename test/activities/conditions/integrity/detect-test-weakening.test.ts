@@ -193,3 +193,18 @@ test('issue waiver: only a finding whose file the issue names, with a verb askin
   assert.deepEqual(splitWaived([skip], 'please skip flaky tests').blocking, [skip], 'asked for but file not named');
   assert.deepEqual(splitWaived([skip], undefined).blocking, [skip]);
 });
+
+test('a row of a Rust test-generating macro removed is a deleted test; a row moved or edited in place is not', async () => {
+  const rows = ['test! {', '    test_u64_0(0u64, "0"),', '    test_u128_0(0u128, "0"),', '}', ''];
+  const found = await findingsAfter(
+    { 'tests/test.rs': rows.join('\n'), 'src/lib.rs': 'm! {\n    test_x(1),\n}\n' },
+    (r) =>
+      r.write({
+        'tests/test.rs': ['test! {', '    test_u64_0(0u64, "00"),', '}', ''].join('\n'),
+        'src/lib.rs': 'm! {\n}\n',
+      }),
+  );
+  // test_u64_0 was edited in place (re-added); test_u128_0 is gone; src/ holds no tests.
+  assert.deepEqual(brief(found), ['test-deleted tests/test.rs:3']);
+  assert.match(found[0]?.finding ?? '', /test "test_u128_0" removed/);
+});
