@@ -1,8 +1,9 @@
 /**
  * One task of an eval, in each requested mode: a fresh copy of its repository per run,
  * the run (run-task.ts), then the hidden checks against what it delivered. A SWE-bench
- * task is first checked with its gold patch (outside the agent): when that fails the
- * task is invalid (environment, flaky), reported apart and never counted. A run that
+ * task is first checked with its gold patch (outside the agent): when that fails
+ * (environment, flaky), or when test-integrity refuses the gold change itself
+ * (gold-integrity.ts), the task is invalid, reported apart and never counted. A run that
  * could not set up its environment, or that the harness could not run, is invalid too.
  */
 import { rm } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import type { RunResult } from '../../contracts/run.js';
 import { repoSettings } from '../../definition/repo-config/repo-settings.js';
 import { gateSession, GateMode } from './gate/gate-sessions.js';
 import { sabotagePatch, type Sabotage } from './gate/sabotage-patch.js';
+import { goldIntegrityFinding } from './gate/gold-integrity.js';
 import { patchPaths, runSweChecks, testCommandOf } from './gate/swe-checks.js';
 import { runAgentOnTask, type RunContext } from './run-task.js';
 import type { EvalTask } from './task-file.js';
@@ -82,8 +84,13 @@ export async function prepareTask(task: EvalTask, modes: readonly EvalMode[]): P
   try {
     const testCommand = await testCommandOf(swe, source);
     const gold = await runSweChecks(source, { patch: swe.patch }, { ...swe, testCommand });
+    const refused = await goldIntegrityFinding(source, swe);
     const goldFailure =
-      gold.exitCode === 0 ? undefined : `the gold patch fails the hidden checks: ${oneLine(gold.output).slice(0, 300)}`;
+      gold.exitCode !== 0
+        ? `the gold patch fails the hidden checks: ${oneLine(gold.output).slice(0, 300)}`
+        : refused !== undefined
+          ? `the gold change itself is refused by test-integrity (by design): ${oneLine(refused).slice(0, 300)}`
+          : undefined;
     const sabotage = modes.includes(GateMode.Sabotage) ? await sabotagePatch(source, swe) : undefined;
     return { testCommand, ...(goldFailure === undefined ? {} : { goldFailure }), ...(sabotage ? { sabotage } : {}) };
   } finally {
