@@ -74,3 +74,31 @@ test('raiseBudget rejects a malformed budget before it reaches history', { timeo
     },
   });
 });
+
+test(
+  'the soft limit asks; an extension stops at the hard limit, which ends the run at once with its work kept',
+  { timeout: 180_000 },
+  async () => {
+    let raised: number | undefined;
+    const { result } = await runScenario({
+      session: join(DEMO_DIR, 'session.json'),
+      input: { budget: { maxUsd: 0.00001, hardMaxUsd: 0.00002 } },
+      during: async (handle) => {
+        for (;;) {
+          const p = await handle.query(progressQuery).catch(() => undefined);
+          if (p?.phase === 'budget-exhausted') {
+            raised = (await handle.executeUpdate(raiseBudgetUpdate, { args: [{ maxUsd: 5 }] })).maxUsd;
+            return;
+          }
+          if (p?.phase === 'completed' || p?.phase === 'failed') return;
+          await sleep(100);
+        }
+      },
+    });
+    assert.equal(raised, 0.00002, 'the extension was capped at the hard limit');
+    assert.equal(result.outcome, 'failed');
+    assert.equal(result.code, 'BUDGET_EXHAUSTED');
+    assert.match(result.reason, /(reached the hard limit of \$0\.00002|\$0\.00002 was left).*, which no extension passes/);
+    assert.equal(result.boundary, undefined, 'nothing delivered');
+  },
+);

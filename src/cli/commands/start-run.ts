@@ -176,10 +176,14 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       ...(Object.keys(parameters).length === 0 ? {} : { parameters }),
       ...(maxIterations === undefined ? {} : { maxIterations }),
       ...(config.answerTimeoutHours === undefined ? {} : { answerTimeoutMs: config.answerTimeoutHours * 3_600_000 }),
-      ...(maxUsd === undefined && maxTokens === undefined
+      ...(maxUsd === undefined && maxTokens === undefined && config.budget?.hardMaxUsd === undefined
         ? {}
         : {
-            budget: { ...(maxUsd === undefined ? {} : { maxUsd }), ...(maxTokens === undefined ? {} : { maxTokens }) },
+            budget: {
+              ...(maxUsd === undefined ? {} : { maxUsd }),
+              ...(maxTokens === undefined ? {} : { maxTokens }),
+              ...(config.budget?.hardMaxUsd === undefined ? {} : { hardMaxUsd: config.budget.hardMaxUsd }),
+            },
           }),
     };
     const existing = await cli.client.workflow

@@ -72,8 +72,16 @@ export async function readRepoConfig(repoPath: string): Promise<RepoConfigFile |
     throw new AgentError(FailureType.ConfigInvalid, `${file} is invalid:\n  ${problems.join('\n  ')}`, {
       where: `${file}#${first}`,
       expected:
-        'keys commands{test,typeCheck,lint,format,setup}, baseBranch, deliver, budget{maxUsd,maxTokens}, maxIterations, answerTimeoutHours, model, issues, agent, watch{mention,label,ciRounds}, labels{needsHuman}',
+        'keys commands{test,typeCheck,lint,format,setup}, baseBranch, deliver, budget{maxUsd,maxTokens,hardMaxUsd}, maxIterations, answerTimeoutHours, model, issues, agent, watch{mention,label,ciRounds}, labels{needsHuman}',
     });
   }
-  return value as RepoConfigFile;
+  const config = value as RepoConfigFile;
+  const { maxUsd, hardMaxUsd } = config.budget ?? {};
+  if (maxUsd !== undefined && hardMaxUsd !== undefined && hardMaxUsd < maxUsd)
+    throw new AgentError(
+      FailureType.ConfigInvalid,
+      `${file} is invalid: budget.hardMaxUsd ($${hardMaxUsd}) is below budget.maxUsd ($${maxUsd})`,
+      { where: `${file}#/budget/hardMaxUsd`, expected: 'a hard limit at or above the soft limit maxUsd' },
+    );
+  return config;
 }

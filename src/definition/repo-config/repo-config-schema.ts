@@ -24,6 +24,7 @@ export const REPO_CONFIG_SCHEMA = {
       properties: {
         maxUsd: { type: 'number', exclusiveMinimum: 0 },
         maxTokens: { type: 'integer', exclusiveMinimum: 0 },
+        hardMaxUsd: { type: 'number', exclusiveMinimum: 0 },
       },
     },
     maxIterations: { type: 'integer', minimum: 1 },

@@ -23,3 +23,20 @@ test('the configured budget, answer timeout, setup and iterations, as start-run 
   );
   assert.deepEqual(configuredRunFields(settings({})), {}, 'nothing configured: nothing set');
 });
+
+test('a hard limit below the soft one is refused, naming the pointer', async () => {
+  const { mkdtemp, mkdir, writeFile } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { readRepoConfig } = await import('../../../src/definition/repo-config/read-repo-config.js');
+  const repo = await mkdtemp(join(tmpdir(), 'hard-limit-'));
+  await mkdir(join(repo, '.agent'));
+  await writeFile(join(repo, '.agent', 'config.json'), JSON.stringify({ budget: { maxUsd: 5, hardMaxUsd: 2 } }));
+  await assert.rejects(readRepoConfig(repo), (err: Error & { where?: string }) => {
+    assert.match(err.message, /budget\.hardMaxUsd \(\$2\) is below budget\.maxUsd \(\$5\)/);
+    assert.match(String(err.where), /config\.json#\/budget\/hardMaxUsd$/);
+    return true;
+  });
+  await writeFile(join(repo, '.agent', 'config.json'), JSON.stringify({ budget: { maxUsd: 5, hardMaxUsd: 20 } }));
+  assert.deepEqual((await readRepoConfig(repo))?.budget, { maxUsd: 5, hardMaxUsd: 20 });
+});

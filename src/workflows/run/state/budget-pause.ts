@@ -16,7 +16,7 @@ import type { IterationOutcome } from '../iteration-outcome.js';
 import type { RunSession } from './run-session.js';
 import { budgetStatus } from './run-state.js';
 import { controlCommand, postNotice, spendByStep, SUGGESTED_EXTENSION_USD } from './wait-notice.js';
-import { totalTokens } from '../../../contracts/usage.js';
+import { atHardLimit, totalTokens, usdLimit } from '../../../contracts/usage.js';
 
 export const DEFAULT_BUDGET_PAUSE_MS = 24 * 60 * 60 * 1000;
 const BUDGET_PAUSE_PATCH = 'budget-pause-timeout';
@@ -37,6 +37,13 @@ export function formatPause(ms: number): string {
 
 /** Waits for the budget; undefined when it was raised, else the run's stopped outcome. */
 export async function awaitBudget(session: RunSession): Promise<IterationOutcome | undefined> {
+  // The hard limit asks nobody: no extension could pass it (only runs started with one reach this).
+  if (atHardLimit(session.state.budget, session.state.costUsd) || blockedAtHardLimit(session))
+    return {
+      kind: 'failed',
+      code: FailureType.BudgetExhausted,
+      reason: `stopped: budget — ${exhaustedReason(session)}, which no extension passes (no boundary effect; the work is kept on the run's branch)`,
+    };
   session.setPhase('budget-exhausted');
   log.warn('budget exhausted: waiting for raiseBudget', { budget: session.state.budget });
   if (!patched(BUDGET_PAUSE_PATCH)) {
@@ -54,6 +61,19 @@ export async function awaitBudget(session: RunSession): Promise<IterationOutcome
     code: FailureType.BudgetExhausted,
     reason: `stopped: budget — ${why}, and it was not raised within ${formatPause(timeoutMs)} (no boundary effect)`,
   };
+}
+
+/** A step stopped before a call that would pass the USD limit, and that limit is the hard one. */
+function blockedAtHardLimit(session: RunSession): boolean {
+  const { hardMaxUsd } = session.state.budget;
+  const limit = usdLimit(session.state.budget);
+  // budget-guard.ts words a USD stop "USD budget exhausted".
+  return (
+    hardMaxUsd !== undefined &&
+    limit !== undefined &&
+    limit >= hardMaxUsd &&
+    /\bUSD budget\b/.test(session.budgetBlocked ?? '')
+  );
 }
 
 function exhaustedReason(session: RunSession): string {
@@ -76,7 +96,11 @@ async function announcePause(session: RunSession, timeoutMs: number): Promise<vo
         reason,
         cost: state.costUsd.toFixed(4),
         tokens: String(tokens),
-        limitUsd: state.budget.maxUsd === undefined ? 'none' : `$${state.budget.maxUsd}`,
+        limitUsd:
+          (state.budget.maxUsd === undefined ? 'none' : `$${state.budget.maxUsd}`) +
+          (state.budget.hardMaxUsd === undefined
+            ? ''
+            : ` (hard limit $${state.budget.hardMaxUsd}: no extension passes it)`),
         limitTokens: state.budget.maxTokens === undefined ? 'none' : String(state.budget.maxTokens),
         bySteps: spendByStep(state.steps),
         command: controlCommand(input, 'extend'),

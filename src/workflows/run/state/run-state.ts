@@ -5,7 +5,14 @@
  */
 import type { AnsweredQuestion } from '../../../contracts/human-loop.js';
 import type { RunPhase, StepRecord } from '../../../contracts/run.js';
-import { totalTokens, type RunBudget, type Usage, ZERO_USAGE } from '../../../contracts/usage.js';
+import {
+  atHardLimit,
+  totalTokens,
+  usdLimit,
+  type RunBudget,
+  type Usage,
+  ZERO_USAGE,
+} from '../../../contracts/usage.js';
 import { EMPTY_STEP_CONTEXT, type StepContext } from './step-context.js';
 
 export interface RunState {
@@ -69,9 +76,11 @@ export type BudgetStatus = { readonly ok: true } | { readonly ok: false; readonl
 
 /** Fail-closed: checked before every step's model calls. */
 export function budgetStatus(state: RunState): BudgetStatus {
-  const { maxUsd, maxTokens } = state.budget;
+  const { maxTokens } = state.budget;
+  const maxUsd = usdLimit(state.budget);
   if (maxUsd !== undefined && state.costUsd >= maxUsd) {
-    return { ok: false, reason: `cost $${state.costUsd.toFixed(4)} reached the budget of $${maxUsd}` };
+    const which = atHardLimit(state.budget, state.costUsd) ? 'hard limit' : 'budget';
+    return { ok: false, reason: `cost $${state.costUsd.toFixed(4)} reached the ${which} of $${maxUsd}` };
   }
   const used = totalTokens(state.usage);
   if (maxTokens !== undefined && used >= maxTokens) {
@@ -82,7 +91,8 @@ export function budgetStatus(state: RunState): BudgetStatus {
 
 /** What is left of the budget, handed to the step query so it can stop mid-step. */
 export function remainingBudget(state: RunState): RunBudget {
-  const { maxUsd, maxTokens, maxTurnsPerStep } = state.budget;
+  const { maxTokens, maxTurnsPerStep } = state.budget;
+  const maxUsd = usdLimit(state.budget);
   return {
     ...(maxUsd === undefined ? {} : { maxUsd: Math.max(0, maxUsd - state.costUsd) }),
     ...(maxTokens === undefined ? {} : { maxTokens: Math.max(0, maxTokens - totalTokens(state.usage)) }),

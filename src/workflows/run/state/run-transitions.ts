@@ -64,8 +64,12 @@ export function countCompletionFailure(state: RunState, completionStepId: string
   return { ...state, completionAttempts: { ...state.completionAttempts, [completionStepId]: attempts } };
 }
 
+/** Raises the limits; the soft USD limit never past the hard one (which is not raised here). */
 export function raiseBudget(state: RunState, budget: RunBudget): RunState {
-  return { ...state, budget: { ...state.budget, ...budget } };
+  const hard = state.budget.hardMaxUsd;
+  const raised = { ...state.budget, ...budget, ...(hard === undefined ? {} : { hardMaxUsd: hard }) };
+  const capped = hard !== undefined && raised.maxUsd !== undefined && raised.maxUsd > hard;
+  return { ...state, budget: capped ? { ...raised, maxUsd: hard } : raised };
 }
 
 export function withPhase(state: RunState, phase: RunPhase): RunState {
