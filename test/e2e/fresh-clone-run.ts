@@ -31,6 +31,8 @@ export interface FreshCloneRun {
 }
 
 let stateDir: string | undefined;
+/** The clones this file made: removed with the state dir (they used to pile up in /tmp). */
+const clones: string[] = [];
 
 /** One harness state dir per test file: caches are shared by the runs of one file only. */
 export async function sharedStateDir(): Promise<string> {
@@ -41,6 +43,7 @@ export async function sharedStateDir(): Promise<string> {
 export async function removeStateDir(): Promise<void> {
   if (stateDir !== undefined) await rm(stateDir, { recursive: true, force: true });
   stateDir = undefined;
+  for (const dir of clones.splice(0)) await rm(dir, { recursive: true, force: true });
 }
 
 /** The origin repository: `files` committed on main, then `prepare` (e.g. a generated lockfile) committed too. */
@@ -67,6 +70,7 @@ export async function runOnFreshClone(options: {
 }): Promise<FreshCloneRun> {
   const env = await testEnv();
   const parent = await realpath(await mkdtemp(join(tmpdir(), 'e2e-clone-')));
+  clones.push(parent);
   const clone = join(parent, 'repo');
   await execa('git', ['clone', '--quiet', options.origin.dir, clone]);
   for (const [key, value] of [
