@@ -72,3 +72,29 @@ test('Rust: a row of a test-generating macro is deleted with its attributes; it 
   assert.match(last.text, /test_u128_0\(0u128, "0"\),\n\}/);
   assert.equal(weakenTest('tests/test.rs', rs, 'test_u64_0', 'skip').done, false);
 });
+
+test('JS: a title declared in several suites is found in the suite the runner named (a helper may build one)', () => {
+  const js = [
+    "describe('negotiator.encoding(array)', function () {",
+    "  describe('when Accept-Encoding: gzip', function () {",
+    "    it('should return developer-preferred encodings', function () {",
+    '      assert.ok(1)',
+    '    })',
+    '  })',
+    "  whenAcceptEncoding('gzip, deflate', function () {",
+    "    it('should return developer-preferred encodings', function () {",
+    '      assert.ok(2)',
+    '    })',
+    '  })',
+    '})',
+    '',
+  ].join('\n');
+  const name =
+    'negotiator.encoding(array) when Accept-Encoding: gzip, deflate should return developer-preferred encodings';
+  const skipped = weakenTest('test/encoding.js', js, name, 'skip').text.split('\n');
+  assert.equal(skipped[2], "    it('should return developer-preferred encodings', function () {");
+  assert.equal(skipped[7], "    it.skip('should return developer-preferred encodings', function () {");
+  const vitest =
+    'negotiator.encoding(array) > when Accept-Encoding: gzip > should return developer-preferred encodings';
+  assert.match(weakenTest('src/e.spec.ts', js, vitest, 'skip').text.split('\n')[2] ?? '', /it\.skip\(/);
+});

@@ -39,12 +39,57 @@ export function findDeclaration(lines: readonly string[], name: string): number 
   });
 }
 
+/** A block with a title and a callback: `describe('x', function () {`, or a helper such as `whenAcceptEncoding('gzip', () => {`. */
+const SUITE = /\b[\w.]+\s*\(\s*(['"`])(.+?)\1\s*,\s*(?:async\s+)?(?:function\b|\()/;
+
+/** The titles of the `describe` blocks around line `at`, outermost first (by indentation). */
+function suitesAround(lines: readonly string[], at: number): string[] {
+  const out: string[] = [];
+  let indent = indentOf(lines[at] ?? '');
+  for (let i = at - 1; i >= 0 && indent > 0; i--) {
+    const line = lines[i] ?? '';
+    if (line.trim() === '' || indentOf(line) >= indent) continue;
+    indent = indentOf(line);
+    const title = SUITE.exec(line)?.[2];
+    if (title !== undefined) out.unshift(title);
+  }
+  return out;
+}
+
+/** Whether the runner's name holds the suites' titles in order (a helper may prefix one) and ends with the test's. */
+function spells(name: string, suites: readonly string[], title: string): boolean {
+  let from = 0;
+  for (const suite of suites) {
+    // A suite's title ends where a separator (` `, ` > `, ` › `) starts.
+    const at = name.indexOf(`${suite} `, from);
+    if (at === -1) return false;
+    from = at + suite.length;
+  }
+  return name.endsWith(` ${title}`) && name.length - title.length > from;
+}
+
+/**
+ * JS: one title can be declared in several suites (mocha names a test by its suites and
+ * title); the declaration whose suites spell the runner's name wins, else the first.
+ */
+function jsDeclaration(lines: readonly string[], name: string): number {
+  const first = findDeclaration(lines, name);
+  if (first === -1) return first;
+  const full = lines.findIndex((l, i) => {
+    const title = testDeclaration(l);
+    if (title === undefined || !sameTest(name, title)) return false;
+    return spells(name, suitesAround(lines, i), title);
+  });
+  return full === -1 ? first : full;
+}
+
 /**
  * A go subtest (`TestX/case`) lives in its parent's function; a Rust test is any `fn`
  * (its path's last segment), not only the `test_*` ones testDeclaration knows.
  */
 function declarationOf(lines: readonly string[], name: string, lang: Lang): number {
   if (lang === 'go') return findDeclaration(lines, name.split('/')[0] ?? name);
+  if (lang === 'js') return jsDeclaration(lines, name);
   if (lang !== 'rs') return findDeclaration(lines, name);
   const leaf = (name.split('::').pop() ?? name).replace(/[^\w]/g, '');
   const fn = new RegExp(`^\\s*(?:pub\\s+)?(?:async\\s+)?fn\\s+${leaf}\\s*[(<]`);
