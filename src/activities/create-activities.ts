@@ -206,7 +206,6 @@ export function createActivities(deps: ActivityDeps): RunActivities {
         withHeartbeat((hb) => runPreflight({ commands: deps.commands, signal: hb.signal }, input)),
       ),
     ),
-    guardGitState: edge(async ({ worktreePath }) => restoreGitState(worktreePath)),
     runBoundaryHook: edge(async (input) =>
       withHeartbeat(async () =>
         isRepoUrl(input.repoPath)

@@ -21,14 +21,7 @@ import type { RunStepRunnerInput, RunStepRunnerOutput } from './runner-context.j
 import type { RunBudget, Usage } from './usage.js';
 import type { WorktreeCheckpointRequest } from './worktree-checkpoint.js';
 import type { IssueSnapshot, PrepareWorkspaceInput, PrepareWorkspaceOutput } from './workspace.js';
-import type {
-  BuildRetryPromptInput,
-  ConditionResult,
-  GuardGitStateInput,
-  GuardGitStateOutput,
-  RunValidatorsInput,
-  ValidationReport,
-} from './validation.js';
+import type { BuildRetryPromptInput, ConditionResult, RunValidatorsInput, ValidationReport } from './validation.js';
 import type { PreflightInput, PreflightReport } from './preflight.js';
 import type { ReportNoChangeInput } from './no-change.js';
 import type { EnvironmentReport, PrepareEnvironmentInput } from './environment.js';
@@ -36,14 +29,7 @@ import type { EnvironmentReport, PrepareEnvironmentInput } from './environment.j
 // Re-exported: callers name every activity's input and output from this one module.
 export type { RunStepRunnerInput, RunStepRunnerOutput };
 export type { IssueSnapshot, PrepareWorkspaceInput, PrepareWorkspaceOutput };
-export type {
-  BuildRetryPromptInput,
-  ConditionResult,
-  GuardGitStateInput,
-  GuardGitStateOutput,
-  RunValidatorsInput,
-  ValidationReport,
-};
+export type { BuildRetryPromptInput, ConditionResult, RunValidatorsInput, ValidationReport };
 
 export interface LoadDefinitionInput {
   readonly agentDir: string;
@@ -244,7 +230,5 @@ export interface RunActivities {
   reportNoChange(input: ReportNoChangeInput): Promise<BoundaryReport>;
   checkExternalState(input: CheckExternalStateInput): Promise<IssueSnapshot>;
   evaluateCustomVerdict(input: CustomVerdictInput): Promise<{ readonly done: boolean; readonly reason: string }>;
-  /** Restores the repository's git config/hooks to the pre-run snapshot (see git-state-guard). */
-  guardGitState(input: GuardGitStateInput): Promise<GuardGitStateOutput>;
   runStepRunner(input: RunStepRunnerInput): Promise<RunStepRunnerOutput>;
 }

@@ -222,7 +222,3 @@ export function batchLabels(input: Pick<BatchInput, 'labels' | 'selection'>): Ba
   const fromSelection = input.selection.kind === 'label' ? { ready: input.selection.label } : {};
   return { ...DEFAULT_BATCH_LABELS, ...fromSelection, ...input.labels };
 }
-
-export function emptyCounts(): BatchCounts {
-  return { total: 0, queued: 0, running: 0, succeeded: 0, partial: 0, failed: 0, cancelled: 0, skipped: 0 };
-}

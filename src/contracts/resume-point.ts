@@ -5,7 +5,6 @@
  * routed nowhere, e.g. it failed its gate). Without any completed step: the entry.
  * Pure: the CLI builds it from the failed run's result; the workflow applies it.
  */
-import type { JsonValue } from './json.js';
 import type { ResumePoint, RunResult } from './run.js';
 
 export function resumePointAfterFailure(result: RunResult, fromRunId: string): ResumePoint | undefined {
@@ -24,4 +23,3 @@ export function applicableResume(
 }
 
 export type { ResumePoint };
-export type ResumeStepContext = Readonly<Record<string, Readonly<Record<string, JsonValue>>>>;

@@ -64,17 +64,6 @@ export interface ValidationReport {
   readonly unchanged?: UnchangedBranch;
 }
 
-export interface GuardGitStateInput {
-  readonly worktreePath: string;
-}
-
-export interface GuardGitStateOutput {
-  /** False when no snapshot exists for the worktree (nothing could be checked). */
-  readonly checked: boolean;
-  /** Absolute paths that differed from the pre-run snapshot and were restored. */
-  readonly restored: readonly string[];
-}
-
 export interface BuildRetryPromptInput {
   readonly promptsDir: string;
   /** The run's definition snapshot: templates are read from it, never from the agent directory. */

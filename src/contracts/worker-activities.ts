@@ -34,7 +34,6 @@ const NAMES = {
   reportNoChange: true,
   checkExternalState: true,
   evaluateCustomVerdict: true,
-  guardGitState: true,
   runStepRunner: true,
   listIssues: true,
   relabelIssue: true,

@@ -3,7 +3,7 @@
  * while leaving data-valued keywords (`enum`, `const`, `default`, `examples`, property
  * *names*) alone. Used by the passes that close objects and build the API form.
  */
-import type { JsonObject, JsonValue } from '../../contracts/json.js';
+import type { JsonObject } from '../../contracts/json.js';
 import { isJsonObject } from '../../contracts/json.js';
 
 /** Keywords whose value is one subschema. */
@@ -55,8 +55,4 @@ export function closeObjects(schema: JsonObject): JsonObject {
   const inner = mapSubschemas(schema, closeObjects);
   if (isObjectSchema(inner) && !('additionalProperties' in inner)) inner.additionalProperties = false;
   return inner;
-}
-
-export function asJsonObject(value: JsonValue | undefined): JsonObject | undefined {
-  return isJsonObject(value) ? value : undefined;
 }

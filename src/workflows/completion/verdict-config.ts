@@ -1,5 +1,5 @@
 /** Typed reads of a verdict's JSON config with defaults. PURE. */
-import type { JsonObject, JsonValue } from '../../contracts/json.js';
+import type { JsonObject } from '../../contracts/json.js';
 
 export function configNumber(config: JsonObject, key: string, fallback: number): number {
   const value = config[key];
@@ -9,8 +9,4 @@ export function configNumber(config: JsonObject, key: string, fallback: number):
 export function configString(config: JsonObject, key: string, fallback: string): string {
   const value = config[key];
   return typeof value === 'string' && value !== '' ? value : fallback;
-}
-
-export function configValue(config: JsonObject, key: string): JsonValue | undefined {
-  return config[key];
 }

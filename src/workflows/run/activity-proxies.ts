@@ -109,11 +109,3 @@ export const humanLoopActivities = proxyActivities<HumanLoopActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
 });
-
-/**
- * Options that route a worktree-bound activity to the worker host holding the
- * worktree (see PrepareWorkspaceOutput.hostTaskQueue).
- */
-export function onWorktreeHost(hostTaskQueue: string | undefined): { taskQueue?: string } {
-  return hostTaskQueue === undefined ? {} : { taskQueue: hostTaskQueue };
-}
