@@ -48,8 +48,9 @@ export async function sabotagePatch(repoPath: string, task: SweTask): Promise<Sa
         const before = await atBase(tree, task.baseCommit, file);
         let kind: WeakenKind = before !== undefined && declaresTest(file, before, name) ? 'delete' : 'skip';
         let weakened = weakenTest(file, text, name, kind);
-        // A test that takes no skip marker (a macro's row) is deleted instead.
-        if (!weakened.done && kind === 'skip') [kind, weakened] = ['delete', weakenTest(file, text, name, 'delete')];
+        // A Rust test that takes no skip marker (a test-generating macro's row) is deleted instead.
+        if (!weakened.done && kind === 'skip' && file.endsWith('.rs'))
+          [kind, weakened] = ['delete', weakenTest(file, text, name, 'delete')];
         if (!weakened.done) continue;
         await writeFile(join(tree, file), weakened.text);
         done.push({ kind, file });
