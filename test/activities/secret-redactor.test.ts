@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createArtifactStore } from '../../src/activities/artifacts/artifact-store.js';
-import { redactDeep, redactedExcerpt, redactorForEnv } from '../../src/activities/edge/secret-redactor.js';
+import {
+  createRedactor,
+  redactDeep,
+  redactedExcerpt,
+  redactorForEnv,
+} from '../../src/activities/edge/secret-redactor.js';
 
 const env = {
   ANTHROPIC_API_KEY: 'canary-key-REDACT-1234',
@@ -22,6 +27,13 @@ test('env secrets in every spelling, URL userinfo and auth headers are redacted'
     assert.ok(!out.includes(s), `${s} left in ${out}`);
   assert.match(out, /url=https:\/\/\[REDACTED\]@github\.com\/x/);
   assert.equal(redact('nothing secret here'), 'nothing secret here');
+});
+
+test('key shapes and auth headers are redacted with no secret known (the model client errors use this redactor)', () => {
+  const none = createRedactor([]);
+  assert.equal(none('bad key sk-ant-fake01'), 'bad key [REDACTED]');
+  assert.equal(none('x-api-key: abc123'), 'x-api-key: [REDACTED]');
+  assert.equal(none('ghp_' + 'a'.repeat(24)), '[REDACTED]');
 });
 
 test('redactDeep reaches nested strings; excerpts are capped', () => {

@@ -7,17 +7,11 @@
 import type { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
-import { stripUserinfo } from '../edge/secret-redactor.js';
+import { stripUserinfo, type Redact } from '../edge/secret-redactor.js';
 
 const CONFIG_HINT = 'check ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL';
 const SPEND_LIMIT = /spend(ing)? limit|usage limit|credit balance|billing|enforced_spend_limit/i;
 const PROMPT_TOO_LONG = /prompt is too long|context window|too many tokens|context length/i;
-
-export function redactSecrets(text: string): string {
-  return stripUserinfo(text)
-    .replace(/sk-[A-Za-z0-9_-]{6,}/g, 'sk-***')
-    .replace(/(x-api-key|authorization)["']?\s*[:=]\s*["']?[^\s"',}]+/gi, '$1: ***');
-}
 
 type HeaderSource = Headers | Readonly<Record<string, string>> | undefined | null;
 
@@ -54,14 +48,14 @@ export interface ModelErrorContext {
   readonly sdkErrors: SdkErrorClasses;
   readonly baseURL?: string;
   readonly signal?: AbortSignal;
-  /** The worker's secret redactor; default: key shapes, auth headers and URL credentials. */
-  readonly redact?: (text: string) => string;
+  /** The worker's secret redactor (edge/secret-redactor.ts). */
+  readonly redact: Redact;
 }
 
 /** Converts anything the SDK throws; rethrows the signal's reason on cancellation. */
 export function toModelError(error: unknown, ctx: ModelErrorContext): unknown {
   if (ctx.signal?.aborted) return ctx.signal.reason ?? error;
-  const redact = (text: string): string => (ctx.redact ?? redactSecrets)(stripUserinfo(text));
+  const redact = (text: string): string => ctx.redact(stripUserinfo(text));
   if (AgentError.isInstance(error)) return error;
   const { APIConnectionError, APIError, APIUserAbortError } = ctx.sdkErrors;
   if (error instanceof APIUserAbortError)
