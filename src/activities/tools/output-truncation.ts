@@ -4,6 +4,7 @@
  * the artifact store so nothing is lost.
  */
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
+import { createOutputCap } from '../process/capped-text.js';
 
 export interface TruncatedOutput {
   readonly text: string;
@@ -12,12 +13,10 @@ export interface TruncatedOutput {
 }
 
 export function headTail(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
   // More head than tail: the command's own framing is at the top, the verdict at the bottom.
-  const head = Math.floor(maxChars * 0.6);
-  const tail = maxChars - head;
-  const omitted = text.length - head - tail;
-  return `${text.slice(0, head)}\n\n[... ${omitted} characters omitted ...]\n\n${text.slice(text.length - tail)}`;
+  const cap = createOutputCap(maxChars, 0.6, (omitted) => `\n\n[... ${omitted} characters omitted ...]\n\n`);
+  cap.append(text);
+  return cap.text();
 }
 
 export async function truncateToolOutput(

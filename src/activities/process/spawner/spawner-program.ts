@@ -13,40 +13,20 @@
  * With `group` the program leads its own process group, and every kill (timeout, cancel,
  * overflow) goes to the whole group: a grandchild holding the pipes open would otherwise
  * keep the call waiting. The helper exits when the channel closes (its parent is gone).
+ * Its output capper is the worker's own (process/capped-text.ts), embedded as source.
  */
+import { createOutputCap } from '../capped-text.js';
+
 export const SPAWNER_PROGRAM = String.raw`
 'use strict';
 const { spawn } = require('node:child_process');
 const running = new Map();
 process.on('disconnect', () => process.exit(0));
 
+${createOutputCap.toString()}
+
 function capped(limit, mode) {
-  const headLimit = mode === 'head' ? limit : Math.floor(limit / 2);
-  const tailLimit = mode === 'head' ? 0 : limit - headLimit;
-  let head = '';
-  let tail = '';
-  let omitted = 0;
-  return {
-    append(chunk) {
-      if (head.length < headLimit && tail === '' && omitted === 0) {
-        const room = headLimit - head.length;
-        head += chunk.slice(0, room);
-        chunk = chunk.slice(room);
-      }
-      if (chunk === '') return true;
-      const combined = tail + chunk;
-      if (combined.length > tailLimit) {
-        omitted += combined.length - tailLimit;
-        tail = combined.slice(combined.length - tailLimit);
-      } else tail = combined;
-      return omitted === 0;
-    },
-    text() {
-      if (omitted === 0) return head + tail;
-      return mode === 'head' ? head : head + '\n[… ' + omitted + ' characters omitted …]\n' + tail;
-    },
-    truncated: () => omitted > 0,
-  };
+  return mode === 'head' ? createOutputCap(limit, 1, () => '') : createOutputCap(limit, 0.5, (omitted) => '\n[… ' + omitted + ' characters omitted …]\n');
 }
 
 function kill(entry, signal) {
