@@ -3,7 +3,6 @@
  * over a layer's function, with AgentErrors converted to typed failures at the edge
  * and long ones heartbeating (so cancellation and dead workers are noticed).
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Context, log } from '@temporalio/activity';
 import type { RunActivities } from '../contracts/activities.js';
@@ -41,20 +40,12 @@ import {
   withWorktreeCheckpoint,
   type CheckpointLog,
 } from './workspace/checkpoints/worktree-checkpoints.js';
+import { readOptional } from '../definition/load/read-optional.js';
 
 const checkpointLog =
   (redact: (text: string) => string): CheckpointLog =>
   (level, message, data) =>
     log[level](redact(message), redactDeep(data ?? {}, redact));
-
-async function readOptional(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-}
 
 /**
  * Runs `work` (a step or the validators: both run code the agent controls), then puts

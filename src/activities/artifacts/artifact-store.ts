@@ -11,6 +11,7 @@ import type { ArtifactRef } from '../../contracts/activities.js';
 import { AgentError } from '../../contracts/errors.js';
 import { redactDeep } from '../edge/secret-redactor.js';
 import { artifactFileName, sha256Hex } from './artifact-integrity.js';
+import { isMissing } from '../../definition/load/read-optional.js';
 
 export const ArtifactExt = { Json: 'json', Text: 'txt' } as const;
 export type ArtifactExt = (typeof ArtifactExt)[keyof typeof ArtifactExt];
@@ -62,7 +63,7 @@ export function createArtifactStore(dir: string, options: ArtifactStoreOptions =
     try {
       return await write();
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if (!isMissing(err)) throw err;
       await mkdir(root, { recursive: true });
       return write();
     }

@@ -21,6 +21,7 @@ import type {
   IssueSourceFactory,
   LabelChange,
 } from './issue-source.js';
+import { isMissing } from '../../definition/load/read-optional.js';
 
 export const LOCAL_ISSUES_DIR = join('.agent', 'issues');
 
@@ -52,7 +53,7 @@ export function createLocalIssueStore(repoPath: string): LocalIssueStore {
     try {
       text = await readFile(where.readPath, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (isMissing(error)) {
         throw new AgentError(FailureType.IssueNotFound, `Issue #${issue} not found: no file ${path}`, {
           where: path,
           expected: `a Markdown issue file at ${path}`,
@@ -81,7 +82,7 @@ export function createLocalIssueStore(repoPath: string): LocalIssueStore {
       try {
         names = await readdir(dir);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        if (isMissing(error)) return [];
         throw error;
       }
       const numbers = names

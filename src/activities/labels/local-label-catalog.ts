@@ -5,9 +5,10 @@
  * the user committed is never edited: writes go to a copy under the git dir, which
  * reads prefer from then on.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { AgentError } from '../../contracts/errors.js';
+import { readOptional } from '../../definition/load/read-optional.js';
 import { FailureType } from '../../contracts/failures.js';
 import { LOCAL_ISSUES_DIR } from '../issues/local-issue-store.js';
 import { STATE_DIR } from '../issues/issue-state-location.js';
@@ -68,13 +69,7 @@ async function locate(repoPath: string, inTree: string): Promise<{ copy?: string
 }
 
 async function readIfExists(path: string | undefined): Promise<string | undefined> {
-  if (path === undefined) return undefined;
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  return path === undefined ? undefined : readOptional(path);
 }
 
 function parse(text: string, path: string): LabelsFile {

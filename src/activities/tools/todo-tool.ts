@@ -7,11 +7,12 @@
  * conversation, so a call without `todos` reads the plan back (upstream prompts ask
  * "Review TodoWrite – what tasks are pending?").
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { safeSegment } from '../artifacts/artifact-store.js';
 import type { LlmToolDefinition } from '../model/llm-client.js';
 import { ToolName, type ToolContext, type ToolResult } from './tool-types.js';
+import { readOptional } from '../../definition/load/read-optional.js';
 
 export const TodoStatus = { Pending: 'pending', InProgress: 'in_progress', Completed: 'completed' } as const;
 export type TodoStatus = (typeof TodoStatus)[keyof typeof TodoStatus];
@@ -57,13 +58,10 @@ export function todoFile(artifactsDir: string, workflowId: string): string {
 }
 
 export async function readTodos(file: string): Promise<TodoItem[]> {
-  try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as { todos?: TodoItem[] };
-    return Array.isArray(parsed.todos) ? parsed.todos : [];
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const text = await readOptional(file);
+  if (text === undefined) return [];
+  const parsed = JSON.parse(text) as { todos?: TodoItem[] };
+  return Array.isArray(parsed.todos) ? parsed.todos : [];
 }
 
 /** Checks the model's list; a string naming the first problem, or the clean items. */

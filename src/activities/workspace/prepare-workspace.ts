@@ -35,6 +35,7 @@ import { ensureExcluded } from './ensure-excluded.js';
 import { recordRunRef } from './run-refs.js';
 import { worktreeLayout } from './worktree-layout.js';
 import { claimBranch, refuseIfOwnedByAnother, refuseSecondLiveBranch, setBranchOwner } from './branch-owner.js';
+import { isMissing } from '../../definition/load/read-optional.js';
 
 export interface PrepareWorkspaceDeps {
   readonly issueSource: IssueSourceFactory;
@@ -211,8 +212,8 @@ async function baseOf(repoPath: string, branch: string): Promise<string> {
 }
 
 async function assertFreeDirectory(path: string): Promise<void> {
-  const entries = await readdir(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
+  const entries = await readdir(path).catch((error: unknown) => {
+    if (isMissing(error)) return [];
     throw error;
   });
   if (entries.length > 0) throw worktreeError(`${path} exists and is not a git worktree; move it away`, path);

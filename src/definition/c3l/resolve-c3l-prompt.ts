@@ -4,7 +4,6 @@
  * only in files; this module never adds any. Failures are AgentError
  * PROMPT_RESOLUTION naming the step, the file and the variable or paths tried.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
@@ -12,6 +11,7 @@ import type { ResolvePromptInput, ResolvedPrompt } from '../../contracts/activit
 import { c3lCandidates } from './c3l-path.js';
 import { stripFrontMatter } from './front-matter.js';
 import { stripUvPrefix, substituteUv, substituteUvChecked } from './substitute-uv.js';
+import { readOptional } from '../load/read-optional.js';
 
 export { substituteUv, substituteUvChecked };
 
@@ -31,7 +31,7 @@ export async function loadPromptTemplate(input: ResolvePromptInput): Promise<Pro
   const tried: string[] = [];
   for (const absPath of candidatePaths(input)) {
     tried.push(absPath);
-    const text = await readIfExists(absPath);
+    const text = await readOptional(absPath, { parentMayBeFile: true });
     if (text !== undefined) {
       const source = path.relative(input.promptsDir, absPath).split(path.sep).join('/');
       return { template: stripFrontMatter(text), source, absPath };
@@ -140,14 +140,4 @@ function promptError(
     expected,
     details: { stepId: input.stepId ?? null, file, ...(variable === undefined ? {} : { variable }) },
   });
-}
-
-async function readIfExists(absPath: string): Promise<string | undefined> {
-  try {
-    return await readFile(absPath, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR')
-      return undefined;
-    throw error;
-  }
 }

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { problem, type Problem } from '../problem.js';
+import { isMissing } from './read-optional.js';
 
 export type ReadJsonResult =
   | { readonly ok: true; readonly value: unknown; readonly text: string }
@@ -25,7 +26,7 @@ export async function readJsonFile(absPath: string, file: string): Promise<ReadJ
         pointer: '',
         rule: 'file-exists',
         expected: 'a readable JSON file',
-        message: code === 'ENOENT' ? `file not found: ${absPath}` : `cannot read ${absPath} (${code ?? 'error'})`,
+        message: isMissing(error) ? `file not found: ${absPath}` : `cannot read ${absPath} (${code ?? 'error'})`,
       }),
     };
   }

@@ -20,6 +20,7 @@ import { WORKFLOW_RULES } from './rules/all-workflow-rules.js';
 import { WfCode } from './wf-codes.js';
 import { checkWorkflowFile } from './workflow-schema-check.js';
 import { workflowView } from './workflow-view.js';
+import { isMissing } from '../load/read-optional.js';
 
 /** Where a repository keeps its pipeline (upstream's default path). */
 export const DEFAULT_WORKFLOW_FILE = path.join('.agent', 'workflow.json');
@@ -81,7 +82,7 @@ async function readWorkflowText(
     return { ok: true, text: await readFile(abs, 'utf8') };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const notFound = code === 'ENOENT';
+    const notFound = isMissing(error);
     return {
       ok: false,
       problem: problem({

@@ -14,7 +14,7 @@ import type { ConditionResult } from '../../../src/contracts/activities.js';
 import type { ConditionRef, ValidatorDefinition } from '../../../src/contracts/definition.js';
 import { runValidators } from '../../../src/activities/conditions/run-validators.js';
 import { buildRetryPrompt } from '../../../src/activities/conditions/retry-prompt/build-retry-prompt.js';
-import { readFileIfExists } from '../../../src/activities/conditions/retry-prompt/read-file-if-exists.js';
+import { readOptional } from '../../../src/definition/load/read-optional.js';
 import { cleanTreeFirst, outputsSince, parseStatusZ } from '../../../src/activities/conditions/validator-outputs.js';
 import { createSpawnerCommandRunner } from '../../../src/activities/process/spawner-command-runner.js';
 import { BUILTIN_FAILURE_PATTERNS, builtinValidators } from '../../../src/definition/normalise/builtin-validators.js';
@@ -62,7 +62,7 @@ async function closure(repo: TempGitRepo, validators: Record<string, ValidatorDe
 
 async function retryPrompt(failed: readonly ConditionResult[]): Promise<string> {
   const prompt = await buildRetryPrompt(
-    { readFile: readFileIfExists },
+    { readFile: readOptional },
     {
       promptsDir: join(PROJECT_ROOT, 'prompts'),
       c1: 'steps',

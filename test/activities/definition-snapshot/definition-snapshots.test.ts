@@ -17,7 +17,7 @@ import { PROJECT_ROOT } from '../../../src/host/project-root.js';
 import { resolveC3lPrompt } from '../../../src/definition/c3l/resolve-c3l-prompt.js';
 import { resolveStepSchema } from '../../../src/definition/schema/resolve-step-schema.js';
 import { buildRetryPrompt } from '../../../src/activities/conditions/retry-prompt/build-retry-prompt.js';
-import { readFileIfExists } from '../../../src/activities/conditions/retry-prompt/read-file-if-exists.js';
+import { readOptional } from '../../../src/definition/load/read-optional.js';
 import { createDefinitionSnapshots } from '../../../src/activities/definition-snapshot/definition-snapshots.js';
 import { createSnapshotStore, digestOf } from '../../../src/activities/definition-snapshot/snapshot-store.js';
 import { evaluateCustomVerdict } from '../../../src/activities/completion/custom-verdict.js';
@@ -71,7 +71,7 @@ test('edits to the agent directory after the start change nothing a run reads', 
     assert.deepEqual(await resolveStepSchema(await snapshots.schema(stepSchemaInput(definition, step))), schema);
     const completionStep = Object.values(definition.completionSteps)[0]!;
     const retry = await buildRetryPrompt(
-      { readFile: readFileIfExists },
+      { readFile: readOptional },
       await snapshots.retry({
         promptsDir: definition.promptsDir,
         c1: definition.c1,

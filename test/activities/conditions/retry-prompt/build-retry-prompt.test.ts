@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { BuildRetryPromptInput, ConditionResult } from '../../../../src/contracts/activities.js';
 import { buildRetryPrompt } from '../../../../src/activities/conditions/retry-prompt/build-retry-prompt.js';
-import { readFileIfExists } from '../../../../src/activities/conditions/retry-prompt/read-file-if-exists.js';
+import { readOptional } from '../../../../src/definition/load/read-optional.js';
 import { BUILTIN_RETRY_SOURCE } from '../../../../src/activities/conditions/retry-prompt/builtin-retry-text.js';
 import { parseTestFailures } from '../../../../src/activities/conditions/test-reports/parse-test-failures.js';
 import { BUILTIN_FAILURE_PATTERNS } from '../../../../src/definition/normalise/builtin-validators.js';
@@ -71,7 +71,7 @@ async function withPrompts(files: Record<string, string>, body: (dir: string) =>
   }
 }
 
-const deps = { readFile: readFileIfExists };
+const deps = { readFile: readOptional };
 
 test('C3L pattern file f_<edition>_<adaptation>.md with template features and front matter stripped', async () => {
   const template = [
