@@ -1,11 +1,11 @@
 /**
  * Validates the raw agent.json and steps_registry.json against our own JSON Schemas
- * with one Ajv instance (allErrors: every structural problem is reported at once) and
- * turns ajv's errors into Problems whose pointer names the offending value — for a
+ * (compiled by schema/lazy-ajv.ts strictSchema: every structural problem is reported at
+ * once) and turns ajv's errors into Problems whose pointer names the offending value — for a
  * missing property, the property itself rather than its parent.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { newAjv } from '../schema/lazy-ajv.js';
+import { strictSchema } from '../schema/lazy-ajv.js';
 import { getAtPointer, parsePointer } from '../schema/json-pointer.js';
 import type { JsonValue } from '../../contracts/json.js';
 import { escapePointerSegment, problem, type Problem } from '../problem.js';
@@ -13,17 +13,8 @@ import type { RawAgentFile, RawRegistryFile } from '../load/raw-files.js';
 import { AGENT_FILE_SCHEMA } from './agent-file-schema.js';
 import { REGISTRY_FILE_SCHEMA } from './registry-file-schema.js';
 
-/**
- * A schema compiled on its first use, then kept: compiling at import cost every process
- * that loads this module ~150 ms (the worker before it polls, every CLI command).
- */
-export function lazySchema<T>(schema: object): () => ValidateFunction<T> {
-  let validate: ValidateFunction<T> | undefined;
-  return () => (validate ??= newAjv({ allErrors: true, strict: true, allowUnionTypes: true }).compile<T>(schema));
-}
-
-const validateAgent = lazySchema<RawAgentFile>(AGENT_FILE_SCHEMA);
-const validateRegistry = lazySchema<RawRegistryFile>(REGISTRY_FILE_SCHEMA);
+const validateAgent = strictSchema<RawAgentFile>(AGENT_FILE_SCHEMA);
+const validateRegistry = strictSchema<RawRegistryFile>(REGISTRY_FILE_SCHEMA);
 
 export type SchemaCheck<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problems: Problem[] };

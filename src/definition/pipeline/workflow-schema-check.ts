@@ -4,12 +4,13 @@
  * that place (a missing `version` is WF-SCHEMA-001, a bad phase type WF-PHASE-001, a
  * bad colour WF-LABEL-005, …); the rest are WF-SCHEMA-005.
  */
-import { checkAgainstSchema, lazySchema, type SchemaCheck } from '../file-schemas/config-schema-check.js';
+import { checkAgainstSchema, type SchemaCheck } from '../file-schemas/config-schema-check.js';
+import { strictSchema } from '../schema/lazy-ajv.js';
 import type { Problem } from '../problem.js';
 import { WfCode } from './wf-codes.js';
 import { WORKFLOW_FILE_SCHEMA, type RawWorkflowFile } from './workflow-file-schema.js';
 
-const validateWorkflow = lazySchema<RawWorkflowFile>(WORKFLOW_FILE_SCHEMA);
+const validateWorkflow = strictSchema<RawWorkflowFile>(WORKFLOW_FILE_SCHEMA);
 
 export function checkWorkflowFile(value: unknown, file: string): SchemaCheck<RawWorkflowFile> {
   const checked = checkAgainstSchema(validateWorkflow(), value, file, WfCode.SchemaShape);

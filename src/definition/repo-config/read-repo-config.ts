@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import { newAjv } from '../schema/lazy-ajv.js';
+import type { ErrorObject } from 'ajv';
+import { strictSchema } from '../schema/lazy-ajv.js';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { RepoConfigFile } from '../../contracts/repo-config.js';
@@ -15,10 +15,8 @@ import { REPO_CONFIG_SCHEMA } from './repo-config-schema.js';
 export const REPO_AGENT_DIR = '.agent';
 export const REPO_CONFIG_FILE = join(REPO_AGENT_DIR, 'config.json');
 
-let compiled: ValidateFunction | undefined;
 /** Compiled on first use: at import it cost every CLI command ~60 ms. */
-const validator = (): ValidateFunction =>
-  (compiled ??= newAjv({ allErrors: true, strict: false }).compile(REPO_CONFIG_SCHEMA));
+const validator = strictSchema(REPO_CONFIG_SCHEMA);
 
 function describe(error: ErrorObject): string {
   const at = error.instancePath === '' ? '/' : error.instancePath;
