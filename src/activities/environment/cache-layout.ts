@@ -21,6 +21,8 @@ export interface CacheLayout {
   readonly bun: string;
   readonly pip: string;
   readonly uv: string;
+  /** POETRY_CACHE_DIR: Poetry's downloads and wheels. */
+  readonly poetry: string;
   readonly goMod: string;
   /** Go build cache of this repository (warmed by setup, copied for each worktree). */
   readonly goBuild: string;
@@ -60,6 +62,7 @@ export function cacheLayout(repoPath: string, env: Env = process.env): CacheLayo
     bun: path.join(root, 'bun'),
     pip: path.join(root, 'pip'),
     uv: path.join(root, 'uv'),
+    poetry: path.join(root, 'poetry'),
     goMod: path.join(root, 'go', 'mod'),
     goBuild: path.join(root, 'go', 'build', repoKey),
     cargoHome: path.join(root, 'cargo'),

@@ -6,16 +6,21 @@
  * project does not declare it. `uv` when on PATH (copying, never hardlinking from its
  * cache; groups by its `--group`), else `python -m venv` + pip (groups as requirement
  * strings: pip < 25.1 has no `--group`, and pip evaluates their markers itself).
+ * A project with a uv or Poetry lock gets its manager's plan instead (detect-python-locked).
  */
 import { Ecosystem } from '../../contracts/environment.js';
 import type { CacheLayout } from './cache-layout.js';
 import { q, type PlannedStep } from './planned-step.js';
+import { lockedPythonPlan } from './detect-python-locked.js';
+import { readManagedProject, type PythonManager } from './python-manager.js';
 import { readPythonProject } from './python-project.js';
 
 export interface PythonPlan {
   readonly detected: readonly string[];
   readonly steps: readonly PlannedStep[];
   readonly venv: string;
+  /** A locked project's manager, fetched into the tools dir (uv: on the sandbox's PATH). */
+  readonly tool?: { readonly manager: PythonManager; readonly binDir: string; readonly prefix: string };
 }
 
 export interface PythonTools {
@@ -47,6 +52,9 @@ export async function detectPython(options: {
   const { dir, venv, caches, tools } = options;
   const project = await readPythonProject(dir);
   if (project === undefined) return undefined;
+  const managed = await readManagedProject(dir);
+  if (managed !== undefined)
+    return { ...lockedPythonPlan({ managed, project, venv, python: tools.python, caches }), venv };
   const py = `${venv}/bin/python`;
   const detected = [
     `python: ${project.files.join(', ')}: a virtualenv ${venv} for this worktree (${tools.uv ? 'uv' : `${tools.python} -m venv + pip`})`,

@@ -10,7 +10,7 @@ import { Ecosystem } from '../../contracts/environment.js';
 import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
 import { detectMaven } from './detect-maven.js';
 import { detectNode } from './detect-node.js';
-import { detectPython, type PythonTools } from './detect-python.js';
+import { detectPython, type PythonPlan, type PythonTools } from './detect-python.js';
 import type { PlannedStep, ToolRequest } from './planned-step.js';
 
 export interface EnvironmentPlan {
@@ -19,6 +19,8 @@ export interface EnvironmentPlan {
   readonly tools: readonly ToolRequest[];
   /** Set when a Python plan made a venv. */
   readonly venv?: string;
+  /** A locked Python project's manager (uv, Poetry), fetched into the tools dir. */
+  readonly pythonTool?: PythonPlan['tool'];
   /** A Go module: the agent gets GOMODCACHE and its own GOCACHE. */
   readonly go: boolean;
   readonly rust: boolean;
@@ -38,6 +40,8 @@ const LOCKFILE_NAMES = [
   'setup.cfg',
   'setup.py',
   'requirements.txt',
+  'uv.lock',
+  'poetry.lock',
   'go.mod',
   'go.sum',
   'Cargo.toml',
@@ -143,5 +147,14 @@ export async function planDetected(options: {
     detected.push(
       'no ecosystem detected (no package.json, Python project, go.mod, Cargo.toml or pom.xml): nothing to set up',
     );
-  return { detected, steps, tools, ...(python ? { venv: python.venv } : {}), go, rust, maven: maven !== undefined };
+  return {
+    detected,
+    steps,
+    tools,
+    ...(python ? { venv: python.venv } : {}),
+    ...(python?.tool ? { pythonTool: python.tool } : {}),
+    go,
+    rust,
+    maven: maven !== undefined,
+  };
 }

@@ -2,8 +2,8 @@
  * What the agent's sandbox gets from a prepared environment. Everything there runs
  * offline, so each ecosystem is pointed at what setup fetched and told not to fetch:
  * the venv (whole dir, pyvenv.cfg included, so `sys.prefix` is the venv) and its base
- * interpreter, read-only; Go's module cache read-only with GOPROXY=off, and a GOCACHE
- * of the worktree's own (seeded from the warm shared one: go must write its cache, and
+ * interpreter, read-only (a uv project's uv too, on PATH, offline and never syncing); Go's
+ * module cache read-only with GOPROXY=off, and a GOCACHE of the worktree's own (seeded from the warm shared one: go must write its cache, and
  * the agent must not write a cache later runs trust); cargo's home read-only, offline;
  * Maven's local repository read-only through MAVEN_OPTS (the detected test command is
  * `mvn -o`); fetched package managers' bins first on PATH. Shared caches are never writable.
@@ -11,6 +11,15 @@
 import type { SandboxEnvironment } from '../../contracts/environment.js';
 import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
 import type { EnvironmentPlan } from './detect-setup.js';
+
+/** uv in the sandbox: the venv setup synced is used as it is (no sync, no download, no cache write). */
+export const UV_OFFLINE_ENV = {
+  UV_OFFLINE: '1',
+  UV_FROZEN: '1',
+  UV_NO_SYNC: '1',
+  UV_PYTHON_DOWNLOADS: 'never',
+  UV_NO_CACHE: '1',
+} as const;
 
 export function sandboxEnvironment(options: {
   readonly plan: EnvironmentPlan;
@@ -33,6 +42,12 @@ export function sandboxEnvironment(options: {
     env['VIRTUAL_ENV'] = plan.venv;
     readOnlyDirs.push(plan.venv);
     if (options.pythonBase !== undefined) readOnlyDirs.push(options.pythonBase);
+  }
+  if (plan.pythonTool?.manager === 'uv' && plan.venv !== undefined) {
+    // `uv run …` (a Makefile's test target) runs in the synced venv: never syncs, never fetches.
+    pathPrepend.push(plan.pythonTool.binDir);
+    readOnlyDirs.push(plan.pythonTool.prefix);
+    Object.assign(env, UV_OFFLINE_ENV, { UV_PROJECT_ENVIRONMENT: plan.venv });
   }
   pathPrepend.push(...options.toolBins);
   if (plan.go) {

@@ -79,6 +79,7 @@ export function setupEnv(options: {
     UV_CACHE_DIR: caches.uv,
     // uv hardlinks from its cache by default: the agent could then write into the cache.
     UV_LINK_MODE: 'copy',
+    POETRY_CACHE_DIR: caches.poetry,
     GOMODCACHE: caches.goMod,
     GOCACHE: caches.goBuild,
     GOPATH: path.join(worktree.setupHome, 'go'),

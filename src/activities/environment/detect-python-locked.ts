@@ -1,0 +1,110 @@
+/**
+ * The Python plan of a project whose lockfile names every version (uv, Poetry): the
+ * manager fetched (python-tool), then one install from the lock into this worktree's
+ * venv (outside the worktree, as for pip), the project itself included (editable from
+ * the worktree) with its test extras and groups:
+ *
+ * - uv: `uv sync --frozen` (the lock as it is: never re-resolved, never rewritten) with
+ *   `UV_PROJECT_ENVIRONMENT` naming the venv, which uv makes itself; its default `dev`
+ *   group, and `--group` / `--extra` for the test ones. uv is then on the sandbox's PATH,
+ *   told to stay offline and not to sync (sandbox-environment), so `uv run pytest` or a
+ *   Makefile that runs it works in the agent's offline sandbox.
+ * - Poetry: `python -m venv` then `poetry install` with `VIRTUAL_ENV` naming it (Poetry
+ *   installs into an active venv), `--with` its test groups and `-E` its test extras.
+ */
+import type { CacheLayout } from './cache-layout.js';
+import { Ecosystem } from '../../contracts/environment.js';
+import { q, type PlannedStep } from './planned-step.js';
+import { PythonManager, type ManagedProject } from './python-manager.js';
+import { FALLBACK_GROUP, TEST_EXTRAS, TEST_GROUPS, type PythonProject } from './python-project.js';
+import { PYTHON_TOOL_VERSIONS, pythonToolStep } from './python-tool.js';
+
+export interface LockedPythonPlan {
+  readonly detected: readonly string[];
+  readonly steps: readonly PlannedStep[];
+  /** The fetched manager, for the sandbox (uv only: Poetry is not needed once installed). */
+  readonly tool?: { readonly manager: PythonManager; readonly binDir: string; readonly prefix: string };
+}
+
+const norm = (name: string): string => name.toLowerCase().replace(/[-_.]+/g, '-');
+const isTestGroup = (name: string): boolean => [...TEST_GROUPS, FALLBACK_GROUP].some((g) => g === norm(name));
+
+export function lockedPythonPlan(options: {
+  readonly managed: ManagedProject;
+  readonly project: PythonProject;
+  readonly venv: string;
+  readonly python: string;
+  readonly caches: CacheLayout;
+}): LockedPythonPlan {
+  const { managed, project, venv, caches } = options;
+  const tool = pythonToolStep(managed.manager, options.python, caches);
+  const inputs = ['pyproject.toml', ...(managed.lockfile === undefined ? [] : [managed.lockfile])];
+  const py = `${venv}/bin/python`;
+  switch (managed.manager) {
+    case PythonManager.Uv: {
+      const groups = project.groups.filter((g) => norm(g) !== FALLBACK_GROUP);
+      const flags = [
+        ...(managed.lockfile === undefined ? [] : ['--frozen']),
+        ...groups.flatMap((g) => ['--group', q(g)]),
+        ...project.extras.flatMap((e) => ['--extra', q(e)]),
+      ];
+      const command = `UV_PROJECT_ENVIRONMENT=${q(venv)} ${q(tool.program)} sync ${flags.join(' ')}`.trimEnd();
+      const what = [`the dev group`, ...groups.map((g) => `group ${g}`), ...project.extras.map((e) => `extra ${e}`)];
+      const sync: PlannedStep = {
+        id: 'python-uv-sync',
+        ecosystem: Ecosystem.Python,
+        command,
+        reason: `python: uv sync ${managed.lockfile ? 'the locked versions of uv.lock' : '(no uv.lock: resolved)'} into the venv ${venv}`,
+        inputs,
+        caches: [`uv cache ${caches.uv}`],
+        produces: py,
+      };
+      return {
+        detected: [
+          `python: ${managed.why}: uv ${PYTHON_TOOL_VERSIONS[PythonManager.Uv]} syncs the venv ${venv} for this worktree (${what.join(', ')}); uv is on the sandbox's PATH, offline`,
+        ],
+        steps: [tool.step, sync],
+        tool: { manager: managed.manager, binDir: tool.binDir, prefix: tool.prefix },
+      };
+    }
+    case PythonManager.Poetry: {
+      const groups = managed.poetryGroups.filter(isTestGroup);
+      const declared = new Set([...managed.poetryExtras.map(norm), ...project.extras.map(norm)]);
+      const extras = TEST_EXTRAS.filter((e) => declared.has(e));
+      const flags = [
+        '--no-interaction',
+        ...(groups.length > 0 ? ['--with', q(groups.join(','))] : []),
+        ...extras.flatMap((e) => ['-E', e]),
+      ];
+      const env = `VIRTUAL_ENV=${q(venv)} POETRY_VIRTUALENVS_IN_PROJECT=false POETRY_CACHE_DIR=${q(caches.poetry)}`;
+      const others = managed.poetryGroups.filter((g) => !groups.includes(g));
+      return {
+        detected: [
+          `python: ${managed.why}: Poetry installs the locked versions into the venv ${venv} for this worktree ` +
+            `(groups ${groups.join(', ') || 'none named test/tests/testing/dev'}${others.length > 0 ? `; non-optional ones too, not optional ${others.join(', ')}` : ''}${extras.length > 0 ? `; extras ${extras.join(', ')}` : ''})`,
+        ],
+        steps: [
+          tool.step,
+          {
+            id: 'python-venv',
+            ecosystem: Ecosystem.Python,
+            command: `${q(options.python)} -m venv --without-pip ${q(venv)}`,
+            reason: `python: create the virtualenv ${venv}`,
+            inputs: [],
+            caches: [],
+            produces: py,
+          },
+          {
+            id: 'python-poetry-install',
+            ecosystem: Ecosystem.Python,
+            command: `${env} ${q(tool.program)} install ${flags.join(' ')}`,
+            reason: `python: poetry install the locked versions of poetry.lock into the venv ${venv}`,
+            inputs,
+            caches: [`Poetry cache ${caches.poetry}`],
+            produces: py,
+          },
+        ],
+      };
+    }
+  }
+}

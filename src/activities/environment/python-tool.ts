@@ -1,0 +1,78 @@
+/**
+ * The Python package manager a locked project needs (uv, Poetry), in a pinned version,
+ * fetched from PyPI with the interpreter's own pip into the shared tools dir
+ * (`<cache>/tools/uv-0.13.9`, `<cache>/tools/poetry-2.5.1`), never globally, once per
+ * version. The step is one shell command that does nothing when the tool is there:
+ *
+ * - uv's wheel carries a static binary: installed with `pip --prefix` into a temp dir
+ *   renamed into place (two runs fetching it at once both succeed);
+ * - Poetry is a Python application: a venv of its own at its final path (a venv cannot
+ *   be moved), marked complete only once its install succeeded (a half-made one is redone).
+ *
+ * The pinned versions are the ones the tests run; `commands.setup` overrides the whole plan.
+ */
+import path from 'node:path';
+import { Ecosystem } from '../../contracts/environment.js';
+import type { CacheLayout } from './cache-layout.js';
+import { q, type PlannedStep } from './planned-step.js';
+import { PythonManager } from './python-manager.js';
+
+export const PYTHON_TOOL_VERSIONS = {
+  [PythonManager.Uv]: '0.13.9',
+  [PythonManager.Poetry]: '2.5.1',
+} as const satisfies Record<PythonManager, string>;
+
+export interface PythonTool {
+  /** Where the program is (`<prefix>/bin/uv`). */
+  readonly program: string;
+  /** Its bin dir (first on PATH in the sandbox for uv) and its install prefix (read-only there). */
+  readonly binDir: string;
+  readonly prefix: string;
+  readonly step: PlannedStep;
+}
+
+const PIP = '-m pip install --quiet --disable-pip-version-check --no-warn-script-location';
+
+export function pythonToolStep(manager: PythonManager, python: string, caches: CacheLayout): PythonTool {
+  const version = PYTHON_TOOL_VERSIONS[manager];
+  const prefix = path.join(caches.tools, `${manager}-${version}`);
+  const binDir = path.join(prefix, 'bin');
+  const program = path.join(binDir, manager);
+  const command = installCommand(manager, { python: q(python), prefix: q(prefix), version });
+  return {
+    program,
+    binDir,
+    prefix,
+    step: {
+      id: `python-tool-${manager}`,
+      ecosystem: Ecosystem.Python,
+      command,
+      reason: `python: ${manager} ${version} from PyPI into ${prefix} (pip of ${python}; kept for later runs)`,
+      inputs: [],
+      caches: [`${manager} ${version} ${prefix}`],
+      produces: program,
+    },
+  };
+}
+
+function installCommand(
+  manager: PythonManager,
+  { python, prefix, version }: { python: string; prefix: string; version: string },
+): string {
+  switch (manager) {
+    case PythonManager.Uv: {
+      const temp = `${prefix}.tmp-$$`;
+      return (
+        `test -x ${prefix}/bin/uv || { ${python} ${PIP} --prefix ${temp} uv==${version} && ` +
+        `{ mv -T ${temp} ${prefix} 2>/dev/null || rm -rf ${temp}; }; }`
+      );
+    }
+    case PythonManager.Poetry: {
+      const done = `${prefix}/.complete`;
+      return (
+        `test -f ${done} || { rm -rf ${prefix} && ${python} -m venv ${prefix} && ` +
+        `${prefix}/bin/python ${PIP} poetry==${version} && touch ${done}; }`
+      );
+    }
+  }
+}

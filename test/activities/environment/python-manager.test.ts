@@ -1,0 +1,142 @@
+/**
+ * Which manager a Python project has (uv, Poetry, none) and the plan its lockfile gets,
+ * without the network: uv fetched then `uv sync --frozen` into the venv with the test
+ * groups and extras; Poetry fetched, a venv, then `poetry install --with` the test groups;
+ * a `[tool.poetry]` without its lock, or no manager at all, keeps the pip plan; the
+ * sandbox of a uv plan has uv on PATH, offline, never syncing.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { cacheLayout, worktreeLayout } from '../../../src/activities/environment/cache-layout.js';
+import { detectPython } from '../../../src/activities/environment/detect-python.js';
+import { planDetected } from '../../../src/activities/environment/detect-setup.js';
+import { poetryExtras, poetryGroups, readManagedProject } from '../../../src/activities/environment/python-manager.js';
+import { sandboxEnvironment } from '../../../src/activities/environment/sandbox-environment.js';
+
+let root: string;
+before(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'env-py-manager-'));
+});
+after(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+let count = 0;
+async function project(files: Record<string, string>): Promise<string> {
+  const dir = path.join(root, `p${(count += 1)}`);
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await writeFile(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+async function commands(files: Record<string, string>): Promise<{ said: string; steps: string[] }> {
+  const dir = await project(files);
+  const plan = await detectPython({
+    dir,
+    venv: '/v',
+    caches: cacheLayout(dir),
+    tools: { python: 'python3', uv: false },
+  });
+  assert.ok(plan);
+  return { said: plan.detected.join('\n'), steps: plan.steps.map((s) => s.command) };
+}
+
+const UV_PROJECT = [
+  '[project]',
+  'name = "x"',
+  'version = "1"',
+  '[project.optional-dependencies]',
+  'test = ["six"]',
+  'docs = ["sphinx"]',
+  '[dependency-groups]',
+  'dev = ["ruff"]',
+  'tests = ["pytest"]',
+  '',
+].join('\n');
+
+const POETRY_PROJECT = [
+  '[tool.poetry]',
+  'name = "x"',
+  '[tool.poetry.dependencies]',
+  'python = "^3.9"',
+  '[tool.poetry.group.test.dependencies]',
+  'pytest = "*"',
+  '[tool.poetry.group.docs]',
+  'optional = true',
+  '[tool.poetry.group.docs.dependencies]',
+  'sphinx = "*"',
+  '[tool.poetry.dev-dependencies]',
+  'black = "*"',
+  '[tool.poetry.extras]',
+  'testing = ["six"]',
+  'postgres = ["psycopg"]',
+  '',
+].join('\n');
+
+test('uv.lock: uv fetched into the tools dir, then uv sync --frozen into the venv with the test group and extra', async () => {
+  const { said, steps } = await commands({ 'pyproject.toml': UV_PROJECT, 'uv.lock': 'version = 1\n' });
+  assert.match(said, /python: uv\.lock: uv 0\.\d+\.\d+ syncs the venv \/v .*group tests, extra test/);
+  assert.match(
+    steps[0] ?? '',
+    /^test -x \S+\/tools\/uv-[\d.]+\/bin\/uv \|\| \{ python3 -m pip install .* --prefix \S+ uv==/,
+  );
+  assert.match(
+    steps[1] ?? '',
+    /^UV_PROJECT_ENVIRONMENT=\/v \S+\/tools\/uv-[\d.]+\/bin\/uv sync --frozen --group tests --extra test$/,
+  );
+  assert.equal(steps.length, 2, 'uv makes the venv itself');
+
+  const unlocked = await commands({ 'pyproject.toml': '[project]\nname = "x"\n[tool.uv]\npackage = false\n' });
+  assert.match(unlocked.steps[1] ?? '', /bin\/uv sync$/, 'no lock: resolved, not --frozen');
+  assert.match(unlocked.said, /\[tool\.uv\], no lockfile/);
+});
+
+test('poetry.lock: Poetry fetched in a venv of its own, a venv, poetry install --with the test groups and -E the test extras', async () => {
+  const { said, steps } = await commands({ 'pyproject.toml': POETRY_PROJECT, 'poetry.lock': '' });
+  assert.match(steps[0] ?? '', /^test -f \S+\/tools\/poetry-[\d.]+\/\.complete \|\| \{ rm -rf .* -m venv .* poetry==/);
+  assert.equal(steps[1], 'python3 -m venv --without-pip /v');
+  assert.match(steps[2] ?? '', /^VIRTUAL_ENV=\/v POETRY_VIRTUALENVS_IN_PROJECT=false POETRY_CACHE_DIR=\S+\/poetry /);
+  assert.match(steps[2] ?? '', /bin\/poetry install --no-interaction --with 'test,dev' -E testing$/);
+  assert.match(said, /groups test, dev; non-optional ones too, not optional docs; extras testing/);
+});
+
+test('no manager: [tool.poetry] without poetry.lock, or a plain pyproject, keeps the pip plan', async () => {
+  for (const files of [{ 'pyproject.toml': POETRY_PROJECT }, { 'pyproject.toml': UV_PROJECT }]) {
+    assert.equal(await readManagedProject(await project(files)), undefined);
+    const { steps } = await commands(files);
+    assert.match(steps[0] ?? '', /^python3 -m venv/);
+  }
+  const both = await readManagedProject(
+    await project({ 'pyproject.toml': POETRY_PROJECT, 'poetry.lock': '', 'uv.lock': '' }),
+  );
+  assert.equal(both?.manager, 'uv', 'a uv.lock wins: it is the lock uv keeps current');
+});
+
+test('Poetry groups and extras from their table headers', () => {
+  assert.deepEqual(poetryGroups(POETRY_PROJECT), ['test', 'docs', 'dev']);
+  assert.deepEqual(poetryGroups('[tool.poetry.group."type-check".dependencies]\nmypy = "*"\n'), ['type-check']);
+  assert.deepEqual(poetryExtras(POETRY_PROJECT), ['testing', 'postgres']);
+  assert.deepEqual(poetryExtras('[tool.poetry]\nname = "x"\n'), []);
+});
+
+test('the sandbox of a uv project: uv on PATH after the venv, its prefix read-only, offline and never syncing', async () => {
+  const dir = await project({ 'pyproject.toml': UV_PROJECT, 'uv.lock': '' });
+  const caches = cacheLayout(dir);
+  const worktree = worktreeLayout(dir);
+  const plan = await planDetected({ dir, caches, worktree, python: { python: 'python3', uv: false } });
+  const sandbox = sandboxEnvironment({ plan, caches, worktree, toolBins: [], toolPrefixes: [] });
+  assert.deepEqual(sandbox.pathPrepend, [`${worktree.venv}/bin`, path.join(caches.tools, 'uv-0.13.9', 'bin')]);
+  assert.ok(sandbox.readOnlyDirs.includes(path.join(caches.tools, 'uv-0.13.9')));
+  assert.equal(sandbox.env['UV_PROJECT_ENVIRONMENT'], worktree.venv);
+  for (const name of ['UV_OFFLINE', 'UV_FROZEN', 'UV_NO_SYNC']) assert.equal(sandbox.env[name], '1', name);
+
+  const poetry = await project({ 'pyproject.toml': POETRY_PROJECT, 'poetry.lock': '' });
+  const poetryPlan = await planDetected({ dir: poetry, caches, worktree, python: { python: 'python3', uv: false } });
+  const poetrySandbox = sandboxEnvironment({ plan: poetryPlan, caches, worktree, toolBins: [], toolPrefixes: [] });
+  assert.deepEqual(poetrySandbox.pathPrepend, [`${worktree.venv}/bin`], 'Poetry is not needed once installed');
+});
