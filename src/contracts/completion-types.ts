@@ -1,5 +1,6 @@
 /**
- * Completion (verdict) types of seed 000, with the newer upstream names as aliases.
+ * Completion (verdict) types (docs/concepts.md#completion-types), with the newer upstream
+ * names as aliases.
  * The definition snapshot always carries the canonical seed name.
  */
 

@@ -1,5 +1,6 @@
 /**
- * Intents and step kinds: the closed vocabulary of the Flow loop (seed 004 §3).
+ * Intents and step kinds: the closed vocabulary of the Flow loop (docs/concepts.md#intents,
+ * docs/concepts.md#step-kinds).
  * Pure and bundle-safe: imported by workflow code and activities alike.
  */
 
@@ -26,7 +27,7 @@ export type StepKind = (typeof StepKind)[keyof typeof StepKind];
 export const ALL_STEP_KINDS: readonly StepKind[] = Object.values(StepKind);
 
 /**
- * Intents each step kind may declare (seed 004 §3). `abort` may be declared by any
+ * Intents each step kind may declare (docs/concepts.md#intents). `abort` may be declared by any
  * step that wants a way to give up: it ends the run as failed, never successfully.
  */
 export const STEP_KIND_INTENTS: Readonly<Record<StepKind, readonly Intent[]>> = {

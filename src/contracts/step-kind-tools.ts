@@ -1,5 +1,5 @@
 /**
- * What each step kind may do with its tools by default (seed 004 §7.2; upstream
+ * What each step kind may do with its tools by default (docs/concepts.md#step-kinds; upstream
  * `STEP_KIND_TOOL_POLICY`): one table, read by the loader (a step's `readOnly` default)
  * and by the tool activity (which tools and GitHub actions a step gets). Pure.
  *

@@ -1,6 +1,6 @@
 /**
- * The content-addressed store of definition snapshots (seed 001: the configuration is
- * fixed for the run). At run start the definition's files (agent.json, registry,
+ * The content-addressed store of definition snapshots (docs/concepts.md#definition-snapshot:
+ * the configuration is fixed for the run). At run start the definition's files (agent.json, registry,
  * schemas, every prompt, retry templates, the system prompt) are copied to
  * `<root>/<digest>/`, where `digest` is the sha256 of the copy (hashDefinitionFiles:
  * paths and contents). The digest goes into history with the definition; every later

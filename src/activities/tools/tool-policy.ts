@@ -1,5 +1,5 @@
 /**
- * Which tools a step gets and what they may do, by step kind (seed 004 §7.2), enforced
+ * Which tools a step gets and what they may do, by step kind (docs/concepts.md#step-kinds), enforced
  * here in code, never by prompt. The kinds' defaults live in contracts/step-kind-tools
  * and are resolved into the step's `readOnly` at load; this file turns a step (its kind
  * and that `readOnly`) and what the run can serve (a GitHub-integrated agent gets the

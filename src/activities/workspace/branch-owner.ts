@@ -1,6 +1,6 @@
 /**
  * Who owns an issue's branch and worktree: 1 issue = 1 branch = 1 worktree = 1 agent
- * (seed 000/001: two agents never work one branch). Branch and worktree are named from
+ * (docs/concepts.md#run: two agents never work one branch). Branch and worktree are named from
  * the issue alone (`<prefix>/issue-<n>`, the public contract), so the owner is recorded
  * beside the branch, in the repository's git config as `branch.<b>.agentOwner = <agent
  * name>`: `git branch -D` drops it with the branch, and the git-state guard carries it

@@ -87,7 +87,7 @@ function normaliseStep(key: string, raw: RawStep, kind: StepKind | undefined): O
   for (const [intent, rule] of Object.entries(rawTransitions)) {
     if (isIntent(intent) && typeof rule === 'object' && rule !== null) transitions[intent] = toRule(rule);
   }
-  // A step may repeat itself without spelling it out (seed 004 §3: repeat → same step).
+  // A step may repeat itself without spelling it out (docs/concepts.md#intents: repeat → same step).
   if (allowedIntents.includes('repeat') && transitions.repeat === undefined) transitions.repeat = { target: key };
   const schemaRef = raw.outputSchemaRef ?? {
     file: BUILTIN_SCHEMA_FILE,

@@ -1,6 +1,6 @@
 /**
- * Stage 3 of the Completion loop (seed 000), after a closure step's `closing` passed
- * its completion conditions. The completion type decides whether the agent may
+ * Stage 3 of the Completion loop (docs/concepts.md#completion-loop), after a closure
+ * step's `closing` passed its completion conditions. The completion type decides whether the agent may
  * complete; only here do boundary effects happen.
  *
  *   stepMachine        done: the step machine reached its end.
@@ -10,8 +10,8 @@
  *                      boundary effect happens before the state is confirmed reached:
  *                      the state is the world's answer (someone closed the issue), and
  *                      the run's own delivery (which may close the issue) must not be
- *                      counted as that answer (seed 000: the boundary runs only after
- *                      the verdict). Runs recorded before `verdict-before-delivery`
+ *                      counted as that answer (docs/concepts.md#boundary: it runs only
+ *                      after the verdict). Runs recorded before `verdict-before-delivery`
  *                      delivered first, then polled.
  *   other types        done when the criterion was met (latched at a work step, or met
  *                      now); otherwise back to the flow, with no boundary effect.

@@ -1,6 +1,6 @@
 /**
  * Where the flow goes when a completion criterion is met at a work or verification
- * step (seed 000: a criterion decides whether the agent MAY complete; only a closure
+ * step (docs/concepts.md#completion-types: a criterion decides whether the agent MAY complete; only a closure
  * step's validated `closing` completes it). The nearest closure step reachable through
  * the step's transitions wins (breadth-first, in declaration order), else the first
  * closure step of the registry. PURE.

@@ -1,5 +1,5 @@
 /**
- * The Completion loop of seed 000. Stage 1 (the closure prompt and its structured
+ * The Completion loop (docs/concepts.md#completion-loop). Stage 1 (the closure prompt and its structured
  * output) ran as the closure step's query. Here are stage 2, the completion conditions
  * run by the harness in the worktree, and the failing half of stage 3: a retry prompt
  * that becomes the next iteration's prompt, so the model always sees what failed (an

@@ -1,5 +1,6 @@
 /**
- * The completion type's criterion at a work or verification step (seed 000): it
+ * The completion type's criterion at a work or verification step
+ * (docs/concepts.md#completion-types): it
  * decides whether the agent MAY complete, never completes it. Once met (latched in
  * RunState.criterionMet) the flow goes to a closure step, whose validated `closing`
  * is the only way to the boundary hook. stepMachine has no criterion of its own: its

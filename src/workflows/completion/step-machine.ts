@@ -1,7 +1,7 @@
 /**
  * stepMachine (upstream `detect:graph`): the run is complete when the step flow reached
  * its end — a closure step said `closing` AND the completion conditions passed. The
- * model's own `status: "completed"` is informational only (seed 000). PURE.
+ * model's own `status: "completed"` is informational only (docs/concepts.md#verdict). PURE.
  */
 import type { VerdictDecision, VerdictInput } from './verdict-types.js';
 

@@ -1,5 +1,5 @@
 /**
- * Consults the agent's completion type (seed 000 "CompletionType") after an
+ * Consults the agent's completion type (docs/concepts.md#completion-types) after an
  * iteration. The strategies are pure; what they need from outside (the issue's state
  * for externalState, a custom handler's answer) is fetched by activities first, and
  * only when the strategy asks for it. The handler is the run's snapshot of it.

@@ -1,6 +1,6 @@
 /**
- * Stage 3 when the verdict does not accept a validated closing (seed 000: `done:false`
- * comes with a retry prompt): the reason becomes a failure of pattern `verdict-not-met`
+ * Stage 3 when the verdict does not accept a validated closing (docs/concepts.md#verdict:
+ * `done:false` comes with a retry prompt): the reason becomes a failure of pattern `verdict-not-met`
  * with params, and its retry prompt is built like any validator's, from the agent's
  * C3L retry templates (`<c1>/<c2>/<c3>/f_failed_verdict-not-met.md`, then `f_failed.md`),
  * by the same activity, from the run's definition snapshot. The text lives in prompts/,

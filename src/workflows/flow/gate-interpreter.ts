@@ -1,5 +1,5 @@
 /**
- * StepGateInterpreter (seed 004 §4): reads intent, jump target and handoff out of a
+ * StepGateInterpreter (docs/concepts.md#gate): reads intent, jump target and handoff out of a
  * step's structured output as the step's `structuredGate` declares. Pure.
  *
  * A missing or disallowed intent is a spec violation: with `failFast` (the default)

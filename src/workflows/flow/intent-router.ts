@@ -1,9 +1,9 @@
 /**
- * Workflow Router (seed 004 §4): turns a step's interpreted intent into the next
+ * Workflow Router (docs/concepts.md#intents): turns a step's interpreted intent into the next
  * move of the Flow loop. Pure; every intent is handled in an exhaustive switch.
  *
  * The router never ends a run successfully: `closing` hands control to the
- * Completion loop, which alone decides whether the agent is done (seed 000).
+ * Completion loop, which alone decides whether the agent is done (docs/concepts.md#completion-loop).
  */
 import type { AgentDefinition, StepDefinition, TransitionRule } from '../../contracts/definition.js';
 import type { Intent } from '../../contracts/intents.js';

@@ -1,5 +1,5 @@
 /**
- * StepContext: the handoff data steps pass forward (seed 001, "StepContext").
+ * StepContext: the handoff data steps pass forward (docs/concepts.md#stepcontext).
  * Each step's handoff is stored under its stepId and exposed to later prompts as
  * `uv-<stepId>_<key>`. Nothing outside a declared handoff reaches a later step.
  * Pure and serialisable: it lives in workflow state and survives crashes by replay.
