@@ -22,7 +22,7 @@ import { PYTHON_TOOL_VERSIONS, pythonToolStep } from './python-tool.js';
 export interface LockedPythonPlan {
   readonly detected: readonly string[];
   readonly steps: readonly PlannedStep[];
-  /** The fetched manager, for the sandbox (uv only: Poetry is not needed once installed). */
+  /** The fetched manager, for the sandbox (`uv run`, `poetry run` in a Makefile). */
   readonly tool?: { readonly manager: PythonManager; readonly binDir: string; readonly prefix: string };
 }
 
@@ -80,9 +80,10 @@ export function lockedPythonPlan(options: {
       const others = managed.poetryGroups.filter((g) => !groups.includes(g));
       return {
         detected: [
-          `python: ${managed.why}: Poetry installs the locked versions into the venv ${venv} for this worktree ` +
-            `(groups ${groups.join(', ') || 'none named test/tests/testing/dev'}${others.length > 0 ? `; non-optional ones too, not optional ${others.join(', ')}` : ''}${extras.length > 0 ? `; extras ${extras.join(', ')}` : ''})`,
+          `python: ${managed.why}: Poetry installs the locked versions into the venv ${venv} for this worktree; Poetry is on the sandbox's PATH ` +
+            `(groups ${groups.join(', ') || 'none named test/tests/testing/dev'}${others.length > 0 ? `; ${others.join(', ')} only if not optional` : ''}${extras.length > 0 ? `; extras ${extras.join(', ')}` : ''})`,
         ],
+        tool: { manager: managed.manager, binDir: tool.binDir, prefix: tool.prefix },
         steps: [
           tool.step,
           {

@@ -25,7 +25,7 @@ export const PYTHON_TOOL_VERSIONS = {
 export interface PythonTool {
   /** Where the program is (`<prefix>/bin/uv`). */
   readonly program: string;
-  /** Its bin dir (first on PATH in the sandbox for uv) and its install prefix (read-only there). */
+  /** The dir with the program alone (on the sandbox's PATH) and its install prefix (read-only there). */
   readonly binDir: string;
   readonly prefix: string;
   readonly step: PlannedStep;
@@ -36,8 +36,9 @@ const PIP = '-m pip install --quiet --disable-pip-version-check --no-warn-script
 export function pythonToolStep(manager: PythonManager, python: string, caches: CacheLayout): PythonTool {
   const version = PYTHON_TOOL_VERSIONS[manager];
   const prefix = path.join(caches.tools, `${manager}-${version}`);
-  const binDir = path.join(prefix, 'bin');
-  const program = path.join(binDir, manager);
+  const program = path.join(prefix, 'bin', manager);
+  // Poetry's bin holds its venv's python and pip too: the sandbox gets a dir with poetry alone.
+  const binDir = path.join(prefix, manager === PythonManager.Poetry ? 'exposed' : 'bin');
   const command = installCommand(manager, { python: q(python), prefix: q(prefix), version });
   return {
     program,
@@ -71,7 +72,8 @@ function installCommand(
       const done = `${prefix}/.complete`;
       return (
         `test -f ${done} || { rm -rf ${prefix} && ${python} -m venv ${prefix} && ` +
-        `${prefix}/bin/python ${PIP} poetry==${version} && touch ${done}; }`
+        `${prefix}/bin/python ${PIP} poetry==${version} && mkdir ${prefix}/exposed && ` +
+        `ln -s ../bin/poetry ${prefix}/exposed/poetry && touch ${done}; }`
       );
     }
   }

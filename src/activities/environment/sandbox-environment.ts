@@ -2,7 +2,7 @@
  * What the agent's sandbox gets from a prepared environment. Everything there runs
  * offline, so each ecosystem is pointed at what setup fetched and told not to fetch:
  * the venv (whole dir, pyvenv.cfg included, so `sys.prefix` is the venv) and its base
- * interpreter, read-only (a uv project's uv too, on PATH, offline and never syncing); Go's
+ * interpreter, read-only (a uv or Poetry project's manager too, on PATH: uv offline and never syncing); Go's
  * module cache read-only with GOPROXY=off, and a GOCACHE of the worktree's own (seeded from the warm shared one: go must write its cache, and
  * the agent must not write a cache later runs trust); cargo's home read-only, offline;
  * Maven's local repository read-only through MAVEN_OPTS (the detected test command is
@@ -11,6 +11,7 @@
 import type { SandboxEnvironment } from '../../contracts/environment.js';
 import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
 import type { EnvironmentPlan } from './detect-setup.js';
+import { PythonManager } from './python-manager.js';
 
 /** uv in the sandbox: the venv setup synced is used as it is (no sync, no download, no cache write). */
 export const UV_OFFLINE_ENV = {
@@ -20,6 +21,16 @@ export const UV_OFFLINE_ENV = {
   UV_PYTHON_DOWNLOADS: 'never',
   UV_NO_CACHE: '1',
 } as const;
+
+function managerEnv(manager: PythonManager, venv: string): Record<string, string> {
+  switch (manager) {
+    case PythonManager.Uv:
+      return { ...UV_OFFLINE_ENV, UV_PROJECT_ENVIRONMENT: venv };
+    case PythonManager.Poetry:
+      // Poetry uses the venv VIRTUAL_ENV names; it must never try to make another.
+      return { POETRY_VIRTUALENVS_CREATE: 'false', POETRY_NO_INTERACTION: '1' };
+  }
+}
 
 export function sandboxEnvironment(options: {
   readonly plan: EnvironmentPlan;
@@ -43,11 +54,11 @@ export function sandboxEnvironment(options: {
     readOnlyDirs.push(plan.venv);
     if (options.pythonBase !== undefined) readOnlyDirs.push(options.pythonBase);
   }
-  if (plan.pythonTool?.manager === 'uv' && plan.venv !== undefined) {
-    // `uv run …` (a Makefile's test target) runs in the synced venv: never syncs, never fetches.
+  if (plan.pythonTool !== undefined && plan.venv !== undefined) {
+    // `uv run …`, `poetry run …` (a Makefile's test target) run in the venv setup installed.
     pathPrepend.push(plan.pythonTool.binDir);
     readOnlyDirs.push(plan.pythonTool.prefix);
-    Object.assign(env, UV_OFFLINE_ENV, { UV_PROJECT_ENVIRONMENT: plan.venv });
+    Object.assign(env, managerEnv(plan.pythonTool.manager, plan.venv));
   }
   pathPrepend.push(...options.toolBins);
   if (plan.go) {

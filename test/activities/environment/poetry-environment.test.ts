@@ -2,8 +2,9 @@
  * A Poetry project (poetry.lock made by Poetry itself in the test, iniconfig locked at
  * 2.0.0 while pyproject allows any version, pytest in the `dev` group): setup fetches
  * Poetry from PyPI into the tools dir (a venv of its own) and `poetry install`s the
- * locked versions into the run's venv; in the sandbox, offline, `pytest` (the detected
- * command) names the planted failing test and the venv holds the locked iniconfig.
+ * locked versions into the run's venv; in the sandbox, offline, `pytest` fails on the
+ * planted bug, and the detected `make test` (a Makefile running `poetry run pytest`, poetry
+ * on PATH alone) has it named by the preflight; the venv holds the locked iniconfig.
  *
  * The index is named as a source of the project's (`[[tool.poetry.source]]`, the simple
  * API): Poetry reads PyPI through its JSON API, which a mirror may not serve.
@@ -14,7 +15,7 @@ import { execa } from 'execa';
 import { PreflightStatus } from '../../../src/contracts/preflight.js';
 import { PYTHON_TOOL_VERSIONS } from '../../../src/activities/environment/python-tool.js';
 import { detectCommands } from '../../../src/definition/repo-config/detect-commands.js';
-import { assertPassesInSandbox, useEnvironmentProject } from './environment-fixtures.js';
+import { assertPassesInSandbox, runInSandbox, useEnvironmentProject } from './environment-fixtures.js';
 import { mavenPreflight as preflight } from './maven-project.js';
 import {
   CALC_SOURCES,
@@ -54,7 +55,7 @@ const pyproject = (iniconfig: string): string =>
   ].join('\n');
 
 const env = useEnvironmentProject(
-  { ...CALC_SOURCES, 'pyproject.toml': pyproject(LOCKED_INICONFIG) },
+  { ...CALC_SOURCES, 'pyproject.toml': pyproject(LOCKED_INICONFIG), Makefile: 'test:\n\tpoetry run pytest\n' },
   {
     lock: async (repo) => {
       if (skip !== false) return;
@@ -72,7 +73,7 @@ test(
   async () => {
     const wt = await env.project.worktree();
     const { commands } = await detectCommands(wt);
-    assert.equal(commands.test, 'pytest');
+    assert.equal(commands.test, 'make test');
     const report = await env.prepare(wt);
     assert.match(
       report.detected.join('\n'),
@@ -90,6 +91,9 @@ test(
     assert.deepEqual(report.warnings, [], 'the lock is not rewritten, nothing is left in the worktree');
 
     await assertPassesInSandbox(wt, INICONFIG_VERSION, new RegExp(`^iniconfig=${LOCKED_INICONFIG}$`, 'm'));
+    const direct = await runInSandbox(wt, 'pytest -q');
+    assert.equal(direct.exitCode, 1, direct.output);
+    assert.match(direct.output, /1 failed, 1 passed/);
     const check = (await preflight(wt, commands.test ?? '')).checks[0];
     assert.equal(check?.status, PreflightStatus.Baseline, check?.summary);
     assert.deepEqual(check?.failedTests, ['tests/test_calc.py::test_subtracts']);

@@ -3,7 +3,7 @@
  * without the network: uv fetched then `uv sync --frozen` into the venv with the test
  * groups and extras; Poetry fetched, a venv, then `poetry install --with` the test groups;
  * a `[tool.poetry]` without its lock, or no manager at all, keeps the pip plan; the
- * sandbox of a uv plan has uv on PATH, offline, never syncing.
+ * sandbox of a uv plan has uv on PATH, offline, never syncing; of a Poetry plan, poetry alone.
  */
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -102,7 +102,7 @@ test('poetry.lock: Poetry fetched in a venv of its own, a venv, poetry install -
   assert.equal(steps[1], 'python3 -m venv --without-pip /v');
   assert.match(steps[2] ?? '', /^VIRTUAL_ENV=\/v POETRY_VIRTUALENVS_IN_PROJECT=false POETRY_CACHE_DIR=\S+\/poetry /);
   assert.match(steps[2] ?? '', /bin\/poetry install --no-interaction --with 'test,dev' -E testing$/);
-  assert.match(said, /groups test, dev; non-optional ones too, not optional docs; extras testing/);
+  assert.match(said, /groups test, dev; docs only if not optional; extras testing/);
 });
 
 test('no manager: [tool.poetry] without poetry.lock, or a plain pyproject, keeps the pip plan', async () => {
@@ -138,5 +138,7 @@ test('the sandbox of a uv project: uv on PATH after the venv, its prefix read-on
   const poetry = await project({ 'pyproject.toml': POETRY_PROJECT, 'poetry.lock': '' });
   const poetryPlan = await planDetected({ dir: poetry, caches, worktree, python: { python: 'python3', uv: false } });
   const poetrySandbox = sandboxEnvironment({ plan: poetryPlan, caches, worktree, toolBins: [], toolPrefixes: [] });
-  assert.deepEqual(poetrySandbox.pathPrepend, [`${worktree.venv}/bin`], 'Poetry is not needed once installed');
+  const exposed = path.join(caches.tools, 'poetry-2.5.1', 'exposed');
+  assert.deepEqual(poetrySandbox.pathPrepend, [`${worktree.venv}/bin`, exposed], 'poetry alone, not its venv bin');
+  assert.equal(poetrySandbox.env['POETRY_VIRTUALENVS_CREATE'], 'false');
 });
