@@ -42,9 +42,9 @@ test('CappedText and headTail are that capper, with their markers', () => {
 
 test('the spawner helper embeds the same function, self-contained', () => {
   const source = createOutputCap.toString();
-  assert.ok(SPAWNER_PROGRAM.includes(source));
+  assert.ok(SPAWNER_PROGRAM.includes(`const createOutputCap = (${source});`), 'by value, whatever its name');
   assert.doesNotMatch(source, /__name|require\(|import /);
-  const rebuilt = new Function(`${source}; return createOutputCap;`)() as typeof createOutputCap;
+  const rebuilt = new Function(`return (${source});`)() as typeof createOutputCap;
   const cap = rebuilt(10, 0.6, marker);
   cap.append('0123456789abcdefghij');
   assert.equal(cap.text(), '012345<10>ghij');

@@ -23,7 +23,8 @@ const { spawn } = require('node:child_process');
 const running = new Map();
 process.on('disconnect', () => process.exit(0));
 
-${createOutputCap.toString()}
+// As an expression: a bundler may have renamed the declaration (createOutputCap2).
+const createOutputCap = (${createOutputCap.toString()});
 
 function capped(limit, mode) {
   return mode === 'head' ? createOutputCap(limit, 1, () => '') : createOutputCap(limit, 0.5, (omitted) => '\n[… ' + omitted + ' characters omitted …]\n');
