@@ -48,13 +48,15 @@ export function lockedPythonPlan(options: {
         ...groups.flatMap((g) => ['--group', q(g)]),
         ...project.extras.flatMap((e) => ['--extra', q(e)]),
       ];
-      const command = `UV_PROJECT_ENVIRONMENT=${q(venv)} ${q(tool.program)} sync ${flags.join(' ')}`.trimEnd();
+      const sync = `UV_PROJECT_ENVIRONMENT=${q(venv)} ${q(tool.program)} sync ${flags.join(' ')}`.trimEnd();
+      // Without a lock uv writes one: removed, or it would be in the agent's change.
+      const command = managed.lockfile === undefined ? `${sync}; s=$?; rm -f uv.lock; exit $s` : sync;
       const what = [`the dev group`, ...groups.map((g) => `group ${g}`), ...project.extras.map((e) => `extra ${e}`)];
-      const sync: PlannedStep = {
+      const syncStep: PlannedStep = {
         id: 'python-uv-sync',
         ecosystem: Ecosystem.Python,
         command,
-        reason: `python: uv sync ${managed.lockfile ? 'the locked versions of uv.lock' : '(no uv.lock: resolved)'} into the venv ${venv}`,
+        reason: `python: uv sync ${managed.lockfile ? 'the locked versions of uv.lock' : '(no uv.lock: resolved, the lock uv writes removed)'} into the venv ${venv}`,
         inputs,
         caches: [`uv cache ${caches.uv}`],
         produces: py,
@@ -63,7 +65,7 @@ export function lockedPythonPlan(options: {
         detected: [
           `python: ${managed.why}: uv ${PYTHON_TOOL_VERSIONS[PythonManager.Uv]} syncs the venv ${venv} for this worktree (${what.join(', ')}); uv is on the sandbox's PATH, offline`,
         ],
-        steps: [tool.step, sync],
+        steps: [tool.step, syncStep],
         tool: { manager: managed.manager, binDir: tool.binDir, prefix: tool.prefix },
       };
     }

@@ -92,7 +92,11 @@ test('uv.lock: uv fetched into the tools dir, then uv sync --frozen into the ven
   assert.equal(steps.length, 2, 'uv makes the venv itself');
 
   const unlocked = await commands({ 'pyproject.toml': '[project]\nname = "x"\n[tool.uv]\npackage = false\n' });
-  assert.match(unlocked.steps[1] ?? '', /bin\/uv sync$/, 'no lock: resolved, not --frozen');
+  assert.match(
+    unlocked.steps[1] ?? '',
+    /bin\/uv sync; s=\$\?; rm -f uv\.lock; exit \$s$/,
+    'no lock: resolved, not kept',
+  );
   assert.match(unlocked.said, /\[tool\.uv\], no lockfile/);
 });
 
