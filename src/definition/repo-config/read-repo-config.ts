@@ -3,10 +3,10 @@
  * wrong is a CONFIG_INVALID error naming the file, the JSON pointer of every problem and
  * what was expected, before anything is started.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { strictSchema } from '../schema/lazy-ajv.js';
+import { readOptional } from '../load/read-optional.js';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { RepoConfigFile } from '../../contracts/repo-config.js';
@@ -44,15 +44,15 @@ function withoutAlternatives(errors: readonly ErrorObject[]): ErrorObject[] {
 
 export async function readRepoConfig(repoPath: string): Promise<RepoConfigFile | undefined> {
   const file = join(repoPath, REPO_CONFIG_FILE);
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readOptional(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new AgentError(FailureType.ConfigInvalid, `cannot read ${file}: ${(error as Error).message}`, {
       where: file,
     });
   }
+  if (text === undefined) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);
