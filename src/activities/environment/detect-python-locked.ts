@@ -37,7 +37,7 @@ export function lockedPythonPlan(options: {
   readonly caches: CacheLayout;
 }): LockedPythonPlan {
   const { managed, project, venv, caches } = options;
-  const tool = pythonToolStep(managed.manager, options.python, caches);
+  const tool = pythonToolStep(managed.manager, options.python, caches, managed.uvVersion);
   const inputs = ['pyproject.toml', ...(managed.lockfile === undefined ? [] : [managed.lockfile])];
   const py = `${venv}/bin/python`;
   switch (managed.manager) {
@@ -45,13 +45,19 @@ export function lockedPythonPlan(options: {
       const groups = project.groups.filter((g) => norm(g) !== FALLBACK_GROUP);
       const flags = [
         ...(managed.lockfile === undefined ? [] : ['--frozen']),
+        ...(managed.uvWorkspace === true ? ['--all-packages'] : []),
         ...groups.flatMap((g) => ['--group', q(g)]),
         ...project.extras.flatMap((e) => ['--extra', q(e)]),
       ];
       const sync = `UV_PROJECT_ENVIRONMENT=${q(venv)} ${q(tool.program)} sync ${flags.join(' ')}`.trimEnd();
       // Without a lock uv writes one: removed, or it would be in the agent's change.
       const command = managed.lockfile === undefined ? `${sync}; s=$?; rm -f uv.lock; exit $s` : sync;
-      const what = [`the dev group`, ...groups.map((g) => `group ${g}`), ...project.extras.map((e) => `extra ${e}`)];
+      const what = [
+        ...(managed.uvWorkspace ? ['every workspace member'] : []),
+        `the dev group`,
+        ...groups.map((g) => `group ${g}`),
+        ...project.extras.map((e) => `extra ${e}`),
+      ];
       const syncStep: PlannedStep = {
         id: 'python-uv-sync',
         ecosystem: Ecosystem.Python,
@@ -63,7 +69,7 @@ export function lockedPythonPlan(options: {
       };
       return {
         detected: [
-          `python: ${managed.why}: uv ${PYTHON_TOOL_VERSIONS[PythonManager.Uv]} syncs the venv ${venv} for this worktree (${what.join(', ')}); uv is on the sandbox's PATH, offline`,
+          `python: ${managed.why}: uv ${managed.uvVersion ?? `${PYTHON_TOOL_VERSIONS[PythonManager.Uv]}`}${managed.uvVersion ? ' ([tool.uv] required-version)' : ''} syncs the venv ${venv} for this worktree (${what.join(', ')}); uv is on the sandbox's PATH, offline`,
         ],
         steps: [tool.step, syncStep],
         tool: { manager: managed.manager, binDir: tool.binDir, prefix: tool.prefix },

@@ -25,6 +25,10 @@ export interface ManagedProject {
   readonly poetryExtras: readonly string[];
   /** One line: what made it this manager's project. */
   readonly why: string;
+  /** uv: `[tool.uv.workspace]` at the root (every member is synced). */
+  readonly uvWorkspace?: boolean;
+  /** uv: the exact version `[tool.uv] required-version` pins (`==0.5.2`), fetched instead of the default. */
+  readonly uvVersion?: string;
 }
 
 const exists = (file: string): Promise<boolean> =>
@@ -53,13 +57,27 @@ export function poetryExtras(pyproject: string): string[] {
   return [...body.matchAll(/^[ \t]*["']?([A-Za-z0-9_.-]+)["']?[ \t]*=/gm)].map((m) => m[1] ?? '');
 }
 
+/** An exact `required-version` of `[tool.uv]` (`"==0.5.2"`, `"0.5.2"`); a range is left to the default uv. */
+export function uvRequiredVersion(pyproject: string): string | undefined {
+  const start = /^[ \t]*\[[ \t]*tool\.uv[ \t]*\][^\n]*$/m.exec(pyproject);
+  if (!start) return undefined;
+  const body = pyproject.slice(start.index + start[0].length).split(/^[ \t]*\[/m)[0] ?? '';
+  return /^[ \t]*required-version[ \t]*=[ \t]*["'](?:==)?[ \t]*(\d+\.\d+\.\d+)["']/m.exec(body)?.[1];
+}
+
 export async function readManagedProject(dir: string): Promise<ManagedProject | undefined> {
   const pyproject = await readFile(path.join(dir, 'pyproject.toml'), 'utf8').catch(() => undefined);
   if (pyproject === undefined) return undefined;
   const uvLock = await exists(path.join(dir, 'uv.lock'));
   const poetryLock = await exists(path.join(dir, 'poetry.lock'));
   const poetry = header(pyproject, 'tool.poetry');
-  const none = { poetryGroups: [], poetryExtras: [] };
+  const version = uvRequiredVersion(pyproject);
+  const none = {
+    poetryGroups: [],
+    poetryExtras: [],
+    ...(header(pyproject, 'tool.uv.workspace') ? { uvWorkspace: true } : {}),
+    ...(version === undefined ? {} : { uvVersion: version }),
+  };
   if (uvLock) return { manager: PythonManager.Uv, lockfile: 'uv.lock', why: 'uv.lock', ...none };
   // Only Poetry writes a poetry.lock (a Poetry 2 project may declare all in [project]).
   if (poetryLock)

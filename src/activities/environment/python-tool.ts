@@ -9,7 +9,8 @@
  * - Poetry is a Python application: a venv of its own at its final path (a venv cannot
  *   be moved), marked complete only once its install succeeded (a half-made one is redone).
  *
- * The pinned versions are the ones the tests run; `commands.setup` overrides the whole plan.
+ * The pinned versions are the ones the tests run (a project's exact `[tool.uv]
+ * required-version` is fetched instead); `commands.setup` overrides the whole plan.
  */
 import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
@@ -33,8 +34,12 @@ export interface PythonTool {
 
 const PIP = '-m pip install --quiet --disable-pip-version-check --no-warn-script-location';
 
-export function pythonToolStep(manager: PythonManager, python: string, caches: CacheLayout): PythonTool {
-  const version = PYTHON_TOOL_VERSIONS[manager];
+export function pythonToolStep(
+  manager: PythonManager,
+  python: string,
+  caches: CacheLayout,
+  version: string = PYTHON_TOOL_VERSIONS[manager],
+): PythonTool {
   const prefix = path.join(caches.tools, `${manager}-${version}`);
   const program = path.join(prefix, 'bin', manager);
   // Poetry's bin holds its venv's python and pip too: the sandbox gets a dir with poetry alone.

@@ -13,7 +13,12 @@ import { after, before, test } from 'node:test';
 import { cacheLayout, worktreeLayout } from '../../../src/activities/environment/cache-layout.js';
 import { detectPython } from '../../../src/activities/environment/detect-python.js';
 import { planDetected } from '../../../src/activities/environment/detect-setup.js';
-import { poetryExtras, poetryGroups, readManagedProject } from '../../../src/activities/environment/python-manager.js';
+import {
+  poetryExtras,
+  poetryGroups,
+  readManagedProject,
+  uvRequiredVersion,
+} from '../../../src/activities/environment/python-manager.js';
 import { sandboxEnvironment } from '../../../src/activities/environment/sandbox-environment.js';
 
 let root: string;
@@ -98,6 +103,17 @@ test('uv.lock: uv fetched into the tools dir, then uv sync --frozen into the ven
     'no lock: resolved, not kept',
   );
   assert.match(unlocked.said, /\[tool\.uv\], no lockfile/);
+});
+
+test('uv: an exact [tool.uv] required-version is the uv fetched; a workspace syncs every member', async () => {
+  const pinned =
+    '[project]\nname = "x"\n[tool.uv]\nrequired-version = "==0.5.2"\n[tool.uv.workspace]\nmembers = ["packages/*"]\n';
+  const { said, steps } = await commands({ 'pyproject.toml': pinned, 'uv.lock': '' });
+  assert.match(steps[0] ?? '', /tools\/uv-0\.5\.2\/bin\/uv \|\| .* uv==0\.5\.2 /);
+  assert.match(steps[1] ?? '', /tools\/uv-0\.5\.2\/bin\/uv sync --frozen --all-packages$/);
+  assert.match(said, /uv 0\.5\.2 \(\[tool\.uv\] required-version\) syncs .*\(every workspace member, the dev group\)/);
+  assert.equal(uvRequiredVersion('[tool.uv]\nrequired-version = ">=0.5"\n'), undefined, 'a range: the default uv');
+  assert.equal(uvRequiredVersion('[tool.uv]\ndev-dependencies = []\n[other]\nrequired-version = "0.1.0"\n'), undefined);
 });
 
 test('poetry.lock: Poetry fetched in a venv of its own, a venv, poetry install --with the test groups and -E the test extras', async () => {
