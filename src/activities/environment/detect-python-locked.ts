@@ -10,7 +10,8 @@
  *   told to stay offline and not to sync (sandbox-environment), so `uv run pytest` or a
  *   Makefile that runs it works in the agent's offline sandbox.
  * - Poetry: `python -m venv` then `poetry install` with `VIRTUAL_ENV` naming it (Poetry
- *   installs into an active venv), `--with` its test groups and `-E` its test extras.
+ *   installs into an active venv), `--with` its test groups (Poetry's own tables or PEP
+ *   735 `[dependency-groups]`) and `-E` its test extras.
  */
 import type { CacheLayout } from './cache-layout.js';
 import { Ecosystem } from '../../contracts/environment.js';
@@ -76,7 +77,9 @@ export function lockedPythonPlan(options: {
       };
     }
     case PythonManager.Poetry: {
-      const groups = managed.poetryGroups.filter(isTestGroup);
+      // Poetry 2 installs PEP 735 [dependency-groups] too, named the same way.
+      const declaredGroups = [...new Set([...managed.poetryGroups, ...project.declaredGroups])];
+      const groups = declaredGroups.filter(isTestGroup);
       const declared = new Set([...managed.poetryExtras.map(norm), ...project.extras.map(norm)]);
       const extras = TEST_EXTRAS.filter((e) => declared.has(e));
       const flags = [
@@ -85,7 +88,7 @@ export function lockedPythonPlan(options: {
         ...extras.flatMap((e) => ['-E', e]),
       ];
       const env = `VIRTUAL_ENV=${q(venv)} POETRY_VIRTUALENVS_IN_PROJECT=false POETRY_CACHE_DIR=${q(caches.poetry)}`;
-      const others = managed.poetryGroups.filter((g) => !groups.includes(g));
+      const others = declaredGroups.filter((g) => !groups.includes(g));
       return {
         detected: [
           `python: ${managed.why}: Poetry installs the locked versions into the venv ${venv} for this worktree; Poetry is on the sandbox's PATH ` +

@@ -125,6 +125,13 @@ test('poetry.lock: Poetry fetched in a venv of its own, a venv, poetry install -
   assert.match(said, /groups test, dev; docs only if not optional; extras testing/);
 });
 
+test('a Poetry 2 project with PEP 735 groups and no [tool.poetry] table: its test group installed --with', async () => {
+  const pep735 = '[project]\nname = "x"\n[dependency-groups]\ntests = ["pytest"]\nlint = ["ruff"]\n';
+  const { said, steps } = await commands({ 'pyproject.toml': pep735, 'poetry.lock': '' });
+  assert.match(steps[2] ?? '', /bin\/poetry install --no-interaction --with tests$/);
+  assert.match(said, /python: poetry\.lock: Poetry installs .*groups tests; lint only if not optional/);
+});
+
 test('no manager: [tool.poetry] without poetry.lock, or a plain pyproject, keeps the pip plan', async () => {
   for (const files of [{ 'pyproject.toml': POETRY_PROJECT }, { 'pyproject.toml': UV_PROJECT }]) {
     assert.equal(await readManagedProject(await project(files)), undefined);
