@@ -61,6 +61,7 @@ export interface BatchInput {
   readonly tuning?: RunInput['tuning'];
   /** From `.agent/config.json`, as start-run passes them: the answer timeout, setup. */
   readonly answerTimeoutMs?: number;
+  readonly planApproval?: RunInput['planApproval'];
   readonly setup?: RunInput['setup'];
   /** The repository's commands/model and AGENTS.md/CLAUDE.md, as start-run passes them. */
   readonly overrides?: RunInput['overrides'];

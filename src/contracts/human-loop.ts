@@ -7,8 +7,8 @@
 import type { IssueSourceKind } from './run.js';
 import type { RunBudget } from './usage.js';
 
-/** What a waiting run waits for: a raised budget (`extend`) or an answer (`reply`). */
-export const WaitKind = { Budget: 'budget', Answer: 'answer' } as const;
+/** What a waiting run waits for: a raised budget (`extend`), an answer (`reply`), its plan approved (`/approve`). */
+export const WaitKind = { Budget: 'budget', Answer: 'answer', Plan: 'plan' } as const;
 export type WaitKind = (typeof WaitKind)[keyof typeof WaitKind];
 
 /** The model's `ask` tool call, checked: one question, optionally the answers it offers. */
@@ -38,6 +38,8 @@ export interface RunWaiting {
   readonly timedOut?: boolean;
   /** The wait's timeout, ms. */
   readonly timeoutMs: number;
+  /** Plan: the step the run goes on to once the plan is approved. */
+  readonly next?: string;
 }
 
 /**
@@ -50,6 +52,11 @@ export function waitingLine(p: { readonly issue: number; readonly waiting?: RunW
   switch (w.kind) {
     case 'budget':
       return `waiting: budget exhausted (${w.reason}); run issue-agent extend --issue ${p.issue} --usd 5 (or --tokens N)`;
+    case 'plan': {
+      const how = `issue-agent reply --issue ${p.issue} "/approve"`;
+      const what = `the plan needs approval (${w.reason}); approve with ${how}, or reply with the changes you want`;
+      return w.timedOut === true ? `parked: ${what}` : `waiting: ${what}`;
+    }
     case 'answer': {
       const choices = w.choices === undefined ? '' : ` [choices: ${w.choices.join(' | ')}]`;
       const how = `issue-agent reply --issue ${p.issue} "your answer"`;
@@ -93,6 +100,9 @@ export const NoticeTemplate = {
   Question: 'question',
   /** The question on a GitHub issue: answered by a comment (relayed by the watcher) or `reply`. */
   QuestionGitHub: 'question-github',
+  /** The plan to approve (planApproval): `/approve`, or a reply with changes. */
+  Plan: 'plan',
+  PlanGitHub: 'plan-github',
 } as const;
 export type NoticeTemplate = (typeof NoticeTemplate)[keyof typeof NoticeTemplate];
 

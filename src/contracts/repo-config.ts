@@ -3,6 +3,7 @@
  * takes from it: the repository's own commands reach the validators as overrides of the
  * agent definition, so the agent files stay shared and unedited.
  */
+import type { PlanApprovalPolicy } from './plan-approval.js';
 import type { IssueSourceKind } from './run.js';
 import type { RunBudget } from './usage.js';
 
@@ -37,6 +38,8 @@ export interface RepoConfigFile {
   readonly maxIterations?: number;
   /** How long a run waits for an answer to the model's question before it parks (default 72). */
   readonly answerTimeoutHours?: number;
+  /** When the plan needs a person's `/approve` before the run changes anything (contracts/plan-approval.ts). */
+  readonly planApproval?: PlanApprovalPolicy;
   readonly model?: string;
   readonly issues?: IssueSourceKind;
   /** Agent directory relative to `.agent/` (e.g. `agents/default`), or an absolute path. */

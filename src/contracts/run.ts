@@ -1,6 +1,7 @@
 /**
  * The run: its input, its phases, the progress a query returns and the final result.
  */
+import type { PlanApprovalPolicy } from './plan-approval.js';
 import type { CarriedRun } from './carried-run.js';
 import type { DeliveryMode } from './delivery.js';
 import type { JsonValue } from './json.js';
@@ -48,6 +49,8 @@ export interface RunInput {
   readonly budgetPauseTimeoutMs?: number;
   /** How long a run waits for an answer to the model's `ask` before it parks; default 3 days. */
   readonly answerTimeoutMs?: number;
+  /** When the entry step's plan needs a person's `/approve` before the run goes on (contracts/plan-approval.ts). */
+  readonly planApproval?: PlanApprovalPolicy;
   /** Overrides the definition's cap (tests, `.agent/config.json` maxIterations). */
   readonly maxIterations?: number;
   /**

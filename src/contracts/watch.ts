@@ -224,6 +224,7 @@ export interface WatchInput {
   readonly budget?: RunInput['budget'];
   readonly answerTimeoutMs?: number;
   readonly setup?: RunInput['setup'];
+  readonly planApproval?: RunInput['planApproval'];
   /** Rounds of "a check failed on the delivered PR: work it" per pull request (default DEFAULT_CI_ROUNDS; 0: never). */
   readonly ciRounds?: number;
   readonly carry?: WatchCarry;

@@ -35,6 +35,7 @@ import { cancelSignal, progressQuery, raiseBudgetSignal, raiseBudgetUpdate, retr
 import { checkBudgetArgs, checkCancelArgs, checkRetryArgs, validateBudgetUpdate } from './run/message-checks.js';
 import { setHumanLoopHandlers } from './run/state/human-loop-handlers.js';
 import { awaitAnswer } from './run/state/answer-wait.js';
+import { awaitPlanApproval } from './run/state/plan-wait.js';
 import { AgentNameKey, DefinitionHashKey, IssueNumberKey } from './run/search-attributes.js';
 import { RunSession } from './run/state/run-session.js';
 import type { RunContext } from './run/run-context.js';
@@ -138,6 +139,10 @@ async function runLoop(session: RunSession, ctx: RunContext, comment: ProgressCo
         continue;
       case 'question':
         await awaitAnswer(session, outcome.question, () => comment.step(session));
+        continue;
+      case 'plan':
+        // Approved: the state moved on to outcome.next; a change request: the plan step runs again.
+        await awaitPlanApproval(session, outcome, () => comment.step(session));
         continue;
       case 'done':
       case 'no-change':

@@ -117,11 +117,11 @@ export async function replyCommand(argv: readonly string[]): Promise<number> {
   const text = raw.trim();
   return withRun('reply', argv, async ({ cli, workflowId, local }) => {
     const progress = await liveProgress(cli, workflowId, 'answer');
-    if (progress.waiting?.kind !== 'answer') {
+    if (progress.waiting?.kind !== 'answer' && progress.waiting?.kind !== 'plan') {
       throw new AgentError(
         HostErrorCode.RunNotWaiting,
-        `run ${workflowId} asked no question (phase ${progress.phase}); the reply was not sent`,
-        { where: '--issue', expected: 'a run whose status says "waiting for an answer"' },
+        `run ${workflowId} asked no question and has no plan to approve (phase ${progress.phase}); the reply was not sent`,
+        { where: '--issue', expected: 'a run whose status says "waiting for an answer" or "the plan needs approval"' },
       );
     }
     const author = localAuthor();

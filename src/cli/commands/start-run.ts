@@ -176,6 +176,9 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       ...(Object.keys(parameters).length === 0 ? {} : { parameters }),
       ...(maxIterations === undefined ? {} : { maxIterations }),
       ...(config.answerTimeoutHours === undefined ? {} : { answerTimeoutMs: config.answerTimeoutHours * 3_600_000 }),
+      ...(config.planApproval === undefined || config.planApproval === 'never'
+        ? {}
+        : { planApproval: config.planApproval }),
       ...(maxUsd === undefined && maxTokens === undefined && config.budget?.hardMaxUsd === undefined
         ? {}
         : {

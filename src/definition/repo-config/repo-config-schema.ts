@@ -29,6 +29,20 @@ export const REPO_CONFIG_SCHEMA = {
     },
     maxIterations: { type: 'integer', minimum: 1 },
     answerTimeoutHours: { type: 'number', exclusiveMinimum: 0 },
+    planApproval: {
+      anyOf: [
+        { enum: ['never', 'always'] },
+        {
+          type: 'object',
+          additionalProperties: false,
+          minProperties: 1,
+          properties: {
+            maxFiles: { type: 'integer', minimum: 0 },
+            paths: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+          },
+        },
+      ],
+    },
     model: { type: 'string', minLength: 1 },
     issues: { enum: ['local', 'github'] },
     agent: { type: 'string', minLength: 1 },

@@ -3,6 +3,7 @@
  * detected commands for what it leaves out, and AGENTS.md / CLAUDE.md. `notes` says what
  * was chosen and why, for the CLI to print on stderr.
  */
+import type { PlanApprovalPolicy } from '../../contracts/plan-approval.js';
 import { isAbsolute, join } from 'node:path';
 import {
   setupCommandsOf,
@@ -80,12 +81,14 @@ export function configuredRunFields(settings: RepoSettings): {
   answerTimeoutMs?: number;
   setup?: readonly string[];
   maxIterations?: number;
+  planApproval?: PlanApprovalPolicy;
 } {
-  const { budget, answerTimeoutHours, maxIterations } = settings.config;
+  const { budget, answerTimeoutHours, maxIterations, planApproval } = settings.config;
   return {
     ...(budget?.maxUsd === undefined && budget?.maxTokens === undefined ? {} : { budget: { ...budget } }),
     ...(answerTimeoutHours === undefined ? {} : { answerTimeoutMs: answerTimeoutHours * 3_600_000 }),
     ...(settings.setup === undefined ? {} : { setup: settings.setup }),
     ...(maxIterations === undefined ? {} : { maxIterations }),
+    ...(planApproval === undefined || planApproval === 'never' ? {} : { planApproval }),
   };
 }

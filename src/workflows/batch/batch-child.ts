@@ -61,6 +61,7 @@ export async function runIssueChild(
     ...(input.tuning ? { tuning: input.tuning } : {}),
     ...(input.answerTimeoutMs === undefined ? {} : { answerTimeoutMs: input.answerTimeoutMs }),
     ...(input.setup ? { setup: input.setup } : {}),
+    ...(input.planApproval === undefined ? {} : { planApproval: input.planApproval }),
     ...(input.overrides ? { overrides: input.overrides } : {}),
     ...(input.repoInstructions ? { repoInstructions: input.repoInstructions } : {}),
   };

@@ -24,6 +24,7 @@ import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
 import { runModelStep } from './model-step.js';
+import { planForApproval } from './plan-gate.js';
 import { runRunnerStep } from './runner-step.js';
 
 export async function runFlowIteration(ctx: RunContext, session: RunSession): Promise<IterationOutcome> {
@@ -90,11 +91,14 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
     closingValidated: false,
   };
   switch (route.kind) {
-    case 'goto':
+    case 'goto': {
       for (const warning of route.warnings) log.warn(warning);
+      const plan = planForApproval(ctx, session, step, output, route.stepId);
+      if (plan !== undefined) return plan;
       log.info(`[StepFlow] Routing decision: ${step.stepId} -> ${route.stepId}`);
       session.update(goToStep(session.state, route.stepId));
       break;
+    }
     case 'closing': {
       const conditions = await runCompletionConditions(ctx, session, step.stepId, output);
       if (conditions.kind !== 'passed') return conditions;

@@ -3,11 +3,11 @@
  * (named apart from it). One activity resolves the step's schema and prompt and runs
  * the tool loop ('one-activity-step'; histories from before resolved schema and prompt
  * in activities of their own first). Schema failures (resolution or an invalid final
- * answer) are counted toward schema fail-fast: two in a row end the run with
- * FAILED_SCHEMA_RESOLUTION.
+ * answer) are counted toward schema fail-fast: two in a row end the run with FAILED_SCHEMA_RESOLUTION.
  */
 import { ApplicationFailure, log, patched } from '@temporalio/workflow';
 import { stepInputVariables } from './declared-inputs.js';
+import { planPending } from './plan-gate.js';
 import { withParameterDefaults } from '../../contracts/parameter-values.js';
 import type { QueryStepInput, QueryStepOutput, ResolvePromptInput, SchemaDigest } from '../../contracts/activities.js';
 import type { StepDefinition } from '../../contracts/definition.js';
@@ -209,7 +209,7 @@ async function runModelActivity(
             issueContext: ctx.issueContext,
             ...resolution,
             model: step.model === undefined ? ctx.definition.model : { ...ctx.definition.model, model: step.model },
-            readOnly: step.readOnly,
+            readOnly: step.readOnly || planPending(ctx, session, step),
             tools: {
               issueSource: ctx.input.issueSource,
               repoPath: ctx.input.repoPath,

@@ -9,6 +9,14 @@ export type IterationOutcome =
   | { readonly kind: 'budget-exhausted'; readonly reason: string }
   /** The model asked a question (the `ask` tool): the run waits for an answer, then runs the step again. */
   | { readonly kind: 'question'; readonly question: AskedQuestion }
+  /** The entry step's plan needs a person's `/approve` (planApproval): the run waits, then goes on to `next`. */
+  | {
+      readonly kind: 'plan';
+      readonly next: string;
+      readonly reason: string;
+      readonly files: readonly string[];
+      readonly plan: string;
+    }
   | { readonly kind: 'done'; readonly reason: string; readonly verdict?: string; readonly boundary?: BoundaryReport }
   /** Nothing to change, confirmed and declared (contracts/no-change.ts): no delivery; `boundary` is the comment and label. */
   | {

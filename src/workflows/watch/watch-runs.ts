@@ -43,6 +43,7 @@ function runInput(session: WatchSession, work: PendingWork): RunInput {
     ...(input.budget ? { budget: input.budget } : {}),
     ...(input.answerTimeoutMs === undefined ? {} : { answerTimeoutMs: input.answerTimeoutMs }),
     ...(input.setup ? { setup: input.setup } : {}),
+    ...(input.planApproval === undefined ? {} : { planApproval: input.planApproval }),
     progressComment: input.uiWorkflowsUrl === undefined ? {} : { uiWorkflowsUrl: input.uiWorkflowsUrl },
   };
 }

@@ -33,7 +33,8 @@ export function setHumanLoopHandlers(session: RunSession): void {
       validator: (args: unknown) => {
         const checked = checkAnswerArgs(args);
         if (!checked.ok) throw new Error(checked.reason);
-        if (session.waiting?.kind !== 'answer') throw new Error(NOT_WAITING);
+        const kind = session.waiting?.kind;
+        if (kind !== 'answer' && kind !== 'plan') throw new Error(NOT_WAITING);
       },
     },
   );

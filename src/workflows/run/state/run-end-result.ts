@@ -53,6 +53,7 @@ export function toResult(session: RunSession, outcome: RunEnd): RunResult {
     case 'continue':
     case 'budget-exhausted':
     case 'question':
+    case 'plan':
       return { ...base, outcome: 'failed', code: FailureType.Aborted, reason: 'run loop ended unexpectedly' };
   }
 }

@@ -13,7 +13,7 @@ import { totalTokens, type RunBudget } from '../../../contracts/usage.js';
 import { isRepoUrl } from '../../../contracts/repo-url.js';
 import type { HumanAnswer, RunWaiting } from '../../../contracts/human-loop.js';
 import { budgetStatus, initialRunState, type RunState } from './run-state.js';
-import { addGuidance, answerQuestion, raiseBudget, withPhase } from './run-transitions.js';
+import { addGuidance, answerWait, raiseBudget, withPhase } from './run-transitions.js';
 import {
   NOTHING_PUBLISHED,
   publishProgress,
@@ -225,10 +225,10 @@ export class RunSession {
   /** An answer (checked payload) to the question the run waits on: the asking step's next prompt quotes it. */
   receiveAnswer(answer: HumanAnswer): boolean {
     const waiting = this.#waiting;
-    if (waiting?.kind !== 'answer') return false;
-    log.info('answer received', { author: answer.author });
+    if (waiting?.kind !== 'answer' && waiting?.kind !== 'plan') return false;
+    log.info('answer received', { author: answer.author, to: waiting.kind });
     this.#waiting = undefined;
-    this.update(answerQuestion(this.state, { question: waiting.reason, ...answer }));
+    this.update(answerWait(this.state, waiting, answer));
     return true;
   }
 

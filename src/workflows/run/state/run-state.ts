@@ -32,6 +32,8 @@ export interface RunState {
   readonly operatorGuidance?: string;
   /** A person's answer to the model's question: quoted in the asking step's next prompt. */
   readonly pendingAnswer?: AnsweredQuestion;
+  /** A person approved the entry step's plan (`/approve`): the run goes on past it and may write. */
+  readonly planApproved?: boolean;
   readonly consecutiveSchemaFailures: number;
   /** Completion attempts that failed validation, per completion step. */
   readonly completionAttempts: Readonly<Record<string, number>>;

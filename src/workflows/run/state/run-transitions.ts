@@ -3,7 +3,8 @@
  * pure functions, applied by RunSession.update. A name says what happened in the run
  * (a step answered, a check counted, the flow sent back), so no caller copies the state.
  */
-import type { AnsweredQuestion, AskedQuestion } from '../../../contracts/human-loop.js';
+import type { AnsweredQuestion, AskedQuestion, HumanAnswer, RunWaiting } from '../../../contracts/human-loop.js';
+import { isApproval } from '../../../contracts/plan-approval.js';
 import type { StepKind } from '../../../contracts/intents.js';
 import { isJsonObject } from '../../../contracts/json.js';
 import type { RunPhase, StepRecord } from '../../../contracts/run.js';
@@ -50,6 +51,17 @@ export function takeAnswer(state: RunState): { state: RunState; answer?: Answere
 /** A person answered the model's question: the asking step runs again with the answer quoted. */
 export function answerQuestion(state: RunState, answer: AnsweredQuestion): RunState {
   return { ...state, pendingAnswer: answer };
+}
+
+/**
+ * A person's answer to what the run waits on: `/approve` of a plan moves the flow on to the
+ * step the plan routed to; anything else (an answer, a change request) is quoted in the
+ * waiting step's next prompt.
+ */
+export function answerWait(state: RunState, waiting: RunWaiting, answer: HumanAnswer): RunState {
+  if (waiting.kind === 'plan' && isApproval(answer.text) && waiting.next !== undefined)
+    return { ...state, planApproved: true, stepId: waiting.next };
+  return answerQuestion(state, { question: waiting.reason, ...answer });
 }
 
 /** Takes the operator's guidance, if any, clearing it from state. */

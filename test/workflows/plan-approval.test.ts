@@ -1,0 +1,88 @@
+/**
+ * Plan approval (issue 40), end to end on the dev server with real runs of the default
+ * playbook and a scripted model: with `planApproval: always`, the entry step (the plan)
+ * runs read-only, so its attempt to write a file fails and nothing in the worktree changes;
+ * the plan is posted on the issue and the run waits; a reply with changes makes the plan
+ * again with the reply quoted; `/approve` moves the run on, and it delivers the fix.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { execa } from 'execa';
+import type { SessionScript } from '../../src/dev/model-server/session-script.js';
+import { localIssuePath } from '../../src/activities/issues/local-issue-store.js';
+import { answerUpdate, progressQuery } from '../../src/workflows/run/messages.js';
+import { fixSession } from '../helpers/fix-session.js';
+import { runScenario } from '../helpers/run-scenario.js';
+import { teardownEnv } from '../helpers/temporal-env.js';
+import { until } from '../helpers/until.js';
+
+after(teardownEnv);
+
+const CHANGE = 'please keep the doc comment as it is';
+
+function planSession(): SessionScript {
+  const fix = fixSession({
+    name: 'sum',
+    fix: { path: 'src/sum.js', old: 'return a - b;', new: 'return a + b;' },
+    testCommand: 'npm test --silent',
+  });
+  const understand = fix.rules.find((r) => r.id === 'understand')!;
+  return {
+    ...fix,
+    rules: [
+      {
+        id: 'plan-tries-to-write',
+        when: { promptContains: 'Step initial.understand', turn: 0 },
+        times: 1,
+        respond: { toolUse: [{ name: 'bash', input: { command: 'echo planted > src/sum.js; echo "rc=$?"' } }] },
+      },
+      { ...understand, id: 'plan', when: { promptContains: 'Step initial.understand', turn: 1 }, times: 1 },
+      {
+        ...understand,
+        id: 'plan-again',
+        when: { promptContains: ['Step initial.understand', CHANGE], turn: 0 },
+        times: 1,
+      },
+      ...fix.rules.filter((r) => r.id !== 'understand'),
+    ],
+  };
+}
+
+test(
+  'planApproval always: a read-only plan, a change request, /approve, then the fix',
+  { timeout: 300_000 },
+  async () => {
+    const { result, model, repoPath } = await runScenario({
+      session: planSession(),
+      input: { planApproval: 'always', delivery: 'merge' },
+      during: async (handle, model, run) => {
+        const waitingForPlan = (times: number) => async () => {
+          const p = await handle.query(progressQuery).catch(() => undefined);
+          const issue = await readFile(localIssuePath(run.repoPath, run.issue), 'utf8');
+          const posted = issue.split('The plan, for your approval').length - 1;
+          return p?.waiting?.kind === 'plan' && posted >= times ? { p, issue } : undefined;
+        };
+        const first = await until('the plan posted', waitingForPlan(1), 120_000, 100);
+        assert.match(first.issue, /Files it names: `src\/sum\.js`/);
+        assert.match(first.issue, /plan approval is always required/);
+        const planted = await execa('grep', ['-rl', 'planted', `${run.repoPath}/.git/agent/worktrees`], {
+          reject: false,
+        });
+        assert.equal(planted.stdout, '', 'the plan step could not write');
+        assert.equal(model.stats().byRule['reproduce'] ?? 0, 0, 'nothing ran past the plan');
+
+        await handle.executeUpdate(answerUpdate, { args: [{ author: 'ann', text: CHANGE }] });
+        await until('the plan made again and posted', waitingForPlan(2), 120_000, 100);
+        assert.equal(model.stats().byRule['plan-again'], 1, 'the change request reached the plan step');
+        assert.equal(model.stats().byRule['reproduce'] ?? 0, 0, 'still nothing past the plan');
+        await handle.executeUpdate(answerUpdate, { args: [{ author: 'ann', text: 'Looks right.\n/approve' }] });
+      },
+    });
+    assert.equal(result.outcome, 'success', result.reason);
+    assert.equal(model.stats().byRule['reproduce'], 1);
+    const sum = await readFile(`${repoPath}/src/sum.js`, 'utf8');
+    assert.match(sum, /return a \+ b;/, 'the fix was delivered (merge)');
+    assert.doesNotMatch(sum, /planted/);
+  },
+);
