@@ -39,6 +39,11 @@ test('node TAP, cargo, go -v and pytest JUnit name their passing tests; plain go
     '<testcase classname="tests.test_a" name="test_bad" file="tests/test_a.py"><failure message="x">E</failure></testcase>' +
     '<testcase classname="tests.test_a.TestC" name="test_skip" file="tests/test_a.py"><skipped/></testcase></testsuite>';
   assert.deepEqual(passedTests('', { junitXml }), ['tests/test_a.py::test_ok']);
+  const surefireXml = [
+    '<testsuite name="demo.CalcTest"><testcase name="adds" classname="demo.CalcTest"/>' +
+      '<testcase name="subtracts" classname="demo.CalcTest"><failure message="x"/></testcase></testsuite>',
+  ];
+  assert.deepEqual(passedTests('', { surefireXml }), ['demo.CalcTest#adds'], 'Maven: PASS_TO_PASS from Surefire');
 });
 
 const run = (over: Partial<SuiteRun>): SuiteRun => ({ ran: true, exitCode: 0, failures: [], ...over });

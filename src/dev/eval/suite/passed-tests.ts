@@ -18,6 +18,7 @@
  */
 import { stripAnsi } from '../../../activities/conditions/strip-ansi.js';
 import { passedInJUnitXml } from '../../../activities/conditions/test-reports/junit-xml.js';
+import { passedInSurefireXml } from '../../../activities/conditions/test-reports/surefire-xml.js';
 import type { TestReports } from '../../../activities/conditions/test-reports/parse-test-failures.js';
 
 type Lines = readonly string[];
@@ -100,6 +101,7 @@ export function passedTests(output: string, reports: TestReports = {}): string[]
   const lines = stripAnsi(output).split(/\r?\n/);
   const names = [
     ...(reports.junitXml === undefined ? [] : passedInJUnitXml(reports.junitXml)),
+    ...(reports.surefireXml === undefined ? [] : passedInSurefireXml(reports.surefireXml)),
     ...cargo(lines),
     ...go(lines),
     ...nodeTap(lines),
