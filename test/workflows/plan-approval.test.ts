@@ -9,45 +9,14 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { execa } from 'execa';
-import type { SessionScript } from '../../src/dev/model-server/session-script.js';
 import { localIssuePath } from '../../src/activities/issues/local-issue-store.js';
 import { answerUpdate, progressQuery } from '../../src/workflows/run/messages.js';
-import { fixSession } from '../helpers/fix-session.js';
+import { CHANGE, planSession } from './plan-session.js';
 import { runScenario } from '../helpers/run-scenario.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { until } from '../helpers/until.js';
 
 after(teardownEnv);
-
-const CHANGE = 'please keep the doc comment as it is';
-
-function planSession(): SessionScript {
-  const fix = fixSession({
-    name: 'sum',
-    fix: { path: 'src/sum.js', old: 'return a - b;', new: 'return a + b;' },
-    testCommand: 'npm test --silent',
-  });
-  const understand = fix.rules.find((r) => r.id === 'understand')!;
-  return {
-    ...fix,
-    rules: [
-      {
-        id: 'plan-tries-to-write',
-        when: { promptContains: 'Step initial.understand', turn: 0 },
-        times: 1,
-        respond: { toolUse: [{ name: 'bash', input: { command: 'echo planted > src/sum.js; echo "rc=$?"' } }] },
-      },
-      { ...understand, id: 'plan', when: { promptContains: 'Step initial.understand', turn: 1 }, times: 1 },
-      {
-        ...understand,
-        id: 'plan-again',
-        when: { promptContains: ['Step initial.understand', CHANGE], turn: 0 },
-        times: 1,
-      },
-      ...fix.rules.filter((r) => r.id !== 'understand'),
-    ],
-  };
-}
 
 test(
   'planApproval always: a read-only plan, a change request, /approve, then the fix',
