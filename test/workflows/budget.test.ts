@@ -98,7 +98,10 @@ test(
     assert.equal(raised, 0.00002, 'the extension was capped at the hard limit');
     assert.equal(result.outcome, 'failed');
     assert.equal(result.code, 'BUDGET_EXHAUSTED');
-    assert.match(result.reason, /(reached the hard limit of \$0\.00002|\$0\.00002 was left).*, which no extension passes/);
+    assert.match(
+      result.reason,
+      /(reached the hard limit of \$0\.00002|\$0\.00002 was left).*, which no extension passes/,
+    );
     assert.equal(result.boundary, undefined, 'nothing delivered');
   },
 );
