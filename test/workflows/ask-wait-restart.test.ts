@@ -6,20 +6,13 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { createModelServer } from '../../src/dev/model-server/model-server.js';
-import { createSampleRepo } from '../../src/dev/sample-repo.js';
-import { PROJECT_ROOT } from '../../src/host/project-root.js';
+import { readFile } from 'node:fs/promises';
 import { localIssuePath } from '../../src/activities/issues/local-issue-store.js';
 import { answerUpdate, progressQuery } from '../../src/workflows/run/messages.js';
-import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
-import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
-import { startWorkerProcess, waitFor } from '../helpers/worker-process.js';
+import { teardownEnv } from '../helpers/temporal-env.js';
+import { until } from '../helpers/until.js';
 import { ANSWER, askingSession } from './asking-session.js';
+import { restartableRun } from './restartable-run.js';
 
 after(teardownEnv);
 
@@ -27,54 +20,23 @@ test(
   'a worker killed while the run waits for an answer: a new worker takes the answer',
   { timeout: 240_000 },
   async () => {
-    const env = await testEnv();
-    const model = await createModelServer({ session: askingSession() });
-    const { repoPath, issue } = await createSampleRepo();
-    const taskQueue = `ask-restart-${Date.now()}`;
-    const workerEnv = {
-      TEMPORAL_ADDRESS: serverAddress(env),
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      ANTHROPIC_BASE_URL: model.url,
-      LOG_LEVEL: 'ERROR',
-    };
-    let first: ChildProcess | undefined = startWorkerProcess(workerEnv);
-    let second: ChildProcess | undefined;
+    const run = await restartableRun('ask-restart', askingSession());
+    const { handle, model } = run;
     try {
-      const handle = await env.client.workflow.start(runAgentWorkflow, {
-        taskQueue,
-        workflowId: `ask-restart-${Date.now()}`,
-        args: [
-          {
-            issue,
-            agentDir: PROJECT_ROOT,
-            repoPath,
-            issueSource: 'local',
-            delivery: 'merge',
-            artifactsDir: await mkdtemp(join(tmpdir(), 'artifacts-')),
-          },
-        ],
-      });
-      await waitFor(() => (model.stats().byRule['ask'] ?? 0) >= 1, 120_000, 'the model to ask');
-      let waiting = false;
-      for (let i = 0; i < 300 && !waiting; i++) {
-        const p = await handle.query(progressQuery).catch(() => undefined);
-        const text = await readFile(localIssuePath(repoPath, issue), 'utf8');
-        waiting = p?.phase === 'waiting-for-answer' && text.includes('agent:waiting');
-        if (!waiting) await sleep(100);
-      }
-      assert.ok(waiting, 'the run waits for an answer, its question posted');
-      const pending = (await handle.describe()).raw.pendingActivities ?? [];
-      assert.deepEqual(
-        pending.map((a) => a.activityType?.name),
-        [],
-        'no activity runs while the run waits',
+      await until(
+        'the question posted, nothing pending',
+        async () => {
+          const p = await handle.query(progressQuery).catch(() => undefined);
+          const text = await readFile(localIssuePath(run.repoPath, run.issue), 'utf8');
+          const pending = (await handle.describe()).raw.pendingActivities?.length ?? 0;
+          return p?.phase === 'waiting-for-answer' && text.includes('agent:waiting') && pending === 0
+            ? true
+            : undefined;
+        },
+        120_000,
+        100,
       );
-
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first!.once('exit', resolve));
-      first = undefined;
-      await sleep(1000);
-      second = startWorkerProcess(workerEnv);
+      await run.restartWorker();
       await handle.executeUpdate(answerUpdate, { args: [{ author: 'ann', text: ANSWER }] });
       const result = await handle.result();
       assert.equal(result.outcome, 'success', result.reason);
@@ -82,9 +44,7 @@ test(
       assert.equal(byRule['ask'], 1, 'the question was not asked again after the restart');
       assert.equal(byRule['understand-with-answer'], 1, 'the answer reached the next prompt');
     } finally {
-      first?.kill('SIGKILL');
-      second?.kill('SIGKILL');
-      await model.close();
+      await run.close();
     }
   },
 );

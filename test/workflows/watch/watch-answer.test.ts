@@ -8,21 +8,11 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, realpath } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { execa } from 'execa';
-import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
-import { createModelServer } from '../../../src/dev/model-server/model-server.js';
-import { createSampleRepo } from '../../../src/dev/sample-repo.js';
-import { PROJECT_ROOT } from '../../../src/host/project-root.js';
-import type { WatchInput } from '../../../src/contracts/watch.js';
 import { progressQuery } from '../../../src/workflows/run/messages.js';
 import type { runAgentWorkflow } from '../../../src/workflows/run-agent.js';
 import { runWatchWorkflow } from '../../../src/workflows/watch/run-watch.js';
-import { githubRunWorker } from './github-run-worker.js';
-import { startFakeGitHubServer } from '../../helpers/fake-github-server.js';
+import { githubWatchScenario } from './github-watch-scenario.js';
 import { until } from '../../helpers/until.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 import { ANSWER, askingSession, QUESTION } from '../asking-session.js';
@@ -33,44 +23,13 @@ const TOKEN = ['ghp', 'watchanswer0123456789abcd'].join('_');
 
 test('a question on a GitHub issue: a stranger is ignored, a collaborator answers', { timeout: 400_000 }, async () => {
   const env = await testEnv();
-  const definition = await loadAgentDefinitionOrThrow(PROJECT_ROOT);
-  const server = await startFakeGitHubServer({ token: TOKEN });
-  server.addIssue({
-    number: 1,
-    title: 'sum() subtracts instead of adding',
-    body: '`sum(2, 3)` returns `-1`; it should return `5`. The test in `test/sum.test.js` fails.',
-    labels: ['agent', 'bug'],
-  });
-  const { repoPath } = await createSampleRepo({ issue: 1 });
-  const remote = await realpath(await mkdtemp(join(tmpdir(), 'watch-remote-')));
-  await execa('git', ['init', '--quiet', '--bare', '--initial-branch=main', remote]);
-  await execa('git', ['-C', repoPath, 'remote', 'add', 'origin', remote]);
-  await execa('git', ['-C', repoPath, 'push', '--quiet', 'origin', 'main']);
-
-  const model = await createModelServer({ session: askingSession() });
-  const taskQueue = `watch-answer-${Date.now()}`;
-  const worker = await githubRunWorker({ modelUrl: model.url, githubUrl: server.url, token: TOKEN, taskQueue });
-  const repoId = `watch-answer-${Date.now()}`;
-  const runId = `${repoId}/${definition.name}/issue-1`;
-  const input: WatchInput = {
-    agentName: definition.name,
-    agentDir: PROJECT_ROOT,
-    repoPath,
-    issueSource: 'github',
-    repoId,
-    artifactsDir: await mkdtemp(join(tmpdir(), 'watch-artifacts-')),
-    delivery: 'pr',
-    label: 'agent',
-    mention: '@issue-agent',
-    concurrency: 1,
-    pollIntervalMs: 500,
-  };
-  const issue = () => server.issue(1)!;
+  const s = await githubWatchScenario({ name: 'watch-answer', token: TOKEN, session: askingSession() });
+  const { server, model, worker, input, runId, issue, taskQueue } = s;
   try {
     await worker.runUntil(async () => {
       const watcher = await env.client.workflow.start(runWatchWorkflow, {
         taskQueue,
-        workflowId: `${repoId}/watch`,
+        workflowId: `${input.repoId}/watch`,
         args: [input],
       });
       const question = await until('the question on the issue', () =>
@@ -103,7 +62,6 @@ test('a question on a GitHub issue: a stranger is ignored, a collaborator answer
       await watcher.result();
     });
   } finally {
-    await model.close();
-    await server.close();
+    await s.close();
   }
 });

@@ -13,21 +13,12 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, realpath } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import type { Client } from '@temporalio/client';
-import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
-import { createModelServer } from '../../../src/dev/model-server/model-server.js';
 import type { SessionScript } from '../../../src/dev/model-server/session-script.js';
-import { createSampleRepo } from '../../../src/dev/sample-repo.js';
-import { PROJECT_ROOT } from '../../../src/host/project-root.js';
-import type { WatchInput } from '../../../src/contracts/watch.js';
 import { runWatchWorkflow } from '../../../src/workflows/watch/run-watch.js';
-import { githubRunWorker } from './github-run-worker.js';
-import { startFakeGitHubServer } from '../../helpers/fake-github-server.js';
+import { githubWatchScenario } from './github-watch-scenario.js';
 import { fixSession } from '../../helpers/fix-session.js';
 import { until as untilAt } from '../../helpers/until.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
@@ -83,40 +74,10 @@ test(
   { timeout: 600_000 },
   async () => {
     const env = await testEnv();
-    const definition = await loadAgentDefinitionOrThrow(PROJECT_ROOT);
-    const server = await startFakeGitHubServer({ token: TOKEN });
-    server.addIssue({
-      number: 1,
-      title: 'sum() subtracts instead of adding',
-      body: '`sum(2, 3)` returns `-1`; it should return `5`. The test in `test/sum.test.js` fails.',
-      labels: ['agent', 'bug'],
-    });
-    const { repoPath } = await createSampleRepo({ issue: 1 });
-    const remote = await realpath(await mkdtemp(join(tmpdir(), 'watch-remote-')));
-    await execa('git', ['init', '--quiet', '--bare', '--initial-branch=main', remote]);
-    await execa('git', ['-C', repoPath, 'remote', 'add', 'origin', remote]);
-    await execa('git', ['-C', repoPath, 'push', '--quiet', 'origin', 'main']);
+    const s = await githubWatchScenario({ name: 'watch-ci', token: TOKEN, session: twoRuns() });
+    const { server, model, worker, remote, input, runId, taskQueue } = s;
     const remoteHead = async (): Promise<string> =>
       String((await execa('git', ['--git-dir', remote, 'rev-parse', 'refs/heads/agent/issue-1'])).stdout).trim();
-
-    const model = await createModelServer({ session: twoRuns() });
-    const taskQueue = `watch-ci-${Date.now()}`;
-    const worker = await githubRunWorker({ modelUrl: model.url, githubUrl: server.url, token: TOKEN, taskQueue });
-    const repoId = `watch-ci-${Date.now()}`;
-    const runId = `${repoId}/${definition.name}/issue-1`;
-    const input: WatchInput = {
-      agentName: definition.name,
-      agentDir: PROJECT_ROOT,
-      repoPath,
-      issueSource: 'github',
-      repoId,
-      artifactsDir: await mkdtemp(join(tmpdir(), 'watch-artifacts-')),
-      delivery: 'pr',
-      label: 'agent',
-      mention: '@issue-agent',
-      concurrency: 1,
-      pollIntervalMs: 500,
-    };
     const ended = (n: number) => async () => {
       const e = await executions(env.client, runId);
       return e.length === n && e.every((s) => s !== 'RUNNING') ? e : undefined;
@@ -125,7 +86,7 @@ test(
       await worker.runUntil(async () => {
         const watcher = await env.client.workflow.start(runWatchWorkflow, {
           taskQueue,
-          workflowId: `${repoId}/watch`,
+          workflowId: `${input.repoId}/watch`,
           args: [input],
         });
         assert.deepEqual(await until('the first run to end', ended(1)), ['COMPLETED']);
@@ -165,8 +126,7 @@ test(
         await watcher.result();
       });
     } finally {
-      await model.close();
-      await server.close();
+      await s.close();
     }
   },
 );

@@ -8,21 +8,13 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, realpath } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { execa } from 'execa';
-import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
-import { createModelServer } from '../../../src/dev/model-server/model-server.js';
-import { createSampleRepo, DEMO_DIR } from '../../../src/dev/sample-repo.js';
-import { PROJECT_ROOT } from '../../../src/host/project-root.js';
-import type { WatchInput } from '../../../src/contracts/watch.js';
+import { DEMO_DIR } from '../../../src/dev/sample-repo.js';
 import { progressQuery } from '../../../src/workflows/run/messages.js';
 import type { runAgentWorkflow } from '../../../src/workflows/run-agent.js';
 import { runWatchWorkflow } from '../../../src/workflows/watch/run-watch.js';
-import { githubRunWorker } from './github-run-worker.js';
-import { startFakeGitHubServer } from '../../helpers/fake-github-server.js';
+import { githubWatchScenario } from './github-watch-scenario.js';
 import { until } from '../../helpers/until.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 
@@ -36,45 +28,18 @@ test(
   { timeout: 400_000 },
   async () => {
     const env = await testEnv();
-    const definition = await loadAgentDefinitionOrThrow(PROJECT_ROOT);
-    const server = await startFakeGitHubServer({ token: TOKEN });
-    server.addIssue({
-      number: 1,
-      title: 'sum() subtracts instead of adding',
-      body: '`sum(2, 3)` returns `-1`; it should return `5`. The test in `test/sum.test.js` fails.',
-      labels: ['agent', 'bug'],
+    const s = await githubWatchScenario({
+      name: 'watch-extend',
+      token: TOKEN,
+      session: join(DEMO_DIR, 'session.json'),
+      input: { budget: { maxUsd: LIMIT_USD } },
     });
-    const { repoPath } = await createSampleRepo({ issue: 1 });
-    const remote = await realpath(await mkdtemp(join(tmpdir(), 'watch-remote-')));
-    await execa('git', ['init', '--quiet', '--bare', '--initial-branch=main', remote]);
-    await execa('git', ['-C', repoPath, 'remote', 'add', 'origin', remote]);
-    await execa('git', ['-C', repoPath, 'push', '--quiet', 'origin', 'main']);
-
-    const model = await createModelServer({ session: join(DEMO_DIR, 'session.json') });
-    const taskQueue = `watch-extend-${Date.now()}`;
-    const worker = await githubRunWorker({ modelUrl: model.url, githubUrl: server.url, token: TOKEN, taskQueue });
-    const repoId = `watch-extend-${Date.now()}`;
-    const runId = `${repoId}/${definition.name}/issue-1`;
-    const input: WatchInput = {
-      agentName: definition.name,
-      agentDir: PROJECT_ROOT,
-      repoPath,
-      issueSource: 'github',
-      repoId,
-      artifactsDir: await mkdtemp(join(tmpdir(), 'watch-artifacts-')),
-      delivery: 'pr',
-      label: 'agent',
-      mention: '@issue-agent',
-      concurrency: 1,
-      pollIntervalMs: 500,
-      budget: { maxUsd: LIMIT_USD },
-    };
-    const issue = () => server.issue(1)!;
+    const { server, worker, input, runId, issue, taskQueue } = s;
     try {
       await worker.runUntil(async () => {
         const watcher = await env.client.workflow.start(runWatchWorkflow, {
           taskQueue,
-          workflowId: `${repoId}/watch`,
+          workflowId: `${input.repoId}/watch`,
           args: [input],
         });
         const notice = await until('the budget pause on the issue', () =>
@@ -105,8 +70,7 @@ test(
         await watcher.result();
       });
     } finally {
-      await model.close();
-      await server.close();
+      await s.close();
     }
   },
 );

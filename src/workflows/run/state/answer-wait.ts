@@ -11,11 +11,12 @@
  * status and the Web UI say, and waits on (with no timer) for a later answer or a retry.
  * Reached only through patched('ask-and-wait') (flow/asked-step.ts).
  */
-import { CancellationScope, condition, log } from '@temporalio/workflow';
+import { log } from '@temporalio/workflow';
 import { DEFAULT_ANSWER_TIMEOUT_MS, WAITING_LABEL, type AskedQuestion } from '../../../contracts/human-loop.js';
 import type { RunInput } from '../../../contracts/run.js';
 import { totalTokens } from '../../../contracts/usage.js';
 import { formatPause } from './budget-pause.js';
+import { waitForPerson } from './person-wait.js';
 import type { RunSession } from './run-session.js';
 import { controlCommand, postNotice, questionText } from './wait-notice.js';
 
@@ -61,17 +62,5 @@ export async function awaitAnswer(
     labels: { add: [WAITING_LABEL] },
   });
   await shown();
-  const waitEnded = (): boolean => session.waiting === undefined;
-  try {
-    if (!(await condition(waitEnded, timeoutMs))) {
-      log.warn('no answer within the answer timeout: the run is parked until a reply or a retry', { timeoutMs });
-      session.waitFor({ ...waiting, timedOut: true });
-      session.setPhase('unanswered');
-      await shown();
-      await condition(waitEnded);
-    }
-  } finally {
-    // Also when the run is cancelled while it waits: the issue no longer waits on it.
-    await CancellationScope.nonCancellable(() => postNotice(input, { labels: { remove: [WAITING_LABEL] } }));
-  }
+  await waitForPerson(session, waiting, shown);
 }

@@ -8,12 +8,13 @@
  * with the reply quoted, and its new plan is posted in turn. `retry` also ends the wait (the
  * plan is made again). Past the timeout the run parks until an answer or a retry.
  */
-import { CancellationScope, condition, log } from '@temporalio/workflow';
+import { log } from '@temporalio/workflow';
 import { WAITING_LABEL, type RunWaiting } from '../../../contracts/human-loop.js';
 import { totalTokens } from '../../../contracts/usage.js';
 import type { IterationOutcome } from '../iteration-outcome.js';
 import { answerTimeoutMs } from './answer-wait.js';
 import { formatPause } from './budget-pause.js';
+import { waitForPerson } from './person-wait.js';
 import type { RunSession } from './run-session.js';
 import { controlCommand, postNotice } from './wait-notice.js';
 
@@ -49,16 +50,5 @@ export async function awaitPlanApproval(
     labels: { add: [WAITING_LABEL] },
   });
   await shown();
-  const waitEnded = (): boolean => session.waiting === undefined;
-  try {
-    if (!(await condition(waitEnded, timeoutMs))) {
-      log.warn('the plan was not approved within the answer timeout: parked until a reply or a retry', { timeoutMs });
-      session.waitFor({ ...waiting, timedOut: true });
-      session.setPhase('unanswered');
-      await shown();
-      await condition(waitEnded);
-    }
-  } finally {
-    await CancellationScope.nonCancellable(() => postNotice(input, { labels: { remove: [WAITING_LABEL] } }));
-  }
+  await waitForPerson(session, waiting, shown);
 }
