@@ -1,42 +1,15 @@
 /**
- * How a Maven project is started: its own wrapper `./mvnw` when the repository ships
- * one that is executable (it pins the Maven version the project builds with), else
- * `mvn` from PATH. A `mvnw` without the execute bit is left alone: running it through
- * `sh` would hide that it is broken for the user too. Shared by the test command's
- * detection and the environment phase's setup, so both start the same Maven.
+ * How a Maven project is started (build-launcher.ts: `./mvnw` when executable, else
+ * `mvn`) and its offline test command. Shared by the test command's detection and the
+ * environment phase's setup, so both start the same Maven.
  */
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { buildLauncher, type BuildLauncher } from './build-launcher.js';
 
-export interface MavenLauncher {
-  /** `./mvnw` or `mvn`. */
-  readonly program: string;
-  /** Why, for the reasons the CLI prints: `pom.xml, executable mvnw`. */
-  readonly why: string;
-}
-
-const isFile = (file: string): Promise<boolean> =>
-  stat(file).then(
-    (s) => s.isFile(),
-    () => false,
-  );
-
-const isExecutable = (file: string): Promise<boolean> =>
-  access(file, constants.X_OK).then(
-    () => true,
-    () => false,
-  );
+export type MavenLauncher = BuildLauncher;
 
 /** undefined when the directory has no pom.xml (not a Maven project root). */
-export async function mavenLauncher(dir: string): Promise<MavenLauncher | undefined> {
-  if (!(await isFile(join(dir, 'pom.xml')))) return undefined;
-  const wrapper = join(dir, 'mvnw');
-  if (await isFile(wrapper)) {
-    if (await isExecutable(wrapper)) return { program: './mvnw', why: 'pom.xml, executable mvnw wrapper' };
-    return { program: 'mvn', why: 'pom.xml; mvnw is not executable, so mvn from PATH' };
-  }
-  return { program: 'mvn', why: 'pom.xml' };
+export function mavenLauncher(dir: string): Promise<MavenLauncher | undefined> {
+  return buildLauncher(dir, { files: ['pom.xml'], wrapper: 'mvnw', tool: 'mvn' });
 }
 
 /**
