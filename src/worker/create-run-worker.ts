@@ -15,6 +15,7 @@ import {
 } from '@temporalio/worker';
 import { AgentError } from '../contracts/errors.js';
 import { telemetryOptionsFromEnv } from './telemetry.js';
+import { formatLogLine, LogFormat, logFormatOf } from './log-line.js';
 import { tracingPluginFromEnv } from './tracing.js';
 import type { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityDeps } from '../activities/deps.js';
@@ -88,11 +89,13 @@ const logListeners = new Set<(text: string) => void>();
 function printLogEntry(entry: LogEntry): void {
   if (EXPECTED_WARNINGS.some((w) => entry.message.startsWith(w))) return;
   const time = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
-  const meta = entry.meta === undefined ? '' : ` ${JSON.stringify(entry.meta)}`;
   // Log lines are persisted by whoever runs the worker: no secret of the environment may appear.
   const redact = (logRedactor ??= redactorForEnv(process.env));
-  const text = redact(`${time} [${entry.level}] ${entry.message}${meta}`);
-  for (const listener of logListeners) listener(text);
+  const line = { time, level: entry.level, message: entry.message, ...(entry.meta ? { meta: entry.meta } : {}) };
+  // The listeners (the BadSearchAttributes guard) read every field; stderr gets the person's line.
+  const full = redact(formatLogLine(line, LogFormat.Json));
+  const text = logFormatOf(process.env) === LogFormat.Json ? full : redact(formatLogLine(line, LogFormat.Text));
+  for (const listener of logListeners) listener(full);
   process.stderr.write(text + '\n');
 }
 

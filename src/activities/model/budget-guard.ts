@@ -30,10 +30,10 @@ export function assertWithinBudget(check: BudgetGuardInput): void {
     if (check.usedUsd >= maxUsd || check.usedUsd + nextUsd > maxUsd) {
       throw new AgentError(
         FailureType.BudgetExhausted,
-        `USD budget exhausted: $${details.usedUsd} spent in this step, $${maxUsd} was left for the run`,
+        `USD budget exhausted: $${details.usedUsd} spent in this step, $${round(maxUsd)} was left for the run`,
         {
           where: 'budget.maxUsd',
-          expected: `the next call to stay within $${maxUsd}`,
+          expected: `the next call to stay within $${round(maxUsd)}`,
           details: { ...details, maxUsd },
         },
       );

@@ -1,0 +1,53 @@
+/**
+ * One line of the worker's log, as a person reads it on stderr (the worker, or the run a
+ * `start-run --follow` serves in its own process): the time, the level, the message and
+ * the few facts that place it (workflow, activity, the error's code and message), never
+ * the SDK's whole metadata object. `LOG_FORMAT=json` keeps every field for log shippers.
+ * A task token (a credential to complete someone else's activity) is never printed, and
+ * empty values are dropped. PURE; the caller redacts secrets.
+ */
+
+export const LogFormat = { Text: 'text', Json: 'json' } as const;
+export type LogFormat = (typeof LogFormat)[keyof typeof LogFormat];
+
+const NEVER_PRINTED = new Set(['taskToken']);
+const PLACING_KEYS = ['workflowId', 'activityType', 'attempt'] as const;
+
+export function logFormatOf(env: NodeJS.ProcessEnv): LogFormat {
+  return env['LOG_FORMAT']?.toLowerCase() === 'json' ? LogFormat.Json : LogFormat.Text;
+}
+
+const isEmpty = (v: unknown): boolean =>
+  v === undefined ||
+  v === null ||
+  v === '' ||
+  (typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0);
+
+function errorText(error: unknown): string | undefined {
+  if (typeof error === 'string') return error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as { type?: unknown; name?: unknown; message?: unknown };
+  const code = typeof e.type === 'string' ? e.type : typeof e.name === 'string' ? e.name : undefined;
+  const message = typeof e.message === 'string' ? e.message : undefined;
+  if (code === undefined && message === undefined) return undefined;
+  return [code, message].filter((x) => x !== undefined).join(': ');
+}
+
+export function formatLogLine(
+  entry: { readonly time: string; readonly level: string; readonly message: string; readonly meta?: object },
+  format: LogFormat,
+): string {
+  const meta = Object.fromEntries(
+    Object.entries(entry.meta ?? {}).filter(([k, v]) => !NEVER_PRINTED.has(k) && !isEmpty(v)),
+  );
+  switch (format) {
+    case LogFormat.Json:
+      return `${entry.time} [${entry.level}] ${entry.message}${Object.keys(meta).length === 0 ? '' : ` ${JSON.stringify(meta)}`}`;
+    case LogFormat.Text: {
+      const facts = PLACING_KEYS.filter((k) => !isEmpty(meta[k])).map((k) => `${k} ${String(meta[k])}`);
+      const error = errorText(meta['error']);
+      if (error !== undefined) facts.push(error);
+      return `${entry.time} [${entry.level}] ${entry.message}${facts.length === 0 ? '' : ` (${facts.join('; ')})`}`;
+    }
+  }
+}

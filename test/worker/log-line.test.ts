@@ -1,0 +1,42 @@
+/**
+ * The worker's log lines on stderr: a person's line by default (message, workflow,
+ * activity, the error's code and message), every field with LOG_FORMAT=json, and never a
+ * task token or an empty `"error":{}` in either.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatLogLine, logFormatOf } from '../../src/worker/log-line.js';
+
+const entry = {
+  time: '2026-11-27T07:10:44.306Z',
+  level: 'WARN',
+  message: 'Activity failed',
+  meta: {
+    sdkComponent: 'worker',
+    taskToken: 'CiQwMWEyMTk4Ny04NDQ4',
+    activityType: 'queryStep',
+    workflowId: 'r/issue-agent/issue-4',
+    attempt: 1,
+    error: { type: 'BUDGET_EXHAUSTED', message: 'USD budget exhausted', nonRetryable: true },
+    empty: {},
+  },
+};
+
+test('text: the message and what places it, no metadata dump, no task token', () => {
+  const line = formatLogLine(entry, logFormatOf({}));
+  assert.equal(
+    line,
+    '2026-11-27T07:10:44.306Z [WARN] Activity failed (workflowId r/issue-agent/issue-4; activityType queryStep; attempt 1; BUDGET_EXHAUSTED: USD budget exhausted)',
+  );
+  assert.equal(
+    formatLogLine({ ...entry, meta: { error: {} } }, 'text'),
+    '2026-11-27T07:10:44.306Z [WARN] Activity failed',
+  );
+});
+
+test('json: every field but the task token and empty values', () => {
+  const line = formatLogLine(entry, logFormatOf({ LOG_FORMAT: 'JSON' }));
+  assert.doesNotMatch(line, /taskToken|CiQw|"empty"/);
+  assert.match(line, /"sdkComponent":"worker"/);
+  assert.match(line, /"nonRetryable":true/);
+});
