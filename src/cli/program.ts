@@ -14,6 +14,17 @@ export function packageVersion(): string {
   return pkg.version ?? '0.0.0';
 }
 
+/**
+ * A command's summary as one whole sentence for the command list: up to its first full
+ * stop, or its first colon (the clause before it, closed with a full stop), never a
+ * line cut in the middle.
+ */
+export function summaryLine(summary: string): string {
+  const text = summary.replace(/\s+/g, ' ').trim();
+  const end = /[.:](?=\s|$)/.exec(text);
+  return end === null ? text : `${text.slice(0, end.index)}.`;
+}
+
 export function renderTopLevelHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length)) + 2;
   const lines = [
@@ -25,7 +36,7 @@ export function renderTopLevelHelp(): string {
     'Commands:',
   ];
   for (const spec of Object.values(COMMANDS)) {
-    lines.push(`  ${spec.name.padEnd(width)}${spec.summary.split('\n')[0]}`);
+    lines.push(`  ${spec.name.padEnd(width)}${summaryLine(spec.summary)}`);
   }
   lines.push(
     '',

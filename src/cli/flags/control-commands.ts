@@ -53,7 +53,7 @@ export const CONTROL_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   reply: {
     name: 'reply',
     summary:
-      'Answer the question a run asked (it waits for an answer): `issue-agent reply --issue N "text"`. The answer is added to the issue\'s comments and quoted in the next prompt.',
+      'Answer the question a run asked, or approve its plan with "/approve" (or ask for changes): `issue-agent reply --issue N "text"`. The answer is added to the issue\'s comments and quoted in the next prompt.',
     rest: 'text',
     flags: {
       issue: COMMON_FLAGS.issue,
