@@ -30,10 +30,25 @@ export function commentHeading(key: string): string {
   return `## Comment (${key})`;
 }
 
+/**
+ * The front matter as YAML; a title written as people write titles (`title: parser: fails
+ * on empty input`, which YAML reads as a nested mapping) is read as the text it is, and
+ * quoted when the file is written back.
+ */
+function parseFront(yaml: string): Document {
+  const doc = parseDocument(yaml);
+  if (doc.errors.length === 0) return doc;
+  const quoted = yaml.replace(
+    /^(title:[ \t]+)(?![[{"'|>&*!%@`])(\S.*?:[ \t].*?)[ \t]*$/m,
+    (_all, key: string, value: string) => `${key}${JSON.stringify(value)}`,
+  );
+  return quoted === yaml ? doc : parseDocument(quoted);
+}
+
 export function parseIssueFile(text: string, path: string): IssueFile {
   const match = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
   if (!match) throw malformed(path, 'no front matter block delimited by `---` lines');
-  const frontMatter = parseDocument(match[1] ?? '');
+  const frontMatter = parseFront(match[1] ?? '');
   if (frontMatter.errors.length > 0)
     throw malformed(path, `invalid YAML: ${frontMatter.errors[0]?.message.split('\n')[0]}`);
   const data: unknown = frontMatter.toJS();
