@@ -14,6 +14,7 @@ import type { IssueSourceFactory } from '../issues/issue-source.js';
 import type { LocalIssueStore } from '../issues/local-issue-store.js';
 import { fill, oneLine, readTemplate } from './comment-templates.js';
 import { pollWatch } from './poll-watch.js';
+import { redactPoll } from './redact-triggers.js';
 import type { WatchConnector } from './watch-connector.js';
 
 export interface WatchDeps {
@@ -43,7 +44,13 @@ export function createWatchActivities(deps: WatchDeps): WatchActivities {
 
   return {
     pollWatch: atEdge(async (input) =>
-      pollWatch({ github: deps.github, issues: (repoPath) => deps.issueSource(input.issueSource, repoPath) }, input),
+      redactPoll(
+        await pollWatch(
+          { github: deps.github, issues: (repoPath) => deps.issueSource(input.issueSource, repoPath) },
+          input,
+        ),
+        deps.redact,
+      ),
     ),
 
     checkRuns: atEdge(async ({ workflowIds }) => {
