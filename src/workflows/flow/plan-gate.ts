@@ -25,7 +25,10 @@ export function planPending(ctx: RunContext, session: RunSession, step: Pick<Ste
   );
 }
 
-/** The plan to approve, when the policy asks for it; undefined lets the flow go on to `next`. */
+/**
+ * The plan to approve, when the policy asks for it; undefined lets the flow go on to `next`.
+ * A plan step that routes to itself (`repeat`) has not finished its plan: nothing to approve yet.
+ */
 export function planForApproval(
   ctx: RunContext,
   session: RunSession,
@@ -33,7 +36,7 @@ export function planForApproval(
   output: Readonly<Record<string, unknown>>,
   next: string,
 ): IterationOutcome | undefined {
-  if (!planPending(ctx, session, step)) return undefined;
+  if (!planPending(ctx, session, step) || next === step.stepId) return undefined;
   const files = planFiles(output);
   const reason = approvalReason(ctx.input.planApproval, files);
   if (reason === undefined) return undefined;
