@@ -11,14 +11,10 @@
  */
 import { RunOutcome, type RunResult } from './run.js';
 
-/** Patch id gating the behaviour above (histories recorded before it complete with the result). */
-export const RUN_STATUS_PATCH = 'run-status-is-outcome';
 export const RUN_RESULT_MEMO = 'runResult';
 export const RUN_CANCELLED_TYPE = 'RUN_CANCELLED';
 /** The failure type a run with the `no-change` outcome ends with: never COMPLETED, so never read as delivered. */
 export const RUN_NO_CHANGE_TYPE = 'NO_CHANGE';
-/** Patch id: a run stopped by the `cancel` signal alone requests its own cancellation (one outcome). */
-export const SIGNAL_CANCEL_PATCH = 'signal-cancel-ends-cancelled';
 
 export interface CancelOwnRunInput {
   readonly workflowId: string;

@@ -20,12 +20,7 @@ import type { RunInput, RunResult } from '../contracts/run.js';
 import type { RunBudget } from '../contracts/usage.js';
 import { formatIssueContext } from './flow/prompt-variables.js';
 import { systemPromptInput } from '../contracts/step-inputs.js';
-import {
-  LOCAL_CONFIG_PATCH,
-  configActivities,
-  localConfigActivities,
-  workspaceActivities,
-} from './run/activity-proxies.js';
+import { configActivities, localConfigActivities, workspaceActivities } from './run/activity-proxies.js';
 import { failureInfo } from './run/failure-info.js';
 import { runFlowIteration } from './flow/flow-iteration.js';
 import { withinClosureGrace } from './completion/criterion-gate.js';
@@ -46,6 +41,7 @@ import { endWithStatus, statusFollowsOutcome, watchCancelRequest } from './run/e
 import { continueAsNext, historyPastBound, resumeCarried } from './run/continue-as-new.js';
 import { ProgressComment } from './run/progress-comment-keeper.js';
 import { endPhaseOf, toResult, type RunEnd } from './run/state/run-end-result.js';
+import { PATCHES } from './versioning/patch-ledger.js';
 
 const TEMPORAL_CANCEL_REASON = 'cancelled through Temporal (Web UI or temporal workflow cancel)';
 
@@ -61,7 +57,7 @@ async function prepare(session: RunSession): Promise<RunContext> {
   if (input.carried !== undefined) return resumeCarried(session, input.carried);
   session.setPhase('loading');
   // Histories recorded before the patch scheduled both as activities of their own.
-  const config = patched(LOCAL_CONFIG_PATCH) ? localConfigActivities : configActivities;
+  const config = patched(PATCHES.localConfigActivities.id) ? localConfigActivities : configActivities;
   const definition = await config.loadDefinition({
     agentDir: input.agentDir,
     ...(input.overrides === undefined ? {} : { overrides: input.overrides }),
@@ -109,7 +105,7 @@ async function prepare(session: RunSession): Promise<RunContext> {
     system,
     issueContext: formatIssueContext(workspace.issue),
     maxIterations: session.maxIterations,
-    completionViaClosure: patched('completion-via-closure'),
+    completionViaClosure: patched(PATCHES.completionViaClosure.id),
   };
 }
 

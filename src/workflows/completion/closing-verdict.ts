@@ -30,6 +30,7 @@ import { verdictNeeds } from './evaluate-verdict.js';
 import { configNumber } from './verdict-config.js';
 import { decideVerdict, type VerdictArgs } from './verdict-check.js';
 import type { VerdictDecision } from './verdict-types.js';
+import { PATCHES } from '../versioning/patch-ledger.js';
 
 export const DEFAULT_POLL_INTERVAL_MS = 60_000;
 export const DEFAULT_MAX_POLLS = 10;
@@ -45,12 +46,6 @@ export function pollSettings(spec: VerdictSpec): { intervalMs: number; maxPolls:
   };
 }
 
-/** Runs recorded before stage 3 built a retry prompt went back to the flow without one. */
-const VERDICT_RETRY_PATCH = 'verdict-retry-prompt';
-
-/** Runs recorded before it ran the boundary hook first under externalState, then polled. */
-const VERDICT_BEFORE_DELIVERY_PATCH = 'verdict-before-delivery';
-
 /**
  * Not done: the flow goes on at the closure step's `repeat` target (or the closure step),
  * and that step's next prompt says why (the verdict's retry prompt, verdict-retry.ts).
@@ -64,7 +59,7 @@ async function backToFlow(
   const rule = args.step.transitions.repeat;
   const back = rule !== undefined && 'target' in rule && rule.target !== null ? rule.target : args.step.stepId;
   log.info('[CompletionLoop] verdict: not done; back to the flow', { reason, next: back });
-  if (!patched(VERDICT_RETRY_PATCH)) {
+  if (!patched(PATCHES.verdictRetryPrompt.id)) {
     session.update(sendBackToStep(session.state, back, reason));
     return { kind: 'continue' };
   }
@@ -94,7 +89,7 @@ export async function verdictAfterClosing(
   log.info('[CompletionLoop] verdict', { done: decision.done, reason: decision.reason });
   if (decision.done) return finishRun(ctx, session, args.output, evidence, decision.reason);
   if (!verdictNeeds(spec).externalState) return backToFlow(ctx, session, args, decision.reason);
-  if (!patched(VERDICT_BEFORE_DELIVERY_PATCH)) return deliverThenPoll(ctx, session, args, evidence);
+  if (!patched(PATCHES.verdictBeforeDelivery.id)) return deliverThenPoll(ctx, session, args, evidence);
   return pollThenDeliver(ctx, session, args, evidence, decision);
 }
 

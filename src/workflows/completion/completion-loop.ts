@@ -22,9 +22,7 @@ import { onRunHost } from '../hosting/run-host.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
-
-/** Runs recorded before one rule (contracts/completion-guard.ts) used the first declared as a fallback. */
-const ONE_GUARD_RULE_PATCH = 'closure-guard-one-rule';
+import { PATCHES } from '../versioning/patch-ledger.js';
 
 /**
  * The completion step guarding a closure step, by the one rule of completionGuardFor:
@@ -36,7 +34,7 @@ export function completionStepFor(definition: AgentDefinition, stepId: string): 
   const guard = completionGuardFor(stepId, declared);
   if (guard.kind !== 'none') return definition.completionSteps[guard.completionStepId];
   const first = declared[0];
-  if (first === undefined || patched(ONE_GUARD_RULE_PATCH)) return undefined;
+  if (first === undefined || patched(PATCHES.closureGuardOneRule.id)) return undefined;
   return definition.completionSteps[first];
 }
 

@@ -17,10 +17,10 @@ import type { RunContext } from '../run/run-context.js';
 import { countCheck, goToStep, latchCriterion } from '../run/state/run-transitions.js';
 import { closureStepFor } from './closure-target.js';
 import { decideVerdict, type VerdictArgs } from './verdict-check.js';
+import { PATCHES } from '../versioning/patch-ledger.js';
 
 /** The grace of runs recorded before the cap was exact (patch 'exact-iteration-cap'). */
 export const LEGACY_CLOSURE_GRACE = 3;
-const EXACT_CAP_PATCH = 'exact-iteration-cap';
 
 /** The agent's grace past the cap (default 0: the cap is exact). PURE. */
 export function closureGrace(definition: AgentDefinition): number {
@@ -68,5 +68,5 @@ export function withinClosureGrace(ctx: RunContext, session: RunSession): boolea
   const grace = closureGrace(ctx.definition);
   if (iteration < ctx.maxIterations + grace) return true;
   if (iteration >= ctx.maxIterations + LEGACY_CLOSURE_GRACE) return false;
-  return !patched(EXACT_CAP_PATCH);
+  return !patched(PATCHES.exactIterationCap.id);
 }

@@ -19,12 +19,11 @@ import { onRunHost } from '../hosting/run-host.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
-
-export const NO_CHANGE_PATCH = 'no-change-outcome';
+import { PATCHES } from '../versioning/patch-ledger.js';
 
 /** True when this run ends without change here; false only when replaying a history from before the patch. */
 export function noChangeOutcomeApplies(): boolean {
-  return patched(NO_CHANGE_PATCH);
+  return patched(PATCHES.noChangeOutcome.id);
 }
 
 export async function endWithoutChange(

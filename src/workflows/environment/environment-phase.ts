@@ -21,11 +21,10 @@ import { environmentActivities, workspaceActivities } from '../run/activity-prox
 import { onRunHost } from '../hosting/run-host.js';
 import type { RunSession } from '../run/state/run-session.js';
 import { environmentLines, preflightLines } from './environment-lines.js';
-
-export const ENVIRONMENT_PHASE_PATCH = 'environment-phase';
+import { PATCHES } from '../versioning/patch-ledger.js';
 
 export async function runEnvironmentPhase(session: RunSession, definition: AgentDefinition): Promise<void> {
-  if (!patched(ENVIRONMENT_PHASE_PATCH)) return;
+  if (!patched(PATCHES.environmentPhase.id)) return;
   const run = { input: session.input, definition };
   session.setPhase('environment');
   const environment: EnvironmentReport = await onRunHost(run, session, (onHost, at) =>

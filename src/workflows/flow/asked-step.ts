@@ -14,11 +14,10 @@ import type { StepDefinition } from '../../contracts/definition.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import { stopOnQuestion, type StepRerun } from '../run/state/run-transitions.js';
-
-export const ASK_PATCH = 'ask-and-wait';
+import { PATCHES } from '../versioning/patch-ledger.js';
 
 export function askApplies(): boolean {
-  return patched(ASK_PATCH);
+  return patched(PATCHES.askAndWait.id);
 }
 
 export function stepAsked(

@@ -39,6 +39,7 @@ import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
 import { askApplies, stepAsked } from './asked-step.js';
+import { PATCHES } from '../versioning/patch-ledger.js';
 
 type PromptParts = Pick<QueryStepInput, 'prompt' | 'stepPrompt' | 'guidance' | 'retryAddendum' | 'answer'>;
 export type ModelStepOutcome = { readonly kind: 'answered'; readonly answer: QueryStepOutput } | IterationOutcome;
@@ -57,13 +58,10 @@ function schemaFailure(session: RunSession, step: StepDefinition, message: strin
   return { kind: 'continue' };
 }
 
-/** Operator guidance adds to the step prompt; histories from before replaced it (and any retry prompt). */
-const GUIDANCE_PATCH = 'retry-guidance-adds';
-
 async function resolveStepPrompt(ctx: RunContext, session: RunSession, step: StepDefinition): Promise<string> {
   const withGuidance = takeGuidance(session.state);
   const guidance = withGuidance.guidance;
-  if (guidance !== undefined && !patched(GUIDANCE_PATCH)) {
+  if (guidance !== undefined && !patched(PATCHES.retryGuidanceAdds.id)) {
     session.update(takeRetryPrompt(withGuidance.state).state);
     return guidance;
   }
@@ -97,15 +95,12 @@ function basePromptInput(ctx: RunContext, session: RunSession, step: StepDefinit
   return stepPromptInput(ctx.definition, step, merged);
 }
 
-/** One activity per plain step: prompt and schema are resolved by the step activity itself. */
-const ONE_ACTIVITY_PATCH = 'one-activity-step';
-
 export async function runModelStep(
   ctx: RunContext,
   session: RunSession,
   step: StepDefinition,
 ): Promise<ModelStepOutcome> {
-  if (patched(ONE_ACTIVITY_PATCH)) return runModelStepInOneActivity(ctx, session, step);
+  if (patched(PATCHES.oneActivityStep.id)) return runModelStepInOneActivity(ctx, session, step);
   let schema: SchemaDigest;
   try {
     schema = await configActivities.resolveSchema(stepSchemaInput(ctx.definition, step));
@@ -172,9 +167,6 @@ async function runModelStepInOneActivity(
   return runModelActivity(ctx, session, step, { ...prompt, stepSchema: stepSchemaInput(ctx.definition, step) }, keep);
 }
 
-/** A retry prompt (or guidance) survives a schema failure of the step that carried it. */
-const KEEP_ON_SCHEMA_FAILURE_PATCH = 'retry-prompt-survives-schema-failure';
-
 function hasRerun(rerun: StepRerun): boolean {
   return Object.values(rerun).some((v) => v !== undefined);
 }
@@ -236,7 +228,8 @@ async function runModelActivity(
     if (info.cancelled) throw err;
     if (info.type !== undefined && (SCHEMA_FAILURE_TYPES as readonly string[]).includes(info.type)) {
       // The same step runs next: with the retry prompt it was given, not without it.
-      if (hasRerun(rerun) && patched(KEEP_ON_SCHEMA_FAILURE_PATCH)) session.update(keepForRerun(session.state, rerun));
+      if (hasRerun(rerun) && patched(PATCHES.retryPromptSurvivesSchemaFailure.id))
+        session.update(keepForRerun(session.state, rerun));
       return schemaFailure(session, step, info.message);
     }
     if (info.type === FailureType.BudgetExhausted) {

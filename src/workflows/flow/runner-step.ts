@@ -21,6 +21,7 @@ import { endWithoutChange, noChangeOutcomeApplies } from '../deliver/end-without
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
+import { PATCHES } from '../versioning/patch-ledger.js';
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } as const;
 
@@ -31,7 +32,7 @@ export async function runRunnerStep(
   runner: StepRunnerSpec,
   iteration: number,
 ): Promise<IterationOutcome> {
-  patched('step-runner');
+  patched(PATCHES.stepRunner.id);
   const context = { ...withParameterDefaults(ctx.definition.parameters, ctx.input.parameters), issue: ctx.input.issue };
   const args = substituteContext(runner.args, context);
   if (!args.ok) {

@@ -23,8 +23,7 @@ import type { RunInput } from '../../contracts/run.js';
 import type { PrepareWorkspaceOutput } from '../../contracts/workspace.js';
 import { environmentActivities, workspaceActivities } from '../run/activity-proxies.js';
 import type { RunSession } from '../run/state/run-session.js';
-
-export const REMOTE_REHOME_PATCH = 'remote-rehome';
+import { PATCHES } from '../versioning/patch-ledger.js';
 
 /** How long a host queue may leave an activity unstarted before the host counts as gone. */
 const HOST_LOST_AFTER = '3 minutes';
@@ -45,7 +44,7 @@ export interface HostedRun {
 
 /** True for a run whose worktree may move to another host (remote repository, patch taken). */
 export function movableRun(input: RunInput): boolean {
-  return isRepoUrl(input.repoPath) && patched(REMOTE_REHOME_PATCH);
+  return isRepoUrl(input.repoPath) && patched(PATCHES.remoteRehome.id);
 }
 
 export function hostOptions(input: RunInput, workspace: PrepareWorkspaceOutput | undefined): HostOptions {

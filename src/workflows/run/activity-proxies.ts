@@ -21,15 +21,13 @@ type ConfigActivities = Pick<RunActivities, 'loadDefinition' | 'resolvePrompt' |
 export const configActivities = proxyActivities<ConfigActivities>(configOptions);
 
 /**
- * patched('local-config-activities'): the run's start loads the definition and resolves the
+ * Behind PATCHES.localConfigActivities (versioning/patch-ledger.ts): the run's start loads the definition and resolves the
  * system prompt as local activities. Why: both read files on the workflow's own queue and
  * last a few ms, yet each was a round trip of its own (schedule, start, complete, then one
  * more workflow task: ~12 ms per call in `npm run bench`'s histories); a local activity runs
  * inside the workflow task that asks for it and lands in history as one marker with the
  * same result. Its retries stay in the worker that runs the workflow.
  */
-export const LOCAL_CONFIG_PATCH = 'local-config-activities';
-
 export const localConfigActivities =
   proxyLocalActivities<Pick<ConfigActivities, 'loadDefinition' | 'resolvePrompt'>>(configOptions);
 

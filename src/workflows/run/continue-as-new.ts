@@ -17,6 +17,7 @@ import type { CarriedRun } from '../../contracts/carried-run.js';
 import type { RunInput, RunResult } from '../../contracts/run.js';
 import type { RunContext } from './run-context.js';
 import { AgentNameKey, DefinitionHashKey, IssueNumberKey } from './search-attributes.js';
+import { PATCHES } from '../versioning/patch-ledger.js';
 
 /** What of RunSession (run/state/run-session.ts) continuing as new uses; named here, not imported (run/state imports run). */
 interface CarryingSession {
@@ -29,14 +30,13 @@ interface CarryingSession {
   ): CarriedRun | undefined;
 }
 
-export const CONTINUE_AS_NEW_PATCH = 'run-continue-as-new';
 export const RUN_HISTORY_EVENT_BOUND = 500;
 
 /** True when the run should continue as new now (only between iterations, never mid-step). */
 export function historyPastBound(input: RunInput): boolean {
   const bound = input.tuning?.historyEventBound ?? RUN_HISTORY_EVENT_BOUND;
   // patched() is asked only past the bound, so shorter histories (all recorded ones) never see a marker.
-  return workflowInfo().historyLength >= bound && patched(CONTINUE_AS_NEW_PATCH);
+  return workflowInfo().historyLength >= bound && patched(PATCHES.runContinueAsNew.id);
 }
 
 /** Ends this run and starts the next with `carried` (throws ContinueAsNew: let it propagate). */

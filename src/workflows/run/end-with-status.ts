@@ -21,17 +21,12 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { FailureType } from '../../contracts/failures.js';
-import {
-  RUN_CANCELLED_TYPE,
-  RUN_NO_CHANGE_TYPE,
-  RUN_RESULT_MEMO,
-  RUN_STATUS_PATCH,
-  SIGNAL_CANCEL_PATCH,
-} from '../../contracts/run-end.js';
+import { RUN_CANCELLED_TYPE, RUN_NO_CHANGE_TYPE, RUN_RESULT_MEMO } from '../../contracts/run-end.js';
 import type { RunResult } from '../../contracts/run.js';
 import { runEndActivities } from './activity-proxies.js';
+import { PATCHES } from '../versioning/patch-ledger.js';
 
-/** Before SIGNAL_CANCEL_PATCH: how long a signal-cancelled run waited for `issue-agent cancel`'s request. */
+/** Before PATCHES.signalCancelEndsCancelled: how long a signal-cancelled run waited for `issue-agent cancel`'s request. */
 const CANCEL_REQUEST_GRACE = '5 seconds';
 /** How long the run waits for its own cancel request to come back once the server accepted it. */
 const OWN_CANCEL_ARRIVAL = '1 minute';
@@ -46,7 +41,7 @@ export function watchCancelRequest(): () => boolean {
 }
 
 export function statusFollowsOutcome(result: RunResult): boolean {
-  return result.outcome !== 'success' && patched(RUN_STATUS_PATCH);
+  return result.outcome !== 'success' && patched(PATCHES.runStatusIsOutcome.id);
 }
 
 /** Throws: the workflow fails (failed; no-change, type NO_CHANGE) or is cancelled (cancelled), carrying the result. */
@@ -61,7 +56,7 @@ export async function endWithStatus(result: RunResult, cancelRequested: () => bo
   }
   upsertMemo({ [RUN_RESULT_MEMO]: result });
   if (!cancelRequested()) {
-    if (patched(SIGNAL_CANCEL_PATCH)) await requestOwnCancel(cancelRequested);
+    if (patched(PATCHES.signalCancelEndsCancelled.id)) await requestOwnCancel(cancelRequested);
     else await awaitCancelRequest(cancelRequested);
   }
   if (cancelRequested()) throw new CancelledFailure(result.reason, [result]);
@@ -94,7 +89,7 @@ async function requestOwnCancel(cancelRequested: () => boolean): Promise<void> {
   });
 }
 
-/** Histories recorded before SIGNAL_CANCEL_PATCH: a grace timer for the CLI's cancel request. */
+/** Histories recorded before PATCHES.signalCancelEndsCancelled: a grace timer for the CLI's cancel request. */
 async function awaitCancelRequest(cancelRequested: () => boolean): Promise<void> {
   try {
     await condition(cancelRequested, CANCEL_REQUEST_GRACE);

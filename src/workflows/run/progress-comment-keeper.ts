@@ -16,6 +16,7 @@ import type { ProgressView } from '../../contracts/progress-comment.js';
 import { progressActivities } from './activity-proxies.js';
 import type { RunInput, RunProgress, RunResult } from '../../contracts/run.js';
 import { failureInfo } from './failure-info.js';
+import { PATCHES } from '../versioning/patch-ledger.js';
 
 /** What the keeper reads of the run session (structural: run/state stays a leaf of run/). */
 export interface ProgressSource {
@@ -25,7 +26,6 @@ export interface ProgressSource {
   progress(): RunProgress;
 }
 
-export const PROGRESS_COMMENT_PATCH = 'progress-comment';
 const MIN_EDIT_INTERVAL_MS = 5_000;
 
 export class ProgressComment {
@@ -37,7 +37,7 @@ export class ProgressComment {
 
   constructor(input: RunInput) {
     this.#input = input;
-    this.#enabled = input.progressComment !== undefined && patched(PROGRESS_COMMENT_PATCH);
+    this.#enabled = input.progressComment !== undefined && patched(PATCHES.progressComment.id);
     this.#commentId = input.progressComment?.commentId;
   }
 

@@ -45,13 +45,12 @@ export interface PublishedAttributes {
 export const NOTHING_PUBLISHED: PublishedAttributes = { key: '', stepId: '', phase: '', atMs: 0 };
 
 /**
- * patched('sparse-search-attributes'): tokens and cost alone refresh the search attributes
+ * Behind PATCHES.sparseSearchAttributes: tokens and cost alone refresh the search attributes
  * at most every this many ms; a new phase or step still upserts at once, and the last
  * upsert (the final phase) carries the final figures. Each upsert is a history event and a
  * visibility write: at one per step, 50 fast runs spent ~28% of the server's CPU on them.
  */
 export const FIGURES_REFRESH_MS = 15_000;
-export const SPARSE_ATTRIBUTES_PATCH = 'sparse-search-attributes';
 
 /**
  * Publishes progress to the Web UI. Current details are workflow metadata (no history

@@ -31,12 +31,9 @@ import { stopWatchSignal, watchProgressQuery } from './watch-messages.js';
 import { watchActivities } from './watch-proxies.js';
 import { WatchSession, type WatchAction } from './watch-session.js';
 import { reply, runEnded, startOwedRun } from './watch-runs.js';
+import { PATCHES } from '../versioning/patch-ledger.js';
 
 const DEFAULT_POLLS_PER_RUN = 200;
-/** An allowed author's issue comment is relayed to the issue's live run as an answer (issue 40). */
-export const RELAY_ANSWERS_PATCH = 'watch-relays-answers';
-/** `/extend 5` from an allowed author adds $5 to the issue's live run's budget (issue 40). */
-export const EXTEND_PATCH = 'watch-extends-budgets';
 
 async function act(session: WatchSession, action: WatchAction): Promise<void> {
   const signalled = (what: string) => (err: unknown) =>
@@ -67,7 +64,7 @@ async function act(session: WatchSession, action: WatchAction): Promise<void> {
       return reply(session, action.reply, action.text, 'note');
     case 'extend':
       // New command: behind its patch, so a watcher's older history replays as it ran.
-      if (!patched(EXTEND_PATCH)) return;
+      if (!patched(PATCHES.watchExtendsBudgets.id)) return;
       await getExternalWorkflowHandle(action.run.workflowId)
         .signal(extendBudgetSignal, { maxUsd: action.usd })
         .catch(signalled('extendBudget'));
@@ -79,7 +76,7 @@ async function act(session: WatchSession, action: WatchAction): Promise<void> {
       );
     case 'answer':
       // The first answer ends the run's wait; a run that asked nothing ignores it (patched: new command).
-      if (!patched(RELAY_ANSWERS_PATCH)) return;
+      if (!patched(PATCHES.watchRelaysAnswers.id)) return;
       await getExternalWorkflowHandle(action.run.workflowId)
         .signal(answerSignal, { author: action.reply.author, text: action.text.slice(0, MAX_ANSWER_CHARS) })
         .catch(signalled('answer'));

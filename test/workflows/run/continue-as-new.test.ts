@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_DIR } from '../../../src/dev/sample-repo.js';
 import { readRunResult } from '../../../src/host/run-result.js';
 import { progressQuery } from '../../../src/workflows/run/messages.js';
-import { CONTINUE_AS_NEW_PATCH } from '../../../src/workflows/run/continue-as-new.js';
+import { PATCHES } from '../../../src/workflows/versioning/patch-ledger.js';
 import { runScenario } from '../../helpers/run-scenario.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 
@@ -97,7 +97,7 @@ test('a run past its history bound continues as new and completes as one run und
     ),
   );
   assert.ok(
-    markers.some((m) => m.includes(CONTINUE_AS_NEW_PATCH)),
+    markers.some((m) => m.includes(PATCHES.runContinueAsNew.id)),
     `the first run recorded the patch marker: ${markers.join(' | ')}`,
   );
   // Read by Workflow ID alone (as `status` and `--follow` do): the chain's result.

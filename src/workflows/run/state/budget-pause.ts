@@ -17,10 +17,9 @@ import type { RunSession } from './run-session.js';
 import { budgetStatus } from './run-state.js';
 import { controlCommand, postNotice, spendByStep, SUGGESTED_EXTENSION_USD } from './wait-notice.js';
 import { atHardLimit, totalTokens, usdLimit } from '../../../contracts/usage.js';
+import { PATCHES } from '../../versioning/patch-ledger.js';
 
 export const DEFAULT_BUDGET_PAUSE_MS = 24 * 60 * 60 * 1000;
-const BUDGET_PAUSE_PATCH = 'budget-pause-timeout';
-export const BUDGET_NOTICE_PATCH = 'budget-pause-notice';
 
 /** The run's pause timeout: its option when a positive number, else the default. PURE. */
 export function budgetPauseTimeoutMs(input: Pick<RunInput, 'budgetPauseTimeoutMs'>): number {
@@ -46,12 +45,12 @@ export async function awaitBudget(session: RunSession): Promise<IterationOutcome
     };
   session.setPhase('budget-exhausted');
   log.warn('budget exhausted: waiting for raiseBudget', { budget: session.state.budget });
-  if (!patched(BUDGET_PAUSE_PATCH)) {
+  if (!patched(PATCHES.budgetPauseTimeout.id)) {
     await condition(() => session.budgetAvailable());
     return undefined;
   }
   const timeoutMs = budgetPauseTimeoutMs(session.input);
-  if (patched(BUDGET_NOTICE_PATCH)) await announcePause(session, timeoutMs);
+  if (patched(PATCHES.budgetPauseNotice.id)) await announcePause(session, timeoutMs);
   const raised = await condition(() => session.budgetAvailable(), timeoutMs);
   if (session.waiting?.kind === 'budget') session.waitFor(undefined);
   if (raised) return undefined;

@@ -14,12 +14,8 @@ import { isRepoUrl } from '../../../contracts/repo-url.js';
 import type { HumanAnswer, RunWaiting } from '../../../contracts/human-loop.js';
 import { budgetStatus, initialRunState, type RunState } from './run-state.js';
 import { addGuidance, answerWait, raiseBudget, withPhase } from './run-transitions.js';
-import {
-  NOTHING_PUBLISHED,
-  publishProgress,
-  SPARSE_ATTRIBUTES_PATCH,
-  type PublishedAttributes,
-} from '../run-details.js';
+import { NOTHING_PUBLISHED, publishProgress, type PublishedAttributes } from '../run-details.js';
+import { PATCHES } from '../../versioning/patch-ledger.js';
 
 /** Warnings kept (oldest dropped first), so a flood of bad signals cannot grow the result. */
 const MAX_WARNINGS = 20;
@@ -175,7 +171,7 @@ export class RunSession {
     this.#state = next;
     if (this.definition) {
       this.#published = publishProgress(this.progress(), this.#published, {
-        sparse: patched(SPARSE_ATTRIBUTES_PATCH),
+        sparse: patched(PATCHES.sparseSearchAttributes.id),
         nowMs: Date.now(),
       });
     }
