@@ -115,14 +115,14 @@ test('the scan refuses an unknown id, a literal, a constant and an alias, and ig
   assert.deepEqual([...usedKeys], ['askAndWait']);
 });
 
-test('ledger entries: key is the id in camelCase, ids unique, dates and commits well formed', () => {
+test('ledger entries: key is the id in camelCase, ids unique, dates well formed, one-sentence reasons', () => {
   const camel = (id: string): string => id.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
   const ids = Object.values(PATCHES).map((p) => p.id);
   assert.equal(new Set(ids).size, ids.length, 'ids are unique');
   for (const [key, entry] of Object.entries(PATCHES)) {
     assert.equal(key, camel(entry.id), `${entry.id}: key`);
     assert.match(entry.added, /^\d{4}-\d{2}-\d{2}$/, `${entry.id}: added`);
-    assert.match(entry.commit, /^[0-9a-f]{7,40}$/, `${entry.id}: commit`);
+    assert.match(entry.id, /^[a-z0-9]+(-[a-z0-9]+)*$/, `${entry.id}: kebab-case`);
     assert.ok(entry.reason.endsWith('.') && entry.reason.length <= 140, `${entry.id}: reason is one sentence`);
   }
 });

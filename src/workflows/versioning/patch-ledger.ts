@@ -5,21 +5,35 @@
  *
  * Call sites write `patched(PATCHES.<key>.id)`; test/workflows/patch-ledger.test.ts fails on
  * an id not written that way, on an id missing here and on an entry no code uses.
- * Per entry: `added` and `commit` (first `git log -S'<id>'`), `reason` (what the new path
+ * Per entry: `added` (the date of the first `git log -S'<id>'`), `reason` (what the new path
  * does), histories in test/fixtures/histories: `with` (recorded with the marker, proving the
  * new path) and `without` (every one that reaches the call without the marker, so replays
  * the old branch; empty: no history needs it), and when it `retires`. CONTRIBUTING.md says
  * how to add, record and retire one.
  */
 
-/** Every id below predates the first release (0.1.0 is unreleased): no user's run carries one. */
+/**
+ * When the old branch goes. Ids from before the first release go at it (0.1.0 is unreleased:
+ * no user's run carries one); later ones are deprecated a release after the one that ships
+ * them and removed a release after that (CONTRIBUTING.md).
+ */
+export type Retirement = 'at first release' | `deprecate in ${string}, remove in ${string}`;
 const AT_FIRST_RELEASE = 'at first release';
+
+export interface PatchEntry {
+  /** The marker's id in history: kebab-case, never changed or reused once recorded. */
+  readonly id: string;
+  readonly added: `${number}-${number}-${number}`;
+  /** One sentence: what runs do behind the patch that runs recorded before it did not. */
+  readonly reason: string;
+  readonly histories: { readonly with: readonly string[]; readonly without: readonly string[] };
+  readonly retires: Retirement;
+}
 
 export const PATCHES = {
   askAndWait: {
     id: 'ask-and-wait',
     added: '2026-11-27',
-    commit: '70203b3',
     reason: 'The ask tool ends a step and the run waits for an answer before running it again.',
     histories: { with: ['ask-and-wait.json'], without: [] },
     retires: AT_FIRST_RELEASE,
@@ -27,7 +41,6 @@ export const PATCHES = {
   budgetPauseNotice: {
     id: 'budget-pause-notice',
     added: '2026-11-27',
-    commit: 'bf99f2e',
     reason: 'A budget pause is shown as what the run waits for and posted once on the issue.',
     histories: { with: ['budget-pause-notice.json'], without: ['budget-pause-timeout.json'] },
     retires: AT_FIRST_RELEASE,
@@ -35,7 +48,6 @@ export const PATCHES = {
   budgetPauseTimeout: {
     id: 'budget-pause-timeout',
     added: '2026-11-24',
-    commit: 'fa7044d',
     reason:
       'An exhausted budget nobody raises within the pause timeout ends the run stopped instead of waiting forever.',
     histories: { with: ['budget-pause-timeout.json'], without: [] },
@@ -44,7 +56,6 @@ export const PATCHES = {
   closureGuardOneRule: {
     id: 'closure-guard-one-rule',
     added: '2026-11-24',
-    commit: 'fd7f868',
     reason:
       'The completion step guarding a closure step is its own id, else the only one declared, never the first declared.',
     histories: { with: [], without: [] },
@@ -53,7 +64,6 @@ export const PATCHES = {
   completionViaClosure: {
     id: 'completion-via-closure',
     added: '2026-11-23',
-    commit: '8dfb31f',
     reason:
       'A met completion criterion sends the flow to a closure step, whose validated closing alone reaches delivery.',
     histories: {
@@ -65,7 +75,6 @@ export const PATCHES = {
   environmentPhase: {
     id: 'environment-phase',
     added: '2026-11-24',
-    commit: '76a75df',
     reason: 'The run prepares the environment and preflights the worktree before the first model call.',
     histories: {
       with: ['demo-success-environment-phase.json'],
@@ -81,7 +90,6 @@ export const PATCHES = {
   exactIterationCap: {
     id: 'exact-iteration-cap',
     added: '2026-11-24',
-    commit: 'fa7044d',
     reason:
       'The iteration cap is exact unless the verdict config grants a closure grace (runs before it had a grace of 3).',
     histories: { with: [], without: [] },
@@ -90,7 +98,6 @@ export const PATCHES = {
   localConfigActivities: {
     id: 'local-config-activities',
     added: '2026-11-25',
-    commit: 'c7d7025',
     reason: "The run's start loads the definition and system prompt as local activities (two fewer workflow tasks).",
     histories: {
       with: ['demo-success-local-config.json'],
@@ -113,7 +120,6 @@ export const PATCHES = {
   noChangeOutcome: {
     id: 'no-change-outcome',
     added: '2026-11-26',
-    commit: '9b0c895',
     reason: 'A run whose branch has no change against its base ends no-change, never success.',
     histories: { with: ['no-change-declared.json'], without: [] },
     retires: AT_FIRST_RELEASE,
@@ -121,7 +127,6 @@ export const PATCHES = {
   oneActivityStep: {
     id: 'one-activity-step',
     added: '2026-11-23',
-    commit: 'ffb0fc0',
     reason: 'A plain model step is one activity that resolves its own prompt and schema.',
     histories: {
       with: ['demo-success-one-activity-step.json'],
@@ -132,7 +137,6 @@ export const PATCHES = {
   pipelineBranchHandover: {
     id: 'pipeline-branch-handover',
     added: '2026-11-24',
-    commit: '3aca84d',
     reason: "The label pipeline hands the issue's branch to each phase's agent with a recorded activity.",
     histories: { with: ['pipeline-branch-handover.json'], without: ['pipeline-validator-loop.json'] },
     retires: AT_FIRST_RELEASE,
@@ -140,7 +144,6 @@ export const PATCHES = {
   progressComment: {
     id: 'progress-comment',
     added: '2026-11-24',
-    commit: 'af8c0f0',
     reason: 'A run started with the setting keeps one progress comment on its issue up to date.',
     histories: { with: ['demo-success-progress-comment.json'], without: [] },
     retires: AT_FIRST_RELEASE,
@@ -148,7 +151,6 @@ export const PATCHES = {
   remoteRehome: {
     id: 'remote-rehome',
     added: '2026-11-24',
-    commit: '761db9b',
     reason: "A remote repository's run whose host stops taking work moves to another worker at its last checkpoint.",
     histories: { with: ['remote-host-lost.json'], without: [] },
     retires: AT_FIRST_RELEASE,
@@ -156,7 +158,6 @@ export const PATCHES = {
   retryGuidanceAdds: {
     id: 'retry-guidance-adds',
     added: '2026-11-23',
-    commit: '32223e9',
     reason: 'Operator guidance from retry --prompt is added to the step prompt instead of replacing it.',
     histories: { with: [], without: [] },
     retires: AT_FIRST_RELEASE,
@@ -164,7 +165,6 @@ export const PATCHES = {
   retryPromptSurvivesSchemaFailure: {
     id: 'retry-prompt-survives-schema-failure',
     added: '2026-11-24',
-    commit: '28c372d',
     reason: 'A retry prompt or guidance survives a schema failure of the step that carried it.',
     histories: { with: ['verdict-retry-prompt.json'], without: [] },
     retires: AT_FIRST_RELEASE,
@@ -172,7 +172,6 @@ export const PATCHES = {
   runContinueAsNew: {
     id: 'run-continue-as-new',
     added: '2026-11-24',
-    commit: 'df211f9',
     reason: 'A run continues as new between iterations once its history passes the event bound.',
     histories: { with: ['demo-continue-as-new-first.json'], without: [] },
     retires: AT_FIRST_RELEASE,
@@ -180,7 +179,6 @@ export const PATCHES = {
   runStatusIsOutcome: {
     id: 'run-status-is-outcome',
     added: '2026-11-23',
-    commit: '32223e9',
     reason: 'A failed run ends FAILED and a cancelled one CANCELLED instead of completing with the result.',
     histories: { with: ['budget-pause-timeout.json', 'signal-cancel.json'], without: ['never-passing-tests.json'] },
     retires: AT_FIRST_RELEASE,
@@ -188,7 +186,6 @@ export const PATCHES = {
   signalCancelEndsCancelled: {
     id: 'signal-cancel-ends-cancelled',
     added: '2026-11-24',
-    commit: '833a71b',
     reason: 'A run stopped by the cancel signal alone requests its own cancellation and ends CANCELLED.',
     histories: { with: ['signal-cancel.json'], without: [] },
     retires: AT_FIRST_RELEASE,
@@ -196,7 +193,6 @@ export const PATCHES = {
   sparseSearchAttributes: {
     id: 'sparse-search-attributes',
     added: '2026-11-23',
-    commit: 'cb6c382',
     reason: 'Tokens and cost alone upsert the search attributes at most every 15 s of workflow time.',
     histories: {
       with: ['demo-success-sparse-attributes.json'],
@@ -207,7 +203,6 @@ export const PATCHES = {
   stepRunner: {
     id: 'step-runner',
     added: '2026-11-23',
-    commit: 'cef07c2',
     reason: 'Marks runs that ran a closure step through a subprocess runner (no branch: the runner is new).',
     histories: { with: [], without: [] },
     retires: AT_FIRST_RELEASE,
@@ -215,7 +210,6 @@ export const PATCHES = {
   verdictBeforeDelivery: {
     id: 'verdict-before-delivery',
     added: '2026-11-26',
-    commit: '6b4fc11',
     reason: 'Under externalState the verdict comes before any delivery effect.',
     histories: { with: ['external-state-verdict-first.json'], without: ['external-state-deliver-first.json'] },
     retires: AT_FIRST_RELEASE,
@@ -223,7 +217,6 @@ export const PATCHES = {
   verdictRetryPrompt: {
     id: 'verdict-retry-prompt',
     added: '2026-11-24',
-    commit: '28c372d',
     reason: 'A verdict that does not accept a validated closing sends a retry prompt to the next step.',
     histories: { with: ['verdict-retry-prompt.json', 'external-state-verdict-first.json'], without: [] },
     retires: AT_FIRST_RELEASE,
@@ -231,7 +224,6 @@ export const PATCHES = {
   watchExtendsBudgets: {
     id: 'watch-extends-budgets',
     added: '2026-11-27',
-    commit: '6edc5af',
     reason: "The watcher relays '/extend N' from an allowed author as the live run's extendBudget signal.",
     histories: { with: [], without: [] },
     retires: AT_FIRST_RELEASE,
@@ -239,12 +231,11 @@ export const PATCHES = {
   watchRelaysAnswers: {
     id: 'watch-relays-answers',
     added: '2026-11-27',
-    commit: '2b04b2f',
     reason: "The watcher relays an allowed author's issue comment to the issue's live run as its answer.",
     histories: { with: [], without: [] },
     retires: AT_FIRST_RELEASE,
   },
-} as const;
+} as const satisfies Record<string, PatchEntry>;
 
 export type PatchKey = keyof typeof PATCHES;
 export type PatchId = (typeof PATCHES)[PatchKey]['id'];
