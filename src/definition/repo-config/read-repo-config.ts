@@ -18,6 +18,12 @@ export const REPO_CONFIG_FILE = join(REPO_AGENT_DIR, 'config.json');
 /** Compiled on first use: at import it cost every CLI command ~60 ms. */
 const validator = strictSchema(REPO_CONFIG_SCHEMA);
 
+/** What a value with alternatives must be, said as a person would (Ajv says "must match a schema in anyOf"). */
+const ALTERNATIVES: Readonly<Record<string, string>> = {
+  '/commands/setup': 'a command line (a non-empty string) or a non-empty list of them',
+  '/planApproval': '"never", "always", or an object with maxFiles (an integer ≥ 0) and/or paths (a list of globs)',
+};
+
 function describe(error: ErrorObject): string {
   const at = error.instancePath === '' ? '/' : error.instancePath;
   switch (error.keyword) {
@@ -25,21 +31,38 @@ function describe(error: ErrorObject): string {
       return `${at}: unknown key "${String(error.params['additionalProperty'])}"`;
     case 'enum':
       return `${at}: must be one of ${(error.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'anyOf':
-      return at.endsWith('/commands/setup')
-        ? `${at}: must be a command line (a non-empty string) or a non-empty list of them`
-        : `${at}: ${error.message ?? 'invalid'}`;
+    case 'anyOf': {
+      const expected = Object.entries(ALTERNATIVES).find(([suffix]) => at.endsWith(suffix))?.[1];
+      return `${at}: ${expected === undefined ? (error.message ?? 'invalid') : `must be ${expected}`}`;
+    }
+    case 'minLength':
+    case 'minItems':
+      if (error.params['limit'] === 1) return `${at}: must not be empty`;
+      return `${at}: ${error.message ?? 'invalid'}`;
     default:
       return `${at}: ${error.message ?? 'invalid'}`;
   }
 }
 
-/** An `anyOf` failure says it all: the errors of each alternative beneath it are dropped. */
+/** An alternative's error that says more than the anyOf can: about a key or an item within. */
+const within = (e: ErrorObject, path: string): boolean =>
+  e.instancePath.startsWith(`${path}/`) || (e.instancePath === path && e.keyword === 'additionalProperties');
+
+/**
+ * An `anyOf` failure: when an alternative's errors are about a key or an item within the
+ * value, they say what is wrong (`/planApproval/maxFiles: must be >= 0`) and the anyOf is
+ * dropped; otherwise (a value of no alternative's kind, an empty list) the anyOf alone
+ * says it and the alternatives' errors are dropped.
+ */
 function withoutAlternatives(errors: readonly ErrorObject[]): ErrorObject[] {
-  const anyOf = errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath);
-  return errors.filter(
-    (e) => e.keyword === 'anyOf' || !anyOf.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`)),
-  );
+  const under = (e: ErrorObject, p: string): boolean => e.instancePath === p || e.instancePath.startsWith(`${p}/`);
+  let kept = [...errors];
+  for (const anyOf of errors.filter((e) => e.keyword === 'anyOf')) {
+    const p = anyOf.instancePath;
+    const specific = kept.filter((e) => e !== anyOf && within(e, p));
+    kept = kept.filter((e) => !under(e, p) || (specific.length > 0 ? specific.includes(e) : e === anyOf));
+  }
+  return kept;
 }
 
 export async function readRepoConfig(repoPath: string): Promise<RepoConfigFile | undefined> {

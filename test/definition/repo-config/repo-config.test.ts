@@ -24,7 +24,8 @@ async function withRepo(files: Record<string, string>, fn: (dir: string) => Prom
 
 const pkg = (scripts: Record<string, string>): string => JSON.stringify({ name: 'x', scripts });
 
-const CTEST = 'cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure';
+const CTEST =
+  'cmake -S . -B build && cmake --build build && cd build && ctest --output-on-failure --no-tests=error --output-junit ctest-junit.xml';
 
 test('test command detected from the lockfile, CMake, Makefile, Python, Go and Rust files', async () => {
   const cases: Array<[Record<string, string>, string | undefined]> = [
@@ -57,7 +58,7 @@ test('test command detected from the lockfile, CMake, Makefile, Python, Go and R
       { 'package.json': pkg({ test: 'echo "Error: no test specified" && exit 1' }), 'go.mod': 'module x' },
       'go test ./...',
     ],
-    [{ Makefile: 'build:\n\tcc x.c\ntest: build\n\t./run\n' }, 'make test'],
+    [{ Makefile: 'build:\n\tcc x.c\ntest: build\n\t./run\n' }, 'make -k test'],
     [
       {
         'CMakeLists.txt':
@@ -67,7 +68,7 @@ test('test command detected from the lockfile, CMake, Makefile, Python, Go and R
       CTEST,
     ],
     [{ 'CMakeLists.txt': 'project(x C)\ninclude(CTest)\n' }, CTEST],
-    [{ 'CMakeLists.txt': 'project(x C)\nadd_executable(x x.c)\n', Makefile: 'test:\n\t./x\n' }, 'make test'],
+    [{ 'CMakeLists.txt': 'project(x C)\nadd_executable(x x.c)\n', Makefile: 'test:\n\t./x\n' }, 'make -k test'],
     [{ Makefile: 'build:\n\tcc x.c\n', 'pyproject.toml': '[project]\n' }, 'pytest'],
     [{ 'setup.cfg': '[tool:pytest]\n' }, 'pytest'],
     [{ 'go.mod': 'module example.com/x\n' }, 'go test ./...'],
@@ -205,18 +206,22 @@ test('commands.setup: a string or a list of strings; never a validator command; 
       assert.deepEqual(settings.overrides.validationCommands, { test: 'npm test' });
     });
   }
-  for (const setup of [5, [], [''], ['ok', 3]]) {
+  // A value of the wrong kind says what setup must be; a bad item is named by its own pointer.
+  const refused: Array<[unknown, RegExp, RegExp]> = [
+    [5, /\/commands\/setup: must be a command line \(a non-empty string\) or a non-empty list/, /#\/commands\/setup$/],
+    [[], /\/commands\/setup: must be a command line \(a non-empty string\) or a non-empty list/, /#\/commands\/setup$/],
+    [[''], /\/commands\/setup\/0: must not be empty/, /#\/commands\/setup\/0$/],
+    [['ok', 3], /\/commands\/setup\/1: must be string/, /#\/commands\/setup\/1$/],
+  ];
+  for (const [setup, says, where] of refused) {
     await withRepo({ '.agent/config.json': JSON.stringify({ commands: { setup } }) }, async (dir) => {
       await assert.rejects(readRepoConfig(dir), (error: unknown) => {
         assert.ok(error instanceof AgentError);
         assert.equal(error.code, 'CONFIG_INVALID');
         assert.ok(error.message.includes(join(dir, '.agent', 'config.json')), error.message);
-        assert.match(
-          error.message,
-          /\/commands\/setup: must be a command line \(a non-empty string\) or a non-empty list/,
-        );
+        assert.match(error.message, says);
         assert.equal(error.message.split('\n').length, 2, `one line per problem: ${error.message}`);
-        assert.match(error.where ?? '', /#\/commands\/setup$/);
+        assert.match(error.where ?? '', where);
         return true;
       });
     });
