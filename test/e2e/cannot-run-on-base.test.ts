@@ -58,7 +58,7 @@ test('`make test` whose recipe calls a missing `uv`: make exits 2 with "Error 12
     });
     assert.equal(run.result?.code, 'ENVIRONMENT_FAILED', run.cli.stderr);
     const reason = run.result?.reason ?? '';
-    assert.match(reason, /`make test`/);
+    assert.match(reason, /`make -k test`/);
     assert.match(reason, /Error 127/);
     assert.match(reason, /install `uv`/);
     assert.equal(run.modelRequests, 0);

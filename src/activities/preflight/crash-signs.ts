@@ -17,6 +17,9 @@ export const MISSING_DEPENDENCY: readonly RegExp[] = [
   /cannot find package "[^"]+"/,
   /error\[E0432\]: unresolved import/,
   /error: failed to (?:download|load|get) /,
+  // C and C++: a library's header (`#include <zlib.h>`, not the project's own "calc.h"), a CMake package, pkg-config.
+  /error: (?:([^\s':]+): No such file or directory|'([^']+)' file not found)\n\s*(?:\d+ \| )?#\s*include\s*<(?:\1|\2)>/,
+  /By not providing "Find[\w.+-]+\.cmake"|Could NOT find \w+|No package '[^']+' found|Package '[^']+', required by '[^']*', not found/,
 ];
 
 /** The output of a process that stopped abnormally or never got to run its tests. */

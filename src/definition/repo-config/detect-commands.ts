@@ -1,13 +1,14 @@
 /**
  * Sensible commands for a repository without `.agent/config.json` (or one that leaves
  * them out), from the files it holds: the package manager from the lockfile, CMake with
- * CTest tests, a Makefile test target, a Maven pom.xml, a Gradle build, Python test
- * config, go.mod, Cargo.toml. Each choice carries the reason, which the CLI prints, so
- * the user sees what will run and how to change it.
+ * CTest tests, a Makefile test or check target, Autotools (c-build-commands.ts), a Maven
+ * pom.xml, a Gradle build, Python test config, go.mod, Cargo.toml. Each choice carries
+ * the reason, which the CLI prints, so the user sees what will run and how to change it.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoCommands } from '../../contracts/repo-config.js';
+import { detectCBuild } from './c-build-commands.js';
 import { gradleLauncher, gradleTestCommand } from './gradle-launcher.js';
 import { mavenLauncher, mavenTestCommand } from './maven-launcher.js';
 import { pnpmNoBail } from './pnpm-no-bail.js';
@@ -80,20 +81,11 @@ async function nodeCommands(dir: string): Promise<DetectedCommands | undefined> 
   return { commands, reasons };
 }
 
-/** CMake commands are case-insensitive; `include(CTest)` calls enable_testing() itself. */
-const CMAKE_TESTS = /^\s*(enable_testing|add_test)\s*\(|^\s*include\s*\(\s*CTest\s*\)/im;
-const CTEST = 'cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure';
-
 export async function detectCommands(dir: string): Promise<DetectedCommands> {
   const node = await nodeCommands(dir);
   if (node) return node;
-  // Before the Makefile: a CMake project's `make test` may not run its CTest tests at all.
-  const cmake = await read(dir, 'CMakeLists.txt');
-  if (cmake !== undefined && CMAKE_TESTS.test(cmake))
-    return { commands: { test: CTEST }, reasons: [`test: ${CTEST} (CMakeLists.txt registers CTest tests)`] };
-  const makefile = (await read(dir, 'Makefile')) ?? (await read(dir, 'makefile')) ?? (await read(dir, 'GNUmakefile'));
-  if (makefile !== undefined && /^test\s*:/m.test(makefile))
-    return { commands: { test: 'make test' }, reasons: ['test: make test (Makefile has a test target)'] };
+  const c = await detectCBuild(dir);
+  if (c !== undefined) return { commands: { test: c.test }, reasons: [`test: ${c.test} (${c.reason})`] };
   const maven = await mavenLauncher(dir);
   if (maven !== undefined) {
     const test = mavenTestCommand(maven);

@@ -63,7 +63,7 @@ test(
   async () => {
     const wt = await env.project.worktree();
     const { commands } = await detectCommands(wt);
-    assert.equal(commands.test, 'make test');
+    assert.equal(commands.test, 'make -k test');
     const report = await env.prepare(wt);
     assert.match(report.detected.join('\n'), /python: uv\.lock: uv \S+ syncs the venv/);
     assert.deepEqual(

@@ -11,12 +11,18 @@
  * in both is merged (same name: both sources yield pytest node ids, or Surefire's
  * `Class#method`). Surefire's console lines are read only without its XML (a console
  * name cannot tell a nested class from its outer one); javac's errors always are.
+ * CTest's JUnit and its console both name tests by their CTest names, and a C or C++
+ * build that failed before the tests ran names its files as load failures.
  *
  * A pnpm recursive run's output is first cut into its packages (workspace-prefixes.ts),
  * each parsed on its own.
  */
 import { stripAnsi } from '../strip-ansi.js';
+import { automake } from './automake.js';
+import { cBuildErrors } from './c-build-errors.js';
 import { cargoTest } from './cargo-test.js';
+import { ctestConsole, ctestFailedList } from './ctest-console.js';
+import { parseCTestJUnit } from './ctest-junit.js';
 import { dedupe, type FailedTest } from './failed-test.js';
 import { goTestJson, goTestText } from './go-test.js';
 import { jest, vitest } from './jest-vitest.js';
@@ -36,6 +42,8 @@ export interface TestReports {
   readonly junitXml?: string;
   /** Surefire's `TEST-*.xml` reports this run wrote (surefire-report-files.ts), one per test class. */
   readonly surefireXml?: readonly string[];
+  /** CTest's JUnit reports this run wrote (`--output-junit`, ctest-report-files.ts). */
+  readonly ctestJunit?: readonly string[];
 }
 
 type Parser = (lines: readonly string[]) => FailedTest[];
@@ -55,6 +63,9 @@ const PARSERS: readonly Parser[] = [
   goTestText,
   cargoTest,
   mavenCompileErrors,
+  ctestConsole,
+  automake,
+  cBuildErrors,
 ];
 
 export function parseTestFailures(output: string, reports: TestReports = {}): FailedTest[] {
@@ -63,6 +74,7 @@ export function parseTestFailures(output: string, reports: TestReports = {}): Fa
   const fromReports = [
     ...(reports.junitXml === undefined ? [] : parseJUnitXml(reports.junitXml)),
     ...parseSurefireXml(surefireXml),
+    ...parseCTestJUnit(reports.ctestJunit ?? [], ctestFailedList(lines)),
   ];
   const parsers = surefireXml.length > 0 ? PARSERS : [...PARSERS, surefireConsole];
   const fromText = workspaceParts(lines).flatMap((part) =>

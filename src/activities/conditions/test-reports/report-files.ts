@@ -4,7 +4,8 @@
  * gets `--junitxml=<file> -o junit_family=xunit1` there (xunit1: each testcase names
  * its file). Other runners ignore the variable. Maven Surefire writes its XML reports
  * anyway, in the worktree: those this run wrote are read afterwards
- * (surefire-report-files.ts). `go test` and `cargo test` are read from their text,
+ * (surefire-report-files.ts), and so is CTest's JUnit, when the command asks for it
+ * (ctest-report-files.ts). `go test` and `cargo test` are read from their text,
  * which is reliable; GOFLAGS is left alone.
  *
  * The report goes to the sandbox's private HOME of the directory the command runs in
@@ -22,6 +23,7 @@ import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandOutcome, CommandRequest, CommandRunner } from '../../process/command-runner.js';
 import { ensureAgentHome } from '../../workspace/sandbox-state.js';
+import { ctestReports } from './ctest-report-files.js';
 import type { TestReports } from './parse-test-failures.js';
 import { surefireReports } from './surefire-report-files.js';
 
@@ -43,11 +45,13 @@ export async function runCollectingReports(commands: CommandRunner, request: Com
     const outcome = await commands.run({ ...request, env: { ...request.env, ...reportEnv(junit) } });
     const junitXml = await readReport(junit);
     const surefireXml = await surefireReports(request.cwd, started);
+    const ctestJunit = await ctestReports(request.cwd, started);
     return {
       outcome,
       reports: {
         ...(junitXml === undefined ? {} : { junitXml }),
         ...(surefireXml.length === 0 ? {} : { surefireXml }),
+        ...(ctestJunit.length === 0 ? {} : { ctestJunit }),
       },
     };
   } finally {

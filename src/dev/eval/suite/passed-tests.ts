@@ -12,11 +12,14 @@
  *   mocha         the spec reporter's `✓ title` under its suites: the full title, joined
  *                 by spaces, as mocha's failure recap names it
  *   jest          `--verbose` output (`✓ title` under suites): `suite › title`
+ *   ctest         its JUnit report (`--output-junit`), else `1/4 Test #1: add ....   Passed`
  *
  * `undefined` when nothing in the output names a passing test: the caller must not read
  * that as "none passed".
  */
 import { stripAnsi } from '../../../activities/conditions/strip-ansi.js';
+import { ctestPassed } from '../../../activities/conditions/test-reports/ctest-console.js';
+import { passedInCTestJUnit } from '../../../activities/conditions/test-reports/ctest-junit.js';
 import { passedInJUnitXml } from '../../../activities/conditions/test-reports/junit-xml.js';
 import { passedInSurefireXml } from '../../../activities/conditions/test-reports/surefire-xml.js';
 import type { TestReports } from '../../../activities/conditions/test-reports/parse-test-failures.js';
@@ -102,6 +105,7 @@ export function passedTests(output: string, reports: TestReports = {}): string[]
   const names = [
     ...(reports.junitXml === undefined ? [] : passedInJUnitXml(reports.junitXml)),
     ...(reports.surefireXml === undefined ? [] : passedInSurefireXml(reports.surefireXml)),
+    ...(reports.ctestJunit === undefined ? ctestPassed(lines) : passedInCTestJUnit(reports.ctestJunit)),
     ...cargo(lines),
     ...go(lines),
     ...nodeTap(lines),

@@ -1,0 +1,43 @@
+/**
+ * Automake's parallel test harness (`make check` in an Autotools project; its
+ * `test-driver` prints one line per test, and a TAP driver one per TAP result). PURE.
+ *
+ *   PASS: test_add
+ *   ./test-driver: line 112:  6568 Segmentation fault      "$@" >> "$log_file" 2>&1
+ *   FAIL: test_div
+ *   ERROR: test_io            (a hard error: exit 99)
+ *   XPASS: test_known_bug     (expected to fail and passed: the harness fails it too)
+ *   FAIL: tests/io.tap 3 - reads an empty file
+ *
+ * and then a summary (`# TOTAL: 4`, `# FAIL:  2`, `See ./test-suite.log`). The same
+ * `FAIL: x` words are printed by other tools (Python's unittest prints `FAIL: test_x
+ * (mod.Class)` headers), so lines are read only in output that has the harness's
+ * summary. Names are the test as the Makefile lists it (`TESTS = …`), what `make check
+ * TESTS=test_div` takes back; a TAP result keeps its number and description. The
+ * excerpt is what the driver printed just before (a crash), and the log file to read.
+ */
+import { failedTest, type FailedTest } from './failed-test.js';
+
+const RESULT = /^(FAIL|ERROR|XPASS): (\S.*?)\s*$/;
+const SUMMARY_TOTAL = /^# TOTAL: +\d+\s*$/;
+const SUMMARY_FAIL = /^# (?:FAIL|ERROR): +\d+\s*$/;
+const DRIVER_NOTE = /^\.?\/?(?:\S*\/)?test-driver: /;
+
+export function automake(lines: readonly string[]): FailedTest[] {
+  if (!lines.some((l) => SUMMARY_TOTAL.test(l)) || !lines.some((l) => SUMMARY_FAIL.test(l))) return [];
+  const out: FailedTest[] = [];
+  lines.forEach((line, i) => {
+    const m = RESULT.exec(line);
+    if (!m?.[1] || !m[2]) return;
+    const note = lines[i - 1] !== undefined && DRIVER_NOTE.test(lines[i - 1] ?? '') ? [lines[i - 1] ?? ''] : [];
+    // The driver's log: the test's `.test` extension (Automake's default TEST_EXTENSIONS) becomes `.log`.
+    const log = `${m[2].replace(/ \d+(?: - .*)?$/, '').replace(/\.test$/, '')}.log`;
+    out.push(failedTest(m[2], undefined, [...note.map(driverNote), `${m[1]} (automake; its output is in ${log})`]));
+  });
+  return out;
+}
+
+/** `./test-driver: line 112:  6568 Segmentation fault      "$@" >> …` → `Segmentation fault`. */
+function driverNote(line: string): string {
+  return /^\S+: line \d+: +\d+ (.+?)\s{2,}/.exec(line)?.[1] ?? line;
+}
