@@ -143,6 +143,12 @@ export async function planDetected(options: {
     detected.push(maven.detected);
     steps.push(...maven.steps);
   }
+  // C and C++ fetch nothing: libraries and tools are the machine's (docs/environments/c-cmake.md).
+  for (const file of ['CMakeLists.txt', 'Makefile.am'])
+    if (detected.length === 0 && (await exists(path.join(dir, file))))
+      detected.push(
+        `c/c++: ${file}: nothing to fetch (system libraries and tools come from the machine, or commands.setup)`,
+      );
   if (detected.length === 0)
     detected.push(
       'no ecosystem detected (no package.json, Python project, go.mod, Cargo.toml or pom.xml): nothing to set up',

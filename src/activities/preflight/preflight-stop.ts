@@ -41,7 +41,8 @@ const CONFIG_KEY: Readonly<Record<string, RepoCommandKey>> = {
 };
 
 const SETUP = '`commands.setup` of .agent/config.json (setup has the network; the preflight and the agent run offline)';
-const NAMED_RUNNERS = 'node:test, mocha, jest, vitest, pytest, go test, cargo test, Maven Surefire';
+const NAMED_RUNNERS =
+  'node:test, mocha, jest, vitest, pytest, go test, cargo test, Maven Surefire, CTest, Automake (make check)';
 
 export function preflightStop(
   planned: { readonly validator: string; readonly command: string },
