@@ -88,7 +88,6 @@ const KEYS = Object.keys(PATCHES);
 test('every patched()/deprecatePatch() call in src/ names a ledger id, and every ledger id is used', () => {
   const { violations, usedKeys } = scanPatchCalls(sourcesUnder(join(ROOT, 'src')), KEYS);
   assert.deepEqual(violations, []);
-  assert.ok(usedKeys.size >= 20, `the scan finds the calls (found ${usedKeys.size})`);
   const unused = KEYS.filter((k) => !usedKeys.has(k));
   assert.deepEqual(unused, [], 'ledger entries no code uses: remove them (and their old branch is gone)');
 });

@@ -7,7 +7,7 @@
  * closing-verdict.ts; delivery after it is deliver/deliver-after-closing.ts.
  */
 import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';
-import { log, patched } from '@temporalio/workflow';
+import { log } from '@temporalio/workflow';
 import { completionGuardFor } from '../../contracts/completion-guard.js';
 import type { ConditionResult, ValidationReport } from '../../contracts/activities.js';
 import type { AgentDefinition, CompletionStepDefinition } from '../../contracts/definition.js';
@@ -22,20 +22,14 @@ import { onRunHost } from '../hosting/run-host.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
-import { PATCHES } from '../versioning/patch-ledger.js';
 
 /**
  * The completion step guarding a closure step, by the one rule of completionGuardFor:
- * its own, else the only one declared, else none. Only where the old fallback (the
- * first declared of several) differs is the patch consulted, so other runs carry no marker.
+ * its own, else the only one declared, else none.
  */
 export function completionStepFor(definition: AgentDefinition, stepId: string): CompletionStepDefinition | undefined {
-  const declared = Object.keys(definition.completionSteps);
-  const guard = completionGuardFor(stepId, declared);
-  if (guard.kind !== 'none') return definition.completionSteps[guard.completionStepId];
-  const first = declared[0];
-  if (first === undefined || patched(PATCHES.closureGuardOneRule.id)) return undefined;
-  return definition.completionSteps[first];
+  const guard = completionGuardFor(stepId, Object.keys(definition.completionSteps));
+  return guard.kind === 'none' ? undefined : definition.completionSteps[guard.completionStepId];
 }
 
 /** Names what failed, with the items a user looks for first (failing tests, dirty files). */

@@ -6,7 +6,7 @@
  * is the only way to the boundary hook. stepMachine has no criterion of its own: its
  * end is the closure step's `closing`.
  */
-import { log, patched } from '@temporalio/workflow';
+import { log } from '@temporalio/workflow';
 import type { AgentDefinition } from '../../contracts/definition.js';
 import { CLOSURE_GRACE_KEY } from '../../contracts/completion-types.js';
 import { configNumber } from './verdict-config.js';
@@ -17,10 +17,6 @@ import type { RunContext } from '../run/run-context.js';
 import { countCheck, goToStep, latchCriterion } from '../run/state/run-transitions.js';
 import { closureStepFor } from './closure-target.js';
 import { decideVerdict, type VerdictArgs } from './verdict-check.js';
-import { PATCHES } from '../versioning/patch-ledger.js';
-
-/** The grace of runs recorded before the cap was exact (patch 'exact-iteration-cap'). */
-export const LEGACY_CLOSURE_GRACE = 3;
 
 /** The agent's grace past the cap (default 0: the cap is exact). PURE. */
 export function closureGrace(definition: AgentDefinition): number {
@@ -59,14 +55,10 @@ export async function gateOnCriterion(
 /**
  * The cap is exact unless the agent configures `closureGrace`: then, once the criterion
  * is met, a run at a closure step may take that many iterations past it for the
- * Completion loop. Runs recorded before kept a fixed grace of 3; the patch is consulted
- * only where the two differ, so other runs carry no marker.
+ * Completion loop.
  */
 export function withinClosureGrace(ctx: RunContext, session: RunSession): boolean {
   const { criterionMet, stepId, iteration } = session.state;
   if (criterionMet === undefined || ctx.definition.steps[stepId]?.stepKind !== 'closure') return false;
-  const grace = closureGrace(ctx.definition);
-  if (iteration < ctx.maxIterations + grace) return true;
-  if (iteration >= ctx.maxIterations + LEGACY_CLOSURE_GRACE) return false;
-  return !patched(PATCHES.exactIterationCap.id);
+  return iteration < ctx.maxIterations + closureGrace(ctx.definition);
 }

@@ -61,10 +61,6 @@ function schemaFailure(session: RunSession, step: StepDefinition, message: strin
 async function resolveStepPrompt(ctx: RunContext, session: RunSession, step: StepDefinition): Promise<string> {
   const withGuidance = takeGuidance(session.state);
   const guidance = withGuidance.guidance;
-  if (guidance !== undefined && !patched(PATCHES.retryGuidanceAdds.id)) {
-    session.update(takeRetryPrompt(withGuidance.state).state);
-    return guidance;
-  }
   const taken = takeRetryPrompt(withGuidance.state);
   session.update(taken.state);
   const text = taken.prompt ?? (await resolveBasePrompt(ctx, session, step));

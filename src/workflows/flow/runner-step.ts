@@ -6,7 +6,7 @@
  * Any other end (non-zero exit, timeout) is recorded and the flow goes on, as
  * upstream, until the iteration cap stops the run without a boundary effect.
  */
-import { log, patched } from '@temporalio/workflow';
+import { log } from '@temporalio/workflow';
 import type { StepDefinition, StepRunnerSpec } from '../../contracts/definition.js';
 import { FailureType } from '../../contracts/failures.js';
 import { substituteContext } from '../../contracts/runner-context.js';
@@ -21,7 +21,6 @@ import { endWithoutChange, noChangeOutcomeApplies } from '../deliver/end-without
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
-import { PATCHES } from '../versioning/patch-ledger.js';
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } as const;
 
@@ -32,7 +31,6 @@ export async function runRunnerStep(
   runner: StepRunnerSpec,
   iteration: number,
 ): Promise<IterationOutcome> {
-  patched(PATCHES.stepRunner.id);
   const context = { ...withParameterDefaults(ctx.definition.parameters, ctx.input.parameters), issue: ctx.input.issue };
   const args = substituteContext(runner.args, context);
   if (!args.ok) {

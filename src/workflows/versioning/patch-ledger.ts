@@ -53,14 +53,6 @@ export const PATCHES = {
     histories: { with: ['budget-pause-timeout.json'], without: [] },
     retires: AT_FIRST_RELEASE,
   },
-  closureGuardOneRule: {
-    id: 'closure-guard-one-rule',
-    added: '2026-11-24',
-    reason:
-      'The completion step guarding a closure step is its own id, else the only one declared, never the first declared.',
-    histories: { with: [], without: [] },
-    retires: AT_FIRST_RELEASE,
-  },
   completionViaClosure: {
     id: 'completion-via-closure',
     added: '2026-11-23',
@@ -85,14 +77,6 @@ export const PATCHES = {
         'never-passing-tests.json',
       ],
     },
-    retires: AT_FIRST_RELEASE,
-  },
-  exactIterationCap: {
-    id: 'exact-iteration-cap',
-    added: '2026-11-24',
-    reason:
-      'The iteration cap is exact unless the verdict config grants a closure grace (runs before it had a grace of 3).',
-    histories: { with: [], without: [] },
     retires: AT_FIRST_RELEASE,
   },
   localConfigActivities: {
@@ -155,13 +139,6 @@ export const PATCHES = {
     histories: { with: ['remote-host-lost.json'], without: [] },
     retires: AT_FIRST_RELEASE,
   },
-  retryGuidanceAdds: {
-    id: 'retry-guidance-adds',
-    added: '2026-11-23',
-    reason: 'Operator guidance from retry --prompt is added to the step prompt instead of replacing it.',
-    histories: { with: [], without: [] },
-    retires: AT_FIRST_RELEASE,
-  },
   retryPromptSurvivesSchemaFailure: {
     id: 'retry-prompt-survives-schema-failure',
     added: '2026-11-24',
@@ -200,13 +177,6 @@ export const PATCHES = {
     },
     retires: AT_FIRST_RELEASE,
   },
-  stepRunner: {
-    id: 'step-runner',
-    added: '2026-11-23',
-    reason: 'Marks runs that ran a closure step through a subprocess runner (no branch: the runner is new).',
-    histories: { with: [], without: [] },
-    retires: AT_FIRST_RELEASE,
-  },
   verdictBeforeDelivery: {
     id: 'verdict-before-delivery',
     added: '2026-11-26',
@@ -219,20 +189,6 @@ export const PATCHES = {
     added: '2026-11-24',
     reason: 'A verdict that does not accept a validated closing sends a retry prompt to the next step.',
     histories: { with: ['verdict-retry-prompt.json', 'external-state-verdict-first.json'], without: [] },
-    retires: AT_FIRST_RELEASE,
-  },
-  watchExtendsBudgets: {
-    id: 'watch-extends-budgets',
-    added: '2026-11-27',
-    reason: "The watcher relays '/extend N' from an allowed author as the live run's extendBudget signal.",
-    histories: { with: [], without: [] },
-    retires: AT_FIRST_RELEASE,
-  },
-  watchRelaysAnswers: {
-    id: 'watch-relays-answers',
-    added: '2026-11-27',
-    reason: "The watcher relays an allowed author's issue comment to the issue's live run as its answer.",
-    histories: { with: [], without: [] },
     retires: AT_FIRST_RELEASE,
   },
 } as const satisfies Record<string, PatchEntry>;

@@ -19,7 +19,6 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   log,
-  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -31,7 +30,6 @@ import { stopWatchSignal, watchProgressQuery } from './watch-messages.js';
 import { watchActivities } from './watch-proxies.js';
 import { WatchSession, type WatchAction } from './watch-session.js';
 import { reply, runEnded, startOwedRun } from './watch-runs.js';
-import { PATCHES } from '../versioning/patch-ledger.js';
 
 const DEFAULT_POLLS_PER_RUN = 200;
 
@@ -63,8 +61,6 @@ async function act(session: WatchSession, action: WatchAction): Promise<void> {
     case 'reply':
       return reply(session, action.reply, action.text, 'note');
     case 'extend':
-      // New command: behind its patch, so a watcher's older history replays as it ran.
-      if (!patched(PATCHES.watchExtendsBudgets.id)) return;
       await getExternalWorkflowHandle(action.run.workflowId)
         .signal(extendBudgetSignal, { maxUsd: action.usd })
         .catch(signalled('extendBudget'));
@@ -75,8 +71,7 @@ async function act(session: WatchSession, action: WatchAction): Promise<void> {
         'extend',
       );
     case 'answer':
-      // The first answer ends the run's wait; a run that asked nothing ignores it (patched: new command).
-      if (!patched(PATCHES.watchRelaysAnswers.id)) return;
+      // The first answer ends the run's wait; a run that asked nothing ignores it.
       await getExternalWorkflowHandle(action.run.workflowId)
         .signal(answerSignal, { author: action.reply.author, text: action.text.slice(0, MAX_ANSWER_CHARS) })
         .catch(signalled('answer'));
