@@ -1,7 +1,8 @@
 /**
  * What one turn of a step sends of its conversation, by the agent's context management
  * (agent.json `runner.model.contextManagement`, contracts/model-options.ts): older tool
- * results masked here (observation-masking.ts), cleared by the API's own context editing
+ * results masked here (observation-masking.ts), old turns collapsed into a digest
+ * (turn-collapse.ts), cleared by the API's own context editing
  * (`clear_tool_uses_20250919`, which the API applies before the model sees the prompt),
  * or everything whole. The step keeps its whole conversation either way.
  */
@@ -9,7 +10,9 @@ import { ContextStrategy, DEFAULT_CONTEXT_MANAGEMENT, type ContextManagement } f
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { LlmMessage, LlmRequest } from './llm-client.js';
 import { createMaskedPlaceholder } from './masked-placeholder.js';
-import { maskObservations } from './observation-masking.js';
+import { createCollapsedDigest } from './collapsed-digest.js';
+import { maskObservations, type MaskedView } from './observation-masking.js';
+import { collapseTurns } from './turn-collapse.js';
 import type { RequestShape } from './request-builder.js';
 
 export interface TurnContext {
@@ -31,6 +34,17 @@ export function clearToolUsesEdit(settings: ContextManagement): NonNullable<LlmR
   };
 }
 
+function shaped(view: MaskedView): TurnContext {
+  return {
+    messages: view.messages,
+    shape: {
+      ...(view.frontier ? { frontier: view.frontier } : {}),
+      ...(view.previousFrontier ? { previousFrontier: view.previousFrontier } : {}),
+      ...(view.stableEnd ? { stableEnd: view.stableEnd } : {}),
+    },
+  };
+}
+
 /** One per step: `settings` absent (definitions from before issue 38) means the default. */
 export function createTurnContext(
   settings: ContextManagement | undefined,
@@ -40,17 +54,11 @@ export function createTurnContext(
   switch (s.strategy) {
     case ContextStrategy.Mask: {
       const placeholder = createMaskedPlaceholder(store);
-      return async (messages) => {
-        const view = await maskObservations(messages, s, placeholder);
-        return {
-          messages: view.messages,
-          shape: {
-            ...(view.frontier ? { frontier: view.frontier } : {}),
-            ...(view.previousFrontier ? { previousFrontier: view.previousFrontier } : {}),
-            ...(view.stableEnd ? { stableEnd: view.stableEnd } : {}),
-          },
-        };
-      };
+      return async (messages) => shaped(await maskObservations(messages, s, placeholder));
+    }
+    case ContextStrategy.Collapse: {
+      const digest = createCollapsedDigest(store);
+      return async (messages) => shaped(await collapseTurns(messages, s, digest));
     }
     case ContextStrategy.ApiClear: {
       const contextManagement = clearToolUsesEdit(s);

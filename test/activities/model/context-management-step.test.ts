@@ -30,7 +30,8 @@ async function withCapture<T>(toolTurns: number, fn: (url: string, seen: Seen[])
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Seen['body'];
       seen.push({ body, headers: req.headers });
-      const turn = body.messages.filter((m) => m.role === 'assistant').length;
+      // One request per turn: counting assistant messages would miss collapsed turns.
+      const turn = seen.length - 1;
       const content =
         turn < toolTurns
           ? [
@@ -82,9 +83,29 @@ async function runStep(url: string, contextManagement?: ContextManagement) {
   return runStepQuery({ llm, log: () => {}, keepAliveMs: 600_000 }, input, recordingCtx());
 }
 
-test('the default masks older results on the wire and keeps the transcript whole', async () => {
+test('the default collapses older turns on the wire and keeps the transcript whole', async () => {
   await withCapture(12, async (url, seen) => {
     const out = await runStep(url);
+    assert.deepEqual(out.output, GOOD_ANSWER);
+    const last = seen.at(-1)!.body;
+    assert.deepEqual(
+      results(seen.at(-1)!).map((t) => t.split('\n')[0]),
+      ['8-001', '9-001', '10-001', '11-001'],
+      'the newest four turns are sent whole',
+    );
+    const digest = last.messages[0]!.content.map((b) => String(b['text'] ?? '')).join('\n');
+    assert.match(digest, /- turn 1\.0: bash `seq -w 1 400 \| sed s\/\^\/0-\/` \(2,400 characters\)/);
+    assert.equal(digest.split('\n').filter((l) => l.startsWith('- turn ')).length, 8);
+    const breakpoints = JSON.stringify(last).split('"cache_control"').length - 1;
+    assert.ok(breakpoints <= 4, `${breakpoints} breakpoints`);
+    const transcript = JSON.parse(readFileSync(out.transcript.path, 'utf8')) as Seen['body'];
+    assert.equal(transcript.messages.filter((m) => m.role === 'assistant').length, 13, 'the transcript keeps every turn');
+  });
+});
+
+test('mask sends older results as placeholders and keeps the transcript whole', async () => {
+  await withCapture(12, async (url, seen) => {
+    const out = await runStep(url, { ...DEFAULT_CONTEXT_MANAGEMENT, strategy: 'mask' });
     assert.deepEqual(out.output, GOOD_ANSWER);
     const last = results(seen.at(-1)!);
     assert.equal(last.length, 12);
