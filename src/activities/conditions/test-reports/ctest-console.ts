@@ -32,8 +32,21 @@ const SUMMARY = /^\d+% tests passed, \d+ tests? failed out of \d+/;
 const TELLING = /fail|error|assert|expect|abort|fault|panic|mismatch|exception|\bgot\b/i;
 const OUTPUT_LINES = 5;
 
-/** The status CTest gives each test of its FAILED list, by name (`Failed`, `SEGFAULT`, `Timeout`…). */
-export function ctestFailedList(lines: readonly string[]): Map<string, string> {
+/** What the console tells about a run that its JUnit report does not. */
+export interface CTestConsole {
+  /** The status CTest gives each test of its FAILED list, by name (`Failed`, `SEGFAULT`, `Timeout`…). */
+  readonly statuses: ReadonlyMap<string, string>;
+  /** The source root: the parent of the build directory (`Test project /…/build`). */
+  readonly root?: string;
+}
+
+export function readCTestConsole(lines: readonly string[]): CTestConsole {
+  const build = lines.map((l) => /^Test project (\/.+?)\s*$/.exec(l)?.[1]).find((b) => b !== undefined);
+  const root = build?.replace(/\/[^/]+\/?$/, '');
+  return { statuses: failedList(lines), ...(root ? { root } : {}) };
+}
+
+function failedList(lines: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   const start = lines.findIndex((l) => LIST_START.test(l));
   if (start === -1) return out;
@@ -46,12 +59,14 @@ export function ctestFailedList(lines: readonly string[]): Map<string, string> {
 }
 
 export function ctestConsole(lines: readonly string[]): FailedTest[] {
-  const listed = ctestFailedList(lines);
+  const console = readCTestConsole(lines);
+  const listed = console.statuses;
   const outputs = resultOutputs(lines);
   const names = [...listed.keys(), ...[...outputs.keys()].filter((n) => !listed.has(n) && outputs.get(n)?.failed)];
   return names.map((name) => {
     const result = outputs.get(name);
-    return failedTest(name, undefined, ctestExcerpt(result?.output ?? [], listed.get(name) ?? result?.status ?? ''));
+    const status = listed.get(name) ?? result?.status ?? '';
+    return failedTest(name, undefined, ctestExcerpt(result?.output ?? [], status, console.root));
   });
 }
 
@@ -60,13 +75,18 @@ export function ctestPassed(lines: readonly string[]): string[] {
   return [...resultOutputs(lines)].filter(([, r]) => /^Passed\b/.test(r.status)).map(([name]) => name);
 }
 
-/** A failing test's excerpt: the output lines that tell what went wrong, then CTest's own status. */
-export function ctestExcerpt(output: readonly string[], status: string): string[] {
+/**
+ * A failing test's excerpt: the output lines that tell what went wrong, then CTest's own
+ * status. Paths under the source root are made relative: CMake compiles with absolute
+ * paths, so `__FILE__` in a test framework's message names the worktree.
+ */
+export function ctestExcerpt(output: readonly string[], status: string, root?: string): string[] {
   const printed = output.filter((l) => l.trim() !== '');
   const telling = printed.filter((l) => TELLING.test(l));
   const kept = (telling.length > 0 ? telling : printed.slice(-OUTPUT_LINES)).slice(0, OUTPUT_LINES);
   const word = status.replace(/\*{3}/g, ' ').replace(/\s+/g, ' ').trim();
-  return [...kept.map((l) => l.trim()), ...(word === '' ? [] : [`ctest: ${word}`])];
+  const relative = (l: string): string => (root === undefined ? l : l.split(`${root}/`).join(''));
+  return [...kept.map((l) => relative(l.trim())), ...(word === '' ? [] : [`ctest: ${word}`])];
 }
 
 interface TestResult {

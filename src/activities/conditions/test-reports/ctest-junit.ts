@@ -17,7 +17,7 @@
  * caller has it.
  */
 import { attributes, decode, TESTCASE } from './junit-xml.js';
-import { ctestExcerpt } from './ctest-console.js';
+import { ctestExcerpt, type CTestConsole } from './ctest-console.js';
 import { failedTest, type FailedTest } from './failed-test.js';
 
 /** A CTest report: a testcase carrying CTest's `status` attribute. */
@@ -28,10 +28,13 @@ export function isCTestJUnit(xml: string): boolean {
 }
 
 /**
- * The failing tests of each report, in report order; `statuses` are the console's
- * (`SEGFAULT`, `Timeout`) by name, for the excerpt.
+ * The failing tests of each report, in report order; the console gives CTest's statuses
+ * (`SEGFAULT`, `Timeout`) and the source root, for the excerpt.
  */
-export function parseCTestJUnit(xmls: readonly string[], statuses: ReadonlyMap<string, string>): FailedTest[] {
+export function parseCTestJUnit(
+  xmls: readonly string[],
+  console: CTestConsole = { statuses: new Map() },
+): FailedTest[] {
   const out: FailedTest[] = [];
   for (const xml of xmls) {
     if (!isCTestJUnit(xml)) continue;
@@ -42,7 +45,7 @@ export function parseCTestJUnit(xmls: readonly string[], statuses: ReadonlyMap<s
       const status = failureStatus(attrs['status'], body);
       if (name === undefined || status === undefined) continue;
       const output = decode(/<system-out>([\s\S]*?)<\/system-out>/.exec(body)?.[1] ?? '').split(/\r?\n/);
-      out.push(failedTest(name, undefined, ctestExcerpt(output, statuses.get(name) ?? status)));
+      out.push(failedTest(name, undefined, ctestExcerpt(output, console.statuses.get(name) ?? status, console.root)));
     }
   }
   return out;

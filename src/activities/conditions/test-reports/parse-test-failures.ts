@@ -21,7 +21,7 @@ import { stripAnsi } from '../strip-ansi.js';
 import { automake } from './automake.js';
 import { cBuildErrors } from './c-build-errors.js';
 import { cargoTest } from './cargo-test.js';
-import { ctestConsole, ctestFailedList } from './ctest-console.js';
+import { ctestConsole, readCTestConsole } from './ctest-console.js';
 import { parseCTestJUnit } from './ctest-junit.js';
 import { dedupe, type FailedTest } from './failed-test.js';
 import { goTestJson, goTestText } from './go-test.js';
@@ -74,7 +74,7 @@ export function parseTestFailures(output: string, reports: TestReports = {}): Fa
   const fromReports = [
     ...(reports.junitXml === undefined ? [] : parseJUnitXml(reports.junitXml)),
     ...parseSurefireXml(surefireXml),
-    ...parseCTestJUnit(reports.ctestJunit ?? [], ctestFailedList(lines)),
+    ...parseCTestJUnit(reports.ctestJunit ?? [], readCTestConsole(lines)),
   ];
   const parsers = surefireXml.length > 0 ? PARSERS : [...PARSERS, surefireConsole];
   const fromText = workspaceParts(lines).flatMap((part) =>

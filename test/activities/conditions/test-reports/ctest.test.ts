@@ -20,7 +20,8 @@ const named = (output: string, ctestJunit?: string[]) =>
   parseTestFailures(output, ctestJunit ? { ctestJunit } : {}).map((t) => [t.name, t.excerpt, t.scope]);
 
 const SUB = 'tests/test_sub.c:8: calc_sub(3, 2): expected 1, got 5';
-const NEGATIVE = "test_sub: /tmp/cc/p1/tests/test_sub.c:6: main: Assertion `r == -1' failed.";
+// The assertion's absolute path is made relative to the source root (the build dir's parent).
+const NEGATIVE = "test_sub: tests/test_sub.c:6: main: Assertion `r == -1' failed.";
 
 test('the console: the FAILED list names every failing test, with its output and CTest status', () => {
   assert.deepEqual(named(fixture('ctest-output-on-failure.txt')), [
