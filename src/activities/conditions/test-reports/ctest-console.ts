@@ -31,6 +31,8 @@ const SUMMARY = /^\d+% tests passed, \d+ tests? failed out of \d+/;
 /** Output lines that say what went wrong, preferred over the rest of a test's output. */
 const TELLING = /fail|error|assert|expect|abort|fault|panic|mismatch|exception|\bgot\b/i;
 const OUTPUT_LINES = 5;
+/** What a test framework prints for a check that passed, or to frame its report. */
+const PASSING = /^\s*(?:\[ *(?:RUN|OK|PASSED|=+|-+) *\]|-{3,}\s*$)|:PASS\s*$/;
 
 /** What the console tells about a run that its JUnit report does not. */
 export interface CTestConsole {
@@ -82,11 +84,18 @@ export function ctestPassed(lines: readonly string[]): string[] {
  */
 export function ctestExcerpt(output: readonly string[], status: string, root?: string): string[] {
   const printed = output.filter((l) => l.trim() !== '');
-  const telling = printed.filter((l) => TELLING.test(l));
-  const kept = (telling.length > 0 ? telling : printed.slice(-OUTPUT_LINES)).slice(0, OUTPUT_LINES);
+  // From the first line that tells (GoogleTest's `file:4: Failure` is followed by the values), passes left out.
+  const first = printed.findIndex((l) => TELLING.test(l));
+  const kept =
+    first === -1
+      ? printed.slice(-OUTPUT_LINES)
+      : printed
+          .slice(first)
+          .filter((l) => !PASSING.test(l))
+          .slice(0, OUTPUT_LINES);
   const word = status.replace(/\*{3}/g, ' ').replace(/\s+/g, ' ').trim();
   const relative = (l: string): string => (root === undefined ? l : l.split(`${root}/`).join(''));
-  return [...kept.map((l) => relative(l.trim())), ...(word === '' ? [] : [`ctest: ${word}`])];
+  return [...kept.map((l) => relative(l.replace(/\s+$/, ''))), ...(word === '' ? [] : [`ctest: ${word}`])];
 }
 
 interface TestResult {

@@ -24,6 +24,7 @@ import { cargoTest } from './cargo-test.js';
 import { ctestConsole, readCTestConsole } from './ctest-console.js';
 import { parseCTestJUnit } from './ctest-junit.js';
 import { dedupe, type FailedTest } from './failed-test.js';
+import { gtest } from './gtest.js';
 import { goTestJson, goTestText } from './go-test.js';
 import { jest, vitest } from './jest-vitest.js';
 import { parseJUnitXml } from './junit-xml.js';
@@ -32,6 +33,7 @@ import { nodeSpec, nodeTap } from './node-test.js';
 import { pytest } from './pytest.js';
 import { mavenCompileErrors, surefireConsole } from './surefire-console.js';
 import { parseSurefireXml } from './surefire-xml.js';
+import { unity } from './unity.js';
 import { inPackage, workspaceParts } from './workspace-prefixes.js';
 
 export type { FailedTest } from './failed-test.js';
@@ -64,6 +66,8 @@ const PARSERS: readonly Parser[] = [
   cargoTest,
   mavenCompileErrors,
   ctestConsole,
+  gtest,
+  unity,
   automake,
   cBuildErrors,
 ];
