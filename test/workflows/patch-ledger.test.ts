@@ -45,12 +45,15 @@ const ALIAS = /\b(patched|deprecatePatch)\s+as\s+\w+/g;
 export interface LedgerScan {
   readonly violations: string[];
   readonly usedKeys: Set<string>;
+  /** Keys passed to deprecatePatch: their old branch is gone. */
+  readonly deprecatedKeys: Set<string>;
 }
 
 /** What is wrong with the patch calls in `sources`, against the ledger's keys. PURE. */
 export function scanPatchCalls(sources: readonly Source[], keys: readonly string[]): LedgerScan {
   const violations: string[] = [];
   const usedKeys = new Set<string>();
+  const deprecatedKeys = new Set<string>();
   for (const { path, text } of sources) {
     const code = withoutComments(text);
     const lineOf = (index: number): number => code.slice(0, index).split('\n').length;
@@ -64,9 +67,10 @@ export function scanPatchCalls(sources: readonly Source[], keys: readonly string
       if (key === undefined) violations.push(`${where}: name the id as PATCHES.<key>.id from the ledger`);
       else if (!keys.includes(key)) violations.push(`${where}: '${key}' is not in the ledger`);
       else usedKeys.add(key);
+      if (key !== undefined && m[1] === 'deprecatePatch') deprecatedKeys.add(key);
     }
   }
-  return { violations, usedKeys };
+  return { violations, usedKeys, deprecatedKeys };
 }
 
 /** The patch ids a recorded history carries as markers. */
@@ -85,14 +89,22 @@ function markersOf(file: string): Set<string> {
 
 const KEYS = Object.keys(PATCHES);
 
+/** A deprecated patch has no old branch left, so no history may still need one (`without`). PURE. */
+export function deprecatedTooSoon(deprecated: ReadonlySet<string>, ledger: typeof PATCHES): string[] {
+  return [...deprecated]
+    .filter((key) => (ledger[key as keyof typeof PATCHES]?.histories.without.length ?? 0) > 0)
+    .map((key) => `${key}: deprecated while histories need its old branch`);
+}
+
 test('every patched()/deprecatePatch() call in src/ names a ledger id, and every ledger id is used', () => {
-  const { violations, usedKeys } = scanPatchCalls(sourcesUnder(join(ROOT, 'src')), KEYS);
+  const { violations, usedKeys, deprecatedKeys } = scanPatchCalls(sourcesUnder(join(ROOT, 'src')), KEYS);
   assert.deepEqual(violations, []);
+  assert.deepEqual(deprecatedTooSoon(deprecatedKeys, PATCHES), []);
   const unused = KEYS.filter((k) => !usedKeys.has(k));
   assert.deepEqual(unused, [], 'ledger entries no code uses: remove them (and their old branch is gone)');
 });
 
-test('the scan refuses an unknown id, a literal, a constant and an alias, and ignores comments', () => {
+test('the scan refuses an unknown id, a literal, a constant, an alias and an early deprecation; comments are prose', () => {
   const planted: Source = {
     path: 'src/workflows/planted.ts',
     text: [
@@ -103,15 +115,20 @@ test('the scan refuses an unknown id, a literal, a constant and an alias, and ig
       "// patched('quoted-in-a-comment') is prose",
       '/** patched(ANY) in a doc comment */',
       'if (patched(PATCHES.askAndWait.id)) go();',
+      'deprecatePatch(PATCHES.budgetPauseNotice.id);',
     ].join('\n'),
   };
-  const { violations, usedKeys } = scanPatchCalls([planted], KEYS);
+  const { violations, usedKeys, deprecatedKeys } = scanPatchCalls([planted], KEYS);
   assert.equal(violations.length, 4, violations.join('\n'));
   assert.match(violations[0]!, /:1: patched as isPatched/);
   assert.match(violations[1]!, /:2: .*'noSuchPatch' is not in the ledger/);
   assert.match(violations[2]!, /:3: patched\('ask-and-wait'\): name the id as PATCHES/);
   assert.match(violations[3]!, /:4: deprecatePatch\(ASK_PATCH\)/);
-  assert.deepEqual([...usedKeys], ['askAndWait']);
+  assert.deepEqual([...usedKeys], ['askAndWait', 'budgetPauseNotice']);
+  // budget-pause-notice's old branch replays budget-pause-timeout.json: not deprecated yet.
+  assert.deepEqual(deprecatedTooSoon(deprecatedKeys, PATCHES), [
+    'budgetPauseNotice: deprecated while histories need its old branch',
+  ]);
 });
 
 test('ledger entries: key is the id in camelCase, ids unique, dates well formed, one-sentence reasons', () => {

@@ -17,14 +17,14 @@
  *                      now); otherwise back to the flow, with no boundary effect.
  *   composite          as its children; polls when one of them reads external state.
  */
-import { log, patched, sleep } from '@temporalio/workflow';
+import { deprecatePatch, log, patched, sleep } from '@temporalio/workflow';
 import type { ConditionResult } from '../../contracts/activities.js';
 import type { VerdictSpec } from '../../contracts/definition.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
 import { doneOutcome, finishRun, runBoundary } from '../deliver/deliver-after-closing.js';
-import { sendBackToStep, sendBackWithRetry } from '../run/state/run-transitions.js';
+import { sendBackWithRetry } from '../run/state/run-transitions.js';
 import { buildVerdictRetry } from './verdict-retry.js';
 import { verdictNeeds } from './evaluate-verdict.js';
 import { configNumber } from './verdict-config.js';
@@ -59,10 +59,7 @@ async function backToFlow(
   const rule = args.step.transitions.repeat;
   const back = rule !== undefined && 'target' in rule && rule.target !== null ? rule.target : args.step.stepId;
   log.info('[CompletionLoop] verdict: not done; back to the flow', { reason, next: back });
-  if (!patched(PATCHES.verdictRetryPrompt.id)) {
-    session.update(sendBackToStep(session.state, back, reason));
-    return { kind: 'continue' };
-  }
+  deprecatePatch(PATCHES.verdictRetryPrompt.id);
   const retry = await buildVerdictRetry(ctx.definition, args.step.stepId, reason, back);
   session.update(sendBackWithRetry(session.state, back, reason, retry));
   return { kind: 'continue' };

@@ -6,11 +6,8 @@
  * and evidence on the issue and labels it for a human, and the run ends with the
  * `no-change` outcome (never success). The verdict is not consulted: a completion type
  * decides whether work may be delivered, and nothing is.
- *
- * New runs only: the condition and the declaration did not exist before, so no recorded
- * history reaches this; patched('no-change-outcome') marks the new command all the same.
  */
-import { log, patched } from '@temporalio/workflow';
+import { deprecatePatch, log } from '@temporalio/workflow';
 import type { ConditionResult } from '../../contracts/activities.js';
 import type { JsonObject } from '../../contracts/json.js';
 import type { UnchangedBranch } from '../../contracts/no-change.js';
@@ -21,11 +18,6 @@ import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
 import { PATCHES } from '../versioning/patch-ledger.js';
 
-/** True when this run ends without change here; false only when replaying a history from before the patch. */
-export function noChangeOutcomeApplies(): boolean {
-  return patched(PATCHES.noChangeOutcome.id);
-}
-
 export async function endWithoutChange(
   ctx: RunContext,
   session: RunSession,
@@ -33,6 +25,7 @@ export async function endWithoutChange(
   unchanged: UnchangedBranch,
   evidence: readonly ConditionResult[],
 ): Promise<IterationOutcome> {
+  deprecatePatch(PATCHES.noChangeOutcome.id);
   session.setPhase('boundary');
   const summary = typeof output['summary'] === 'string' ? output['summary'] : '';
   log.info('[CompletionLoop] no change against the base, declared by the closure: no delivery', {

@@ -4,21 +4,14 @@
  * and what it spent is recorded; the run loop then posts the question and waits for an
  * answer (run/state/answer-wait.ts), and the step runs again with the answer quoted.
  *
- * New runs only (the tool did not exist before); patched('ask-and-wait') marks the new
- * path all the same, so a history recorded before it never takes it on replay.
  */
-import { log, patched } from '@temporalio/workflow';
+import { log } from '@temporalio/workflow';
 import type { QueryStepOutput } from '../../contracts/activities.js';
 import type { AskedQuestion } from '../../contracts/human-loop.js';
 import type { StepDefinition } from '../../contracts/definition.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import { stopOnQuestion, type StepRerun } from '../run/state/run-transitions.js';
-import { PATCHES } from '../versioning/patch-ledger.js';
-
-export function askApplies(): boolean {
-  return patched(PATCHES.askAndWait.id);
-}
 
 export function stepAsked(
   session: RunSession,

@@ -18,7 +18,7 @@ import { runCompletionConditions } from '../completion/completion-loop.js';
 import { verdictAfterClosing } from '../completion/closing-verdict.js';
 import { gateOnCriterion } from '../completion/criterion-gate.js';
 import { legacyVerdict } from '../completion/legacy-verdict.js';
-import { endWithoutChange, noChangeOutcomeApplies } from '../deliver/end-without-change.js';
+import { endWithoutChange } from '../deliver/end-without-change.js';
 import type { VerdictArgs } from '../completion/verdict-check.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
@@ -102,7 +102,7 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
     case 'closing': {
       const conditions = await runCompletionConditions(ctx, session, step.stepId, output);
       if (conditions.kind !== 'passed') return conditions;
-      if (conditions.unchanged !== undefined && noChangeOutcomeApplies())
+      if (conditions.unchanged !== undefined)
         return endWithoutChange(ctx, session, output, conditions.unchanged, conditions.evidence);
       const validated = { ...args, closingValidated: true };
       return ctx.completionViaClosure

@@ -5,7 +5,7 @@
  * in activities of their own first). Schema failures (resolution or an invalid final
  * answer) are counted toward schema fail-fast: two in a row end the run with FAILED_SCHEMA_RESOLUTION.
  */
-import { ApplicationFailure, log, patched } from '@temporalio/workflow';
+import { ApplicationFailure, deprecatePatch, log, patched } from '@temporalio/workflow';
 import { stepInputVariables } from './declared-inputs.js';
 import { planPending } from './plan-gate.js';
 import { withParameterDefaults } from '../../contracts/parameter-values.js';
@@ -38,7 +38,7 @@ import { failureInfo } from '../run/failure-info.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
-import { askApplies, stepAsked } from './asked-step.js';
+import { stepAsked } from './asked-step.js';
 import { PATCHES } from '../versioning/patch-ledger.js';
 
 type PromptParts = Pick<QueryStepInput, 'prompt' | 'stepPrompt' | 'guidance' | 'retryAddendum' | 'answer'>;
@@ -217,15 +217,20 @@ async function runModelActivity(
     // The worktree is at the step's checkpoint now, whatever the gate says of its answer.
     session.update(stepAnswered(session.state, answer.worktreeCheckpoint));
     session.noteGitRestored(`step ${step.stepId}`, answer.gitRestored);
-    if (answer.question !== undefined && askApplies()) return stepAsked(session, step, rerun, answer, answer.question);
+    if (answer.question !== undefined) {
+      deprecatePatch(PATCHES.askAndWait.id);
+      return stepAsked(session, step, rerun, answer, answer.question);
+    }
     return { kind: 'answered', answer };
   } catch (err) {
     const info = failureInfo(err);
     if (info.cancelled) throw err;
     if (info.type !== undefined && (SCHEMA_FAILURE_TYPES as readonly string[]).includes(info.type)) {
       // The same step runs next: with the retry prompt it was given, not without it.
-      if (hasRerun(rerun) && patched(PATCHES.retryPromptSurvivesSchemaFailure.id))
+      if (hasRerun(rerun)) {
+        deprecatePatch(PATCHES.retryPromptSurvivesSchemaFailure.id);
         session.update(keepForRerun(session.state, rerun));
+      }
       return schemaFailure(session, step, info.message);
     }
     if (info.type === FailureType.BudgetExhausted) {

@@ -17,7 +17,7 @@ import { runnerActivities } from '../run/activity-proxies.js';
 import { onRunHost } from '../hosting/run-host.js';
 import { runCompletionConditions } from '../completion/completion-loop.js';
 import { finishRun } from '../deliver/deliver-after-closing.js';
-import { endWithoutChange, noChangeOutcomeApplies } from '../deliver/end-without-change.js';
+import { endWithoutChange } from '../deliver/end-without-change.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
@@ -77,7 +77,7 @@ export async function runRunnerStep(
   }
   const conditions = await runCompletionConditions(ctx, session, step.stepId, result.output);
   if (conditions.kind !== 'passed') return conditions;
-  if (conditions.unchanged !== undefined && noChangeOutcomeApplies())
+  if (conditions.unchanged !== undefined)
     return endWithoutChange(ctx, session, result.output, conditions.unchanged, conditions.evidence);
   return finishRun(ctx, session, result.output, conditions.evidence, `${result.summary}; subprocess closure succeeded`);
 }

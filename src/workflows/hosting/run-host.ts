@@ -11,11 +11,8 @@
  * checkpoint and puts it in a new worktree), the environment is prepared there, and the
  * activity that found no host runs again on the new one. The StepContext, the loop
  * state and the steps' records are workflow state: nothing of them moves.
- *
- * Gated by patched('remote-rehome'), asked only for remote runs: a local run's history
- * is unchanged.
  */
-import { ActivityFailure, log, patched, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, deprecatePatch, log, TimeoutFailure } from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
 import type { AgentDefinition } from '../../contracts/definition.js';
 import { isRepoUrl } from '../../contracts/repo-url.js';
@@ -42,9 +39,11 @@ export interface HostedRun {
   readonly definition: AgentDefinition;
 }
 
-/** True for a run whose worktree may move to another host (remote repository, patch taken). */
+/** True for a run whose worktree may move to another host: a remote repository's. */
 export function movableRun(input: RunInput): boolean {
-  return isRepoUrl(input.repoPath) && patched(PATCHES.remoteRehome.id);
+  if (!isRepoUrl(input.repoPath)) return false;
+  deprecatePatch(PATCHES.remoteRehome.id);
+  return true;
 }
 
 export function hostOptions(input: RunInput, workspace: PrepareWorkspaceOutput | undefined): HostOptions {

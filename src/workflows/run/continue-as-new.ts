@@ -10,9 +10,8 @@
  * The bound: 500 events, 50–80 steps (6–10 events each). A resume then replays at
  * most that, whatever the run's length (the bench's `long` phase measures it), and each
  * continuation costs one new run start (a few events, the definition snapshot once).
- * Behind patched('run-continue-as-new'): a run recorded before it replays without it.
  */
-import { continueAsNew, log, patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, deprecatePatch, log, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { CarriedRun } from '../../contracts/carried-run.js';
 import type { RunInput, RunResult } from '../../contracts/run.js';
 import type { RunContext } from './run-context.js';
@@ -35,8 +34,9 @@ export const RUN_HISTORY_EVENT_BOUND = 500;
 /** True when the run should continue as new now (only between iterations, never mid-step). */
 export function historyPastBound(input: RunInput): boolean {
   const bound = input.tuning?.historyEventBound ?? RUN_HISTORY_EVENT_BOUND;
-  // patched() is asked only past the bound, so shorter histories (all recorded ones) never see a marker.
-  return workflowInfo().historyLength >= bound && patched(PATCHES.runContinueAsNew.id);
+  if (workflowInfo().historyLength < bound) return false;
+  deprecatePatch(PATCHES.runContinueAsNew.id);
+  return true;
 }
 
 /** Ends this run and starts the next with `carried` (throws ContinueAsNew: let it propagate). */

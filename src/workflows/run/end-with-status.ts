@@ -7,14 +7,14 @@
  * CANCELLED only when it throws CancelledFailure after Temporal asked it to cancel, and a
  * workflow cannot send that request to itself by command (the server refuses it), so a
  * run stopped by the `cancel` signal alone (the Web UI's Signal dialog, `@issue-agent
- * cancel`) asks for it through an activity (patched 'signal-cancel-ends-cancelled').
+ * cancel`) asks for it through an activity.
  */
 import {
   ApplicationFailure,
   CancellationScope,
   CancelledFailure,
   condition,
-  isCancellation,
+  deprecatePatch,
   log,
   patched,
   upsertMemo,
@@ -26,8 +26,6 @@ import type { RunResult } from '../../contracts/run.js';
 import { runEndActivities } from './activity-proxies.js';
 import { PATCHES } from '../versioning/patch-ledger.js';
 
-/** Before PATCHES.signalCancelEndsCancelled: how long a signal-cancelled run waited for `issue-agent cancel`'s request. */
-const CANCEL_REQUEST_GRACE = '5 seconds';
 /** How long the run waits for its own cancel request to come back once the server accepted it. */
 const OWN_CANCEL_ARRIVAL = '1 minute';
 
@@ -56,8 +54,8 @@ export async function endWithStatus(result: RunResult, cancelRequested: () => bo
   }
   upsertMemo({ [RUN_RESULT_MEMO]: result });
   if (!cancelRequested()) {
-    if (patched(PATCHES.signalCancelEndsCancelled.id)) await requestOwnCancel(cancelRequested);
-    else await awaitCancelRequest(cancelRequested);
+    deprecatePatch(PATCHES.signalCancelEndsCancelled.id);
+    await requestOwnCancel(cancelRequested);
   }
   if (cancelRequested()) throw new CancelledFailure(result.reason, [result]);
   // The server could not be asked (the activity failed for good): still never COMPLETED.
@@ -87,13 +85,4 @@ async function requestOwnCancel(cancelRequested: () => boolean): Promise<void> {
     }
     await condition(cancelRequested, OWN_CANCEL_ARRIVAL);
   });
-}
-
-/** Histories recorded before PATCHES.signalCancelEndsCancelled: a grace timer for the CLI's cancel request. */
-async function awaitCancelRequest(cancelRequested: () => boolean): Promise<void> {
-  try {
-    await condition(cancelRequested, CANCEL_REQUEST_GRACE);
-  } catch (err) {
-    if (!isCancellation(err)) throw err;
-  }
 }

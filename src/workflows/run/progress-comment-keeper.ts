@@ -9,9 +9,9 @@
  * most every MIN_EDIT_INTERVAL_MS of workflow time. A failed edit is logged and never
  * fails the run: the comment is a courtesy, the run's outcome is the work.
  *
- * New commands behind patched('progress-comment'); runs without the setting issue none.
+ * Runs without the setting issue no command for it.
  */
-import { CancellationScope, isCancellation, log, patched, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, deprecatePatch, isCancellation, log, workflowInfo } from '@temporalio/workflow';
 import type { ProgressView } from '../../contracts/progress-comment.js';
 import { progressActivities } from './activity-proxies.js';
 import type { RunInput, RunProgress, RunResult } from '../../contracts/run.js';
@@ -37,7 +37,8 @@ export class ProgressComment {
 
   constructor(input: RunInput) {
     this.#input = input;
-    this.#enabled = input.progressComment !== undefined && patched(PATCHES.progressComment.id);
+    this.#enabled = input.progressComment !== undefined;
+    if (this.#enabled) deprecatePatch(PATCHES.progressComment.id);
     this.#commentId = input.progressComment?.commentId;
   }
 

@@ -3,8 +3,9 @@
  * closed set. A patch keeps a changed command sequence replayable for runs recorded before
  * the change; its id lands in history as a marker, so it never changes once shipped.
  *
- * Call sites write `patched(PATCHES.<key>.id)`; test/workflows/patch-ledger.test.ts fails on
- * an id not written that way, on an id missing here and on an entry no code uses.
+ * Call sites write `patched(PATCHES.<key>.id)`, or `deprecatePatch(…)` once the old branch is
+ * gone; test/workflows/patch-ledger.test.ts fails on an id not written that way, on an id
+ * missing here, on an entry no code uses, and on a deprecation some history still needs.
  * Per entry: `added` (the date of the first `git log -S'<id>'`), `reason` (what the new path
  * does), histories in test/fixtures/histories: `with` (recorded with the marker, proving the
  * new path) and `without` (every one that reaches the call without the marker, so replays

@@ -9,7 +9,7 @@
  *
  * A timeout never fails the run and never guesses: the run parks as `unanswered`, which
  * status and the Web UI say, and waits on (with no timer) for a later answer or a retry.
- * Reached only through patched('ask-and-wait') (flow/asked-step.ts).
+ * Reached only through a step that asked (flow/asked-step.ts).
  */
 import { log } from '@temporalio/workflow';
 import { DEFAULT_ANSWER_TIMEOUT_MS, WAITING_LABEL, type AskedQuestion } from '../../../contracts/human-loop.js';

@@ -3,13 +3,13 @@
  * whose budget is exhausted pauses as `budget-exhausted` so an operator can raise it
  * (`raiseBudget`) or `retry`; if nobody does within the pause timeout (RunInput
  * `budgetPauseTimeoutMs`, default 24 h) the run ends stopped, code BUDGET_EXHAUSTED,
- * with no boundary effect. Runs recorded before the timeout waited forever.
+ * with no boundary effect.
  *
- * patched('budget-pause-notice'): the pause is shown as what the run waits for (status,
+ * Behind PATCHES.budgetPauseNotice: the pause is shown as what the run waits for (status,
  * the Web UI) and posted on the issue once, with what was spent, on what, and the
  * `issue-agent extend` command that raises the budget.
  */
-import { condition, log, patched } from '@temporalio/workflow';
+import { condition, deprecatePatch, log, patched } from '@temporalio/workflow';
 import { FailureType } from '../../../contracts/failures.js';
 import type { RunInput } from '../../../contracts/run.js';
 import type { IterationOutcome } from '../iteration-outcome.js';
@@ -45,10 +45,7 @@ export async function awaitBudget(session: RunSession): Promise<IterationOutcome
     };
   session.setPhase('budget-exhausted');
   log.warn('budget exhausted: waiting for raiseBudget', { budget: session.state.budget });
-  if (!patched(PATCHES.budgetPauseTimeout.id)) {
-    await condition(() => session.budgetAvailable());
-    return undefined;
-  }
+  deprecatePatch(PATCHES.budgetPauseTimeout.id);
   const timeoutMs = budgetPauseTimeoutMs(session.input);
   if (patched(PATCHES.budgetPauseNotice.id)) await announcePause(session, timeoutMs);
   const raised = await condition(() => session.budgetAvailable(), timeoutMs);
