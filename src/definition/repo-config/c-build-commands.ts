@@ -63,14 +63,20 @@ export async function detectCBuild(dir: string): Promise<CBuildCommand | undefin
   return autotools(dir);
 }
 
-/** An Autotools project keeps its Makefiles out of git: configure makes them (autoreconf makes configure). */
+/**
+ * An Autotools project keeps its Makefiles out of git: configure makes them (autoreconf
+ * makes configure). `VERBOSE=1` has the test harness print each failing test's log.
+ */
 async function autotools(dir: string): Promise<CBuildCommand | undefined> {
   if ((await read(dir, 'Makefile.am')) === undefined) return undefined;
   if ((await read(dir, 'configure')) !== undefined)
-    return { test: 'sh ./configure && make -k check', reason: 'Makefile.am with a configure script (Automake)' };
+    return {
+      test: 'sh ./configure && make -k check VERBOSE=1',
+      reason: 'Makefile.am with a configure script (Automake)',
+    };
   if ((await read(dir, 'configure.ac')) !== undefined || (await read(dir, 'configure.in')) !== undefined)
     return {
-      test: 'autoreconf -fi && sh ./configure && make -k check',
+      test: 'autoreconf -fi && sh ./configure && make -k check VERBOSE=1',
       reason: 'Makefile.am and configure.ac (Automake; needs autoconf and automake installed)',
     };
   return undefined;

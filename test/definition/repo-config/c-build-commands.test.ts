@@ -35,9 +35,12 @@ test('CMake with CTest tests, a Makefile test or check target, Autotools: each r
     [{ GNUmakefile: 'check::\n\t./t\n', Makefile: 'test:\n\t./other\n' }, 'make -k check'],
     [
       { 'Makefile.am': 'TESTS = t\n', 'configure.ac': 'AC_INIT([x], [1])\n' },
-      'autoreconf -fi && sh ./configure && make -k check',
+      'autoreconf -fi && sh ./configure && make -k check VERBOSE=1',
     ],
-    [{ 'Makefile.am': 'TESTS = t\n', 'configure.ac': '', configure: '#!/bin/sh\n' }, 'sh ./configure && make -k check'],
+    [
+      { 'Makefile.am': 'TESTS = t\n', 'configure.ac': '', configure: '#!/bin/sh\n' },
+      'sh ./configure && make -k check VERBOSE=1',
+    ],
   ];
   for (const [files, expected] of cases) assert.equal(await detected(files), expected, JSON.stringify(files));
   assert.ok(hasTarget('x.o: x.c\ntest: x.o\n', 'test'));

@@ -50,6 +50,11 @@ test('Automake: FAIL lines with the driver note of a crash, the log to read; PAS
       ['known_bug', 'XPASS (automake; its output is in known_bug.log)'],
     ],
   );
+  // VERBOSE=1: test-suite.log's sections give each failing test's own output; no test is named twice.
+  assert.deepEqual(all(fixture('automake-check-verbose.txt')), [
+    ['test_sub', 'tests/test_sub.c:8: calc_sub(3, 2): expected 1, got 5\nFAIL test_sub (exit status: 1)', undefined],
+    ['test_div', 'dividing by zero\nFAIL test_div (exit status: 139)', undefined],
+  ]);
   const unittest =
     '======\nFAIL: test_sub (test_calc.CalcTest)\n------\nAssertionError: 5 != 1\n\nFAILED (failures=1)\n';
   assert.deepEqual(all(unittest), [], 'not without the harness summary');
