@@ -15,6 +15,8 @@ export const Ecosystem = {
   Go: 'go',
   Rust: 'rust',
   Maven: 'maven',
+  /** A CMake project that downloads at configure time (FetchContent). */
+  CMake: 'cmake',
   /** `commands.setup` of `.agent/config.json`. */
   Configured: 'configured',
 } as const;

@@ -6,7 +6,16 @@
  * runs CTest offline in the sandbox, the preflight keeps the red test on main as the
  * baseline by its CTest name (`calc_sub`, from the JUnit report and the console), and
  * the run delivers the fix alone. Skipped without `cmake` or a C compiler.
+ *
+ * The same project getting a library with FetchContent (from a local HTTP server, which
+ * the sandbox's own network namespace cannot reach): setup configures once with the
+ * network into the ignored `build/`, and the offline configure of the test command
+ * finds the download there.
  */
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
@@ -75,6 +84,8 @@ const ISSUE = {
 };
 
 let origin: TempGitRepo | undefined;
+let server: Server | undefined;
+let tarball: string | undefined;
 
 before(async () => {
   if (tools) origin = await makeOrigin(FILES);
@@ -82,6 +93,8 @@ before(async () => {
 
 after(async () => {
   await origin?.cleanup();
+  server?.close();
+  if (tarball !== undefined) await rm(join(tarball, '..'), { recursive: true, force: true });
   await removeStateDir();
   await teardownEnv();
 });
@@ -105,5 +118,56 @@ test(
     assert.match(environment, /c\/c\+\+: CMakeLists\.txt: nothing to fetch/);
     assert.match(environment, /preflight: tests: baseline .*calc_sub/);
     assert.doesNotMatch(environment, /preflight: tests: baseline .*calc_add/);
+  },
+);
+
+/** A one-header library as a .tar.gz, served on loopback: the URL FetchContent downloads. */
+async function serveLibrary(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'cmake-fetch-'));
+  await mkdir(join(dir, 'mini'));
+  await writeFile(
+    join(dir, 'mini', 'CMakeLists.txt'),
+    'add_library(mini INTERFACE)\ntarget_include_directories(mini INTERFACE .)\n',
+  );
+  await writeFile(join(dir, 'mini', 'mini.h'), '#define MINI_WANT(x) (x)\n');
+  await execa('tar', ['-czf', 'mini.tar.gz', 'mini'], { cwd: dir });
+  tarball = join(dir, 'mini.tar.gz');
+  const body = await readFile(tarball);
+  server = createServer((_req, res) => res.end(body));
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/mini.tar.gz`;
+}
+
+test(
+  'FetchContent: setup downloads while it has the network, the offline test command finds it, the fix delivered',
+  { skip: tools ? false : 'cmake or a C compiler is not installed' },
+  async () => {
+    const url = await serveLibrary();
+    const cmake = FILES['CMakeLists.txt']
+      .replace(
+        'enable_testing()',
+        `include(FetchContent)\nFetchContent_Declare(mini URL ${url})\nFetchContent_MakeAvailable(mini)\nenable_testing()`,
+      )
+      .replace('target_link_libraries(calc_test calc)', 'target_link_libraries(calc_test calc mini)');
+    const test = FILES['tests/calc_test.c']
+      .replace('#include "calc.h"', '#include "calc.h"\n#include "mini.h"')
+      .replace('want = 1;', 'want = MINI_WANT(1);');
+    const fetching = await makeOrigin({ ...FILES, 'CMakeLists.txt': cmake, 'tests/calc_test.c': test });
+    try {
+      const session = fixSession({
+        name: 'calc-fetch',
+        fix: { path: 'src/calc.c', old: BUGGY, new: RIGHT },
+        testCommand: TEST_COMMAND,
+      });
+      const run = await runOnFreshClone({ origin: fetching, issue: ISSUE, session });
+      const environment = (run.result?.environment ?? []).join('\n');
+      assert.equal(run.result?.outcome, 'success', `${run.result?.reason}\n${environment}`);
+      assert.deepEqual(await run.changedOnBranch(), ['src/calc.c']);
+      assert.match(environment, /cmake: FetchContent_Declare in CMakeLists\.txt downloads at configure time/);
+      assert.match(environment, /preflight: tests: baseline .*calc_sub/);
+    } finally {
+      await fetching.cleanup();
+    }
   },
 );

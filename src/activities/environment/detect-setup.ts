@@ -1,13 +1,14 @@
 /**
  * The environment plan of a worktree: `commands.setup` of `.agent/config.json` when
  * given (run in order, replacing detection), else one plan per ecosystem found in the
- * worktree's files (Node, Python, Go, Rust, Maven; several may apply). Every choice carries a
+ * worktree's files (Node, Python, Go, Rust, Maven, CMake; several may apply). Every choice carries a
  * one-line reason, as detect-commands does for the test command.
  */
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
 import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
+import { detectCMake } from './detect-cmake.js';
 import { detectMaven } from './detect-maven.js';
 import { detectNode } from './detect-node.js';
 import { detectPython, type PythonPlan, type PythonTools } from './detect-python.js';
@@ -143,12 +144,12 @@ export async function planDetected(options: {
     detected.push(maven.detected);
     steps.push(...maven.steps);
   }
-  // C and C++ fetch nothing: libraries and tools are the machine's (docs/environments/c-cmake.md).
-  for (const file of ['CMakeLists.txt', 'Makefile.am'])
-    if (detected.length === 0 && (await exists(path.join(dir, file))))
-      detected.push(
-        `c/c++: ${file}: nothing to fetch (system libraries and tools come from the machine, or commands.setup)`,
-      );
+  const cmake = await detectCMake(dir);
+  // A C build with nothing to download is said only when nothing else was found (its libraries are the machine's).
+  if (cmake && (cmake.steps.length > 0 || detected.length === 0)) {
+    detected.push(cmake.detected);
+    steps.push(...cmake.steps);
+  }
   if (detected.length === 0)
     detected.push(
       'no ecosystem detected (no package.json, Python project, go.mod, Cargo.toml or pom.xml): nothing to set up',
