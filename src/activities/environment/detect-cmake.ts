@@ -5,7 +5,10 @@
  * network, so the download would fail there and the preflight stop the run. Setup
  * therefore configures once, with the network, into the same `build/` the test command
  * uses: the sources land in `build/_deps`, and the offline configure that follows finds
- * them downloaded (their stamps are there) and goes on.
+ * them downloaded (their stamps are there) and goes on. `FETCHCONTENT_UPDATES_DISCONNECTED`
+ * is a cache variable, so it stays in build/CMakeCache.txt for the later configures: a
+ * dependency that follows a branch (`GIT_TAG main`) would otherwise be fetched again, and
+ * that fails offline (a tag or a commit is not).
  *
  * Only when git ignores `build/`: otherwise what setup leaves there would be in the
  * agent's `git add -A` and in the delivered diff. Then the step says so and fails; it is
@@ -27,7 +30,7 @@ const DOWNLOADS =
 const MAX_FILES = 60;
 
 export const CMAKE_CONFIGURE =
-  'if git check-ignore -q build/; then cmake -S . -B build; ' +
+  'if git check-ignore -q build/; then cmake -S . -B build -DFETCHCONTENT_UPDATES_DISCONNECTED=ON; ' +
   'else echo "build/ is not ignored by git: not configured during setup (the agent would commit it)" >&2; exit 1; fi';
 
 export interface CMakePlan {

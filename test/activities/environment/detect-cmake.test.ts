@@ -74,6 +74,10 @@ test('downloads at configure time: one optional configure step, keyed on the fil
   assert.equal(await withFiles({ Makefile: 'test:\n' }, detectCMake), undefined);
 });
 
+test('the configure step keeps later configures from updating (a branch would be fetched again, offline)', () => {
+  assert.match(CMAKE_CONFIGURE, /cmake -S \. -B build -DFETCHCONTENT_UPDATES_DISCONNECTED=ON;/);
+});
+
 test('the configure step refuses a build/ git does not ignore (the agent would commit it)', async () => {
   await withFiles({ 'CMakeLists.txt': 'project(x NONE)\n' }, async (dir) => {
     await execa('git', ['init', '-q'], { cwd: dir });
