@@ -16,10 +16,9 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import type { Client } from '@temporalio/client';
-import type { SessionScript } from '../../../src/dev/model-server/session-script.js';
 import { runWatchWorkflow } from '../../../src/workflows/watch/run-watch.js';
 import { githubWatchScenario } from './github-watch-scenario.js';
-import { fixSession } from '../../helpers/fix-session.js';
+import { twoRunsSession } from './two-runs-session.js';
 import { until as untilAt } from '../../helpers/until.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 
@@ -27,34 +26,6 @@ after(teardownEnv);
 
 const TOKEN = ['ghp', 'watchcired0123456789abcd'].join('_');
 const FAILURE_LINE = 'AssertionError: sum.doc is missing the word "integers"';
-
-/** The fix, then the continuation that must see the failed check in its first prompt. */
-function twoRuns(): SessionScript {
-  const first = fixSession({
-    name: 'sum',
-    fix: { path: 'src/sum.js', old: 'return a - b;', new: 'return a + b;' },
-    testCommand: 'npm test --silent',
-  });
-  const second = fixSession({
-    name: 'doc',
-    fix: { path: 'src/sum.js', old: '/** Adds two numbers. */', new: '/** Adds two integers. */' },
-    testCommand: 'npm test --silent',
-  });
-  return {
-    ...first,
-    rules: [
-      ...first.rules.map((r) => ({ ...r, id: `1-${r.id}`, times: 1 })),
-      ...second.rules.map((r) => ({
-        ...r,
-        id: `2-${r.id}`,
-        times: 1,
-        ...(r.id === 'understand'
-          ? { when: { ...r.when, promptContains: ['failed a CI check', '**unit tests**', FAILURE_LINE] } }
-          : {}),
-      })),
-    ],
-  };
-}
 
 async function executions(client: Client, workflowId: string): Promise<string[]> {
   const out: string[] = [];
@@ -74,7 +45,15 @@ test(
   { timeout: 600_000 },
   async () => {
     const env = await testEnv();
-    const s = await githubWatchScenario({ name: 'watch-ci', token: TOKEN, session: twoRuns() });
+    const s = await githubWatchScenario({
+      name: 'watch-ci',
+      token: TOKEN,
+      session: twoRunsSession({ new: '/** Adds two integers. */' }, [
+        'failed a CI check',
+        '**unit tests**',
+        FAILURE_LINE,
+      ]),
+    });
     const { server, model, worker, remote, input, runId, taskQueue } = s;
     const remoteHead = async (): Promise<string> =>
       String((await execa('git', ['--git-dir', remote, 'rev-parse', 'refs/heads/agent/issue-1'])).stdout).trim();

@@ -14,57 +14,17 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, realpath } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import type { Client } from '@temporalio/client';
-import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
-import { createModelServer } from '../../../src/dev/model-server/model-server.js';
-import type { SessionScript } from '../../../src/dev/model-server/session-script.js';
-import { createSampleRepo } from '../../../src/dev/sample-repo.js';
-import { PROJECT_ROOT } from '../../../src/host/project-root.js';
-import type { WatchInput } from '../../../src/contracts/watch.js';
 import { runWatchWorkflow } from '../../../src/workflows/watch/run-watch.js';
-import { githubRunWorker } from './github-run-worker.js';
-import { startFakeGitHubServer } from '../../helpers/fake-github-server.js';
-import { fixSession } from '../../helpers/fix-session.js';
+import { twoRunsSession } from './two-runs-session.js';
+import { githubWatchScenario } from './github-watch-scenario.js';
 import { until as untilAt } from '../../helpers/until.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 
 after(teardownEnv);
 
 const TOKEN = ['ghp', 'watchendtoend0123456789'].join('_');
-
-/** Two passes of the playbook, in order: the fix, then the change the PR comment asks for. */
-function twoRuns(): SessionScript {
-  const first = fixSession({
-    name: 'sum',
-    fix: { path: 'src/sum.js', old: 'return a - b;', new: 'return a + b;' },
-    testCommand: 'npm test --silent',
-  });
-  const second = fixSession({
-    name: 'doc',
-    fix: { path: 'src/sum.js', old: '/** Adds two numbers. */', new: '/** Adds two numbers (as the review asked). */' },
-    testCommand: 'npm test --silent',
-  });
-  return {
-    ...first,
-    rules: [
-      ...first.rules.map((r) => ({ ...r, id: `1-${r.id}`, times: 1 })),
-      // The continuation's first step must see the PR comment's words as guidance.
-      ...second.rules.map((r) => ({
-        ...r,
-        id: `2-${r.id}`,
-        times: 1,
-        ...(r.id === 'understand'
-          ? { when: { ...r.when, promptContains: ['Step initial.understand', 'please also update the doc comment'] } }
-          : {}),
-      })),
-    ],
-  };
-}
 
 async function executions(client: Client, workflowId: string): Promise<Array<{ runId: string; status: string }>> {
   const out: Array<{ runId: string; status: string }> = [];
@@ -78,19 +38,16 @@ test(
   { timeout: 600_000 },
   async () => {
     const env = await testEnv();
-    const definition = await loadAgentDefinitionOrThrow(PROJECT_ROOT);
-    const server = await startFakeGitHubServer({ token: TOKEN });
-    server.addIssue({
-      number: 1,
-      title: 'sum() subtracts instead of adding',
-      body: '`sum(2, 3)` returns `-1`; it should return `5`. The test in `test/sum.test.js` fails.',
-      labels: ['agent', 'bug'],
+    const scenario = await githubWatchScenario({
+      name: 'watch-test',
+      token: TOKEN,
+      session: twoRunsSession({ new: '/** Adds two numbers (as the review asked). */' }, [
+        'Step initial.understand',
+        'please also update the doc comment',
+      ]),
+      input: { concurrency: 2, uiWorkflowsUrl: 'http://127.0.0.1:8233/namespaces/default/workflows/' },
     });
-    const { repoPath } = await createSampleRepo({ issue: 1 });
-    const remote = await realpath(await mkdtemp(join(tmpdir(), 'watch-remote-')));
-    await execa('git', ['init', '--quiet', '--bare', '--initial-branch=main', remote]);
-    await execa('git', ['-C', repoPath, 'remote', 'add', 'origin', remote]);
-    await execa('git', ['-C', repoPath, 'push', '--quiet', 'origin', 'main']);
+    const { server, worker, remote, input, taskQueue, runId, issue } = scenario;
     const remoteHead = async (branch: string): Promise<string> =>
       String(
         (
@@ -99,27 +56,7 @@ test(
           })
         ).stdout,
       ).trim();
-
-    const model = await createModelServer({ session: twoRuns() });
-    const taskQueue = `watch-${Date.now()}`;
-    const worker = await githubRunWorker({ modelUrl: model.url, githubUrl: server.url, token: TOKEN, taskQueue });
-    const repoId = `watch-test-${Date.now()}`;
-    const watcherId = `${repoId}/watch`;
-    const runId = `${repoId}/${definition.name}/issue-1`;
-    const input: WatchInput = {
-      agentName: definition.name,
-      agentDir: PROJECT_ROOT,
-      repoPath,
-      issueSource: 'github',
-      repoId,
-      artifactsDir: await mkdtemp(join(tmpdir(), 'watch-artifacts-')),
-      delivery: 'pr',
-      label: 'agent',
-      mention: '@issue-agent',
-      concurrency: 2,
-      pollIntervalMs: 500,
-      uiWorkflowsUrl: 'http://127.0.0.1:8233/namespaces/default/workflows/',
-    };
+    const watcherId = `${input.repoId}/watch`;
     const startWatcher = () =>
       env.client.workflow.start(runWatchWorkflow, {
         taskQueue,
@@ -127,7 +64,6 @@ test(
         args: [input],
         workflowIdConflictPolicy: 'USE_EXISTING',
       });
-    const issue = () => server.issue(1)!;
     try {
       await worker.runUntil(async () => {
         const watcher = await startWatcher();
@@ -182,7 +118,7 @@ test(
 
         // A stranger's mention on the PR starts nothing.
         server.addComment(pr.number, { body: '@issue-agent rewrite everything', user: 'mallory', association: 'NONE' });
-        await sleep(3000);
+        await pollsAfterNow(server, 2);
         assert.equal((await executions(env.client, runId)).length, 1, 'no run for a stranger');
 
         // An allowed mention on the PR continues the issue on the same branch and PR.
@@ -215,11 +151,17 @@ test(
         );
       });
     } finally {
-      await model.close();
-      await server.close();
+      await scenario.close();
     }
   },
 );
+
+/** Waits until the watcher has read the comments `n` more times: a run it would start is started by then. */
+async function pollsAfterNow(server: { readonly log: readonly string[] }, n: number): Promise<void> {
+  const reads = (): number => server.log.filter((l) => /^GET \/repos\/[^/]+\/[^/]+\/issues\/comments/.test(l)).length;
+  const from = reads();
+  await until(`${n} more polls`, () => (reads() >= from + n ? true : undefined));
+}
 
 function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
   return untilAt(what, probe, 240_000);
