@@ -1,8 +1,9 @@
 /**
  * A CMake project that downloads at configure time: `FetchContent_Declare` (how most
- * C++ projects get GoogleTest or Catch2 today), `ExternalProject_Add`, CPM.cmake's
- * `CPMAddPackage`. The detected test command configures in the sandbox, which has no
- * network, so the download would fail there and the preflight stop the run. Setup
+ * C++ projects get GoogleTest or Catch2 today), CPM.cmake's `CPMAddPackage` (FetchContent
+ * underneath); `ExternalProject_Add` downloads at build time, which setup does not run.
+ * The detected test command configures in the sandbox, which has no network, so the
+ * download would fail there and the preflight stop the run. Setup
  * therefore configures once, with the network, into the same `build/` the test command
  * uses: the sources land in `build/_deps`, and the offline configure that follows finds
  * them downloaded (their stamps are there) and goes on. `FETCHCONTENT_UPDATES_DISCONNECTED`
@@ -25,8 +26,7 @@ import { Ecosystem } from '../../contracts/environment.js';
 import type { PlannedStep } from './planned-step.js';
 
 /** CMake commands are case-insensitive. */
-const DOWNLOADS =
-  /^\s*(FetchContent_Declare|ExternalProject_Add|CPMAddPackage|CPMFindPackage|CPMDeclarePackage)\s*\(/im;
+const DOWNLOADS = /^\s*(FetchContent_Declare|CPMAddPackage|CPMFindPackage|CPMDeclarePackage)\s*\(/im;
 const MAX_FILES = 60;
 
 export const CMAKE_CONFIGURE =

@@ -51,6 +51,7 @@ test('downloads at configure time: one optional configure step, keyed on the fil
       undefined,
       [],
     ],
+    [{ 'CMakeLists.txt': 'ExternalProject_Add(zlib URL https://x/z.tgz)\n' }, undefined, []],
   ];
   for (const [files, why, inputs] of cases) {
     const plan = await withFiles(files, detectCMake);
