@@ -21,7 +21,10 @@ function note(said: string): string {
   return `${line.length > SAID_CHARS ? `${line.slice(0, SAID_CHARS - 1)}…` : line} → `;
 }
 
-export function createCollapsedDigest(store: ArtifactStore, templatesDir: string = HARNESS_TEMPLATES_DIR): DigestWriter {
+export function createCollapsedDigest(
+  store: ArtifactStore,
+  templatesDir: string = HARNESS_TEMPLATES_DIR,
+): DigestWriter {
   let dir: string | undefined;
   const stored = new Map<string, Promise<void>>();
   const keep = (c: CollapsedCall): Promise<void> => {

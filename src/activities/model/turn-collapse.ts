@@ -115,14 +115,22 @@ export async function collapseTurns(
   }
   const blocks: LlmContentBlock[] = [];
   for (const [i, turnsOfChunk] of now.entries())
-    blocks.push({ type: 'text', text: await digest(turnsOfChunk.flatMap((t) => t.calls), i === 0) });
+    blocks.push({
+      type: 'text',
+      text: await digest(
+        turnsOfChunk.flatMap((t) => t.calls),
+        i === 0,
+      ),
+    });
   const lastCollapsed = now.at(-1)!.at(-1)!;
   const rest = messages.slice(lastCollapsed.at + 2);
   const first = { role: head.role, content: [...head.content, ...blocks] };
   const view = [first, ...rest];
   const frontier = { message: 0, block: first.content.length - 1 };
   const previousFrontier =
-    now.length > before && before > 0 ? { previousFrontier: { message: 0, block: head.content.length + before - 1 } } : {};
+    now.length > before && before > 0
+      ? { previousFrontier: { message: 0, block: head.content.length + before - 1 } }
+      : {};
   if (!nextCollapses) return { messages: view, frontier, ...previousFrontier };
   // The next request appends a chunk to the first message: only it repeats. A request that
   // did not collapse a chunk itself repeats the previous one, whose newest block is cached.

@@ -99,7 +99,11 @@ test('the default collapses older turns on the wire and keeps the transcript who
     const breakpoints = JSON.stringify(last).split('"cache_control"').length - 1;
     assert.ok(breakpoints <= 4, `${breakpoints} breakpoints`);
     const transcript = JSON.parse(readFileSync(out.transcript.path, 'utf8')) as Seen['body'];
-    assert.equal(transcript.messages.filter((m) => m.role === 'assistant').length, 13, 'the transcript keeps every turn');
+    assert.equal(
+      transcript.messages.filter((m) => m.role === 'assistant').length,
+      13,
+      'the transcript keeps every turn',
+    );
   });
 });
 

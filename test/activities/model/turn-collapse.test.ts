@@ -60,10 +60,15 @@ test('from one request to the next, what was sent repeats up to the last chunk',
     const sent = view.messages;
     if (previous !== undefined) {
       const head = JSON.stringify(previous[0]!.content);
-      assert.equal(JSON.stringify(sent[0]!.content.slice(0, previous[0]!.content.length)), head, `n=${n}: first message`);
+      assert.equal(
+        JSON.stringify(sent[0]!.content.slice(0, previous[0]!.content.length)),
+        head,
+        `n=${n}: first message`,
+      );
       if (sent[0]!.content.length === previous[0]!.content.length)
         assert.equal(JSON.stringify(sent.slice(0, previous.length)), JSON.stringify(previous), `n=${n}: whole prefix`);
-      else assert.ok(view.previousFrontier !== undefined || previous[0]!.content.length === 1, `n=${n}: previous chunk`);
+      else
+        assert.ok(view.previousFrontier !== undefined || previous[0]!.content.length === 1, `n=${n}: previous chunk`);
     }
     // The conversation sent never grows past the step prompt, the digest and keep + chunk turns.
     assert.ok(sent.length <= 1 + 2 * (policy.keepToolResults + policy.maskChunk), `n=${n}: ${sent.length} messages`);
