@@ -23,6 +23,7 @@ import { buildRetryPrompt } from './conditions/retry-prompt/build-retry-prompt.j
 import { runValidators } from './conditions/run-validators.js';
 import { runPreflight } from './preflight/run-preflight.js';
 import { createEnvironmentActivities } from './environment/create-environment-activities.js';
+import { createAgentSetupActivities } from './environment/agent-setup-activities.js';
 import { environmentForRun } from './environment/environment-for-run.js';
 import { createArtifactStore, validatorArtifactDir } from './artifacts/artifact-store.js';
 import { evaluateCustomVerdict } from './completion/custom-verdict.js';
@@ -89,7 +90,10 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     signal: () => Context.current().cancellationSignal,
     heartbeat: () => (detail) => Context.current().heartbeat(detail),
   });
+  const agentSetup = createAgentSetupActivities(deps, redact, (dir) => remote.artifactsDir(dir));
   return {
+    writeEnvironmentSetup: edge(agentSetup.writeEnvironmentSetup),
+    keepEnvironmentSetup: edge(agentSetup.keepEnvironmentSetup),
     // The definition is a snapshot: loaded once, copied into the store, read only from there.
     loadDefinition: edge(async (input) => snapshots.load(input)),
     resolvePrompt: edge(async (input) => resolveC3lPrompt(await snapshots.prompt(input))),

@@ -14,7 +14,12 @@ import type {
   SectionDefinition,
 } from './definition.js';
 import type { DefinitionOverrides } from './repo-config.js';
-import type { StepKind } from './intents.js';
+import type { StepKind, ToolStepKind } from './intents.js';
+import type {
+  KeepEnvironmentSetupInput,
+  WriteEnvironmentSetupInput,
+  WriteEnvironmentSetupOutput,
+} from './agent-setup.js';
 import type { JsonObject } from './json.js';
 import type { BoundaryReport, IssueSourceKind } from './run.js';
 import type { RunStepRunnerInput, RunStepRunnerOutput } from './runner-context.js';
@@ -103,8 +108,10 @@ export interface SchemaDigest extends ResolveSchemaInput {
 /** What the step's conversation itself needs: prompts and schemas resolved. */
 export interface StepQueryRequest extends Omit<
   QueryStepInput,
-  'system' | 'schema' | 'prompt' | 'stepPrompt' | 'stepSchema' | 'guidance' | 'retryAddendum' | 'answer'
+  'system' | 'schema' | 'prompt' | 'stepPrompt' | 'stepSchema' | 'guidance' | 'retryAddendum' | 'answer' | 'stepKind'
 > {
+  /** An agent's step kind, or the harness's own (`environment`: the agent-written setup). */
+  readonly stepKind: ToolStepKind;
   readonly systemPrompt: string;
   readonly prompt: string;
   readonly schema: ResolvedSchema;
@@ -224,6 +231,10 @@ export interface RunActivities {
   prepareEnvironment(input: PrepareEnvironmentInput): Promise<EnvironmentReport>;
   /** Each command validator once on the prepared base, before the first model call (contracts/preflight.ts). */
   runPreflight(input: PreflightInput): Promise<PreflightReport>;
+  /** The harness's environment.setup step: setup and test commands proposed where detection ends (contracts/agent-setup.ts). */
+  writeEnvironmentSetup(input: WriteEnvironmentSetupInput): Promise<WriteEnvironmentSetupOutput>;
+  /** Caches an accepted proposal by repository and lockfiles. */
+  keepEnvironmentSetup(input: KeepEnvironmentSetupInput): Promise<void>;
   buildRetryPrompt(input: BuildRetryPromptInput): Promise<ResolvedPrompt>;
   runBoundaryHook(input: BoundaryHookInput): Promise<BoundaryReport>;
   /** A run that changed nothing: the reason comment and the needs-human label, nothing else (contracts/no-change.ts). */

@@ -27,6 +27,17 @@ export type StepKind = (typeof StepKind)[keyof typeof StepKind];
 export const ALL_STEP_KINDS: readonly StepKind[] = Object.values(StepKind);
 
 /**
+ * Steps the harness runs itself, never declared by an agent (the registry accepts only
+ * StepKind): `environment` writes the setup where detection ends (contracts/agent-setup.ts),
+ * read-only, with no GitHub, todo or ask tool.
+ */
+export const HarnessStepKind = { Environment: 'environment' } as const;
+export type HarnessStepKind = (typeof HarnessStepKind)[keyof typeof HarnessStepKind];
+
+/** Any step whose model gets tools: an agent's, or one of the harness's. */
+export type ToolStepKind = StepKind | HarnessStepKind;
+
+/**
  * Intents each step kind may declare (docs/concepts.md#intents). `abort` may be declared by any
  * step that wants a way to give up: it ends the run as failed, never successfully.
  */

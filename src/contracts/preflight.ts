@@ -42,3 +42,11 @@ export interface PreflightReport {
   /** As ValidationReport.gitRestored: the commands ran the repository's code. */
   readonly gitRestored?: readonly string[];
 }
+
+/**
+ * Why the preflight stopped a run (the `stop` detail of its ENVIRONMENT_FAILED): the
+ * command cannot run here, or it fails with no failure named. Only the first can be
+ * helped by another setup (the agent-written setup, contracts/agent-setup.ts).
+ */
+export const PreflightStopKind = { CannotRun: 'cannot-run', Unnamed: 'unnamed' } as const;
+export type PreflightStopKind = (typeof PreflightStopKind)[keyof typeof PreflightStopKind];

@@ -40,6 +40,8 @@ export interface RepoConfigFile {
   readonly answerTimeoutHours?: number;
   /** When the plan needs a person's `/approve` before the run changes anything (contracts/plan-approval.ts). */
   readonly planApproval?: PlanApprovalPolicy;
+  /** `agentSetup: false` turns the agent-written setup off (docs/environments/agent-setup.md); default on. */
+  readonly environment?: { readonly agentSetup?: boolean };
   readonly model?: string;
   readonly issues?: IssueSourceKind;
   /** Agent directory relative to `.agent/` (e.g. `agents/default`), or an absolute path. */

@@ -41,6 +41,12 @@ export interface RunInput {
    * file, committed or not); absent: the environment phase reads the worktree's, else detects.
    */
   readonly setup?: readonly string[];
+  /**
+   * The model may write the setup where detection ends (docs/environments/agent-setup.md):
+   * set by the client from `.agent/config.json` (on unless `environment.agentSetup` is false
+   * or `commands.setup` / `commands.test` are configured); absent: off.
+   */
+  readonly agentSetup?: boolean;
   readonly repoInstructions?: string;
   /**
    * How long a run whose budget is exhausted waits for `raiseBudget` before it ends

@@ -29,6 +29,8 @@ const NAMES = {
   runValidators: true,
   runPreflight: true,
   prepareEnvironment: true,
+  writeEnvironmentSetup: true,
+  keepEnvironmentSetup: true,
   buildRetryPrompt: true,
   runBoundaryHook: true,
   reportNoChange: true,

@@ -14,6 +14,7 @@
  */
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
+import { PreflightStopKind } from '../../contracts/preflight.js';
 import { RepoCommandKey } from '../../contracts/repo-config.js';
 import { EnvironmentCause, type PreflightVerdict } from './classify-preflight.js';
 import { Remedy } from './could-not-run.js';
@@ -72,6 +73,8 @@ export function preflightStop(
       : 'a command that runs in the prepared worktree',
     details: {
       command,
+      validator,
+      stop: unnamed ? PreflightStopKind.Unnamed : PreflightStopKind.CannotRun,
       ...(exitCode === null ? {} : { exitCode }),
       cause: verdict.cause,
       ...(verdict.remedy === undefined ? {} : { remedy: verdict.remedy }),

@@ -21,7 +21,7 @@
  * close` cannot reach anything (bash-policy, docs/security.md). Boundary effects happen
  * only in the boundary hook.
  */
-import type { StepKind } from '../../contracts/intents.js';
+import { HarnessStepKind, type ToolStepKind } from '../../contracts/intents.js';
 import { STEP_KIND_ACCESS, type GitHubAction } from '../../contracts/step-kind-tools.js';
 import { ToolName } from './tool-types.js';
 
@@ -42,10 +42,14 @@ export interface ToolAvailability {
 }
 
 export function toolPolicyFor(
-  stepKind: StepKind,
+  stepKind: ToolStepKind,
   readOnly: boolean,
   available: ToolAvailability = { github: false },
 ): ToolPolicy {
+  // The harness's environment step reads the repository and nothing else: no plan, no
+  // GitHub, no question to a person, and never a write, whatever it was asked.
+  if (stepKind === HarnessStepKind.Environment)
+    return { tools: [ToolName.Bash, ToolName.Editor], editorWrites: false, bashWrites: false, github: [] };
   const access = STEP_KIND_ACCESS[stepKind];
   const github = available.github ? access.github : [];
   return {

@@ -4,7 +4,7 @@
  * message the model can act on. It throws only for cancellation or harness faults.
  */
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
-import type { StepKind } from '../../contracts/intents.js';
+import type { ToolStepKind } from '../../contracts/intents.js';
 import type { GitHubToolBackend } from './github-tool-backend.js';
 import type { ChangedPaths } from './changed-paths.js';
 
@@ -39,7 +39,7 @@ export const DEFAULT_TOOL_LIMITS: ToolLimits = { bashTimeoutMs: 120_000, maxOutp
 export interface ToolContext {
   /** Absolute path; every tool is confined to it. */
   readonly worktreePath: string;
-  readonly stepKind: StepKind;
+  readonly stepKind: ToolStepKind;
   readonly readOnly: boolean;
   readonly signal: AbortSignal;
   readonly store: ArtifactStore;

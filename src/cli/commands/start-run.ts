@@ -173,6 +173,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
       overrides: settings.overrides,
       repoInstructions: settings.instructions,
       ...(settings.setup === undefined ? {} : { setup: settings.setup }),
+      ...(settings.agentSetup ? { agentSetup: true } : {}),
       ...(Object.keys(parameters).length === 0 ? {} : { parameters }),
       ...(maxIterations === undefined ? {} : { maxIterations }),
       ...(config.answerTimeoutHours === undefined ? {} : { answerTimeoutMs: config.answerTimeoutHours * 3_600_000 }),

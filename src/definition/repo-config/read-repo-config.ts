@@ -93,7 +93,7 @@ export async function readRepoConfig(repoPath: string): Promise<RepoConfigFile |
     throw new AgentError(FailureType.ConfigInvalid, `${file} is invalid:\n  ${problems.join('\n  ')}`, {
       where: `${file}#${first}`,
       expected:
-        'keys commands{test,typeCheck,lint,format,setup}, baseBranch, deliver, budget{maxUsd,maxTokens,hardMaxUsd}, maxIterations, answerTimeoutHours, planApproval, model, issues, agent, watch{mention,label,ciRounds}, labels{needsHuman}',
+        'keys commands{test,typeCheck,lint,format,setup}, environment{agentSetup}, baseBranch, deliver, budget{maxUsd,maxTokens,hardMaxUsd}, maxIterations, answerTimeoutHours, planApproval, model, issues, agent, watch{mention,label,ciRounds}, labels{needsHuman}',
     });
   }
   const config = value as RepoConfigFile;

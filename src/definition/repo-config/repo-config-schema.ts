@@ -43,6 +43,12 @@ export const REPO_CONFIG_SCHEMA = {
         },
       ],
     },
+    /** `agentSetup: false`: never let the model write the setup where detection ends (docs/environments/agent-setup.md). */
+    environment: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { agentSetup: { type: 'boolean' } },
+    },
     model: { type: 'string', minLength: 1 },
     issues: { enum: ['local', 'github'] },
     agent: { type: 'string', minLength: 1 },

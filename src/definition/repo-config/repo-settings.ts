@@ -25,6 +25,11 @@ export interface RepoSettings {
   readonly agentDir?: string;
   /** `commands.setup` as a list: the environment phase runs it instead of detecting. */
   readonly setup?: readonly string[];
+  /**
+   * The model may write the setup where detection ends: on unless `environment.agentSetup`
+   * is false, and never over the user's own `commands.setup` or `commands.test`.
+   */
+  readonly agentSetup: boolean;
   readonly notes: readonly string[];
 }
 
@@ -68,6 +73,7 @@ export async function repoSettings(repoPath: string): Promise<RepoSettings> {
     instructions: instructions.text,
     ...(agentDir === undefined ? {} : { agentDir }),
     ...(setup === undefined ? {} : { setup }),
+    agentSetup: config.environment?.agentSetup !== false && setup === undefined && config.commands?.test === undefined,
     notes,
   };
 }
@@ -80,6 +86,7 @@ export function configuredRunFields(settings: RepoSettings): {
   budget?: { maxUsd?: number; maxTokens?: number };
   answerTimeoutMs?: number;
   setup?: readonly string[];
+  agentSetup?: boolean;
   maxIterations?: number;
   planApproval?: PlanApprovalPolicy;
 } {
@@ -88,6 +95,7 @@ export function configuredRunFields(settings: RepoSettings): {
     ...(budget?.maxUsd === undefined && budget?.maxTokens === undefined ? {} : { budget: { ...budget } }),
     ...(answerTimeoutHours === undefined ? {} : { answerTimeoutMs: answerTimeoutHours * 3_600_000 }),
     ...(settings.setup === undefined ? {} : { setup: settings.setup }),
+    ...(settings.agentSetup ? { agentSetup: true } : {}),
     ...(maxIterations === undefined ? {} : { maxIterations }),
     ...(planApproval === undefined || planApproval === 'never' ? {} : { planApproval }),
   };

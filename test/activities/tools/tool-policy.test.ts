@@ -223,3 +223,18 @@ test('the docs table of tools by step kind says what the code does, row by row',
     );
   }
 });
+
+test("the harness's environment step: bash and a view-only editor, whatever the run offers; no todo, github or ask", async () => {
+  for (const readOnly of [true, false]) {
+    const policy = toolPolicyFor('environment', readOnly, { github: true, ask: true });
+    assert.deepEqual(policy, { tools: ['bash', EDITOR], editorWrites: false, bashWrites: false, github: [] });
+  }
+  const ctx = toolContext({ stepKind: 'environment', readOnly: false });
+  const created = await executeTool(
+    { id: 't1', name: EDITOR, input: { command: 'create', path: 'new.txt', file_text: 'x' } },
+    ctx,
+    't1',
+  );
+  assert.equal(created.isError, true, 'the editor refuses a write even when the step says it may');
+  assert.equal(existsSync(path.join(ctx.worktreePath, 'new.txt')), false);
+});

@@ -13,6 +13,7 @@ const settings = (config: RepoSettings['config'], setup?: readonly string[]): Re
   overrides: {},
   instructions: '',
   ...(setup === undefined ? {} : { setup }),
+  agentSetup: false,
   notes: [],
 });
 
