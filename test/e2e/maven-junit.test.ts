@@ -9,51 +9,17 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execa } from 'execa';
 import type { TempGitRepo } from '../helpers/temp-git-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { fixSession } from '../helpers/fix-session.js';
+import { CALC_TEST, mavenProject, skipWithoutMaven } from '../activities/environment/maven-project.js';
 import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
-
-const mvn = await execa('mvn', ['-v'], { reject: false }).then(
-  (r) => r.exitCode === 0,
-  () => false,
-);
 
 const BUGGY = 'return b + a;';
 const RIGHT = 'return a - b;';
 const TEST_COMMAND = 'mvn -B -o -q --fail-at-end -Dsurefire.failIfNoSpecifiedTests=false test';
 
-const POM = `<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>demo</groupId>
-  <artifactId>calc</artifactId>
-  <version>1.0</version>
-  <properties>
-    <maven.compiler.release>17</maven.compiler.release>
-    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
-  </properties>
-  <dependencies>
-    <dependency>
-      <groupId>org.junit.jupiter</groupId>
-      <artifactId>junit-jupiter</artifactId>
-      <version>5.14.1</version>
-      <scope>test</scope>
-    </dependency>
-  </dependencies>
-  <build>
-    <plugins>
-      <plugin><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version></plugin>
-      <plugin><artifactId>maven-surefire-plugin</artifactId><version>3.5.4</version></plugin>
-    </plugins>
-  </build>
-</project>
-`;
-
-const FILES = {
-  'pom.xml': POM,
-  '.gitignore': 'target/\n',
+const FILES = mavenProject({
   'src/main/java/demo/Calc.java': [
     'package demo;',
     '',
@@ -65,20 +31,8 @@ const FILES = {
     '}',
     '',
   ].join('\n'),
-  'src/test/java/demo/CalcTest.java': [
-    'package demo;',
-    '',
-    'import static org.junit.jupiter.api.Assertions.assertEquals;',
-    'import org.junit.jupiter.api.Test;',
-    '',
-    'class CalcTest {',
-    '  @Test void adds() { assertEquals(5, new Calc().add(2, 3)); }',
-    '',
-    '  @Test void subtracts() { assertEquals(1, new Calc().sub(3, 2)); }',
-    '}',
-    '',
-  ].join('\n'),
-};
+  'src/test/java/demo/CalcTest.java': CALC_TEST,
+});
 
 const ISSUE = {
   title: 'Calc.sub adds instead of subtracting',
@@ -88,7 +42,7 @@ const ISSUE = {
 let origin: TempGitRepo | undefined;
 
 before(async () => {
-  if (mvn) origin = await makeOrigin(FILES);
+  if (!skipWithoutMaven) origin = await makeOrigin(FILES);
 });
 
 after(async () => {
@@ -99,7 +53,7 @@ after(async () => {
 
 test(
   'a fresh clone: Maven resolves everything in setup, the red test is the baseline by name, the fix delivered',
-  { skip: mvn ? false : 'mvn is not installed' },
+  { skip: skipWithoutMaven },
   async () => {
     assert.ok(origin);
     const session = fixSession({
