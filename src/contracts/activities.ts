@@ -201,6 +201,8 @@ export interface BoundaryHookInput {
   readonly labels: LabelChange;
   readonly summary: string;
   readonly evidence: readonly ConditionResult[];
+  /** The agent-written setup's `.agent/config.json` snippet, when the run used one: offered in the PR body. */
+  readonly environmentSetup?: string;
 }
 
 export interface CheckExternalStateInput {

@@ -66,3 +66,12 @@ export interface KeepEnvironmentSetupInput {
   readonly worktreePath: string;
   readonly proposal: AgentSetupProposal;
 }
+
+/** How the run's environment lines offer an accepted proposal, followed by the JSON snippet. */
+export const AGENT_SETUP_KEEP_LINE = 'agent setup: to keep it, put this in .agent/config.json: ';
+
+/** The `.agent/config.json` snippet the run offered, from its environment lines (for the PR body). PURE. */
+export function agentSetupSnippetOf(lines: readonly string[]): string | undefined {
+  const line = [...lines].reverse().find((l) => l.startsWith(AGENT_SETUP_KEEP_LINE));
+  return line?.slice(AGENT_SETUP_KEEP_LINE.length);
+}

@@ -21,6 +21,8 @@ export interface DeliveryFacts {
   readonly closureAction: ClosureAction;
   readonly summary: string;
   readonly evidence: readonly ConditionResult[];
+  /** The agent-written setup's `.agent/config.json` snippet (docs/environments/agent-setup.md). */
+  readonly environmentSetup?: string;
 }
 
 const CLOSING_KEYWORD =
@@ -47,12 +49,35 @@ export function pullRequestBody(facts: DeliveryFacts): string {
     defuseClosingKeywords(facts.summary.trim()) || '(no summary)',
     '',
     ...withBlankAfter(baselineNotes(facts.evidence, '## Tests failing on the base commit', defuseClosingKeywords)),
+    ...withBlankAfter(environmentNotes(facts.environmentSetup)),
     '## Completion evidence',
     '',
     ...evidenceTable(facts.evidence),
   ];
   if (closesIssue(facts.closureAction)) lines.push('', `Closes #${facts.issue}`);
   return lines.join('\n');
+}
+
+/** The agent-written setup this run was judged with, as the snippet that keeps it. */
+function environmentNotes(snippet: string | undefined): string[] {
+  if (snippet === undefined) return [];
+  let pretty = snippet;
+  try {
+    pretty = JSON.stringify(JSON.parse(snippet), null, 2);
+  } catch {
+    // Shown as it came.
+  }
+  // Model-written commands: a fence longer than any backtick run in them, so none can close it.
+  const fence = '`'.repeat(Math.max(3, ...[...pretty.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return [
+    '## Environment',
+    '',
+    'No detected setup could run the tests, so the agent wrote one; it was accepted because the tests ran with it (docs/environments/agent-setup.md). Review it, then add it to `.agent/config.json` to keep it:',
+    '',
+    `${fence}json`,
+    pretty,
+    fence,
+  ];
 }
 
 export function evidenceTable(evidence: readonly ConditionResult[]): string[] {

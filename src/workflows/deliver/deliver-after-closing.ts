@@ -6,6 +6,7 @@
  * the run, naming what happened and what is left to do.
  */
 import type { ConditionResult } from '../../contracts/activities.js';
+import { agentSetupSnippetOf } from '../../contracts/agent-setup.js';
 import { ClosureAction, type LabelChange } from '../../contracts/definition.js';
 import { deliveryModeOf } from '../../contracts/delivery.js';
 import { FailureType } from '../../contracts/failures.js';
@@ -46,6 +47,7 @@ export async function runBoundary(
 ): Promise<BoundaryReport> {
   session.setPhase('boundary');
   const summary = typeof output['summary'] === 'string' ? output['summary'] : '';
+  const setup = agentSetupSnippetOf(session.environment);
   return onRunHost(ctx, session, (onHost, workspace) =>
     boundaryActivities.runBoundaryHook.executeWithOptions(
       {
@@ -69,6 +71,7 @@ export async function runBoundary(
           labels: labelsOf(ctx, output),
           summary,
           evidence,
+          ...(setup === undefined ? {} : { environmentSetup: setup }),
         },
       ],
     ),

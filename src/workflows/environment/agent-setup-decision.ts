@@ -10,7 +10,12 @@
  *   with named tests (the baseline) is fine, anything else is not;
  * - what the user is offered: the commands as `.agent/config.json` would say them.
  */
-import { AGENT_SETUP_ATTEMPTS, type AgentSetupAttempt, type AgentSetupProposal } from '../../contracts/agent-setup.js';
+import {
+  AGENT_SETUP_ATTEMPTS,
+  AGENT_SETUP_KEEP_LINE,
+  type AgentSetupAttempt,
+  type AgentSetupProposal,
+} from '../../contracts/agent-setup.js';
 import type { AgentDefinition } from '../../contracts/definition.js';
 import { FailureType } from '../../contracts/failures.js';
 import { PreflightStatus, PreflightStopKind, type PreflightReport } from '../../contracts/preflight.js';
@@ -71,7 +76,7 @@ export function acceptedLines(proposal: AgentSetupProposal, cached: boolean, att
   const from = cached ? 'from the cache of an earlier run of this repository and lockfiles' : `attempt ${attempt}`;
   return [
     `agent setup: accepted (${from}): setup ${proposal.setup.length === 0 ? '(none)' : proposal.setup.map((c) => `\`${c}\``).join(', ')}; test \`${proposal.test}\``,
-    `agent setup: to keep it, put this in .agent/config.json: ${configSnippet(proposal)}`,
+    `${AGENT_SETUP_KEEP_LINE}${configSnippet(proposal)}`,
   ];
 }
 
