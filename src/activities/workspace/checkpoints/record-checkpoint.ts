@@ -19,6 +19,7 @@ import {
 } from './checkpoint-index.js';
 import { recordRunRef } from '../run-refs.js';
 import { importRunRefs } from '../private-repo/import-run-refs.js';
+import { stageWorktree } from './stage-worktree.js';
 import { seedFromWorktreeIndex, withTemporaryIndex, type IndexedGit } from './temporary-index.js';
 
 /** A fixed identity: checkpoints never depend on (or borrow) the user's. */
@@ -66,7 +67,7 @@ export async function recordWorktreeCheckpoint(
   if (index === undefined) {
     return withTemporaryIndex(worktreePath, async (run, indexFile) => {
       await seedFromWorktreeIndex(worktreePath, run, indexFile);
-      await run(['add', '--all']);
+      await stageWorktree(run);
       return { ...(await commitIndex(worktreePath, run, ref, message)), scanned: true };
     });
   }
@@ -90,7 +91,7 @@ export async function recordWorktreeCheckpoint(
   const staged = canName && (await stageNamed(run, named.paths));
   if (!staged) {
     await reseedIndex(worktreePath, index, () => run(['read-tree', 'HEAD']));
-    await run(['add', '--all']);
+    await stageWorktree(run);
   }
   const recorded = await commitIndex(worktreePath, run, ref, message);
   await markIndexAt(index, recorded.commit);

@@ -122,6 +122,22 @@ test('recording captures uncommitted and untracked files; branch, HEAD and index
   assert.equal(await main('branch', '--list', '--format=%(refname:short)'), 'agent/issue-7\nmain', 'no new branch');
 });
 
+test('nested repositories with no commit are left out, not a reason to record nothing', async () => {
+  await writeFile(join(tree, 'kept.txt'), "the step's work\n");
+  for (const dir of ['sub', 'fixtures/we ird']) {
+    mkdirSync(join(tree, dir), { recursive: true });
+    await gitIn(join(tree, dir), 'init', '-q');
+    // The nested repository's own filter: git must never run it while recording.
+    await gitIn(join(tree, dir), 'config', 'filter.evil.clean', `touch ${join(leaks, 'nested-filter')}`);
+    await writeFile(join(tree, dir, '.gitattributes'), '* filter=evil\n');
+    await writeFile(join(tree, dir, 'inner.txt'), 'inner\n');
+  }
+  const recorded = await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 1), 'step 1');
+  const files = (await main('ls-tree', '-r', '--name-only', recorded.commit)).split('\n');
+  assert.ok(files.includes('kept.txt'), files.join(','));
+  assert.ok(!files.some((f) => f.startsWith('sub') || f.startsWith('fixtures')), files.join(','));
+});
+
 test('restoring brings back the files, branch and index of a checkpoint and removes what came later', async () => {
   await stepOneChanges();
   const headAtOne = await wt('rev-parse', 'HEAD');
