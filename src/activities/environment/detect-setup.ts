@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
 import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
 import { detectCMake } from './detect-cmake.js';
+import { detectGo } from './detect-go.js';
 import { detectMaven } from './detect-maven.js';
 import { detectNode } from './detect-node.js';
 import { detectPython, type PythonPlan, type PythonTools } from './detect-python.js';
@@ -102,29 +103,11 @@ export async function planDetected(options: {
     detected.push(...python.detected);
     steps.push(...python.steps);
   }
-  const go = await exists(path.join(dir, 'go.mod'));
-  if (go) {
-    const goInputs = ['go.mod', ...((await exists(path.join(dir, 'go.sum'))) ? ['go.sum'] : [])];
-    detected.push("go: go mod download (go.mod), then go test -run=^$ ./... to warm this repository's build cache");
-    steps.push(
-      {
-        id: 'go-download',
-        ecosystem: Ecosystem.Go,
-        command: 'go mod download',
-        reason: 'go: go mod download (go.mod)',
-        inputs: goInputs,
-        caches: [`GOMODCACHE ${caches.goMod}`],
-      },
-      {
-        id: 'go-warm',
-        ecosystem: Ecosystem.Go,
-        command: "go test -count=1 -run='^$' ./...",
-        reason: 'go: compile the packages and their tests once, so the agent starts with a warm GOCACHE',
-        inputs: goInputs,
-        caches: [`GOCACHE ${caches.goBuild}`],
-        optional: true,
-      },
-    );
+  const goPlan = await detectGo(dir, caches);
+  const go = goPlan !== undefined;
+  if (goPlan) {
+    detected.push(goPlan.detected);
+    steps.push(...goPlan.steps);
   }
   const rust = await exists(path.join(dir, 'Cargo.toml'));
   if (rust) {

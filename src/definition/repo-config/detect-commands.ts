@@ -9,9 +9,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoCommands } from '../../contracts/repo-config.js';
 import { detectCBuild } from './c-build-commands.js';
+import { cargoTestCommand } from './cargo-test-command.js';
+import { goModules, inEveryModule, singleRootModule } from './go-modules.js';
 import { gradleLauncher, gradleTestCommand } from './gradle-launcher.js';
 import { mavenLauncher, mavenTestCommand } from './maven-launcher.js';
-import { pnpmNoBail } from './pnpm-no-bail.js';
+import { declaresWorkspaces, workspaceTestCommand } from './workspace-test-command.js';
 
 export interface DetectedCommands {
   readonly commands: RepoCommands;
@@ -51,32 +53,34 @@ function scriptsOf(text: string | undefined): Record<string, string> {
 }
 
 async function nodeCommands(dir: string): Promise<DetectedCommands | undefined> {
-  const scripts = scriptsOf(await read(dir, 'package.json'));
-  const test = scripts['test'];
-  if (typeof test !== 'string' || test.includes(NPM_PLACEHOLDER_TEST)) return undefined;
+  const packageJson = await read(dir, 'package.json');
+  const scripts = scriptsOf(packageJson);
+  const script = scripts['test'];
+  const rootTest = typeof script === 'string' && !script.includes(NPM_PLACEHOLDER_TEST) ? script : undefined;
   const found = await packageManager(dir);
   const pm = found?.pm ?? 'npm';
   const why = found ? `${found.lockfile}` : 'package.json, no lockfile';
-  const run = (script: string): string => (pm === 'npm' ? `npm run ${script}` : `${pm} run ${script}`);
+  const workspace = workspaceTestCommand({
+    pm,
+    ...(rootTest === undefined ? {} : { rootTest }),
+    workspaces: declaresWorkspaces(packageJson),
+    pnpmWorkspace: (await read(dir, 'pnpm-workspace.yaml')) !== undefined,
+    berry: pm === 'yarn' && /^__metadata:/m.test((await read(dir, 'yarn.lock')) ?? ''),
+  });
+  if (rootTest === undefined && workspace === undefined) return undefined;
+  const run = (name: string): string => (pm === 'npm' ? `npm run ${name}` : `${pm} run ${name}`);
   const commands: { -readonly [K in keyof RepoCommands]: string } = {
-    test: pm === 'bun' ? 'bun run test' : `${pm} test`,
+    test: workspace?.command ?? (pm === 'bun' ? 'bun run test' : `${pm} test`),
   };
-  const reasons = [`test: ${commands.test} (${why})`];
-  const noBail = pm === 'pnpm' && (await read(dir, 'pnpm-workspace.yaml')) !== undefined ? pnpmNoBail(test) : undefined;
-  if (noBail !== undefined) {
-    commands.test = noBail;
-    reasons[0] =
-      `test: ${noBail} (${why}, pnpm-workspace.yaml; the root test script "${test}" runs the packages ` +
-      'recursively: --no-bail, so a failing package hides no other)';
-  }
+  const reasons = [`test: ${commands.test} (${why}${workspace ? `, ${workspace.why}` : ''})`];
   for (const [key, names] of [
     ['typeCheck', ['typecheck', 'type-check', 'tsc']],
     ['lint', ['lint']],
   ] as const) {
-    const script = names.find((n) => typeof scripts[n] === 'string');
-    if (script === undefined) continue;
-    commands[key] = run(script);
-    reasons.push(`${key}: ${commands[key]} (package.json script "${script}")`);
+    const name = names.find((n) => typeof scripts[n] === 'string');
+    if (name === undefined) continue;
+    commands[key] = run(name);
+    reasons.push(`${key}: ${commands[key]} (package.json script "${name}")`);
   }
   return { commands, reasons };
 }
@@ -106,13 +110,18 @@ export async function detectCommands(dir: string): Promise<DetectedCommands> {
     if ((await read(dir, file)) !== undefined)
       return { commands: { test: 'pytest' }, reasons: [`test: pytest (${file})`] };
   }
-  if ((await read(dir, 'go.mod')) !== undefined)
-    return { commands: { test: 'go test ./...' }, reasons: ['test: go test ./... (go.mod)'] };
-  if ((await read(dir, 'Cargo.toml')) !== undefined)
-    // Without --no-fail-fast cargo stops at the first failing test binary, hiding the rest.
-    return {
-      commands: { test: 'cargo test --no-fail-fast' },
-      reasons: ['test: cargo test --no-fail-fast (Cargo.toml; every test binary runs, a failing one hides no other)'],
-    };
+  const go = await goModules(dir);
+  if (go !== undefined) {
+    const test = inEveryModule(go, 'go test ./...');
+    const why = singleRootModule(go)
+      ? 'go.mod'
+      : `${go.work ? 'go.work uses' : 'go.mod in'} ${go.dirs.join(', ')}: ./... stops at a nested module, so every module runs its own, to the end`;
+    return { commands: { test }, reasons: [`test: ${test} (${why})`] };
+  }
+  const cargo = await read(dir, 'Cargo.toml');
+  if (cargo !== undefined) {
+    const test = cargoTestCommand(cargo);
+    return { commands: { test: test.command }, reasons: [`test: ${test.command} (${test.why})`] };
+  }
   return { commands: {}, reasons: [] };
 }

@@ -10,7 +10,8 @@
  * `cargo test --no-fail-fast` runs every test binary (`Running unittests src/lib.rs`,
  * `Running tests/a.rs`, doc-tests), each with its own failures: the output is read one
  * binary at a time, so two files' tests of the same name keep their own panic, and an
- * integration test without a panic line is placed in its `tests/*.rs` file.
+ * integration test without a panic line is placed in its `tests/*.rs` file (in a workspace,
+ * `cargo test --workspace`, the member crate's: `crates/beta/tests/api.rs`).
  */
 import { failedTest, type FailedTest } from './failed-test.js';
 
@@ -42,14 +43,27 @@ function binaries(lines: readonly string[]): TestBinary[] {
 
 function binaryFailures(binary: TestBinary): FailedTest[] {
   const sections = panicSections(binary.lines);
+  const file = memberFile(binary.file, sections);
   const out: FailedTest[] = [];
   for (const line of binary.lines) {
     const m = /^test (.+?) \.\.\. FAILED\s*$/.exec(line);
     if (!m?.[1]) continue;
     const section = sections.get(m[1]);
-    out.push(failedTest(m[1], section?.file ?? binary.file, section?.lines));
+    out.push(failedTest(m[1], section?.file ?? file, section?.lines));
   }
   return out;
+}
+
+/**
+ * In a workspace cargo prints an integration test binary relative to its crate
+ * (`Running tests/api.rs`) but panics relative to the workspace root
+ * (`crates/beta/tests/api.rs`): a sibling's panic in the same file gives the crate's
+ * directory to the binary's tests that failed without one (a returned `Err`).
+ */
+function memberFile(file: string | undefined, sections: ReadonlyMap<string, PanicSection>): string | undefined {
+  if (file === undefined) return undefined;
+  const panicked = [...sections.values()].map((s) => s.file);
+  return panicked.find((f) => f !== undefined && f.endsWith(`/${file}`)) ?? file;
 }
 
 interface PanicSection {
