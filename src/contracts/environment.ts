@@ -52,6 +52,8 @@ export interface PrepareEnvironmentInput {
   readonly baseCommit?: string;
   /** Per-command timeout (default 15 min). */
   readonly commandTimeoutMs?: number;
+  /** `setup` was written by the model (docs/environments/agent-setup.md), not configured: the report says so. */
+  readonly agentWritten?: boolean;
 }
 
 export interface SetupStepReport {

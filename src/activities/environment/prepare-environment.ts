@@ -20,6 +20,7 @@ import { ensureAgentHome } from '../workspace/sandbox-state.js';
 import { assertAtBaseCommit, setupLeftovers } from './base-commit-guard.js';
 import { cacheLayout, worktreeLayout } from './cache-layout.js';
 import { planConfigured, planDetected, type EnvironmentPlan } from './detect-setup.js';
+import { asAgentWritten } from './agent-written-plan.js';
 import { supportsPipPython } from './detect-python.js';
 import { readPythonProject } from './python-project.js';
 import { writeEnvironmentReport } from './environment-file.js';
@@ -130,7 +131,10 @@ async function plan(
   probeEnv: Readonly<Record<string, string>>,
 ): Promise<EnvironmentPlan> {
   const configured = input.setup ?? setupCommandsOf((await readRepoConfig(input.worktreePath))?.commands);
-  if (configured !== undefined && configured.length > 0) return planConfigured(input.worktreePath, configured, caches);
+  if (configured !== undefined && configured.length > 0) {
+    const planned = await planConfigured(input.worktreePath, configured, caches);
+    return input.agentWritten === true ? asAgentWritten(planned) : planned;
+  }
   const pathVar = env['PATH'] ?? '';
   const python = onPath('python3', pathVar) ?? onPath('python', pathVar) ?? 'python3';
   const uv = onPath('uv', pathVar) !== undefined;

@@ -80,6 +80,17 @@ export function acceptedLines(proposal: AgentSetupProposal, cached: boolean, att
   ];
 }
 
+/**
+ * The line that says why a proposal failed: the failure's first line, without the code in
+ * front (the run's own failure carries it) and without the preflight's "no model request
+ * was made" (this step made one). PURE.
+ */
+export function whyNot(failure: string): string {
+  const first = failure.split('\n').find((l) => l.trim() !== '') ?? failure;
+  const line = first.replace(/^[A-Z][A-Z_]+: /, '').replace(/; no model request was made/, '');
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+}
+
 /** The run's end when no proposal was accepted: what detection tried, then each proposal and why not. */
 export function agentSetupFailure(
   trigger: AgentSetupTrigger,
@@ -91,13 +102,11 @@ export function agentSetupFailure(
     `no setup made the tests run: detection's \`${trigger.testCommand}\` could not run, and ${tried.length} agent-written ${tried.length === 1 ? 'setup' : 'setups'} (of at most ${AGENT_SETUP_ATTEMPTS}) did not either; no work-step model request was made`;
   const items = tried.map((t, i) => {
     const setup = t.setup.length === 0 ? '(none)' : t.setup.map((c) => `\`${c}\``).join(', ');
-    const first = t.failure.split('\n').find((l) => l.trim() !== '') ?? t.failure;
-    return `  ${i + 1}. setup ${setup}; test \`${t.test}\`${t.cached ? ' (cached)' : ''}: ${first.length > 300 ? `${first.slice(0, 299)}…` : first}`;
+    return `  ${i + 1}. setup ${setup}; test \`${t.test}\`${t.cached ? ' (cached)' : ''}: ${whyNot(t.failure)}`;
   });
-  const first = trigger.failure.split('\n')[0] ?? trigger.failure;
   return [
     head,
-    `  detected: ${first}`,
+    `  detected: ${whyNot(trigger.failure)}`,
     ...items,
     'To fix: set commands.setup and commands.test in .agent/config.json',
   ].join('\n');

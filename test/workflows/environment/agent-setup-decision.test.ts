@@ -15,6 +15,7 @@ import {
   agentSetupFailure,
   agentSetupTrigger,
   configSnippet,
+  whyNot,
   withTestCommand,
 } from '../../../src/workflows/environment/agent-setup-decision.js';
 import type { FailureInfo } from '../../../src/workflows/run/failure-info.js';
@@ -101,4 +102,14 @@ test('the failure lists what detection tried and every proposal with its first l
   assert.match(text, /1\. setup \(none\); test `shtest`: the environment cannot run `shtest`/);
   assert.match(text, /2\. setup `make deps`; test `sh t\/run` \(cached\): setup `make deps` failed/);
   assert.match(text, /To fix: set commands\.setup and commands\.test/);
+});
+
+test('why a proposal failed: its first line, without the code or the preflight\'s "no model request"', () => {
+  assert.equal(
+    whyNot(
+      '\nENVIRONMENT_FAILED: the environment cannot run `shtest` (exit 127); no model request was made\n  sh: shtest',
+    ),
+    'the environment cannot run `shtest` (exit 127)',
+  );
+  assert.equal(whyNot('x'.repeat(400)).length, 300);
 });
