@@ -1,10 +1,11 @@
 /**
- * Re-records the workflow histories the replay test replays (test/fixtures/histories).
- * Run deliberately, after an intended, patched change to workflow code:
+ * Records the workflow histories the replay test replays (test/fixtures/histories), one
+ * per scenario (the continue-as-new chain: one per run), named for the scenario:
  *   node --import tsx test/record-histories.ts
  * Never re-record to make a failing replay test pass: that failure means in-flight runs
- * would break; gate the change with `patched()` instead. Existing files are kept (they are
- * the histories of the old code paths); pass --force to overwrite them.
+ * would break; gate the change with `patched()` instead (CONTRIBUTING.md, "Versioning
+ * policy"). Existing files are kept (they may be the histories of an old code path); pass
+ * --force to overwrite them.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -30,35 +31,47 @@ const OUT = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'histories
 
 const FORCE = process.argv.includes('--force');
 
-async function record(name: string, scenario: Parameters<typeof runScenario>[0]): Promise<void> {
-  if (!FORCE && existsSync(join(OUT, `${name}.json`))) {
-    process.stdout.write(`${name}: kept (exists)\n`);
-    return;
-  }
-  const { workflowId, result } = await runScenario(scenario);
-  // The format the Web UI and `temporal workflow show -o json` export.
+function kept(...files: string[]): boolean {
+  if (FORCE || !files.every((f) => existsSync(join(OUT, `${f}.json`)))) return false;
+  process.stdout.write(`${files.join(', ')}: kept (exists)\n`);
+  return true;
+}
+
+/** Writes one run's history, in the format the Web UI and `temporal workflow show -o json` export. */
+async function save(file: string, outcome: string, workflowId: string, runId?: string): Promise<void> {
   const json = execFileSync(
     resolveTemporalCliPath(),
-    ['workflow', 'show', '--address', serverAddress(await testEnv()), '--workflow-id', workflowId, '--output', 'json'],
+    [
+      'workflow',
+      'show',
+      '--address',
+      serverAddress(await testEnv()),
+      '--workflow-id',
+      workflowId,
+      ...(runId === undefined ? [] : ['--run-id', runId]),
+      '--output',
+      'json',
+    ],
     { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
-  await writeFile(join(OUT, `${name}.json`), json);
-  process.stdout.write(
-    `${name}: ${result.outcome}, ${(JSON.parse(json) as { events: unknown[] }).events.length} events\n`,
-  );
+  await writeFile(join(OUT, `${file}.json`), json);
+  process.stdout.write(`${file}: ${outcome}, ${(JSON.parse(json) as { events: unknown[] }).events.length} events\n`);
+}
+
+async function record(name: string, scenario: Parameters<typeof runScenario>[0]): Promise<void> {
+  if (kept(name)) return;
+  const { workflowId, result } = await runScenario(scenario);
+  await save(name, result.outcome, workflowId);
 }
 
 /**
- * A run that continues as new (patched 'run-continue-as-new'): the first run of the chain
- * (which ends with the continue-as-new command) and the second (which starts from what
- * was carried), each in its own file.
+ * A run that continues as new: the first run of the chain (which ends with the
+ * continue-as-new command) and the second (which starts from what was carried), each in
+ * its own file.
  */
 async function recordChain(name: string, scenario: Parameters<typeof runScenario>[0]): Promise<void> {
   const files = [`${name}-first`, `${name}-continued`];
-  if (!FORCE && files.every((f) => existsSync(join(OUT, `${f}.json`)))) {
-    process.stdout.write(`${name}: kept (exists)\n`);
-    return;
-  }
+  if (kept(...files)) return;
   const { workflowId, result } = await runScenario(scenario);
   const env = await testEnv();
   const runs: Array<{ runId: string; start: number }> = [];
@@ -66,36 +79,15 @@ async function recordChain(name: string, scenario: Parameters<typeof runScenario
     runs.push({ runId: e.runId, start: e.startTime.getTime() });
   runs.sort((a, b) => a.start - b.start);
   if (runs.length < 2) throw new Error(`${name}: the run did not continue as new (${runs.length} run)`);
-  for (const [i, file] of files.entries()) {
-    const json = execFileSync(
-      resolveTemporalCliPath(),
-      [
-        'workflow',
-        'show',
-        '--address',
-        serverAddress(env),
-        '--workflow-id',
-        workflowId,
-        '--run-id',
-        runs[i]!.runId,
-        '--output',
-        'json',
-      ],
-      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-    );
-    await writeFile(join(OUT, `${file}.json`), json);
-    process.stdout.write(
-      `${file}: ${result.outcome}, ${(JSON.parse(json) as { events: unknown[] }).events.length} events\n`,
-    );
-  }
+  for (const [i, file] of files.entries()) await save(file, result.outcome, workflowId, runs[i]!.runId);
 }
 
-/** A pipeline workflow's history: implement → review (rejected) → implement → review (approved) → done. */
+/**
+ * A pipeline workflow's history: implement → review (rejected) → implement → review
+ * (approved) → done, the issue's branch handed to each phase's agent before its dispatch.
+ */
 async function recordPipeline(name: string): Promise<void> {
-  if (!FORCE && existsSync(join(OUT, `${name}.json`))) {
-    process.stdout.write(`${name}: kept (exists)\n`);
-    return;
-  }
+  if (kept(name)) return;
   const dirs = await writePipelineAgents(['considerer', 'detailer', 'implementer', 'reviewer']);
   const base = pipelineDefinition({ rules: { maxCycles: 8, cycleDelayMs: 0, maxConsecutivePhases: 0 } });
   const definition = { ...base, agents: base.agents.map((a) => ({ ...a, agentDir: dirs[a.id] ?? a.agentDir })) };
@@ -105,36 +97,17 @@ async function recordPipeline(name: string): Promise<void> {
     agentRule('reviewer', ISSUE, { verdict: 'rejected', summary: 'missing test', times: 1 }),
     agentRule('reviewer', ISSUE, { verdict: 'approved', summary: 'good' }),
   ]);
-  const json = execFileSync(
-    resolveTemporalCliPath(),
-    ['workflow', 'show', '--address', serverAddress(await testEnv()), '--workflow-id', workflowId, '--output', 'json'],
-    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-  );
-  await writeFile(join(OUT, `${name}.json`), json);
-  process.stdout.write(
-    `${name}: ${result.status}, ${(JSON.parse(json) as { events: unknown[] }).events.length} events\n`,
-  );
+  await save(name, result.status, workflowId);
 }
 
 /**
  * A run on a file:// remote whose host (a worker process) is SIGKILLed mid-step: it moves
- * to the other host (patched 'remote-rehome'). Needs `src/worker.ts` processes.
+ * to the other host. Needs `src/worker.ts` processes.
  */
 async function recordHostLost(name: string): Promise<void> {
-  if (!FORCE && existsSync(join(OUT, `${name}.json`))) {
-    process.stdout.write(`${name}: kept (exists)\n`);
-    return;
-  }
+  if (kept(name)) return;
   const { workflowId, result } = await runHostLostScenario(await testEnv());
-  const json = execFileSync(
-    resolveTemporalCliPath(),
-    ['workflow', 'show', '--address', serverAddress(await testEnv()), '--workflow-id', workflowId, '--output', 'json'],
-    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-  );
-  await writeFile(join(OUT, `${name}.json`), json);
-  process.stdout.write(
-    `${name}: ${result.outcome}, ${(JSON.parse(json) as { events: unknown[] }).events.length} events\n`,
-  );
+  await save(name, result.outcome, workflowId);
 }
 
 /** The demo session with a 4 s first model turn, so a cancel lands while a step runs. */
@@ -150,14 +123,12 @@ function slowFirstTurn(): SessionScript {
  * `node --import tsx test/record-histories.ts pipeline` re-records only the pipeline's
  * history; `… remote-host-lost` only the moved run's.
  */
-const only = process.argv[2];
+const only = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
 
 try {
   if (only !== 'pipeline' && only !== 'remote-host-lost') await recordRuns();
   if (only !== 'remote-host-lost') {
-    await recordPipeline('pipeline-validator-loop');
-    // Since 'pipeline-branch-handover': a handOverBranch activity before every dispatch.
-    await recordPipeline('pipeline-branch-handover');
+    await recordPipeline('pipeline-review-loop');
   }
   if (only === undefined || only === 'remote-host-lost') await recordHostLost('remote-host-lost');
 } finally {
@@ -165,16 +136,11 @@ try {
 }
 
 async function recordRuns(): Promise<void> {
+  // The demo playbook: the environment phase and preflight, one activity per model step, the
+  // closure's validated closing, delivery.
   await record('demo-success', { session: join(DEMO_DIR, 'session.json') });
-  // One activity per model step (patched 'one-activity-step').
-  await record('demo-success-one-activity-step', { session: join(DEMO_DIR, 'session.json') });
-  // Search attributes refreshed on phase and step changes only (patched 'sparse-search-attributes').
-  await record('demo-success-sparse-attributes', { session: join(DEMO_DIR, 'session.json') });
-  // The environment phase and the preflight before the first model call (patched 'environment-phase').
-  await record('demo-success-environment-phase', { session: join(DEMO_DIR, 'session.json') });
-  // Stage 3 builds a retry prompt from the verdict's reason (patched 'verdict-retry-prompt'), the
-  // step carrying it fails its schema check and keeps it ('retry-prompt-survives-schema-failure'),
-  // and the closure runs past the exact cap by closureGrace.
+  // Stage 3 builds a retry prompt from the verdict's reason, the step carrying it fails its
+  // schema check and keeps it, and the closure runs past the exact cap by closureGrace.
   await record('verdict-retry-prompt', {
     session: {
       name: 'verdict retry',
@@ -189,25 +155,23 @@ async function recordRuns(): Promise<void> {
     agentDir: await verdictRetry.budgetAgent(),
     input: { maxIterations: 5 },
   });
-  // A budget nobody raises ends the run after the pause timeout (patched 'budget-pause-timeout').
-  await record('budget-pause-timeout', {
+  // A budget nobody raises ends the run after the pause timeout.
+  await record('budget-pause-expired', {
     session: join(DEMO_DIR, 'session.json'),
     input: { budget: { maxTokens: 3000 }, budgetPauseTimeoutMs: 1500 },
   });
-  // Continue-as-new past a (low) history bound (patched 'run-continue-as-new').
-  await recordChain('demo-continue-as-new', {
+  // Continue-as-new past a (low) history bound.
+  await recordChain('continue-as-new', {
     session: join(DEMO_DIR, 'session.json'),
     input: { tuning: { historyEventBound: 60 } },
   });
-  // One progress comment kept on the issue, edited at every step (patched 'progress-comment').
-  await record('demo-success-progress-comment', {
+  // One progress comment kept on the issue, edited at every step.
+  await record('progress-comment', {
     session: join(DEMO_DIR, 'session.json'),
     input: { progressComment: { uiWorkflowsUrl: 'http://127.0.0.1:8233/namespaces/default/workflows/' } },
   });
-  // The definition and the system prompt as local activities (patched 'local-config-activities').
-  await record('demo-success-local-config', { session: join(DEMO_DIR, 'session.json') });
   // Stopped by the `cancel` signal alone (the Web UI's Signal dialog): the run requests its own
-  // cancellation and ends CANCELLED (patched 'signal-cancel-ends-cancelled').
+  // cancellation and ends CANCELLED.
   await record('signal-cancel', {
     session: slowFirstTurn(),
     during: async (handle, model) => {
@@ -216,20 +180,20 @@ async function recordRuns(): Promise<void> {
     },
   });
   // A closing that changed nothing and declares why: a comment and a label instead of
-  // delivery, outcome no-change (patched 'no-change-outcome').
+  // delivery, outcome no-change.
   await record('no-change-declared', {
     session: noChange.changesNothing('declares no change', { ...noChange.CLOSING, no_change: noChange.NO_CHANGE }),
     issueFile: await noChange.issueFile(),
   });
-  // externalState as runs before 'verdict-before-delivery' did it: the boundary first, then
-  // the issue's state polled with a timer until someone closed it.
-  await record('external-state-deliver-first', await externalState.closedWhilePolling());
-  // externalState's verdict before any delivery (patched 'verdict-before-delivery'): the first
-  // closing finds the issue open, polls once, goes back to the flow with nothing delivered;
-  // someone closes the issue; the second closing reads it closed, then the boundary runs.
-  await record('external-state-verdict-first', await externalState.closedAfterFirstClosing());
-  // A budget pause posted on the issue and shown as a wait, then raised (patched 'budget-pause-notice').
-  await record('budget-pause-notice', {
+  // externalState: the closing finds the issue open and polls with a timer, someone closes
+  // it meanwhile, the next poll reads it closed, then the boundary runs.
+  await record('external-state-closed-while-polling', await externalState.closedWhilePolling());
+  // externalState: the first closing finds the issue open, polls once, goes back to the flow
+  // with nothing delivered; someone closes the issue; the second closing reads it closed,
+  // then the boundary runs.
+  await record('external-state-closed-after-closing', await externalState.closedAfterFirstClosing());
+  // A budget pause posted on the issue and shown as a wait, then raised.
+  await record('budget-pause-raised', {
     session: join(DEMO_DIR, 'session.json'),
     input: { budget: { maxTokens: 3000 } },
     during: async (handle) => {
@@ -238,7 +202,7 @@ async function recordRuns(): Promise<void> {
       await handle.executeUpdate(raiseBudgetUpdate, { args: [{ maxTokens: 200_000 }] });
     },
   });
-  // The model asks, the run waits, the answer update resumes it (patched 'ask-and-wait').
+  // The model asks, the run waits, the answer update resumes it.
   await record('ask-and-wait', {
     session: askingSession(),
     during: async (handle) => {

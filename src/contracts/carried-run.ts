@@ -17,7 +17,6 @@ export interface CarriedRun {
   readonly system: ResolvePromptInput;
   readonly issueContext: string;
   readonly maxIterations: number;
-  readonly completionViaClosure: boolean;
   readonly warnings: readonly string[];
   readonly environment: readonly string[];
   /** Runs of this Workflow ID before this one (1 in the first continued run). */

@@ -10,7 +10,6 @@ import {
   ContinueAsNew,
   isCancellation,
   log,
-  patched,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -20,7 +19,7 @@ import type { RunInput, RunResult } from '../contracts/run.js';
 import type { RunBudget } from '../contracts/usage.js';
 import { formatIssueContext } from './flow/prompt-variables.js';
 import { systemPromptInput } from '../contracts/step-inputs.js';
-import { configActivities, localConfigActivities, workspaceActivities } from './run/activity-proxies.js';
+import { localConfigActivities, workspaceActivities } from './run/activity-proxies.js';
 import { failureInfo } from './run/failure-info.js';
 import { runFlowIteration } from './flow/flow-iteration.js';
 import { withinClosureGrace } from './completion/criterion-gate.js';
@@ -37,11 +36,10 @@ import type { RunContext } from './run/run-context.js';
 import { endRun, startAt } from './run/state/run-transitions.js';
 import { runEnvironmentPhase } from './environment/environment-phase.js';
 import { awaitBudget } from './run/state/budget-pause.js';
-import { endWithStatus, statusFollowsOutcome, watchCancelRequest } from './run/end-with-status.js';
+import { endWithStatus, watchCancelRequest } from './run/end-with-status.js';
 import { continueAsNext, historyPastBound, resumeCarried } from './run/continue-as-new.js';
 import { ProgressComment } from './run/progress-comment-keeper.js';
 import { endPhaseOf, toResult, type RunEnd } from './run/state/run-end-result.js';
-import { PATCHES } from './versioning/patch-ledger.js';
 
 const TEMPORAL_CANCEL_REASON = 'cancelled through Temporal (Web UI or temporal workflow cancel)';
 
@@ -56,9 +54,7 @@ async function prepare(session: RunSession): Promise<RunContext> {
   const { input } = session;
   if (input.carried !== undefined) return resumeCarried(session, input.carried);
   session.setPhase('loading');
-  // Histories recorded before the patch scheduled both as activities of their own.
-  const config = patched(PATCHES.localConfigActivities.id) ? localConfigActivities : configActivities;
-  const definition = await config.loadDefinition({
+  const definition = await localConfigActivities.loadDefinition({
     agentDir: input.agentDir,
     ...(input.overrides === undefined ? {} : { overrides: input.overrides }),
   });
@@ -92,7 +88,7 @@ async function prepare(session: RunSession): Promise<RunContext> {
   session.attachWorkspace(workspace);
   const system = systemPromptInput(definition, input.issue, workspace.branch, input.repoInstructions);
   // Resolved once here so a broken system prompt stops the run before any model call.
-  await config.resolvePrompt(system);
+  await localConfigActivities.resolvePrompt(system);
   await runEnvironmentPhase(session, definition);
   return {
     input,
@@ -105,7 +101,6 @@ async function prepare(session: RunSession): Promise<RunContext> {
     system,
     issueContext: formatIssueContext(workspace.issue),
     maxIterations: session.maxIterations,
-    completionViaClosure: patched(PATCHES.completionViaClosure.id),
   };
 }
 
@@ -179,7 +174,6 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   setHumanLoopHandlers(session);
 
   let outcome: RunEnd;
-  let temporalCancel: unknown;
   try {
     outcome = await scope.run(async () => runLoop(session, await prepare(session), comment));
   } catch (err) {
@@ -188,19 +182,12 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
     const info = failureInfo(err);
     if (isCancellation(err) || info.cancelled) {
       // Cancelled through Temporal itself (Web UI / `temporal workflow cancel`) when no signal gave a reason.
-      if (session.cancelReason === undefined) temporalCancel = err;
       outcome = { kind: 'cancelled', reason: session.cancelReason ?? TEMPORAL_CANCEL_REASON };
     } else {
       outcome = { kind: 'failed', code: info.type ?? FailureType.Aborted, reason: info.message };
     }
   }
   const result = toResult(session, outcome);
-  const truthful = statusFollowsOutcome(result);
-  if (temporalCancel !== undefined && !truthful) {
-    // Histories recorded before the patch: rethrown without a result, as then.
-    session.setPhase('cancelled');
-    throw temporalCancel;
-  }
   session.update(
     endRun(
       session.state,
@@ -210,5 +197,5 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   );
   log.info('run finished', { outcome: result.outcome, code: result.code, reason: result.reason });
   await comment.end(session, result);
-  return truthful ? endWithStatus(result, cancelRequested) : result;
+  return result.outcome === 'success' ? result : endWithStatus(result, cancelRequested);
 }

@@ -1,7 +1,7 @@
 /**
  * Reading a run's completed steps and their reset points from history: on a recorded
- * history (from before checkpoints: ordinals from the iteration, no checkpoint) and on
- * a synthetic one with checkpoints (ordinal from the checkpoint ref, runner steps too).
+ * history (the demo run: ordinals from each step's checkpoint ref) and on a synthetic one
+ * (runner steps too, and a completion not yet processed).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -22,9 +22,9 @@ test('a recorded history: every completed step with the workflow task after it',
     found.steps.map((_, i) => i + 1),
     'ordinals 1..n in order',
   );
-  assert.equal(found.steps[0]?.stepId, 'initial.issue');
+  assert.equal(found.steps[0]?.stepId, 'initial.understand');
   for (const step of found.steps) {
-    assert.equal(step.checkpoint, undefined, 'recorded before checkpoints existed');
+    assert.match(step.checkpoint ?? '', /^[0-9a-f]{40}$/, 'each step ends at a checkpoint commit');
     assert.ok(step.resetEventId !== undefined && step.resetEventId > step.completedEventId);
     const event = history.events?.find((e) => Number(e.eventId) === step.resetEventId);
     assert.ok(event?.workflowTaskCompletedEventAttributes, 'the reset point is a WorkflowTaskCompleted event');

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { PATCHES } from '../../src/workflows/versioning/patch-ledger.js';
+import { PATCHES, type PatchEntry } from '../../src/workflows/versioning/patch-ledger.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const HISTORIES = join(ROOT, 'test', 'fixtures', 'histories');
@@ -87,22 +87,42 @@ function markersOf(file: string): Set<string> {
   return ids;
 }
 
-const KEYS = Object.keys(PATCHES);
+type Ledger = Readonly<Record<string, PatchEntry>>;
+const LEDGER: Ledger = PATCHES;
+const KEYS = Object.keys(LEDGER);
 
 /** A deprecated patch has no old branch left, so no history may still need one (`without`). PURE. */
-export function deprecatedTooSoon(deprecated: ReadonlySet<string>, ledger: typeof PATCHES): string[] {
+export function deprecatedTooSoon(deprecated: ReadonlySet<string>, ledger: Ledger): string[] {
   return [...deprecated]
-    .filter((key) => (ledger[key as keyof typeof PATCHES]?.histories.without.length ?? 0) > 0)
+    .filter((key) => (ledger[key]?.histories.without.length ?? 0) > 0)
     .map((key) => `${key}: deprecated while histories need its old branch`);
 }
 
 test('every patched()/deprecatePatch() call in src/ names a ledger id, and every ledger id is used', () => {
   const { violations, usedKeys, deprecatedKeys } = scanPatchCalls(sourcesUnder(join(ROOT, 'src')), KEYS);
   assert.deepEqual(violations, []);
-  assert.deepEqual(deprecatedTooSoon(deprecatedKeys, PATCHES), []);
+  assert.deepEqual(deprecatedTooSoon(deprecatedKeys, LEDGER), []);
   const unused = KEYS.filter((k) => !usedKeys.has(k));
   assert.deepEqual(unused, [], 'ledger entries no code uses: remove them (and their old branch is gone)');
 });
+
+/** A ledger of two entries for the scan's own test: the real one may be empty. */
+const PLANTED_LEDGER: Ledger = {
+  askAndWait: {
+    id: 'ask-and-wait',
+    added: '2026-11-27',
+    reason: 'The ask tool ends a step and the run waits for an answer.',
+    histories: { with: ['ask-and-wait.json'], without: [] },
+    retires: 'at first release',
+  },
+  budgetPauseNotice: {
+    id: 'budget-pause-notice',
+    added: '2026-11-27',
+    reason: 'A budget pause is posted once on the issue.',
+    histories: { with: ['budget-pause.json'], without: ['budget-pause-old.json'] },
+    retires: 'at first release',
+  },
+};
 
 test('the scan refuses an unknown id, a literal, a constant, an alias and an early deprecation; comments are prose', () => {
   const planted: Source = {
@@ -118,24 +138,26 @@ test('the scan refuses an unknown id, a literal, a constant, an alias and an ear
       'deprecatePatch(PATCHES.budgetPauseNotice.id);',
     ].join('\n'),
   };
-  const { violations, usedKeys, deprecatedKeys } = scanPatchCalls([planted], KEYS);
+  const { violations, usedKeys, deprecatedKeys } = scanPatchCalls([planted], Object.keys(PLANTED_LEDGER));
   assert.equal(violations.length, 4, violations.join('\n'));
   assert.match(violations[0]!, /:1: patched as isPatched/);
   assert.match(violations[1]!, /:2: .*'noSuchPatch' is not in the ledger/);
   assert.match(violations[2]!, /:3: patched\('ask-and-wait'\): name the id as PATCHES/);
   assert.match(violations[3]!, /:4: deprecatePatch\(ASK_PATCH\)/);
   assert.deepEqual([...usedKeys], ['askAndWait', 'budgetPauseNotice']);
-  // budget-pause-notice's old branch replays budget-pause-timeout.json: not deprecated yet.
-  assert.deepEqual(deprecatedTooSoon(deprecatedKeys, PATCHES), [
+  // budget-pause-notice's old branch still replays a history: not deprecated yet.
+  assert.deepEqual(deprecatedTooSoon(deprecatedKeys, PLANTED_LEDGER), [
     'budgetPauseNotice: deprecated while histories need its old branch',
   ]);
+  // With the ledger empty, any call is refused.
+  assert.equal(scanPatchCalls([planted], []).violations.length, 6);
 });
 
 test('ledger entries: key is the id in camelCase, ids unique, dates well formed, one-sentence reasons', () => {
   const camel = (id: string): string => id.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-  const ids = Object.values(PATCHES).map((p) => p.id);
+  const ids = Object.values(LEDGER).map((p) => p.id);
   assert.equal(new Set(ids).size, ids.length, 'ids are unique');
-  for (const [key, entry] of Object.entries(PATCHES)) {
+  for (const [key, entry] of Object.entries(LEDGER)) {
     assert.equal(key, camel(entry.id), `${entry.id}: key`);
     assert.match(entry.added, /^\d{4}-\d{2}-\d{2}$/, `${entry.id}: added`);
     assert.match(entry.id, /^[a-z0-9]+(-[a-z0-9]+)*$/, `${entry.id}: kebab-case`);
@@ -145,7 +167,7 @@ test('ledger entries: key is the id in camelCase, ids unique, dates well formed,
 
 test("ledger histories exist and carry the patch's marker (with) or lack it (without)", () => {
   const wrong: string[] = [];
-  for (const { id, histories } of Object.values(PATCHES)) {
+  for (const { id, histories } of Object.values(LEDGER)) {
     for (const [side, files] of Object.entries(histories) as [string, readonly string[]][]) {
       for (const file of files) {
         if (!existsSync(join(HISTORIES, file))) wrong.push(`${id}: ${side} ${file} does not exist`);

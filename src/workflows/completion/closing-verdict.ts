@@ -11,26 +11,24 @@
  *                      the state is the world's answer (someone closed the issue), and
  *                      the run's own delivery (which may close the issue) must not be
  *                      counted as that answer (docs/concepts.md#boundary: it runs only
- *                      after the verdict). Runs recorded before `verdict-before-delivery`
- *                      delivered first, then polled.
+ *                      after the verdict).
  *   other types        done when the criterion was met (latched at a work step, or met
  *                      now); otherwise back to the flow, with no boundary effect.
  *   composite          as its children; polls when one of them reads external state.
  */
-import { deprecatePatch, log, patched, sleep } from '@temporalio/workflow';
+import { log, sleep } from '@temporalio/workflow';
 import type { ConditionResult } from '../../contracts/activities.js';
 import type { VerdictSpec } from '../../contracts/definition.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
-import { doneOutcome, finishRun, runBoundary } from '../deliver/deliver-after-closing.js';
+import { finishRun } from '../deliver/deliver-after-closing.js';
 import { sendBackWithRetry } from '../run/state/run-transitions.js';
 import { buildVerdictRetry } from './verdict-retry.js';
 import { verdictNeeds } from './evaluate-verdict.js';
 import { configNumber } from './verdict-config.js';
 import { decideVerdict, type VerdictArgs } from './verdict-check.js';
 import type { VerdictDecision } from './verdict-types.js';
-import { PATCHES } from '../versioning/patch-ledger.js';
 
 export const DEFAULT_POLL_INTERVAL_MS = 60_000;
 export const DEFAULT_MAX_POLLS = 10;
@@ -59,7 +57,6 @@ async function backToFlow(
   const rule = args.step.transitions.repeat;
   const back = rule !== undefined && 'target' in rule && rule.target !== null ? rule.target : args.step.stepId;
   log.info('[CompletionLoop] verdict: not done; back to the flow', { reason, next: back });
-  deprecatePatch(PATCHES.verdictRetryPrompt.id);
   const retry = await buildVerdictRetry(ctx.definition, args.step.stepId, reason, back);
   session.update(sendBackWithRetry(session.state, back, reason, retry));
   return { kind: 'continue' };
@@ -86,7 +83,6 @@ export async function verdictAfterClosing(
   log.info('[CompletionLoop] verdict', { done: decision.done, reason: decision.reason });
   if (decision.done) return finishRun(ctx, session, args.output, evidence, decision.reason);
   if (!verdictNeeds(spec).externalState) return backToFlow(ctx, session, args, decision.reason);
-  if (!patched(PATCHES.verdictBeforeDelivery.id)) return deliverThenPoll(ctx, session, args, evidence);
   return pollThenDeliver(ctx, session, args, evidence, decision);
 }
 
@@ -117,27 +113,4 @@ async function pollThenDeliver(
   }
   const why = `the target state was not reached after ${maxPolls} poll(s), so nothing was delivered: ${now.reason}`;
   return backToFlow(ctx, session, args, why);
-}
-
-/** The pre-`verdict-before-delivery` order, kept for runs recorded with it: boundary, then polls. */
-async function deliverThenPoll(
-  ctx: RunContext,
-  session: RunSession,
-  args: VerdictArgs,
-  evidence: readonly ConditionResult[],
-): Promise<IterationOutcome> {
-  const boundary = await runBoundary(ctx, session, args.output, evidence);
-  // An undelivered boundary fails the run (doneOutcome says so): no point waiting for the state.
-  if (boundary.status !== 'success') return doneOutcome(args.output, evidence, boundary, 'delivery incomplete');
-  const { intervalMs, maxPolls } = pollSettings(ctx.definition.verdict);
-  for (let poll = 0; ; poll++) {
-    const now = await decideVerdict(ctx, session, args);
-    if (now.done) return doneOutcome(args.output, evidence, boundary, now.reason);
-    if (poll >= maxPolls) {
-      return backToFlow(ctx, session, args, `the target state was not reached after ${poll} poll(s): ${now.reason}`);
-    }
-    log.info('[CompletionLoop] target state not reached; polling', { reason: now.reason, poll: poll + 1, intervalMs });
-    session.setPhase('validating');
-    await sleep(intervalMs);
-  }
 }

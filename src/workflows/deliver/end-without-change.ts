@@ -7,7 +7,7 @@
  * `no-change` outcome (never success). The verdict is not consulted: a completion type
  * decides whether work may be delivered, and nothing is.
  */
-import { deprecatePatch, log } from '@temporalio/workflow';
+import { log } from '@temporalio/workflow';
 import type { ConditionResult } from '../../contracts/activities.js';
 import type { JsonObject } from '../../contracts/json.js';
 import type { UnchangedBranch } from '../../contracts/no-change.js';
@@ -16,7 +16,6 @@ import { onRunHost } from '../hosting/run-host.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
-import { PATCHES } from '../versioning/patch-ledger.js';
 
 export async function endWithoutChange(
   ctx: RunContext,
@@ -25,7 +24,6 @@ export async function endWithoutChange(
   unchanged: UnchangedBranch,
   evidence: readonly ConditionResult[],
 ): Promise<IterationOutcome> {
-  deprecatePatch(PATCHES.noChangeOutcome.id);
   session.setPhase('boundary');
   const summary = typeof output['summary'] === 'string' ? output['summary'] : '';
   log.info('[CompletionLoop] no change against the base, declared by the closure: no delivery', {

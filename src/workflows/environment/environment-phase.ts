@@ -10,10 +10,8 @@
  *    become the named baseline.
  *
  * Both are durable steps of their own (phases `environment` and `preflight` in progress,
- * the Web UI and the search attribute). Gated by patched(): a run recorded before the
- * phase existed replays without it.
+ * the Web UI and the search attribute).
  */
-import { patched } from '@temporalio/workflow';
 import type { AgentDefinition } from '../../contracts/definition.js';
 import type { EnvironmentReport } from '../../contracts/environment.js';
 import type { PreflightReport } from '../../contracts/preflight.js';
@@ -21,10 +19,8 @@ import { environmentActivities, workspaceActivities } from '../run/activity-prox
 import { onRunHost } from '../hosting/run-host.js';
 import type { RunSession } from '../run/state/run-session.js';
 import { environmentLines, preflightLines } from './environment-lines.js';
-import { PATCHES } from '../versioning/patch-ledger.js';
 
 export async function runEnvironmentPhase(session: RunSession, definition: AgentDefinition): Promise<void> {
-  if (!patched(PATCHES.environmentPhase.id)) return;
   const run = { input: session.input, definition };
   session.setPhase('environment');
   const environment: EnvironmentReport = await onRunHost(run, session, (onHost, at) =>

@@ -5,8 +5,7 @@
  *
  * Whatever the completion type, only that validated `closing` completes the agent.
  * At a work or verification step the type's criterion only decides whether the agent
- * MAY complete: once met, the flow goes to a closure step (criterion-gate). Runs
- * recorded before the `completion-via-closure` patch keep their old verdict path.
+ * MAY complete: once met, the flow goes to a closure step (criterion-gate).
  */
 import { log } from '@temporalio/workflow';
 import { FailureType } from '../../contracts/failures.js';
@@ -17,7 +16,6 @@ import { normaliseStepId } from './normalise-step-id.js';
 import { runCompletionConditions } from '../completion/completion-loop.js';
 import { verdictAfterClosing } from '../completion/closing-verdict.js';
 import { gateOnCriterion } from '../completion/criterion-gate.js';
-import { legacyVerdict } from '../completion/legacy-verdict.js';
 import { endWithoutChange } from '../deliver/end-without-change.js';
 import type { VerdictArgs } from '../completion/verdict-check.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
@@ -105,15 +103,12 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
       if (conditions.unchanged !== undefined)
         return endWithoutChange(ctx, session, output, conditions.unchanged, conditions.evidence);
       const validated = { ...args, closingValidated: true };
-      return ctx.completionViaClosure
-        ? verdictAfterClosing(ctx, session, validated, conditions.evidence)
-        : legacyVerdict(ctx, session, validated, conditions.evidence);
+      return verdictAfterClosing(ctx, session, validated, conditions.evidence);
     }
     case 'abort':
       return { kind: 'failed', code: FailureType.Aborted, reason: route.reason };
     case 'error':
       return { kind: 'failed', code: FailureType.FailedStepRouting, reason: route.reason };
   }
-  if (!ctx.completionViaClosure) return legacyVerdict(ctx, session, args, []);
   return step.stepKind === 'closure' ? { kind: 'continue' } : gateOnCriterion(ctx, session, args);
 }

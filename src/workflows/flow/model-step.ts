@@ -1,15 +1,14 @@
 /**
  * runModelStep: one step's model query, the workflow side of the `queryStep` activity
- * (named apart from it). One activity resolves the step's schema and prompt and runs
- * the tool loop ('one-activity-step'; histories from before resolved schema and prompt
- * in activities of their own first). Schema failures (resolution or an invalid final
- * answer) are counted toward schema fail-fast: two in a row end the run with FAILED_SCHEMA_RESOLUTION.
+ * (named apart from it). One activity resolves the step's schema and prompt and runs the
+ * tool loop. Schema failures (resolution or an invalid final answer) are counted toward
+ * schema fail-fast: two in a row end the run with FAILED_SCHEMA_RESOLUTION.
  */
-import { ApplicationFailure, deprecatePatch, log, patched } from '@temporalio/workflow';
+import { ApplicationFailure, log } from '@temporalio/workflow';
 import { stepInputVariables } from './declared-inputs.js';
 import { planPending } from './plan-gate.js';
 import { withParameterDefaults } from '../../contracts/parameter-values.js';
-import type { QueryStepInput, QueryStepOutput, ResolvePromptInput, SchemaDigest } from '../../contracts/activities.js';
+import type { QueryStepInput, QueryStepOutput, ResolvePromptInput } from '../../contracts/activities.js';
 import type { StepDefinition } from '../../contracts/definition.js';
 import { FailureType, SCHEMA_FAILURE_TYPES } from '../../contracts/failures.js';
 import { buildPromptVariables } from './prompt-variables.js';
@@ -32,14 +31,13 @@ import {
   type StepRerun,
 } from '../run/state/run-transitions.js';
 import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';
-import { configActivities, modelActivities } from '../run/activity-proxies.js';
+import { modelActivities } from '../run/activity-proxies.js';
 import { onRunHost } from '../hosting/run-host.js';
 import { failureInfo } from '../run/failure-info.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
 import { stepAsked } from './asked-step.js';
-import { PATCHES } from '../versioning/patch-ledger.js';
 
 type PromptParts = Pick<QueryStepInput, 'prompt' | 'stepPrompt' | 'guidance' | 'retryAddendum' | 'answer'>;
 export type ModelStepOutcome = { readonly kind: 'answered'; readonly answer: QueryStepOutput } | IterationOutcome;
@@ -56,20 +54,6 @@ function schemaFailure(session: RunSession, step: StepDefinition, message: strin
     };
   }
   return { kind: 'continue' };
-}
-
-async function resolveStepPrompt(ctx: RunContext, session: RunSession, step: StepDefinition): Promise<string> {
-  const withGuidance = takeGuidance(session.state);
-  const guidance = withGuidance.guidance;
-  const taken = takeRetryPrompt(withGuidance.state);
-  session.update(taken.state);
-  const text = taken.prompt ?? (await resolveBasePrompt(ctx, session, step));
-  return withOperatorGuidance(text, guidance);
-}
-
-async function resolveBasePrompt(ctx: RunContext, session: RunSession, step: StepDefinition): Promise<string> {
-  const resolved = await configActivities.resolvePrompt(basePromptInput(ctx, session, step));
-  return resolved.text;
 }
 
 /** How to resolve the step's own prompt (pure); an undeclared input fails with PromptResolution. */
@@ -91,38 +75,11 @@ function basePromptInput(ctx: RunContext, session: RunSession, step: StepDefinit
   return stepPromptInput(ctx.definition, step, merged);
 }
 
-export async function runModelStep(
-  ctx: RunContext,
-  session: RunSession,
-  step: StepDefinition,
-): Promise<ModelStepOutcome> {
-  if (patched(PATCHES.oneActivityStep.id)) return runModelStepInOneActivity(ctx, session, step);
-  let schema: SchemaDigest;
-  try {
-    schema = await configActivities.resolveSchema(stepSchemaInput(ctx.definition, step));
-  } catch (err) {
-    const info = failureInfo(err);
-    if (info.cancelled) throw err;
-    return schemaFailure(session, step, info.message);
-  }
-
-  let prompt: string;
-  try {
-    prompt = await resolveStepPrompt(ctx, session, step);
-  } catch (err) {
-    const info = failureInfo(err);
-    if (info.cancelled) throw err;
-    return { kind: 'failed', code: info.type ?? FailureType.PromptResolution, reason: info.message };
-  }
-  // What a step stopped by the budget runs again with once the budget is raised.
-  return runModelActivity(ctx, session, step, { prompt, schema }, { pendingRetryPrompt: prompt });
-}
-
 /**
  * The step's prompt as the activity resolves it: a pending retry prompt as text, else the
  * step's own prompt input; operator guidance travels alongside and is appended there.
  */
-async function runModelStepInOneActivity(
+export async function runModelStep(
   ctx: RunContext,
   session: RunSession,
   step: StepDefinition,
@@ -171,7 +128,7 @@ async function runModelActivity(
   ctx: RunContext,
   session: RunSession,
   step: StepDefinition,
-  resolution: PromptParts & Pick<QueryStepInput, 'schema' | 'stepSchema'>,
+  resolution: PromptParts & Pick<QueryStepInput, 'stepSchema'>,
   rerun: StepRerun,
 ): Promise<ModelStepOutcome> {
   try {
@@ -217,20 +174,14 @@ async function runModelActivity(
     // The worktree is at the step's checkpoint now, whatever the gate says of its answer.
     session.update(stepAnswered(session.state, answer.worktreeCheckpoint));
     session.noteGitRestored(`step ${step.stepId}`, answer.gitRestored);
-    if (answer.question !== undefined) {
-      deprecatePatch(PATCHES.askAndWait.id);
-      return stepAsked(session, step, rerun, answer, answer.question);
-    }
+    if (answer.question !== undefined) return stepAsked(session, step, rerun, answer, answer.question);
     return { kind: 'answered', answer };
   } catch (err) {
     const info = failureInfo(err);
     if (info.cancelled) throw err;
     if (info.type !== undefined && (SCHEMA_FAILURE_TYPES as readonly string[]).includes(info.type)) {
       // The same step runs next: with the retry prompt it was given, not without it.
-      if (hasRerun(rerun)) {
-        deprecatePatch(PATCHES.retryPromptSurvivesSchemaFailure.id);
-        session.update(keepForRerun(session.state, rerun));
-      }
+      if (hasRerun(rerun)) session.update(keepForRerun(session.state, rerun));
       return schemaFailure(session, step, info.message);
     }
     if (info.type === FailureType.BudgetExhausted) {

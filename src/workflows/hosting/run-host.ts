@@ -12,7 +12,7 @@
  * activity that found no host runs again on the new one. The StepContext, the loop
  * state and the steps' records are workflow state: nothing of them moves.
  */
-import { ActivityFailure, deprecatePatch, log, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, log, TimeoutFailure } from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
 import type { AgentDefinition } from '../../contracts/definition.js';
 import { isRepoUrl } from '../../contracts/repo-url.js';
@@ -20,7 +20,6 @@ import type { RunInput } from '../../contracts/run.js';
 import type { PrepareWorkspaceOutput } from '../../contracts/workspace.js';
 import { environmentActivities, workspaceActivities } from '../run/activity-proxies.js';
 import type { RunSession } from '../run/state/run-session.js';
-import { PATCHES } from '../versioning/patch-ledger.js';
 
 /** How long a host queue may leave an activity unstarted before the host counts as gone. */
 const HOST_LOST_AFTER = '3 minutes';
@@ -41,9 +40,7 @@ export interface HostedRun {
 
 /** True for a run whose worktree may move to another host: a remote repository's. */
 export function movableRun(input: RunInput): boolean {
-  if (!isRepoUrl(input.repoPath)) return false;
-  deprecatePatch(PATCHES.remoteRehome.id);
-  return true;
+  return isRepoUrl(input.repoPath);
 }
 
 export function hostOptions(input: RunInput, workspace: PrepareWorkspaceOutput | undefined): HostOptions {

@@ -12,15 +12,7 @@
  * The state and its named transitions: pipeline-session.ts; this file wires the
  * handlers and runs the cycles.
  */
-import {
-  allHandlersFinished,
-  condition,
-  isCancellation,
-  log,
-  patched,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, isCancellation, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import type {
   PipelineEndStatus,
   PipelineInput,
@@ -43,7 +35,6 @@ import { PipelineSession } from './pipeline-session.js';
 import { phaseById, resolvePhase } from './phase-resolution.js';
 import { PhaseType } from '../../contracts/pipeline.js';
 import { outcomeOf, targetPhase, type AgentRunEnd } from './transition.js';
-import { PATCHES } from '../versioning/patch-ledger.js';
 
 function runEndOf(end: ChildEnd): AgentRunEnd {
   if (end.kind === 'error') return { outcome: 'failed' };
@@ -163,11 +154,9 @@ export async function runPipelineWorkflow(input: PipelineInput): Promise<Pipelin
     const resolvedAgent = agents[agent.id]!;
     const cycle = session.history.length + 1;
     const childId = childWorkflowId(input.repoId, resolvedAgent.name, input.issue);
-    if (patched(PATCHES.pipelineBranchHandover.id)) {
-      // 1 issue = 1 branch = 1 worktree = 1 agent: the phase's agent gets the branch explicitly.
-      const refused = await handOver(input, resolvedAgent);
-      if (refused !== undefined) return finish('failed', `could not hand the branch to ${agent.id}: ${refused}`);
-    }
+    // 1 issue = 1 branch = 1 worktree = 1 agent: the phase's agent gets the branch explicitly.
+    const refused = await handOver(input, resolvedAgent);
+    if (refused !== undefined) return finish('failed', `could not hand the branch to ${agent.id}: ${refused}`);
     session.dispatch(cycle, agent.id, childId);
     log.info('dispatching', { cycle, phase: resolved.phase, agent: agent.id, workflowId: childId });
     let end: ChildEnd;

@@ -16,13 +16,13 @@ const configOptions = {
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 } as const;
 
-type ConfigActivities = Pick<RunActivities, 'loadDefinition' | 'resolvePrompt' | 'resolveSchema' | 'buildRetryPrompt'>;
+type ConfigActivities = Pick<RunActivities, 'loadDefinition' | 'resolvePrompt' | 'buildRetryPrompt'>;
 
 export const configActivities = proxyActivities<ConfigActivities>(configOptions);
 
 /**
- * Behind PATCHES.localConfigActivities (versioning/patch-ledger.ts): the run's start loads the definition and resolves the
- * system prompt as local activities. Why: both read files on the workflow's own queue and
+ * The run's start loads the definition and resolves the system prompt as local
+ * activities. Why: both read files on the workflow's own queue and
  * last a few ms, yet each was a round trip of its own (schedule, start, complete, then one
  * more workflow task: ~12 ms per call in `npm run bench`'s histories); a local activity runs
  * inside the workflow task that asks for it and lands in history as one marker with the

@@ -11,12 +11,11 @@
  * most that, whatever the run's length (the bench's `long` phase measures it), and each
  * continuation costs one new run start (a few events, the definition snapshot once).
  */
-import { continueAsNew, deprecatePatch, log, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, log, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { CarriedRun } from '../../contracts/carried-run.js';
 import type { RunInput, RunResult } from '../../contracts/run.js';
 import type { RunContext } from './run-context.js';
 import { AgentNameKey, DefinitionHashKey, IssueNumberKey } from './search-attributes.js';
-import { PATCHES } from '../versioning/patch-ledger.js';
 
 /** What of RunSession (run/state/run-session.ts) continuing as new uses; named here, not imported (run/state imports run). */
 interface CarryingSession {
@@ -24,9 +23,7 @@ interface CarryingSession {
   readonly workflowId: string;
   readonly state: { readonly iteration: number };
   continueFrom(carried: CarriedRun): void;
-  carry(
-    rest: Pick<CarriedRun, 'system' | 'issueContext' | 'completionViaClosure' | 'continued'>,
-  ): CarriedRun | undefined;
+  carry(rest: Pick<CarriedRun, 'system' | 'issueContext' | 'continued'>): CarriedRun | undefined;
 }
 
 export const RUN_HISTORY_EVENT_BOUND = 500;
@@ -34,9 +31,7 @@ export const RUN_HISTORY_EVENT_BOUND = 500;
 /** True when the run should continue as new now (only between iterations, never mid-step). */
 export function historyPastBound(input: RunInput): boolean {
   const bound = input.tuning?.historyEventBound ?? RUN_HISTORY_EVENT_BOUND;
-  if (workflowInfo().historyLength < bound) return false;
-  deprecatePatch(PATCHES.runContinueAsNew.id);
-  return true;
+  return workflowInfo().historyLength >= bound;
 }
 
 /** Ends this run and starts the next with `carried` (throws ContinueAsNew: let it propagate). */
@@ -71,7 +66,6 @@ export function resumeCarried(session: CarryingSession, carried: CarriedRun): Ru
     system: carried.system,
     issueContext: carried.issueContext,
     maxIterations: carried.maxIterations,
-    completionViaClosure: carried.completionViaClosure,
   };
 }
 
@@ -84,7 +78,6 @@ export async function continueAsNext(
   const carried = session.carry({
     system: ctx.system,
     issueContext: ctx.issueContext,
-    completionViaClosure: ctx.completionViaClosure,
     continued: (ctx.input.carried?.continued ?? 0) + 1,
   });
   if (carried !== undefined) await continueRun(ctx.input, carried, progressCommentId);

@@ -1,7 +1,5 @@
 /**
  * Ends the run workflow with a status that matches its outcome (see contracts/run-end.ts).
- * Gated by patched(): replaying a history recorded before this change still completes
- * with the result as a value, as it did then.
  *
  * A cancelled run ends CANCELLED however it was cancelled. The TS SDK ends a workflow
  * CANCELLED only when it throws CancelledFailure after Temporal asked it to cancel, and a
@@ -14,9 +12,7 @@ import {
   CancellationScope,
   CancelledFailure,
   condition,
-  deprecatePatch,
   log,
-  patched,
   upsertMemo,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -24,7 +20,6 @@ import { FailureType } from '../../contracts/failures.js';
 import { RUN_CANCELLED_TYPE, RUN_NO_CHANGE_TYPE, RUN_RESULT_MEMO } from '../../contracts/run-end.js';
 import type { RunResult } from '../../contracts/run.js';
 import { runEndActivities } from './activity-proxies.js';
-import { PATCHES } from '../versioning/patch-ledger.js';
 
 /** How long the run waits for its own cancel request to come back once the server accepted it. */
 const OWN_CANCEL_ARRIVAL = '1 minute';
@@ -38,10 +33,6 @@ export function watchCancelRequest(): () => boolean {
   return () => requested;
 }
 
-export function statusFollowsOutcome(result: RunResult): boolean {
-  return result.outcome !== 'success' && patched(PATCHES.runStatusIsOutcome.id);
-}
-
 /** Throws: the workflow fails (failed; no-change, type NO_CHANGE) or is cancelled (cancelled), carrying the result. */
 export async function endWithStatus(result: RunResult, cancelRequested: () => boolean): Promise<never> {
   if (result.outcome !== 'cancelled') {
@@ -53,10 +44,7 @@ export async function endWithStatus(result: RunResult, cancelRequested: () => bo
     });
   }
   upsertMemo({ [RUN_RESULT_MEMO]: result });
-  if (!cancelRequested()) {
-    deprecatePatch(PATCHES.signalCancelEndsCancelled.id);
-    await requestOwnCancel(cancelRequested);
-  }
+  if (!cancelRequested()) await requestOwnCancel(cancelRequested);
   if (cancelRequested()) throw new CancelledFailure(result.reason, [result]);
   // The server could not be asked (the activity failed for good): still never COMPLETED.
   throw ApplicationFailure.create({

@@ -11,12 +11,11 @@
  *
  * Runs without the setting issue no command for it.
  */
-import { CancellationScope, deprecatePatch, isCancellation, log, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, log, workflowInfo } from '@temporalio/workflow';
 import type { ProgressView } from '../../contracts/progress-comment.js';
 import { progressActivities } from './activity-proxies.js';
 import type { RunInput, RunProgress, RunResult } from '../../contracts/run.js';
 import { failureInfo } from './failure-info.js';
-import { PATCHES } from '../versioning/patch-ledger.js';
 
 /** What the keeper reads of the run session (structural: run/state stays a leaf of run/). */
 export interface ProgressSource {
@@ -38,7 +37,6 @@ export class ProgressComment {
   constructor(input: RunInput) {
     this.#input = input;
     this.#enabled = input.progressComment !== undefined;
-    if (this.#enabled) deprecatePatch(PATCHES.progressComment.id);
     this.#commentId = input.progressComment?.commentId;
   }
 

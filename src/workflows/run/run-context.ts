@@ -17,6 +17,4 @@ export interface RunContext {
   readonly system: ResolvePromptInput;
   readonly issueContext: string;
   readonly maxIterations: number;
-  /** patched('completion-via-closure'): false only when replaying a run recorded before it. */
-  readonly completionViaClosure: boolean;
 }

@@ -45,41 +45,31 @@ export interface PublishedAttributes {
 export const NOTHING_PUBLISHED: PublishedAttributes = { key: '', stepId: '', phase: '', atMs: 0 };
 
 /**
- * Behind PATCHES.sparseSearchAttributes: tokens and cost alone refresh the search attributes
- * at most every this many ms; a new phase or step still upserts at once, and the last
- * upsert (the final phase) carries the final figures. Each upsert is a history event and a
- * visibility write: at one per step, 50 fast runs spent ~28% of the server's CPU on them.
+ * Tokens and cost alone refresh the search attributes at most every this many ms; a new
+ * phase or step still upserts at once, and the last upsert (the final phase) carries the
+ * final figures. Each upsert is a history event and a visibility write: at one per step,
+ * 50 fast runs spent ~28% of the server's CPU on them.
  */
 export const FIGURES_REFRESH_MS = 15_000;
 
 /**
  * Publishes progress to the Web UI. Current details are workflow metadata (no history
  * event) and always current; a search-attribute upsert is a command in history, so it is
- * sent only when a value operators filter on changed (`sparse`: see FIGURES_REFRESH_MS).
+ * sent only when a value operators filter on changed (see FIGURES_REFRESH_MS).
  * Returns what is published now.
  */
-export function publishProgress(
-  progress: RunProgress,
-  last: PublishedAttributes,
-  options: { readonly sparse: boolean; readonly nowMs: number },
-): PublishedAttributes {
+export function publishProgress(progress: RunProgress, last: PublishedAttributes, nowMs: number): PublishedAttributes {
   setCurrentDetails(renderDetails(progress));
   const cost = Math.round(progress.costUsd * 10000) / 10000;
   const key = `${progress.stepId}|${progress.phase}|${cost}|${progress.tokensTotal}`;
   if (key === last.key) return last;
-  if (
-    options.sparse &&
-    progress.stepId === last.stepId &&
-    progress.phase === last.phase &&
-    options.nowMs - last.atMs < FIGURES_REFRESH_MS
-  ) {
+  if (progress.stepId === last.stepId && progress.phase === last.phase && nowMs - last.atMs < FIGURES_REFRESH_MS)
     return last;
-  }
   upsertSearchAttributes([
     { key: StepIdKey, value: progress.stepId },
     { key: RunPhaseKey, value: progress.phase },
     { key: CostUsdKey, value: cost },
     { key: TokensTotalKey, value: progress.tokensTotal },
   ]);
-  return { key, stepId: progress.stepId, phase: progress.phase, atMs: options.nowMs };
+  return { key, stepId: progress.stepId, phase: progress.phase, atMs: nowMs };
 }

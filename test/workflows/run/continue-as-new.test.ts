@@ -3,7 +3,7 @@
  * several times and still follows the whole playbook under one Workflow ID: StepContext,
  * step records, usage and the worktree are carried; no activity of the start (definition,
  * worktree, environment) runs again; queries answer on the continued run; the result read
- * by Workflow ID alone is the chain's. The first run records the patch marker.
+ * by Workflow ID alone is the chain's.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -12,7 +12,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_DIR } from '../../../src/dev/sample-repo.js';
 import { readRunResult } from '../../../src/host/run-result.js';
 import { progressQuery } from '../../../src/workflows/run/messages.js';
-import { PATCHES } from '../../../src/workflows/versioning/patch-ledger.js';
 import { runScenario } from '../../helpers/run-scenario.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 
@@ -72,7 +71,7 @@ test('a run past its history bound continues as new and completes as one run und
   assert.ok(continuedProgress.iteration > 0, 'the continued run kept the iteration count');
 
   // The start's activities ran once, in the first run only; the first run carries the patch marker.
-  // Local ones (patched 'local-config-activities': loadDefinition) are markers naming their type.
+  // Local ones (loadDefinition) are markers naming their type.
   const activitiesOf = async (runId: string): Promise<string[]> => {
     const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
     return (history.events ?? []).flatMap((e) => {
@@ -90,16 +89,6 @@ test('a run past its history bound continues as new and completes as one run und
     for (const once of ['loadDefinition', 'prepareWorkspace', 'prepareEnvironment'])
       assert.equal(names.includes(once), false, `${once} again in ${run.runId}`);
   }
-  const firstHistory = await env.client.workflow.getHandle(workflowId, firstRunId).fetchHistory();
-  const markers = (firstHistory.events ?? []).flatMap((e) =>
-    Object.values(e.markerRecordedEventAttributes?.details ?? {}).flatMap((p) =>
-      (p.payloads ?? []).map((payload) => Buffer.from(payload.data ?? new Uint8Array()).toString('utf8')),
-    ),
-  );
-  assert.ok(
-    markers.some((m) => m.includes(PATCHES.runContinueAsNew.id)),
-    `the first run recorded the patch marker: ${markers.join(' | ')}`,
-  );
   // Read by Workflow ID alone (as `status` and `--follow` do): the chain's result.
   const byId = await readRunResult(env.client.workflow.getHandle(workflowId));
   assert.equal(byId.outcome, 'success');

@@ -5,11 +5,11 @@
  * `budgetPauseTimeoutMs`, default 24 h) the run ends stopped, code BUDGET_EXHAUSTED,
  * with no boundary effect.
  *
- * Behind PATCHES.budgetPauseNotice: the pause is shown as what the run waits for (status,
- * the Web UI) and posted on the issue once, with what was spent, on what, and the
+ * The pause is shown as what the run waits for (status, the Web UI) and posted on the
+ * issue once, with what was spent, on what, and the
  * `issue-agent extend` command that raises the budget.
  */
-import { condition, deprecatePatch, log, patched } from '@temporalio/workflow';
+import { condition, log } from '@temporalio/workflow';
 import { FailureType } from '../../../contracts/failures.js';
 import type { RunInput } from '../../../contracts/run.js';
 import type { IterationOutcome } from '../iteration-outcome.js';
@@ -17,7 +17,6 @@ import type { RunSession } from './run-session.js';
 import { budgetStatus } from './run-state.js';
 import { controlCommand, postNotice, spendByStep, SUGGESTED_EXTENSION_USD } from './wait-notice.js';
 import { atHardLimit, totalTokens, usdLimit } from '../../../contracts/usage.js';
-import { PATCHES } from '../../versioning/patch-ledger.js';
 
 export const DEFAULT_BUDGET_PAUSE_MS = 24 * 60 * 60 * 1000;
 
@@ -45,9 +44,8 @@ export async function awaitBudget(session: RunSession): Promise<IterationOutcome
     };
   session.setPhase('budget-exhausted');
   log.warn('budget exhausted: waiting for raiseBudget', { budget: session.state.budget });
-  deprecatePatch(PATCHES.budgetPauseTimeout.id);
   const timeoutMs = budgetPauseTimeoutMs(session.input);
-  if (patched(PATCHES.budgetPauseNotice.id)) await announcePause(session, timeoutMs);
+  await announcePause(session, timeoutMs);
   const raised = await condition(() => session.budgetAvailable(), timeoutMs);
   if (session.waiting?.kind === 'budget') session.waitFor(undefined);
   if (raised) return undefined;

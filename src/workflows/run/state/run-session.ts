@@ -4,7 +4,7 @@
  * with the named transitions of run-transitions.ts. The few facts that are not RunState
  * (see RunSession) are owned here too, each with a getter and a method that sets it.
  */
-import { log, patched } from '@temporalio/workflow';
+import { log } from '@temporalio/workflow';
 import type { PrepareWorkspaceOutput } from '../../../contracts/activities.js';
 import type { CarriedRun } from '../../../contracts/carried-run.js';
 import type { AgentDefinition } from '../../../contracts/definition.js';
@@ -15,7 +15,6 @@ import type { HumanAnswer, RunWaiting } from '../../../contracts/human-loop.js';
 import { budgetStatus, initialRunState, type RunState } from './run-state.js';
 import { addGuidance, answerWait, raiseBudget, withPhase } from './run-transitions.js';
 import { NOTHING_PUBLISHED, publishProgress, type PublishedAttributes } from '../run-details.js';
-import { PATCHES } from '../../versioning/patch-ledger.js';
 
 /** Warnings kept (oldest dropped first), so a flood of bad signals cannot grow the result. */
 const MAX_WARNINGS = 20;
@@ -170,10 +169,7 @@ export class RunSession {
   update(next: RunState): void {
     this.#state = next;
     if (this.definition) {
-      this.#published = publishProgress(this.progress(), this.#published, {
-        sparse: patched(PATCHES.sparseSearchAttributes.id),
-        nowMs: Date.now(),
-      });
+      this.#published = publishProgress(this.progress(), this.#published, Date.now());
     }
   }
 
