@@ -89,11 +89,13 @@ async function prepare(session: RunSession): Promise<RunContext> {
   const system = systemPromptInput(definition, input.issue, workspace.branch, input.repoInstructions);
   // Resolved once here so a broken system prompt stops the run before any model call.
   await localConfigActivities.resolvePrompt(system);
-  await runEnvironmentPhase(session, definition);
+  // The agent-written setup may replace the test command: the run (and a continue-as-new) goes on with that.
+  const prepared = await runEnvironmentPhase(session, definition);
+  if (prepared !== definition) session.attachDefinition(prepared);
   return {
     input,
     workflowId: session.workflowId,
-    definition,
+    definition: prepared,
     // The current one: a run on a remote repository moves to another host when its host is gone (hosting/run-host.ts).
     get workspace() {
       return session.workspace ?? workspace;

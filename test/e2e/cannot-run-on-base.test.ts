@@ -7,6 +7,9 @@
  *     (no package.json);
  *   - `make test` detected, its recipe calls `uv`, which is not installed: make reports
  *     `Error 127` and exits 2.
+ * The repositories turn the agent-written setup off (`environment.agentSetup: false`), which
+ * would otherwise ask the model for a setup first (docs/environments/agent-setup.md,
+ * test/e2e/agent-setup.test.ts): this is the stop a user who turned it off gets.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,7 +26,11 @@ const SESSION = fixSession({
   fix: { path: 'stats.txt', old: 'median: middle', new: 'median: mean of the two middle values' },
   testCommand: 'make test',
 });
-const FILES = { 'README.md': '# stats\n', 'stats.txt': 'median: middle\n' };
+const FILES = {
+  'README.md': '# stats\n',
+  'stats.txt': 'median: middle\n',
+  '.agent/config.json': `${JSON.stringify({ environment: { agentSetup: false } })}\n`,
+};
 
 after(async () => {
   await removeStateDir();

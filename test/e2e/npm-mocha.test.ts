@@ -93,6 +93,8 @@ test('a missing test runner is ENVIRONMENT_FAILED naming the command, before any
   const missing = await makeOrigin({
     ...FILES,
     'package.json': `${JSON.stringify({ ...CLAMP_PACKAGE, scripts: { test: 'vitest-that-is-not-installed run' } }, null, 2)}\n`,
+    // The stop itself, as a user who turned the agent-written setup off gets it (test/e2e/agent-setup.test.ts has it on).
+    '.agent/config.json': `${JSON.stringify({ environment: { agentSetup: false } })}\n`,
   });
   try {
     const run = await runOnFreshClone({ origin: missing, issue: ISSUE, session: SESSION });

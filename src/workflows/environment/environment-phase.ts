@@ -11,6 +11,10 @@
  *
  * Both are durable steps of their own (phases `environment` and `preflight` in progress,
  * the Web UI and the search attribute).
+ *
+ * 3. Where the preflight finds the detected test command cannot run and the run allows it,
+ *    the agent-written setup takes over (agent-setup-phase.ts) and may replace the test
+ *    command the run is judged by: the definition the run goes on with is returned.
  */
 import type { AgentDefinition } from '../../contracts/definition.js';
 import type { EnvironmentReport } from '../../contracts/environment.js';
@@ -18,9 +22,13 @@ import type { PreflightReport } from '../../contracts/preflight.js';
 import { environmentActivities, workspaceActivities } from '../run/activity-proxies.js';
 import { onRunHost } from '../hosting/run-host.js';
 import type { RunSession } from '../run/state/run-session.js';
+import { failureInfo } from '../run/failure-info.js';
+import { agentSetupTrigger } from './agent-setup-decision.js';
+import { runAgentSetup } from './agent-setup-phase.js';
 import { environmentLines, preflightLines } from './environment-lines.js';
 
-export async function runEnvironmentPhase(session: RunSession, definition: AgentDefinition): Promise<void> {
+/** The definition the run goes on with: the agent-written setup may have replaced the test command. */
+export async function runEnvironmentPhase(session: RunSession, definition: AgentDefinition): Promise<AgentDefinition> {
   const run = { input: session.input, definition };
   session.setPhase('environment');
   const environment: EnvironmentReport = await onRunHost(run, session, (onHost, at) =>
@@ -35,15 +43,24 @@ export async function runEnvironmentPhase(session: RunSession, definition: Agent
   session.noteGitRestored('environment setup', environment.gitRestored);
   session.noteEnvironment(environmentLines(environment));
   session.setPhase('preflight');
-  const preflight: PreflightReport = await onRunHost(run, session, (onHost, at) =>
-    workspaceActivities.runPreflight.executeWithOptions(onHost, [
-      {
-        worktreePath: at.worktreePath,
-        completionSteps: Object.values(definition.completionSteps),
-        validators: definition.validators,
-      },
-    ]),
-  );
+  let preflight: PreflightReport;
+  try {
+    preflight = await onRunHost(run, session, (onHost, at) =>
+      workspaceActivities.runPreflight.executeWithOptions(onHost, [
+        {
+          worktreePath: at.worktreePath,
+          completionSteps: Object.values(definition.completionSteps),
+          validators: definition.validators,
+        },
+      ]),
+    );
+  } catch (err) {
+    // Where detection ends: the model may write the setup (agent-setup-phase.ts).
+    const trigger = agentSetupTrigger(session.input.agentSetup, failureInfo(err));
+    if (trigger === undefined) throw err;
+    return (await runAgentSetup(session, definition, environment.detected, trigger)).definition;
+  }
   session.noteGitRestored('preflight', preflight.gitRestored);
   session.noteEnvironment(preflightLines(preflight));
+  return definition;
 }

@@ -16,7 +16,10 @@ const configOptions = {
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 } as const;
 
-type ConfigActivities = Pick<RunActivities, 'loadDefinition' | 'resolvePrompt' | 'buildRetryPrompt'>;
+type ConfigActivities = Pick<
+  RunActivities,
+  'loadDefinition' | 'resolvePrompt' | 'buildRetryPrompt' | 'keepEnvironmentSetup'
+>;
 
 export const configActivities = proxyActivities<ConfigActivities>(configOptions);
 
@@ -44,7 +47,8 @@ export const modelActivityOptions = {
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 25 },
 } as const;
 
-export const modelActivities = proxyActivities<Pick<RunActivities, 'queryStep'>>(modelActivityOptions);
+export const modelActivities =
+  proxyActivities<Pick<RunActivities, 'queryStep' | 'writeEnvironmentSetup'>>(modelActivityOptions);
 
 /** Commands in the worktree: validators and git. */
 export const workspaceActivities = proxyActivities<

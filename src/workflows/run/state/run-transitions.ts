@@ -8,7 +8,7 @@ import { isApproval } from '../../../contracts/plan-approval.js';
 import type { StepKind } from '../../../contracts/intents.js';
 import { isJsonObject } from '../../../contracts/json.js';
 import type { RunPhase, StepRecord } from '../../../contracts/run.js';
-import { addUsage, type RunBudget } from '../../../contracts/usage.js';
+import { addUsage, type RunBudget, type Usage } from '../../../contracts/usage.js';
 import type { RunState } from './run-state.js';
 import { recordHandoff, type Handoff, type StepContext } from './step-context.js';
 
@@ -25,6 +25,11 @@ export function recordStep(state: RunState, record: StepRecord): RunState {
     costUsd: state.costUsd + record.costUsd,
     previousSummary: record.summary,
   };
+}
+
+/** The harness's environment.setup step spent this; it is not one of the agent's steps, so no record. */
+export function environmentStepSpent(state: RunState, usage: Usage, costUsd: number): RunState {
+  return { ...state, usage: addUsage(state.usage, usage), costUsd: state.costUsd + costUsd };
 }
 
 /** Takes the pending retry prompt, if any, clearing it from state. */
