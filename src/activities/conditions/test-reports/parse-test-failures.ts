@@ -15,7 +15,8 @@
  * build that failed before the tests ran names its files as load failures.
  *
  * A pnpm recursive run's output is first cut into its packages (workspace-prefixes.ts),
- * each parsed on its own.
+ * an npm workspaces run's into its workspaces (npm-workspace-parts.ts), each parsed on
+ * its own.
  */
 import { stripAnsi } from '../strip-ansi.js';
 import { automake } from './automake.js';
@@ -29,6 +30,7 @@ import { goTestJson, goTestText } from './go-test.js';
 import { jest, vitest } from './jest-vitest.js';
 import { parseJUnitXml } from './junit-xml.js';
 import { mocha } from './mocha.js';
+import { npmWorkspaceParts } from './npm-workspace-parts.js';
 import { nodeSpec, nodeTap } from './node-test.js';
 import { pytest } from './pytest.js';
 import { mavenCompileErrors, surefireConsole } from './surefire-console.js';
@@ -81,7 +83,10 @@ export function parseTestFailures(output: string, reports: TestReports = {}): Fa
     ...parseCTestJUnit(reports.ctestJunit ?? [], readCTestConsole(lines)),
   ];
   const parsers = surefireXml.length > 0 ? PARSERS : [...PARSERS, surefireConsole];
-  const fromText = workspaceParts(lines).flatMap((part) =>
+  const parts = workspaceParts(lines).flatMap((part) =>
+    part.dir === undefined ? npmWorkspaceParts(part.lines) : [part],
+  );
+  const fromText = parts.flatMap((part) =>
     parsers.flatMap((parse) => parse(part.lines)).map((failure) => inPackage(part.dir, failure)),
   );
   return dedupe([...fromReports, ...fromText]);

@@ -2,9 +2,9 @@
  * Failures of a monorepo's test command, named per member, from real runs on small
  * generated monorepos (two members, an unrelated red test in the first, the planted bug
  * in the second): `cargo test --workspace --no-fail-fast` (cargo 1.95, a root package
- * with two member crates), `npm test --workspaces --if-present` (npm 11, node:test), a
- * pnpm 9 `-r --no-bail` run (node:test lines behind pnpm's prefixes) and the Go
- * every-module loop (go 1.26). Every member's failures are named, each with its file.
+ * with two member crates), `npm test --workspaces --if-present` (npm 11, node:test and
+ * mocha 10), a pnpm 9 `-r --no-bail` run (node:test lines behind pnpm's prefixes) and the
+ * Go every-module loop (go 1.26). Every member's failures are named, each with its file.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -36,4 +36,16 @@ test("npm workspaces, a pnpm recursive run and the Go loop: both members' failur
     ['TestAdd', 'root_test.go'],
     ['TestMul', 'lib_test.go'],
   ]);
+});
+
+test('npm workspaces running mocha: each workspace parsed on its own, its relative files placed in it', () => {
+  // Read as one output, the two mocha summaries (both numbering from `1)`) ran together into a bogus name.
+  assert.deepEqual(
+    named('npm-workspaces-mocha.txt').map(([n, f]) => [n, f]),
+    [
+      ['legacy keeps the old rounding', '/tmp/mono41/nm/packages/alpha/test/legacy.test.js'],
+      ['clamp lowers values above the range', '/tmp/mono41/nm/packages/beta/test/clamp.test.js'],
+      ['clamp keeps values inside', '/tmp/mono41/nm/packages/beta/test/clamp.test.js'],
+    ],
+  );
 });
