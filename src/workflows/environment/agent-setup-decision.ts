@@ -19,6 +19,7 @@ import {
 import type { AgentDefinition } from '../../contracts/definition.js';
 import { FailureType } from '../../contracts/failures.js';
 import { PreflightStatus, PreflightStopKind, type PreflightReport } from '../../contracts/preflight.js';
+import { ZERO_USAGE, type Usage } from '../../contracts/usage.js';
 import type { FailureInfo } from '../run/failure-info.js';
 
 /** The validator whose command the agent-written setup replaces (the built-in `tests`). */
@@ -78,6 +79,19 @@ export function acceptedLines(proposal: AgentSetupProposal, cached: boolean, att
     `agent setup: accepted (${from}): setup ${proposal.setup.length === 0 ? '(none)' : proposal.setup.map((c) => `\`${c}\``).join(', ')}; test \`${proposal.test}\``,
     `${AGENT_SETUP_KEEP_LINE}${configSnippet(proposal)}`,
   ];
+}
+
+/**
+ * What a failed environment.setup step had spent (its failure's `usedTokens`/`usedUsd`, as a
+ * step stopped by its turns or the budget reports them), so the run's totals still count it. PURE.
+ */
+export function spentBy(details: unknown): { readonly usage: Usage; readonly costUsd: number } | undefined {
+  if (typeof details !== 'object' || details === null) return undefined;
+  const { usedTokens, usedUsd } = details as Record<string, unknown>;
+  const tokens = typeof usedTokens === 'number' ? usedTokens : 0;
+  const costUsd = typeof usedUsd === 'number' ? usedUsd : 0;
+  if (tokens === 0 && costUsd === 0) return undefined;
+  return { usage: { ...ZERO_USAGE, inputTokens: tokens }, costUsd };
 }
 
 /**

@@ -32,6 +32,7 @@ import {
   acceptance,
   acceptedLines,
   agentSetupFailure,
+  spentBy,
   whyNot,
   withTestCommand,
   type AgentSetupTrigger,
@@ -84,6 +85,8 @@ export async function runAgentSetup(
     ).catch((err: unknown) => {
       const info = failureInfo(err);
       if (info.cancelled) throw err;
+      const spent = spentBy(info.details[0]);
+      if (spent !== undefined) session.update(environmentStepSpent(session.state, spent.usage, spent.costUsd));
       throw environmentFailed(agentSetupFailure(trigger, tried, `the environment.setup step failed: ${info.message}`));
     });
     session.update(environmentStepSpent(session.state, written.usage, written.costUsd));

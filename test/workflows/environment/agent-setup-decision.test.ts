@@ -15,6 +15,7 @@ import {
   agentSetupFailure,
   agentSetupTrigger,
   configSnippet,
+  spentBy,
   whyNot,
   withTestCommand,
 } from '../../../src/workflows/environment/agent-setup-decision.js';
@@ -112,4 +113,13 @@ test('why a proposal failed: its first line, without the code or the preflight\'
     'the environment cannot run `shtest` (exit 127)',
   );
   assert.equal(whyNot('x'.repeat(400)).length, 300);
+});
+
+test("what a failed step spent counts: its failure's usedTokens and usedUsd", () => {
+  assert.deepEqual(spentBy({ turns: 20, usedUsd: 0.5, usedTokens: 1200 }), {
+    usage: { inputTokens: 1200, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    costUsd: 0.5,
+  });
+  assert.equal(spentBy({ usedUsd: 0, usedTokens: 0 }), undefined);
+  assert.equal(spentBy(undefined), undefined);
 });
