@@ -13,15 +13,14 @@ import { cargoTestCommand } from './cargo-test-command.js';
 import { goModules, inEveryModule, singleRootModule } from './go-modules.js';
 import { gradleLauncher, gradleTestCommand } from './gradle-launcher.js';
 import { mavenLauncher, mavenTestCommand } from './maven-launcher.js';
-import { declaresWorkspaces, workspaceTestCommand } from './workspace-test-command.js';
+import { NPM_PLACEHOLDER_TEST, workspacePatterns, workspaceScripts } from './workspace-scripts.js';
+import { workspaceTestCommand } from './workspace-test-command.js';
 
 export interface DetectedCommands {
   readonly commands: RepoCommands;
   /** One line per chosen command: what and why. */
   readonly reasons: readonly string[];
 }
-
-const NPM_PLACEHOLDER_TEST = 'no test specified';
 
 async function read(dir: string, file: string): Promise<string | undefined> {
   return readFile(join(dir, file), 'utf8').catch(() => undefined);
@@ -60,10 +59,13 @@ async function nodeCommands(dir: string): Promise<DetectedCommands | undefined> 
   const found = await packageManager(dir);
   const pm = found?.pm ?? 'npm';
   const why = found ? `${found.lockfile}` : 'package.json, no lockfile';
+  const patterns = workspacePatterns(packageJson);
+  const members = patterns.length > 0 ? await workspaceScripts(dir, patterns) : undefined;
   const workspace = workspaceTestCommand({
     pm,
     ...(rootTest === undefined ? {} : { rootTest }),
-    workspaces: declaresWorkspaces(packageJson),
+    workspaces: patterns.length > 0,
+    ...(members === undefined ? {} : { scripts: members }),
     pnpmWorkspace: (await read(dir, 'pnpm-workspace.yaml')) !== undefined,
     berry: pm === 'yarn' && /^__metadata:/m.test((await read(dir, 'yarn.lock')) ?? ''),
   });

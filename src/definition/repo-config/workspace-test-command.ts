@@ -17,6 +17,7 @@
  * Yarn berry (`workspaces foreach`) and bun are left to `<pm> test`: not measured here.
  */
 import { pnpmNoBail } from './pnpm-no-bail.js';
+import type { WorkspaceScripts } from './workspace-scripts.js';
 
 export interface WorkspaceLayout {
   /** The package manager from the lockfile (detect-commands.ts). */
@@ -28,6 +29,8 @@ export interface WorkspaceLayout {
   readonly pnpmWorkspace: boolean;
   /** Yarn 2+ (a `__metadata:` yarn.lock): not handled here. */
   readonly berry: boolean;
+  /** The workspaces' test scripts (workspace-scripts.ts); unset when the patterns were not expanded. */
+  readonly scripts?: WorkspaceScripts;
 }
 
 export interface WorkspaceTest {
@@ -59,33 +62,34 @@ export function workspaceTestCommand(layout: WorkspaceLayout): WorkspaceTest | u
         };
   }
   if (!layout.workspaces || layout.berry || (pm !== 'npm' && pm !== 'yarn')) return undefined;
+  const every = npmWorkspacesCommand(layout.scripts);
+  if (every === undefined) return undefined;
   if (rootTest === undefined)
     return {
-      command: NPM_WORKSPACES_TEST,
-      why: 'package.json workspaces, no root test script: every workspace with a test script, to the end',
+      command: every.command,
+      why: `package.json workspaces, no root test script: every workspace with a test script, to the end${every.why}`,
     };
   if (pm === 'yarn' && YARN_WORKSPACES_RUN.test(rootTest.trim()))
     return {
-      command: NPM_WORKSPACES_TEST,
+      command: every.command,
       why:
         `package.json workspaces; the root test script "${rootTest}" stops at the first failing workspace: ` +
-        'npm runs the same workspaces to the end',
+        `npm runs the same workspaces to the end${every.why}`,
     };
   return undefined;
 }
 
-/** True when package.json's `workspaces` lists at least one pattern (npm's array or yarn's object form). */
-export function declaresWorkspaces(packageJson: string | undefined): boolean {
-  if (packageJson === undefined) return false;
-  try {
-    const value = (JSON.parse(packageJson) as { workspaces?: unknown }).workspaces;
-    const list = Array.isArray(value)
-      ? value
-      : typeof value === 'object' && value !== null
-        ? (value as { packages?: unknown }).packages
-        : undefined;
-    return Array.isArray(list) && list.length > 0;
-  } catch {
-    return false;
-  }
+/**
+ * Every workspace's tests through npm; those with npm's placeholder test script left out by
+ * naming the others (the placeholder fails naming no test, so a fixed branch would still
+ * fail). Undefined when no workspace has a real test script.
+ */
+function npmWorkspacesCommand(scripts: WorkspaceScripts | undefined): { command: string; why: string } | undefined {
+  if (scripts === undefined || scripts.placeholders.length === 0) return { command: NPM_WORKSPACES_TEST, why: '' };
+  if (scripts.tested.length === 0) return undefined;
+  const quote = (d: string): string => (/^[\w@./-]+$/.test(d) ? d : `'${d.replace(/'/g, `'\\''`)}'`);
+  return {
+    command: `npm test ${scripts.tested.map((d) => `-w ${quote(d)}`).join(' ')}`,
+    why: `; ${scripts.placeholders.join(', ')} left out (npm's "no test specified" placeholder)`,
+  };
 }

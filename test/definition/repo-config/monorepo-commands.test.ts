@@ -93,6 +93,57 @@ test('npm, yarn classic and pnpm workspaces: every workspace with a test script,
   for (const [files, expected] of cases) assert.equal(await detected(files), expected, JSON.stringify(files));
 });
 
+test("npm init's placeholder test script in a workspace: the others are named, so the placeholder cannot fail a fixed branch", async () => {
+  const gamma = JSON.stringify({ name: 'gamma', scripts: { test: PLACEHOLDER } });
+  const files = {
+    'package.json': pkg({ workspaces: ['packages/*', 'tools/cli'] }),
+    'packages/a/package.json': member('a'),
+    'packages/b c/package.json': member('b c'),
+    'packages/gamma/package.json': gamma,
+    'packages/no-scripts/package.json': JSON.stringify({ name: 'd' }),
+    'tools/cli/package.json': member('cli'),
+  };
+  assert.equal(await detected(files), "npm test -w packages/a -w 'packages/b c' -w tools/cli");
+  // Only placeholders: nothing to run.
+  assert.equal(
+    await detected({ 'package.json': pkg({ workspaces: ['packages/*'] }), 'packages/gamma/package.json': gamma }),
+    undefined,
+  );
+  // A `**` pattern is not expanded here: every workspace, as before.
+  assert.equal(
+    await detected({ 'package.json': pkg({ workspaces: ['packages/**'] }), 'packages/gamma/package.json': gamma }),
+    'npm test --workspaces --if-present',
+  );
+});
+
+test('the named workspaces run on a real npm workspace, both failures named, the placeholder left out', async () => {
+  const failing = (title: string) =>
+    `require('node:test')(${JSON.stringify(title)}, () => require('node:assert').equal(1, 2));\n`;
+  await withFiles(
+    {
+      'package.json': pkg({ workspaces: ['packages/*'] }),
+      'packages/alpha/package.json': member('@m/alpha'),
+      'packages/alpha/test/a.test.js': failing('alpha fails'),
+      'packages/beta/package.json': member('@m/beta'),
+      'packages/beta/test/b.test.js': failing('beta fails'),
+      'packages/gamma/package.json': JSON.stringify({ name: '@m/gamma', scripts: { test: PLACEHOLDER } }),
+    },
+    async (dir) => {
+      const command = (await detectCommands(dir)).commands.test ?? '';
+      assert.equal(command, 'npm test -w packages/alpha -w packages/beta');
+      // Outside this test runner's context: a nested `node --test` would skip its files.
+      const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
+      const run = await execa('bash', ['-c', command], { cwd: dir, reject: false, all: true, env, extendEnv: false });
+      assert.equal(run.exitCode, 1, run.all);
+      assert.deepEqual(
+        parseTestFailures(run.all ?? '').map((f) => f.name),
+        ['alpha fails', 'beta fails'],
+      );
+      assert.doesNotMatch(run.all ?? '', /no test specified/);
+    },
+  );
+});
+
 test('a Cargo workspace tests every member crate; a single crate is tested as before', async () => {
   const crate = '[package]\nname = "x"\nversion = "0.1.0"\n';
   assert.equal(await detected({ 'Cargo.toml': crate }), 'cargo test --no-fail-fast');

@@ -14,8 +14,11 @@
  */
 import type { OutputPart } from './workspace-prefixes.js';
 
-/** `> @scope/name@1.0.0 test` (a scoped or plain name, its version, the script), then `> <command>`. */
-const HEADER = /^> (?:@[^\s@/]+\/)?[^\s@]+@\S+ [\w:.-]+$/;
+/**
+ * `> @scope/name@1.0.0 test` (a scoped or plain name, its version, the script), or `> test`
+ * alone for a package without a version (npm 11 prints no name then), then `> <command>`.
+ */
+const HEADER = /^> (?:(?:@[^\s@/]+\/)?[^\s@]+@\S+ )?[\w:.-]+$/;
 
 export function npmWorkspaceParts(lines: readonly string[]): OutputPart[] {
   const starts = lines.flatMap((line, i) => (HEADER.test(line) && (lines[i + 1] ?? '').startsWith('> ') ? [i] : []));
