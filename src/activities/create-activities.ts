@@ -28,7 +28,7 @@ import { environmentForRun } from './environment/environment-for-run.js';
 import { createArtifactStore, validatorArtifactDir } from './artifacts/artifact-store.js';
 import { evaluateCustomVerdict } from './completion/custom-verdict.js';
 import { runStepRunner } from './runner/run-step-runner.js';
-import { resolveSchemaDigest, toStepQueryRequest } from './step/step-request.js';
+import { toStepQueryRequest } from './step/step-request.js';
 import { createStepInputCache } from './step/step-input-cache.js';
 import { createDefinitionSnapshots } from './definition-snapshot/definition-snapshots.js';
 import { createSnapshotStore } from './definition-snapshot/snapshot-store.js';
@@ -97,7 +97,6 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     // The definition is a snapshot: loaded once, copied into the store, read only from there.
     loadDefinition: edge(async (input) => snapshots.load(input)),
     resolvePrompt: edge(async (input) => resolveC3lPrompt(await snapshots.prompt(input))),
-    resolveSchema: edge(async (input) => ({ ...(await resolveSchemaDigest(await snapshots.schema(input))), ...input })),
     buildRetryPrompt: edge(async (input) => buildRetryPrompt({ readFile: readOptional }, await snapshots.retry(input))),
     prepareWorkspace: edge(async (input) => {
       const { workflowExecution, activityId } = Context.current().info;

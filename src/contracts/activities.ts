@@ -95,20 +95,10 @@ export interface ResolvedSchema {
   readonly api: JsonObject;
 }
 
-/**
- * What history keeps of a resolved step schema: where it is and its digest. The step
- * query re-resolves it and must find the same digest (a schema edited mid-run is a
- * schema failure, not a silent change); the schema itself never lands in history.
- */
-export interface SchemaDigest extends ResolveSchemaInput {
-  readonly sha256: string;
-  readonly bytes: number;
-}
-
 /** What the step's conversation itself needs: prompts and schemas resolved. */
 export interface StepQueryRequest extends Omit<
   QueryStepInput,
-  'system' | 'schema' | 'prompt' | 'stepPrompt' | 'stepSchema' | 'guidance' | 'retryAddendum' | 'answer' | 'stepKind'
+  'system' | 'prompt' | 'stepPrompt' | 'stepSchema' | 'guidance' | 'retryAddendum' | 'answer' | 'stepKind'
 > {
   /** An agent's step kind, or the harness's own (`environment`: the agent-written setup). */
   readonly stepKind: ToolStepKind;
@@ -149,7 +139,6 @@ export interface QueryStepInput {
   readonly retryAddendum?: string;
   /** A person's answer to this step's question, quoted after the prompt (prompts/harness/answer.md). */
   readonly answer?: AnsweredQuestion;
-  readonly schema?: SchemaDigest; // the digest of resolveSchema (histories before 'one-activity-step')
   /** The schema to resolve in the activity; a failure is a schema failure (FailureType.SchemaResolution). */
   readonly stepSchema?: ResolveSchemaInput;
   readonly model: ModelSettings;
@@ -226,7 +215,6 @@ export interface RunActivities {
   loadDefinition(input: LoadDefinitionInput): Promise<AgentDefinition>;
   prepareWorkspace(input: PrepareWorkspaceInput): Promise<PrepareWorkspaceOutput>;
   resolvePrompt(input: ResolvePromptInput): Promise<ResolvedPrompt>;
-  resolveSchema(input: ResolveSchemaInput): Promise<SchemaDigest>;
   queryStep(input: QueryStepInput): Promise<QueryStepOutput>;
   runValidators(input: RunValidatorsInput): Promise<ValidationReport>;
   /** Installs what the repository's commands need into the run's worktree (contracts/environment.ts). */

@@ -24,7 +24,6 @@ const NAMES = {
   loadDefinition: true,
   prepareWorkspace: true,
   resolvePrompt: true,
-  resolveSchema: true,
   queryStep: true,
   runValidators: true,
   runPreflight: true,

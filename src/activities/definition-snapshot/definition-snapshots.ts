@@ -97,7 +97,6 @@ export function createDefinitionSnapshots(store: SnapshotStore): DefinitionSnaps
         system: prompt(to, input.system),
         ...(input.stepPrompt === undefined ? {} : { stepPrompt: prompt(to, input.stepPrompt) }),
         ...(input.stepSchema === undefined ? {} : { stepSchema: schema(to, input.stepSchema) }),
-        ...(input.schema === undefined ? {} : { schema: schema(to, input.schema) }),
       };
     },
   };

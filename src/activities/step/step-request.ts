@@ -1,18 +1,13 @@
 /**
- * Keeps prompts and schemas out of workflow history. Since 'one-activity-step' the step
- * activity resolves the step prompt and schema itself (no activity of their own). Before,
- * `resolveSchema` recorded only a digest of the step schema; the step query re-resolves
- * the schema and checks the digest, so a schema edited mid-run fails the step as a
- * schema failure (counted toward fail-fast) instead of changing silently. A person's answer
- * to the step's question (the `ask` tool) is quoted after the prompt, whichever it is.
+ * Keeps prompts and schemas out of workflow history: the step activity resolves the step
+ * prompt and schema itself, from the run's definition snapshot, so a definition edited
+ * mid-run cannot change a running step. A person's answer to the step's question (the
+ * `ask` tool) is quoted after the prompt, whichever it is.
  */
-import { createHash } from 'node:crypto';
 import type {
   QueryStepInput,
-  ResolvedSchema,
   ResolvePromptInput,
   ResolveSchemaInput,
-  SchemaDigest,
   StepQueryRequest,
 } from '../../contracts/activities.js';
 import { withOperatorGuidance, withRetryAddendum } from '../../contracts/step-inputs.js';
@@ -22,25 +17,13 @@ import { fill, readTemplate } from '../watch/comment-templates.js';
 import type { StepInputCache } from './step-input-cache.js';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
-import type { JsonObject } from '../../contracts/json.js';
 import { resolveC3lPrompt } from '../../definition/c3l/resolve-c3l-prompt.js';
 import { resolveStepSchema } from '../../definition/schema/resolve-step-schema.js';
-
-function digest(schema: JsonObject): { sha256: string; bytes: number } {
-  const text = JSON.stringify(schema);
-  return { sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text) };
-}
-
-export async function resolveSchemaDigest(input: ResolveSchemaInput): Promise<SchemaDigest> {
-  const resolved = await resolveStepSchema(input);
-  return { ...input, ...digest(resolved.full) };
-}
 
 /**
  * The step's conversation inputs. The prompt is the given text or the `stepPrompt`
  * resolved here (plus operator guidance); the schema is the `stepSchema` resolved here
- * (once per run with a cache) or, for histories from before 'one-activity-step', the
- * digest's schema resolved again and checked.
+ * (once per run with a cache).
  */
 export async function toStepQueryRequest(input: QueryStepInput, cache?: StepInputCache): Promise<StepQueryRequest> {
   const once = <I, O>(value: I, resolve: (i: I) => Promise<O>): Promise<O> =>
@@ -52,11 +35,9 @@ export async function toStepQueryRequest(input: QueryStepInput, cache?: StepInpu
     guidance: _guidance,
     retryAddendum: _addendum,
     answer: _answer,
-    schema: digestOf,
     ...rest
   } = input;
-  const schemaPromise =
-    stepSchema !== undefined ? once(stepSchema, resolveStepSchema) : checkedSchema(input.stepId, digestOf);
+  const schemaPromise = once(requiredSchema(input.stepId, stepSchema), resolveStepSchema);
   const [system, schema] = await Promise.all([once(input.system, resolveC3lPrompt), schemaPromise]);
   const prompt = await withAnswer(await stepPromptText(input, stepPrompt), input.answer);
   return { ...rest, systemPrompt: system.text, prompt, schema };
@@ -84,23 +65,9 @@ async function stepPromptText(input: QueryStepInput, stepPrompt: ResolvePromptIn
   return withOperatorGuidance(withRetryAddendum(own, input.retryAddendum), input.guidance);
 }
 
-async function checkedSchema(stepId: string, expected: SchemaDigest | undefined): Promise<ResolvedSchema> {
-  if (expected === undefined) {
-    throw new AgentError(FailureType.SchemaResolution, `step "${stepId}" has neither a schema nor a stepSchema`, {
-      where: 'queryStep input',
-    });
-  }
-  const schema = await resolveStepSchema(expected);
-  const now = digest(schema.full);
-  if (now.sha256 !== expected.sha256) {
-    throw new AgentError(
-      FailureType.SchemaResolution,
-      `the schema of step "${stepId}" changed since the step started`,
-      {
-        where: `schemas/${expected.file}#${expected.schema}`,
-        expected: `sha256 ${expected.sha256.slice(0, 12)}, found ${now.sha256.slice(0, 12)}`,
-      },
-    );
-  }
-  return schema;
+function requiredSchema(stepId: string, stepSchema: ResolveSchemaInput | undefined): ResolveSchemaInput {
+  if (stepSchema !== undefined) return stepSchema;
+  throw new AgentError(FailureType.SchemaResolution, `step "${stepId}" has no stepSchema`, {
+    where: 'queryStep input',
+  });
 }
