@@ -14,18 +14,13 @@
  * hidden directories, dependencies or a build directory's own subdirectories.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { listDir as list, readRecentReports } from './recent-report-files.js';
 import path from 'node:path';
 import { isCTestJUnit } from './ctest-junit.js';
 
 const MAX_DEPTH = 3;
 const MAX_DIRS = 500;
-const MAX_TOTAL_BYTES = 8 * 1024 * 1024;
-/** File times and the clock may disagree by a little (coarse timestamps on some filesystems). */
-const CLOCK_SLACK_MS = 2000;
 const SKIP = new Set(['node_modules', 'CMakeFiles', 'Testing', 'third_party', 'vendor']);
-
-const list = (dir: string): Promise<Dirent[]> => readdir(dir, { withFileTypes: true }).catch(() => []);
 
 /** The CTest JUnit reports written since `sinceMs` under `dir`, or none when `dir` is not a CMake project. */
 export async function ctestReports(dir: string, sinceMs: number): Promise<string[]> {
@@ -51,19 +46,5 @@ export async function ctestReports(dir: string, sinceMs: number): Promise<string
       queue.push({ dir: child, depth: next.depth + 1, entries: await list(child) });
     }
   }
-  return readRecent(candidates.sort(), sinceMs);
-}
-
-async function readRecent(files: readonly string[], sinceMs: number): Promise<string[]> {
-  const out: string[] = [];
-  let total = 0;
-  for (const file of files) {
-    const info = await stat(file).catch(() => undefined);
-    if (info === undefined || info.mtimeMs < sinceMs - CLOCK_SLACK_MS) continue;
-    total += info.size;
-    if (total > MAX_TOTAL_BYTES) return [];
-    const text = await readFile(file, 'utf8').catch(() => undefined);
-    if (text !== undefined && isCTestJUnit(text)) out.push(text);
-  }
-  return out;
+  return readRecentReports(candidates.sort(), sinceMs, isCTestJUnit);
 }

@@ -13,19 +13,13 @@
  * levels down, never inside sources, dependencies or hidden directories.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { listDir as list, readRecentReports } from './recent-report-files.js';
 import path from 'node:path';
 
 const REPORT_DIRS = ['surefire-reports', 'failsafe-reports'];
 const MAX_DEPTH = 5;
 const MAX_DIRS = 2000;
-/** All reports together; past it the console output is parsed instead (surefire-console.ts). */
-const MAX_TOTAL_BYTES = 8 * 1024 * 1024;
-/** File times and the clock may disagree by a little (coarse timestamps on some filesystems). */
-const CLOCK_SLACK_MS = 2000;
 const SKIP = new Set(['src', 'node_modules', 'target']);
-
-const list = (dir: string): Promise<Dirent[]> => readdir(dir, { withFileTypes: true }).catch(() => []);
 
 /** The reports written since `sinceMs` under `dir`, or none when `dir` is not a Maven project. */
 export async function surefireReports(dir: string, sinceMs: number): Promise<string[]> {
@@ -46,7 +40,7 @@ export async function surefireReports(dir: string, sinceMs: number): Promise<str
       else if (!SKIP.has(entry.name) && next.depth < MAX_DEPTH) queue.push({ dir: child, depth: next.depth + 1 });
     }
   }
-  return readRecent(files.sort(), sinceMs);
+  return readRecentReports(files.sort(), sinceMs);
 }
 
 async function reportFiles(target: string): Promise<string[]> {
@@ -55,20 +49,6 @@ async function reportFiles(target: string): Promise<string[]> {
     const dir = path.join(target, name);
     for (const entry of await list(dir))
       if (entry.isFile() && /^TEST-.+\.xml$/.test(entry.name)) out.push(path.join(dir, entry.name));
-  }
-  return out;
-}
-
-async function readRecent(files: readonly string[], sinceMs: number): Promise<string[]> {
-  const out: string[] = [];
-  let total = 0;
-  for (const file of files) {
-    const info = await stat(file).catch(() => undefined);
-    if (info === undefined || info.mtimeMs < sinceMs - CLOCK_SLACK_MS) continue;
-    total += info.size;
-    if (total > MAX_TOTAL_BYTES) return [];
-    const text = await readFile(file, 'utf8').catch(() => undefined);
-    if (text !== undefined) out.push(text);
   }
   return out;
 }
