@@ -60,6 +60,28 @@ export async function makeOrigin(
   return repo;
 }
 
+/**
+ * An origin whose lockfile the package manager `tool` (`name@version`, fetched from the
+ * registry into a temp dir, never installed globally) wrote with `lockArgs`: what its users
+ * commit.
+ */
+export async function makeOriginLockedBy(
+  files: Record<string, string>,
+  tool: string,
+  lockArgs: readonly string[],
+): Promise<TempGitRepo> {
+  const tools = await mkdtemp(join(tmpdir(), 'e2e-tool-'));
+  try {
+    await execa('npm', ['install', '--prefix', tools, '--no-audit', '--no-fund', '--ignore-scripts', tool]);
+    const bin = join(tools, 'node_modules', '.bin', tool.replace(/(.)@[^@]*$/, '$1'));
+    return await makeOrigin(files, async (repo) => {
+      await execa(bin, lockArgs, { cwd: repo.dir });
+    });
+  } finally {
+    await rm(tools, { recursive: true, force: true });
+  }
+}
+
 export async function runOnFreshClone(options: {
   readonly origin: TempGitRepo;
   readonly issue: { readonly title: string; readonly body: string };

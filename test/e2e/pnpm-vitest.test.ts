@@ -11,14 +11,10 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { execa } from 'execa';
 import type { TempGitRepo } from '../helpers/temp-git-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { fixSession } from '../helpers/fix-session.js';
-import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
+import { makeOriginLockedBy, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
 import { RETRY_NAMES_TEST, wrongThenRightSession } from './retry-fix-session.js';
 
 const PNPM = '9.15.0';
@@ -68,15 +64,7 @@ let origin: TempGitRepo;
 
 before(async () => {
   // The lockfile a pnpm user commits, made with the pinned pnpm fetched from the registry.
-  const tools = await mkdtemp(join(tmpdir(), 'e2e-pnpm-'));
-  try {
-    await execa('npm', ['install', '--prefix', tools, '--no-audit', '--no-fund', '--ignore-scripts', `pnpm@${PNPM}`]);
-    origin = await makeOrigin(FILES, async (repo) => {
-      await execa(join(tools, 'node_modules', '.bin', 'pnpm'), ['install', '--lockfile-only'], { cwd: repo.dir });
-    });
-  } finally {
-    await rm(tools, { recursive: true, force: true });
-  }
+  origin = await makeOriginLockedBy(FILES, `pnpm@${PNPM}`, ['install', '--lockfile-only']);
 });
 
 after(async () => {

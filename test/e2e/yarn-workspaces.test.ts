@@ -12,14 +12,10 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { execa } from 'execa';
 import type { TempGitRepo } from '../helpers/temp-git-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { fixSession } from '../helpers/fix-session.js';
-import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
+import { makeOriginLockedBy, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
 
 const YARN = '1.22.22';
 const BUGGY = 'return Math.max(x, lo);';
@@ -86,15 +82,7 @@ let origin: TempGitRepo;
 
 before(async () => {
   // The lockfile a yarn classic user commits, made with yarn fetched from the registry.
-  const tools = await mkdtemp(join(tmpdir(), 'e2e-yarn-'));
-  try {
-    await execa('npm', ['install', '--prefix', tools, '--no-audit', '--no-fund', '--ignore-scripts', `yarn@${YARN}`]);
-    origin = await makeOrigin(FILES, async (repo) => {
-      await execa(join(tools, 'node_modules', '.bin', 'yarn'), ['install', '--non-interactive'], { cwd: repo.dir });
-    });
-  } finally {
-    await rm(tools, { recursive: true, force: true });
-  }
+  origin = await makeOriginLockedBy(FILES, `yarn@${YARN}`, ['install', '--non-interactive']);
 });
 
 after(async () => {
