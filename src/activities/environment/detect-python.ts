@@ -6,6 +6,7 @@
  * project does not declare it. `uv` when on PATH (copying, never hardlinking from its
  * cache; groups by its `--group`), else `python -m venv` + pip (groups as requirement
  * strings: pip < 25.1 has no `--group`, and pip evaluates their markers itself).
+ * A Hatch project's test env dependencies are added as requirement strings (hatch-test-env).
  * A project with a uv or Poetry lock gets its manager's plan instead (detect-python-locked).
  */
 import { Ecosystem } from '../../contracts/environment.js';
@@ -77,6 +78,13 @@ export async function detectPython(options: {
   } else if (project.declaredGroups.length > 0) {
     detected.push(
       `python: pyproject [dependency-groups] ${project.declaredGroups.join(', ')}: none named test/tests/testing/dev, none installed`,
+    );
+  }
+  if (project.hatch !== undefined) {
+    // Hatch is not run (it makes its own envs): its test env's dependencies go into this venv.
+    targets.push(...project.hatch.dependencies.map(q));
+    detected.push(
+      `python: pyproject [tool.hatch.envs.${project.hatch.env}] dependencies installed without Hatch: ${project.hatch.dependencies.join(', ') || 'none'}${project.hatch.features.length > 0 ? ` (features ${project.hatch.features.join(', ')})` : ''}`,
     );
   }
   for (const file of project.requirements) targets.push('-r', q(`${dir}/${file}`));

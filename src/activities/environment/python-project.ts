@@ -8,6 +8,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { hatchTestEnv, type HatchTestEnv } from '../../definition/repo-config/hatch-test-env.js';
 import { dependencyGroups, optionalDependencies, type GroupEntry } from './pyproject-tables.js';
 
 export const TEST_EXTRAS = ['test', 'tests', 'testing', 'dev'] as const;
@@ -19,7 +20,7 @@ export interface PythonProject {
   /** The files that made it a Python project (for the reason line and the step's inputs). */
   readonly files: readonly string[];
   readonly installable: boolean;
-  /** Test extras the project declares, among TEST_EXTRAS. */
+  /** Test extras the project declares, among TEST_EXTRAS, and those its Hatch test env names. */
   readonly extras: readonly string[];
   readonly requirements: readonly string[];
   /** The `[dependency-groups]` chosen (names as written), and all the project declares. */
@@ -29,6 +30,8 @@ export interface PythonProject {
   readonly groupRequirements: readonly string[];
   readonly usesPytest: boolean;
   readonly declaresPytest: boolean;
+  /** A Hatch project's test env: its dependencies go into the venv, its features are extras. */
+  readonly hatch?: HatchTestEnv;
 }
 
 async function read(dir: string, file: string): Promise<string | undefined> {
@@ -116,7 +119,9 @@ export async function readPythonProject(dir: string): Promise<PythonProject | un
   const pyExtras = optionalDependencies(pyproject ?? '');
   const cfgExtras = setupCfg === undefined ? undefined : section(setupCfg, 'options.extras_require');
   const declared = new Set([...[...pyExtras.keys()].map(norm), ...keysOf(cfgExtras)]);
-  const extras = installable ? TEST_EXTRAS.filter((e) => declared.has(e)) : [];
+  const hatch = hatchTestEnv(pyproject ?? '');
+  const features = (hatch?.features ?? []).map(norm).filter((f) => declared.has(f));
+  const extras = installable ? [...new Set([...TEST_EXTRAS.filter((e) => declared.has(e)), ...features])] : [];
   const allGroups = dependencyGroups(pyproject ?? '');
   const groups = chooseGroups([...allGroups.keys()]);
   const groupRequirements = [...new Set(groups.flatMap((g) => resolveGroup(allGroups, g)))];
@@ -140,6 +145,8 @@ export async function readPythonProject(dir: string): Promise<PythonProject | un
       cfgExtras ?? '',
       ...groupRequirements,
       ...requirementTexts,
+      ...(hatch?.dependencies ?? []),
     ].some((t) => PYTEST.test(t)),
+    ...(hatch === undefined ? {} : { hatch }),
   };
 }

@@ -114,3 +114,23 @@ test('optional dependencies as an inline table, dotted keys or a table', async (
     'not TOML: nothing',
   );
 });
+
+test('a Hatch test env: its dependencies and the declared features it names join the install', async () => {
+  const p = await plan({
+    'pyproject.toml': [
+      '[project]',
+      'name = "x"',
+      'version = "1"',
+      'optional-dependencies = { async = ["anyio"] }',
+      '[tool.hatch.envs.test]',
+      'dependencies = ["pytest>=8", "freezegun ; python_version >= \'3.9\'"]',
+      'features = ["async", "undeclared"]',
+    ].join('\n'),
+  });
+  assert.match(
+    p.said,
+    /\[tool\.hatch\.envs\.test\] dependencies installed without Hatch: pytest>=8, freezegun .* \(features async, undeclared\)$/m,
+  );
+  assert.match(p.install, /-e '\/\S+\[async\]' 'pytest>=8' 'freezegun ; python_version >= '\\''3\.9'\\'''$/);
+  assert.doesNotMatch(p.said, /pytest added/);
+});
