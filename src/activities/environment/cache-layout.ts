@@ -23,6 +23,8 @@ export interface CacheLayout {
   readonly uv: string;
   /** POETRY_CACHE_DIR: Poetry's downloads and wheels. */
   readonly poetry: string;
+  /** PDM_CACHE_DIR: PDM's downloads, wheels and package cache. */
+  readonly pdm: string;
   readonly goMod: string;
   /** Go build cache of this repository (warmed by setup, copied for each worktree). */
   readonly goBuild: string;
@@ -63,6 +65,7 @@ export function cacheLayout(repoPath: string, env: Env = process.env): CacheLayo
     pip: path.join(root, 'pip'),
     uv: path.join(root, 'uv'),
     poetry: path.join(root, 'poetry'),
+    pdm: path.join(root, 'pdm'),
     goMod: path.join(root, 'go', 'mod'),
     goBuild: path.join(root, 'go', 'build', repoKey),
     cargoHome: path.join(root, 'cargo'),

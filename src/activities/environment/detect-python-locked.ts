@@ -1,5 +1,5 @@
 /**
- * The Python plan of a project whose lockfile names every version (uv, Poetry): the
+ * The Python plan of a project whose lockfile names every version (uv, Poetry, PDM): the
  * manager fetched (python-tool), then one install from the lock into this worktree's
  * venv (outside the worktree, as for pip), the project itself included (editable from
  * the worktree) with its test extras and groups:
@@ -12,6 +12,7 @@
  * - Poetry: `python -m venv` then `poetry install` with `VIRTUAL_ENV` naming it (Poetry
  *   installs into an active venv), `--with` its test groups (Poetry's own tables or PEP
  *   735 `[dependency-groups]`) and `-E` its test extras.
+ * - PDM: the same venv, then `pdm sync --dev` (every dev group, `-G` the test extras).
  */
 import type { CacheLayout } from './cache-layout.js';
 import { Ecosystem } from '../../contracts/environment.js';
@@ -97,15 +98,7 @@ export function lockedPythonPlan(options: {
         tool: { manager: managed.manager, binDir: tool.binDir, prefix: tool.prefix },
         steps: [
           tool.step,
-          {
-            id: 'python-venv',
-            ecosystem: Ecosystem.Python,
-            command: `${q(options.python)} -m venv --without-pip ${q(venv)}`,
-            reason: `python: create the virtualenv ${venv}`,
-            inputs: [],
-            caches: [],
-            produces: py,
-          },
+          venvStep(options.python, venv),
           {
             id: 'python-poetry-install',
             ecosystem: Ecosystem.Python,
@@ -118,5 +111,43 @@ export function lockedPythonPlan(options: {
         ],
       };
     }
+    case PythonManager.Pdm: {
+      // `pdm sync` installs the lock as written (never re-resolved) with every dev group
+      // (PDM's default), into the venv VIRTUAL_ENV names; -G adds the test extras.
+      const flags = ['--dev', ...project.extras.flatMap((e) => ['-G', q(e)])];
+      const env = `VIRTUAL_ENV=${q(venv)} PDM_IGNORE_SAVED_PYTHON=1`;
+      return {
+        detected: [
+          `python: ${managed.why}: PDM ${PYTHON_TOOL_VERSIONS[PythonManager.Pdm]} syncs the locked versions into the venv ${venv} for this worktree; PDM is on the sandbox's PATH ` +
+            `(every dev group${project.extras.length > 0 ? `; extras ${project.extras.join(', ')}` : ''})`,
+        ],
+        tool: { manager: managed.manager, binDir: tool.binDir, prefix: tool.prefix },
+        steps: [
+          tool.step,
+          venvStep(options.python, venv),
+          {
+            id: 'python-pdm-sync',
+            ecosystem: Ecosystem.Python,
+            command: `${env} ${q(tool.program)} sync ${flags.join(' ')}`,
+            reason: `python: pdm sync the locked versions of pdm.lock into the venv ${venv}`,
+            inputs,
+            caches: [`PDM cache ${caches.pdm}`],
+            produces: py,
+          },
+        ],
+      };
+    }
   }
+}
+
+function venvStep(python: string, venv: string): PlannedStep {
+  return {
+    id: 'python-venv',
+    ecosystem: Ecosystem.Python,
+    command: `${q(python)} -m venv --without-pip ${q(venv)}`,
+    reason: `python: create the virtualenv ${venv}`,
+    inputs: [],
+    caches: [],
+    produces: `${venv}/bin/python`,
+  };
 }

@@ -44,6 +44,7 @@ const LOCKFILE_NAMES = [
   'requirements.txt',
   'uv.lock',
   'poetry.lock',
+  'pdm.lock',
   'go.mod',
   'go.sum',
   'Cargo.toml',

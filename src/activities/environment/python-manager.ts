@@ -1,8 +1,9 @@
 /**
  * Which tool manages a Python project's dependencies, from its files: **uv** (a
  * `uv.lock`, or pyproject `[tool.uv…]` with no Poetry lock), **Poetry** (a `poetry.lock`,
- * usually beside pyproject `[tool.poetry…]`), else none (the plain venv + pip plan). A managed
- * project is installed from its lockfile, so the versions the tests get are the locked ones.
+ * usually beside pyproject `[tool.poetry…]`), **PDM** (a `pdm.lock`; a `[tool.pdm]` without
+ * it keeps the pip plan), else none (the plain venv + pip plan). A managed project is
+ * installed from its lockfile, so the versions the tests get are the locked ones.
  * Poetry's dependency groups are read from their table headers
  * (`[tool.poetry.group.<name>.dependencies]`), with no TOML parser.
  */
@@ -12,6 +13,7 @@ import path from 'node:path';
 export const PythonManager = {
   Uv: 'uv',
   Poetry: 'poetry',
+  Pdm: 'pdm',
 } as const;
 export type PythonManager = (typeof PythonManager)[keyof typeof PythonManager];
 
@@ -87,6 +89,13 @@ export async function readManagedProject(dir: string): Promise<ManagedProject | 
       poetryGroups: poetryGroups(pyproject),
       poetryExtras: poetryExtras(pyproject),
       why: `poetry.lock${poetry ? ' and pyproject [tool.poetry]' : ''}`,
+    };
+  if (await exists(path.join(dir, 'pdm.lock')))
+    return {
+      manager: PythonManager.Pdm,
+      lockfile: 'pdm.lock',
+      why: `pdm.lock${header(pyproject, 'tool.pdm') ? ' and pyproject [tool.pdm]' : ''}`,
+      ...none,
     };
   if (header(pyproject, 'tool.uv') && !poetryLock)
     return { manager: PythonManager.Uv, why: 'pyproject [tool.uv], no lockfile (uv resolves one)', ...none };

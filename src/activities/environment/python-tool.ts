@@ -1,12 +1,12 @@
 /**
- * The Python package manager a locked project needs (uv, Poetry), in a pinned version,
+ * The Python package manager a locked project needs (uv, Poetry, PDM), in a pinned version,
  * fetched from PyPI with the interpreter's own pip into the shared tools dir
  * (`<cache>/tools/uv-0.13.9`, `<cache>/tools/poetry-2.5.1`), never globally, once per
  * version. The step is one shell command that does nothing when the tool is there:
  *
  * - uv's wheel carries a static binary: installed with `pip --prefix` into a temp dir
  *   renamed into place (two runs fetching it at once both succeed);
- * - Poetry is a Python application: a venv of its own at its final path (a venv cannot
+ * - Poetry and PDM are Python applications: a venv of its own at its final path (a venv cannot
  *   be moved), marked complete only once its install succeeded (a half-made one is redone).
  *
  * The pinned versions are the ones the tests run (a project's exact `[tool.uv]
@@ -21,6 +21,7 @@ import { PythonManager } from './python-manager.js';
 export const PYTHON_TOOL_VERSIONS = {
   [PythonManager.Uv]: '0.13.9',
   [PythonManager.Poetry]: '2.5.1',
+  [PythonManager.Pdm]: '2.29.4',
 } as const satisfies Record<PythonManager, string>;
 
 export interface PythonTool {
@@ -42,8 +43,8 @@ export function pythonToolStep(
 ): PythonTool {
   const prefix = path.join(caches.tools, `${manager}-${version}`);
   const program = path.join(prefix, 'bin', manager);
-  // Poetry's bin holds its venv's python and pip too: the sandbox gets a dir with poetry alone.
-  const binDir = path.join(prefix, manager === PythonManager.Poetry ? 'exposed' : 'bin');
+  // Poetry's and PDM's bin hold their venv's python and pip too: the sandbox gets a dir with the tool alone.
+  const binDir = path.join(prefix, manager === PythonManager.Uv ? 'bin' : 'exposed');
   const command = installCommand(manager, { python: q(python), prefix: q(prefix), version });
   return {
     program,
@@ -73,12 +74,15 @@ function installCommand(
         `{ mv -T ${temp} ${prefix} 2>/dev/null || rm -rf ${temp}; }; }`
       );
     }
-    case PythonManager.Poetry: {
+    case PythonManager.Poetry:
+    case PythonManager.Pdm: {
       const done = `${prefix}/.complete`;
+      // PDM 2.29 does not cap hishel, and hishel 2 dropped the module it imports.
+      const requirements = manager === PythonManager.Pdm ? `pdm==${version} 'hishel<2'` : `poetry==${version}`;
       return (
         `test -f ${done} || { rm -rf ${prefix} && ${python} -m venv ${prefix} && ` +
-        `${prefix}/bin/python ${PIP} poetry==${version} && mkdir ${prefix}/exposed && ` +
-        `ln -s ../bin/poetry ${prefix}/exposed/poetry && touch ${done}; }`
+        `${prefix}/bin/python ${PIP} ${requirements} && mkdir ${prefix}/exposed && ` +
+        `ln -s ../bin/${manager} ${prefix}/exposed/${manager} && touch ${done}; }`
       );
     }
   }

@@ -29,6 +29,9 @@ function managerEnv(manager: PythonManager, venv: string): Record<string, string
     case PythonManager.Poetry:
       // Poetry uses the venv VIRTUAL_ENV names; it must never try to make another.
       return { POETRY_VIRTUALENVS_CREATE: 'false', POETRY_NO_INTERACTION: '1' };
+    case PythonManager.Pdm:
+      // PDM uses the venv VIRTUAL_ENV names, not an interpreter a committed .pdm-python names.
+      return { PDM_IGNORE_SAVED_PYTHON: '1', PDM_CHECK_UPDATE: 'false' };
   }
 }
 

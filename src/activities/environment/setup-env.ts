@@ -80,6 +80,8 @@ export function setupEnv(options: {
     // uv hardlinks from its cache by default: the agent could then write into the cache.
     UV_LINK_MODE: 'copy',
     POETRY_CACHE_DIR: caches.poetry,
+    PDM_CACHE_DIR: caches.pdm,
+    PDM_CHECK_UPDATE: 'false',
     GOMODCACHE: caches.goMod,
     GOCACHE: caches.goBuild,
     GOPATH: path.join(worktree.setupHome, 'go'),

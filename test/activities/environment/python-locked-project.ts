@@ -45,10 +45,12 @@ export const CALC_SOURCES: Record<string, string> = {
 export const INICONFIG_VERSION = `python -c "import importlib.metadata as m; print('iniconfig=' + m.version('iniconfig'))"`;
 
 /** `manager==version` installed with pip into `<state dir>/lock-tools/<manager>`; the program's path. */
-export async function lockTool(manager: 'uv' | 'poetry', version: string): Promise<string> {
+export async function lockTool(manager: 'uv' | 'poetry' | 'pdm', version: string): Promise<string> {
   const dir = path.join(process.env['ISSUE_AGENT_STATE_DIR'] ?? '/nonexistent', 'lock-tools', manager);
   await execa('python3', ['-m', 'venv', dir]);
-  await execa(path.join(dir, 'bin', 'python'), ['-m', 'pip', 'install', '--quiet', `${manager}==${version}`]);
+  // PDM 2.29 does not cap hishel, whose 2.0 dropped the module PDM imports (as python-tool.ts).
+  const extra = manager === 'pdm' ? ['hishel<2'] : [];
+  await execa(path.join(dir, 'bin', 'python'), ['-m', 'pip', 'install', '--quiet', `${manager}==${version}`, ...extra]);
   return path.join(dir, 'bin', manager);
 }
 
@@ -66,6 +68,8 @@ export async function lockAtOlderVersion(
   const env = {
     UV_CACHE_DIR: path.join(state, 'lock-cache', 'uv'),
     POETRY_CACHE_DIR: path.join(state, 'lock-cache', 'poetry'),
+    PDM_CACHE_DIR: path.join(state, 'lock-cache', 'pdm'),
+    PDM_CHECK_UPDATE: 'false',
     HOME: path.join(state, 'lock-home'),
   };
   await lock(env);

@@ -132,6 +132,27 @@ test('a Poetry 2 project with PEP 735 groups and no [tool.poetry] table: its tes
   assert.match(said, /python: poetry\.lock: Poetry installs .*groups tests; lint only if not optional/);
 });
 
+test('pdm.lock: PDM fetched in a venv of its own (hishel capped), a venv, pdm sync --dev -G the test extras', async () => {
+  const pdm =
+    '[project]\nname = "x"\n[project.optional-dependencies]\ntest = ["six"]\n[tool.pdm.dev-dependencies]\nlint = ["ruff"]\n';
+  const { said, steps } = await commands({ 'pyproject.toml': pdm, 'pdm.lock': '' });
+  assert.match(
+    steps[0] ?? '',
+    /^test -f \S+\/tools\/pdm-[\d.]+\/\.complete \|\| .* pdm==2\.29\.4 'hishel<2' && .*exposed\/pdm/,
+  );
+  assert.equal(steps[1], 'python3 -m venv --without-pip /v');
+  assert.match(
+    steps[2] ?? '',
+    /^VIRTUAL_ENV=\/v PDM_IGNORE_SAVED_PYTHON=1 \S+\/tools\/pdm-2\.29\.4\/bin\/pdm sync --dev -G test$/,
+  );
+  assert.match(
+    said,
+    /python: pdm\.lock and pyproject \[tool\.pdm\]: PDM 2\.29\.4 syncs .*\(every dev group; extras test\)/,
+  );
+  const unlocked = await commands({ 'pyproject.toml': pdm });
+  assert.match(unlocked.steps[1] ?? '', / -m pip /, 'no pdm.lock: the pip plan');
+});
+
 test('no manager: [tool.poetry] without poetry.lock, or a plain pyproject, keeps the pip plan', async () => {
   for (const files of [{ 'pyproject.toml': POETRY_PROJECT }, { 'pyproject.toml': UV_PROJECT }]) {
     assert.equal(await readManagedProject(await project(files)), undefined);
@@ -168,4 +189,10 @@ test('the sandbox of a uv project: uv on PATH after the venv, its prefix read-on
   const exposed = path.join(caches.tools, 'poetry-2.5.1', 'exposed');
   assert.deepEqual(poetrySandbox.pathPrepend, [`${worktree.venv}/bin`, exposed], 'poetry alone, not its venv bin');
   assert.equal(poetrySandbox.env['POETRY_VIRTUALENVS_CREATE'], 'false');
+
+  const pdm = await project({ 'pyproject.toml': '[project]\nname = "x"\n', 'pdm.lock': '' });
+  const pdmPlan = await planDetected({ dir: pdm, caches, worktree, python: { python: 'python3', uv: false } });
+  const pdmSandbox = sandboxEnvironment({ plan: pdmPlan, caches, worktree, toolBins: [], toolPrefixes: [] });
+  assert.deepEqual(pdmSandbox.pathPrepend, [`${worktree.venv}/bin`, path.join(caches.tools, 'pdm-2.29.4', 'exposed')]);
+  assert.equal(pdmSandbox.env['PDM_IGNORE_SAVED_PYTHON'], '1');
 });
