@@ -62,13 +62,11 @@ async function prepare(session: RunSession): Promise<RunContext> {
   const budget: RunBudget = { maxTurnsPerStep: definition.model.maxTurnsPerStep, ...input.budget };
   // `retry` of a failed run: start where it stopped, with its StepContext (no new commands).
   const resume = applicableResume(input.resumeFrom, definition.steps);
-  session.update(
-    startAt(session.state, {
-      stepId: resume?.stepId ?? definition.entryStep,
-      ...(resume === undefined ? {} : { stepContext: resume.stepContext }),
-      budget,
-    }),
-  );
+  session.apply(startAt, {
+    stepId: resume?.stepId ?? definition.entryStep,
+    ...(resume === undefined ? {} : { stepContext: resume.stepContext }),
+    budget,
+  });
   if (resume !== undefined) log.info(`resuming failed run ${resume.fromRunId} at step ${resume.stepId}`);
   upsertSearchAttributes([
     { key: AgentNameKey, value: definition.name },
@@ -190,12 +188,10 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
     }
   }
   const result = toResult(session, outcome);
-  session.update(
-    endRun(
-      session.state,
-      endPhaseOf(result.outcome),
-      result.outcome === 'failed' ? `${result.code}: ${result.reason}` : undefined,
-    ),
+  session.apply(
+    endRun,
+    endPhaseOf(result.outcome),
+    result.outcome === 'failed' ? `${result.code}: ${result.reason}` : undefined,
   );
   log.info('run finished', { outcome: result.outcome, code: result.code, reason: result.reason });
   await comment.end(session, result);

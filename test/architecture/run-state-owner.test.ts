@@ -1,8 +1,9 @@
 /**
  * RunState has one owner, src/workflows/run/state/: every change is a named transition
- * there. A copy-and-change of the state elsewhere (`{ ...session.state, x }` passed to
- * `session.update`) would bring back unnamed transitions, so this reads the workflow
- * sources and fails naming each such spot.
+ * there, handed to `session.apply` or `session.take` (the state's setter is private to the
+ * session). A copy-and-change of the state elsewhere (`{ ...session.state, x }`) or an
+ * inline function handed to apply/take would bring back unnamed transitions, so this reads
+ * the workflow sources and fails naming each such spot.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,7 +22,11 @@ function tsFiles(dir: string): string[] {
   });
 }
 
-const UNNAMED_TRANSITIONS = [/\.\.\.\s*session\.state\b/, /session\.update\(\s*\{/];
+const UNNAMED_TRANSITIONS = [
+  /\.\.\.\s*session\.state\b/,
+  /session\.update\(/,
+  /session\.(apply|take)\(\s*(\(|function\b|async\b|[A-Za-z_$][\w$]*\s*=>)/,
+];
 
 test('RunState changes only through the named transitions of run/state/', () => {
   const found: string[] = [];

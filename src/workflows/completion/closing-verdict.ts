@@ -58,7 +58,7 @@ async function backToFlow(
   const back = rule !== undefined && 'target' in rule && rule.target !== null ? rule.target : args.step.stepId;
   log.info('[CompletionLoop] verdict: not done; back to the flow', { reason, next: back });
   const retry = await buildVerdictRetry(ctx.definition, args.step.stepId, reason, back);
-  session.update(sendBackWithRetry(session.state, back, reason, retry));
+  session.apply(sendBackWithRetry, back, reason, retry);
   return { kind: 'continue' };
 }
 

@@ -149,7 +149,7 @@ export async function runCompletionConditions(
     case 'retry':
       break;
   }
-  session.update(countCompletionFailure(session.state, completionStep.stepId));
+  session.apply(countCompletionFailure, completionStep.stepId);
   const attempts = session.state.completionAttempts[completionStep.stepId] ?? 0;
   if (attempts >= maxAttempts) {
     return {
@@ -166,7 +166,7 @@ export async function runCompletionConditions(
     failed,
     ...snapshotOf(ctx.definition),
   });
-  session.update(awaitRetryPrompt(session.state, retry.text, describeFailures(failed)));
+  session.apply(awaitRetryPrompt, retry.text, describeFailures(failed));
   log.info('[CompletionLoop] exit with retry prompt', { source: retry.source, attempts });
   return { kind: 'continue' };
 }

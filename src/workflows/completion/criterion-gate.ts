@@ -29,11 +29,11 @@ export async function gateOnCriterion(
   args: VerdictArgs,
 ): Promise<IterationOutcome> {
   if (ctx.definition.verdict.type === 'stepMachine') return { kind: 'continue' };
-  session.update(countCheck(session.state));
+  session.apply(countCheck);
   if (session.state.criterionMet === undefined) {
     const decision = await decideVerdict(ctx, session, args);
     if (!decision.done) return { kind: 'continue' };
-    session.update(latchCriterion(session.state, decision.reason));
+    session.apply(latchCriterion, decision.reason);
   }
   const routed = ctx.definition.steps[session.state.stepId];
   const closure = routed?.stepKind === 'closure' ? routed.stepId : closureStepFor(ctx.definition, args.step.stepId);
@@ -48,7 +48,7 @@ export async function gateOnCriterion(
     reason: session.state.criterionMet,
     from: args.step.stepId,
   });
-  session.update(goToStep(session.state, closure));
+  session.apply(goToStep, closure);
   return { kind: 'continue' };
 }
 

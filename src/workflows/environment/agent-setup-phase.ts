@@ -86,10 +86,10 @@ export async function runAgentSetup(
       const info = failureInfo(err);
       if (info.cancelled) throw err;
       const spent = spentBy(info.details[0]);
-      if (spent !== undefined) session.update(environmentStepSpent(session.state, spent.usage, spent.costUsd));
+      if (spent !== undefined) session.apply(environmentStepSpent, spent.usage, spent.costUsd);
       throw environmentFailed(agentSetupFailure(trigger, tried, `the environment.setup step failed: ${info.message}`));
     });
-    session.update(environmentStepSpent(session.state, written.usage, written.costUsd));
+    session.apply(environmentStepSpent, written.usage, written.costUsd);
     const proposal: AgentSetupProposal = { setup: written.setup, test: written.test };
     const candidate = withTestCommand(definition, proposal.test);
     const outcome = await tryProposal(session, candidate, proposal);

@@ -21,20 +21,18 @@ export function stepAsked(
   question: AskedQuestion,
 ): IterationOutcome {
   log.info('[StepFlow] the model asked a question: the run waits for an answer', { step: step.stepId });
-  session.update(
-    stopOnQuestion(
-      session.state,
-      rerun,
-      step,
-      {
-        usage: answer.usage,
-        costUsd: answer.costUsd,
-        turns: answer.turns,
-        transcript: answer.transcript.path,
-        ...(answer.worktreeCheckpoint === undefined ? {} : { checkpoint: answer.worktreeCheckpoint }),
-      },
-      question,
-    ),
+  session.apply(
+    stopOnQuestion,
+    rerun,
+    step,
+    {
+      usage: answer.usage,
+      costUsd: answer.costUsd,
+      turns: answer.turns,
+      transcript: answer.transcript.path,
+      ...(answer.worktreeCheckpoint === undefined ? {} : { checkpoint: answer.worktreeCheckpoint }),
+    },
+    question,
   );
   return { kind: 'question', question };
 }

@@ -36,14 +36,13 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
     };
   }
   const iteration = session.state.iteration + 1;
-  session.update(beginIteration(session.state, iteration, step.stepKind));
+  session.apply(beginIteration, iteration, step.stepKind);
   if (step.runner !== undefined) return runRunnerStep(ctx, session, step, step.runner, iteration);
 
   const queried = await runModelStep(ctx, session, step);
   if (queried.kind !== 'answered') {
     // A step stopped by the budget or by its question did not complete: it keeps its iteration number.
-    if (queried.kind === 'budget-exhausted' || queried.kind === 'question')
-      session.update(uncountIteration(session.state, iteration));
+    if (queried.kind === 'budget-exhausted' || queried.kind === 'question') session.apply(uncountIteration, iteration);
     return queried;
   }
   const { answer } = queried;
@@ -65,21 +64,19 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
     ...(gate.target === undefined ? {} : { target: gate.target }),
   });
   const next = route.kind === 'goto' ? route.stepId : route.kind === 'closing' ? null : undefined;
-  session.update(
-    recordAnsweredStep(session.state, gate.handoff, {
-      iteration,
-      stepId: step.stepId,
-      stepKind: step.stepKind,
-      intent: gate.intent,
-      ...(next === undefined ? {} : { next }),
-      summary: typeof output['summary'] === 'string' ? output['summary'] : answer.summary,
-      usage: answer.usage,
-      costUsd: answer.costUsd,
-      turns: answer.turns,
-      transcript: answer.transcript.path,
-      ...(answer.worktreeCheckpoint === undefined ? {} : { checkpoint: answer.worktreeCheckpoint }),
-    }),
-  );
+  session.apply(recordAnsweredStep, gate.handoff, {
+    iteration,
+    stepId: step.stepId,
+    stepKind: step.stepKind,
+    intent: gate.intent,
+    ...(next === undefined ? {} : { next }),
+    summary: typeof output['summary'] === 'string' ? output['summary'] : answer.summary,
+    usage: answer.usage,
+    costUsd: answer.costUsd,
+    turns: answer.turns,
+    transcript: answer.transcript.path,
+    ...(answer.worktreeCheckpoint === undefined ? {} : { checkpoint: answer.worktreeCheckpoint }),
+  });
 
   const args: VerdictArgs = {
     step,
@@ -94,7 +91,7 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
       const plan = planForApproval(ctx, session, step, output, route.stepId);
       if (plan !== undefined) return plan;
       log.info(`[StepFlow] Routing decision: ${step.stepId} -> ${route.stepId}`);
-      session.update(goToStep(session.state, route.stepId));
+      session.apply(goToStep, route.stepId);
       break;
     }
     case 'closing': {

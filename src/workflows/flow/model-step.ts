@@ -19,15 +19,12 @@ import {
   withRetryAddendum,
 } from '../../contracts/step-inputs.js';
 import { remainingBudget } from '../run/state/run-state.js';
+import { takeStepInputs } from '../run/state/take-step-inputs.js';
 import {
   countSchemaFailure,
   keepForRerun,
   stepAnswered,
   stopOnBudget,
-  takeAnswer,
-  takeGuidance,
-  takeRetryAddendum,
-  takeRetryPrompt,
   type StepRerun,
 } from '../run/state/run-transitions.js';
 import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';
@@ -43,7 +40,7 @@ type PromptParts = Pick<QueryStepInput, 'prompt' | 'stepPrompt' | 'guidance' | '
 export type ModelStepOutcome = { readonly kind: 'answered'; readonly answer: QueryStepOutput } | IterationOutcome;
 
 function schemaFailure(session: RunSession, step: StepDefinition, message: string): IterationOutcome {
-  session.update(countSchemaFailure(session.state, message));
+  session.apply(countSchemaFailure, message);
   const failures = session.state.consecutiveSchemaFailures;
   log.warn('schema failure', { step: step.stepId, failures, message });
   if (failures >= 2) {
@@ -84,19 +81,13 @@ export async function runModelStep(
   session: RunSession,
   step: StepDefinition,
 ): Promise<ModelStepOutcome> {
-  const withGuidance = takeGuidance(session.state);
-  const withAddendum = takeRetryAddendum(withGuidance.state);
-  const taken = takeRetryPrompt(withAddendum.state);
-  const { answer, state } = takeAnswer(taken.state);
-  session.update(state);
-  const { guidance } = withGuidance;
-  const { addendum } = withAddendum;
+  const { guidance, addendum, prompt: retryPrompt, answer } = session.take(takeStepInputs);
   let prompt: PromptParts;
   const answered = answer === undefined ? {} : { answer };
   try {
     prompt =
-      taken.prompt !== undefined
-        ? { prompt: withOperatorGuidance(withRetryAddendum(taken.prompt, addendum), guidance), ...answered }
+      retryPrompt !== undefined
+        ? { prompt: withOperatorGuidance(withRetryAddendum(retryPrompt, addendum), guidance), ...answered }
         : {
             stepPrompt: basePromptInput(ctx, session, step),
             ...(addendum === undefined ? {} : { retryAddendum: addendum }),
@@ -172,7 +163,7 @@ async function runModelActivity(
       ),
     );
     // The worktree is at the step's checkpoint now, whatever the gate says of its answer.
-    session.update(stepAnswered(session.state, answer.worktreeCheckpoint));
+    session.apply(stepAnswered, answer.worktreeCheckpoint);
     session.noteGitRestored(`step ${step.stepId}`, answer.gitRestored);
     if (answer.question !== undefined) return stepAsked(session, step, rerun, answer, answer.question);
     return { kind: 'answered', answer };
@@ -181,13 +172,13 @@ async function runModelActivity(
     if (info.cancelled) throw err;
     if (info.type !== undefined && (SCHEMA_FAILURE_TYPES as readonly string[]).includes(info.type)) {
       // The same step runs next: with the retry prompt it was given, not without it.
-      if (hasRerun(rerun)) session.update(keepForRerun(session.state, rerun));
+      if (hasRerun(rerun)) session.apply(keepForRerun, rerun);
       return schemaFailure(session, step, info.message);
     }
     if (info.type === FailureType.BudgetExhausted) {
       // The prompt is not lost: the step runs again with it once the budget is raised.
       // What the stopped step spent still counts against the budget.
-      session.update(stopOnBudget(session.state, rerun, step, info.details[0]));
+      session.apply(stopOnBudget, rerun, step, info.details[0]);
       return { kind: 'budget-exhausted', reason: info.message };
     }
     return { kind: 'failed', code: info.type ?? FailureType.ModelUnavailable, reason: info.message };

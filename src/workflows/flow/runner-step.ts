@@ -57,22 +57,20 @@ export async function runRunnerStep(
     ),
   );
   const succeeded = result.exitCode === 0;
-  session.update(
-    recordStep(session.state, {
-      iteration,
-      stepId: step.stepId,
-      stepKind: step.stepKind,
-      ...(succeeded ? { intent: 'closing' as const, next: null } : {}),
-      summary: result.summary,
-      usage: NO_USAGE,
-      costUsd: 0,
-      turns: 0,
-      ...(result.worktreeCheckpoint === undefined ? {} : { checkpoint: result.worktreeCheckpoint }),
-    }),
-  );
+  session.apply(recordStep, {
+    iteration,
+    stepId: step.stepId,
+    stepKind: step.stepKind,
+    ...(succeeded ? { intent: 'closing' as const, next: null } : {}),
+    summary: result.summary,
+    usage: NO_USAGE,
+    costUsd: 0,
+    turns: 0,
+    ...(result.worktreeCheckpoint === undefined ? {} : { checkpoint: result.worktreeCheckpoint }),
+  });
   if (!succeeded) {
     log.warn(`[StepFlow] ${result.summary}; the closure step runs again next iteration`, { step: step.stepId });
-    session.update(noteError(session.state, result.summary));
+    session.apply(noteError, result.summary);
     return { kind: 'continue' };
   }
   const conditions = await runCompletionConditions(ctx, session, step.stepId, result.output);

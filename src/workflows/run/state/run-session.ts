@@ -1,8 +1,6 @@
 /**
  * The run's one state owner: the mutable shell around RunState that the workflow's
- * handlers share. The query reads it, signals change it, the loops replace RunState
- * with the named transitions of run-transitions.ts. The few facts that are not RunState
- * (see RunSession) are owned here too, each with a getter and a method that sets it.
+ * handlers share. The query reads it; signals and loops change it (see RunSession).
  */
 import { log } from '@temporalio/workflow';
 import type { PrepareWorkspaceOutput } from '../../../contracts/activities.js';
@@ -20,9 +18,9 @@ import { NOTHING_PUBLISHED, publishProgress, type PublishedAttributes } from '..
 const MAX_WARNINGS = 20;
 
 /**
- * Only this class changes the run's state: handlers and loops call its methods, and
- * every change of RunState is a named transition from run-transitions.ts passed to
- * `update`. Everything else reads.
+ * Only this class changes the run's state: every change of RunState is a named transition
+ * of run/state/ handed to `apply` (or `take`, when it also hands out what it took); the
+ * setter is private. Everything else reads.
  *
  * Seven facts are not loop state, so they are not in RunState (the transitions never see
  * them) but the session owns them all the same: each is private, read by a getter, and
@@ -88,7 +86,7 @@ export class RunSession {
   /** Lines saying what the environment phase detected and did, shown in progress and the result. */
   noteEnvironment(lines: readonly string[]): void {
     this.#environment.push(...lines);
-    this.update(this.state);
+    this.#update(this.state);
   }
 
   /** The definition is loaded: the run's cap comes from the input, else from the definition. */
@@ -111,7 +109,7 @@ export class RunSession {
     this.#workspace = carried.workspace;
     this.#warnings.push(...carried.warnings);
     this.#environment.push(...carried.environment);
-    this.update(carried.state as unknown as RunState);
+    this.#update(carried.state as unknown as RunState);
   }
 
   /** What the next run starts from when this one continues as new (see continueFrom). */
@@ -166,7 +164,19 @@ export class RunSession {
     };
   }
 
-  update(next: RunState): void {
+  /** A named transition applied to the state: `session.apply(goToStep, next)`. */
+  apply<A extends unknown[]>(transition: (state: RunState, ...args: A) => RunState, ...args: A): void {
+    this.#update(transition(this.state, ...args));
+  }
+
+  /** A transition that also hands out what it took from the state (takeStepInputs). */
+  take<T extends { readonly state: RunState }>(taker: (state: RunState) => T): Omit<T, 'state'> {
+    const { state, ...taken } = taker(this.state);
+    this.#update(state);
+    return taken;
+  }
+
+  #update(next: RunState): void {
     this.#state = next;
     if (this.definition) {
       this.#published = publishProgress(this.progress(), this.#published, Date.now());
@@ -174,7 +184,7 @@ export class RunSession {
   }
 
   setPhase(phase: RunPhase): void {
-    this.update(withPhase(this.state, phase));
+    this.#update(withPhase(this.state, phase));
   }
 
   /**
@@ -190,7 +200,7 @@ export class RunSession {
   warn(message: string): void {
     if (this.#warnings.length >= MAX_WARNINGS) this.#warnings.splice(0, 1);
     this.#warnings.push(message);
-    this.update(this.state);
+    this.#update(this.state);
   }
 
   /** The git-state guard put back what the agent changed in the repository's git config or hooks. */
@@ -203,7 +213,7 @@ export class RunSession {
   /** Operator retry (checked payload): the given prompt is guidance added to the next iteration's prompt. */
   requestRetry(prompt: string | undefined): void {
     log.info('retry requested', { withPrompt: prompt !== undefined });
-    if (prompt !== undefined) this.update(addGuidance(this.state, prompt));
+    if (prompt !== undefined) this.#update(addGuidance(this.state, prompt));
     this.#budgetBlocked = undefined;
     this.#waiting = undefined;
   }
@@ -211,7 +221,7 @@ export class RunSession {
   /** The run waits for a person (state/budget-pause.ts, state/answer-wait.ts); undefined: it does not. */
   waitFor(waiting: RunWaiting | undefined): void {
     this.#waiting = waiting;
-    this.update(this.state);
+    this.#update(this.state);
   }
 
   /** An answer (checked payload) to the question the run waits on: the asking step's next prompt quotes it. */
@@ -220,7 +230,7 @@ export class RunSession {
     if (waiting?.kind !== 'answer' && waiting?.kind !== 'plan') return false;
     log.info('answer received', { author: answer.author, to: waiting.kind });
     this.#waiting = undefined;
-    this.update(answerWait(this.state, waiting, answer));
+    this.#update(answerWait(this.state, waiting, answer));
     return true;
   }
 
@@ -230,7 +240,7 @@ export class RunSession {
 
   raiseBudget(budget: RunBudget): RunBudget {
     this.#budgetBlocked = undefined;
-    this.update(raiseBudget(this.state, budget));
+    this.#update(raiseBudget(this.state, budget));
     return this.state.budget;
   }
 

@@ -32,27 +32,6 @@ export function environmentStepSpent(state: RunState, usage: Usage, costUsd: num
   return { ...state, usage: addUsage(state.usage, usage), costUsd: state.costUsd + costUsd };
 }
 
-/** Takes the pending retry prompt, if any, clearing it from state. */
-export function takeRetryPrompt(state: RunState): { state: RunState; prompt?: string } {
-  if (state.pendingRetryPrompt === undefined) return { state };
-  const { pendingRetryPrompt, ...rest } = state;
-  return { state: rest, prompt: pendingRetryPrompt };
-}
-
-/** Takes the pending retry addendum (a verdict's retry prompt), if any, clearing it from state. */
-export function takeRetryAddendum(state: RunState): { state: RunState; addendum?: string } {
-  if (state.pendingRetryAddendum === undefined) return { state };
-  const { pendingRetryAddendum, ...rest } = state;
-  return { state: rest, addendum: pendingRetryAddendum };
-}
-
-/** Takes a person's answer to the model's question, if any, clearing it from state. */
-export function takeAnswer(state: RunState): { state: RunState; answer?: AnsweredQuestion } {
-  if (state.pendingAnswer === undefined) return { state };
-  const { pendingAnswer, ...rest } = state;
-  return { state: rest, answer: pendingAnswer };
-}
-
 /** A person answered the model's question: the asking step runs again with the answer quoted. */
 export function answerQuestion(state: RunState, answer: AnsweredQuestion): RunState {
   return { ...state, pendingAnswer: answer };
@@ -67,13 +46,6 @@ export function answerWait(state: RunState, waiting: RunWaiting, answer: HumanAn
   if (waiting.kind === 'plan' && isApproval(answer.text) && waiting.next !== undefined)
     return { ...state, planApproved: true, stepId: waiting.next };
   return answerQuestion(state, { question: waiting.reason, ...answer });
-}
-
-/** Takes the operator's guidance, if any, clearing it from state. */
-export function takeGuidance(state: RunState): { state: RunState; guidance?: string } {
-  if (state.operatorGuidance === undefined) return { state };
-  const { operatorGuidance, ...rest } = state;
-  return { state: rest, guidance: operatorGuidance };
 }
 
 export function countCompletionFailure(state: RunState, completionStepId: string): RunState {

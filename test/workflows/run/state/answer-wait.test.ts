@@ -10,9 +10,9 @@ import { initialRunState } from '../../../../src/workflows/run/state/run-state.j
 import {
   answerQuestion,
   stopOnQuestion,
-  takeAnswer,
   uncountIteration,
 } from '../../../../src/workflows/run/state/run-transitions.js';
+import { takeAnswer } from '../../../../src/workflows/run/state/take-step-inputs.js';
 import { DEFAULT_ANSWER_TIMEOUT_MS } from '../../../../src/contracts/human-loop.js';
 
 test('the answer timeout is the run option when positive, else 3 days', () => {
