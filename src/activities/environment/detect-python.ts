@@ -6,7 +6,8 @@
  * project does not declare it. `uv` when on PATH (copying, never hardlinking from its
  * cache; groups by its `--group`), else `python -m venv` + pip (groups as requirement
  * strings: pip < 25.1 has no `--group`, and pip evaluates their markers itself).
- * A Hatch project's test env dependencies are added as requirement strings (hatch-test-env).
+ * A Hatch project's test env dependencies and tox.ini `[testenv]` deps are added as
+ * requirement strings and files (hatch-test-env, tox-test-env).
  * A project with a uv or Poetry lock gets its manager's plan instead (detect-python-locked).
  */
 import { Ecosystem } from '../../contracts/environment.js';
@@ -85,6 +86,17 @@ export async function detectPython(options: {
     targets.push(...project.hatch.dependencies.map(q));
     detected.push(
       `python: pyproject [tool.hatch.envs.${project.hatch.env}] dependencies installed without Hatch: ${project.hatch.dependencies.join(', ') || 'none'}${project.hatch.features.length > 0 ? ` (features ${project.hatch.features.join(', ')})` : ''}`,
+    );
+  }
+  if (project.tox !== undefined) {
+    // tox is not run (it builds its own envs with the network): [testenv] deps go into this venv.
+    const { requirements, requirementFiles, constraintFiles, skipped } = project.tox;
+    targets.push(...requirements.map(q));
+    for (const f of requirementFiles.filter((f) => !project.requirements.includes(f)))
+      targets.push('-r', q(`${dir}/${f}`));
+    for (const f of constraintFiles) targets.push('-c', q(`${dir}/${f}`));
+    detected.push(
+      `python: tox.ini [testenv] deps installed without tox: ${[...requirements, ...requirementFiles.map((f) => `-r ${f}`), ...constraintFiles.map((f) => `-c ${f}`)].join(', ') || 'none'}${skipped.length > 0 ? `; not taken: ${skipped.join(', ')}` : ''}`,
     );
   }
   for (const file of project.requirements) targets.push('-r', q(`${dir}/${file}`));

@@ -9,6 +9,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hatchTestEnv, type HatchTestEnv } from '../../definition/repo-config/hatch-test-env.js';
+import { toxTestEnv, type ToxTestEnv } from '../../definition/repo-config/tox-test-env.js';
 import { dependencyGroups, optionalDependencies, type GroupEntry } from './pyproject-tables.js';
 
 export const TEST_EXTRAS = ['test', 'tests', 'testing', 'dev'] as const;
@@ -32,6 +33,8 @@ export interface PythonProject {
   readonly declaresPytest: boolean;
   /** A Hatch project's test env: its dependencies go into the venv, its features are extras. */
   readonly hatch?: HatchTestEnv;
+  /** tox.ini `[testenv]`: its deps go into the venv (tox itself is not run). */
+  readonly tox?: ToxTestEnv;
 }
 
 async function read(dir: string, file: string): Promise<string | undefined> {
@@ -105,11 +108,14 @@ export async function readPythonProject(dir: string): Promise<PythonProject | un
   const setupCfg = await read(dir, 'setup.cfg');
   const setupPy = await read(dir, 'setup.py');
   const requirements = await requirementFiles(dir);
+  const toxIni = await read(dir, 'tox.ini');
+  const tox = toxTestEnv(toxIni ?? '');
   const files = [
     ...(pyproject === undefined ? [] : ['pyproject.toml']),
     ...(setupCfg === undefined ? [] : ['setup.cfg']),
     ...(setupPy === undefined ? [] : ['setup.py']),
     ...requirements,
+    ...(tox === undefined ? [] : ['tox.ini']),
   ];
   if (files.length === 0) return undefined;
   const installable =
@@ -130,7 +136,7 @@ export async function readPythonProject(dir: string): Promise<PythonProject | un
     (await read(dir, 'pytest.ini')) !== undefined ||
     (pyproject !== undefined && /^\s*\[tool\.pytest/m.test(pyproject)) ||
     (setupCfg !== undefined && section(setupCfg, 'tool:pytest') !== undefined) ||
-    /^\s*\[pytest\]/m.test((await read(dir, 'tox.ini')) ?? '');
+    /^\s*\[pytest\]/m.test(toxIni ?? '');
   return {
     files,
     installable,
@@ -146,7 +152,9 @@ export async function readPythonProject(dir: string): Promise<PythonProject | un
       ...groupRequirements,
       ...requirementTexts,
       ...(hatch?.dependencies ?? []),
+      ...(tox?.requirements ?? []),
     ].some((t) => PYTEST.test(t)),
     ...(hatch === undefined ? {} : { hatch }),
+    ...(tox === undefined ? {} : { tox }),
   };
 }

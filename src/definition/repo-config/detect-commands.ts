@@ -2,9 +2,9 @@
  * Sensible commands for a repository without `.agent/config.json` (or one that leaves
  * them out), from the files it holds: the package manager from the lockfile, CMake with
  * CTest tests, a Makefile test or check target, Autotools (c-build-commands.ts), a Maven
- * pom.xml, a Gradle build, a Hatch env's test script, Python test config, go.mod,
- * Cargo.toml. Each choice carries the reason, which the CLI prints, so the user sees what
- * will run and how to change it.
+ * pom.xml, a Gradle build, a Hatch env's test script, tox's pytest line, Python test
+ * config, go.mod, Cargo.toml. Each choice carries the reason, which the CLI prints, so the
+ * user sees what will run and how to change it.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import type { RepoCommands } from '../../contracts/repo-config.js';
 import { detectCBuild } from './c-build-commands.js';
 import { cargoTestCommand } from './cargo-test-command.js';
 import { hatchTestEnv } from './hatch-test-env.js';
+import { toxTestEnv } from './tox-test-env.js';
 import { goModules, inEveryModule, singleRootModule } from './go-modules.js';
 import { gradleLauncher, gradleTestCommand } from './gradle-launcher.js';
 import { mavenLauncher, mavenTestCommand } from './maven-launcher.js';
@@ -116,6 +117,14 @@ export async function detectCommands(dir: string): Promise<DetectedCommands> {
       commands: { test: hatch.script.command },
       reasons: [
         `test: ${hatch.script.command} (pyproject [tool.hatch.envs.${hatch.env}.scripts] ${hatch.script.name} = "${hatch.script.written}", run without Hatch, in the venv setup made)`,
+      ],
+    };
+  const tox = toxTestEnv((await read(dir, 'tox.ini')) ?? '')?.command;
+  if (tox !== undefined)
+    return {
+      commands: { test: tox.command },
+      reasons: [
+        `test: ${tox.command} (tox.ini [testenv] commands: ${tox.written}, run without tox, in the venv setup made)`,
       ],
     };
   for (const file of ['pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini', 'setup.py']) {
