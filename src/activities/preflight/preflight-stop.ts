@@ -42,6 +42,9 @@ const CONFIG_KEY: Readonly<Record<string, RepoCommandKey>> = {
 };
 
 const SETUP = '`commands.setup` of .agent/config.json (setup has the network; the preflight and the agent run offline)';
+/** Where the test command cannot run, the model may write the setup, if the user lets it. */
+const AGENT_SETUP_HINT =
+  '; or let the model write the setup and the test command: "environment": {"agentSetup": true} in .agent/config.json (docs/environments/agent-setup.md)';
 const NAMED_RUNNERS =
   'node:test, mocha, jest, vitest, pytest, go test, cargo test, Maven Surefire, CTest, Automake (make check)';
 
@@ -63,7 +66,7 @@ export function preflightStop(
     : `the environment cannot run \`${command}\` on the base commit (${exit}${verdict.reason}${program}); no model request was made`;
   const fix = unnamed
     ? `set ${setting} to a command that passes on the base commit, or to one whose failing tests are named (${NAMED_RUNNERS}; docs/registry-reference.md, "Named failures")`
-    : remedyText(verdict, setting);
+    : `${remedyText(verdict, setting)}${key === RepoCommandKey.Test ? AGENT_SETUP_HINT : ''}`;
   const shown = verdict.lines.slice(0, 8).map((l) => `  ${l.length > 200 ? `${l.slice(0, 199)}…` : l}`);
   const seen = shown.length > 0 ? shown.join('\n') : '  (no output)';
   return new AgentError(FailureType.EnvironmentFailed, `${head}\n${seen}\nTo fix: ${fix}`, {

@@ -26,8 +26,9 @@ export interface RepoSettings {
   /** `commands.setup` as a list: the environment phase runs it instead of detecting. */
   readonly setup?: readonly string[];
   /**
-   * The model may write the setup where detection ends: on unless `environment.agentSetup`
-   * is false, and never over the user's own `commands.setup` or `commands.test`.
+   * The model may write the setup where detection ends: only when `environment.agentSetup`
+   * is true (its commands run like configured setup, outside the sandbox: the user opts in),
+   * and never over the user's own `commands.setup` or `commands.test`.
    */
   readonly agentSetup: boolean;
   readonly notes: readonly string[];
@@ -73,7 +74,7 @@ export async function repoSettings(repoPath: string): Promise<RepoSettings> {
     instructions: instructions.text,
     ...(agentDir === undefined ? {} : { agentDir }),
     ...(setup === undefined ? {} : { setup }),
-    agentSetup: config.environment?.agentSetup !== false && setup === undefined && config.commands?.test === undefined,
+    agentSetup: config.environment?.agentSetup === true && setup === undefined && config.commands?.test === undefined,
     notes,
   };
 }

@@ -1,6 +1,7 @@
 /**
  * `environment.agentSetup` of `.agent/config.json` (docs/environments/agent-setup.md): the
- * agent-written setup is on by default, off when the file says false, and never offered
+ * agent-written setup is off by default (its commands run outside the sandbox: the user
+ * opts in), on when the file says true, and never offered
  * over the user's own `commands.setup` or `commands.test`; a value that is not a boolean is
  * refused with its pointer, not taken as "on". Every starter passes it (configuredRunFields).
  */
@@ -27,24 +28,29 @@ async function withConfig<T>(config: unknown, fn: (repo: string) => Promise<T>):
 const allowed = (config: unknown): Promise<boolean> =>
   withConfig(config, async (repo) => (await repoSettings(repo)).agentSetup);
 
-test('on by default, with or without a config file', async () => {
-  assert.equal(await allowed(undefined), true);
-  assert.equal(await allowed({ environment: {} }), true);
+test('off by default, with or without a config file; on when the file says true', async () => {
+  assert.equal(await allowed(undefined), false);
+  assert.equal(await allowed({ environment: {} }), false);
+  assert.equal(await allowed({ environment: { agentSetup: false } }), false);
   assert.equal(await allowed({ environment: { agentSetup: true } }), true);
 });
 
-test('off when the file says so, or when the user configured the setup or the test command', async () => {
-  assert.equal(await allowed({ environment: { agentSetup: false } }), false);
-  assert.equal(await allowed({ commands: { setup: 'make deps' } }), false);
-  assert.equal(await allowed({ commands: { test: 'make check' } }), false);
-  assert.equal(await allowed({ commands: { lint: 'make lint' } }), true, 'another command leaves it on');
+test('never over the setup or the test command the user configured', async () => {
+  const on = { agentSetup: true };
+  assert.equal(await allowed({ environment: on, commands: { setup: 'make deps' } }), false);
+  assert.equal(await allowed({ environment: on, commands: { test: 'make check' } }), false);
+  assert.equal(
+    await allowed({ environment: on, commands: { lint: 'make lint' } }),
+    true,
+    'another command leaves it on',
+  );
 });
 
 test('every starter passes it: configuredRunFields says agentSetup only when on', async () => {
-  await withConfig(undefined, async (repo) => {
+  await withConfig({ environment: { agentSetup: true } }, async (repo) => {
     assert.equal(configuredRunFields(await repoSettings(repo)).agentSetup, true);
   });
-  await withConfig({ environment: { agentSetup: false } }, async (repo) => {
+  await withConfig(undefined, async (repo) => {
     assert.equal('agentSetup' in configuredRunFields(await repoSettings(repo)), false);
   });
 });
