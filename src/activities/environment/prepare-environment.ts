@@ -1,10 +1,9 @@
 /**
  * The environment phase of a run, before the first model call: plan (commands.setup,
- * else detection), fetch missing package managers, run each step in the worktree with
- * the network and a scrubbed environment (setup-env), outside the agent's sandbox,
- * then persist what every later command in the worktree needs (environment-file).
- * Idempotent: a retried or resumed activity skips steps whose stamp and output are
- * there, and reuses the shared caches; the report says what was reused.
+ * else detection), fetch missing package managers, run each step in the worktree with the
+ * network and a scrubbed environment (setup-env), outside the agent's sandbox (an
+ * agent-written setup's inside it), then persist what later commands need
+ * (environment-file). Idempotent: a retry skips steps whose stamp and output are there.
  */
 import { mkdir, realpath } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -31,17 +30,19 @@ import { sandboxEnvironment } from './sandbox-environment.js';
 import { lastLines, setupFailure } from './setup-failure.js';
 import { setupEnv } from './setup-env.js';
 import type { SetupProcessRunner } from './setup-process.js';
+import { createSandboxedSetupRunner } from './sandboxed-setup-runner.js';
 import { hasStamp, stepKeys, writeStamp } from './step-stamps.js';
 import { nodeModulesSnapshotDir, restoreNodeModules, saveNodeModules } from './node-modules-snapshot.js';
 
 export interface PrepareEnvironmentDeps {
   readonly runner: SetupProcessRunner;
+  /** Runs the commands of an agent-written setup (default: in the sandbox, with the network). */
+  readonly agentRunner?: SetupProcessRunner;
   /** The worker's environment (default process.env): the source of the scrubbed setup env. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly log?: (line: string) => void;
   readonly signal?: AbortSignal;
-  /** Called at each step and every 10 s while one runs (the activity heartbeats with it). */
-  readonly heartbeat?: (detail: string) => void;
+  readonly heartbeat?: (detail: string) => void; // at each step and every 10 s while one runs
 }
 
 const DEFAULT_COMMAND_TIMEOUT_MS = 15 * 60_000;
@@ -190,12 +191,13 @@ export async function prepareEnvironment(
   }
   const env = setupEnv({ source, caches, worktree, pathPrepend: toolBins });
   const stamps = { worktree: worktree.stamps, shared: caches.stamps };
-  // Steps that use a shared cache (fetched tools, installs, the GOCACHE seed; not the
-  // venv's creation): all warm = a cached setup.
+  const stepDeps =
+    input.agentWritten === true ? { ...deps, runner: deps.agentRunner ?? createSandboxedSetupRunner() } : deps;
+  // Steps that use a shared cache (tools, installs, the GOCACHE seed): all warm = cached.
   const cacheUsers: SetupStepReport[] = [...steps];
   for (const step of thePlan.steps) {
     deps.heartbeat?.(step.command);
-    const report = await runStep({ deps, step, input, env, stamps, timeoutMs });
+    const report = await runStep({ deps: stepDeps, step, input, env, stamps, timeoutMs });
     steps.push(report);
     if (step.caches.length > 0) cacheUsers.push(report);
   }
@@ -238,7 +240,6 @@ export async function prepareEnvironment(
     steps,
     cached: cacheUsers.length > 0 && cacheUsers.every((s) => s.cacheHit),
     sandbox,
-    // Only a step that ran can have left files behind (a fetched tool lives in the cache).
     warnings: steps.some((s) => s.status === SetupStepStatus.Ran || s.status === SetupStepStatus.FailedOptional)
       ? await setupLeftovers(input.worktreePath)
       : [],

@@ -42,16 +42,31 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
-export function createExecaSetupRunner(options: { readonly redact?: Redact } = {}): SetupProcessRunner {
+/** What is started for a request: the program, its arguments and its whole environment. */
+export interface SetupLaunch {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** The request's command line under bash, in the request's environment, on the host. */
+const onHost = (request: SetupProcessRequest): Promise<SetupLaunch> =>
+  Promise.resolve({ file: 'bash', args: ['-c', request.command], env: request.env });
+
+export function createExecaSetupRunner(
+  options: { readonly redact?: Redact; readonly launch?: (request: SetupProcessRequest) => Promise<SetupLaunch> } = {},
+): SetupProcessRunner {
+  const launch = options.launch ?? onHost;
   return {
     async run(request) {
       // The worker's secrets as they are now (a key may be rotated while the worker runs).
       const redact = options.redact ?? redactorForEnv(process.env);
       const started = Date.now();
       const text = new CappedText(OUTPUT_CAP_CHARS);
-      const child = execa('bash', ['-c', request.command], {
+      const how = await launch(request);
+      const child = execa(how.file, [...how.args], {
         cwd: request.cwd,
-        env: request.env,
+        env: how.env,
         extendEnv: false,
         stdin: 'ignore',
         buffer: false,

@@ -33,6 +33,11 @@ export interface SandboxRequest {
    * checkpoint index beside its marker); never for a command the agent chose.
    */
   readonly harnessWritable?: readonly string[];
+  /**
+   * The host's network even when the sandbox policy has none: for the commands of an
+   * agent-written setup only, which fetch what the tests need (agent-setup.md).
+   */
+  readonly network?: boolean;
   readonly warn?: (message: string) => void;
 }
 
@@ -171,7 +176,7 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
       ? [...protectedFiles(request.dir, dirs.commonDir, dirs.gitDir), path.join(dirs.commonDir, 'hooks')]
       : [],
   };
-  const privateNetwork = sandboxNetworkFromEnv() === 'none';
+  const privateNetwork = request.network !== true && sandboxNetworkFromEnv() === 'none';
   const { file, args } = isolatedArgv(isolation, { command: request.command, view, privateNetwork });
   return { file, args, env, isolation };
 }
