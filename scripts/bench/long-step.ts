@@ -1,6 +1,6 @@
 /**
  * The `tokens` phase's workload: one long scripted step of a work kind, run by the real
- * tool loop (runStepQuery) against the offline model server, so what it bills is what the
+ * tool loop (runQueryStep) against the offline model server, so what it bills is what the
  * request builder, the prompt cache and context management make of it. 40 model turns:
  * 39 tool calls of a realistic mix (source files of a few KB, test runs of ~6 KB, greps,
  * edits, one build log cut to the 16 000-character tool limit), then the final answer.
@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { anthropicLlmClient } from '../../src/activities/model/anthropic-llm-client.js';
 import type { LlmClient, LlmUsage } from '../../src/activities/model/llm-client.js';
-import { runStepQuery, type StepQueryOutcome } from '../../src/activities/model/step-query.js';
-import type { StepQueryRequest } from '../../src/contracts/activities.js';
+import { runQueryStep, type QueryStepOutcome } from '../../src/activities/model/query-step.js';
+import type { QueryStepRequest } from '../../src/contracts/activities.js';
 import type { ContextManagement } from '../../src/contracts/model-options.js';
 import { createModelServer } from '../../src/dev/model-server/model-server.js';
 import type { SessionRule, SessionScript } from '../../src/dev/model-server/session-script.js';
@@ -118,7 +118,7 @@ export function longStepSession(): SessionScript {
 
 /** What one run of the long step billed, turn by turn. */
 export interface LongStepRun {
-  readonly outcome: StepQueryOutcome;
+  readonly outcome: QueryStepOutcome;
   readonly turns: readonly LlmUsage[];
 }
 
@@ -148,7 +148,7 @@ export async function runLongStep(model: string, contextManagement: ContextManag
       },
     };
     const read = (p: string): string => readFileSync(join(PROJECT_ROOT, 'prompts', p), 'utf8');
-    const input: StepQueryRequest = {
+    const input: QueryStepRequest = {
       workflowId: 'bench-tokens',
       issue: 1,
       stepId: STEP,
@@ -165,7 +165,7 @@ export async function runLongStep(model: string, contextManagement: ContextManag
       budget: {},
     };
     const ctx = { heartbeat: () => undefined, signal: new AbortController().signal };
-    const outcome = await runStepQuery({ llm, log: () => undefined, keepAliveMs: 600_000 }, input, ctx);
+    const outcome = await runQueryStep({ llm, log: () => undefined, keepAliveMs: 600_000 }, input, ctx);
     return { outcome, turns };
   } finally {
     await server.close();

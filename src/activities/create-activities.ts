@@ -10,7 +10,7 @@ import { resolveC3lPrompt } from '../definition/c3l/resolve-c3l-prompt.js';
 import { checkExternalState } from './deliver/local-boundary-hook.js';
 import { runBoundaryHook } from './deliver/run-boundary-hook.js';
 import { reportNoChange } from './deliver/report-no-change.js';
-import { runStepQuery, type StepQueryOutcome } from './model/step-query.js';
+import { runQueryStep, type QueryStepOutcome } from './model/query-step.js';
 import { githubToolFor } from './tools/github-tool-deps.js';
 import { runRemoteBoundaryHook } from './deliver/remote-boundary-hook.js';
 import { isRepoUrl } from '../contracts/repo-url.js';
@@ -28,7 +28,7 @@ import { environmentForRun } from './environment/environment-for-run.js';
 import { createArtifactStore, validatorArtifactDir } from './artifacts/artifact-store.js';
 import { evaluateCustomVerdict } from './completion/custom-verdict.js';
 import { runStepRunner } from './runner/run-step-runner.js';
-import { toStepQueryRequest } from './step/step-request.js';
+import { toQueryStepRequest } from './step/step-request.js';
 import { createStepInputCache } from './step/step-input-cache.js';
 import { createDefinitionSnapshots } from './definition-snapshot/definition-snapshots.js';
 import { createSnapshotStore } from './definition-snapshot/snapshot-store.js';
@@ -111,7 +111,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     }),
     queryStep: edge(async (raw) => {
       const input = { ...raw, artifactsDir: remote.artifactsDir(raw.artifactsDir) };
-      const request = await toStepQueryRequest(await snapshots.query(input), stepInputs);
+      const request = await toQueryStepRequest(await snapshots.query(input), stepInputs);
       // The github tool reads the repository's GitHub identity from this host's checkout (a remote run's clone).
       const tools =
         input.tools?.github === undefined
@@ -125,7 +125,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
       const ranNothing = (result: { readonly toolsUsed: readonly string[] }): boolean =>
         Context.current().info.attempt === 1 && result.toolsUsed.length === 0;
       // What the tools wrote, on a first attempt only (an earlier attempt's tools are not in the record).
-      const wrote = (result: StepQueryOutcome): readonly string[] | undefined =>
+      const wrote = (result: QueryStepOutcome): readonly string[] | undefined =>
         Context.current().info.attempt === 1 ? result.changedPaths : undefined;
       const { changedPaths: _wrote, ...output } = await withWorktreeCheckpoint(
         input.worktreePath,
@@ -138,7 +138,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
             input.worktreePath,
             () =>
               withHeartbeat((hb) =>
-                runStepQuery(
+                runQueryStep(
                   {
                     llm: deps.llm(),
                     bashEnv: deps.bashEnv,

@@ -96,7 +96,7 @@ export interface ResolvedSchema {
 }
 
 /** What the step's conversation itself needs: prompts and schemas resolved. */
-export interface StepQueryRequest extends Omit<
+export interface QueryStepRequest extends Omit<
   QueryStepInput,
   'system' | 'prompt' | 'stepPrompt' | 'stepSchema' | 'guidance' | 'retryAddendum' | 'answer' | 'stepKind'
 > {

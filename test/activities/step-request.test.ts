@@ -12,7 +12,7 @@ import { FailureType } from '../../src/contracts/failures.js';
 import { stepPromptInput, stepSchemaInput, systemPromptInput } from '../../src/contracts/step-inputs.js';
 import { loadAgentDefinitionOrThrow } from '../../src/definition/load/load-agent-definition.js';
 import { createStepInputCache } from '../../src/activities/step/step-input-cache.js';
-import { toStepQueryRequest } from '../../src/activities/step/step-request.js';
+import { toQueryStepRequest } from '../../src/activities/step/step-request.js';
 
 const AGENT = join(import.meta.dirname, '..', 'fixtures', 'agents', 'intents');
 
@@ -40,7 +40,7 @@ async function oneActivityInput(extra: Partial<QueryStepInput> = {}): Promise<Qu
 }
 
 test('the activity resolves the step prompt, appends operator guidance, and resolves the schema', async () => {
-  const request = await toStepQueryRequest(await oneActivityInput({ guidance: 'look at sum.js first' }));
+  const request = await toQueryStepRequest(await oneActivityInput({ guidance: 'look at sum.js first' }));
   assert.match(request.prompt, /<operator_guidance>\nlook at sum\.js first\n<\/operator_guidance>$/);
   assert.ok(request.prompt.length > 'look at sum.js first'.length + 40, request.prompt);
   assert.equal(typeof request.schema.full, 'object');
@@ -49,16 +49,16 @@ test('the activity resolves the step prompt, appends operator guidance, and reso
 });
 
 test('a text prompt (a retry prompt) is used as is', async () => {
-  const request = await toStepQueryRequest(await oneActivityInput({ prompt: 'RETRY: fix the test' }));
+  const request = await toQueryStepRequest(await oneActivityInput({ prompt: 'RETRY: fix the test' }));
   assert.equal(request.prompt, 'RETRY: fix the test');
 });
 
 test('a run resolves its schema once: later steps reuse it from the cache', async () => {
   const cache = createStepInputCache();
   const input = await oneActivityInput();
-  await toStepQueryRequest(input, cache);
+  await toQueryStepRequest(input, cache);
   const size = cache.size;
-  await toStepQueryRequest({ ...input, iteration: 2 }, cache);
+  await toQueryStepRequest({ ...input, iteration: 2 }, cache);
   assert.equal(cache.size, size, 'system prompt and schema are cached, not resolved again');
 });
 
@@ -66,7 +66,7 @@ test('an unresolvable schema is a schema failure', async () => {
   const input = await oneActivityInput();
   const broken = { ...input, stepSchema: { ...input.stepSchema!, file: 'missing.schema.json' } };
   await assert.rejects(
-    toStepQueryRequest(broken),
+    toQueryStepRequest(broken),
     (err: unknown) => AgentError.isInstance(err) && err.code === FailureType.SchemaResolution,
   );
 });

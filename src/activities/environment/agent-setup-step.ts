@@ -5,7 +5,7 @@
  * prepareEnvironment (networked, no secret, like `commands.setup`) and the preflight,
  * which decide. A first attempt takes an accepted proposal of an earlier run of the same
  * repository and lockfiles from the cache and asks no model. Its tool loop is the agents'
- * (runStepQuery: budget checked before every call, checkpoints, transcript).
+ * (runQueryStep: budget checked before every call, checkpoints, transcript).
  */
 import {
   AGENT_SETUP_ATTEMPTS,
@@ -16,14 +16,14 @@ import {
   type WriteEnvironmentSetupInput,
   type WriteEnvironmentSetupOutput,
 } from '../../contracts/agent-setup.js';
-import type { StepQueryRequest } from '../../contracts/activities.js';
+import type { QueryStepRequest } from '../../contracts/activities.js';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { HarnessStepKind } from '../../contracts/intents.js';
 import type { JsonObject } from '../../contracts/json.js';
 import { ZERO_USAGE } from '../../contracts/usage.js';
 import { HARNESS_TEMPLATES_DIR } from '../model/masked-placeholder.js';
-import { runStepQuery, type StepQueryContext, type StepQueryDeps } from '../model/step-query.js';
+import { runQueryStep, type QueryStepContext, type QueryStepDeps } from '../model/query-step.js';
 import { fill, readTemplate } from '../watch/comment-templates.js';
 import { readCachedSetup } from './agent-setup-cache.js';
 
@@ -93,9 +93,9 @@ export function proposalOf(output: Readonly<Record<string, unknown>>): AgentSetu
 }
 
 export async function writeEnvironmentSetup(
-  deps: StepQueryDeps & { readonly env?: Env },
+  deps: QueryStepDeps & { readonly env?: Env },
   input: WriteEnvironmentSetupInput,
-  ctx: StepQueryContext,
+  ctx: QueryStepContext,
 ): Promise<WriteEnvironmentSetupOutput> {
   if (input.tried.length === 0) {
     const cached = await readCachedSetup(input.worktreePath, deps.env ?? process.env);
@@ -105,7 +105,7 @@ export async function writeEnvironmentSetup(
     readTemplate('environment-setup-system', HARNESS_TEMPLATES_DIR),
     environmentSetupPrompt(input),
   ]);
-  const request: StepQueryRequest = {
+  const request: QueryStepRequest = {
     workflowId: input.workflowId,
     issue: input.issue,
     stepId: AGENT_SETUP_STEP_ID,
@@ -122,7 +122,7 @@ export async function writeEnvironmentSetup(
     readOnly: true,
     budget: input.budget,
   };
-  const answer = await runStepQuery(deps, request, ctx);
+  const answer = await runQueryStep(deps, request, ctx);
   return {
     ...proposalOf(answer.output),
     cached: false,

@@ -1,13 +1,13 @@
 /**
  * The tools' view of one step (ToolContext): its worktree and kind, the run it belongs
  * to (where the todo plan is kept, which issue the github tool acts on), the limits and
- * where the tools record what they changed. Built once per step by runStepQuery.
+ * where the tools record what they changed. Built once per step by runQueryStep.
  */
-import type { StepQueryRequest } from '../../contracts/activities.js';
+import type { QueryStepRequest } from '../../contracts/activities.js';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { ChangedPaths } from '../tools/changed-paths.js';
 import { DEFAULT_TOOL_LIMITS, type LogFn, type ToolContext } from '../tools/tool-types.js';
-import type { StepQueryDeps } from './step-query.js';
+import type { QueryStepDeps } from './query-step.js';
 
 export interface StepToolScope {
   readonly signal: AbortSignal;
@@ -16,7 +16,7 @@ export interface StepToolScope {
   readonly changes: ChangedPaths;
 }
 
-export function stepToolContext(deps: StepQueryDeps, input: StepQueryRequest, scope: StepToolScope): ToolContext {
+export function stepToolContext(deps: QueryStepDeps, input: QueryStepRequest, scope: StepToolScope): ToolContext {
   return {
     changes: scope.changes,
     worktreePath: input.worktreePath,

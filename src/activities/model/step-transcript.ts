@@ -3,7 +3,7 @@
  * and cost, written to the artifact store when the step ends, and named in a typed failure
  * so an operator can see what the model did.
  */
-import type { StepQueryRequest } from '../../contracts/activities.js';
+import type { QueryStepRequest } from '../../contracts/activities.js';
 import { AgentError } from '../../contracts/errors.js';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { LlmToolDefinition } from './llm-client.js';
@@ -11,7 +11,7 @@ import type { StepState } from './step-state.js';
 
 export async function writeTranscript(
   store: ArtifactStore,
-  input: StepQueryRequest,
+  input: QueryStepRequest,
   state: StepState,
   stopReason: string,
   outcome: string,
@@ -39,7 +39,7 @@ export async function writeTranscript(
 export async function withTranscript(
   error: unknown,
   store: ArtifactStore,
-  input: StepQueryRequest,
+  input: QueryStepRequest,
   state: StepState,
   signal: AbortSignal,
   offered: readonly LlmToolDefinition[],

@@ -8,7 +8,7 @@ import type {
   QueryStepInput,
   ResolvePromptInput,
   ResolveSchemaInput,
-  StepQueryRequest,
+  QueryStepRequest,
 } from '../../contracts/activities.js';
 import { withOperatorGuidance, withRetryAddendum } from '../../contracts/step-inputs.js';
 import type { AnsweredQuestion } from '../../contracts/human-loop.js';
@@ -25,7 +25,7 @@ import { resolveStepSchema } from '../../definition/schema/resolve-step-schema.j
  * resolved here (plus operator guidance); the schema is the `stepSchema` resolved here
  * (once per run with a cache).
  */
-export async function toStepQueryRequest(input: QueryStepInput, cache?: StepInputCache): Promise<StepQueryRequest> {
+export async function toQueryStepRequest(input: QueryStepInput, cache?: StepInputCache): Promise<QueryStepRequest> {
   const once = <I, O>(value: I, resolve: (i: I) => Promise<O>): Promise<O> =>
     cache === undefined ? resolve(value) : cache.get(input.workflowId, value, resolve);
   const {

@@ -1,7 +1,7 @@
 /**
  * The `ask` tool (issue 40): the model asks the people on the issue one question,
  * optionally with the answers it offers, instead of guessing. It runs nothing: a
- * checked call ends the step's tool loop at once (step-query.ts), with no further model
+ * checked call ends the step's tool loop at once (query-step.ts), with no further model
  * call; the workflow posts the question on the issue and waits, durably, for an answer,
  * and the step runs again with the answer quoted in its prompt. A bad call is an error
  * result the model can fix, like any other tool's.

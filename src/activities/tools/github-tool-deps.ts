@@ -13,7 +13,7 @@ export interface GitHubToolPorts {
   readonly boundary: { readonly gitHub: GitHubConnector };
 }
 
-/** `{ github }` for StepQueryDeps when the agent integrates GitHub, else `{}`. */
+/** `{ github }` for QueryStepDeps when the agent integrates GitHub, else `{}`. */
 export function githubToolFor(
   ports: GitHubToolPorts,
   settings: StepToolSettings | undefined,

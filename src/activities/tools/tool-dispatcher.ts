@@ -71,7 +71,7 @@ export async function executeTool(call: ToolUseRequest, ctx: ToolContext, label:
     case 'github':
       return runGitHub(input, ctx, policy.github, label);
     case 'ask': {
-      // A checked question never gets here: it ends the step (step-query.ts).
+      // A checked question never gets here: it ends the step (query-step.ts).
       const checked = checkAsk(input);
       return checked.ok
         ? { content: 'waiting for an answer', isError: false }

@@ -21,7 +21,7 @@ import type { VerdictArgs } from '../completion/verdict-check.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
-import { runModelStep } from './model-step.js';
+import { scheduleQueryStep } from './schedule-query-step.js';
 import { planForApproval } from './plan-gate.js';
 import { runRunnerStep } from './runner-step.js';
 
@@ -39,7 +39,7 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
   session.apply(beginIteration, iteration, step.stepKind);
   if (step.runner !== undefined) return runRunnerStep(ctx, session, step, step.runner, iteration);
 
-  const queried = await runModelStep(ctx, session, step);
+  const queried = await scheduleQueryStep(ctx, session, step);
   if (queried.kind !== 'answered') {
     // A step stopped by the budget or by its question did not complete: it keeps its iteration number.
     if (queried.kind === 'budget-exhausted' || queried.kind === 'question') session.apply(uncountIteration, iteration);

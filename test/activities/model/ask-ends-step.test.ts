@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runStepQuery } from '../../../src/activities/model/step-query.js';
+import { runQueryStep } from '../../../src/activities/model/query-step.js';
 import type { SessionScript } from '../../../src/dev/model-server/session-script.js';
 import { GOOD_ANSWER, makeRepo, recordingCtx, stepInput, withServer } from './step-fixtures.js';
 
@@ -33,7 +33,7 @@ test('ask ends the step with the question; the turn’s other calls do not run',
     ],
   };
   await withServer(script, async (server, deps) => {
-    const out = await runStepQuery(deps, stepInput({ worktreePath: worktree }), recordingCtx());
+    const out = await runQueryStep(deps, stepInput({ worktreePath: worktree }), recordingCtx());
     assert.deepEqual(out.question, { question: 'Add or subtract?', choices: ['add', 'subtract'] });
     assert.deepEqual(out.output, {});
     assert.equal(out.turns, 1);
@@ -60,7 +60,7 @@ test('a malformed ask is an error result the model reads; the step goes on', asy
     ],
   };
   await withServer(script, async (_server, deps) => {
-    const out = await runStepQuery(deps, stepInput(), recordingCtx());
+    const out = await runQueryStep(deps, stepInput(), recordingCtx());
     assert.equal(out.question, undefined);
     assert.deepEqual(out.output, GOOD_ANSWER);
   });

@@ -9,7 +9,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { anthropicLlmClient, CONTEXT_MANAGEMENT_BETA } from '../../../src/activities/model/anthropic-llm-client.js';
-import { runStepQuery } from '../../../src/activities/model/step-query.js';
+import { runQueryStep } from '../../../src/activities/model/query-step.js';
 import { DEFAULT_CONTEXT_MANAGEMENT, type ContextManagement } from '../../../src/contracts/model-options.js';
 import { GOOD_ANSWER, recordingCtx, stepInput } from './step-fixtures.js';
 
@@ -80,7 +80,7 @@ async function runStep(url: string, contextManagement?: ContextManagement) {
     ...base,
     model: { ...base.model, maxTurnsPerStep: 20, ...(contextManagement ? { contextManagement } : {}) },
   };
-  return runStepQuery({ llm, log: () => {}, keepAliveMs: 600_000 }, input, recordingCtx());
+  return runQueryStep({ llm, log: () => {}, keepAliveMs: 600_000 }, input, recordingCtx());
 }
 
 test('the default collapses older turns on the wire and keeps the transcript whole', async () => {

@@ -10,7 +10,7 @@ import type { QueryStepOutput } from '../../../src/contracts/activities.js';
 import { AgentError } from '../../../src/contracts/errors.js';
 import { anthropicLlmClient, splitBaseUrl } from '../../../src/activities/model/anthropic-llm-client.js';
 import { redactorForEnv } from '../../../src/activities/edge/secret-redactor.js';
-import { runStepQuery } from '../../../src/activities/model/step-query.js';
+import { runQueryStep } from '../../../src/activities/model/query-step.js';
 import { createModelServer } from '../../../src/dev/model-server/model-server.js';
 import type { SessionRule } from '../../../src/dev/model-server/session-script.js';
 import { GOOD_ANSWER, recordingCtx, stepInput } from './step-fixtures.js';
@@ -27,7 +27,7 @@ async function runAgainst(
     const baseURL = userinfo ? server.url.replace('://', `://proxyuser:${CANARY_PASS}@`) : server.url;
     const env = { ANTHROPIC_API_KEY: CANARY_KEY, ANTHROPIC_BASE_URL: baseURL };
     const llm = anthropicLlmClient({ apiKey: CANARY_KEY, baseURL, redact: redactorForEnv(env), malformedPauseMs: 10 });
-    const outcome: { output?: QueryStepOutput; error?: unknown } = await runStepQuery(
+    const outcome: { output?: QueryStepOutput; error?: unknown } = await runQueryStep(
       { llm, log: () => {} },
       stepInput(),
       recordingCtx(),
@@ -87,7 +87,7 @@ test('credentials in the base URL become a Basic auth header and leave the URL',
 test('an unreachable base URL with credentials: the failure names the endpoint without them', async () => {
   const baseURL = `http://proxyuser:${CANARY_PASS}@127.0.0.1:9`;
   const llm = anthropicLlmClient({ apiKey: CANARY_KEY, baseURL });
-  const error = await runStepQuery({ llm, log: () => {} }, stepInput(), recordingCtx()).then(
+  const error = await runQueryStep({ llm, log: () => {} }, stepInput(), recordingCtx()).then(
     () => assert.fail('expected a failure'),
     (e: unknown) => e,
   );

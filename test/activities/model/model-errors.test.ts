@@ -8,7 +8,7 @@ import {
 } from '../../../src/activities/model/anthropic-llm-client.js';
 import type { LlmRequest } from '../../../src/activities/model/llm-client.js';
 import { parseRetryAfterMs } from '../../../src/activities/model/model-errors.js';
-import { runStepQuery } from '../../../src/activities/model/step-query.js';
+import { runQueryStep } from '../../../src/activities/model/query-step.js';
 import { createModelServer } from '../../../src/dev/model-server/model-server.js';
 import type { RuleRespond } from '../../../src/dev/model-server/session-script.js';
 import { recordingCtx, stepInput } from './step-fixtures.js';
@@ -17,7 +17,7 @@ async function failWith(respond: RuleRespond): Promise<{ error: AgentError; requ
   const server = await createModelServer({ session: { name: 'err', rules: [{ id: 'e', when: {}, respond }] } });
   try {
     const deps = { llm: anthropicLlmClient({ apiKey: 'sk-ant-tsecret1', baseURL: server.url }), log: () => {} };
-    const error = await runStepQuery(deps, stepInput(), recordingCtx()).then(
+    const error = await runQueryStep(deps, stepInput(), recordingCtx()).then(
       () => assert.fail('expected a failure'),
       (e: unknown) => e,
     );
@@ -86,7 +86,7 @@ test('a scripting gap (no rule matched) is loud', async () => {
   const server = await createModelServer({ session: { name: 'none', rules: [] } });
   try {
     const deps = { llm: anthropicLlmClient({ apiKey: 'x', baseURL: server.url }), log: () => {} };
-    await assert.rejects(runStepQuery(deps, stepInput(), recordingCtx()), /no rule matched: .*turn=0/s);
+    await assert.rejects(runQueryStep(deps, stepInput(), recordingCtx()), /no rule matched: .*turn=0/s);
   } finally {
     await server.close();
   }

@@ -1,11 +1,11 @@
-/** Shared fixtures for step-query tests: a temp git repo, a step input, a server. */
+/** Shared fixtures for query-step tests: a temp git repo, a step input, a server. */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { StepQueryRequest } from '../../../src/contracts/activities.js';
+import type { QueryStepRequest } from '../../../src/contracts/activities.js';
 import { anthropicLlmClient } from '../../../src/activities/model/anthropic-llm-client.js';
-import type { StepQueryContext, StepQueryDeps } from '../../../src/activities/model/step-query.js';
+import type { QueryStepContext, QueryStepDeps } from '../../../src/activities/model/query-step.js';
 import { createModelServer, type ModelServer } from '../../../src/dev/model-server/model-server.js';
 import type { SessionScript } from '../../../src/dev/model-server/session-script.js';
 
@@ -38,7 +38,7 @@ export function makeRepo(): string {
   return dir;
 }
 
-export function stepInput(overrides: Partial<StepQueryRequest> = {}): StepQueryRequest {
+export function stepInput(overrides: Partial<QueryStepRequest> = {}): QueryStepRequest {
   return {
     workflowId: 'agent-issue-7',
     issue: 7,
@@ -51,8 +51,8 @@ export function stepInput(overrides: Partial<StepQueryRequest> = {}): StepQueryR
     issueContext: 'Issue #7: sum() subtracts instead of adding.',
     prompt: 'STEP initial.issue: fix the issue, then answer with JSON.',
     schema: {
-      full: STEP_SCHEMA as unknown as StepQueryRequest['schema']['full'],
-      api: STEP_SCHEMA as unknown as StepQueryRequest['schema']['api'],
+      full: STEP_SCHEMA as unknown as QueryStepRequest['schema']['full'],
+      api: STEP_SCHEMA as unknown as QueryStepRequest['schema']['api'],
     },
     model: { model: 'claude-sonnet-4-6', maxTokens: 4096, maxTurnsPerStep: 10 },
     readOnly: false,
@@ -65,18 +65,18 @@ export const GOOD_ANSWER = { stepId: 'initial.issue', summary: 'fixed sum', next
 
 export async function withServer<T>(
   script: SessionScript,
-  fn: (server: ModelServer, deps: StepQueryDeps) => Promise<T>,
+  fn: (server: ModelServer, deps: QueryStepDeps) => Promise<T>,
 ): Promise<T> {
   const server = await createModelServer({ session: script });
   try {
-    const deps: StepQueryDeps = { llm: anthropicLlmClient({ apiKey: 'offline', baseURL: server.url }), log: () => {} };
+    const deps: QueryStepDeps = { llm: anthropicLlmClient({ apiKey: 'offline', baseURL: server.url }), log: () => {} };
     return await fn(server, deps);
   } finally {
     await server.close();
   }
 }
 
-export interface RecordingCtx extends StepQueryContext {
+export interface RecordingCtx extends QueryStepContext {
   readonly beats: unknown[];
 }
 

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { StepQueryContext } from '../../../src/activities/model/step-query.js';
-import { runStepQuery } from '../../../src/activities/model/step-query.js';
+import type { QueryStepContext } from '../../../src/activities/model/query-step.js';
+import { runQueryStep } from '../../../src/activities/model/query-step.js';
 import type { SessionScript } from '../../../src/dev/model-server/session-script.js';
 import { GOOD_ANSWER, makeRepo, stepInput, withServer } from './step-fixtures.js';
 
@@ -23,7 +23,7 @@ const SCRIPT: SessionScript = {
   ],
 };
 
-interface Attempt extends StepQueryContext {
+interface Attempt extends QueryStepContext {
   readonly beats: unknown[];
 }
 
@@ -49,10 +49,10 @@ test('the worker dies after an answer arrived and before any heartbeat got throu
   await withServer(SCRIPT, async (server, deps) => {
     const input = stepInput({ worktreePath: makeRepo() });
     // Checkpoint 1 is turn 0's answer; the worker dies before its tools run.
-    await assert.rejects(runStepQuery(deps, input, attempt('run-a/1', { dieAtBeat: 1 })), /worker died/);
+    await assert.rejects(runQueryStep(deps, input, attempt('run-a/1', { dieAtBeat: 1 })), /worker died/);
     assert.equal(server.stats().requests, 1);
     // The server never saw a heartbeat: the retry has no details, only the same execution.
-    const out = await runStepQuery(deps, input, attempt('run-a/1'));
+    const out = await runQueryStep(deps, input, attempt('run-a/1'));
     assert.deepEqual(out.output, GOOD_ANSWER);
     assert.deepEqual(turnsAsked(server.stats().log), [0, 1, 2], 'each turn was sent exactly once');
     assert.equal(out.turns, 3);
@@ -64,10 +64,10 @@ test('a stale heartbeat (throttled) loses to the newer checkpoint on disk', asyn
   await withServer(SCRIPT, async (server, deps) => {
     const input = stepInput({ worktreePath: makeRepo() });
     const first = attempt('run-b/1', { dieAtBeat: 3 }); // 1: t0 answer, 2: t0 tools, 3: t1 answer
-    await assert.rejects(runStepQuery(deps, input, first), /worker died/);
+    await assert.rejects(runQueryStep(deps, input, first), /worker died/);
     assert.equal(server.stats().requests, 2);
     // Only the first checkpoint reached the server before the worker died.
-    const out = await runStepQuery(deps, input, attempt('run-b/1', { resumeFrom: first.beats[0] }));
+    const out = await runQueryStep(deps, input, attempt('run-b/1', { resumeFrom: first.beats[0] }));
     assert.deepEqual(out.output, GOOD_ANSWER);
     assert.deepEqual(turnsAsked(server.stats().log), [0, 1, 2]);
     assert.equal(readFileSync(path.join(input.worktreePath, 'log.txt'), 'utf8'), 'ran\nran\n', 'no tool ran twice');
@@ -77,9 +77,9 @@ test('a stale heartbeat (throttled) loses to the newer checkpoint on disk', asyn
 test('the final answer checkpointed before the worker died is returned without another request', async () => {
   await withServer(SCRIPT, async (server, deps) => {
     const input = stepInput({ worktreePath: makeRepo() });
-    await assert.rejects(runStepQuery(deps, input, attempt('run-c/1', { dieAtBeat: 5 })), /worker died/);
+    await assert.rejects(runQueryStep(deps, input, attempt('run-c/1', { dieAtBeat: 5 })), /worker died/);
     assert.equal(server.stats().requests, 3);
-    const out = await runStepQuery(deps, input, attempt('run-c/1'));
+    const out = await runQueryStep(deps, input, attempt('run-c/1'));
     assert.deepEqual(out.output, GOOD_ANSWER);
     assert.equal(server.stats().requests, 3, 'the paid-for final answer was used');
     assert.ok(out.usage.inputTokens > 0, 'usage of the dead attempt is carried over');
@@ -89,8 +89,8 @@ test('the final answer checkpointed before the worker died is returned without a
 test('another execution of the same step (e.g. after a workflow reset) starts over', async () => {
   await withServer(SCRIPT, async (server, deps) => {
     const input = stepInput({ worktreePath: makeRepo() });
-    await assert.rejects(runStepQuery(deps, input, attempt('run-d/1', { dieAtBeat: 2 })), /worker died/);
-    const out = await runStepQuery(deps, input, attempt('run-e/1'));
+    await assert.rejects(runQueryStep(deps, input, attempt('run-d/1', { dieAtBeat: 2 })), /worker died/);
+    const out = await runQueryStep(deps, input, attempt('run-e/1'));
     assert.deepEqual(out.output, GOOD_ANSWER);
     assert.deepEqual(turnsAsked(server.stats().log), [0, 0, 1, 2]);
   });

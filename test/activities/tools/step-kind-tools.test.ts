@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runStepQuery } from '../../../src/activities/model/step-query.js';
+import { runQueryStep } from '../../../src/activities/model/query-step.js';
 import { toolPolicyFor } from '../../../src/activities/tools/tool-policy.js';
 import { stepTools } from '../../../src/activities/tools/tool-dispatcher.js';
 import { stepReadOnly, STEP_KIND_ACCESS } from '../../../src/contracts/step-kind-tools.js';
@@ -119,7 +119,7 @@ test('a verification step that tries to edit a file is refused (editor and bash)
       readOnly: review.readOnly,
       prompt: `${P}: review the change.`,
     });
-    const out = await runStepQuery({ ...deps, keepAliveMs: 600_000 }, input, recordingCtx());
+    const out = await runQueryStep({ ...deps, keepAliveMs: 600_000 }, input, recordingCtx());
     assert.equal(out.turns, 5, 'every refusal was seen by the next turn (the rules require it)');
     assert.equal(server.stats().unmatched, 0);
     const transcript = JSON.parse(readFileSync(out.transcript.path, 'utf8')) as {

@@ -2,7 +2,7 @@
  * What a model step takes out of the run's state before it runs, in one transition: the
  * operator's guidance, a verdict's retry addendum, a retry prompt and a person's answer,
  * each cleared so the next step does not see it again (a step that does not run to an
- * answer puts them back: model-step.ts `keepForRerun`).
+ * answer puts them back: schedule-query-step.ts `keepForRerun`).
  */
 import type { AnsweredQuestion } from '../../../contracts/human-loop.js';
 import type { RunState } from './run-state.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { AgentError } from '../../../src/contracts/errors.js';
-import { runStepQuery } from '../../../src/activities/model/step-query.js';
+import { runQueryStep } from '../../../src/activities/model/query-step.js';
 import type { SessionScript } from '../../../src/dev/model-server/session-script.js';
 import { GOOD_ANSWER, makeRepo, recordingCtx, stepInput, withServer } from './step-fixtures.js';
 
@@ -45,7 +45,7 @@ test('tool loop: bash and the editor run in the worktree, the answer is validate
     const input = stepInput({ worktreePath: worktree });
     const ctx = recordingCtx();
     // No keep-alive beat in between: on a loaded machine one would repeat a checkpoint below.
-    const out = await runStepQuery({ ...deps, keepAliveMs: 600_000 }, input, ctx);
+    const out = await runQueryStep({ ...deps, keepAliveMs: 600_000 }, input, ctx);
     assert.deepEqual(out.output, GOOD_ANSWER);
     assert.equal(out.turns, 4);
     assert.equal(out.stopReason, 'end_turn');
@@ -87,7 +87,7 @@ test('one repair turn on an invalid answer, then success', async () => {
     ],
   };
   await withServer(script, async (server, deps) => {
-    const out = await runStepQuery(deps, stepInput(), recordingCtx());
+    const out = await runQueryStep(deps, stepInput(), recordingCtx());
     assert.deepEqual(out.output, GOOD_ANSWER);
     assert.equal(out.turns, 2);
     assert.deepEqual(server.stats().byRule, { bad: 1, fixed: 1 });
@@ -100,7 +100,7 @@ test('a second invalid answer fails with STRUCTURED_OUTPUT_INVALID and the issue
     rules: [{ id: 'bad', when: { promptContains: P }, respond: { rawText: 'not json' } }],
   };
   await withServer(script, async (server, deps) => {
-    await assert.rejects(runStepQuery(deps, stepInput(), recordingCtx()), (error: unknown) => {
+    await assert.rejects(runQueryStep(deps, stepInput(), recordingCtx()), (error: unknown) => {
       assert.ok(AgentError.isInstance(error));
       assert.equal(error.code, 'STRUCTURED_OUTPUT_INVALID');
       assert.equal(error.retryable, false);
@@ -122,7 +122,7 @@ test('schema issues are reported to the model in the repair turn', async () => {
   };
   await withServer(script, async (_server, deps) => {
     const ctx = recordingCtx();
-    const out = await runStepQuery(deps, stepInput(), ctx);
+    const out = await runQueryStep(deps, stepInput(), ctx);
     const transcript = JSON.parse(readFileSync(out.transcript.path, 'utf8')) as {
       messages: Array<{ content: Array<{ text?: string }> }>;
     };
@@ -145,10 +145,10 @@ test('resume after a crash continues at the next turn without re-running tools',
   await withServer(script, async (server, deps) => {
     const input = stepInput({ worktreePath: worktree });
     const first = recordingCtx({ crashAtTurn: 2 });
-    await assert.rejects(runStepQuery(deps, input, first), /simulated worker crash/);
+    await assert.rejects(runQueryStep(deps, input, first), /simulated worker crash/);
     assert.equal(server.stats().requests, 2);
     const resumeFrom = first.beats.at(-1);
-    const out = await runStepQuery(deps, input, recordingCtx({ resumeFrom }));
+    const out = await runQueryStep(deps, input, recordingCtx({ resumeFrom }));
     assert.deepEqual(out.output, GOOD_ANSWER);
     assert.equal(out.turns, 4);
     const turns = server.stats().log.map((entry) => entry.turn);
@@ -176,7 +176,7 @@ test('a token budget stops before the call that would exceed it', async () => {
   };
   await withServer(script, async (server, deps) => {
     await assert.rejects(
-      runStepQuery(deps, stepInput({ budget: { maxTokens: 1500 } }), recordingCtx()),
+      runQueryStep(deps, stepInput({ budget: { maxTokens: 1500 } }), recordingCtx()),
       (error: unknown) => {
         assert.ok(AgentError.isInstance(error));
         assert.equal(error.code, 'BUDGET_EXHAUSTED');
@@ -192,7 +192,7 @@ test('a token budget stops before the call that would exceed it', async () => {
 test('a USD budget already spent fails closed before the first call', async () => {
   const script: SessionScript = { name: 'usd', rules: [{ id: 'x', when: {}, respond: { json: GOOD_ANSWER } }] };
   await withServer(script, async (server, deps) => {
-    await assert.rejects(runStepQuery(deps, stepInput({ budget: { maxUsd: 0 } }), recordingCtx()), {
+    await assert.rejects(runQueryStep(deps, stepInput({ budget: { maxUsd: 0 } }), recordingCtx()), {
       code: 'BUDGET_EXHAUSTED',
     });
     assert.equal(server.stats().requests, 0);
@@ -205,7 +205,7 @@ test('max turns per step is enforced', async () => {
     rules: [{ id: 'again', when: {}, respond: { toolUse: [{ name: 'bash', input: { command: 'true' } }] } }],
   };
   await withServer(script, async (server, deps) => {
-    await assert.rejects(runStepQuery(deps, stepInput({ budget: { maxTurnsPerStep: 3 } }), recordingCtx()), {
+    await assert.rejects(runQueryStep(deps, stepInput({ budget: { maxTurnsPerStep: 3 } }), recordingCtx()), {
       code: 'BUDGET_EXHAUSTED',
     });
     assert.equal(server.stats().requests, 3);
@@ -230,7 +230,7 @@ test('a 1 MB tool output stays out of the output and the conversation', async ()
   };
   await withServer(script, async (server, deps) => {
     const ctx = recordingCtx();
-    const out = await runStepQuery(deps, stepInput(), ctx);
+    const out = await runQueryStep(deps, stepInput(), ctx);
     assert.ok(JSON.stringify(out).length < 16_000);
     assert.equal(server.stats().unmatched, 0);
     const transcript = readFileSync(out.transcript.path, 'utf8');
@@ -253,7 +253,7 @@ test('cancellation stops a long bash command quickly', async () => {
     const started = Date.now();
     setTimeout(() => controller.abort(new Error('cancelled by test')), 500);
     await assert.rejects(
-      runStepQuery(deps, stepInput(), recordingCtx({ signal: controller.signal })),
+      runQueryStep(deps, stepInput(), recordingCtx({ signal: controller.signal })),
       /cancelled by test/,
     );
     assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
@@ -270,7 +270,7 @@ test('cancellation aborts a slow model call', async () => {
     const started = Date.now();
     setTimeout(() => controller.abort(new Error('cancelled by test')), 300);
     await assert.rejects(
-      runStepQuery(deps, stepInput(), recordingCtx({ signal: controller.signal })),
+      runQueryStep(deps, stepInput(), recordingCtx({ signal: controller.signal })),
       /cancelled by test/,
     );
     assert.ok(Date.now() - started < 5_000);
@@ -287,7 +287,7 @@ test('refusal and context-window stops fail typed', async () => {
       rules: [{ id: 'x', when: {}, respond: { text: 'no', stopReason } }],
     };
     await withServer(script, async (_server, deps) => {
-      await assert.rejects(runStepQuery(deps, stepInput(), recordingCtx()), { code });
+      await assert.rejects(runQueryStep(deps, stepInput(), recordingCtx()), { code });
     });
   }
 });
@@ -302,7 +302,7 @@ test('max_tokens: one concise retry, then a typed failure; pause_turn continues'
     ],
   };
   await withServer(script, async (_server, deps) => {
-    const out = await runStepQuery(deps, stepInput(), recordingCtx());
+    const out = await runQueryStep(deps, stepInput(), recordingCtx());
     assert.equal(out.turns, 3);
   });
   const always: SessionScript = {
@@ -310,7 +310,7 @@ test('max_tokens: one concise retry, then a typed failure; pause_turn continues'
     rules: [{ id: 'cut', when: {}, respond: { rawText: '{', stopReason: 'max_tokens' } }],
   };
   await withServer(always, async (server, deps) => {
-    await assert.rejects(runStepQuery(deps, stepInput(), recordingCtx()), { code: 'STRUCTURED_OUTPUT_INVALID' });
+    await assert.rejects(runQueryStep(deps, stepInput(), recordingCtx()), { code: 'STRUCTURED_OUTPUT_INVALID' });
     assert.equal(server.stats().requests, 2);
   });
 });
@@ -340,13 +340,13 @@ test('an unknown model is priced fail-closed, and the step warns naming it', asy
     const warnings: string[] = [];
     const log: typeof deps.log = (level, message) => void (level === 'warn' && warnings.push(message));
     const base = stepInput();
-    const out = await runStepQuery(
+    const out = await runQueryStep(
       { ...deps, log },
       { ...base, model: { ...base.model, model: 'claude-opus-9' } },
       recordingCtx(),
     );
     assert.equal(warnings.filter((w) => w.startsWith('model claude-opus-9 has no price')).length, 1);
-    const known = await runStepQuery(deps, stepInput(), recordingCtx());
+    const known = await runQueryStep(deps, stepInput(), recordingCtx());
     assert.ok(out.costUsd > known.costUsd, 'priced as the most expensive model');
   });
 });

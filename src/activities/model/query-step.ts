@@ -7,7 +7,7 @@
  * attempt's heartbeat details and the cancellation signal as `ctx`: this module does
  * not import @temporalio/activity.
  */
-import type { StepQueryRequest, QueryStepOutput } from '../../contracts/activities.js';
+import type { QueryStepRequest, QueryStepOutput } from '../../contracts/activities.js';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { totalTokens } from '../../contracts/usage.js';
@@ -35,7 +35,7 @@ import { decideOutcome } from './turn-outcome.js';
 import { stepToolContext } from './step-tool-context.js';
 import { withTranscript, writeTranscript } from './step-transcript.js';
 
-export interface StepQueryDeps {
+export interface QueryStepDeps {
   readonly llm: LlmClient;
   /** Overrides the default USD price table. */
   readonly prices?: PriceTable;
@@ -51,7 +51,7 @@ export interface StepQueryDeps {
   readonly github?: GitHubToolBackend;
 }
 
-export interface StepQueryContext {
+export interface QueryStepContext {
   heartbeat(details: unknown): void;
   readonly resumeFrom?: unknown;
   readonly signal: AbortSignal;
@@ -68,13 +68,13 @@ const SUMMARY_CHARS = 1000;
  * The step's output plus the paths its editor wrote (undefined when unknown: bash ran, or
  * the step resumed). For the worktree checkpoint only: stripped before history.
  */
-export type StepQueryOutcome = QueryStepOutput & { readonly changedPaths?: readonly string[] };
+export type QueryStepOutcome = QueryStepOutput & { readonly changedPaths?: readonly string[] };
 
-export async function runStepQuery(
-  deps: StepQueryDeps,
-  input: StepQueryRequest,
-  ctx: StepQueryContext,
-): Promise<StepQueryOutcome> {
+export async function runQueryStep(
+  deps: QueryStepDeps,
+  input: QueryStepRequest,
+  ctx: QueryStepContext,
+): Promise<QueryStepOutcome> {
   const log = deps.log ?? defaultLog;
   const store = createArtifactStore(
     stepArtifactDir(input.artifactsDir, input.workflowId, input.stepId, input.iteration),

@@ -1,6 +1,6 @@
 /**
- * runModelStep: one step's model query, the workflow side of the `queryStep` activity
- * (named apart from it). One activity resolves the step's schema and prompt and runs the
+ * scheduleQueryStep: one step's model query, the workflow side of the `queryStep` activity
+ * (one name family for the step call, listed in CONTRIBUTING.md). One activity resolves the step's schema and prompt and runs the
  * tool loop. Schema failures (resolution or an invalid final answer) are counted toward
  * schema fail-fast: two in a row end the run with FAILED_SCHEMA_RESOLUTION.
  */
@@ -37,7 +37,7 @@ import type { RunContext } from '../run/run-context.js';
 import { stepAsked } from './asked-step.js';
 
 type PromptParts = Pick<QueryStepInput, 'prompt' | 'stepPrompt' | 'guidance' | 'retryAddendum' | 'answer'>;
-export type ModelStepOutcome = { readonly kind: 'answered'; readonly answer: QueryStepOutput } | IterationOutcome;
+export type QueryStepResult = { readonly kind: 'answered'; readonly answer: QueryStepOutput } | IterationOutcome;
 
 function schemaFailure(session: RunSession, step: StepDefinition, message: string): IterationOutcome {
   session.apply(countSchemaFailure, message);
@@ -76,11 +76,11 @@ function basePromptInput(ctx: RunContext, session: RunSession, step: StepDefinit
  * The step's prompt as the activity resolves it: a pending retry prompt as text, else the
  * step's own prompt input; operator guidance travels alongside and is appended there.
  */
-export async function runModelStep(
+export async function scheduleQueryStep(
   ctx: RunContext,
   session: RunSession,
   step: StepDefinition,
-): Promise<ModelStepOutcome> {
+): Promise<QueryStepResult> {
   const { guidance, addendum, prompt: retryPrompt, answer } = session.take(takeStepInputs);
   let prompt: PromptParts;
   const answered = answer === undefined ? {} : { answer };
@@ -121,7 +121,7 @@ async function runModelActivity(
   step: StepDefinition,
   resolution: PromptParts & Pick<QueryStepInput, 'stepSchema'>,
   rerun: StepRerun,
-): Promise<ModelStepOutcome> {
+): Promise<QueryStepResult> {
   try {
     const answer = await onRunHost(ctx, session, (onHost, workspace) =>
       modelActivities.queryStep.executeWithOptions(
