@@ -11,9 +11,10 @@
  * `write-tree` (cache-tree: only the changed directories are rehashed) record the same
  * tree a full `add --all` would, without scanning a 100 000-file worktree.
  */
-import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { FailureType } from '../../../contracts/failures.js';
 import { gitOrThrow } from '../git/git.js';
+import { copyIndexKeepingItsTime } from './copy-index.js';
 
 export interface CheckpointIndex {
   /** The index file (GIT_INDEX_FILE of the checkpoint's git calls). */
@@ -65,9 +66,5 @@ export async function reseedIndex(
     FailureType.WorktreeFailed,
   );
   await rm(index.file, { force: true });
-  const copied = await copyFile(own, index.file).then(
-    () => true,
-    () => false,
-  );
-  if (!copied) await readTreeHead().catch(() => undefined);
+  if (!(await copyIndexKeepingItsTime(own, index.file))) await readTreeHead().catch(() => undefined);
 }

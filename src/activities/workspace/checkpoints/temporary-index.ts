@@ -6,12 +6,13 @@
  * the agent's private one when it has its own repository)
  * and is removed afterwards, whatever happens.
  */
-import { copyFile, lstat, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FailureType } from '../../../contracts/failures.js';
 import { gitOrThrow } from '../git/git.js';
 import { gitDirsOf } from '../git/git-state-snapshot.js';
 import { privateRepoOf } from '../private-repo/private-repo-layout.js';
+import { copyIndexKeepingItsTime } from './copy-index.js';
 
 /** Runs git in the worktree against the temporary index; throws WORKTREE_FAILED with git's message. */
 export type IndexedGit = (args: readonly string[], env?: Readonly<Record<string, string>>) => Promise<string>;
@@ -49,16 +50,5 @@ async function adminDirOnHost(worktreePath: string): Promise<string> {
  */
 export async function seedFromWorktreeIndex(worktreePath: string, git: IndexedGit, indexFile: string): Promise<void> {
   const own = join(await adminDirOnHost(worktreePath), 'index');
-  // Only a regular file: the agent may have made its index a symlink to a worker secret.
-  const regular = await lstat(own).then(
-    (info) => info.isFile(),
-    () => false,
-  );
-  const copied =
-    regular &&
-    (await copyFile(own, indexFile).then(
-      () => true,
-      () => false,
-    ));
-  if (!copied) await git(['read-tree', 'HEAD']).catch(() => undefined);
+  if (!(await copyIndexKeepingItsTime(own, indexFile))) await git(['read-tree', 'HEAD']).catch(() => undefined);
 }

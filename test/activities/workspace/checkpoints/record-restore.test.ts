@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
@@ -136,6 +136,38 @@ test('nested repositories with no commit are left out, not a reason to record no
   const files = (await main('ls-tree', '-r', '--name-only', recorded.commit)).split('\n');
   assert.ok(files.includes('kept.txt'), files.join(','));
   assert.ok(!files.some((f) => f.startsWith('sub') || f.startsWith('fixtures')), files.join(','));
+});
+
+/**
+ * A same-size rewrite within the second of the worktree index's write: git compares times
+ * to the second here, so only the index's own time marks the entry as doubtful (racy).
+ * Returns once the rewrite really landed in that second (it retries when the second ran out).
+ */
+async function racyRewrite(path: string): Promise<void> {
+  const index = join(repo.dir, '.git', 'worktrees', 'issue-7', 'index');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
+    await writeFile(join(tree, path), 'before\n');
+    await wt('add', path);
+    await wt('commit', '-q', '-m', 'recorded by the agent');
+    await writeFile(join(tree, path), 'after!\n');
+    const second = (file: string): number => Math.floor(statSync(file).mtimeMs / 1000);
+    if (second(join(tree, path)) === second(index)) {
+      // The checkpoint comes a second later, as it would after the step's last tool call.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      return;
+    }
+  }
+  throw new Error('could not rewrite within the second of the index write (a very busy machine)');
+}
+
+test('a same-size edit in the second of the last index write is recorded (the stat cache is not trusted past it)', async () => {
+  await racyRewrite('src/racy.txt');
+  const temporary = await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 1), 'step 1');
+  assert.equal(await main('show', `${temporary.commit}:src/racy.txt`), 'after!', 'from a temporary index');
+  const index = checkpointIndexOf(join(repo.dir, '.git', 'agent', 'racy.json'));
+  const kept = await recordWorktreeCheckpoint(tree, checkpointRef(WORKFLOW_ID, 7, 2), 'step 2', { index });
+  assert.equal(await main('show', `${kept.commit}:src/racy.txt`), 'after!', "from the checkpoint's own index");
 });
 
 test('restoring brings back the files, branch and index of a checkpoint and removes what came later', async () => {
