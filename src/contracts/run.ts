@@ -43,8 +43,8 @@ export interface RunInput {
   readonly setup?: readonly string[];
   /**
    * The model may write the setup where detection ends (docs/environments/agent-setup.md):
-   * set by the client from `.agent/config.json` (on when `environment.agentSetup` is true and
-   * neither `commands.setup` nor `commands.test` is configured); absent: off.
+   * set by the client from `.agent/config.json` (on unless `environment.agentSetup` is false
+   * or `commands.setup` / `commands.test` are configured); absent: off.
    */
   readonly agentSetup?: boolean;
   readonly repoInstructions?: string;

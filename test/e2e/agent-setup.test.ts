@@ -27,8 +27,7 @@ const SETUP = 'sh tools/bootstrap.sh';
 const TEST = 'sh t/run.sh';
 
 const FILES = {
-  // The user lets the model write the setup (off by default).
-  '.agent/config.json': '{ "environment": { "agentSetup": true } }\n',
+  // No .agent/config.json: the model writes the setup by default.
   'README.md': `# calc.sh\n\nShell arithmetic. Tests: \`${SETUP}\` once, then \`${TEST}\` (TAP).\n`,
   '.gitignore': '.deps/\n',
   'lib/calc.sh': ['# Integer arithmetic for the shell.', 'add() { echo $(($1 + $2)); }', BUGGY, ''].join('\n'),

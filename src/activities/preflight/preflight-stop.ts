@@ -42,9 +42,9 @@ const CONFIG_KEY: Readonly<Record<string, RepoCommandKey>> = {
 };
 
 const SETUP = '`commands.setup` of .agent/config.json (setup has the network; the preflight and the agent run offline)';
-/** Where the test command cannot run, the model may write the setup, if the user lets it. */
+/** This stop is reached only when the model was not let to write the setup: say how it would be. */
 const AGENT_SETUP_HINT =
-  '; or let the model write the setup and the test command: "environment": {"agentSetup": true} in .agent/config.json (docs/environments/agent-setup.md)';
+  '; or let the model write the setup and the test command: it does where detection ends unless .agent/config.json sets "environment": {"agentSetup": false}, commands.setup or commands.test (docs/environments/agent-setup.md)';
 const NAMED_RUNNERS =
   'node:test, mocha, jest, vitest, pytest, go test, cargo test, Maven Surefire, CTest, Automake (make check)';
 

@@ -43,7 +43,7 @@ export const REPO_CONFIG_SCHEMA = {
         },
       ],
     },
-    /** `agentSetup: true`: let the model write the setup where detection ends (docs/environments/agent-setup.md). */
+    /** `agentSetup: false`: never let the model write the setup where detection ends (docs/environments/agent-setup.md). */
     environment: {
       type: 'object',
       additionalProperties: false,

@@ -26,9 +26,10 @@ export interface RepoSettings {
   /** `commands.setup` as a list: the environment phase runs it instead of detecting. */
   readonly setup?: readonly string[];
   /**
-   * The model may write the setup where detection ends: only when `environment.agentSetup`
-   * is true (its commands run like configured setup, outside the sandbox: the user opts in),
-   * and never over the user's own `commands.setup` or `commands.test`.
+   * The model may write the setup where detection ends: on unless `environment.agentSetup`
+   * is false (its commands run in the agent's sandbox, with the network: the step that writes
+   * them sees the repository but not the issue), and never over the user's own
+   * `commands.setup` or `commands.test`.
    */
   readonly agentSetup: boolean;
   readonly notes: readonly string[];
@@ -74,7 +75,7 @@ export async function repoSettings(repoPath: string): Promise<RepoSettings> {
     instructions: instructions.text,
     ...(agentDir === undefined ? {} : { agentDir }),
     ...(setup === undefined ? {} : { setup }),
-    agentSetup: config.environment?.agentSetup === true && setup === undefined && config.commands?.test === undefined,
+    agentSetup: config.environment?.agentSetup !== false && setup === undefined && config.commands?.test === undefined,
     notes,
   };
 }

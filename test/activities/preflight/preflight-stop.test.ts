@@ -77,8 +77,8 @@ test('npm test --silent without a package.json: exit 254 with no output stops th
   assert.match(err.message, /no model request was made/);
   assert.match(err.message, /\(no output\)/);
   assert.match(err.message, /To fix: set `commands\.test` in \.agent\/config\.json to a command that runs/);
-  // The agent-written setup is off by default: the way to turn it on is named.
-  assert.match(err.message, /or let the model write the setup .*"agentSetup": true.*agent-setup\.md/);
+  // This stop means the agent-written setup was off: what turns it off is named.
+  assert.match(err.message, /or let the model write the setup .*"agentSetup": false.*agent-setup\.md/);
   assert.equal(err.where, '.agent/config.json#/commands/test');
   assert.equal(err.details?.['cause'], 'could-not-run');
   assert.equal(err.details?.['exitCode'], 254);

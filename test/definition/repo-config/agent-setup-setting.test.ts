@@ -1,7 +1,7 @@
 /**
  * `environment.agentSetup` of `.agent/config.json` (docs/environments/agent-setup.md): the
- * agent-written setup is off by default (its commands run outside the sandbox: the user
- * opts in), on when the file says true, and never offered
+ * agent-written setup is on by default (its commands run in the agent's sandbox), off when
+ * the file says false, and never offered
  * over the user's own `commands.setup` or `commands.test`; a value that is not a boolean is
  * refused with its pointer, not taken as "on". Every starter passes it (configuredRunFields).
  */
@@ -28,9 +28,9 @@ async function withConfig<T>(config: unknown, fn: (repo: string) => Promise<T>):
 const allowed = (config: unknown): Promise<boolean> =>
   withConfig(config, async (repo) => (await repoSettings(repo)).agentSetup);
 
-test('off by default, with or without a config file; on when the file says true', async () => {
-  assert.equal(await allowed(undefined), false);
-  assert.equal(await allowed({ environment: {} }), false);
+test('on by default, with or without a config file; off when the file says false', async () => {
+  assert.equal(await allowed(undefined), true);
+  assert.equal(await allowed({ environment: {} }), true);
   assert.equal(await allowed({ environment: { agentSetup: false } }), false);
   assert.equal(await allowed({ environment: { agentSetup: true } }), true);
 });
@@ -50,7 +50,7 @@ test('every starter passes it: configuredRunFields says agentSetup only when on'
   await withConfig({ environment: { agentSetup: true } }, async (repo) => {
     assert.equal(configuredRunFields(await repoSettings(repo)).agentSetup, true);
   });
-  await withConfig(undefined, async (repo) => {
+  await withConfig({ environment: { agentSetup: false } }, async (repo) => {
     assert.equal('agentSetup' in configuredRunFields(await repoSettings(repo)), false);
   });
 });
