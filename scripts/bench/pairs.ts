@@ -18,6 +18,7 @@ import {
 import { runInProcess } from './in-process.js';
 import { note } from './log.js';
 import { newRepo } from './repos.js';
+import { countRoundTrips, type RoundTrips } from './round-trips.js';
 import { check, intentsInput, uniq, warmUp } from './runs.js';
 import { stepsSession } from './sessions.js';
 import { withWorker } from './workers.js';
@@ -28,12 +29,20 @@ export interface PairResult {
   readonly durableStepMs: number[];
   readonly inProcessStepMs: number[];
   readonly breakdowns: TimeBreakdown[];
+  readonly roundTrips: RoundTrips[];
 }
 
 export async function pairs(ctx: BenchContext, steps: number, latencyMs: number, reps: number): Promise<PairResult> {
   const model = await createModelServer({ session: stepsSession({ steps, latencyMs }) });
   const artifactsDir = join(ctx.dir, 'artifacts');
-  const out: PairResult = { durableMs: [], inProcessMs: [], durableStepMs: [], inProcessStepMs: [], breakdowns: [] };
+  const out: PairResult = {
+    durableMs: [],
+    inProcessMs: [],
+    durableStepMs: [],
+    inProcessStepMs: [],
+    breakdowns: [],
+    roundTrips: [],
+  };
   try {
     await withWorker(ctx, model, async (taskQueue) => {
       // One warm-up run each (module loading, bundle in the worker's isolate, JIT).
@@ -60,6 +69,7 @@ export async function pairs(ctx: BenchContext, steps: number, latencyMs: number,
         out.durableMs.push(d.wallMs);
         out.durableStepMs.push(median(intervals(facts.stepEnds)));
         out.breakdowns.push(await timeBreakdown(d.handle));
+        out.roundTrips.push(countRoundTrips((await d.handle.fetchHistory()).events ?? [], steps));
         const b = await newRepo();
         const p = await withTimeout(
           runInProcess(intentsInput(b.repoPath, b.issue, artifactsDir, steps), model.url),

@@ -24,6 +24,9 @@ export const overhead: BenchPhase = {
     // A regression guard against the workflow-queue floor: the best measured was 2.55 (issue 29).
     { key: 'overheadVsFloor', unit: '×', max: 3 },
     { key: 'perStepHistoryEvents', unit: '' },
+    // Counted, not timed (round-trips.ts): workflow and activity tasks, steady state per step and the rest.
+    { key: 'roundTripsPerStep', unit: '' },
+    { key: 'fixedRoundTrips', unit: '' },
   ],
   title: (cfg) => `overhead (${cfg.overheadSteps} steps at ${cfg.overheadLatencyMs} ms, ${cfg.overheadReps} rep)`,
   async run(ctx) {
@@ -51,6 +54,15 @@ export const overhead: BenchPhase = {
     for (const [type, v] of Object.entries(b.byActivity)) {
       figures[`perStepActivity_${type}`] = { count: per(v.count), queueMs: per(v.queueMs), execMs: per(v.execMs) };
     }
+    // The same in every repetition (the run issues the same commands): the first one's.
+    const trips = r.roundTrips[0]!;
+    figures.roundTripsPerStep = trips.perStep;
+    figures.fixedRoundTrips = trips.fixed;
+    figures.roundTripsPerRun = trips.perRun;
+    figures.workflowTasksPerRun = trips.workflowTasks;
+    figures.activityTasksPerRun = trips.activityTasks;
+    figures.localActivitiesPerRun = trips.localActivities;
+    figures.activityTasksByType = trips.activitiesByType;
     if (typeof results.floorMsPerStep === 'number' && results.floorMsPerStep > 0)
       figures.overheadVsFloor = roundTo(Number(figures.overheadMsPerStep) / results.floorMsPerStep, 2);
     if (typeof results.floorHostQueueMsPerStep === 'number' && results.floorHostQueueMsPerStep > 0)
@@ -58,6 +70,13 @@ export const overhead: BenchPhase = {
         Number(figures.overheadMsPerStep) / results.floorHostQueueMsPerStep,
         2,
       );
+    note(
+      `  round trips: ${trips.perStep} per step, ${trips.fixed} fixed (${trips.workflowTasks} workflow tasks, ${trips.activityTasks} activity tasks, ${trips.localActivities} local activities per run: ` +
+        Object.entries(trips.activitiesByType)
+          .map(([k, v]) => `${k} ×${v}`)
+          .join(', ') +
+        ')',
+    );
     note(
       `  durable run, per step: ${figures.perStepActivities} activities (queue ${figures.perStepActivityQueueMs} ms, exec ${figures.perStepActivityExecMs} ms), ` +
         `${figures.perStepWorkflowTasks} workflow tasks (queue ${figures.perStepWorkflowTaskQueueMs} ms, exec ${figures.perStepWorkflowTaskExecMs} ms); ` +
