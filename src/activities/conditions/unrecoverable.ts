@@ -16,59 +16,18 @@
  * The tool-reported patterns only count when the output names no failing test: a
  * runner that ran and reported failures was found, whatever a test printed.
  */
+import { MISSING_TOOL, type UnrecoverablePattern } from '../../definition/ecosystems/ecosystem.js';
+import { ECOSYSTEMS } from '../../definition/ecosystems/ecosystem-registry.js';
 import { parseTestFailures, testFailures } from './test-reports/parse-test-failures.js';
 
-interface Pattern {
-  readonly match: RegExp;
-  readonly reason: string;
-}
-
-const MISSING_TOOL = 'command not found; install it (or the project dependencies) or fix the validator command';
-
-/** Checked in order against stderr then stdout; the first match gives the reason. */
-export const ENVIRONMENT_PATTERNS: readonly Pattern[] = [
+/** The shell's own "not found", then each ecosystem's patterns in registry order; the first match gives the reason. */
+export const ENVIRONMENT_PATTERNS: readonly UnrecoverablePattern[] = [
   // sh: 1: mocha: not found / bash: line 1: jest: command not found / /bin/sh: go: command not found
   {
     match: /^(?:\/\S+\/)?(?:ba|da|z)?sh: (?:line )?(?:\d+: )?[^\s:]+: (?:command )?not found\s*$/m,
     reason: MISSING_TOOL,
   },
-  // pnpm: ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL  Command "vitest" not found; yarn 1: error Command "mocha" not found.
-  { match: /\bCommand "[^"]+" not found\b/, reason: MISSING_TOOL },
-  // yarn berry: Usage Error: command not found: mocha / zsh-style `command not found: x`
-  { match: /\bcommand not found: \S+/i, reason: MISSING_TOOL },
-  { match: /npx canceled due to missing packages/, reason: MISSING_TOOL },
-  {
-    match: /could not determine executable to run/,
-    reason: 'npx could not find the executable; install the project dependencies or fix the validator command',
-  },
-  {
-    match: /node_modules missing, did you mean to install\?/,
-    reason: 'dependencies are not installed (node_modules missing); run the install step',
-  },
-  { match: /\bMissing script: "?[^"\s]+"?/, reason: 'the package has no such script; fix the validator command' },
-  // `python -m pytest` without pytest: `/usr/bin/python3: No module named pytest` (the runner itself).
-  {
-    match: /^\S*python[\d.]*(?:\.exe)?: No module named [\w.]+\s*$/m,
-    reason: 'the test runner is not installed in this Python; install it or fix the validator command',
-  },
-  // pytest without the plugin an option needs (`--cov` without pytest-cov).
-  {
-    match: /^(?:\S*pytest|python[\d.]* -m pytest): error: unrecognized arguments: /m,
-    reason: 'the test runner rejects its arguments (a plugin not installed?); install it or fix the validator command',
-  },
-  {
-    match:
-      /^go: (?:cannot find main module|go\.mod file not found)|does not contain main module or its selected dependencies/m,
-    reason: 'go cannot find the module (no go.mod here); fix the validator command or its directory',
-  },
-  {
-    match: /^error: could not find `Cargo\.toml`/m,
-    reason: 'cargo cannot find Cargo.toml; fix the validator command or its directory',
-  },
-  {
-    match: /^error: no such command: `[^`]+`/m,
-    reason: 'cargo has no such subcommand; install it or fix the validator command',
-  },
+  ...ECOSYSTEMS.flatMap((ecosystem) => ecosystem.unrecoverable ?? []),
 ];
 
 export function unrecoverableReason(result: {

@@ -4,7 +4,7 @@
  * (`pnpm@9.15.0+sha512…`), and the frozen install that puts `node_modules` in the
  * worktree itself (not the user's checkout's, which node would find by walking up).
  */
-import { NODE_LOCKFILES } from '../../definition/repo-config/detect-commands.js';
+import { NODE_LOCKFILES } from '../../definition/ecosystems/node-ecosystem.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';

@@ -1,7 +1,8 @@
 /**
  * The environment plan of a worktree: `commands.setup` of `.agent/config.json` when
  * given (run in order, replacing detection), else one plan per ecosystem found in the
- * worktree's files (Node, Python, Go, Rust, Maven, CMake; several may apply). Every choice carries a
+ * worktree's files (Node, Python, Go, Rust, Maven, CMake here; the registry's ecosystems that
+ * plan their own setup through registry-setup.ts; several may apply). Every choice carries a
  * one-line reason, as detect-commands does for the test command.
  */
 import { access } from 'node:fs/promises';
@@ -14,6 +15,8 @@ import { detectMaven } from './detect-maven.js';
 import { detectNode } from './detect-node.js';
 import { detectPython, type PythonPlan, type PythonTools } from './detect-python.js';
 import type { PlannedStep, ToolRequest } from './planned-step.js';
+import { ECOSYSTEMS } from '../../definition/ecosystems/ecosystem-registry.js';
+import { planRegistrySetups, type FetchedPythonApp } from './registry-setup.js';
 
 export interface EnvironmentPlan {
   readonly detected: readonly string[];
@@ -28,29 +31,12 @@ export interface EnvironmentPlan {
   readonly rust: boolean;
   /** A pom.xml at the root: the agent's Maven gets the shared local repository, read-only. */
   readonly maven: boolean;
+  /** Python applications a registry setup fetched (nox): on PATH for setup and, read-only, in the sandbox. */
+  readonly pythonApps: readonly FetchedPythonApp[];
 }
 
-const LOCKFILE_NAMES = [
-  'package.json',
-  'package-lock.json',
-  'npm-shrinkwrap.json',
-  'pnpm-lock.yaml',
-  'yarn.lock',
-  'bun.lockb',
-  'bun.lock',
-  'pyproject.toml',
-  'setup.cfg',
-  'setup.py',
-  'requirements.txt',
-  'uv.lock',
-  'poetry.lock',
-  'pdm.lock',
-  'go.mod',
-  'go.sum',
-  'Cargo.toml',
-  'Cargo.lock',
-  'pom.xml',
-];
+/** The manifests and lockfiles a configured setup is keyed by, in registry order. */
+const SETUP_INPUTS = ECOSYSTEMS.flatMap((ecosystem) => ecosystem.setupInputs);
 
 const exists = (file: string): Promise<boolean> =>
   access(file).then(
@@ -64,7 +50,7 @@ export async function planConfigured(
   caches: CacheLayout,
 ): Promise<EnvironmentPlan> {
   const inputs: string[] = [];
-  for (const name of LOCKFILE_NAMES) if (await exists(path.join(dir, name))) inputs.push(name);
+  for (const name of SETUP_INPUTS) if (await exists(path.join(dir, name))) inputs.push(name);
   const steps = commands.map((command, i): PlannedStep => ({
     id: `setup-${i}`,
     ecosystem: Ecosystem.Configured,
@@ -80,6 +66,7 @@ export async function planConfigured(
     go: false,
     rust: false,
     maven: await exists(path.join(dir, 'pom.xml')),
+    pythonApps: [],
   };
 }
 
@@ -134,6 +121,9 @@ export async function planDetected(options: {
     detected.push(cmake.detected);
     steps.push(...cmake.steps);
   }
+  const registry = await planRegistrySetups({ dir, caches, python: options.python.python });
+  detected.push(...registry.detected);
+  steps.push(...registry.steps);
   if (detected.length === 0)
     detected.push(
       'no ecosystem detected (no package.json, Python project, go.mod, Cargo.toml or pom.xml): nothing to set up',
@@ -147,5 +137,6 @@ export async function planDetected(options: {
     go,
     rust,
     maven: maven !== undefined,
+    pythonApps: registry.pythonApps,
   };
 }

@@ -5,7 +5,7 @@
  * agent-written setup's inside it), then persist what later commands need
  * (environment-file). Idempotent: a retry skips steps whose stamp and output are there.
  */
-import { mkdir, realpath } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import {
   SetupStepStatus,
@@ -22,6 +22,7 @@ import { planConfigured, planDetected, type EnvironmentPlan } from './detect-set
 import { asAgentWritten } from './agent-written-plan.js';
 import { supportsPipPython } from './detect-python.js';
 import { readPythonProject } from './python-project.js';
+import { pythonBasePrefix } from './python-base.js';
 import { writeEnvironmentReport } from './environment-file.js';
 import { seedGoCache } from './go-cache-seed.js';
 import { ensureTool, onPath } from './package-manager-tool.js';
@@ -189,6 +190,8 @@ export async function prepareEnvironment(
     if (tool.binDir) toolBins.push(tool.binDir);
     if (tool.prefix) toolPrefixes.push(tool.prefix);
   }
+  toolBins.push(...thePlan.pythonApps.map((app) => app.binDir));
+  toolPrefixes.push(...thePlan.pythonApps.map((app) => app.prefix));
   const env = setupEnv({ source, caches, worktree, pathPrepend: toolBins });
   const stamps = { worktree: worktree.stamps, shared: caches.stamps };
   const stepDeps =
@@ -201,17 +204,11 @@ export async function prepareEnvironment(
     steps.push(report);
     if (step.caches.length > 0) cacheUsers.push(report);
   }
-  let pythonBase: string | undefined;
-  if (thePlan.venv !== undefined) {
-    const probe = await deps.runner.run({
-      command: `'${thePlan.venv}/bin/python' -c 'import sys; print(sys.base_prefix)'`,
-      cwd: input.worktreePath,
-      env,
-      timeoutMs: 60_000,
-    });
-    const base = probe.output.trim().split('\n').pop();
-    if (probe.exitCode === 0 && base) pythonBase = await realpath(base).catch(() => base);
-  }
+  const basePython = thePlan.venv !== undefined ? `${thePlan.venv}/bin/python` : thePlan.pythonApps[0]?.python;
+  const pythonBase =
+    basePython === undefined
+      ? undefined
+      : await pythonBasePrefix({ runner: deps.runner, python: basePython, cwd: input.worktreePath, env });
   if (thePlan.go) {
     await mkdir(caches.goBuild, { recursive: true });
     const seed = await seedGoCache({

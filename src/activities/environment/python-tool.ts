@@ -75,15 +75,33 @@ function installCommand(
       );
     }
     case PythonManager.Poetry:
-    case PythonManager.Pdm: {
-      const done = `${prefix}/.complete`;
+    case PythonManager.Pdm:
       // PDM 2.29 does not cap hishel, and hishel 2 dropped the module it imports.
-      const requirements = manager === PythonManager.Pdm ? `pdm==${version} 'hishel<2'` : `poetry==${version}`;
-      return (
-        `test -f ${done} || { rm -rf ${prefix} && ${python} -m venv ${prefix} && ` +
-        `${prefix}/bin/python ${PIP} ${requirements} && mkdir ${prefix}/exposed && ` +
-        `ln -s ../bin/${manager} ${prefix}/exposed/${manager} && touch ${done}; }`
-      );
-    }
+      return venvAppCommand({
+        python,
+        prefix,
+        name: manager,
+        requirements: manager === PythonManager.Pdm ? `pdm==${version} 'hishel<2'` : `poetry==${version}`,
+      });
   }
+}
+
+/**
+ * A Python application in a venv of its own at its final path (a venv cannot be moved),
+ * marked complete only once its install succeeded (a half-made one is redone), its
+ * program alone in `<prefix>/exposed` (its bin holds the venv's python and pip too).
+ */
+export function venvAppCommand(options: {
+  readonly python: string;
+  readonly prefix: string;
+  readonly name: string;
+  readonly requirements: string;
+}): string {
+  const { python, prefix, name } = options;
+  const done = `${prefix}/.complete`;
+  return (
+    `test -f ${done} || { rm -rf ${prefix} && ${python} -m venv ${prefix} && ` +
+    `${prefix}/bin/python ${PIP} ${options.requirements} && mkdir ${prefix}/exposed && ` +
+    `ln -s ../bin/${name} ${prefix}/exposed/${name} && touch ${done}; }`
+  );
 }

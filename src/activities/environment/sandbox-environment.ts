@@ -41,7 +41,7 @@ export function sandboxEnvironment(options: {
   readonly worktree: WorktreeLayout;
   readonly toolBins: readonly string[];
   readonly toolPrefixes: readonly string[];
-  /** The venv's base interpreter prefix (`sys.base_prefix`), when a venv was made. */
+  /** The base interpreter prefix (`sys.base_prefix`) of the plan's venv or a fetched Python application. */
   readonly pythonBase?: string;
   /** GOFLAGS setup ran with: the build cache is keyed by them. */
   readonly goFlags?: string;
@@ -55,8 +55,9 @@ export function sandboxEnvironment(options: {
     pathPrepend.push(`${plan.venv}/bin`);
     env['VIRTUAL_ENV'] = plan.venv;
     readOnlyDirs.push(plan.venv);
-    if (options.pythonBase !== undefined) readOnlyDirs.push(options.pythonBase);
   }
+  // A fetched Python application's venvs (nox's) link to the same base interpreter.
+  if (options.pythonBase !== undefined) readOnlyDirs.push(options.pythonBase);
   if (plan.pythonTool !== undefined && plan.venv !== undefined) {
     // `uv run …`, `poetry run …` (a Makefile's test target) run in the venv setup installed.
     pathPrepend.push(plan.pythonTool.binDir);

@@ -1,0 +1,78 @@
+/**
+ * The setups ecosystems of the registry plan themselves (EcosystemModule.setup): each
+ * one's pinned Python application is fetched from PyPI into the shared tools dir
+ * (`<tools>/<name>-<version>`, a venv of its own, the way PDM and Poetry are), then its
+ * steps run with that application on PATH. The sandbox later gets the application's bin
+ * on PATH and its prefix and base interpreter read-only (sandbox-environment.ts).
+ */
+import path from 'node:path';
+import { Ecosystem } from '../../contracts/environment.js';
+import { ECOSYSTEMS } from '../../definition/ecosystems/ecosystem-registry.js';
+import type { EcosystemModule, PythonApp } from '../../definition/ecosystems/ecosystem.js';
+import type { CacheLayout } from './cache-layout.js';
+import { q, type PlannedStep } from './planned-step.js';
+import { venvAppCommand } from './python-tool.js';
+
+export interface FetchedPythonApp {
+  /** Holds the program alone: first on PATH for setup and in the sandbox. */
+  readonly binDir: string;
+  /** The app's venv, read-only in the sandbox. */
+  readonly prefix: string;
+  /** The venv's interpreter, asked for its base prefix (the sandbox must see it too). */
+  readonly python: string;
+}
+
+export interface RegistrySetups {
+  readonly detected: readonly string[];
+  readonly steps: readonly PlannedStep[];
+  readonly pythonApps: readonly FetchedPythonApp[];
+}
+
+function pythonAppStep(
+  app: PythonApp,
+  python: string,
+  caches: CacheLayout,
+): { step: PlannedStep; fetched: FetchedPythonApp } {
+  const prefix = path.join(caches.tools, `${app.name}-${app.version}`);
+  return {
+    step: {
+      id: `python-app-${app.name}`,
+      ecosystem: Ecosystem.Python,
+      command: venvAppCommand({
+        python: q(python),
+        prefix: q(prefix),
+        name: app.name,
+        requirements: `${app.name}==${app.version}`,
+      }),
+      reason: `python: ${app.name} ${app.version} from PyPI into ${prefix} (pip of ${python}; kept for later runs)`,
+      inputs: [],
+      caches: [`${app.name} ${app.version} ${prefix}`],
+      produces: path.join(prefix, 'bin', app.name),
+    },
+    fetched: { binDir: path.join(prefix, 'exposed'), prefix, python: path.join(prefix, 'bin', 'python') },
+  };
+}
+
+export async function planRegistrySetups(options: {
+  readonly dir: string;
+  readonly caches: CacheLayout;
+  /** The interpreter applications' venvs are made from. */
+  readonly python: string;
+  readonly ecosystems?: readonly EcosystemModule[];
+}): Promise<RegistrySetups> {
+  const detected: string[] = [];
+  const steps: PlannedStep[] = [];
+  const pythonApps: FetchedPythonApp[] = [];
+  for (const ecosystem of options.ecosystems ?? ECOSYSTEMS) {
+    const setup = await ecosystem.setup?.(options.dir);
+    if (setup === undefined) continue;
+    detected.push(setup.detected);
+    if (setup.pythonApp !== undefined) {
+      const app = pythonAppStep(setup.pythonApp, options.python, options.caches);
+      steps.push(app.step);
+      pythonApps.push(app.fetched);
+    }
+    for (const step of setup.steps) steps.push({ ...step, ecosystem: setup.ecosystem, caches: [] });
+  }
+  return { detected, steps, pythonApps };
+}

@@ -1,0 +1,29 @@
+/**
+ * Every ecosystem the harness knows, in detection order: the first whose files call for a
+ * test command gives it (Node before a C build that wraps it, Maven and Gradle before a
+ * stray Python file, nox only when nothing else found one), and unrecoverable patterns
+ * are checked in this order. Keyed by id so the compiler lists an id without a module.
+ */
+import { C_BUILD_ECOSYSTEM } from './c-build-ecosystem.js';
+import type { EcosystemId, EcosystemModule } from './ecosystem.js';
+import { GO_ECOSYSTEM } from './go-ecosystem.js';
+import { GRADLE_ECOSYSTEM } from './gradle-ecosystem.js';
+import { MAVEN_ECOSYSTEM } from './maven-ecosystem.js';
+import { NODE_ECOSYSTEM } from './node-ecosystem.js';
+import { NOX_ECOSYSTEM } from './nox-ecosystem.js';
+import { PYTHON_ECOSYSTEM } from './python-ecosystem.js';
+import { RUST_ECOSYSTEM } from './rust-ecosystem.js';
+
+const BY_ID = {
+  node: NODE_ECOSYSTEM,
+  'c-build': C_BUILD_ECOSYSTEM,
+  maven: MAVEN_ECOSYSTEM,
+  gradle: GRADLE_ECOSYSTEM,
+  python: PYTHON_ECOSYSTEM,
+  go: GO_ECOSYSTEM,
+  rust: RUST_ECOSYSTEM,
+  nox: NOX_ECOSYSTEM,
+} as const satisfies Record<EcosystemId, EcosystemModule>;
+
+/** In detection order (the object's key order). */
+export const ECOSYSTEMS: readonly EcosystemModule[] = Object.values(BY_ID);

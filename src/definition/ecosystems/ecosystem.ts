@@ -1,0 +1,87 @@
+/**
+ * What the harness knows of one ecosystem, gathered in one descriptor so that adding an
+ * ecosystem is one module, its test and its doc page: the shared machinery (test-command
+ * detection, the configured setup's inputs, unrecoverable output, detected setups, the
+ * sandbox's view of a fetched tool) iterates the registry (ecosystem-registry.ts) and
+ * names no ecosystem. It sits on the definition floor so that repo-config detection and
+ * every activity may import it; nothing in it runs a process.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Ecosystem } from '../../contracts/environment.js';
+import type { RepoCommands } from '../../contracts/repo-config.js';
+
+/** Closed set: one id per registry entry (the registry test checks each appears once). */
+export const EcosystemId = {
+  Node: 'node',
+  CBuild: 'c-build',
+  Maven: 'maven',
+  Gradle: 'gradle',
+  Python: 'python',
+  Go: 'go',
+  Rust: 'rust',
+  Nox: 'nox',
+} as const;
+export type EcosystemId = (typeof EcosystemId)[keyof typeof EcosystemId];
+
+export interface DetectedCommands {
+  readonly commands: RepoCommands;
+  /** One line per chosen command: what and why. */
+  readonly reasons: readonly string[];
+}
+
+/** Output that says the runner or its toolchain is missing, not that a test failed. */
+export interface UnrecoverablePattern {
+  readonly match: RegExp;
+  readonly reason: string;
+}
+
+/** The reason of every "runner not found" pattern. */
+export const MISSING_TOOL = 'command not found; install it (or the project dependencies) or fix the validator command';
+
+/** A Python application the ecosystem's setup needs, pinned, fetched from PyPI into the shared tools dir. */
+export interface PythonApp {
+  /** Its PyPI name, which is also its command (`nox`). */
+  readonly name: string;
+  readonly version: string;
+}
+
+/** A setup the ecosystem plans from the repository's files, run with the network before the agent starts. */
+export interface EcosystemSetup {
+  /** One line for the report: what was found and what runs. */
+  readonly detected: string;
+  /** What its steps are reported as preparing. */
+  readonly ecosystem: Ecosystem;
+  /** Fetched before the steps, on their PATH and (read-only) on the sandbox's, with its base interpreter. */
+  readonly pythonApp?: PythonApp;
+  readonly steps: readonly {
+    readonly id: string;
+    readonly command: string;
+    readonly reason: string;
+    /** Worktree-relative files whose content keys the step. */
+    readonly inputs: readonly string[];
+  }[];
+}
+
+export interface EcosystemModule {
+  readonly id: EcosystemId;
+  /** Its page in docs/environments/ (a test checks it exists). */
+  readonly docPage: string;
+  /** Root files whose content keys a configured `commands.setup` (manifests, lockfiles), in order. */
+  readonly setupInputs: readonly string[];
+  /** The test command the repository's files call for; the first ecosystem in registry order that finds one wins. */
+  readonly testCommand?: (dir: string) => Promise<DetectedCommands | undefined>;
+  /** Checked in registry order after the shell's own "not found". */
+  readonly unrecoverable?: readonly UnrecoverablePattern[];
+  /**
+   * A setup of the registry's generic kind (a pinned Python application and commands run
+   * with it). Node, Python, Go, Rust, Maven and CMake still plan theirs in
+   * activities/environment/detect-setup.ts.
+   */
+  readonly setup?: (dir: string) => Promise<EcosystemSetup | undefined>;
+}
+
+/** A file of the repository, or undefined when it cannot be read. */
+export function readRepoFile(dir: string, file: string): Promise<string | undefined> {
+  return readFile(join(dir, file), 'utf8').catch(() => undefined);
+}

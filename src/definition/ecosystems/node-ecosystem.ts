@@ -1,0 +1,107 @@
+/**
+ * Node (npm, pnpm, yarn, bun): the package manager from the lockfile, the root `test`
+ * script or one that runs every workspace member's to the end (workspace-test-command),
+ * typecheck and lint scripts. Its setup is planned in activities/environment/detect-node.ts.
+ */
+import type { RepoCommands } from '../../contracts/repo-config.js';
+import { NPM_PLACEHOLDER_TEST, workspacePatterns, workspaceScripts } from '../repo-config/workspace-scripts.js';
+import { workspaceTestCommand } from '../repo-config/workspace-test-command.js';
+import {
+  EcosystemId,
+  MISSING_TOOL,
+  readRepoFile as read,
+  type DetectedCommands,
+  type EcosystemModule,
+} from './ecosystem.js';
+
+/** Lockfiles and the package manager each belongs to, in the order they are looked for. */
+export const NODE_LOCKFILES = [
+  ['pnpm-lock.yaml', 'pnpm'],
+  ['yarn.lock', 'yarn'],
+  ['bun.lockb', 'bun'],
+  ['bun.lock', 'bun'],
+  ['package-lock.json', 'npm'],
+  ['npm-shrinkwrap.json', 'npm'],
+] as const;
+
+async function packageManager(dir: string): Promise<{ pm: string; lockfile: string } | undefined> {
+  for (const [lockfile, pm] of NODE_LOCKFILES) if ((await read(dir, lockfile)) !== undefined) return { pm, lockfile };
+  return undefined;
+}
+
+function scriptsOf(text: string | undefined): Record<string, string> {
+  if (text === undefined) return {};
+  try {
+    const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
+    return typeof scripts === 'object' && scripts !== null ? (scripts as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+async function nodeCommands(dir: string): Promise<DetectedCommands | undefined> {
+  const packageJson = await read(dir, 'package.json');
+  const scripts = scriptsOf(packageJson);
+  const script = scripts['test'];
+  const rootTest = typeof script === 'string' && !script.includes(NPM_PLACEHOLDER_TEST) ? script : undefined;
+  const found = await packageManager(dir);
+  const pm = found?.pm ?? 'npm';
+  const why = found ? `${found.lockfile}` : 'package.json, no lockfile';
+  const patterns = workspacePatterns(packageJson);
+  const members = patterns.length > 0 ? await workspaceScripts(dir, patterns) : undefined;
+  const workspace = workspaceTestCommand({
+    pm,
+    ...(rootTest === undefined ? {} : { rootTest }),
+    workspaces: patterns.length > 0,
+    ...(members === undefined ? {} : { scripts: members }),
+    pnpmWorkspace: (await read(dir, 'pnpm-workspace.yaml')) !== undefined,
+    berry: pm === 'yarn' && /^__metadata:/m.test((await read(dir, 'yarn.lock')) ?? ''),
+  });
+  if (rootTest === undefined && workspace === undefined) return undefined;
+  const run = (name: string): string => (pm === 'npm' ? `npm run ${name}` : `${pm} run ${name}`);
+  const commands: { -readonly [K in keyof RepoCommands]: string } = {
+    test: workspace?.command ?? (pm === 'bun' ? 'bun run test' : `${pm} test`),
+  };
+  const reasons = [`test: ${commands.test} (${why}${workspace ? `, ${workspace.why}` : ''})`];
+  for (const [key, names] of [
+    ['typeCheck', ['typecheck', 'type-check', 'tsc']],
+    ['lint', ['lint']],
+  ] as const) {
+    const name = names.find((n) => typeof scripts[n] === 'string');
+    if (name === undefined) continue;
+    commands[key] = run(name);
+    reasons.push(`${key}: ${commands[key]} (package.json script "${name}")`);
+  }
+  return { commands, reasons };
+}
+
+export const NODE_ECOSYSTEM: EcosystemModule = {
+  id: EcosystemId.Node,
+  docPage: 'node.md',
+  setupInputs: [
+    'package.json',
+    'package-lock.json',
+    'npm-shrinkwrap.json',
+    'pnpm-lock.yaml',
+    'yarn.lock',
+    'bun.lockb',
+    'bun.lock',
+  ],
+  testCommand: nodeCommands,
+  unrecoverable: [
+    // pnpm: ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL  Command "vitest" not found; yarn 1: error Command "mocha" not found.
+    { match: /\bCommand "[^"]+" not found\b/, reason: MISSING_TOOL },
+    // yarn berry: Usage Error: command not found: mocha / zsh-style `command not found: x`
+    { match: /\bcommand not found: \S+/i, reason: MISSING_TOOL },
+    { match: /npx canceled due to missing packages/, reason: MISSING_TOOL },
+    {
+      match: /could not determine executable to run/,
+      reason: 'npx could not find the executable; install the project dependencies or fix the validator command',
+    },
+    {
+      match: /node_modules missing, did you mean to install\?/,
+      reason: 'dependencies are not installed (node_modules missing); run the install step',
+    },
+    { match: /\bMissing script: "?[^"\s]+"?/, reason: 'the package has no such script; fix the validator command' },
+  ],
+};

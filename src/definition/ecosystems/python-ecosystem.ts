@@ -1,0 +1,53 @@
+/**
+ * Python (pip, uv, Poetry, PDM, Hatch, tox): a Hatch env's test script or tox.ini's pytest
+ * line, run without Hatch or tox in the venv setup made (repo-config/hatch-test-env.ts,
+ * tox-test-env.ts), else `pytest` when the project has Python test config. Its setup is
+ * planned in activities/environment/detect-python.ts.
+ */
+import { hatchTestEnv } from '../repo-config/hatch-test-env.js';
+import { toxTestEnv } from '../repo-config/tox-test-env.js';
+import { EcosystemId, readRepoFile as read, type DetectedCommands, type EcosystemModule } from './ecosystem.js';
+
+async function pythonCommands(dir: string): Promise<DetectedCommands | undefined> {
+  const hatch = hatchTestEnv((await read(dir, 'pyproject.toml')) ?? '');
+  if (hatch?.script !== undefined)
+    return {
+      commands: { test: hatch.script.command },
+      reasons: [
+        `test: ${hatch.script.command} (pyproject [tool.hatch.envs.${hatch.env}.scripts] ${hatch.script.name} = "${hatch.script.written}", run without Hatch, in the venv setup made)`,
+      ],
+    };
+  const tox = toxTestEnv((await read(dir, 'tox.ini')) ?? '')?.command;
+  if (tox !== undefined)
+    return {
+      commands: { test: tox.command },
+      reasons: [
+        `test: ${tox.command} (tox.ini [testenv] commands: ${tox.written}, run without tox, in the venv setup made)`,
+      ],
+    };
+  for (const file of ['pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini', 'setup.py']) {
+    if ((await read(dir, file)) !== undefined)
+      return { commands: { test: 'pytest' }, reasons: [`test: pytest (${file})`] };
+  }
+  return undefined;
+}
+
+export const PYTHON_ECOSYSTEM: EcosystemModule = {
+  id: EcosystemId.Python,
+  docPage: 'python.md',
+  setupInputs: ['pyproject.toml', 'setup.cfg', 'setup.py', 'requirements.txt', 'uv.lock', 'poetry.lock', 'pdm.lock'],
+  testCommand: pythonCommands,
+  unrecoverable: [
+    // `python -m pytest` without pytest: `/usr/bin/python3: No module named pytest` (the runner itself).
+    {
+      match: /^\S*python[\d.]*(?:\.exe)?: No module named [\w.]+\s*$/m,
+      reason: 'the test runner is not installed in this Python; install it or fix the validator command',
+    },
+    // pytest without the plugin an option needs (`--cov` without pytest-cov).
+    {
+      match: /^(?:\S*pytest|python[\d.]* -m pytest): error: unrecognized arguments: /m,
+      reason:
+        'the test runner rejects its arguments (a plugin not installed?); install it or fix the validator command',
+    },
+  ],
+};
