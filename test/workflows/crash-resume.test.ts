@@ -5,17 +5,12 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createModelServer } from '../../src/dev/model-server/model-server.js';
 import { loadSessionScript } from '../../src/dev/model-server/session-script.js';
-import { PROJECT_ROOT } from '../../src/host/project-root.js';
-import { createSampleRepo, DEMO_DIR } from '../../src/dev/sample-repo.js';
-import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
-import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
-import { startWorkerProcess, waitFor } from '../helpers/worker-process.js';
+import { DEMO_DIR } from '../../src/dev/sample-repo.js';
+import { teardownEnv } from '../helpers/temporal-env.js';
+import { waitFor } from '../helpers/worker-process.js';
+import { restartableRun } from './restartable-run.js';
 
 after(teardownEnv);
 
@@ -23,48 +18,27 @@ test(
   'SIGKILL mid-step: a new worker completes the run without re-asking completed turns',
   { timeout: 240_000 },
   async () => {
-    const env = await testEnv();
     const session = loadSessionScript(join(DEMO_DIR, 'session.json'));
     // Slow down turn 1 of the work step so the kill lands while it is in flight.
     const rules = session.rules.map((r) =>
       r.id === 'work-test-commit' ? { ...r, respond: { ...r.respond, delayMs: 2500 } } : r,
     );
-    const model = await createModelServer({ session: { ...session, rules } });
-    const { repoPath, issue } = await createSampleRepo();
-    const taskQueue = `crash-${Date.now()}`;
-    const workerEnv = {
-      TEMPORAL_ADDRESS: serverAddress(env),
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      ANTHROPIC_BASE_URL: model.url,
-      LOG_LEVEL: 'ERROR',
-    };
-    let first: ChildProcess | undefined = startWorkerProcess(workerEnv);
-    let second: ChildProcess | undefined;
+    const run = await restartableRun(
+      'crash',
+      { ...session, rules },
+      {
+        tuning: { heartbeatTimeoutMs: 3000 },
+      },
+    );
+    const { handle, model } = run;
     try {
-      const handle = await env.client.workflow.start(runAgentWorkflow, {
-        taskQueue,
-        workflowId: `crash-${Date.now()}`,
-        args: [
-          {
-            issue,
-            agentDir: PROJECT_ROOT,
-            repoPath,
-            issueSource: 'local',
-            delivery: 'merge',
-            artifactsDir: await mkdtemp(join(tmpdir(), 'artifacts-')),
-            tuning: { heartbeatTimeoutMs: 3000 },
-          },
-        ],
-      });
       await waitFor(
         () => (model.stats().byRule['work-test-commit'] ?? 0) >= 1,
         120_000,
         'the work step to reach turn 1',
       );
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first!.once('exit', resolve));
-      first = undefined;
-      second = startWorkerProcess(workerEnv);
+      await run.killWorker();
+      run.startWorker();
       const result = await handle.result();
       assert.equal(result.outcome, 'success', result.reason);
       const byRule = model.stats().byRule;
@@ -90,9 +64,7 @@ test(
         ],
       );
     } finally {
-      first?.kill('SIGKILL');
-      second?.kill('SIGKILL');
-      await model.close();
+      await run.close();
     }
   },
 );

@@ -1,7 +1,8 @@
 /**
  * A run of the default playbook on the demo repository, served by a worker in a child
  * process that a test can SIGKILL and replace (the durable-wait tests: a question, a budget
- * pause, a plan to approve), with its scripted model server. `close` kills what is left.
+ * pause, a plan to approve; the crash tests: mid-step, inside the boundary merge), with its
+ * scripted model server. `close` kills what is left.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
@@ -23,6 +24,10 @@ export interface RestartableRun {
   readonly model: ModelServer;
   readonly repoPath: string;
   readonly issue: number;
+  /** SIGKILLs the worker and waits for it to be gone. */
+  killWorker(): Promise<void>;
+  /** Starts a new worker (with the test's environment, never `firstWorkerEnv`). */
+  startWorker(): void;
   /** SIGKILLs the worker, waits for it to be gone, and starts a new one. */
   restartWorker(): Promise<void>;
   close(): Promise<void>;
@@ -32,6 +37,8 @@ export async function restartableRun(
   name: string,
   session: SessionScript | string,
   input: Partial<RunInput> = {},
+  /** What the first worker's environment has on top (e.g. a PATH with a pausing git). */
+  firstWorkerEnv: Record<string, string> = {},
 ): Promise<RestartableRun> {
   const env = await testEnv();
   const model = await createModelServer({ session });
@@ -43,7 +50,7 @@ export async function restartableRun(
     ANTHROPIC_BASE_URL: model.url,
     LOG_LEVEL: 'ERROR',
   };
-  let worker: ChildProcess | undefined = startWorkerProcess(workerEnv);
+  let worker: ChildProcess | undefined = startWorkerProcess({ ...workerEnv, ...firstWorkerEnv });
   const handle = await env.client.workflow.start(runAgentWorkflow, {
     taskQueue,
     workflowId: `${name}-${Date.now()}`,
@@ -59,18 +66,26 @@ export async function restartableRun(
       },
     ],
   });
+  const killWorker = async (): Promise<void> => {
+    const dying = worker;
+    worker = undefined;
+    dying?.kill('SIGKILL');
+    if (dying !== undefined && dying.exitCode === null) await new Promise((resolve) => dying.once('exit', resolve));
+  };
+  const startWorker = (): void => {
+    worker = startWorkerProcess(workerEnv);
+  };
   return {
     handle,
     model,
     repoPath,
     issue,
+    killWorker,
+    startWorker,
     async restartWorker() {
-      const dying = worker;
-      worker = undefined;
-      dying?.kill('SIGKILL');
-      if (dying !== undefined && dying.exitCode === null) await new Promise((resolve) => dying.once('exit', resolve));
+      await killWorker();
       await sleep(1000);
-      worker = startWorkerProcess(workerEnv);
+      startWorker();
     },
     async close() {
       worker?.kill('SIGKILL');
