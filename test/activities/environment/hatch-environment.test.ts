@@ -8,51 +8,28 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PreflightStatus } from '../../../src/contracts/preflight.js';
-import { detectCommands } from '../../../src/definition/repo-config/detect-commands.js';
-import { assertPassesInSandbox, useEnvironmentProject } from './environment-fixtures.js';
-import { mavenPreflight as preflight } from './maven-project.js';
-import { CALC_SOURCES, INICONFIG_VERSION, LOCKED_INICONFIG, skipWithoutPypi as skip } from './python-locked-project.js';
+import { useEnvironmentProject } from './environment-fixtures.js';
+import {
+  assertLockedOffline,
+  detectAndPrepare,
+  HATCH_PROJECT,
+  skipWithoutPypi as skip,
+} from './python-locked-project.js';
 
-const env = useEnvironmentProject({
-  ...CALC_SOURCES,
-  'pyproject.toml': [
-    '[build-system]',
-    'requires = ["hatchling"]',
-    'build-backend = "hatchling.build"',
-    '',
-    '[project]',
-    'name = "calc"',
-    'version = "0.1.0"',
-    'requires-python = ">=3.9"',
-    '',
-    '[tool.hatch.envs.test]',
-    `dependencies = ["pytest", "iniconfig==${LOCKED_INICONFIG}"]`,
-    '',
-    '[tool.hatch.envs.test.scripts]',
-    'test = "pytest -q {args:tests}"',
-    '',
-  ].join('\n'),
-});
+const env = useEnvironmentProject(HATCH_PROJECT);
 
 test(
   'hatch env test: its dependencies in the venv, its script the test command; offline it names the failing test',
   { skip },
   async () => {
-    const wt = await env.project.worktree();
-    const { commands, reasons } = await detectCommands(wt);
-    assert.equal(commands.test, 'pytest -q tests');
-    assert.match(reasons.join('\n'), /\[tool\.hatch\.envs\.test\.scripts\] test = "pytest -q \{args:tests\}"/);
-    const report = await env.prepare(wt);
-    assert.match(
-      report.detected.join('\n'),
+    const { wt, reasons, report } = await detectAndPrepare(
+      env,
+      'pytest -q tests',
       /\[tool\.hatch\.envs\.test\] dependencies installed without Hatch: pytest, iniconfig==2\.0\.0/,
     );
+    assert.match(reasons.join('\n'), /\[tool\.hatch\.envs\.test\.scripts\] test = "pytest -q \{args:tests\}"/);
     assert.deepEqual(report.warnings, []);
 
-    await assertPassesInSandbox(wt, INICONFIG_VERSION, new RegExp(`^iniconfig=${LOCKED_INICONFIG}$`, 'm'));
-    const check = (await preflight(wt, commands.test ?? '')).checks[0];
-    assert.equal(check?.status, PreflightStatus.Baseline, check?.summary);
-    assert.deepEqual(check?.failedTests, ['tests/test_calc.py::test_subtracts']);
+    await assertLockedOffline(wt, 'pytest -q tests');
   },
 );

@@ -1,16 +1,29 @@
 /**
- * The locked Python projects of the environment tests (uv, Poetry): a `calc` package whose
- * `sub` adds (its test fails: the planted bug), iniconfig as the one dependency, locked by
- * the manager itself at test time at 2.0.0 while pyproject asks for any version (a fresh
- * resolution would take the newest), and pytest as a dev dependency. The manager used to
- * lock is fetched into the test's state dir, apart from the tools dir setup fills.
+ * The Python projects of the environment tests and the fresh-clone e2e: a `calc` package
+ * whose `sub` adds (its test fails: the planted bug), iniconfig as the one dependency at
+ * 2.0.0 (newer ones exist on PyPI) and pytest, made up as each manager's users write them:
+ *   - locked (uv, Poetry, PDM): the lock is made by the manager itself at test time while
+ *     pyproject pins iniconfig, then pyproject asks for any version (a fresh resolution
+ *     would take the newest); the manager used to lock is fetched into `<work dir>/lock-tools`,
+ *     apart from the tools dir setup fills;
+ *   - Hatch: the test tools only in `[tool.hatch.envs.test]`, no lock;
+ *   - tox only: no pyproject, the deps only in tox.ini `[testenv]` (one through `-r`).
+ * `detectAndPrepare` and `assertLockedOffline` are the steps they share: offline in the sandbox the venv has the
+ * pinned iniconfig and the preflight keeps the failing test as the baseline by name.
  */
-import { writeFile } from 'node:fs/promises';
+import assert from 'node:assert/strict';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
+import { PYTHON_TOOL_VERSIONS } from '../../../src/activities/environment/python-tool.js';
+import { PreflightStatus } from '../../../src/contracts/preflight.js';
+import type { EnvironmentReport } from '../../../src/contracts/environment.js';
+import { detectCommands } from '../../../src/definition/repo-config/detect-commands.js';
 import type { TempGitRepo } from '../../helpers/temp-git-repo.js';
+import { assertPassesInSandbox, type EnvironmentSuite } from './environment-fixtures.js';
+import { mavenPreflight } from './maven-project.js';
 
-/** The older iniconfig the lock pins (newer ones exist on PyPI). */
+/** The older iniconfig the projects pin (newer ones exist on PyPI). */
 export const LOCKED_INICONFIG = '2.0.0';
 
 /** The index's simple API (PIP_INDEX_URL when set). */
@@ -22,9 +35,14 @@ const reachable = await fetch(`${PYPI_SIMPLE}/iniconfig/`, { signal: AbortSignal
 /** `{ skip }` for tests that need PyPI. */
 export const skipWithoutPypi: string | false = reachable ? false : `PyPI (${PYPI_SIMPLE}) is not reachable`;
 
+/** The planted bug in `src/calc/__init__.py` (and its fix): `sub` adds. */
+export const CALC_BUG = { old: 'def sub(a, b):\n    return a + b', new: 'def sub(a, b):\n    return a - b' };
+/** The test the bug makes fail, by its pytest node id. */
+export const FAILING_TEST = 'tests/test_calc.py::test_subtracts';
+
 export const CALC_SOURCES: Record<string, string> = {
   '.gitignore': '__pycache__/\n.venv/\n',
-  'src/calc/__init__.py': 'def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a + b\n',
+  'src/calc/__init__.py': `def add(a, b):\n    return a + b\n\n\n${CALC_BUG.old}\n`,
   'tests/test_calc.py': [
     'import iniconfig',
     '',
@@ -44,9 +62,11 @@ export const CALC_SOURCES: Record<string, string> = {
 /** Prints the iniconfig version the venv has. */
 export const INICONFIG_VERSION = `python -c "import importlib.metadata as m; print('iniconfig=' + m.version('iniconfig'))"`;
 
-/** `manager==version` installed with pip into `<state dir>/lock-tools/<manager>`; the program's path. */
-export async function lockTool(manager: 'uv' | 'poetry' | 'pdm', version: string): Promise<string> {
-  const dir = path.join(process.env['ISSUE_AGENT_STATE_DIR'] ?? '/nonexistent', 'lock-tools', manager);
+const stateDir = (): string => process.env['ISSUE_AGENT_STATE_DIR'] ?? '/nonexistent';
+
+/** `manager==version` installed with pip into `<work dir>/lock-tools/<manager>`; the program's path. */
+export async function lockTool(manager: LockingManager, version: string, workDir = stateDir()): Promise<string> {
+  const dir = path.join(workDir, 'lock-tools', manager);
   await execa('python3', ['-m', 'venv', dir]);
   // PDM 2.29 does not cap hishel, whose 2.0 dropped the module PDM imports (as python-tool.ts).
   const extra = manager === 'pdm' ? ['hishel<2'] : [];
@@ -63,16 +83,189 @@ export async function lockAtOlderVersion(
   repo: TempGitRepo,
   relaxed: string,
   lock: (env: Record<string, string>) => Promise<unknown>,
+  workDir = stateDir(),
 ): Promise<void> {
-  const state = process.env['ISSUE_AGENT_STATE_DIR'] ?? repo.dir;
   const env = {
-    UV_CACHE_DIR: path.join(state, 'lock-cache', 'uv'),
-    POETRY_CACHE_DIR: path.join(state, 'lock-cache', 'poetry'),
-    PDM_CACHE_DIR: path.join(state, 'lock-cache', 'pdm'),
+    UV_CACHE_DIR: path.join(workDir, 'lock-cache', 'uv'),
+    POETRY_CACHE_DIR: path.join(workDir, 'lock-cache', 'poetry'),
+    PDM_CACHE_DIR: path.join(workDir, 'lock-cache', 'pdm'),
     PDM_CHECK_UPDATE: 'false',
-    HOME: path.join(state, 'lock-home'),
+    HOME: path.join(workDir, 'lock-home'),
   };
   await lock(env);
   await writeFile(path.join(repo.dir, 'pyproject.toml'), relaxed);
   await lock(env);
+}
+
+export type LockingManager = 'uv' | 'poetry' | 'pdm';
+
+/** pyproject.toml of `manager`'s project, iniconfig pinned or not. */
+function lockedPyproject(manager: LockingManager, pinned: boolean): string {
+  const requirement = pinned ? `iniconfig==${LOCKED_INICONFIG}` : 'iniconfig';
+  const project = ['[project]', 'name = "calc"', 'version = "0.1.0"', 'requires-python = ">=3.9"'];
+  const tables: Record<LockingManager, string[]> = {
+    uv: [...project, `dependencies = ["${requirement}"]`, '', '[dependency-groups]', 'dev = ["pytest"]'],
+    pdm: [
+      ...project,
+      `dependencies = ["${requirement}"]`,
+      '',
+      '[tool.pdm]',
+      'distribution = true',
+      '',
+      '[tool.pdm.dev-dependencies]',
+      'test = ["pytest"]',
+    ],
+    poetry: [
+      '[tool.poetry]',
+      'name = "calc"',
+      'version = "0.1.0"',
+      'description = ""',
+      'authors = ["Demo <demo@example.com>"]',
+      'packages = [{ include = "calc", from = "src" }]',
+      '',
+      '[tool.poetry.dependencies]',
+      'python = ">=3.9"',
+      `iniconfig = "${pinned ? LOCKED_INICONFIG : '*'}"`,
+      '',
+      '[tool.poetry.group.dev.dependencies]',
+      'pytest = "*"',
+      '',
+      // Poetry reads PyPI through its JSON API, which a mirror may not serve: the simple API.
+      '[[tool.poetry.source]]',
+      'name = "index"',
+      `url = "${PYPI_SIMPLE}/"`,
+      'priority = "primary"',
+    ],
+  };
+  const backend: Record<LockingManager, readonly [string, string]> = {
+    uv: ['hatchling', 'hatchling.build'],
+    pdm: ['pdm-backend', 'pdm.backend'],
+    poetry: ['poetry-core>=1.0.0', 'poetry.core.masonry.api'],
+  };
+  const [requires, buildBackend] = backend[manager];
+  return [
+    ...tables[manager],
+    '',
+    '[build-system]',
+    `requires = ["${requires}"]`,
+    `build-backend = "${buildBackend}"`,
+    '',
+  ].join('\n');
+}
+
+const LOCK_ARGS: Record<LockingManager, readonly string[]> = {
+  uv: ['lock', '--quiet'],
+  poetry: ['lock', '--no-interaction'],
+  pdm: ['lock', '--update-reuse', '--quiet'],
+};
+
+/** The only test entry of the uv and Poetry projects: a Makefile running pytest through the manager. */
+const MAKEFILE: Partial<Record<LockingManager, string>> = {
+  uv: 'test:\n\tuv run pytest\n',
+  poetry: 'test:\n\tpoetry run pytest\n',
+};
+
+export interface LockedProject {
+  readonly files: Record<string, string>;
+  /** Writes the lock into the origin `repo` (nothing without PyPI); tools and caches go under `workDir`. */
+  lock(repo: TempGitRepo, workDir?: string): Promise<void>;
+}
+
+/** The locked project of `manager`: its files, and the lock its users would commit. */
+export function lockedPythonProject(manager: LockingManager): LockedProject {
+  const makefile = MAKEFILE[manager];
+  return {
+    files: {
+      ...CALC_SOURCES,
+      'pyproject.toml': lockedPyproject(manager, true),
+      ...(makefile === undefined ? {} : { Makefile: makefile }),
+    },
+    async lock(repo, workDir = stateDir()) {
+      if (skipWithoutPypi !== false) return;
+      const tool = await lockTool(manager, PYTHON_TOOL_VERSIONS[manager], workDir);
+      await lockAtOlderVersion(
+        repo,
+        lockedPyproject(manager, false),
+        async (lockEnv) => {
+          await execa(tool, LOCK_ARGS[manager], {
+            cwd: repo.dir,
+            env: { ...lockEnv, ...(manager === 'pdm' ? { PDM_PYPI_URL: PYPI_SIMPLE } : {}) },
+          });
+          // PDM's lock saves the interpreter it chose and may make a .venv: not the project's.
+          for (const made of ['.pdm-python', '.venv'])
+            await rm(path.join(repo.dir, made), { recursive: true, force: true });
+        },
+        workDir,
+      );
+    },
+  };
+}
+
+/** A Hatch project: pytest and the pinned iniconfig only in `[tool.hatch.envs.test]`, its script the test. */
+export const HATCH_PROJECT: Record<string, string> = {
+  ...CALC_SOURCES,
+  'pyproject.toml': [
+    '[build-system]',
+    'requires = ["hatchling"]',
+    'build-backend = "hatchling.build"',
+    '',
+    '[project]',
+    'name = "calc"',
+    'version = "0.1.0"',
+    'requires-python = ">=3.9"',
+    '',
+    '[tool.hatch.envs.test]',
+    `dependencies = ["pytest", "iniconfig==${LOCKED_INICONFIG}"]`,
+    '',
+    '[tool.hatch.envs.test.scripts]',
+    'test = "pytest -q {args:tests}"',
+    '',
+  ].join('\n'),
+};
+
+/** A tox-only project: the deps only in `[testenv]` (iniconfig through `-r ci/test-deps.txt`), calc.py at the root. */
+export const TOX_PROJECT: Record<string, string> = {
+  '.gitignore': '__pycache__/\n',
+  'calc.py': CALC_SOURCES['src/calc/__init__.py'] ?? '',
+  'tests/test_calc.py': CALC_SOURCES['tests/test_calc.py'] ?? '',
+  'ci/test-deps.txt': `iniconfig==${LOCKED_INICONFIG}\n`,
+  'tox.ini': [
+    '[tox]',
+    'envlist = py3',
+    '',
+    '[testenv]',
+    'skip_install = true',
+    'deps =',
+    '    pytest',
+    '    -r{toxinidir}/ci/test-deps.txt',
+    'commands =',
+    '    python -m pytest -q {posargs:tests}',
+    '',
+  ].join('\n'),
+};
+
+/**
+ * A fresh worktree of the suite's project, its test command detected (asserted to be
+ * `testCommand`), and the environment phase run on it (its detected lines asserted to
+ * match `detected`).
+ */
+export async function detectAndPrepare(
+  env: EnvironmentSuite,
+  testCommand: string,
+  detected: RegExp,
+): Promise<{ wt: string; reasons: readonly string[]; report: EnvironmentReport }> {
+  const wt = await env.project.worktree();
+  const { commands, reasons } = await detectCommands(wt);
+  assert.equal(commands.test, testCommand);
+  const report = await env.prepare(wt);
+  assert.match(report.detected.join('\n'), detected);
+  return { wt, reasons, report };
+}
+
+/** Offline in the sandbox the venv has the pinned iniconfig, and the preflight of `testCommand` names the failing test. */
+export async function assertLockedOffline(worktree: string, testCommand: string): Promise<void> {
+  await assertPassesInSandbox(worktree, INICONFIG_VERSION, new RegExp(`^iniconfig=${LOCKED_INICONFIG}$`, 'm'));
+  const check = (await mavenPreflight(worktree, testCommand)).checks[0];
+  assert.equal(check?.status, PreflightStatus.Baseline, check?.summary);
+  assert.deepEqual(check?.failedTests, [FAILING_TEST]);
 }
