@@ -18,7 +18,7 @@ import { initialRunState, remainingBudget } from '../../src/workflows/run/state/
 import { beginIteration, goToStep, recordAnsweredStep } from '../../src/workflows/run/state/run-transitions.js';
 import { interpretGate } from '../../src/workflows/flow/gate-interpreter.js';
 import { routeIntent } from '../../src/workflows/flow/intent-router.js';
-import { normaliseStepId } from '../../src/workflows/flow/normalise-step-id.js';
+import { normaliseStepId } from '../../src/workflows/flow/gate-interpreter.js';
 
 export interface InProcessResult {
   readonly outcome: 'success' | 'failed';

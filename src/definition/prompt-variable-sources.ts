@@ -13,7 +13,7 @@
  *   `handoffFields`, key = the field's last segment;
  * - `section.*` fragments, as `section_<rest>`;
  * - the step's own `inputs`: `<source stepId with _>_<key>` for `from`, the input's
- *   name for a `default` without `from` (workflows/flow/declared-inputs.ts).
+ *   name for a `default` without `from` (workflows/flow/prompt-variables.ts).
  * A handoff name proves only that some step can set it, not that it ran before.
  */
 import type { CompletionType } from '../contracts/completion-types.js';

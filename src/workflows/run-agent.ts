@@ -38,7 +38,7 @@ import { runEnvironmentPhase } from './environment/environment-phase.js';
 import { awaitBudget } from './run/state/budget-pause.js';
 import { endWithStatus, watchCancelRequest } from './run/end-with-status.js';
 import { continueAsNext, historyPastBound, resumeCarried } from './run/continue-as-new.js';
-import { ProgressComment } from './run/progress-comment-keeper.js';
+import { editProgressComment, endProgressComment } from './run/progress-comment-keeper.js';
 import { endPhaseOf, toResult, type RunEnd } from './run/state/run-end-result.js';
 
 const TEMPORAL_CANCEL_REASON = 'cancelled through Temporal (Web UI or temporal workflow cancel)';
@@ -104,9 +104,9 @@ async function prepare(session: RunSession): Promise<RunContext> {
   };
 }
 
-async function runLoop(session: RunSession, ctx: RunContext, comment: ProgressComment): Promise<IterationOutcome> {
+async function runLoop(session: RunSession, ctx: RunContext): Promise<IterationOutcome> {
   for (;;) {
-    await comment.step(session);
+    await editProgressComment(session);
     if (session.state.iteration >= ctx.maxIterations && !withinClosureGrace(ctx, session)) {
       return {
         kind: 'failed',
@@ -123,17 +123,17 @@ async function runLoop(session: RunSession, ctx: RunContext, comment: ProgressCo
       case 'continue':
         // Between iterations only, and never with a cancel on its way (the next run would not see it).
         if (session.cancelReason === undefined && historyPastBound(ctx.input))
-          await continueAsNext(session, ctx, comment.commentId);
+          await continueAsNext(session, ctx, session.progressComment.commentId);
         continue;
       case 'budget-exhausted':
         session.blockOnBudget(outcome.reason);
         continue;
       case 'question':
-        await awaitAnswer(session, outcome.question, () => comment.step(session));
+        await awaitAnswer(session, outcome.question, () => editProgressComment(session));
         continue;
       case 'plan':
         // Approved: the state moved on to outcome.next; a change request: the plan step runs again.
-        await awaitPlanApproval(session, outcome, () => comment.step(session));
+        await awaitPlanApproval(session, outcome, () => editProgressComment(session));
         continue;
       case 'done':
       case 'no-change':
@@ -145,7 +145,6 @@ async function runLoop(session: RunSession, ctx: RunContext, comment: ProgressCo
 
 export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   const session = new RunSession(input, workflowInfo().workflowId);
-  const comment = new ProgressComment(input);
   // As a `retry` signal's prompt would be, without the race of a signal sent after the start.
   if (input.guidance !== undefined) session.requestRetry(input.guidance);
   const cancelRequested = watchCancelRequest();
@@ -175,7 +174,7 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
 
   let outcome: RunEnd;
   try {
-    outcome = await scope.run(async () => runLoop(session, await prepare(session), comment));
+    outcome = await scope.run(async () => runLoop(session, await prepare(session)));
   } catch (err) {
     // Continue-as-new ends this run by throwing: it is not a failure.
     if (err instanceof ContinueAsNew) throw err;
@@ -194,6 +193,6 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
     result.outcome === 'failed' ? `${result.code}: ${result.reason}` : undefined,
   );
   log.info('run finished', { outcome: result.outcome, code: result.code, reason: result.reason });
-  await comment.end(session, result);
+  await endProgressComment(session, result);
   return result.outcome === 'success' ? result : endWithStatus(result, cancelRequested);
 }

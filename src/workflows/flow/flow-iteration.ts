@@ -10,9 +10,8 @@
 import { log } from '@temporalio/workflow';
 import { FailureType } from '../../contracts/failures.js';
 import { beginIteration, goToStep, recordAnsweredStep, uncountIteration } from '../run/state/run-transitions.js';
-import { interpretGate } from './gate-interpreter.js';
+import { interpretGate, normaliseStepId } from './gate-interpreter.js';
 import { routeIntent } from './intent-router.js';
-import { normaliseStepId } from './normalise-step-id.js';
 import { runCompletionConditions } from '../completion/completion-loop.js';
 import { verdictAfterClosing } from '../completion/closing-verdict.js';
 import { gateOnCriterion } from '../completion/criterion-gate.js';

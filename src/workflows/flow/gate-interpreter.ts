@@ -1,6 +1,7 @@
 /**
  * StepGateInterpreter (docs/concepts.md#gate): reads intent, jump target and handoff out of a
- * step's structured output as the step's `structuredGate` declares. Pure.
+ * step's structured output as the step's `structuredGate` declares. Pure. Before the gate
+ * reads the answer, its stepId is normalised (normaliseStepId, below).
  *
  * A missing or disallowed intent is a spec violation: with `failFast` (the default)
  * the run stops with FAILED_STEP_ROUTING; with `failFast: false` the fallback intent
@@ -84,5 +85,24 @@ export function interpretGate(step: StepDefinition, output: JsonObject): GateRes
     ...(typeof targetValue === 'string' && targetValue.length > 0 ? { target: targetValue } : {}),
     handoff,
     warnings,
+  };
+}
+
+/**
+ * stepId normalisation (seed 004 §3.1): the Flow owns the canonical stepId. A model
+ * that reports another one is corrected, and the correction is logged.
+ */
+export interface NormalisedOutput {
+  readonly output: JsonObject;
+  /** The log line when a correction happened. */
+  readonly correction?: string;
+}
+
+export function normaliseStepId(output: JsonObject, expectedStepId: string): NormalisedOutput {
+  const actual = output['stepId'];
+  if (typeof actual !== 'string' || actual === expectedStepId) return { output };
+  return {
+    output: { ...output, stepId: expectedStepId },
+    correction: `[StepFlow] stepId corrected: "${actual}" -> "${expectedStepId}" (Flow owns canonical stepId)`,
   };
 }

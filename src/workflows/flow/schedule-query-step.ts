@@ -5,13 +5,12 @@
  * schema fail-fast: two in a row end the run with FAILED_SCHEMA_RESOLUTION.
  */
 import { ApplicationFailure, log } from '@temporalio/workflow';
-import { stepInputVariables } from './declared-inputs.js';
 import { planPending } from './plan-gate.js';
 import { withParameterDefaults } from '../../contracts/parameter-values.js';
 import type { QueryStepInput, QueryStepOutput, ResolvePromptInput } from '../../contracts/activities.js';
 import type { StepDefinition } from '../../contracts/definition.js';
 import { FailureType, SCHEMA_FAILURE_TYPES } from '../../contracts/failures.js';
-import { buildPromptVariables } from './prompt-variables.js';
+import { buildPromptVariables, stepInputVariables } from './prompt-variables.js';
 import {
   stepPromptInput,
   stepSchemaInput,

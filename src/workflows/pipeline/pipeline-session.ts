@@ -1,8 +1,9 @@
 /**
- * The pipeline workflow's one state owner: the PipelineState the query, the Web UI
- * details and the result see, changed only through the named transitions below (each
- * publishes what it changed: details, search attributes). Signals and the cycle loop
- * call these; nothing else writes the state.
+ * The pipeline workflow's one state owner (the shape of session/state-owner.ts): the
+ * PipelineState the query, the Web UI details and the result see, changed only by the
+ * named transitions of pipeline/state/ through the event-named methods below; each
+ * publishes what it changed (details, search attributes) in the order the workflow
+ * always issued them (a search attribute upsert is a command: replay checks it).
  */
 import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 import type { PipelineTransition } from '../../contracts/pipeline.js';
@@ -12,38 +13,60 @@ import type {
   PipelineProgress,
   PipelineResult,
 } from '../../contracts/pipeline-run.js';
+import { StateOwner } from '../session/state-owner.js';
 import {
   PipelineAgentKey,
   PipelineCycleKey,
   PipelineOutcomeKey,
   PipelinePhaseKey,
 } from './pipeline-search-attributes.js';
-import { initialState, progressOf, renderPipelineDetails, resultOf, type PipelineState } from './pipeline-state.js';
+import {
+  initialPipelineState,
+  progressOf,
+  renderPipelineDetails,
+  resultOf,
+  type PipelineState,
+} from './state/pipeline-state.js';
+import {
+  agentDispatched,
+  cancelRequested,
+  childEnded,
+  outcomeRecorded,
+  pauseRequested,
+  phaseEntered,
+  pipelineEnded,
+  resumeRequested,
+  transitionRecorded,
+} from './state/pipeline-transitions.js';
 
-export class PipelineSession {
-  readonly #s: PipelineState = initialState();
+export class PipelineSession extends StateOwner<PipelineState> {
   readonly #meta: { workflowId: string; issue: number; pipeline: string; maxCycles: number };
 
   constructor(input: PipelineInput, workflowId: string) {
+    super(initialPipelineState());
     const definition = input.definition;
     this.#meta = { workflowId, issue: input.issue, pipeline: definition.id, maxCycles: definition.rules.maxCycles };
   }
 
   get paused(): boolean {
-    return this.#s.paused;
+    return this.state.paused;
   }
   get cancelled(): string | undefined {
-    return this.#s.cancelled;
+    return this.state.cancelled;
   }
   get childWorkflowId(): string | undefined {
-    return this.#s.childWorkflowId;
+    return this.state.childWorkflowId;
   }
   get history(): readonly PipelineTransition[] {
-    return this.#s.history;
+    return this.state.history;
+  }
+  /** For the log line of the end. */
+  get phase(): string | undefined {
+    return this.state.phase;
   }
 
   progress(): PipelineProgress {
-    return progressOf(this.#s, this.#meta);
+    return progressOf(this.state, this.#meta);
   }
 
   publish(): void {
@@ -51,33 +74,31 @@ export class PipelineSession {
   }
 
   pause(): void {
-    this.#s.paused = true;
+    this.apply(pauseRequested);
   }
 
   resume(): void {
-    this.#s.paused = false;
+    this.apply(resumeRequested);
   }
 
   /** An operator's cancel: false when the pipeline was already cancelled. */
   cancel(reason: string): boolean {
-    if (this.#s.cancelled !== undefined) return false;
-    this.#s.cancelled = reason;
+    if (this.state.cancelled !== undefined) return false;
+    this.apply(cancelRequested, reason);
     this.publish();
     return true;
   }
 
   /** The issue is in `phase` (read from its labels, or reached by a transition). */
   enterPhase(phase: string): void {
-    if (this.#s.phase === phase) return;
-    this.#s.phase = phase;
+    if (this.state.phase === phase) return;
+    this.apply(phaseEntered, phase);
     upsertSearchAttributes([{ key: PipelinePhaseKey, value: phase }]);
   }
 
   /** A cycle starts: its agent runs as the child `childWorkflowId`. */
   dispatch(cycle: number, agent: string, childWorkflowId: string): void {
-    this.#s.agent = agent;
-    this.#s.childWorkflowId = childWorkflowId;
-    this.#s.cycle = cycle;
+    this.apply(agentDispatched, cycle, agent, childWorkflowId);
     upsertSearchAttributes([
       { key: PipelineCycleKey, value: cycle },
       { key: PipelineAgentKey, value: agent },
@@ -87,35 +108,27 @@ export class PipelineSession {
 
   /** The cycle's child run ended (or could not run). */
   childEnded(): void {
-    delete this.#s.childWorkflowId;
+    this.apply(childEnded);
   }
 
   recordOutcome(outcome: string): void {
-    this.#s.lastOutcome = outcome;
+    this.apply(outcomeRecorded, outcome);
     upsertSearchAttributes([{ key: PipelineOutcomeKey, value: outcome }]);
   }
 
   /** The cycle's effects are applied: its transition joins the history. */
   recordTransition(transition: PipelineTransition, issueClosed: boolean): void {
-    if (issueClosed) this.#s.issueClosed = true;
-    this.#s.history.push(transition);
+    this.apply(transitionRecorded, transition, issueClosed);
     this.publish();
   }
 
   /** The pipeline ends: status and reason are shown; no child is running any more. */
   end(status: PipelineEndStatus, reason: string): void {
-    this.#s.status = status;
-    this.#s.reason = reason;
-    delete this.#s.childWorkflowId;
+    this.apply(pipelineEnded, status, reason);
     this.publish();
   }
 
   result(status: PipelineEndStatus, reason: string): PipelineResult {
-    return resultOf(this.#s, this.#meta, status, reason);
-  }
-
-  /** For the log line of the end. */
-  get phase(): string | undefined {
-    return this.#s.phase;
+    return resultOf(this.state, this.#meta, status, reason);
   }
 }

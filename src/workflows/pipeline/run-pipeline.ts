@@ -9,7 +9,7 @@
  * One workflow per repository, pipeline and issue is the lock (the Workflow ID); the
  * cycle history lives in the workflow, so a crash resumes in the same cycle and every
  * effect already recorded is not repeated: no lock files, no state files, no outbox.
- * The state and its named transitions: pipeline-session.ts; this file wires the
+ * The state: pipeline-session.ts and its named transitions in state/; this file wires the
  * handlers and runs the cycles.
  */
 import { allHandlersFinished, condition, isCancellation, log, setHandler, workflowInfo } from '@temporalio/workflow';

@@ -4,7 +4,7 @@
  * at once), passes comment commands to the runs, continues delivered runs on review,
  * relays the comments of allowed authors on an issue to its live run (an answer to a
  * question the run asked; ignored by a run that asked none), and answers the comments that asked. It continues as new every `pollsPerRun` polls
- * (or when Temporal suggests it) carrying its small state (watch-session.ts).
+ * (or when Temporal suggests it) carrying its small state (watch-session.ts, watch/state/).
  *
  * Each cycle: see which of its runs ended (an activity asks Temporal, so nothing is lost
  * across restarts), poll, act on commands, start what may start, then sleep the poll
@@ -97,10 +97,7 @@ async function cycle(session: WatchSession): Promise<number | undefined> {
     cursor: session.cursor,
     pulls: session.pulls(),
   });
-  session.cursor = polled.cursor;
-  session.polls++;
-  session.note = polled.note;
-  for (const action of session.take(polled.triggers)) await act(session, action);
+  for (const action of session.polled(polled)) await act(session, action);
   for (const work of session.startable()) await startOwedRun(session, work);
   return polled.waitMs;
 }
@@ -109,9 +106,7 @@ export async function runWatchWorkflow(input: WatchInput): Promise<WatchProgress
   const info = workflowInfo();
   const session = new WatchSession(input, info.workflowId, new Date(Date.now()).toISOString());
   setHandler(watchProgressQuery, () => session.progress());
-  setHandler(stopWatchSignal, () => {
-    session.stopping = true;
-  });
+  setHandler(stopWatchSignal, () => session.stop());
   const pollsPerRun = input.pollsPerRun ?? DEFAULT_POLLS_PER_RUN;
   const startPolls = session.polls;
   try {
@@ -129,7 +124,7 @@ export async function runWatchWorkflow(input: WatchInput): Promise<WatchProgress
     if (!isCancellation(err)) throw err;
     // Cancelled through Temporal: stop like `stop`; the runs are left alone.
     await CancellationScope.nonCancellable(async () => log.info('watcher cancelled; its runs keep going'));
-    session.stopping = true;
+    session.stop();
   }
   log.info('watcher stopped', { polls: session.polls, running: session.running.length });
   return session.progress();

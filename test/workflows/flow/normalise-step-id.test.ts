@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { normaliseStepId } from '../../../src/workflows/flow/normalise-step-id.js';
+import { normaliseStepId } from '../../../src/workflows/flow/gate-interpreter.js';
 
 test('a wrong stepId is replaced by the step being run, and the correction is logged', () => {
   const out = normaliseStepId({ stepId: 'plan-step', summary: 's' }, 'initial.plan');

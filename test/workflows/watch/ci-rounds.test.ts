@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decideCheckFailure, nextCi } from '../../../src/workflows/watch/ci-rounds.js';
+import { decideCheckFailure, nextCi } from '../../../src/workflows/watch/state/ci-rounds.js';
 
 const failed = (checkRunId: number) =>
   ({ kind: 'check-failed', issue: 3, pull: 12, checkRunId, name: 'unit', sha: 'abcdef1234', text: 'fix it' }) as const;

@@ -10,21 +10,22 @@ import type { RunInput, RunPhase, RunProgress } from '../../../contracts/run.js'
 import { totalTokens, type RunBudget } from '../../../contracts/usage.js';
 import { isRepoUrl } from '../../../contracts/repo-url.js';
 import type { HumanAnswer, RunWaiting } from '../../../contracts/human-loop.js';
-import { budgetStatus, initialRunState, type RunState } from './run-state.js';
+import { budgetStatus, carriedState, initialRunState, type RunState } from './run-state.js';
 import { addGuidance, answerWait, raiseBudget, withPhase } from './run-transitions.js';
 import { NOTHING_PUBLISHED, publishProgress, type PublishedAttributes } from '../run-details.js';
+import { StateOwner } from '../../session/state-owner.js';
+import { firstCommentMark, type ProgressCommentMark } from '../progress-comment-keeper.js';
 
 /** Warnings kept (oldest dropped first), so a flood of bad signals cannot grow the result. */
 const MAX_WARNINGS = 20;
 
 /**
- * Only this class changes the run's state: every change of RunState is a named transition
- * of run/state/ handed to `apply` (or `take`, when it also hands out what it took); the
- * setter is private. Everything else reads.
+ * Only this class changes the run's state (the shape of session/state-owner.ts): every
+ * change of RunState is a named transition of run/state/ handed to `apply` (or `take`,
+ * when it also hands out what it took); the setter is private. Everything else reads.
  *
- * Seven facts are not loop state, so they are not in RunState (the transitions never see
- * them) but the session owns them all the same: each is private, read by a getter, and
- * set only by the method named beside it.
+ * Nine facts are not loop state (the transitions never see them), but the session owns
+ * them all the same: each is private, read by a getter, set only by the method beside it.
  *   definition     attachDefinition   the loaded snapshot (its hash and name)
  *   workspace      attachWorkspace    the prepared worktree and branch
  *   maxIterations  attachDefinition   the input's cap, else the definition's
@@ -34,9 +35,9 @@ const MAX_WARNINGS = 20;
  *                                     (rejectSignal and noteGitRestored warn)
  *   environment    noteEnvironment    what the environment phase and the preflight did, one line each
  *   waiting        waitFor            what the run waits for a person on (cleared by retry, answer)
+ *   progressComment  progressCommentSending, progressCommentSent: its id and last edit
  */
-export class RunSession {
-  #state: RunState;
+export class RunSession extends StateOwner<RunState> {
   #definition?: AgentDefinition;
   #workspace?: PrepareWorkspaceOutput;
   #maxIterations: number;
@@ -46,18 +47,17 @@ export class RunSession {
   readonly #warnings: string[] = [];
   readonly #environment: string[] = [];
   #published: PublishedAttributes = NOTHING_PUBLISHED;
+  #progressComment: ProgressCommentMark;
 
   constructor(
     readonly input: RunInput,
     readonly workflowId: string,
   ) {
-    this.#state = initialRunState('', input.budget ?? {});
+    super(initialRunState('', input.budget ?? {}));
     this.#maxIterations = input.maxIterations ?? 0;
+    this.#progressComment = firstCommentMark(input);
   }
 
-  get state(): RunState {
-    return this.#state;
-  }
   get definition(): AgentDefinition | undefined {
     return this.#definition;
   }
@@ -82,11 +82,23 @@ export class RunSession {
   get environment(): readonly string[] {
     return this.#environment;
   }
+  get progressComment(): ProgressCommentMark {
+    return this.#progressComment;
+  }
+  /** An edit of the progress comment goes out (progress-comment-keeper.ts throttles by these). */
+  progressCommentSending(key: string, atMs: number): void {
+    this.#progressComment = { ...this.#progressComment, lastKey: key, lastAtMs: atMs };
+  }
+
+  /** The activity returned the comment's id: later edits (and a continued run) edit that one. */
+  progressCommentSent(commentId: number): void {
+    this.#progressComment = { ...this.#progressComment, commentId };
+  }
 
   /** Lines saying what the environment phase detected and did, shown in progress and the result. */
   noteEnvironment(lines: readonly string[]): void {
     this.#environment.push(...lines);
-    this.#update(this.state);
+    this.changed();
   }
 
   /** The definition is loaded: the run's cap comes from the input, else from the definition. */
@@ -109,7 +121,7 @@ export class RunSession {
     this.#workspace = carried.workspace;
     this.#warnings.push(...carried.warnings);
     this.#environment.push(...carried.environment);
-    this.#update(carried.state as unknown as RunState);
+    this.apply(carriedState, carried.state as unknown as RunState);
   }
 
   /** What the next run starts from when this one continues as new (see continueFrom). */
@@ -119,7 +131,7 @@ export class RunSession {
     if (this.#definition === undefined || this.#workspace === undefined) return undefined;
     return {
       ...rest,
-      state: this.#state as unknown as Readonly<Record<string, unknown>>,
+      state: this.state as unknown as Readonly<Record<string, unknown>>,
       definition: this.#definition,
       workspace: this.#workspace,
       maxIterations: this.#maxIterations,
@@ -164,27 +176,15 @@ export class RunSession {
     };
   }
 
-  /** A named transition applied to the state: `session.apply(goToStep, next)`. */
-  apply<A extends unknown[]>(transition: (state: RunState, ...args: A) => RunState, ...args: A): void {
-    this.#update(transition(this.state, ...args));
-  }
-
-  /** A transition that also hands out what it took from the state (takeStepInputs). */
-  take<T extends { readonly state: RunState }>(taker: (state: RunState) => T): Omit<T, 'state'> {
-    const { state, ...taken } = taker(this.state);
-    this.#update(state);
-    return taken;
-  }
-
-  #update(next: RunState): void {
-    this.#state = next;
+  /** Every change (and every note an operator sees) republishes the run's details once it has a definition. */
+  protected override changed(): void {
     if (this.definition) {
       this.#published = publishProgress(this.progress(), this.#published, Date.now());
     }
   }
 
   setPhase(phase: RunPhase): void {
-    this.#update(withPhase(this.state, phase));
+    this.apply(withPhase, phase);
   }
 
   /**
@@ -200,7 +200,7 @@ export class RunSession {
   warn(message: string): void {
     if (this.#warnings.length >= MAX_WARNINGS) this.#warnings.splice(0, 1);
     this.#warnings.push(message);
-    this.#update(this.state);
+    this.changed();
   }
 
   /** The git-state guard put back what the agent changed in the repository's git config or hooks. */
@@ -213,7 +213,7 @@ export class RunSession {
   /** Operator retry (checked payload): the given prompt is guidance added to the next iteration's prompt. */
   requestRetry(prompt: string | undefined): void {
     log.info('retry requested', { withPrompt: prompt !== undefined });
-    if (prompt !== undefined) this.#update(addGuidance(this.state, prompt));
+    if (prompt !== undefined) this.apply(addGuidance, prompt);
     this.#budgetBlocked = undefined;
     this.#waiting = undefined;
   }
@@ -221,7 +221,7 @@ export class RunSession {
   /** The run waits for a person (state/budget-pause.ts, state/answer-wait.ts); undefined: it does not. */
   waitFor(waiting: RunWaiting | undefined): void {
     this.#waiting = waiting;
-    this.#update(this.state);
+    this.changed();
   }
 
   /** An answer (checked payload) to the question the run waits on: the asking step's next prompt quotes it. */
@@ -230,7 +230,7 @@ export class RunSession {
     if (waiting?.kind !== 'answer' && waiting?.kind !== 'plan') return false;
     log.info('answer received', { author: answer.author, to: waiting.kind });
     this.#waiting = undefined;
-    this.#update(answerWait(this.state, waiting, answer));
+    this.apply(answerWait, waiting, answer);
     return true;
   }
 
@@ -240,7 +240,7 @@ export class RunSession {
 
   raiseBudget(budget: RunBudget): RunBudget {
     this.#budgetBlocked = undefined;
-    this.#update(raiseBudget(this.state, budget));
+    this.apply(raiseBudget, budget);
     return this.state.budget;
   }
 

@@ -101,3 +101,8 @@ export function remainingBudget(state: RunState): RunBudget {
     ...(maxTurnsPerStep === undefined ? {} : { maxTurnsPerStep }),
   };
 }
+
+/** The run continued as new: its state is the one the previous run carried. */
+export function carriedState(_state: RunState, carried: RunState): RunState {
+  return carried;
+}

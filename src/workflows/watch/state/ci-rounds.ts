@@ -5,7 +5,7 @@
  * pull request and stops reading its checks. Check-run ids acted on and the checks run
  * again are remembered (bounded), so nothing is worked twice.
  */
-import type { CiWatch, ReplyTarget, WatchTrigger } from '../../contracts/watch.js';
+import type { CiWatch, ReplyTarget, WatchTrigger } from '../../../contracts/watch.js';
 
 const MAX_CI_IDS = 50;
 export const NO_CI: CiWatch = { rounds: 0, handled: [], reran: [] };

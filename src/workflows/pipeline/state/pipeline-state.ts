@@ -1,26 +1,27 @@
 /**
- * The pipeline's state as the query, the Web UI details and the result see it. Pure.
+ * The pipeline's state as the query, the Web UI details and the result see it: a value,
+ * changed only by the named transitions of pipeline-transitions.ts. Pure.
  */
-import type { PipelineStatus, PipelineTransition } from '../../contracts/pipeline.js';
-import type { PipelineEndStatus, PipelineProgress, PipelineResult } from '../../contracts/pipeline-run.js';
-import { plainText, row } from '../web-ui/details-markdown.js';
+import type { PipelineStatus, PipelineTransition } from '../../../contracts/pipeline.js';
+import type { PipelineEndStatus, PipelineProgress, PipelineResult } from '../../../contracts/pipeline-run.js';
+import { plainText, row } from '../../web-ui/details-markdown.js';
 
 export interface PipelineState {
-  status: PipelineStatus;
-  paused: boolean;
-  phase?: string;
-  agent?: string;
-  childWorkflowId?: string;
+  readonly status: PipelineStatus;
+  readonly paused: boolean;
+  readonly phase?: string;
+  readonly agent?: string;
+  readonly childWorkflowId?: string;
   /** The cycle dispatched last: it stays the current cycle until the next dispatch. */
-  cycle?: number;
-  lastOutcome?: string;
-  history: PipelineTransition[];
-  issueClosed: boolean;
-  reason?: string;
-  cancelled?: string;
+  readonly cycle?: number;
+  readonly lastOutcome?: string;
+  readonly history: readonly PipelineTransition[];
+  readonly issueClosed: boolean;
+  readonly reason?: string;
+  readonly cancelled?: string;
 }
 
-export function initialState(): PipelineState {
+export function initialPipelineState(): PipelineState {
   return { status: 'running', paused: false, history: [], issueClosed: false };
 }
 
