@@ -1,24 +1,23 @@
 /**
  * A Go repository of two modules, as a new user meets it: a root module (listed first,
  * with a test red on main for an unrelated reason) and a nested module `lib` with its own
- * go.mod, the planted bug and one dependency from the Go proxy (github.com/google/uuid,
- * go.sum committed), on a fresh clone with an empty module cache. The root's `go test
- * ./...` stops at lib's go.mod, so lib's tests would never run: the detected setup
+ * go.mod, the planted bug of shortid-project.ts and its one dependency from the Go proxy
+ * (github.com/google/uuid, go.sum committed), on a fresh clone with an empty module cache.
+ * The root's `go test ./...` stops at lib's go.mod, so lib's tests would never run: the detected setup
  * downloads and warms each module, the detected test command tests each module to the
  * end, the baseline names both modules' failing tests, and the delivered diff is the fix.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execa } from 'execa';
 import type { TempGitRepo } from '../helpers/temp-git-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { fixSession } from '../helpers/fix-session.js';
 import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
+import * as shortid from './shortid-project.js';
 
-const BUGGY = 'return u.String()[:n]';
-const RIGHT = 'return strings.ReplaceAll(u.String(), "-", "")[:n]';
 const LOOP = (command: string) => `rc=0; for m in '.' 'lib'; do (cd "$m" && ${command}) || rc=1; done; exit $rc`;
 
+const lib = shortid.sources('lib');
 const FILES = {
   'go.mod': 'module example.com/mono\n\ngo 1.22\n',
   'round.go':
@@ -36,41 +35,9 @@ const FILES = {
     '}',
     '',
   ].join('\n'),
-  'lib/go.mod': 'module example.com/mono/lib\n\ngo 1.22\n\nrequire github.com/google/uuid v1.6.0\n',
-  'lib/shortid.go': [
-    'package lib',
-    '',
-    'import (',
-    '\t"strings"',
-    '',
-    '\t"github.com/google/uuid"',
-    ')',
-    '',
-    '// Short returns the first n hex digits of u.',
-    'func Short(u uuid.UUID, n int) string {',
-    `\t${BUGGY}`,
-    '}',
-    '',
-    'var _ = strings.ToUpper',
-    '',
-  ].join('\n'),
-  'lib/shortid_test.go': [
-    'package lib',
-    '',
-    'import (',
-    '\t"testing"',
-    '',
-    '\t"github.com/google/uuid"',
-    ')',
-    '',
-    'func TestShortTwelve(t *testing.T) {',
-    '\tid := uuid.MustParse("6ba7b810-9dad-11d1-80b4-00c04fd430c8")',
-    '\tif got := Short(id, 12); got != "6ba7b8109dad" {',
-    '\t\tt.Errorf("Short(id, 12) = %q, want %q", got, "6ba7b8109dad")',
-    '\t}',
-    '}',
-    '',
-  ].join('\n'),
+  'lib/go.mod': shortid.goMod('example.com/mono/lib'),
+  'lib/shortid.go': lib.source,
+  'lib/shortid_test.go': lib.tests,
 };
 
 const ISSUE = {
@@ -81,9 +48,7 @@ const ISSUE = {
 let origin: TempGitRepo;
 
 before(async () => {
-  origin = await makeOrigin(FILES, async (repo) => {
-    await execa('go', ['mod', 'tidy'], { cwd: `${repo.dir}/lib`, env: { GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' } });
-  });
+  origin = await makeOrigin(FILES, (repo) => shortid.tidy(`${repo.dir}/lib`));
 });
 
 after(async () => {
@@ -95,7 +60,7 @@ after(async () => {
 test("a fresh clone: each module downloaded and tested, both modules' failures in the baseline, the fix delivered", async () => {
   const session = fixSession({
     name: 'short id',
-    fix: { path: 'lib/shortid.go', old: BUGGY, new: RIGHT },
+    fix: { path: 'lib/shortid.go', old: shortid.BUGGY, new: shortid.RIGHT },
     testCommand: LOOP('go test ./...'),
     unrelated: [{ test: 'TestLegacyRounding', reason: 'math.Round(2.5) is 3; not the Short issue' }],
   });

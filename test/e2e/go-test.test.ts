@@ -10,70 +10,20 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execa } from 'execa';
 import type { TempGitRepo } from '../helpers/temp-git-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { fixSession } from '../helpers/fix-session.js';
 import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
 import { RETRY_NAMES_TEST, wrongThenRightSession } from './retry-fix-session.js';
+import * as shortid from './shortid-project.js';
 
-const BUGGY = 'return u.String()[:n]';
 const WRONG = 'return strings.ReplaceAll(u.String()[:n+1], "-", "")';
-const RIGHT = 'return strings.ReplaceAll(u.String(), "-", "")[:n]';
 
+const { source, tests } = shortid.sources('shortid');
 const FILES = {
-  'go.mod': 'module example.com/e2e/shortid\n\ngo 1.22\n\nrequire github.com/google/uuid v1.6.0\n',
-  'shortid.go': [
-    '// Package shortid shortens UUIDs for display.',
-    'package shortid',
-    '',
-    'import (',
-    '\t"strings"',
-    '',
-    '\t"github.com/google/uuid"',
-    ')',
-    '',
-    "// Short returns the first n hex digits of u (the dashes of u's text form are not digits).",
-    'func Short(u uuid.UUID, n int) string {',
-    `\t${BUGGY}`,
-    '}',
-    '',
-    "// Upper returns u's text form in upper case.",
-    'func Upper(u uuid.UUID) string {',
-    '\treturn strings.ToUpper(u.String())',
-    '}',
-    '',
-  ].join('\n'),
-  'shortid_test.go': [
-    'package shortid',
-    '',
-    'import (',
-    '\t"testing"',
-    '',
-    '\t"github.com/google/uuid"',
-    ')',
-    '',
-    'var id = uuid.MustParse("6ba7b810-9dad-11d1-80b4-00c04fd430c8")',
-    '',
-    'func TestShortFour(t *testing.T) {',
-    '\tif got := Short(id, 4); got != "6ba7" {',
-    '\t\tt.Errorf("Short(id, 4) = %q, want %q", got, "6ba7")',
-    '\t}',
-    '}',
-    '',
-    'func TestShortTwelve(t *testing.T) {',
-    '\tif got := Short(id, 12); got != "6ba7b8109dad" {',
-    '\t\tt.Errorf("Short(id, 12) = %q, want %q", got, "6ba7b8109dad")',
-    '\t}',
-    '}',
-    '',
-    'func TestUpper(t *testing.T) {',
-    '\tif got := Upper(id); got != "6BA7B810-9DAD-11D1-80B4-00C04FD430C8" {',
-    '\t\tt.Errorf("Upper(id) = %q", got)',
-    '\t}',
-    '}',
-    '',
-  ].join('\n'),
+  'go.mod': shortid.goMod('example.com/e2e/shortid'),
+  'shortid.go': source,
+  'shortid_test.go': tests,
 };
 
 const ISSUE = {
@@ -84,9 +34,7 @@ const ISSUE = {
 let origin: TempGitRepo;
 
 before(async () => {
-  origin = await makeOrigin(FILES, async (repo) => {
-    await execa('go', ['mod', 'tidy'], { cwd: repo.dir, env: { GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' } });
-  });
+  origin = await makeOrigin(FILES, (repo) => shortid.tidy(repo.dir));
 });
 
 after(async () => {
@@ -98,7 +46,7 @@ after(async () => {
 test('a fresh clone: go mod download and a warm build cache, the red test kept as the baseline, the fix delivered', async () => {
   const session = fixSession({
     name: 'short id',
-    fix: { path: 'shortid.go', old: BUGGY, new: RIGHT },
+    fix: { path: 'shortid.go', old: shortid.BUGGY, new: shortid.RIGHT },
     testCommand: 'go test ./...',
   });
   const run = await runOnFreshClone({ origin, issue: ISSUE, session });
@@ -116,8 +64,8 @@ test('a wrong first fix: the retry prompt names the broken go test, the right fi
     name: 'short id',
     path: 'shortid.go',
     // Right for 12 digits, one too many for 4: TestShortFour passed on main.
-    wrong: { old: BUGGY, new: WRONG },
-    right: { old: WRONG, new: RIGHT },
+    wrong: { old: shortid.BUGGY, new: WRONG },
+    right: { old: WRONG, new: shortid.RIGHT },
     testCommand: 'go test ./...',
     failingTest: 'TestShortFour',
   });
