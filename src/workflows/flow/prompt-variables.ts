@@ -39,8 +39,8 @@ export function buildPromptVariables(input: PromptVariableInput): Record<string,
 }
 
 /**
- * The issue as data: number, title, labels and body. The step query quotes it once,
- * inside delimiters whose closing tag it escapes (connection/model/request-builder.ts),
+ * The issue as data: number, title, labels and body. The queryStep activity quotes it once,
+ * inside delimiters whose closing tag it escapes (activities/model/request-builder.ts),
  * as its own block of the first user message: part of every turn's cached prefix.
  */
 export function formatIssueContext(issue: IssueSnapshot): string {

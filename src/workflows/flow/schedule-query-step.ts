@@ -107,14 +107,14 @@ export async function scheduleQueryStep(
         }),
     ...(answer === undefined ? {} : { pendingAnswer: answer }),
   };
-  return runModelActivity(ctx, session, step, { ...prompt, stepSchema: stepSchemaInput(ctx.definition, step) }, keep);
+  return executeQueryStep(ctx, session, step, { ...prompt, stepSchema: stepSchemaInput(ctx.definition, step) }, keep);
 }
 
 function hasRerun(rerun: StepRerun): boolean {
   return Object.values(rerun).some((v) => v !== undefined);
 }
 
-async function runModelActivity(
+async function executeQueryStep(
   ctx: RunContext,
   session: RunSession,
   step: StepDefinition,
