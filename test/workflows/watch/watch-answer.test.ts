@@ -8,11 +8,9 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { progressQuery } from '../../../src/workflows/run/messages.js';
 import type { runAgentWorkflow } from '../../../src/workflows/run-agent.js';
-import { runWatchWorkflow } from '../../../src/workflows/watch/run-watch.js';
-import { githubWatchScenario } from './github-watch-scenario.js';
+import { githubWatchScenario, signalsReceived, watcherCaughtUp } from './github-watch-scenario.js';
 import { until } from '../../helpers/until.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 import { ANSWER, askingSession, QUESTION } from '../asking-session.js';
@@ -24,14 +22,10 @@ const TOKEN = ['ghp', 'watchanswer0123456789abcd'].join('_');
 test('a question on a GitHub issue: a stranger is ignored, a collaborator answers', { timeout: 400_000 }, async () => {
   const env = await testEnv();
   const s = await githubWatchScenario({ name: 'watch-answer', token: TOKEN, session: askingSession() });
-  const { server, model, worker, input, runId, issue, taskQueue } = s;
+  const { server, model, worker, runId, issue } = s;
   try {
     await worker.runUntil(async () => {
-      const watcher = await env.client.workflow.start(runWatchWorkflow, {
-        taskQueue,
-        workflowId: `${input.repoId}/watch`,
-        args: [input],
-      });
+      const watcher = await s.startWatcher();
       const question = await until('the question on the issue', () =>
         issue().comments.find((c) => c.body.includes(QUESTION)),
       );
@@ -42,9 +36,10 @@ test('a question on a GitHub issue: a stranger is ignored, a collaborator answer
       const run = env.client.workflow.getHandle<typeof runAgentWorkflow>(runId);
 
       server.addComment(1, { body: 'subtract, obviously', user: 'mallory', association: 'NONE' });
-      await sleep(3000);
+      await watcherCaughtUp(watcher);
       const still = await run.query(progressQuery);
       assert.equal(still.phase, 'waiting-for-answer', 'a stranger does not answer');
+      assert.ok(!(await signalsReceived(run)).includes('answer'), "no answer signal from a stranger's comment");
 
       server.addComment(1, { body: ANSWER, user: 'alice', association: 'COLLABORATOR' });
       const result = await run.result();

@@ -9,12 +9,10 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_DIR } from '../../../src/dev/sample-repo.js';
 import { progressQuery } from '../../../src/workflows/run/messages.js';
 import type { runAgentWorkflow } from '../../../src/workflows/run-agent.js';
-import { runWatchWorkflow } from '../../../src/workflows/watch/run-watch.js';
-import { githubWatchScenario } from './github-watch-scenario.js';
+import { githubWatchScenario, signalsReceived, watcherCaughtUp } from './github-watch-scenario.js';
 import { until } from '../../helpers/until.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 
@@ -34,14 +32,10 @@ test(
       session: join(DEMO_DIR, 'session.json'),
       input: { budget: { maxUsd: LIMIT_USD } },
     });
-    const { server, worker, input, runId, issue, taskQueue } = s;
+    const { server, worker, runId, issue } = s;
     try {
       await worker.runUntil(async () => {
-        const watcher = await env.client.workflow.start(runWatchWorkflow, {
-          taskQueue,
-          workflowId: `${input.repoId}/watch`,
-          args: [input],
-        });
+        const watcher = await s.startWatcher();
         const notice = await until('the budget pause on the issue', () =>
           issue().comments.find((c) => c.body.includes('Paused: the budget of this run is spent')),
         );
@@ -50,8 +44,9 @@ test(
         assert.equal((await run.query(progressQuery)).phase, 'budget-exhausted');
 
         server.addComment(1, { body: '/extend 500', user: 'mallory', association: 'NONE' });
-        await sleep(3000);
+        await watcherCaughtUp(watcher);
         assert.equal((await run.query(progressQuery)).phase, 'budget-exhausted', 'a stranger does not extend');
+        assert.ok(!(await signalsReceived(run)).includes('extendBudget'), "no signal from a stranger's /extend");
 
         server.addComment(1, { body: 'Fine by me.\n/extend 5', user: 'alice', association: 'COLLABORATOR' });
         const result = await run.result();
