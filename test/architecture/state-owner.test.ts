@@ -5,7 +5,7 @@
  * to `session.apply` or `session.take`. This reads the workflow sources and fails naming
  * each spot that would bring back an unnamed change (a copy-and-change of the state, a
  * call of a setter, an inline function handed to apply/take, a write to a session field)
- * or a second holder (a class that is not a session).
+ * or a second holder (a class that is not a session, or state kept by a module).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -101,4 +101,16 @@ test('no second holder: every class of workflow code is a session (or the owner 
     }
   }
   assert.deepEqual(found, [], `classes that hold workflow state beside the sessions:\n${found.join('\n')}`);
+});
+
+test('no second holder: no module of workflow code keeps mutable state of its own', () => {
+  const found: string[] = [];
+  const moduleState = /^(?:export\s+)?(?:let\s|var\s|const\s+[\w$]+(?::[^=]+)?=\s*(?:new\s+(?:Map|Set|Array)\b|\[\]))/;
+  for (const file of tsFiles(WORKFLOWS))
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (moduleState.test(line)) found.push(`${relative(ROOT, file)}:${i + 1}: ${line.trim()}`);
+      });
+  assert.deepEqual(found, [], `module-level state in workflow code:\n${found.join('\n')}`);
 });
