@@ -8,43 +8,12 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import type { CacheLayout, WorktreeLayout } from '../../contracts/environment-dirs.js';
 import { environmentCacheRoot, environmentStateDir } from '../workspace/sandbox-state.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export interface CacheLayout {
-  readonly root: string;
-  readonly npm: string;
-  readonly pnpmStore: string;
-  readonly yarnClassic: string;
-  readonly yarnBerry: string;
-  readonly bun: string;
-  readonly pip: string;
-  readonly uv: string;
-  /** POETRY_CACHE_DIR: Poetry's downloads and wheels. */
-  readonly poetry: string;
-  /** PDM_CACHE_DIR: PDM's downloads, wheels and package cache. */
-  readonly pdm: string;
-  readonly goMod: string;
-  /** Go build cache of this repository (warmed by setup, copied for each worktree). */
-  readonly goBuild: string;
-  readonly cargoHome: string;
-  /** MAVEN_USER_HOME: a wrapper's Maven distributions; the local repository is under it. */
-  readonly maven: string;
-  readonly mavenRepo: string;
-  /** Fetched package managers: `<tools>/<name>-<version>`. */
-  readonly tools: string;
-  /** Shared stamps: `<stamps>/<key>` = a cache holds this repository+lockfile. */
-  readonly stamps: string;
-}
-
-export interface WorktreeLayout {
-  readonly dir: string;
-  readonly venv: string;
-  readonly goCache: string;
-  readonly setupHome: string;
-  readonly stamps: string;
-}
+export type { CacheLayout, WorktreeLayout } from '../../contracts/environment-dirs.js';
 
 export function sha(...parts: readonly string[]): string {
   const hash = createHash('sha256');

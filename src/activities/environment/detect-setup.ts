@@ -1,7 +1,7 @@
 /**
  * The environment plan of a worktree: `commands.setup` of `.agent/config.json` when
  * given (run in order, replacing detection), else one plan per ecosystem found in the
- * worktree's files (Node, Python, Go, Rust, Maven, CMake here; the registry's ecosystems that
+ * worktree's files (Node, Python, Go, Maven, CMake here; the registry's ecosystems that
  * plan their own setup through registry-setup.ts; several may apply). Every choice carries a
  * one-line reason, as detect-commands does for the test command.
  */
@@ -16,6 +16,7 @@ import { detectNode } from './detect-node.js';
 import { detectPython, type PythonPlan, type PythonTools } from './detect-python.js';
 import type { PlannedStep, ToolRequest } from './planned-step.js';
 import { ECOSYSTEMS } from '../../definition/ecosystems/ecosystem-registry.js';
+import type { SandboxView } from '../../definition/ecosystems/ecosystem.js';
 import { planRegistrySetups, type FetchedPythonApp } from './registry-setup.js';
 
 export interface EnvironmentPlan {
@@ -28,11 +29,12 @@ export interface EnvironmentPlan {
   readonly pythonTool?: PythonPlan['tool'];
   /** A Go module: the agent gets GOMODCACHE and its own GOCACHE. */
   readonly go: boolean;
-  readonly rust: boolean;
   /** A pom.xml at the root: the agent's Maven gets the shared local repository, read-only. */
   readonly maven: boolean;
   /** Python applications a registry setup fetched (nox): on PATH for setup and, read-only, in the sandbox. */
   readonly pythonApps: readonly FetchedPythonApp[];
+  /** What the sandbox gets of each registry ecosystem set up (Rust: CARGO_HOME read-only, offline). */
+  readonly sandboxViews: readonly SandboxView[];
 }
 
 /** The manifests and lockfiles a configured setup is keyed by, in registry order. */
@@ -64,9 +66,9 @@ export async function planConfigured(
     steps,
     tools: [],
     go: false,
-    rust: false,
     maven: await exists(path.join(dir, 'pom.xml')),
     pythonApps: [],
+    sandboxViews: [],
   };
 }
 
@@ -97,19 +99,9 @@ export async function planDetected(options: {
     detected.push(goPlan.detected);
     steps.push(...goPlan.steps);
   }
-  const rust = await exists(path.join(dir, 'Cargo.toml'));
-  if (rust) {
-    const lock = (await exists(path.join(dir, 'Cargo.lock'))) ? ['Cargo.lock'] : [];
-    detected.push(`rust: cargo fetch (Cargo.toml${lock.length ? ', Cargo.lock' : ''})`);
-    steps.push({
-      id: 'cargo-fetch',
-      ecosystem: Ecosystem.Rust,
-      command: `cargo fetch${lock.length ? ' --locked' : ''}`,
-      reason: 'rust: cargo fetch (Cargo.toml)',
-      inputs: ['Cargo.toml', ...lock],
-      caches: [`CARGO_HOME ${caches.cargoHome}`],
-    });
-  }
+  const registry = await planRegistrySetups({ dir, caches, python: options.python.python });
+  detected.push(...registry.detected);
+  steps.push(...registry.steps);
   const maven = await detectMaven(dir, caches);
   if (maven) {
     detected.push(maven.detected);
@@ -121,9 +113,6 @@ export async function planDetected(options: {
     detected.push(cmake.detected);
     steps.push(...cmake.steps);
   }
-  const registry = await planRegistrySetups({ dir, caches, python: options.python.python });
-  detected.push(...registry.detected);
-  steps.push(...registry.steps);
   if (detected.length === 0)
     detected.push(
       'no ecosystem detected (no package.json, Python project, go.mod, Cargo.toml or pom.xml): nothing to set up',
@@ -135,8 +124,8 @@ export async function planDetected(options: {
     ...(python ? { venv: python.venv } : {}),
     ...(python?.tool ? { pythonTool: python.tool } : {}),
     go,
-    rust,
     maven: maven !== undefined,
     pythonApps: registry.pythonApps,
+    sandboxViews: registry.sandboxViews,
   };
 }

@@ -3,12 +3,13 @@
  * one's pinned Python application is fetched from PyPI into the shared tools dir
  * (`<tools>/<name>-<version>`, a venv of its own, the way PDM and Poetry are), then its
  * steps run with that application on PATH. The sandbox later gets the application's bin
- * on PATH and its prefix and base interpreter read-only (sandbox-environment.ts).
+ * on PATH, its prefix and base interpreter read-only, and each ecosystem's own view
+ * (sandbox-environment.ts).
  */
 import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
 import { ECOSYSTEMS } from '../../definition/ecosystems/ecosystem-registry.js';
-import type { EcosystemModule, PythonApp } from '../../definition/ecosystems/ecosystem.js';
+import type { EcosystemModule, PythonApp, SandboxView } from '../../definition/ecosystems/ecosystem.js';
 import type { CacheLayout } from './cache-layout.js';
 import { q, type PlannedStep } from './planned-step.js';
 import { venvAppCommand } from './python-tool.js';
@@ -26,6 +27,8 @@ export interface RegistrySetups {
   readonly detected: readonly string[];
   readonly steps: readonly PlannedStep[];
   readonly pythonApps: readonly FetchedPythonApp[];
+  /** What the sandbox gets of each ecosystem set up, in registry order. */
+  readonly sandboxViews: readonly SandboxView[];
 }
 
 function pythonAppStep(
@@ -63,8 +66,9 @@ export async function planRegistrySetups(options: {
   const detected: string[] = [];
   const steps: PlannedStep[] = [];
   const pythonApps: FetchedPythonApp[] = [];
+  const sandboxViews: SandboxView[] = [];
   for (const ecosystem of options.ecosystems ?? ECOSYSTEMS) {
-    const setup = await ecosystem.setup?.(options.dir);
+    const setup = await ecosystem.setup?.(options.dir, options.caches);
     if (setup === undefined) continue;
     detected.push(setup.detected);
     if (setup.pythonApp !== undefined) {
@@ -72,7 +76,8 @@ export async function planRegistrySetups(options: {
       steps.push(app.step);
       pythonApps.push(app.fetched);
     }
-    for (const step of setup.steps) steps.push({ ...step, ecosystem: setup.ecosystem, caches: [] });
+    for (const step of setup.steps) steps.push({ ...step, ecosystem: setup.ecosystem, caches: step.caches ?? [] });
+    if (setup.sandbox !== undefined) sandboxViews.push(setup.sandbox);
   }
-  return { detected, steps, pythonApps };
+  return { detected, steps, pythonApps, sandboxViews };
 }

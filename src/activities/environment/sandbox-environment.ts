@@ -4,7 +4,8 @@
  * the venv (whole dir, pyvenv.cfg included, so `sys.prefix` is the venv) and its base
  * interpreter, read-only (a uv or Poetry project's manager too, on PATH: uv offline and never syncing); Go's
  * module cache read-only with GOPROXY=off, and a GOCACHE of the worktree's own (seeded from the warm shared one: go must write its cache, and
- * the agent must not write a cache later runs trust); cargo's home read-only, offline;
+ * the agent must not write a cache later runs trust); each registry ecosystem's own view (cargo's home
+ * read-only, offline: rust-ecosystem.ts);
  * Maven's local repository read-only through MAVEN_OPTS (the detected test command is
  * `mvn -o`); fetched package managers' bins first on PATH. Shared caches are never writable.
  */
@@ -71,9 +72,9 @@ export function sandboxEnvironment(options: {
     readOnlyDirs.push(caches.goMod);
     writableDirs.push(worktree.goCache);
   }
-  if (plan.rust) {
-    Object.assign(env, { CARGO_HOME: caches.cargoHome, CARGO_NET_OFFLINE: 'true' });
-    readOnlyDirs.push(caches.cargoHome);
+  for (const view of plan.sandboxViews) {
+    Object.assign(env, view.env);
+    readOnlyDirs.push(...view.readOnlyDirs);
   }
   if (plan.maven) {
     // MAVEN_OPTS is split on spaces by mvn: the worker's own options are not carried over.

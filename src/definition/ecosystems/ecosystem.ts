@@ -8,6 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { CacheLayout } from '../../contracts/environment-dirs.js';
 import type { Ecosystem } from '../../contracts/environment.js';
 import type { RepoCommands } from '../../contracts/repo-config.js';
 
@@ -46,6 +47,12 @@ export interface PythonApp {
   readonly version: string;
 }
 
+/** What the agent's sandbox gets once the ecosystem's setup ran: variables, and shared caches it may only read. */
+export interface SandboxView {
+  readonly env: Readonly<Record<string, string>>;
+  readonly readOnlyDirs: readonly string[];
+}
+
 /** A setup the ecosystem plans from the repository's files, run with the network before the agent starts. */
 export interface EcosystemSetup {
   /** One line for the report: what was found and what runs. */
@@ -60,7 +67,10 @@ export interface EcosystemSetup {
     readonly reason: string;
     /** Worktree-relative files whose content keys the step. */
     readonly inputs: readonly string[];
+    /** The shared caches it fills, for the report (`CARGO_HOME /…/cache/cargo`). */
+    readonly caches?: readonly string[];
   }[];
+  readonly sandbox?: SandboxView;
 }
 
 export interface EcosystemModule {
@@ -74,11 +84,10 @@ export interface EcosystemModule {
   /** Checked in registry order after the shell's own "not found". */
   readonly unrecoverable?: readonly UnrecoverablePattern[];
   /**
-   * A setup of the registry's generic kind (a pinned Python application and commands run
-   * with it). Node, Python, Go, Rust, Maven and CMake still plan theirs in
-   * activities/environment/detect-setup.ts.
+   * Its setup, in registry order after Node, Python and Go (whose setups, with Maven's and
+   * CMake's, are still planned in activities/environment/detect-setup.ts).
    */
-  readonly setup?: (dir: string) => Promise<EcosystemSetup | undefined>;
+  readonly setup?: (dir: string, caches: CacheLayout) => Promise<EcosystemSetup | undefined>;
 }
 
 /** A file of the repository, or undefined when it cannot be read. */

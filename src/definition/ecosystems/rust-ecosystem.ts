@@ -1,5 +1,10 @@
-/** Rust: `cargo test` (every workspace member to the end: repo-config/cargo-test-command.ts); setup `cargo fetch`. */
+/**
+ * Rust: setup `cargo fetch` into the shared CARGO_HOME (`--locked` with a Cargo.lock); in
+ * the sandbox cargo's home is read-only and offline; `cargo test` runs every workspace
+ * member to the end (repo-config/cargo-test-command.ts).
+ */
 import { cargoTestCommand } from '../repo-config/cargo-test-command.js';
+import { Ecosystem } from '../../contracts/environment.js';
 import { EcosystemId, readRepoFile, type EcosystemModule } from './ecosystem.js';
 
 export const RUST_ECOSYSTEM: EcosystemModule = {
@@ -11,6 +16,24 @@ export const RUST_ECOSYSTEM: EcosystemModule = {
     if (cargo === undefined) return undefined;
     const test = cargoTestCommand(cargo);
     return { commands: { test: test.command }, reasons: [`test: ${test.command} (${test.why})`] };
+  },
+  setup: async (dir, caches) => {
+    if ((await readRepoFile(dir, 'Cargo.toml')) === undefined) return undefined;
+    const lock = (await readRepoFile(dir, 'Cargo.lock')) !== undefined ? ['Cargo.lock'] : [];
+    return {
+      detected: `rust: cargo fetch (Cargo.toml${lock.length ? ', Cargo.lock' : ''})`,
+      ecosystem: Ecosystem.Rust,
+      steps: [
+        {
+          id: 'cargo-fetch',
+          command: `cargo fetch${lock.length ? ' --locked' : ''}`,
+          reason: 'rust: cargo fetch (Cargo.toml)',
+          inputs: ['Cargo.toml', ...lock],
+          caches: [`CARGO_HOME ${caches.cargoHome}`],
+        },
+      ],
+      sandbox: { env: { CARGO_HOME: caches.cargoHome, CARGO_NET_OFFLINE: 'true' }, readOnlyDirs: [caches.cargoHome] },
+    };
   },
   unrecoverable: [
     {

@@ -66,6 +66,7 @@ test('detection and registry setups use what an entry declares (a fake ecosystem
       ecosystem: Ecosystem.Configured,
       pythonApp: { name: 'fakeapp', version: '1.0' },
       steps: [{ id: 'fake-fetch', command: 'fake fetch', reason: 'fake', inputs: ['fake.build'] }],
+      sandbox: { env: { FAKE_OFFLINE: '1' }, readOnlyDirs: ['/fake/cache'] },
     }),
   };
   assert.equal((await detectCommands(dir, [fake, ...ECOSYSTEMS])).commands.test, 'fake test');
@@ -73,6 +74,7 @@ test('detection and registry setups use what an entry declares (a fake ecosystem
   const caches = cacheLayout(dir, { ISSUE_AGENT_STATE_DIR: dir });
   const plan = await planRegistrySetups({ dir, caches, python: 'python3', ecosystems: [fake] });
   assert.deepEqual(plan.detected, ['fake: fake fetch']);
+  assert.deepEqual(plan.sandboxViews, [{ env: { FAKE_OFFLINE: '1' }, readOnlyDirs: ['/fake/cache'] }]);
   assert.deepEqual(
     plan.steps.map((s) => [s.id, s.ecosystem]),
     [
