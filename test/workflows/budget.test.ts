@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { totalTokens } from '../../src/contracts/usage.js';
 import { progressQuery, raiseBudgetUpdate } from '../../src/workflows/run/messages.js';
+import { untilParked } from '../helpers/parked.js';
 import { runScenario } from '../helpers/run-scenario.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 
@@ -30,7 +31,7 @@ test(
           if (p) phases.add(p.phase);
           if (p?.phase === 'budget-exhausted') {
             pausedAt = { tokens: p.tokensTotal, step: p.stepId };
-            await sleep(1500);
+            await untilParked(handle, 'the budget pause');
             const still = await handle.query(progressQuery);
             assert.equal(still.phase, 'budget-exhausted', 'the run stays paused until the budget is raised');
             const budget = await handle.executeUpdate(raiseBudgetUpdate, { args: [{ maxTokens: 200_000 }] });

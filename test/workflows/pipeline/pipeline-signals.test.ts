@@ -12,6 +12,7 @@ import {
   pipelineProgressQuery,
   resumePipelineSignal,
 } from '../../../src/workflows/pipeline/pipeline-messages.js';
+import { untilParked } from '../../helpers/parked.js';
 import { teardownEnv } from '../../helpers/temporal-env.js';
 import { waitFor } from '../../helpers/worker-process.js';
 import { agentRule, writePipelineAgents } from './pipeline-agents.js';
@@ -50,7 +51,7 @@ test('pause holds the pipeline between cycles until resume', { timeout: 180_000 
       }
       assert.equal(p.paused, true);
       assert.equal(p.history.length, 1);
-      await sleep(1500);
+      await untilParked(handle, 'the paused pipeline');
       assert.equal(model.stats().byRule['implementer-none'] ?? 0, 0, 'nothing dispatched while paused');
       assert.deepEqual((await readIssueFile(repoPath)).labels, ['kind:impl']);
       await handle.signal(resumePipelineSignal);
