@@ -15,7 +15,8 @@ import type { CommandOutcome, CommandRunner } from '../process/command-runner.js
 import { extract } from './extractors.js';
 import { runsTests } from './test-reports/runs-tests.js';
 import { runFileValidator } from './file-validator.js';
-import { fixedSinceBase, judgeAgainstBaseline } from './baseline/judge-against-baseline.js';
+import { judgeAgainstBaseline } from './baseline/judge-against-baseline.js';
+import { testsNotRunResult, testsRanSinceBase } from './baseline/tests-ran-since-base.js';
 import { parseTestFailures, type TestReports } from './test-reports/parse-test-failures.js';
 import { runCollectingReports } from './test-reports/report-files.js';
 import { runTestIntegrityValidator } from './integrity/test-integrity-validator.js';
@@ -160,15 +161,18 @@ async function runCommandValidator(options: {
 
   const exitCode = outcome.exitCode;
   const rule = parseSuccessWhen(definition.successWhen);
+  const testsRan = () =>
+    testsRanSinceBase(options.worktreePath, command, `${outcome.stdout}\n${outcome.stderr}`, reports);
   if (satisfies(rule, { stdout: outcome.stdout, exitCode })) {
-    // The tests red on the base that this branch fixed, for the reviewer (pre-existing-claims.ts).
-    const fixed = definition.baseline === undefined ? undefined : await fixedSinceBase(options.worktreePath, command);
+    // The tests still ran as on the base; those red there that this branch fixed, for the reviewer.
+    const ran = definition.baseline === undefined ? undefined : await testsRan();
+    if (ran?.blocks) return testsNotRunResult(base, exitCode, ran, condition.params);
     return {
       ...base,
       exitCode,
       passed: true,
-      summary: `\`${command}\` passed (${describeRule(rule)})${fixed ? `; ${fixed.line}` : ''}`,
-      params: { ...condition.params, ...(fixed?.params ?? {}) },
+      summary: `\`${command}\` passed (${describeRule(rule)})${ran?.fixedLine ? `; ${ran.fixedLine}` : ''}`,
+      params: { ...condition.params, ...(ran?.params ?? {}) },
       unrecoverable: false,
     };
   }
@@ -192,6 +196,8 @@ async function runCommandValidator(options: {
         })
       : undefined;
   if (judged !== undefined && !judged.blocks) {
+    const ran = await testsRan();
+    if (ran?.blocks) return testsNotRunResult(base, exitCode, ran, params);
     return {
       ...base,
       exitCode,

@@ -32,6 +32,7 @@ import { recordBaseline } from '../conditions/baseline/baseline-run.js';
 import { commandSummary } from '../conditions/summarize.js';
 import { runCollectingReports } from '../conditions/test-reports/report-files.js';
 import { testFailures } from '../conditions/test-reports/parse-test-failures.js';
+import { countTestsRun } from '../conditions/test-reports/tests-run.js';
 import { removeValidatorOutputs, snapshotTree } from '../conditions/validator-outputs.js';
 import { classifyPreflight, type PreflightVerdict } from './classify-preflight.js';
 import { preflightCommands, type PreflightCommand } from './preflight-commands.js';
@@ -78,13 +79,19 @@ export async function runPreflight(deps: PreflightDeps, input: PreflightInput): 
       reports,
     });
     const check = checkOf(planned, exitCode, verdict, outcome);
-    if (check.status === PreflightStatus.Baseline && commit !== undefined && planned.definition.baseline !== undefined)
+    // Passing or red with names, the base's measure is kept: which tests failed and how many
+    // ran, so the gate can tell a fix from tests that stopped running (baseline/tests-ran.ts).
+    const measured = check.status === PreflightStatus.Baseline || check.status === PreflightStatus.Passed;
+    if (measured && commit !== undefined && planned.definition.baseline !== undefined) {
+      const testsRun = countTestsRun(`${outcome.stdout}\n${outcome.stderr}`, reports);
       await recordBaseline(input.worktreePath, {
         commit,
         command,
         exitCode,
         failedTests: check.failedTests ?? [],
+        ...(testsRun === undefined ? {} : { testsRun }),
       });
+    }
     checks.push(check);
   }
   return { checks };

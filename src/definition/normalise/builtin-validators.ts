@@ -11,6 +11,7 @@ import type { RawValidationCommands } from '../load/raw-files.js';
 import { VERDICT_NOT_MET } from '../../contracts/completion-types.js';
 import { NO_CHANGE_PATTERN } from '../../contracts/no-change.js';
 import { UNCLASSIFIED_PATTERN } from '../../contracts/pre-existing-claims.js';
+import { TESTS_NOT_RUN_PATTERN } from '../../contracts/tests-not-run.js';
 
 interface CommandBuiltin {
   readonly commandKey: keyof RawValidationCommands;
@@ -110,6 +111,13 @@ export const BUILTIN_FAILURE_PATTERNS: Readonly<Record<string, FailurePatternDef
     edition: 'failed',
     adaptation: 'test-failed',
     params: ['failedTests', 'regressions', 'preExisting', 'fixed', 'baseCommit'],
+  },
+  /** A test condition's, when its command ran fewer tests than on the base, or none anything saw. */
+  [TESTS_NOT_RUN_PATTERN]: {
+    description: 'The test command ran fewer tests than on the base commit, or none that its output or reports show.',
+    edition: 'failed',
+    adaptation: TESTS_NOT_RUN_PATTERN,
+    params: ['baseCommit', 'testsRunOnBase', 'testsRun'],
   },
   /** A test condition's, when only tests failing on the base that the closure did not classify block. */
   [UNCLASSIFIED_PATTERN]: {

@@ -1,7 +1,7 @@
 /** Passing tests named from runner output, and the FAIL_TO_PASS / PASS_TO_PASS split of two runs. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { passedTests } from '../../../src/dev/eval/suite/passed-tests.js';
+import { passedTests } from '../../../src/activities/conditions/test-reports/passed-tests.js';
 import { namingCommand } from '../../../src/dev/eval/suite/suite-run.js';
 import { declaredTests, passesIn, splitTests, type SuiteRun } from '../../../src/dev/eval/suite/test-verdicts.js';
 

@@ -17,6 +17,7 @@ import { gitDirsOf } from '../../workspace/git/git-state-snapshot.js';
 import { ensureAgentHome, removeAgentSandbox, sandboxStateRoot } from '../../workspace/sandbox-state.js';
 import { parseTestFailures } from '../test-reports/parse-test-failures.js';
 import { runCollectingReports } from '../test-reports/report-files.js';
+import { countTestsRun } from '../test-reports/tests-run.js';
 import type { Baseline } from './classify-failures.js';
 
 export interface BaselineRequest {
@@ -90,6 +91,7 @@ async function readCached(file: string, request: BaselineRequest): Promise<Basel
       command: parsed.command,
       exitCode: typeof parsed.exitCode === 'number' ? parsed.exitCode : null,
       failedTests: parsed.failedTests.filter((n): n is string => typeof n === 'string'),
+      ...(typeof parsed.testsRun === 'number' && parsed.testsRun >= 0 ? { testsRun: parsed.testsRun } : {}),
     };
   } catch {
     return undefined;
@@ -118,12 +120,15 @@ async function runOnBase(commands: CommandRunner, request: BaselineRequest): Pro
     });
     // A base that timed out or could not start says nothing about which tests fail.
     if (outcome.kind !== 'exited') return undefined;
-    const failed = outcome.exitCode === 0 ? [] : parseTestFailures(`${outcome.stdout}\n${outcome.stderr}`, reports);
+    const output = `${outcome.stdout}\n${outcome.stderr}`;
+    const failed = outcome.exitCode === 0 ? [] : parseTestFailures(output, reports);
+    const testsRun = countTestsRun(output, reports);
     return {
       commit: request.commit,
       command: request.command,
       exitCode: outcome.exitCode ?? null,
       failedTests: [...new Set(failed.map((t) => t.name))],
+      ...(testsRun === undefined ? {} : { testsRun }),
     };
   } finally {
     await withRepoLock(request.worktreePath, async () => {

@@ -28,6 +28,8 @@ export interface Baseline {
   readonly exitCode: number | null;
   /** Names of the tests failing on the base commit. */
   readonly failedTests: readonly string[];
+  /** How many tests the command ran there (tests-run.ts), when its output says. */
+  readonly testsRun?: number;
 }
 
 /** A test failing on the base and now; `blocks` says why it blocks, absent when it does not. */

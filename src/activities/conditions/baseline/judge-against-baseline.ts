@@ -6,8 +6,8 @@
  * whether the closure classified each non-blocking one as unrelated (match-claims; one
  * it did not classify blocks, unless the closing declared no change, with the
  * `pre-existing-unclassified` pattern when nothing else does). Undefined when no judgement is possible (no base recorded, the base could
- * not be run): the failure then stands as it is. A passing command is told which tests
- * it fixed since the base, when the base's failures were measured (fixedSinceBase).
+ * not be run): the failure then stands as it is. Whether the tests still ran as on the
+ * base, and which it fixed, is tests-ran.ts's.
  */
 import type { BaselineMode } from '../../../contracts/definition.js';
 import type { JsonValue } from '../../../contracts/json.js';
@@ -16,7 +16,7 @@ import type { CommandRunner } from '../../process/command-runner.js';
 import { git } from '../../workspace/git/git.js';
 import { baseCommit } from '../base-commit.js';
 import { capExcerpts, type FailedTest } from '../test-reports/failed-test.js';
-import { baselineFailures, cachedBaseline } from './baseline-run.js';
+import { baselineFailures } from './baseline-run.js';
 import { classifyFailures } from './classify-failures.js';
 import { matchClaims, type AccountedFailure } from './match-claims.js';
 
@@ -79,23 +79,6 @@ export async function judgeAgainstBaseline(options: {
       ...(unclassified.length === 0 ? {} : { unclassified: claims.unclassified.map(toJson) }),
     },
     ...(onlyUnclassified ? { failurePattern: UNCLASSIFIED_PATTERN } : {}),
-  };
-}
-
-/**
- * A passing test command: the tests failing on the base commit now pass, all of them.
- * Read only from a measured base (the preflight's, cached); the base is not run for it.
- */
-export async function fixedSinceBase(
-  worktreePath: string,
-  command: string,
-): Promise<{ readonly line: string; readonly params: Record<string, JsonValue> } | undefined> {
-  const commit = await baseCommit(worktreePath);
-  const baseline = commit === undefined ? undefined : await cachedBaseline(worktreePath, commit, command);
-  if (commit === undefined || baseline === undefined || baseline.failedTests.length === 0) return undefined;
-  return {
-    line: `fixed since base ${commit.slice(0, 12)}: ${baseline.failedTests.join(', ')}`,
-    params: { baseCommit: commit, fixed: baseline.failedTests.map((name) => ({ name })) },
   };
 }
 

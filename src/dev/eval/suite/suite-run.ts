@@ -13,7 +13,7 @@ import { scrubbedEnv } from '../../../activities/process/scrubbed-env.js';
 import { createSpawnerCommandRunner } from '../../../activities/process/spawner-command-runner.js';
 import { runCollectingReports } from '../../../activities/conditions/test-reports/report-files.js';
 import { parseTestFailures } from '../../../activities/conditions/test-reports/parse-test-failures.js';
-import { passedTests } from './passed-tests.js';
+import { passedTests } from '../../../activities/conditions/test-reports/passed-tests.js';
 import type { SuiteRun } from './test-verdicts.js';
 
 /** A command run and what its output named. */

@@ -188,3 +188,38 @@ test('a passing run names the tests it fixed since the measured base; an unmeasu
   assert.match(fixed.results[0]?.summary ?? '', /passed \(exit code 0\); fixed since base [0-9a-f]{12}: old broken$/);
   assert.deepEqual(fixed.results[0]?.params['fixed'], [{ name: 'old broken' }]);
 });
+
+test('a branch that makes the tests pass by running fewer of them is refused (tests-not-run), with its retry prompt', async () => {
+  const repo = await branchWithRedBase();
+  const { runner } = counting();
+  const run = () =>
+    runValidators({ commands: runner }, { worktreePath: repo.dir, completionStep: step, validators: tests('ignore') });
+  // The base is measured (as the preflight does): 2 tests ran there, 1 failed.
+  const red = await run();
+  assert.equal(red.passed, false);
+  // The cheat: the failing test file goes; the command exits 0, no failure is named.
+  await repo.git('rm', '-q', 'test/old.test.js');
+  await repo.git('commit', '-qm', 'drop the broken test');
+  const cheat = await run();
+  const result = cheat.results[0];
+  assert.equal(cheat.passed, false, result?.summary);
+  assert.equal(result?.failurePattern, 'tests-not-run');
+  assert.match(
+    result?.summary ?? '',
+    /exited 0, but fewer tests ran than on the base commit [0-9a-f]{12}: 1 now, 2 there/,
+  );
+  assert.equal(result?.params['testsRun'], 1);
+  assert.equal(result?.params['testsRunOnBase'], 2);
+  const prompt = await buildRetryPrompt(
+    { readFile: (p) => readFile(p, 'utf8').catch(() => undefined) },
+    {
+      promptsDir: join(PROJECT_ROOT, 'prompts'),
+      c1: 'steps',
+      completionStep: step,
+      failurePatterns: BUILTIN_FAILURE_PATTERNS,
+      failed: cheat.results,
+    },
+  );
+  assert.match(prompt.text, /the tests did not run/);
+  assert.match(prompt.text, /only 1 tests ran, where 2 ran on the base commit [0-9a-f]{40}/);
+});

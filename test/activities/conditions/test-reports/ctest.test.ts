@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import { parseTestFailures } from '../../../../src/activities/conditions/test-reports/parse-test-failures.js';
 import { ctestReports } from '../../../../src/activities/conditions/test-reports/ctest-report-files.js';
 import { passedInCTestJUnit } from '../../../../src/activities/conditions/test-reports/ctest-junit.js';
-import { passedTests } from '../../../../src/dev/eval/suite/passed-tests.js';
+import { passedTests } from '../../../../src/activities/conditions/test-reports/passed-tests.js';
 import { fixture } from '../fixtures.js';
 
 const named = (output: string, ctestJunit?: string[]) =>

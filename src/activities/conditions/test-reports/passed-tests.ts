@@ -1,8 +1,8 @@
 /**
- * The tests a run passed, by the names the failure parsers use (conditions/test-reports),
- * for runners that print passing tests by default. PURE. The project's own parsers name
- * only failures (what the gate needs); the eval's miner also needs PASS_TO_PASS, and a
- * FAIL_TO_PASS test whose file did not even load before the fix has no failure name.
+ * The tests a run passed, by the names the failure parsers use, for runners that print
+ * passing tests by default. PURE. The gate uses them to tell a test red on the base as
+ * fixed only when it is seen passing (baseline/tests-ran.ts); the eval's miner for
+ * PASS_TO_PASS, and for a FAIL_TO_PASS test whose file did not even load before the fix.
  *
  *   pytest        the JUnit XML report report-files.ts collects (every testcase)
  *   cargo test    `test mod::name ... ok`
@@ -17,12 +17,12 @@
  * `undefined` when nothing in the output names a passing test: the caller must not read
  * that as "none passed".
  */
-import { stripAnsi } from '../../../activities/conditions/strip-ansi.js';
-import { ctestPassed } from '../../../activities/conditions/test-reports/ctest-console.js';
-import { passedInCTestJUnit } from '../../../activities/conditions/test-reports/ctest-junit.js';
-import { passedInJUnitXml } from '../../../activities/conditions/test-reports/junit-xml.js';
-import { passedInSurefireXml } from '../../../activities/conditions/test-reports/surefire-xml.js';
-import type { TestReports } from '../../../activities/conditions/test-reports/parse-test-failures.js';
+import { stripAnsi } from '../strip-ansi.js';
+import { ctestPassed } from './ctest-console.js';
+import { passedInCTestJUnit } from './ctest-junit.js';
+import { passedInJUnitXml } from './junit-xml.js';
+import { passedInSurefireXml } from './surefire-xml.js';
+import type { TestReports } from './parse-test-failures.js';
 
 type Lines = readonly string[];
 

@@ -1,0 +1,7 @@
+/**
+ * The failure pattern of a test condition whose command exited as if it passed (or failed
+ * only as on the base) but ran fewer tests than on the base commit, or none that anything
+ * could see (activities/conditions/baseline/tests-ran.ts). Its params: `baseCommit`,
+ * `testsRunOnBase`, `testsRun` (absent when nothing said). PURE.
+ */
+export const TESTS_NOT_RUN_PATTERN = 'tests-not-run';
