@@ -13,11 +13,9 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import type { Client } from '@temporalio/client';
-import { runWatchWorkflow } from '../../../src/workflows/watch/run-watch.js';
-import { githubWatchScenario } from './github-watch-scenario.js';
+import { githubWatchScenario, watcherCaughtUp } from './github-watch-scenario.js';
 import { twoRunsSession } from './two-runs-session.js';
 import { until as untilAt } from '../../helpers/until.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
@@ -54,7 +52,7 @@ test(
         FAILURE_LINE,
       ]),
     });
-    const { server, model, worker, remote, input, runId, taskQueue } = s;
+    const { server, model, worker, remote, runId } = s;
     const remoteHead = async (): Promise<string> =>
       String((await execa('git', ['--git-dir', remote, 'rev-parse', 'refs/heads/agent/issue-1'])).stdout).trim();
     const ended = (n: number) => async () => {
@@ -63,11 +61,7 @@ test(
     };
     try {
       await worker.runUntil(async () => {
-        const watcher = await env.client.workflow.start(runWatchWorkflow, {
-          taskQueue,
-          workflowId: `${input.repoId}/watch`,
-          args: [input],
-        });
+        const watcher = await s.startWatcher();
         assert.deepEqual(await until('the first run to end', ended(1)), ['COMPLETED']);
         const pr = server.pulls()[0]!;
         const firstHead = await remoteHead();
@@ -99,7 +93,7 @@ test(
         server.setPullHead(pr.number, secondHead);
         server.checks.add(secondHead, { name: 'unit tests', conclusion: 'failure', log: actionsLog() });
         await until('the cap reply', () => pr.comments.find((c) => c.body.includes('cap of 1 round')));
-        await sleep(3000);
+        await watcherCaughtUp(watcher);
         assert.equal((await executions(env.client, runId)).length, 2, 'no third run past the cap');
         await watcher.signal('stop');
         await watcher.result();

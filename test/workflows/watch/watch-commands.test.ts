@@ -1,24 +1,14 @@
 /**
  * Comment commands through the watcher, on the real Temporal dev server with the GitHub
- * stand-in: while a run is live (its model answers slowly), `@issue-agent status` from an
- * owner gets a reply with the run's phase, a stranger's `@issue-agent cancel` does
- * nothing, and a collaborator's `@issue-agent cancel` ends the run cancelled (its
- * progress comment says so) with a reply; `stop` ends the watcher.
+ * stand-in: while a run is live (its model answers slowly), a stranger's `@issue-agent
+ * cancel` does nothing (the watcher read it and acted on what came after it, and the run
+ * received no signal), `@issue-agent status` from an owner gets a reply with the run's
+ * phase, and a collaborator's `@issue-agent cancel` ends the run cancelled (its progress
+ * comment says so) with a reply; `stop` ends the watcher.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
-import { createModelServer } from '../../../src/dev/model-server/model-server.js';
-import { createSampleRepo } from '../../../src/dev/sample-repo.js';
-import { PROJECT_ROOT } from '../../../src/host/project-root.js';
-import type { WatchInput } from '../../../src/contracts/watch.js';
-import { runWatchWorkflow } from '../../../src/workflows/watch/run-watch.js';
-import { githubRunWorker } from './github-run-worker.js';
-import { startFakeGitHubServer } from '../../helpers/fake-github-server.js';
+import { githubWatchScenario, signalsReceived, watcherCaughtUp } from './github-watch-scenario.js';
 import { until as untilAt } from '../../helpers/until.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 
@@ -28,63 +18,51 @@ const TOKEN = ['ghp', 'watchcommands0123456789'].join('_');
 
 test('status and cancel by comment; a stranger cannot cancel', { timeout: 300_000 }, async () => {
   const env = await testEnv();
-  const definition = await loadAgentDefinitionOrThrow(PROJECT_ROOT);
-  const server = await startFakeGitHubServer({ token: TOKEN });
-  server.addIssue({ number: 2, title: 'slow one', body: 'take your time', labels: ['agent'] });
-  const { repoPath } = await createSampleRepo({ issue: 1 });
-  const model = await createModelServer({
+  const s = await githubWatchScenario({
+    name: 'watch-cmd',
+    token: TOKEN,
     session: {
       name: 'slow',
       model: 'claude-sonnet-4-6',
       rules: [{ id: 'slow', when: { promptContains: 'Step' }, respond: { text: 'thinking…', delayMs: 60_000 } }],
     },
   });
-  const taskQueue = `watch-cmd-${Date.now()}`;
-  const worker = await githubRunWorker({ modelUrl: model.url, githubUrl: server.url, token: TOKEN, taskQueue });
-  const repoId = `watch-cmd-${Date.now()}`;
-  const runId = `${repoId}/${definition.name}/issue-2`;
-  const input: WatchInput = {
-    agentName: definition.name,
-    agentDir: PROJECT_ROOT,
-    repoPath,
-    issueSource: 'github',
-    repoId,
-    artifactsDir: await mkdtemp(join(tmpdir(), 'watch-artifacts-')),
-    delivery: 'pr',
-    label: 'agent',
-    mention: '@issue-agent',
-    concurrency: 1,
-    pollIntervalMs: 500,
-  };
-  const issue = () => server.issue(2)!;
+  const { server, worker, runId, issue } = s;
   try {
     await worker.runUntil(async () => {
-      const watcher = await env.client.workflow.start(runWatchWorkflow, {
-        taskQueue,
-        workflowId: `${repoId}/watch`,
-        args: [input],
-      });
+      const watcher = await s.startWatcher();
       await until('the progress comment', () =>
         issue().comments.some((c) => c.body.includes('issue-agent:progress')) ? true : undefined,
       );
+      const handle = env.client.workflow.getHandle(runId);
 
-      const status = server.addComment(2, { body: '@issue-agent status', user: 'owner1', association: 'OWNER' });
+      const stranger = server.addComment(1, {
+        body: '@issue-agent cancel',
+        user: 'mallory',
+        association: 'CONTRIBUTOR',
+      });
+      const status = server.addComment(1, { body: '@issue-agent status', user: 'owner1', association: 'OWNER' });
       const statusReply = await until('the status reply', () =>
         issue().comments.find((c) => c.body.includes(`reply ${status.id}-status`)),
       );
-      assert.match(statusReply.body, /@owner1 status of .*issue-2: flow/);
-
-      server.addComment(2, { body: '@issue-agent cancel', user: 'mallory', association: 'CONTRIBUTOR' });
-      await sleep(2500);
-      const handle = env.client.workflow.getHandle(runId);
+      assert.match(statusReply.body, /@owner1 status of .*issue-1: flow/);
+      // The stranger's cancel came first: by the status reply it was read, and by the
+      // watcher's next polls anything it would have sent is in the run's history.
+      await watcherCaughtUp(watcher);
       assert.equal((await handle.describe()).status.name, 'RUNNING', "a stranger's cancel does nothing");
+      assert.ok(!(await signalsReceived(handle)).includes('cancel'), "no signal from a stranger's cancel");
+      assert.equal(issue().comments.filter((c) => c.body.includes(`reply ${stranger.id}-`)).length, 0);
 
-      const cancel = server.addComment(2, { body: '@issue-agent cancel', user: 'collab', association: 'COLLABORATOR' });
+      const cancel = server.addComment(1, { body: '@issue-agent cancel', user: 'collab', association: 'COLLABORATOR' });
       await until('the run to end', async () =>
         (await handle.describe()).status.name === 'RUNNING' ? undefined : true,
       );
       // The comment sends our cancel signal alone: the run still ends CANCELLED, like the UI's Cancel.
       assert.equal((await handle.describe()).status.name, 'CANCELLED', 'one outcome for a cancel');
+      assert.ok(
+        (await signalsReceived(handle)).includes('cancel'),
+        "the collaborator's cancel is a signal in the history",
+      );
       const progress = issue().comments.find((c) => c.body.includes('issue-agent:progress'))!;
       assert.match(progress.body, /Outcome: cancelled/);
       assert.match(progress.body, /collab/, 'the reason names who cancelled');
@@ -96,8 +74,7 @@ test('status and cancel by comment; a stranger cannot cancel', { timeout: 300_00
       assert.equal(end.stopping, true);
     });
   } finally {
-    await model.close();
-    await server.close();
+    await s.close();
   }
 });
 
