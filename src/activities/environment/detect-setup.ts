@@ -1,7 +1,7 @@
 /**
  * The environment plan of a worktree: `commands.setup` of `.agent/config.json` when
  * given (run in order, replacing detection), else one plan per ecosystem found in the
- * worktree's files (Node, Python, Go, Maven, CMake here; the registry's ecosystems that
+ * worktree's files (Node, Python, Go here; the registry's ecosystems that
  * plan their own setup through registry-setup.ts; several may apply). Every choice carries a
  * one-line reason, as detect-commands does for the test command.
  */
@@ -9,15 +9,13 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
 import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
-import { detectCMake } from './detect-cmake.js';
 import { detectGo } from './detect-go.js';
-import { detectMaven } from './detect-maven.js';
 import { detectNode } from './detect-node.js';
 import { detectPython, type PythonPlan, type PythonTools } from './detect-python.js';
 import type { PlannedStep, ToolRequest } from './planned-step.js';
 import { ECOSYSTEMS } from '../../definition/ecosystems/ecosystem-registry.js';
 import type { SandboxView } from '../../definition/ecosystems/ecosystem.js';
-import { planRegistrySetups, type FetchedPythonApp } from './registry-setup.js';
+import { configuredSandboxViews, planRegistrySetups, type FetchedPythonApp } from './registry-setup.js';
 
 export interface EnvironmentPlan {
   readonly detected: readonly string[];
@@ -29,11 +27,9 @@ export interface EnvironmentPlan {
   readonly pythonTool?: PythonPlan['tool'];
   /** A Go module: the agent gets GOMODCACHE and its own GOCACHE. */
   readonly go: boolean;
-  /** A pom.xml at the root: the agent's Maven gets the shared local repository, read-only. */
-  readonly maven: boolean;
   /** Python applications a registry setup fetched (nox): on PATH for setup and, read-only, in the sandbox. */
   readonly pythonApps: readonly FetchedPythonApp[];
-  /** What the sandbox gets of each registry ecosystem set up (Rust: CARGO_HOME read-only, offline). */
+  /** What the sandbox gets of each registry ecosystem set up (Rust: CARGO_HOME read-only, offline; Maven's repository). */
   readonly sandboxViews: readonly SandboxView[];
 }
 
@@ -66,9 +62,8 @@ export async function planConfigured(
     steps,
     tools: [],
     go: false,
-    maven: await exists(path.join(dir, 'pom.xml')),
     pythonApps: [],
-    sandboxViews: [],
+    sandboxViews: await configuredSandboxViews(dir, caches),
   };
 }
 
@@ -99,20 +94,14 @@ export async function planDetected(options: {
     detected.push(goPlan.detected);
     steps.push(...goPlan.steps);
   }
-  const registry = await planRegistrySetups({ dir, caches, python: options.python.python });
+  const registry = await planRegistrySetups({
+    dir,
+    caches,
+    python: options.python.python,
+    alreadyDetected: detected.length,
+  });
   detected.push(...registry.detected);
   steps.push(...registry.steps);
-  const maven = await detectMaven(dir, caches);
-  if (maven) {
-    detected.push(maven.detected);
-    steps.push(...maven.steps);
-  }
-  const cmake = await detectCMake(dir);
-  // A C build with nothing to download is said only when nothing else was found (its libraries are the machine's).
-  if (cmake && (cmake.steps.length > 0 || detected.length === 0)) {
-    detected.push(cmake.detected);
-    steps.push(...cmake.steps);
-  }
   if (detected.length === 0)
     detected.push(
       'no ecosystem detected (no package.json, Python project, go.mod, Cargo.toml or pom.xml): nothing to set up',
@@ -124,7 +113,6 @@ export async function planDetected(options: {
     ...(python ? { venv: python.venv } : {}),
     ...(python?.tool ? { pythonTool: python.tool } : {}),
     go,
-    maven: maven !== undefined,
     pythonApps: registry.pythonApps,
     sandboxViews: registry.sandboxViews,
   };

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
-import { ECOSYSTEMS } from '../../definition/ecosystems/ecosystem-registry.js';
+import { ECOSYSTEMS_IN_SETUP_ORDER } from '../../definition/ecosystems/ecosystem-registry.js';
 import type { EcosystemModule, PythonApp, SandboxView } from '../../definition/ecosystems/ecosystem.js';
 import type { CacheLayout } from './cache-layout.js';
 import { q, type PlannedStep } from './planned-step.js';
@@ -61,23 +61,37 @@ export async function planRegistrySetups(options: {
   readonly caches: CacheLayout;
   /** The interpreter applications' venvs are made from. */
   readonly python: string;
+  /** How many ecosystems were found before (an only-alone setup is left out after any). */
+  readonly alreadyDetected: number;
   readonly ecosystems?: readonly EcosystemModule[];
 }): Promise<RegistrySetups> {
   const detected: string[] = [];
   const steps: PlannedStep[] = [];
   const pythonApps: FetchedPythonApp[] = [];
   const sandboxViews: SandboxView[] = [];
-  for (const ecosystem of options.ecosystems ?? ECOSYSTEMS) {
+  for (const ecosystem of options.ecosystems ?? ECOSYSTEMS_IN_SETUP_ORDER) {
     const setup = await ecosystem.setup?.(options.dir, options.caches);
     if (setup === undefined) continue;
+    if (setup.onlyAlone === true && options.alreadyDetected + detected.length > 0) continue;
     detected.push(setup.detected);
     if (setup.pythonApp !== undefined) {
       const app = pythonAppStep(setup.pythonApp, options.python, options.caches);
       steps.push(app.step);
       pythonApps.push(app.fetched);
     }
-    for (const step of setup.steps) steps.push({ ...step, ecosystem: setup.ecosystem, caches: step.caches ?? [] });
+    for (const step of setup.steps)
+      steps.push({ ...step, ecosystem: step.ecosystem ?? setup.ecosystem, caches: step.caches ?? [] });
     if (setup.sandbox !== undefined) sandboxViews.push(setup.sandbox);
   }
   return { detected, steps, pythonApps, sandboxViews };
+}
+
+/** What the sandbox gets of the registry's ecosystems when `commands.setup` replaced detection. */
+export async function configuredSandboxViews(dir: string, caches: CacheLayout): Promise<SandboxView[]> {
+  const views: SandboxView[] = [];
+  for (const ecosystem of ECOSYSTEMS_IN_SETUP_ORDER) {
+    const view = await ecosystem.configuredSandbox?.(dir, caches);
+    if (view !== undefined) views.push(view);
+  }
+  return views;
 }

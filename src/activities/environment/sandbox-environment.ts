@@ -5,9 +5,9 @@
  * interpreter, read-only (a uv or Poetry project's manager too, on PATH: uv offline and never syncing); Go's
  * module cache read-only with GOPROXY=off, and a GOCACHE of the worktree's own (seeded from the warm shared one: go must write its cache, and
  * the agent must not write a cache later runs trust); each registry ecosystem's own view (cargo's home
- * read-only, offline: rust-ecosystem.ts);
- * Maven's local repository read-only through MAVEN_OPTS (the detected test command is
- * `mvn -o`); fetched package managers' bins first on PATH. Shared caches are never writable.
+ * read-only, offline: rust-ecosystem.ts; Maven's local repository read-only through
+ * MAVEN_OPTS: maven-ecosystem.ts); fetched package managers' bins first on PATH. Shared
+ * caches are never writable.
  */
 import type { SandboxEnvironment } from '../../contracts/environment.js';
 import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
@@ -75,11 +75,6 @@ export function sandboxEnvironment(options: {
   for (const view of plan.sandboxViews) {
     Object.assign(env, view.env);
     readOnlyDirs.push(...view.readOnlyDirs);
-  }
-  if (plan.maven) {
-    // MAVEN_OPTS is split on spaces by mvn: the worker's own options are not carried over.
-    Object.assign(env, { MAVEN_OPTS: `-Dmaven.repo.local=${caches.mavenRepo}`, MAVEN_USER_HOME: caches.maven });
-    readOnlyDirs.push(caches.maven);
   }
   if (plan.steps.some((s) => s.ecosystem === 'yarn')) {
     Object.assign(env, { YARN_GLOBAL_FOLDER: caches.yarnBerry, YARN_ENABLE_OFFLINE_MODE: '1' });

@@ -27,3 +27,20 @@ const BY_ID = {
 
 /** In detection order (the object's key order). */
 export const ECOSYSTEMS: readonly EcosystemModule[] = Object.values(BY_ID);
+
+/**
+ * The order setups are planned and run in: Node, Python and Go first (still planned in
+ * activities/environment/detect-setup.ts), a C build last (said only when nothing else was).
+ */
+const SETUP_ORDER = [
+  'node',
+  'python',
+  'go',
+  'rust',
+  'nox',
+  'maven',
+  'gradle',
+  'c-build',
+] as const satisfies readonly EcosystemId[];
+
+export const ECOSYSTEMS_IN_SETUP_ORDER: readonly EcosystemModule[] = SETUP_ORDER.map((id) => BY_ID[id]);

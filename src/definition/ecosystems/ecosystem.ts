@@ -53,6 +53,27 @@ export interface SandboxView {
   readonly readOnlyDirs: readonly string[];
 }
 
+/** One step of its setup (activities/environment/planned-step.ts runs them). */
+export interface EcosystemStep {
+  /** Stable within a plan: `cargo-fetch`, `maven-resolve` … */
+  readonly id: string;
+  readonly command: string;
+  /** One line: what was detected and why this command. */
+  readonly reason: string;
+  /** Worktree-relative files whose content keys the step. */
+  readonly inputs: readonly string[];
+  /** When it is not the setup's own (`EcosystemSetup.ecosystem`). */
+  readonly ecosystem?: Ecosystem;
+  /** The shared caches it fills, for the report (`CARGO_HOME /…/cache/cargo`). */
+  readonly caches?: readonly string[];
+  /** A path that must exist for an earlier run of the step in this worktree to count. */
+  readonly produces?: string;
+  /** Warming a cache: a failure is reported, not fatal. */
+  readonly optional?: boolean;
+  /** Everything it leaves is in the shared caches: a new worktree with warm caches skips it. */
+  readonly cacheOnly?: boolean;
+}
+
 /** A setup the ecosystem plans from the repository's files, run with the network before the agent starts. */
 export interface EcosystemSetup {
   /** One line for the report: what was found and what runs. */
@@ -61,15 +82,9 @@ export interface EcosystemSetup {
   readonly ecosystem: Ecosystem;
   /** Fetched before the steps, on their PATH and (read-only) on the sandbox's, with its base interpreter. */
   readonly pythonApp?: PythonApp;
-  readonly steps: readonly {
-    readonly id: string;
-    readonly command: string;
-    readonly reason: string;
-    /** Worktree-relative files whose content keys the step. */
-    readonly inputs: readonly string[];
-    /** The shared caches it fills, for the report (`CARGO_HOME /…/cache/cargo`). */
-    readonly caches?: readonly string[];
-  }[];
+  readonly steps: readonly EcosystemStep[];
+  /** Said (and run) only when no other ecosystem was found: a C build that downloads nothing. */
+  readonly onlyAlone?: boolean;
   readonly sandbox?: SandboxView;
 }
 
@@ -84,10 +99,12 @@ export interface EcosystemModule {
   /** Checked in registry order after the shell's own "not found". */
   readonly unrecoverable?: readonly UnrecoverablePattern[];
   /**
-   * Its setup, in registry order after Node, Python and Go (whose setups, with Maven's and
-   * CMake's, are still planned in activities/environment/detect-setup.ts).
+   * Its setup, planned in the registry's setup order after Node, Python and Go (whose
+   * setups are still planned in activities/environment/detect-setup.ts).
    */
   readonly setup?: (dir: string, caches: CacheLayout) => Promise<EcosystemSetup | undefined>;
+  /** What the sandbox sees when `commands.setup` replaces detection (Maven's local repository). */
+  readonly configuredSandbox?: (dir: string, caches: CacheLayout) => Promise<SandboxView | undefined>;
 }
 
 /** A file of the repository, or undefined when it cannot be read. */

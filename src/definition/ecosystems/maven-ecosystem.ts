@@ -1,15 +1,31 @@
 /**
- * Java with Maven: `mvn -o` (or the wrapper) over every module to the end, offline from
- * what setup resolved (repo-config/maven-launcher.ts; setup in
- * activities/environment/detect-maven.ts).
+ * Java with Maven: setup resolves every module's dependencies and plugins into the shared
+ * local repository (maven-setup.ts); the sandbox gets that repository read-only through
+ * MAVEN_OPTS (mvn has no variable for it; MAVEN_OPTS is split on spaces, so the worker's
+ * own options are not carried over), with or without a configured setup; the test command
+ * is `mvn -o` (or the wrapper) over every module to the end (repo-config/maven-launcher.ts).
  */
 import { mavenLauncher, mavenTestCommand } from '../repo-config/maven-launcher.js';
-import { EcosystemId, type EcosystemModule } from './ecosystem.js';
+import type { CacheLayout } from '../../contracts/environment-dirs.js';
+import { Ecosystem } from '../../contracts/environment.js';
+import { EcosystemId, readRepoFile, type EcosystemModule, type SandboxView } from './ecosystem.js';
+import { detectMaven } from './maven-setup.js';
+
+const mavenView = (caches: CacheLayout): SandboxView => ({
+  env: { MAVEN_OPTS: `-Dmaven.repo.local=${caches.mavenRepo}`, MAVEN_USER_HOME: caches.maven },
+  readOnlyDirs: [caches.maven],
+});
 
 export const MAVEN_ECOSYSTEM: EcosystemModule = {
   id: EcosystemId.Maven,
   docPage: 'java-maven.md',
   setupInputs: ['pom.xml'],
+  setup: async (dir, caches) => {
+    const plan = await detectMaven(dir, caches);
+    return plan && { ...plan, ecosystem: Ecosystem.Maven, sandbox: mavenView(caches) };
+  },
+  configuredSandbox: async (dir, caches) =>
+    (await readRepoFile(dir, 'pom.xml')) === undefined ? undefined : mavenView(caches),
   testCommand: async (dir) => {
     const maven = await mavenLauncher(dir);
     if (maven === undefined) return undefined;

@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
-import { CMAKE_CONFIGURE, detectCMake } from '../../../src/activities/environment/detect-cmake.js';
+import { CMAKE_CONFIGURE, detectCMake } from '../../../src/definition/ecosystems/cmake-setup.js';
 
 async function withFiles<T>(files: Record<string, string>, fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'detect-cmake-'));

@@ -55,7 +55,7 @@ test('pom.xml: go-offline, then the lifecycle up to test running none; inputs ar
     '.mvn/maven.config': '-T1\n',
   });
   const plan = await detect(dir);
-  assert.equal(plan.maven, true);
+  assert.ok(plan.sandboxViews.some((view) => 'MAVEN_OPTS' in view.env));
   assert.match(plan.detected.join('\n'), /^maven: mvn -B dependency:go-offline, then the lifecycle up to test/);
   assert.deepEqual(
     plan.steps.map((s) => [s.id, s.optional]),
@@ -95,7 +95,7 @@ test('an executable mvnw is used by setup and tests; one without the execute bit
     (await detect(dir)).steps.map((s) => s.command.split(' ')[0]),
     ['./mvnw', './mvnw'],
   );
-  assert.equal((await detect(await dirWith({ 'build.xml': '<project/>' }))).maven, false);
+  assert.deepEqual((await detect(await dirWith({ 'build.xml': '<project/>' }))).sandboxViews, []);
 });
 
 test('the sandbox gets the local repository read-only through MAVEN_OPTS, configured setup too', async () => {

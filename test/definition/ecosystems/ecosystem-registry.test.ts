@@ -14,7 +14,7 @@ import { ENVIRONMENT_PATTERNS } from '../../../src/activities/conditions/unrecov
 import { cacheLayout } from '../../../src/activities/environment/cache-layout.js';
 import { planRegistrySetups } from '../../../src/activities/environment/registry-setup.js';
 import { Ecosystem } from '../../../src/contracts/environment.js';
-import { ECOSYSTEMS } from '../../../src/definition/ecosystems/ecosystem-registry.js';
+import { ECOSYSTEMS, ECOSYSTEMS_IN_SETUP_ORDER } from '../../../src/definition/ecosystems/ecosystem-registry.js';
 import { EcosystemId, type EcosystemModule } from '../../../src/definition/ecosystems/ecosystem.js';
 import { detectCommands } from '../../../src/definition/repo-config/detect-commands.js';
 
@@ -26,6 +26,7 @@ test('every ecosystem id has exactly one registry entry', () => {
     [...new Set(ECOSYSTEMS.map((e) => e.id))],
   );
   assert.deepEqual(ECOSYSTEMS.map((e) => e.id).sort(), Object.values(EcosystemId).sort());
+  assert.deepEqual(ECOSYSTEMS_IN_SETUP_ORDER.map((e) => e.id).sort(), Object.values(EcosystemId).sort());
 });
 
 test('every registry entry names a page in docs/environments/ that exists', () => {
@@ -72,7 +73,7 @@ test('detection and registry setups use what an entry declares (a fake ecosystem
   assert.equal((await detectCommands(dir, [fake, ...ECOSYSTEMS])).commands.test, 'fake test');
   assert.equal((await detectCommands(dir)).commands.test, 'npm test');
   const caches = cacheLayout(dir, { ISSUE_AGENT_STATE_DIR: dir });
-  const plan = await planRegistrySetups({ dir, caches, python: 'python3', ecosystems: [fake] });
+  const plan = await planRegistrySetups({ dir, caches, python: 'python3', alreadyDetected: 0, ecosystems: [fake] });
   assert.deepEqual(plan.detected, ['fake: fake fetch']);
   assert.deepEqual(plan.sandboxViews, [{ env: { FAKE_OFFLINE: '1' }, readOnlyDirs: ['/fake/cache'] }]);
   assert.deepEqual(

@@ -17,20 +17,20 @@
  * Both are optional: when they fail, the preflight tells "cannot resolve offline" (a
  * stop, with what to configure) from failing tests.
  * The local repository is shared (environment cache, like Go's module cache) and named
- * by `-Dmaven.repo.local` in MAVEN_OPTS, set by setup-env and sandbox-environment: the
+ * by `-Dmaven.repo.local` in MAVEN_OPTS, set by setup-env and maven-ecosystem.ts: the
  * sandbox hides the worker's HOME and its ~/.m2. MAVEN_USER_HOME keeps a wrapper's
  * Maven distribution there too.
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
-import { mavenLauncher, type MavenLauncher } from '../../definition/repo-config/maven-launcher.js';
-import type { CacheLayout } from './cache-layout.js';
-import type { PlannedStep } from './planned-step.js';
+import { mavenLauncher, type MavenLauncher } from '../repo-config/maven-launcher.js';
+import type { CacheLayout } from '../../contracts/environment-dirs.js';
+import type { EcosystemStep } from './ecosystem.js';
 
 export interface MavenPlan {
   readonly detected: string;
-  readonly steps: readonly PlannedStep[];
+  readonly steps: readonly EcosystemStep[];
 }
 
 /** Files of a Maven build's configuration besides the poms: they change what is resolved. */

@@ -23,7 +23,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
-import type { PlannedStep } from './planned-step.js';
+import type { EcosystemStep } from './ecosystem.js';
 
 /** CMake commands are case-insensitive. */
 const DOWNLOADS = /^\s*(FetchContent_Declare|CPMAddPackage|CPMFindPackage|CPMDeclarePackage)\s*\(/im;
@@ -35,7 +35,7 @@ export const CMAKE_CONFIGURE =
 
 export interface CMakePlan {
   readonly detected: string;
-  readonly steps: readonly PlannedStep[];
+  readonly steps: readonly EcosystemStep[];
 }
 
 const read = (file: string): Promise<string | undefined> => readFile(file, 'utf8').catch(() => undefined);
