@@ -25,6 +25,7 @@ import { runPreflight } from './preflight/run-preflight.js';
 import { createEnvironmentActivities } from './environment/create-environment-activities.js';
 import { createAgentSetupActivities } from './environment/agent-setup-activities.js';
 import { environmentForRun } from './environment/environment-for-run.js';
+import { prepareEnvironmentAndPreflight } from './prepare-environment-and-preflight.js';
 import { createArtifactStore, validatorArtifactDir } from './artifacts/artifact-store.js';
 import { evaluateCustomVerdict } from './completion/custom-verdict.js';
 import { runStepRunner } from './runner/run-step-runner.js';
@@ -91,7 +92,7 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     heartbeat: () => (detail) => Context.current().heartbeat(detail),
   });
   const agentSetup = createAgentSetupActivities(deps, redact, (dir) => remote.artifactsDir(dir));
-  return {
+  const activities: Omit<RunActivities, 'prepareEnvironmentAndPreflight'> = {
     writeEnvironmentSetup: edge(agentSetup.writeEnvironmentSetup),
     keepEnvironmentSetup: edge(agentSetup.keepEnvironmentSetup),
     // The definition is a snapshot: loaded once, copied into the store, read only from there.
@@ -238,4 +239,5 @@ export function createActivities(deps: ActivityDeps): RunActivities {
       return remote.publishStep(input.worktreePath, input.checkpoint, stepped);
     }),
   };
+  return { ...activities, prepareEnvironmentAndPreflight: edge(prepareEnvironmentAndPreflight(activities)) };
 }

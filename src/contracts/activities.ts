@@ -30,6 +30,7 @@ import type { BuildRetryPromptInput, ConditionResult, RunValidatorsInput, Valida
 import type { PreflightInput, PreflightReport } from './preflight.js';
 import type { ReportNoChangeInput } from './no-change.js';
 import type { EnvironmentReport, PrepareEnvironmentInput } from './environment.js';
+import type { EnvironmentAndPreflightInput, EnvironmentAndPreflightOutput } from './environment-and-preflight.js';
 
 // Re-exported: callers name every activity's input and output from this one module.
 export type { RunStepRunnerInput, RunStepRunnerOutput };
@@ -221,6 +222,8 @@ export interface RunActivities {
   prepareEnvironment(input: PrepareEnvironmentInput): Promise<EnvironmentReport>;
   /** Each command validator once on the prepared base, before the first model call (contracts/preflight.ts). */
   runPreflight(input: PreflightInput): Promise<PreflightReport>;
+  /** The two above as one call, on the run's host (contracts/environment-and-preflight.ts). */
+  prepareEnvironmentAndPreflight(input: EnvironmentAndPreflightInput): Promise<EnvironmentAndPreflightOutput>;
   /** The harness's environment.setup step: setup and test commands proposed where detection ends (contracts/agent-setup.ts). */
   writeEnvironmentSetup(input: WriteEnvironmentSetupInput): Promise<WriteEnvironmentSetupOutput>;
   /** Caches an accepted proposal by repository and lockfiles. */

@@ -28,6 +28,7 @@ const NAMES = {
   runValidators: true,
   runPreflight: true,
   prepareEnvironment: true,
+  prepareEnvironmentAndPreflight: true,
   writeEnvironmentSetup: true,
   keepEnvironmentSetup: true,
   buildRetryPrompt: true,

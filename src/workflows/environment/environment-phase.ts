@@ -9,17 +9,17 @@
  *    sandbox: a command that cannot run ends the run as ENVIRONMENT_FAILED, failing tests
  *    become the named baseline.
  *
- * Both are durable steps of their own (phases `environment` and `preflight` in progress,
- * the Web UI and the search attribute).
+ * Both run in one activity call on the run's host (contracts/environment-and-preflight.ts):
+ * they always ran back to back there, and two calls cost a round trip more. The phase
+ * (progress, the Web UI and the search attribute) is `environment` for both.
  *
  * 3. Where the preflight finds the detected test command cannot run and the run allows it,
  *    the agent-written setup takes over (agent-setup-phase.ts) and may replace the test
  *    command the run is judged by: the definition the run goes on with is returned.
  */
 import type { AgentDefinition } from '../../contracts/definition.js';
-import type { EnvironmentReport } from '../../contracts/environment.js';
-import type { PreflightReport } from '../../contracts/preflight.js';
-import { environmentActivities, workspaceActivities } from '../run/activity-proxies.js';
+import { ApplicationFailure } from '@temporalio/workflow';
+import { environmentPhaseActivities } from '../run/activity-proxies.js';
 import { onRunHost } from '../hosting/run-host.js';
 import type { RunSession } from '../run/state/run-session.js';
 import { failureInfo } from '../run/failure-info.js';
@@ -31,33 +31,30 @@ import { environmentLines, preflightLines } from './environment-lines.js';
 export async function runEnvironmentPhase(session: RunSession, definition: AgentDefinition): Promise<AgentDefinition> {
   const run = { input: session.input, definition };
   session.setPhase('environment');
-  const environment: EnvironmentReport = await onRunHost(run, session, (onHost, at) =>
-    environmentActivities.prepareEnvironment.executeWithOptions(onHost, [
+  const { environment, preflight, stopped } = await onRunHost(run, session, (onHost, at) =>
+    environmentPhaseActivities.prepareEnvironmentAndPreflight.executeWithOptions(onHost, [
       {
-        worktreePath: at.worktreePath,
-        repoPath: session.input.repoPath,
-        ...(session.input.setup === undefined ? {} : { setup: session.input.setup }),
+        environment: {
+          worktreePath: at.worktreePath,
+          repoPath: session.input.repoPath,
+          ...(session.input.setup === undefined ? {} : { setup: session.input.setup }),
+        },
+        preflight: {
+          worktreePath: at.worktreePath,
+          completionSteps: Object.values(definition.completionSteps),
+          validators: definition.validators,
+        },
       },
     ]),
   );
   session.noteGitRestored('environment setup', environment.gitRestored);
   session.noteEnvironment(environmentLines(environment));
-  session.setPhase('preflight');
-  let preflight: PreflightReport;
-  try {
-    preflight = await onRunHost(run, session, (onHost, at) =>
-      workspaceActivities.runPreflight.executeWithOptions(onHost, [
-        {
-          worktreePath: at.worktreePath,
-          completionSteps: Object.values(definition.completionSteps),
-          validators: definition.validators,
-        },
-      ]),
-    );
-  } catch (err) {
+  if (stopped !== undefined) {
+    // The preflight's own failure, raised here as it was thrown there.
+    const failure = ApplicationFailure.create({ ...stopped, details: [...stopped.details], nonRetryable: true });
     // Where detection ends: the model may write the setup (agent-setup-phase.ts).
-    const trigger = agentSetupTrigger(session.input.agentSetup, failureInfo(err));
-    if (trigger === undefined) throw err;
+    const trigger = agentSetupTrigger(session.input.agentSetup, failureInfo(failure));
+    if (trigger === undefined) throw failure;
     return (await runAgentSetup(session, definition, environment.detected, trigger)).definition;
   }
   session.noteGitRestored('preflight', preflight.gitRestored);

@@ -77,6 +77,18 @@ export const environmentActivities = proxyActivities<Pick<RunActivities, 'prepar
 });
 
 /**
+ * The environment phase in one call (contracts/environment-and-preflight.ts): the setup's
+ * time and the preflight's (a test suite: up to 20 minutes) together. Retried like the
+ * preflight alone was: a retry skips the setup steps already done and runs the preflight again.
+ */
+export const environmentPhaseActivities = proxyActivities<Pick<RunActivities, 'prepareEnvironmentAndPreflight'>>({
+  startToCloseTimeout: '65 minutes',
+  heartbeatTimeout: '60 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 5 },
+});
+
+/**
  * A closure step's subprocess runner (e.g. a merge script): never retried by Temporal,
  * since its effect may have happened; a failed exit is a result the flow handles.
  */
