@@ -12,18 +12,12 @@
  * Only the exit codes count whatever the output; a wrapper's sign counts only when the
  * output names no failing test (a runner that ran and named failures was found).
  */
+import { ECOSYSTEMS } from '../../definition/ecosystems/ecosystem-registry.js';
+import { Remedy, type CouldNotRunSign } from '../../definition/ecosystems/could-not-run-sign.js';
 import { stripAnsi } from '../conditions/strip-ansi.js';
 import { parseTestFailures, testFailures, type TestReports } from '../conditions/test-reports/parse-test-failures.js';
 
-/** What would let the command run: install a program, point the config at another command, fetch during setup. */
-export const Remedy = {
-  Install: 'install',
-  OtherCommand: 'other-command',
-  FetchInSetup: 'fetch-in-setup',
-  /** Gradle: the environment phase fetches neither its distribution nor a build's dependencies yet. */
-  GradleOffline: 'gradle-offline',
-} as const;
-export type Remedy = (typeof Remedy)[keyof typeof Remedy];
+export { Remedy } from '../../definition/ecosystems/could-not-run-sign.js';
 
 export interface CouldNotRun {
   /** What was seen, in words: `make: a program its recipe runs was not found (Error 127)`. */
@@ -43,12 +37,7 @@ export interface CommandRun {
   readonly reports?: TestReports;
 }
 
-interface Sign {
-  /** Group 1, when present, is the program that was not found. */
-  readonly match: RegExp;
-  readonly seen: string;
-  readonly remedy: Remedy;
-}
+type Sign = CouldNotRunSign;
 
 /** The program a shell, env or a wrapper could not find or start. */
 const NOT_FOUND: readonly RegExp[] = [
@@ -70,6 +59,7 @@ const NOT_FOUND: readonly RegExp[] = [
   /\bcommand not found: (\S+)/,
 ];
 
+/** The shell's and make's own signs, then each ecosystem's in registry order. */
 const SIGNS: readonly Sign[] = [
   ...NOT_FOUND.map((match) => ({ match, seen: 'a program it runs was not found', remedy: Remedy.Install })),
   {
@@ -87,49 +77,7 @@ const SIGNS: readonly Sign[] = [
     seen: 'make has no such target here',
     remedy: Remedy.OtherCommand,
   },
-  {
-    match: /^npm (?:error|ERR!) (?:enoent )?Could not read package\.json/m,
-    seen: 'npm found no package.json here',
-    remedy: Remedy.OtherCommand,
-  },
-  {
-    match: /^npm (?:error|ERR!) Missing script: "?[^"\s]+"?/m,
-    seen: 'package.json has no such script',
-    remedy: Remedy.OtherCommand,
-  },
-  {
-    match: /ERR_PNPM_NO_(?:IMPORTER_MANIFEST_FOUND|PKG_MANIFEST)\b/,
-    seen: 'pnpm found no package.json here',
-    remedy: Remedy.OtherCommand,
-  },
-  {
-    match: /^error Couldn't find a package\.json file in /m,
-    seen: 'yarn found no package.json here',
-    remedy: Remedy.OtherCommand,
-  },
-  {
-    match: /could not find python interpreter matching/,
-    seen: 'tox: the Python its environment asks for is not installed',
-    remedy: Remedy.Install,
-  },
-  {
-    match:
-      /Could not resolve dependencies for project|Plugin \S+ or one of its dependencies could not be resolved|Could not transfer artifact|Non-resolvable (?:parent|import) POM|(?:Cannot access \S+ \(\S+\) )?in offline mode and the artifact \S+ has not been downloaded/,
-    seen: 'Maven could not resolve a plugin or dependency (the preflight and the agent run offline)',
-    remedy: Remedy.FetchInSetup,
-  },
-  {
-    // The wrapper's first line when its distribution is not installed yet.
-    match: /^Downloading https?:\/\/\S+\/gradle-[\w.+-]+-(?:bin|all)\.zip\b/,
-    seen: "Gradle's wrapper had to download Gradle itself (the preflight and the agent run offline)",
-    remedy: Remedy.GradleOffline,
-  },
-  {
-    match:
-      /No cached version of \S+ available for offline mode|Could not resolve all (?:files|dependencies|artifacts) for configuration|Plugin \[id: '[^']+'(?:, version: '[^']+')?\] was not found/,
-    seen: 'Gradle could not resolve a dependency or plugin (the preflight and the agent run offline)',
-    remedy: Remedy.GradleOffline,
-  },
+  ...ECOSYSTEMS.flatMap((ecosystem) => ecosystem.couldNotRun ?? []),
 ];
 
 export function couldNotRun(run: CommandRun): CouldNotRun | undefined {

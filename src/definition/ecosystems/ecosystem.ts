@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CacheLayout } from '../../contracts/environment-dirs.js';
 import type { Ecosystem } from '../../contracts/environment.js';
+import type { CouldNotRunSign } from './could-not-run-sign.js';
 import type { RepoCommands } from '../../contracts/repo-config.js';
 
 /** Closed set: one id per registry entry (the registry test checks each appears once). */
@@ -96,6 +97,8 @@ export interface EcosystemModule {
   readonly setupInputs: readonly string[];
   /** The test command the repository's files call for; the first ecosystem in registry order that finds one wins. */
   readonly testCommand?: (dir: string) => Promise<DetectedCommands | undefined>;
+  /** On the base commit: the command could not run at all (preflight/could-not-run.ts), in registry order after the shell's and make's. */
+  readonly couldNotRun?: readonly CouldNotRunSign[];
   /** Checked in registry order after the shell's own "not found". */
   readonly unrecoverable?: readonly UnrecoverablePattern[];
   /**

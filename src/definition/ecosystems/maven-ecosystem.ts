@@ -9,6 +9,7 @@ import { mavenLauncher, mavenTestCommand } from '../repo-config/maven-launcher.j
 import type { CacheLayout } from '../../contracts/environment-dirs.js';
 import { Ecosystem } from '../../contracts/environment.js';
 import { EcosystemId, readRepoFile, type EcosystemModule, type SandboxView } from './ecosystem.js';
+import { Remedy } from './could-not-run-sign.js';
 import { detectMaven } from './maven-setup.js';
 
 const mavenView = (caches: CacheLayout): SandboxView => ({
@@ -20,6 +21,14 @@ export const MAVEN_ECOSYSTEM: EcosystemModule = {
   id: EcosystemId.Maven,
   docPage: 'java-maven.md',
   setupInputs: ['pom.xml'],
+  couldNotRun: [
+    {
+      match:
+        /Could not resolve dependencies for project|Plugin \S+ or one of its dependencies could not be resolved|Could not transfer artifact|Non-resolvable (?:parent|import) POM|(?:Cannot access \S+ \(\S+\) )?in offline mode and the artifact \S+ has not been downloaded/,
+      seen: 'Maven could not resolve a plugin or dependency (the preflight and the agent run offline)',
+      remedy: Remedy.FetchInSetup,
+    },
+  ],
   setup: async (dir, caches) => {
     const plan = await detectMaven(dir, caches);
     return plan && { ...plan, ecosystem: Ecosystem.Maven, sandbox: mavenView(caches) };

@@ -13,6 +13,7 @@ import {
   type DetectedCommands,
   type EcosystemModule,
 } from './ecosystem.js';
+import { Remedy } from './could-not-run-sign.js';
 
 /** Lockfiles and the package manager each belongs to, in the order they are looked for. */
 export const NODE_LOCKFILES = [
@@ -88,6 +89,28 @@ export const NODE_ECOSYSTEM: EcosystemModule = {
     'bun.lock',
   ],
   testCommand: nodeCommands,
+  couldNotRun: [
+    {
+      match: /^npm (?:error|ERR!) (?:enoent )?Could not read package\.json/m,
+      seen: 'npm found no package.json here',
+      remedy: Remedy.OtherCommand,
+    },
+    {
+      match: /^npm (?:error|ERR!) Missing script: "?[^"\s]+"?/m,
+      seen: 'package.json has no such script',
+      remedy: Remedy.OtherCommand,
+    },
+    {
+      match: /ERR_PNPM_NO_(?:IMPORTER_MANIFEST_FOUND|PKG_MANIFEST)\b/,
+      seen: 'pnpm found no package.json here',
+      remedy: Remedy.OtherCommand,
+    },
+    {
+      match: /^error Couldn't find a package\.json file in /m,
+      seen: 'yarn found no package.json here',
+      remedy: Remedy.OtherCommand,
+    },
+  ],
   unrecoverable: [
     // pnpm: ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL  Command "vitest" not found; yarn 1: error Command "mocha" not found.
     { match: /\bCommand "[^"]+" not found\b/, reason: MISSING_TOOL },

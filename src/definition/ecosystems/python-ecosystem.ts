@@ -7,6 +7,7 @@
 import { hatchTestEnv } from '../repo-config/hatch-test-env.js';
 import { toxTestEnv } from '../repo-config/tox-test-env.js';
 import { EcosystemId, readRepoFile as read, type DetectedCommands, type EcosystemModule } from './ecosystem.js';
+import { Remedy } from './could-not-run-sign.js';
 
 async function pythonCommands(dir: string): Promise<DetectedCommands | undefined> {
   const hatch = hatchTestEnv((await read(dir, 'pyproject.toml')) ?? '');
@@ -37,6 +38,13 @@ export const PYTHON_ECOSYSTEM: EcosystemModule = {
   docPage: 'python.md',
   setupInputs: ['pyproject.toml', 'setup.cfg', 'setup.py', 'requirements.txt', 'uv.lock', 'poetry.lock', 'pdm.lock'],
   testCommand: pythonCommands,
+  couldNotRun: [
+    {
+      match: /could not find python interpreter matching/,
+      seen: 'tox: the Python its environment asks for is not installed',
+      remedy: Remedy.Install,
+    },
+  ],
   unrecoverable: [
     // `python -m pytest` without pytest: `/usr/bin/python3: No module named pytest` (the runner itself).
     {
