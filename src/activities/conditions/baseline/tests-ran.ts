@@ -52,15 +52,18 @@ export function judgeTestsRan(base: Baseline, now: TestsSeen): TestsRanVerdict {
   const countsHold = onBase !== undefined && ranNow !== undefined;
   // Named passing beats counting; counting beats the exit status alone.
   const fixed = unseen.length === 0 || countsHold ? failedOnBase : failedOnBase.filter((name) => passed?.has(name));
+  const byCount = ` (by the exit status and the count: ${ranNow} ran, ${onBase} on the base)`;
   const basis =
     unseen.length > 0
-      ? countsHold
-        ? ` (counted, not named among the passing tests: ${unseen.join(', ')})`
-        : ''
+      ? !countsHold
+        ? ''
+        : unseen.length === failedOnBase.length
+          ? byCount
+          : `${byCount.slice(0, -1)}; not named among the passing tests: ${unseen.join(', ')})`
       : passed !== undefined
         ? ''
         : countsHold
-          ? ` (by the exit status and the count: ${ranNow} ran, ${onBase} on the base)`
+          ? byCount
           : ' (by the exit status alone: the output names no passing test and no count)';
   const notSeen =
     unseen.length > 0 && !countsHold ? `; failing on the base and not seen passing now: ${unseen.join(', ')}` : '';

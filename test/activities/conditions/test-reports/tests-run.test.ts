@@ -81,6 +81,11 @@ test('the gate: nothing seen, or fewer than on the base, blocks; as many passes 
     [named.blocks, named.blocks ? '' : named.fixedLine],
     [false, `fixed since base ${'c'.repeat(12)}: broken`],
   );
+  const partly = judgeTestsRan({ ...base, failedTests: ['broken', 'odd'] }, { count: 30, passed: ['broken'] });
+  assert.match(
+    partly.blocks ? '' : (partly.fixedLine ?? ''),
+    /broken, odd \(by .*; not named among the passing tests: odd\)$/,
+  );
   const counted = judgeTestsRan(base, { count: 31 });
   assert.match(
     counted.blocks ? '' : (counted.fixedLine ?? ''),
