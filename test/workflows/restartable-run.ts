@@ -4,7 +4,6 @@
  * pause, a plan to approve; the crash tests: mid-step, inside the boundary merge), with its
  * scripted model server. `close` kills what is left.
  */
-import type { ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +15,8 @@ import type { SessionScript } from '../../src/dev/model-server/session-script.js
 import { createSampleRepo } from '../../src/dev/sample-repo.js';
 import { PROJECT_ROOT } from '../../src/host/project-root.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
-import { serverAddress, testEnv } from '../helpers/temporal-env.js';
-import { startWorkerProcess } from '../helpers/worker-process.js';
+import { testEnv } from '../helpers/temporal-env.js';
+import { replaceableWorker } from '../helpers/worker-process.js';
 
 export interface RestartableRun {
   readonly handle: WorkflowHandle<typeof runAgentWorkflow>;
@@ -44,13 +43,7 @@ export async function restartableRun(
   const model = await createModelServer({ session });
   const { repoPath, issue } = await createSampleRepo();
   const taskQueue = `${name}-${Date.now()}`;
-  const workerEnv = {
-    TEMPORAL_ADDRESS: serverAddress(env),
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    ANTHROPIC_BASE_URL: model.url,
-    LOG_LEVEL: 'ERROR',
-  };
-  let worker: ChildProcess | undefined = startWorkerProcess({ ...workerEnv, ...firstWorkerEnv });
+  const worker = replaceableWorker(env, taskQueue, model.url, firstWorkerEnv);
   const handle = await env.client.workflow.start(runAgentWorkflow, {
     taskQueue,
     workflowId: `${name}-${Date.now()}`,
@@ -66,29 +59,20 @@ export async function restartableRun(
       },
     ],
   });
-  const killWorker = async (): Promise<void> => {
-    const dying = worker;
-    worker = undefined;
-    dying?.kill('SIGKILL');
-    if (dying !== undefined && dying.exitCode === null) await new Promise((resolve) => dying.once('exit', resolve));
-  };
-  const startWorker = (): void => {
-    worker = startWorkerProcess(workerEnv);
-  };
   return {
     handle,
     model,
     repoPath,
     issue,
-    killWorker,
-    startWorker,
+    killWorker: () => worker.kill(),
+    startWorker: () => worker.start(),
     async restartWorker() {
-      await killWorker();
+      await worker.kill();
       await sleep(1000);
-      startWorker();
+      worker.start();
     },
     async close() {
-      worker?.kill('SIGKILL');
+      worker.close();
       await model.close();
     },
   };

@@ -7,7 +7,6 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,8 +19,8 @@ import { DEMO_DIR } from '../../../src/dev/sample-repo.js';
 import type { BatchInput, BatchProgress } from '../../../src/contracts/batch.js';
 import { runBatchWorkflow } from '../../../src/workflows/batch/run-batch.js';
 import { batchProgressQuery } from '../../../src/workflows/batch/batch-messages.js';
-import { serverAddress, teardownEnv, testEnv } from '../../helpers/temporal-env.js';
-import { startWorkerProcess, waitFor } from '../../helpers/worker-process.js';
+import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
+import { replaceableWorker, waitFor } from '../../helpers/worker-process.js';
 import { listChildren, maxOverlap, readIssue, sampleRepoWithIssues } from './batch-fixture.js';
 
 after(teardownEnv);
@@ -43,15 +42,7 @@ test(
     );
     const model = await createModelServer({ session: { ...session, rules } });
     const taskQueue = `batch-crash-${Date.now()}`;
-    const workerEnv = {
-      TEMPORAL_ADDRESS: serverAddress(env),
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      TEMPORAL_NAMESPACE: env.namespace ?? 'default',
-      ANTHROPIC_BASE_URL: model.url,
-      LOG_LEVEL: 'ERROR',
-    };
-    let first: ChildProcess | undefined = startWorkerProcess(workerEnv);
-    let second: ChildProcess | undefined;
+    const worker = replaceableWorker(env, taskQueue, model.url);
     try {
       const input: BatchInput = {
         agentName: definition.name,
@@ -84,12 +75,10 @@ test(
       const before: BatchProgress = await handle.query(batchProgressQuery);
       assert.ok(before.counts.running >= 1, `runs in flight at the kill: ${JSON.stringify(before.counts)}`);
       assert.ok(before.counts.succeeded < ISSUES, 'the batch was not finished at the kill');
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first!.once('exit', resolve));
-      first = undefined;
+      await worker.kill();
       const statsAtKill = model.stats();
       await sleep(500);
-      second = startWorkerProcess(workerEnv);
+      worker.start();
 
       const result = await handle.result();
       process.stderr.write(
@@ -153,8 +142,7 @@ test(
       const repeated = session.rules.reduce((s, r) => s + (stats.byRule[r.id] ?? 0) - ISSUES, 0);
       assert.ok(repeated <= CONCURRENCY, `at most one repeated turn per interrupted run, got ${repeated}`);
     } finally {
-      first?.kill('SIGKILL');
-      second?.kill('SIGKILL');
+      worker.close();
       await model.close();
     }
   },

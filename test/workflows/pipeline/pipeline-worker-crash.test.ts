@@ -6,13 +6,12 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createModelServer } from '../../../src/dev/model-server/model-server.js';
 import { runPipelineWorkflow } from '../../../src/workflows/pipeline/run-pipeline.js';
 import { pipelineProgressQuery } from '../../../src/workflows/pipeline/pipeline-messages.js';
-import { serverAddress, teardownEnv, testEnv } from '../../helpers/temporal-env.js';
-import { startWorkerProcess, waitFor } from '../../helpers/worker-process.js';
+import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
+import { replaceableWorker, waitFor } from '../../helpers/worker-process.js';
 import { agentRule, writePipelineAgents } from './pipeline-agents.js';
 import { pipelineDefinition, transformer } from './pipeline-definitions.js';
 import { childrenOf, ISSUE, pipelineInput, pipelineRepo, readIssueFile } from './pipeline-scenario.js';
@@ -57,15 +56,7 @@ test(
       },
     });
     const taskQueue = `pipeline-crash-${Date.now()}`;
-    const workerEnv = {
-      TEMPORAL_ADDRESS: serverAddress(env),
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      TEMPORAL_NAMESPACE: env.namespace ?? 'default',
-      ANTHROPIC_BASE_URL: model.url,
-      LOG_LEVEL: 'ERROR',
-    };
-    let first: ChildProcess | undefined = startWorkerProcess(workerEnv);
-    let second: ChildProcess | undefined;
+    const worker = replaceableWorker(env, taskQueue, model.url);
     try {
       const workflowId = `crash-repo-0000/pipeline-default/issue-${ISSUE}`;
       const handle = await env.client.workflow.start(runPipelineWorkflow, {
@@ -83,13 +74,11 @@ test(
       const before = await handle.query(pipelineProgressQuery);
       assert.equal(before.cycle, 2, `mid cycle 2 at the kill: ${JSON.stringify(before)}`);
       assert.equal(before.agent, 'detailer');
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first!.once('exit', resolve));
-      first = undefined;
+      await worker.kill();
       const atKill = await readIssueFile(repoPath);
       assert.deepEqual(atKill.labels, ['kind:detail'], 'cycle 1 was applied before the kill');
       await sleep(500);
-      second = startWorkerProcess(workerEnv);
+      worker.start();
 
       const result = await handle.result();
       assert.equal(result.status, 'completed', result.reason);
@@ -118,8 +107,7 @@ test(
       assert.ok((byRule['detailer-handoff-impl'] ?? 0) <= 2, 'the interrupted step is asked at most once more');
       assert.equal(byRule['implementer-none'], 1);
     } finally {
-      first?.kill('SIGKILL');
-      second?.kill('SIGKILL');
+      worker.close();
       await model.close();
     }
   },
