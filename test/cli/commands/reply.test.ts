@@ -17,6 +17,7 @@ import { replyCommand } from '../../../src/cli/commands/extend-reply.js';
 import { statusCommand } from '../../../src/cli/commands/run-control.js';
 import { cancelSignal, progressQuery } from '../../../src/workflows/run/messages.js';
 import type { runAgentWorkflow } from '../../../src/workflows/run-agent.js';
+import { untilParked } from '../../helpers/parked.js';
 import { runScenario } from '../../helpers/run-scenario.js';
 import { ANSWER, askingSession as askingSession_ } from '../../workflows/asking-session.js';
 import { serverAddress, teardownEnv, testEnv } from '../../helpers/temporal-env.js';
@@ -60,7 +61,7 @@ test('ask: the run waits for an answer, `reply` answers, the next prompt quotes 
         await sleep(100);
       }
       requestsWhileWaiting = [server.stats().requests];
-      await sleep(1500);
+      await untilParked(handle, 'the wait for an answer');
       requestsWhileWaiting.push(server.stats().requests);
       status = (await captured(() => statusCommand(flags))).out;
       const replied = await captured(() => replyCommand([...flags, ANSWER]));
@@ -97,7 +98,7 @@ test('an unanswered question parks the run; a later reply resumes it', { timeout
     during: async (handle, _server, run) => {
       const flags = ['--issue', String(run.issue), '--repo', run.repoPath];
       parked = await waitFor(handle, (q) => q.waiting?.timedOut === true);
-      await sleep(1000);
+      await untilParked(handle, 'the unanswered question');
       const still = await handle.query(progressQuery);
       assert.equal(still.phase, 'unanswered', 'parked, not failed');
       status = (await captured(() => statusCommand(flags))).out;
