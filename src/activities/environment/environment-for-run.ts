@@ -1,39 +1,41 @@
 /**
  * The environment of a run's worktree, as the workflow's environment phase asks for it.
  * Setup runs the repository's code with the network and outside the sandbox, so it only
- * ever runs on the committed base:
+ * ever runs on the committed base, before the agent has worked in the worktree:
  *
- * - a worktree still at its base commit is prepared (or found prepared: the steps are
- *   stamped), with the base commit as the guard;
- * - a worktree that already holds the run's work (a failed run revived, a continued run)
- *   reuses the environment prepared when the run began; when there is none, nothing is
- *   installed (that would run what the agent wrote, with the network) and the report
- *   says so.
+ * - a worktree prepared once keeps that environment: a revived run, a continued one, a
+ *   new run of the same issue reusing the worktree. At its base or not, it may hold files
+ *   the agent added (untracked, or in a directory whose own `.gitignore` hides it from
+ *   `git status`) that setup would read: a `.agent/config.json`, a `.mvn/jvm.config`;
+ * - a worktree never prepared is prepared when it is at its base commit with no file
+ *   added, or when setup already began there (a retry after a failed step, whose leftovers
+ *   are setup's); the base commit is the guard. A run moved to a new host gets a fresh
+ *   worktree restored to its checkpoint, whose new files are untracked: none is prepared;
+ * - an agent-written setup's commands run in the sandbox (agent-setup.md), so a proposal
+ *   is tried on the base as before, whatever an earlier attempt wrote.
  */
+import { existsSync } from 'node:fs';
 import type { EnvironmentReport, PrepareEnvironmentInput } from '../../contracts/environment.js';
 import { baseCommit, worktreeAtCommit, worktreeState } from '../conditions/base-commit.js';
+import { git } from '../workspace/git/git.js';
+import { worktreeLayout } from './cache-layout.js';
 import { readEnvironmentReport } from './environment-file.js';
 
 type Prepare = (input: PrepareEnvironmentInput) => Promise<EnvironmentReport>;
 
 export async function environmentForRun(prepare: Prepare, input: PrepareEnvironmentInput): Promise<EnvironmentReport> {
+  const existing = readEnvironmentReport(input.worktreePath);
+  if (existing !== undefined && input.agentWritten !== true) return reused(existing);
   const state = await worktreeState(input.worktreePath);
   const base = input.baseCommit ?? (await baseCommit(input.worktreePath, undefined, state));
-  if (base === undefined || (await worktreeAtCommit(input.worktreePath, base, state))) {
+  const pristine =
+    base !== undefined &&
+    (await worktreeAtCommit(input.worktreePath, base, state)) &&
+    (input.agentWritten === true || setupBegunHere(input.worktreePath) || !(await filesAdded(input.worktreePath)));
+  if (base === undefined || pristine) {
     return prepare({ ...input, ...(base === undefined ? {} : { baseCommit: base }) });
   }
-  const existing = readEnvironmentReport(input.worktreePath);
-  if (existing !== undefined) {
-    return {
-      ...existing,
-      steps: existing.steps.map((step) => ({ ...step, status: 'skipped', durationMs: 0 })),
-      warnings: [
-        ...existing.warnings,
-        'the worktree already holds the run’s work: the environment prepared when the run began is reused',
-      ],
-      durationMs: 0,
-    };
-  }
+  if (existing !== undefined) return reused(existing);
   return {
     version: 1,
     worktreePath: input.worktreePath,
@@ -46,4 +48,27 @@ export async function environmentForRun(prepare: Prepare, input: PrepareEnvironm
     ],
     durationMs: 0,
   };
+}
+
+function reused(existing: EnvironmentReport): EnvironmentReport {
+  return {
+    ...existing,
+    steps: existing.steps.map((step) => ({ ...step, status: 'skipped', durationMs: 0 })),
+    warnings: [
+      ...existing.warnings,
+      'the environment prepared when the run began is reused: setup runs on the host only before the agent works in the worktree',
+    ],
+    durationMs: 0,
+  };
+}
+
+/** prepareEnvironment made its per-worktree stamps dir: files git shows now may be setup's own leftovers. */
+function setupBegunHere(worktreePath: string): boolean {
+  return existsSync(worktreeLayout(worktreePath).stamps);
+}
+
+/** A file git does not track and does not ignore (a checkpoint's new file restored on another host). */
+async function filesAdded(worktreePath: string): Promise<boolean> {
+  const status = await git(worktreePath, ['status', '--porcelain', '--untracked-files=normal']);
+  return status.exitCode !== 0 || status.stdout.trim() !== '';
 }
