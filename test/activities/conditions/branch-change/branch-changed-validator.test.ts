@@ -4,46 +4,20 @@
  * net to no change, a real change; with and without the closure's no-change declaration;
  * and the default agent's retry prompt it leads to.
  */
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { runValidators } from '../../../../src/activities/conditions/run-validators.js';
 import { judgeBranchChange } from '../../../../src/activities/conditions/branch-change/branch-changed-validator.js';
-import { buildRetryPrompt } from '../../../../src/activities/conditions/retry-prompt/build-retry-prompt.js';
-import { loadAgentDefinitionOrThrow } from '../../../../src/definition/load/load-agent-definition.js';
-import { PROJECT_ROOT } from '../../../../src/host/project-root.js';
-import type { CompletionStepDefinition } from '../../../../src/contracts/definition.js';
 import type { NoChangeDeclaration } from '../../../../src/contracts/no-change.js';
 import type { ValidationReport } from '../../../../src/contracts/activities.js';
-import type { CommandRunner } from '../../../../src/activities/process/command-runner.js';
-import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';
+import type { TempGitRepo } from '../../../helpers/temp-git-repo.js';
+import { issueBranchCheck } from '../issue-branch-check.js';
 
-const repos: TempGitRepo[] = [];
-after(async () => Promise.all(repos.map((r) => r.cleanup())));
-
-const noCommands = {
-  run: () => Promise.reject(new Error('branch-changed must not run a command')),
-} as unknown as CommandRunner;
-
-const step: CompletionStepDefinition = {
-  stepId: 'closure.issue',
-  name: 'checks',
-  c2: 'retry',
-  c3: 'issue',
-  conditions: [{ validator: 'branch-changed', params: {} }],
-  onFail: { action: 'retry', maxAttempts: 3 },
-};
+const { noCommands, step, retryPrompt, ...repos } = issueBranchCheck('branch-changed');
 const validators = { 'branch-changed': { type: 'branch-changed', failurePattern: 'no-change' } } as const;
 const declared: NoChangeDeclaration = { reason: 'already-fixed', evidence: 'npm test passes on the base: 3 passing' };
 
-async function issueBranch(): Promise<TempGitRepo> {
-  const repo = await makeTempGitRepo({ files: { 'src/sum.js': 'exports.sum = (a, b) => a - b;\n' } });
-  repos.push(repo);
-  await repo.git('checkout', '-qb', 'agent/issue-1');
-  await repo.git('config', 'branch.agent/issue-1.agentBase', 'main');
-  return repo;
-}
+const issueBranch = (): Promise<TempGitRepo> => repos.issueBranch({ 'src/sum.js': 'exports.sum = (a, b) => a - b;\n' });
 
 const check = (repo: TempGitRepo, noChange?: NoChangeDeclaration): Promise<ValidationReport> =>
   runValidators(
@@ -62,17 +36,7 @@ test('a branch with no commit of its own fails with the no-change pattern; the r
   assert.equal(result?.params['commits'], 0);
   assert.match(result?.summary ?? '', /nothing changed: the branch has no commit of its own/);
 
-  const definition = await loadAgentDefinitionOrThrow(PROJECT_ROOT);
-  const prompt = await buildRetryPrompt(
-    { readFile: (p) => readFile(p, 'utf8').catch(() => undefined) },
-    {
-      promptsDir: join(PROJECT_ROOT, 'prompts'),
-      c1: definition.c1,
-      completionStep: step,
-      failurePatterns: definition.failurePatterns,
-      failed: report.results,
-    },
-  );
+  const prompt = await retryPrompt(report.results);
   assert.equal(prompt.source, 'steps/retry/issue/f_failed_no-change.md');
   assert.match(prompt.text, /completion check failed: nothing changed/);
   assert.match(prompt.text, /no_change/, 'the prompt says how to declare that no change is needed');
@@ -123,24 +87,13 @@ test('a declaration on a branch with changes fails, and the retry prompt asks to
   assert.equal(report.passed, false);
   assert.equal(report.unchanged, undefined);
   assert.equal(report.results[0]?.params['declared'], 'already-fixed');
-  const definition = await loadAgentDefinitionOrThrow(PROJECT_ROOT);
-  const prompt = await buildRetryPrompt(
-    { readFile: (p) => readFile(p, 'utf8').catch(() => undefined) },
-    {
-      promptsDir: join(PROJECT_ROOT, 'prompts'),
-      c1: definition.c1,
-      completionStep: step,
-      failurePatterns: definition.failurePatterns,
-      failed: report.results,
-    },
-  );
+  const prompt = await retryPrompt(report.results);
   assert.match(prompt.text, /changes on a branch declared unchanged/);
   assert.match(prompt.text, /leave `no_change` out of your answer/);
 });
 
 test('no recorded base: nothing compared, passes and confirms no declaration', async () => {
-  const repo = await makeTempGitRepo();
-  repos.push(repo);
+  const repo = await repos.plainRepo();
   const report = await check(repo, declared);
   assert.equal(report.passed, true);
   assert.equal(report.unchanged, undefined);

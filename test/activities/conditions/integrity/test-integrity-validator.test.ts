@@ -3,40 +3,19 @@
  * whose base is recorded as prepareWorkspace records it, and the default agent's retry
  * prompt it leads to.
  */
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { runValidators } from '../../../../src/activities/conditions/run-validators.js';
-import { buildRetryPrompt } from '../../../../src/activities/conditions/retry-prompt/build-retry-prompt.js';
 import { loadAgentDefinitionOrThrow } from '../../../../src/definition/load/load-agent-definition.js';
 import { PROJECT_ROOT } from '../../../../src/host/project-root.js';
-import type { CompletionStepDefinition } from '../../../../src/contracts/definition.js';
-import type { CommandRunner } from '../../../../src/activities/process/command-runner.js';
-import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';
-
-const repos: TempGitRepo[] = [];
-after(async () => Promise.all(repos.map((r) => r.cleanup())));
+import type { TempGitRepo } from '../../../helpers/temp-git-repo.js';
+import { issueBranchCheck } from '../issue-branch-check.js';
 
 const TEST = "import { sum } from '../src/sum';\n\ntest('adds', () => {\n  expect(sum(1, 2)).toBe(3);\n});\n";
-const noCommands: CommandRunner = {
-  run: () => Promise.reject(new Error('test-integrity must not run a command')),
-} as unknown as CommandRunner;
-
-const step: CompletionStepDefinition = {
-  stepId: 'closure.issue',
-  name: 'checks',
-  c2: 'retry',
-  c3: 'issue',
-  conditions: [{ validator: 'test-integrity', params: {} }],
-  onFail: { action: 'retry', maxAttempts: 3 },
-};
+const { noCommands, step, retryPrompt, ...repos } = issueBranchCheck('test-integrity');
 
 async function issueBranch(): Promise<TempGitRepo> {
-  const repo = await makeTempGitRepo({ files: { 'test/sum.test.ts': TEST, 'src/sum.ts': 'export const sum = 0;\n' } });
-  repos.push(repo);
-  await repo.git('checkout', '-qb', 'agent/issue-1');
-  await repo.git('config', 'branch.agent/issue-1.agentBase', 'main');
+  const repo = await repos.issueBranch({ 'test/sum.test.ts': TEST, 'src/sum.ts': 'export const sum = 0;\n' });
   await repo.write({ 'test/sum.test.ts': TEST.replace("test('adds'", "test.skip('adds'") });
   await repo.git('commit', '-qam', 'make it green');
   return repo;
@@ -64,16 +43,7 @@ test('a skipped test fails the check with file, line and finding; the default re
   assert.match(String(result?.params['finding']), /skips a test/);
   assert.match(result?.summary ?? '', /1 weakened test\(s\).*test\/sum\.test\.ts:3/);
 
-  const prompt = await buildRetryPrompt(
-    { readFile: (p) => readFile(p, 'utf8').catch(() => undefined) },
-    {
-      promptsDir: join(PROJECT_ROOT, 'prompts'),
-      c1: definition.c1,
-      completionStep: step,
-      failurePatterns: definition.failurePatterns,
-      failed: report.results,
-    },
-  );
+  const prompt = await retryPrompt(report.results);
   assert.equal(prompt.source, 'steps/retry/issue/f_failed_test-weakened.md');
   assert.match(prompt.text, /`test\/sum\.test\.ts` line 3: skips a test/);
 });
@@ -94,8 +64,7 @@ test('the issue asking for the skip by file name lets it pass and says so', asyn
 });
 
 test('no recorded base: nothing compared, passes and says so; a `base` param is used instead', async () => {
-  const repo = await makeTempGitRepo({ files: { 'test/sum.test.ts': TEST } });
-  repos.push(repo);
+  const repo = await repos.plainRepo({ 'test/sum.test.ts': TEST });
   await repo.write({ 'test/sum.test.ts': TEST.replace("test('adds'", "test.skip('adds'") });
   const validators = { 'test-integrity': { type: 'test-integrity', failurePattern: 'test-weakened' } } as const;
   const plain = await runValidators(
