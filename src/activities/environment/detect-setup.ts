@@ -1,7 +1,7 @@
 /**
  * The environment plan of a worktree: `commands.setup` of `.agent/config.json` when
  * given (run in order, replacing detection), else one plan per ecosystem found in the
- * worktree's files (Node, Python, Go here; the registry's ecosystems that
+ * worktree's files (Node and Python here; the registry's ecosystems that
  * plan their own setup through registry-setup.ts; several may apply). Every choice carries a
  * one-line reason, as detect-commands does for the test command.
  */
@@ -9,13 +9,17 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
 import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
-import { detectGo } from './detect-go.js';
 import { detectNode } from './detect-node.js';
 import { detectPython, type PythonPlan, type PythonTools } from './detect-python.js';
 import type { PlannedStep, ToolRequest } from './planned-step.js';
 import { ECOSYSTEMS } from '../../definition/ecosystems/ecosystem-registry.js';
 import type { SandboxView } from '../../definition/ecosystems/ecosystem.js';
-import { configuredSandboxViews, planRegistrySetups, type FetchedPythonApp } from './registry-setup.js';
+import {
+  configuredSandboxViews,
+  planRegistrySetups,
+  type FetchedPythonApp,
+  type RegistrySetups,
+} from './registry-setup.js';
 
 export interface EnvironmentPlan {
   readonly detected: readonly string[];
@@ -25,8 +29,8 @@ export interface EnvironmentPlan {
   readonly venv?: string;
   /** A locked Python project's manager (uv, Poetry), fetched into the tools dir. */
   readonly pythonTool?: PythonPlan['tool'];
-  /** A Go module: the agent gets GOMODCACHE and its own GOCACHE. */
-  readonly go: boolean;
+  /** Build caches to copy for the worktree once the steps ran (Go's GOCACHE). */
+  readonly buildCacheSeeds: RegistrySetups['buildCacheSeeds'];
   /** Python applications a registry setup fetched (nox): on PATH for setup and, read-only, in the sandbox. */
   readonly pythonApps: readonly FetchedPythonApp[];
   /** What the sandbox gets of each registry ecosystem set up (Rust: CARGO_HOME read-only, offline; Maven's repository). */
@@ -61,7 +65,7 @@ export async function planConfigured(
     detected: [`setup: ${commands.length} command(s) from .agent/config.json commands.setup (detection skipped)`],
     steps,
     tools: [],
-    go: false,
+    buildCacheSeeds: [],
     pythonApps: [],
     sandboxViews: await configuredSandboxViews(dir, caches),
   };
@@ -88,15 +92,10 @@ export async function planDetected(options: {
     detected.push(...python.detected);
     steps.push(...python.steps);
   }
-  const goPlan = await detectGo(dir, caches);
-  const go = goPlan !== undefined;
-  if (goPlan) {
-    detected.push(goPlan.detected);
-    steps.push(...goPlan.steps);
-  }
   const registry = await planRegistrySetups({
     dir,
     caches,
+    worktree: options.worktree,
     python: options.python.python,
     alreadyDetected: detected.length,
   });
@@ -112,7 +111,7 @@ export async function planDetected(options: {
     tools,
     ...(python ? { venv: python.venv } : {}),
     ...(python?.tool ? { pythonTool: python.tool } : {}),
-    go,
+    buildCacheSeeds: registry.buildCacheSeeds,
     pythonApps: registry.pythonApps,
     sandboxViews: registry.sandboxViews,
   };

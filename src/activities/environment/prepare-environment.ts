@@ -209,26 +209,19 @@ export async function prepareEnvironment(
     basePython === undefined
       ? undefined
       : await pythonBasePrefix({ runner: deps.runner, python: basePython, cwd: input.worktreePath, env });
-  if (thePlan.go) {
-    await mkdir(caches.goBuild, { recursive: true });
-    const seed = await seedGoCache({
-      shared: caches.goBuild,
-      target: worktree.goCache,
-      runner: deps.runner,
-      env,
-      cwd: input.worktreePath,
-    });
+  for (const { shared, target } of thePlan.buildCacheSeeds) {
+    await mkdir(shared, { recursive: true });
+    const seed = await seedGoCache({ shared, target, runner: deps.runner, env, cwd: input.worktreePath });
     steps.push(seed);
     cacheUsers.push(seed);
   }
   const sandbox = sandboxEnvironment({
     plan: thePlan,
     caches,
-    worktree,
     toolBins,
     toolPrefixes,
     ...(pythonBase === undefined ? {} : { pythonBase }),
-    ...(env['GOFLAGS'] ? { goFlags: env['GOFLAGS'] } : {}),
+    setupEnv: env,
   });
   const report: EnvironmentReport = {
     version: 1,

@@ -9,8 +9,8 @@
 import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
 import { ECOSYSTEMS_IN_SETUP_ORDER } from '../../definition/ecosystems/ecosystem-registry.js';
-import type { EcosystemModule, PythonApp, SandboxView } from '../../definition/ecosystems/ecosystem.js';
-import type { CacheLayout } from './cache-layout.js';
+import type { EcosystemModule, EcosystemSetup, PythonApp, SandboxView } from '../../definition/ecosystems/ecosystem.js';
+import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
 import { q, type PlannedStep } from './planned-step.js';
 import { venvAppCommand } from './python-tool.js';
 
@@ -29,6 +29,8 @@ export interface RegistrySetups {
   readonly pythonApps: readonly FetchedPythonApp[];
   /** What the sandbox gets of each ecosystem set up, in registry order. */
   readonly sandboxViews: readonly SandboxView[];
+  /** Build caches to copy for the worktree once the steps ran. */
+  readonly buildCacheSeeds: readonly NonNullable<EcosystemSetup['buildCacheSeed']>[];
 }
 
 function pythonAppStep(
@@ -59,6 +61,7 @@ function pythonAppStep(
 export async function planRegistrySetups(options: {
   readonly dir: string;
   readonly caches: CacheLayout;
+  readonly worktree: WorktreeLayout;
   /** The interpreter applications' venvs are made from. */
   readonly python: string;
   /** How many ecosystems were found before (an only-alone setup is left out after any). */
@@ -69,8 +72,9 @@ export async function planRegistrySetups(options: {
   const steps: PlannedStep[] = [];
   const pythonApps: FetchedPythonApp[] = [];
   const sandboxViews: SandboxView[] = [];
+  const buildCacheSeeds: NonNullable<EcosystemSetup['buildCacheSeed']>[] = [];
   for (const ecosystem of options.ecosystems ?? ECOSYSTEMS_IN_SETUP_ORDER) {
-    const setup = await ecosystem.setup?.(options.dir, options.caches);
+    const setup = await ecosystem.setup?.(options.dir, options.caches, options.worktree);
     if (setup === undefined) continue;
     if (setup.onlyAlone === true && options.alreadyDetected + detected.length > 0) continue;
     detected.push(setup.detected);
@@ -82,8 +86,9 @@ export async function planRegistrySetups(options: {
     for (const step of setup.steps)
       steps.push({ ...step, ecosystem: step.ecosystem ?? setup.ecosystem, caches: step.caches ?? [] });
     if (setup.sandbox !== undefined) sandboxViews.push(setup.sandbox);
+    if (setup.buildCacheSeed !== undefined) buildCacheSeeds.push(setup.buildCacheSeed);
   }
-  return { detected, steps, pythonApps, sandboxViews };
+  return { detected, steps, pythonApps, sandboxViews, buildCacheSeeds };
 }
 
 /** What the sandbox gets of the registry's ecosystems when `commands.setup` replaced detection. */

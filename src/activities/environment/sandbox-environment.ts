@@ -2,15 +2,14 @@
  * What the agent's sandbox gets from a prepared environment. Everything there runs
  * offline, so each ecosystem is pointed at what setup fetched and told not to fetch:
  * the venv (whole dir, pyvenv.cfg included, so `sys.prefix` is the venv) and its base
- * interpreter, read-only (a uv or Poetry project's manager too, on PATH: uv offline and never syncing); Go's
- * module cache read-only with GOPROXY=off, and a GOCACHE of the worktree's own (seeded from the warm shared one: go must write its cache, and
- * the agent must not write a cache later runs trust); each registry ecosystem's own view (cargo's home
- * read-only, offline: rust-ecosystem.ts; Maven's local repository read-only through
- * MAVEN_OPTS: maven-ecosystem.ts); fetched package managers' bins first on PATH. Shared
- * caches are never writable.
+ * interpreter, read-only (a uv or Poetry project's manager too, on PATH: uv offline and
+ * never syncing); each registry ecosystem's own view (Go's module cache read-only and a
+ * GOCACHE of the worktree's own: go-ecosystem.ts; cargo's home: rust-ecosystem.ts; Maven's
+ * local repository: maven-ecosystem.ts); fetched package managers' bins first on PATH.
+ * Shared caches are never writable.
  */
 import type { SandboxEnvironment } from '../../contracts/environment.js';
-import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
+import type { CacheLayout } from './cache-layout.js';
 import type { EnvironmentPlan } from './detect-setup.js';
 import { PythonManager } from './python-manager.js';
 
@@ -39,15 +38,14 @@ function managerEnv(manager: PythonManager, venv: string): Record<string, string
 export function sandboxEnvironment(options: {
   readonly plan: EnvironmentPlan;
   readonly caches: CacheLayout;
-  readonly worktree: WorktreeLayout;
   readonly toolBins: readonly string[];
   readonly toolPrefixes: readonly string[];
   /** The base interpreter prefix (`sys.base_prefix`) of the plan's venv or a fetched Python application. */
   readonly pythonBase?: string;
-  /** GOFLAGS setup ran with: the build cache is keyed by them. */
-  readonly goFlags?: string;
+  /** The environment setup ran with: a view may carry some of it over (Go's GOFLAGS). */
+  readonly setupEnv?: Readonly<Record<string, string>>;
 }): SandboxEnvironment {
-  const { plan, caches, worktree } = options;
+  const { plan, caches } = options;
   const pathPrepend: string[] = [];
   const env: Record<string, string> = {};
   const readOnlyDirs: string[] = [...options.toolPrefixes];
@@ -66,15 +64,11 @@ export function sandboxEnvironment(options: {
     Object.assign(env, managerEnv(plan.pythonTool.manager, plan.venv));
   }
   pathPrepend.push(...options.toolBins);
-  if (plan.go) {
-    Object.assign(env, { GOMODCACHE: caches.goMod, GOCACHE: worktree.goCache, GOPROXY: 'off', GOTOOLCHAIN: 'local' });
-    if (options.goFlags) env['GOFLAGS'] = options.goFlags;
-    readOnlyDirs.push(caches.goMod);
-    writableDirs.push(worktree.goCache);
-  }
   for (const view of plan.sandboxViews) {
     Object.assign(env, view.env);
+    for (const name of view.fromSetupEnv ?? []) if (options.setupEnv?.[name]) env[name] = options.setupEnv[name];
     readOnlyDirs.push(...view.readOnlyDirs);
+    writableDirs.push(...(view.writableDirs ?? []));
   }
   if (plan.steps.some((s) => s.ecosystem === 'yarn')) {
     Object.assign(env, { YARN_GLOBAL_FOLDER: caches.yarnBerry, YARN_ENABLE_OFFLINE_MODE: '1' });

@@ -29,7 +29,7 @@ const BY_ID = {
 export const ECOSYSTEMS: readonly EcosystemModule[] = Object.values(BY_ID);
 
 /**
- * The order setups are planned and run in: Node, Python and Go first (still planned in
+ * The order setups are planned and run in: Node and Python first (still planned in
  * activities/environment/detect-setup.ts), a C build last (said only when nothing else was).
  */
 const SETUP_ORDER = [

@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CacheLayout } from '../../contracts/environment-dirs.js';
+import type { CacheLayout, WorktreeLayout } from '../../contracts/environment-dirs.js';
 import type { Ecosystem } from '../../contracts/environment.js';
 import type { CouldNotRunSign } from './could-not-run-sign.js';
 import type { RepoCommands } from '../../contracts/repo-config.js';
@@ -52,6 +52,10 @@ export interface PythonApp {
 export interface SandboxView {
   readonly env: Readonly<Record<string, string>>;
   readonly readOnlyDirs: readonly string[];
+  /** Shown writable: the worktree's own copy of a build cache. */
+  readonly writableDirs?: readonly string[];
+  /** Variables taken from setup's environment when set there (GOFLAGS: Go's build cache is keyed by them). */
+  readonly fromSetupEnv?: readonly string[];
 }
 
 /** One step of its setup (activities/environment/planned-step.ts runs them). */
@@ -87,6 +91,8 @@ export interface EcosystemSetup {
   /** Said (and run) only when no other ecosystem was found: a C build that downloads nothing. */
   readonly onlyAlone?: boolean;
   readonly sandbox?: SandboxView;
+  /** A build cache setup warmed in the shared dir, copied for this worktree after the steps (go-cache-seed.ts). */
+  readonly buildCacheSeed?: { readonly shared: string; readonly target: string };
 }
 
 export interface EcosystemModule {
@@ -102,10 +108,10 @@ export interface EcosystemModule {
   /** Checked in registry order after the shell's own "not found". */
   readonly unrecoverable?: readonly UnrecoverablePattern[];
   /**
-   * Its setup, planned in the registry's setup order after Node, Python and Go (whose
-   * setups are still planned in activities/environment/detect-setup.ts).
+   * Its setup, planned in the registry's setup order after Node's and Python's (still
+   * planned in activities/environment/detect-setup.ts).
    */
-  readonly setup?: (dir: string, caches: CacheLayout) => Promise<EcosystemSetup | undefined>;
+  readonly setup?: (dir: string, caches: CacheLayout, worktree: WorktreeLayout) => Promise<EcosystemSetup | undefined>;
   /** What the sandbox sees when `commands.setup` replaces detection (Maven's local repository). */
   readonly configuredSandbox?: (dir: string, caches: CacheLayout) => Promise<SandboxView | undefined>;
 }

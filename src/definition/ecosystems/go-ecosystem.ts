@@ -1,14 +1,35 @@
 /**
- * Go: `go test ./...` in every module (repo-config/go-modules.ts: `./...` stops at a nested
- * module); setup in activities/environment/detect-go.ts.
+ * Go: setup downloads the modules into the shared GOMODCACHE and warms this repository's
+ * build cache (go-setup.ts); the sandbox gets the module cache read-only with GOPROXY=off,
+ * and a GOCACHE of the worktree's own, seeded from the warm shared one (go must write its
+ * cache, and the agent must not write a cache later runs trust), with the GOFLAGS setup ran
+ * with (the build cache is keyed by them). `go test ./...` runs in every module
+ * (repo-config/go-modules.ts: `./...` stops at a nested module).
  */
 import { goModules, inEveryModule, singleRootModule } from '../repo-config/go-modules.js';
+import { Ecosystem } from '../../contracts/environment.js';
 import { EcosystemId, type EcosystemModule } from './ecosystem.js';
+import { detectGo } from './go-setup.js';
 
 export const GO_ECOSYSTEM: EcosystemModule = {
   id: EcosystemId.Go,
   docPage: 'go.md',
   setupInputs: ['go.mod', 'go.sum'],
+  setup: async (dir, caches, worktree) => {
+    const plan = await detectGo(dir, caches);
+    if (plan === undefined) return undefined;
+    return {
+      ...plan,
+      ecosystem: Ecosystem.Go,
+      sandbox: {
+        env: { GOMODCACHE: caches.goMod, GOCACHE: worktree.goCache, GOPROXY: 'off', GOTOOLCHAIN: 'local' },
+        fromSetupEnv: ['GOFLAGS'],
+        readOnlyDirs: [caches.goMod],
+        writableDirs: [worktree.goCache],
+      },
+      buildCacheSeed: { shared: caches.goBuild, target: worktree.goCache },
+    };
+  },
   testCommand: async (dir) => {
     const go = await goModules(dir);
     if (go === undefined) return undefined;

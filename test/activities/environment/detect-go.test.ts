@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { cacheLayout } from '../../../src/activities/environment/cache-layout.js';
-import { detectGo } from '../../../src/activities/environment/detect-go.js';
+import { detectGo } from '../../../src/definition/ecosystems/go-setup.js';
 
 async function goPlan(files: Record<string, string>) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'env-go-'));

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ENVIRONMENT_PATTERNS } from '../../../src/activities/conditions/unrecoverable.js';
-import { cacheLayout } from '../../../src/activities/environment/cache-layout.js';
+import { cacheLayout, worktreeLayout } from '../../../src/activities/environment/cache-layout.js';
 import { planRegistrySetups } from '../../../src/activities/environment/registry-setup.js';
 import { Ecosystem } from '../../../src/contracts/environment.js';
 import { ECOSYSTEMS, ECOSYSTEMS_IN_SETUP_ORDER } from '../../../src/definition/ecosystems/ecosystem-registry.js';
@@ -73,7 +73,14 @@ test('detection and registry setups use what an entry declares (a fake ecosystem
   assert.equal((await detectCommands(dir, [fake, ...ECOSYSTEMS])).commands.test, 'fake test');
   assert.equal((await detectCommands(dir)).commands.test, 'npm test');
   const caches = cacheLayout(dir, { ISSUE_AGENT_STATE_DIR: dir });
-  const plan = await planRegistrySetups({ dir, caches, python: 'python3', alreadyDetected: 0, ecosystems: [fake] });
+  const plan = await planRegistrySetups({
+    dir,
+    caches,
+    worktree: worktreeLayout(dir, { ISSUE_AGENT_STATE_DIR: dir }),
+    python: 'python3',
+    alreadyDetected: 0,
+    ecosystems: [fake],
+  });
   assert.deepEqual(plan.detected, ['fake: fake fetch']);
   assert.deepEqual(plan.sandboxViews, [{ env: { FAKE_OFFLINE: '1' }, readOnlyDirs: ['/fake/cache'] }]);
   assert.deepEqual(

@@ -6,13 +6,13 @@
  * root's `./...` stops at a nested module and its dependencies would be missing offline.
  */
 import { Ecosystem } from '../../contracts/environment.js';
-import { goInputs, goModules, inEveryModule, singleRootModule } from '../../definition/repo-config/go-modules.js';
-import type { CacheLayout } from './cache-layout.js';
-import type { PlannedStep } from './planned-step.js';
+import type { CacheLayout } from '../../contracts/environment-dirs.js';
+import { goInputs, goModules, inEveryModule, singleRootModule } from '../repo-config/go-modules.js';
+import type { EcosystemStep } from './ecosystem.js';
 
 export interface GoPlan {
   readonly detected: string;
-  readonly steps: readonly PlannedStep[];
+  readonly steps: readonly EcosystemStep[];
 }
 
 export async function detectGo(dir: string, caches: CacheLayout): Promise<GoPlan | undefined> {
