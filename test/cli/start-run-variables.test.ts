@@ -15,26 +15,12 @@ import { execFileSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { createSampleRepo } from '../../src/dev/sample-repo.js';
 import { copyFixture, editJson, writeText } from '../definition/temp-dirs.js';
+import { twoFlowAgent, WORK_PROMPT } from '../definition/two-flow-agent.js';
 import { assertCleanFailure, DEAD_ADDRESS, describeResult, runCli } from './cli-process.js';
 
 const env = { TEMPORAL_ADDRESS: DEAD_ADDRESS };
 const cli = (...args: string[]) => runCli(args, { env, timeoutMs: 60_000 });
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-
-const OTHER_PROMPT = 'prompts/steps/continuation/other/f_default.md';
-const WORK_PROMPT = 'prompts/steps/continuation/work/f_default.md';
-
-/** The upstream-vocabulary fixture with a second flow whose step uses {uv-ticket_url}. */
-function twoFlowAgent(): string {
-  const dir = copyFixture('valid/upstream-vocabulary');
-  editJson(dir, 'steps_registry.json', (r) => {
-    const work = r.steps['continuation.work'];
-    r.steps['continuation.other'] = { ...work, stepId: 'continuation.other', c3: 'other', inputs: undefined };
-    r.entryStepMapping = { 'detect:graph': 'initial.work', 'count:iteration': 'continuation.other' };
-  });
-  writeText(dir, OTHER_PROMPT, 'Other flow for {uv-topic}: see {uv-ticket_url}.\n');
-  return dir;
-}
 
 describe('validate and start-run on unbound prompt variables', { concurrency: 2 }, () => {
   let repo: string;

@@ -12,21 +12,7 @@ import { assertRunVariablesBound } from '../../src/definition/prompt-variable-ch
 import { runValidate } from '../../src/definition/validate-command.js';
 import { AgentError } from '../../src/contracts/errors.js';
 import { copyFixture, editJson, writeText } from './temp-dirs.js';
-
-const OTHER_PROMPT = 'prompts/steps/continuation/other/f_default.md';
-const WORK_PROMPT = 'prompts/steps/continuation/work/f_default.md';
-
-/** The fixture plus `continuation.other`: a second flow's step, entered only under count:iteration. */
-function twoFlowAgent(): string {
-  const dir = copyFixture('valid/upstream-vocabulary');
-  editJson(dir, 'steps_registry.json', (r) => {
-    const work = r.steps['continuation.work'];
-    r.steps['continuation.other'] = { ...work, stepId: 'continuation.other', c3: 'other', inputs: undefined };
-    r.entryStepMapping = { 'detect:graph': 'initial.work', 'count:iteration': 'continuation.other' };
-  });
-  writeText(dir, OTHER_PROMPT, 'Other flow for {uv-topic}: see {uv-ticket_url}.\n');
-  return dir;
-}
+import { OTHER_PROMPT, twoFlowAgent, WORK_PROMPT } from './two-flow-agent.js';
 
 const unbound = (problems: readonly { code: string; file: string; message: string }[]) =>
   problems
