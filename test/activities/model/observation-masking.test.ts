@@ -40,6 +40,22 @@ function conversation(turns: number): LlmMessage[] {
   return messages;
 }
 
+/**
+ * Turn `turns` of the conversation as the step sends it: masked by `policy`, built with the
+ * view's breakpoints (at most 4, asserted), and billed by `cache` as the API would.
+ */
+async function cachedTurn(turns: number, policy: MaskingPolicy, cache: PromptCache) {
+  const view = await maskObservations(conversation(turns), policy, placeholder);
+  const request = buildRequest(input, view.messages, undefined, {
+    ...(view.frontier ? { frontier: view.frontier } : {}),
+    ...(view.previousFrontier ? { previousFrontier: view.previousFrontier } : {}),
+    ...(view.stableEnd ? { stableEnd: view.stableEnd } : {}),
+  });
+  const segments = promptSegments(request);
+  assert.ok(breakpointCount(segments) <= 4, `turn ${turns}: at most 4 breakpoints`);
+  return { view, segments, usage: cache.account(segments) };
+}
+
 test('whole chunks are masked, at least keepToolResults stay whole', () => {
   assert.deepEqual(
     [0, 3, 6, 7, 10, 11, 14, 15].map((n) => maskedCount(n, POLICY)),
@@ -84,15 +100,7 @@ test('with the builder breakpoints a masked history is read from cache, not writ
   const cache = new PromptCache();
   let previousPrompt = 0;
   for (let turns = 0; turns <= 30; turns++) {
-    const view = await maskObservations(conversation(turns), policy, placeholder);
-    const request = buildRequest(input, view.messages, undefined, {
-      ...(view.frontier ? { frontier: view.frontier } : {}),
-      ...(view.previousFrontier ? { previousFrontier: view.previousFrontier } : {}),
-      ...(view.stableEnd ? { stableEnd: view.stableEnd } : {}),
-    });
-    const segments = promptSegments(request);
-    assert.ok(breakpointCount(segments) <= 4, `turn ${turns}: at most 4 breakpoints`);
-    const usage = cache.account(segments);
+    const { view, segments, usage } = await cachedTurn(turns, policy, cache);
     const prompt = segments.at(-1)!.cumulativeTokens;
     if (turns >= 1) {
       const newTail = usage.cache_creation_input_tokens + usage.input_tokens;
@@ -120,15 +128,7 @@ test('one result kept, chunks of 1: each output is billed once as input, never w
   const policy = { ...POLICY, keepToolResults: 1, maskChunk: 1 };
   const cache = new PromptCache();
   for (let turns = 0; turns <= 20; turns++) {
-    const view = await maskObservations(conversation(turns), policy, placeholder);
-    const request = buildRequest(input, view.messages, undefined, {
-      ...(view.frontier ? { frontier: view.frontier } : {}),
-      ...(view.previousFrontier ? { previousFrontier: view.previousFrontier } : {}),
-      ...(view.stableEnd ? { stableEnd: view.stableEnd } : {}),
-    });
-    const segments = promptSegments(request);
-    assert.ok(breakpointCount(segments) <= 4, `turn ${turns}: at most 4 breakpoints`);
-    const usage = cache.account(segments);
+    const { usage } = await cachedTurn(turns, policy, cache);
     // Turn 3 sends the short output of turn 2 ('ok').
     if (turns >= 2 && turns !== 3) {
       // Written: the previous turn's assistant message and placeholder (~40 tokens); the
