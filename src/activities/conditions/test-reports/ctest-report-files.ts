@@ -46,5 +46,5 @@ export async function ctestReports(dir: string, sinceMs: number): Promise<string
       queue.push({ dir: child, depth: next.depth + 1, entries: await list(child) });
     }
   }
-  return readRecentReports(candidates.sort(), sinceMs, isCTestJUnit);
+  return readRecentReports(candidates.sort(), sinceMs, dir, isCTestJUnit);
 }

@@ -6,7 +6,8 @@
  * filesystems), and past a total size none is read: the console output is parsed instead.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { readReportFile } from './report-file.js';
 
 /** All reports together; past it the caller falls back to the console output. */
 const MAX_TOTAL_BYTES = 8 * 1024 * 1024;
@@ -15,21 +16,24 @@ const CLOCK_SLACK_MS = 2000;
 /** A directory's entries; none when it cannot be read. */
 export const listDir = (dir: string): Promise<Dirent[]> => readdir(dir, { withFileTypes: true }).catch(() => []);
 
-/** The texts of `files` written since `sinceMs` that `accept` takes; none when they are too big together. */
+/**
+ * The texts of `files` written since `sinceMs` that `accept` takes; none when they are too
+ * big together. Only files inside `root` (the command's directory) count: report-file.ts.
+ */
 export async function readRecentReports(
   files: readonly string[],
   sinceMs: number,
+  root: string,
   accept: (text: string) => boolean = () => true,
 ): Promise<string[]> {
   const out: string[] = [];
   let total = 0;
   for (const file of files) {
-    const info = await stat(file).catch(() => undefined);
-    if (info === undefined || info.mtimeMs < sinceMs - CLOCK_SLACK_MS) continue;
-    total += info.size;
-    if (total > MAX_TOTAL_BYTES) return [];
-    const text = await readFile(file, 'utf8').catch(() => undefined);
-    if (text !== undefined && accept(text)) out.push(text);
+    const report = await readReportFile(file, root, MAX_TOTAL_BYTES - total);
+    if (report === undefined || report.mtimeMs < sinceMs - CLOCK_SLACK_MS) continue;
+    total += report.size;
+    if (report.text === undefined || total > MAX_TOTAL_BYTES) return [];
+    if (accept(report.text)) out.push(report.text);
   }
   return out;
 }

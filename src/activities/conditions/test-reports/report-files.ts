@@ -19,11 +19,12 @@
  * never for whether the command passed (the exit code decides that).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandOutcome, CommandRequest, CommandRunner } from '../../process/command-runner.js';
 import { ensureAgentHome } from '../../workspace/sandbox-state.js';
 import { ctestReports } from './ctest-report-files.js';
+import { readReportFile } from './report-file.js';
 import type { TestReports } from './parse-test-failures.js';
 import { surefireReports } from './surefire-report-files.js';
 
@@ -37,13 +38,14 @@ export interface ReportedOutcome {
 }
 
 export async function runCollectingReports(commands: CommandRunner, request: CommandRequest): Promise<ReportedOutcome> {
-  const dir = path.join(await ensureAgentHome(request.cwd), REPORT_DIR);
+  const home = await ensureAgentHome(request.cwd);
+  const dir = path.join(home, REPORT_DIR);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const junit = path.join(dir, `junit-${randomUUID()}.xml`);
   try {
     const started = Date.now();
     const outcome = await commands.run({ ...request, env: { ...request.env, ...reportEnv(junit) } });
-    const junitXml = await readReport(junit);
+    const junitXml = (await readReportFile(junit, home, MAX_REPORT_BYTES))?.text;
     const surefireXml = await surefireReports(request.cwd, started);
     const ctestJunit = await ctestReports(request.cwd, started);
     return {
@@ -66,14 +68,4 @@ export function reportEnv(junitPath: string): Record<string, string> {
 
 function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'"'"'`)}'`;
-}
-
-async function readReport(file: string): Promise<string | undefined> {
-  try {
-    const info = await stat(file);
-    if (!info.isFile() || info.size > MAX_REPORT_BYTES) return undefined;
-    return await readFile(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }

@@ -40,7 +40,7 @@ export async function surefireReports(dir: string, sinceMs: number): Promise<str
       else if (!SKIP.has(entry.name) && next.depth < MAX_DEPTH) queue.push({ dir: child, depth: next.depth + 1 });
     }
   }
-  return readRecentReports(files.sort(), sinceMs);
+  return readRecentReports(files.sort(), sinceMs, dir);
 }
 
 async function reportFiles(target: string): Promise<string[]> {
