@@ -17,6 +17,22 @@ async function withScenario(
   }
 }
 
+/** Runs the hook on `input`; asserts its status, and its effects as [name, status] in order. */
+async function runExpecting(
+  deps: Parameters<typeof runBoundaryHook>[0],
+  input: Parameters<typeof runBoundaryHook>[1],
+  status: string,
+  effects: readonly (readonly [string, string])[],
+): Promise<Awaited<ReturnType<typeof runBoundaryHook>>> {
+  const report = await runBoundaryHook(deps, input);
+  assert.equal(report.status, status, JSON.stringify(report, null, 2));
+  assert.deepEqual(
+    report.effects.map((e) => [e.name, e.status]),
+    effects,
+  );
+  return report;
+}
+
 /** Everything an error could show a person or a log. */
 function errorText(error: unknown): string {
   if (!AgentError.isInstance(error)) return String(error instanceof Error ? error.stack : error);
@@ -34,19 +50,14 @@ function errorText(error: unknown): string {
 test('full success: branch on the remote, one PR with the evidence table, one comment, labels, closed; a re-run finds everything done', async () => {
   await withScenario({}, async (s) => {
     const deps = boundaryDepsFromEnv(s.env);
-    const report = await runBoundaryHook(deps, s.input);
-    assert.equal(report.status, 'success', JSON.stringify(report, null, 2));
+    const report = await runExpecting(deps, s.input, 'success', [
+      ['push', 'done'],
+      ['open-pr', 'done'],
+      ['comment', 'done'],
+      ['label', 'done'],
+      ['close-issue', 'done'],
+    ]);
     assert.deepEqual(report.pending, []);
-    assert.deepEqual(
-      report.effects.map((e) => [e.name, e.status]),
-      [
-        ['push', 'done'],
-        ['open-pr', 'done'],
-        ['comment', 'done'],
-        ['label', 'done'],
-        ['close-issue', 'done'],
-      ],
-    );
     assert.equal(await s.remoteHead('agent/issue-7'), await s.repo.git('rev-parse', 'agent/issue-7'));
 
     const [pr, ...others] = s.server.pulls();
@@ -101,18 +112,13 @@ test('full success: branch on the remote, one PR with the evidence table, one co
 
 test('label-only: labels set, comment posted, the issue stays open; no "Closes" line in the PR', async () => {
   await withScenario({ closureAction: 'label-only' }, async (s) => {
-    const report = await runBoundaryHook(boundaryDepsFromEnv(s.env), s.input);
-    assert.equal(report.status, 'success', JSON.stringify(report, null, 2));
-    assert.deepEqual(
-      report.effects.map((e) => [e.name, e.status]),
-      [
-        ['push', 'done'],
-        ['open-pr', 'done'],
-        ['comment', 'done'],
-        ['label', 'done'],
-        ['close-issue', 'skipped'],
-      ],
-    );
+    await runExpecting(boundaryDepsFromEnv(s.env), s.input, 'success', [
+      ['push', 'done'],
+      ['open-pr', 'done'],
+      ['comment', 'done'],
+      ['label', 'done'],
+      ['close-issue', 'skipped'],
+    ]);
     assert.equal(s.server.issue(7)!.state, 'open');
     assert.equal(s.server.counters.issuesClosed, 0);
     assert.deepEqual(s.server.issue(7)!.labels.sort(), ['agent', 'done']);
@@ -136,18 +142,13 @@ test('a 500 on PR creation → partial with pending actions and the issue untouc
   await withScenario({}, async (s) => {
     const deps = boundaryDepsFromEnv(s.env);
     s.server.failNext(/^POST \/repos\/acme\/widgets\/pulls$/, 500, {}, { message: 'Server Error' });
-    const report = await runBoundaryHook(deps, s.input);
-    assert.equal(report.status, 'partial', JSON.stringify(report, null, 2));
-    assert.deepEqual(
-      report.effects.map((e) => [e.name, e.status]),
-      [
-        ['push', 'done'],
-        ['open-pr', 'failed'],
-        ['comment', 'skipped'],
-        ['label', 'skipped'],
-        ['close-issue', 'skipped'],
-      ],
-    );
+    const report = await runExpecting(deps, s.input, 'partial', [
+      ['push', 'done'],
+      ['open-pr', 'failed'],
+      ['comment', 'skipped'],
+      ['label', 'skipped'],
+      ['close-issue', 'skipped'],
+    ]);
     assert.match(report.effects[1]!.detail, /GITHUB_UNAVAILABLE/);
     assert.deepEqual(report.pending, ['open a pull request from agent/issue-7 into main']);
     assert.equal(report.prUrl, undefined);
@@ -292,17 +293,12 @@ test('uncommitted work in the worktree → push failed, nothing sent to GitHub',
 test('a branch with no commits ahead of its base: no push, no PR; the issue is still commented and closed', async () => {
   await withScenario({ closureAction: 'close' }, async (s) => {
     await s.repo.git('-C', s.input.worktreePath, 'reset', '--quiet', '--hard', 'main');
-    const report = await runBoundaryHook(boundaryDepsFromEnv(s.env), s.input);
-    assert.equal(report.status, 'success', JSON.stringify(report, null, 2));
-    assert.deepEqual(
-      report.effects.map((e) => [e.name, e.status]),
-      [
-        ['push', 'skipped'],
-        ['open-pr', 'skipped'],
-        ['comment', 'done'],
-        ['close-issue', 'done'],
-      ],
-    );
+    await runExpecting(boundaryDepsFromEnv(s.env), s.input, 'success', [
+      ['push', 'skipped'],
+      ['open-pr', 'skipped'],
+      ['comment', 'done'],
+      ['close-issue', 'done'],
+    ]);
     assert.match(s.server.issue(7)!.comments[0]!.body, /no changes to review/);
     assert.equal(s.server.counters.prsCreated, 0);
   });
