@@ -10,6 +10,7 @@
  * Python plan (python-ecosystem.ts), and noxfile.py is not read there.
  */
 import { Ecosystem } from '../../contracts/environment.js';
+import { Remedy } from './could-not-run-sign.js';
 import { EcosystemId, readRepoFile as read, type EcosystemModule } from './ecosystem.js';
 
 /** The version the tests run, fetched from PyPI like PDM and Poetry (`<tools>/nox-<version>`). */
@@ -61,6 +62,14 @@ export const NOX_ECOSYSTEM: EcosystemModule = {
       steps: [{ id: 'nox-install', command, reason: `nox: ${command} (noxfile.py)`, inputs: ['noxfile.py'] }],
     };
   },
+  couldNotRun: [
+    { match: /^nox > Sessions not found: /, seen: 'nox has no such session', remedy: Remedy.OtherCommand },
+    {
+      match: /^nox > Session \S+ (?:skipped|failed): Python interpreter \S+ not found/,
+      seen: 'nox: the Python its session asks for is not installed',
+      remedy: Remedy.Install,
+    },
+  ],
   unrecoverable: [
     { match: /^nox > Sessions not found: /m, reason: 'nox has no such session; fix the validator command' },
     {

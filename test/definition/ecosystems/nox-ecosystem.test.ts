@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { unrecoverableReason } from '../../../src/activities/conditions/unrecoverable.js';
+import { couldNotRun } from '../../../src/activities/preflight/could-not-run.js';
 import { cacheLayout, worktreeLayout } from '../../../src/activities/environment/cache-layout.js';
 import { NOX_ECOSYSTEM, NOX_VERSION, noxSessions } from '../../../src/definition/ecosystems/nox-ecosystem.js';
 import { detectCommands } from '../../../src/definition/repo-config/detect-commands.js';
@@ -88,4 +89,17 @@ test('nox without the session or its Python is unrecoverable; a failing test und
     'nox > Session tests failed.',
   ].join('\n');
   assert.equal(exit1(failing), undefined);
+});
+
+test('on the base, nox without the session or its Python could not run (the preflight stops)', () => {
+  const run = (stdout: string) => couldNotRun({ command: 'nox -R -s tests', exitCode: 1, stdout, stderr: '' });
+  assert.equal(
+    run('nox > Error while collecting sessions.\nnox > Sessions not found: tests\n')?.remedy,
+    'other-command',
+  );
+  assert.equal(run('nox > Session tests-3.8 failed: Python interpreter 3.8 not found.\n')?.remedy, 'install');
+  assert.equal(
+    run('FAILED tests/test_calc.py::test_subtracts - assert 3 == -1\nnox > Session tests failed.\n'),
+    undefined,
+  );
 });
