@@ -23,7 +23,8 @@ import { localIssuePath } from '../../src/activities/issues/local-issue-store.js
 import { git } from '../../src/activities/workspace/git/git.js';
 import { repoIdentity, workflowIdFor } from '../../src/host/repo-identity.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
-import { startWorkerProcess, waitFor } from '../helpers/worker-process.js';
+import { until } from '../helpers/until.js';
+import { startWorkerProcess } from '../helpers/worker-process.js';
 import { assertCleanFailure, describeResult, runCli } from './cli-process.js';
 
 let env: TestWorkflowEnvironment;
@@ -66,6 +67,16 @@ async function livePollerCount(taskQueue: string): Promise<number> {
   return (r.pollers ?? []).length;
 }
 
+/** Waits until the task queue lists a live poller (the worker process has started). */
+async function untilPolling(taskQueue: string): Promise<void> {
+  await until(
+    'the worker to poll',
+    async () => ((await livePollerCount(taskQueue).catch(() => 0)) > 0 ? true : undefined),
+    60_000,
+    300,
+  );
+}
+
 test(
   'the same issue number in two repositories at once: two runs, each delivering to its own',
   { timeout: 300_000 },
@@ -73,16 +84,7 @@ test(
     const taskQueue = `by-repo-${randomUUID()}`;
     const worker = startWorkerProcess(childEnv(taskQueue));
     try {
-      let polling = false;
-      const poll = setInterval(
-        () =>
-          void livePollerCount(taskQueue).then(
-            (n) => (polling = n > 0),
-            () => undefined,
-          ),
-        300,
-      );
-      await waitFor(() => polling, 60_000, 'the worker to poll').finally(() => clearInterval(poll));
+      await untilPolling(taskQueue);
       const [a, b] = [await sampleRepo(), await sampleRepo()];
       const results = await Promise.all(
         [a, b].map((repo) =>
@@ -128,16 +130,7 @@ test(
   async () => {
     const taskQueue = `killed-worker-${randomUUID()}`;
     const worker = startWorkerProcess(childEnv(taskQueue));
-    let polling = false;
-    const poll = setInterval(
-      () =>
-        void livePollerCount(taskQueue).then(
-          (n) => (polling = n > 0),
-          () => undefined,
-        ),
-      300,
-    );
-    await waitFor(() => polling, 60_000, 'the worker to poll').finally(() => clearInterval(poll));
+    await untilPolling(taskQueue);
     worker.kill('SIGKILL');
     await new Promise((resolve) => worker.once('exit', resolve));
     assert.ok((await livePollerCount(taskQueue)) > 0, 'the dead worker is still listed as a poller');
