@@ -192,6 +192,28 @@ async function assertCancelled(f: Fixture, background: RunningCli, expectedReaso
   assert.equal(description.status.name, 'CANCELLED', 'the Web UI status column tells the truth');
 }
 
+/** `temporal workflow signal` of the run, as an operator would send it from a shell. */
+async function temporalSignal(name: string, input: string): Promise<void> {
+  await promisify(execFile)(
+    temporalCli,
+    [
+      'workflow',
+      'signal',
+      '--address',
+      address,
+      '--namespace',
+      env.namespace ?? 'default',
+      '--workflow-id',
+      WORKFLOW_ID,
+      '--name',
+      name,
+      '--input',
+      input,
+    ],
+    { timeout: 60_000 },
+  );
+}
+
 test('attach, status and cancel through the CLI while a run is in flight', { timeout: 240_000 }, async (t) => {
   await withFixture(slowSession(15_000), async (f) => {
     const background = startRunInBackground(f);
@@ -287,24 +309,7 @@ test('the same cancel sent with the temporal CLI behaves the same', { timeout: 2
   await withFixture(slowSession(15_000), async (f) => {
     const background = startRunInBackground(f);
     await waitForSlowStep(f, background);
-    await promisify(execFile)(
-      temporalCli,
-      [
-        'workflow',
-        'signal',
-        '--address',
-        address,
-        '--namespace',
-        env.namespace ?? 'default',
-        '--workflow-id',
-        WORKFLOW_ID,
-        '--name',
-        'cancel',
-        '--input',
-        '{}',
-      ],
-      { timeout: 60_000 },
-    );
+    await temporalSignal('cancel', '{}');
     const signalledAt = Date.now();
     await assertCancelled(f, background, /cancel requested/);
     t.diagnostic(`start-run ended ${Date.now() - signalledAt} ms after temporal workflow signal returned`);
@@ -324,24 +329,7 @@ test(
     await withFixture(slowSession(3_000, [operatorRule]), async (f) => {
       const background = startRunInBackground(f);
       await waitForSlowStep(f, background);
-      await promisify(execFile)(
-        temporalCli,
-        [
-          'workflow',
-          'signal',
-          '--address',
-          address,
-          '--namespace',
-          env.namespace ?? 'default',
-          '--workflow-id',
-          WORKFLOW_ID,
-          '--name',
-          'retry',
-          '--input',
-          JSON.stringify({ prompt: OPERATOR_NOTE }),
-        ],
-        { timeout: 60_000 },
-      );
+      await temporalSignal('retry', JSON.stringify({ prompt: OPERATOR_NOTE }));
       const pending = await progress(f);
       assert.equal(pending?.pendingRetryPrompt, true, `the retry prompt is pending: ${JSON.stringify(pending)}`);
 
