@@ -8,7 +8,7 @@
  * forged cache entry would excuse any failure as "pre-existing".
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandRunner } from '../../process/command-runner.js';
 import { git } from '../../workspace/git/git.js';
@@ -61,10 +61,13 @@ export async function cachedBaseline(
  * Records the base's failures measured elsewhere: the preflight runs each test command in
  * the run's own prepared worktree while it is still at the base commit, where the run's
  * environment (installed dependencies, its virtualenv) is; a detached worktree has none.
+ * Never over an earlier measure: a worktree's first preflight runs before any agent step,
+ * a later one (a revived run, a new run of the issue in the same worktree) may measure
+ * files the agent added with HEAD still at the base, which would excuse its regressions.
  */
 export async function recordBaseline(worktreePath: string, baseline: Baseline): Promise<void> {
   const file = await cacheFileFor(worktreePath, baseline.commit, baseline.command);
-  if (file !== undefined) await writeCached(file, baseline);
+  if (file !== undefined) await writeCached(file, baseline, { once: true });
 }
 
 async function cacheFileFor(worktreePath: string, commit: string, command: string): Promise<string | undefined> {
@@ -74,11 +77,16 @@ async function cacheFileFor(worktreePath: string, commit: string, command: strin
   return path.join(baselineCacheDir(), `${key}.json`);
 }
 
-async function writeCached(file: string, baseline: Baseline): Promise<void> {
+/** `once`: a link, which fails when the entry exists (the first measure stays), else a rename over it. */
+async function writeCached(file: string, baseline: Baseline, options: { once?: boolean } = {}): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const partial = `${file}.${randomUUID()}.tmp`;
   await writeFile(partial, JSON.stringify(baseline), { mode: 0o600 });
-  await rename(partial, file);
+  if (options.once !== true) return rename(partial, file);
+  await link(partial, file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+  await rm(partial, { force: true });
 }
 
 async function readCached(file: string, request: BaselineRequest): Promise<Baseline | undefined> {
