@@ -13,6 +13,7 @@ import { DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { loadSessionScript, type SessionRule } from '../../src/dev/model-server/session-script.js';
 import { runScenario } from '../helpers/run-scenario.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
+import { DEMO_PLAYBOOK } from './demo-playbook.js';
 
 after(teardownEnv);
 
@@ -23,16 +24,6 @@ const rule = (id: string): SessionRule => {
   return found;
 };
 
-const PLAYBOOK = [
-  'initial.understand:next',
-  'continuation.reproduce:next',
-  'continuation.implement:next',
-  'verification.review:escalate',
-  'continuation.implement:next',
-  'verification.review:next',
-  'closure.issue:closing',
-];
-
 // The demo's rules also require each later step's prompt to carry the criteria, the
 // reproduction command and the test command, so every rule asked once proves the handoffs.
 test('the demo session follows the playbook: understand → reproduce → implement → review (one escalate) → closure', async () => {
@@ -40,7 +31,7 @@ test('the demo session follows the playbook: understand → reproduce → implem
   assert.equal(result.outcome, 'success', result.reason);
   assert.deepEqual(
     result.steps.map((s) => `${s.stepId}:${s.intent}`),
-    PLAYBOOK,
+    DEMO_PLAYBOOK,
   );
   assert.equal(result.boundary?.status, 'success');
   const merged = readFileSync(join(repoPath, 'src', 'sum.js'), 'utf8');

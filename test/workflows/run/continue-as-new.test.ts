@@ -14,18 +14,9 @@ import { readRunResult } from '../../../src/host/run-result.js';
 import { progressQuery } from '../../../src/workflows/run/messages.js';
 import { runScenario } from '../../helpers/run-scenario.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
+import { DEMO_PLAYBOOK } from '../demo-playbook.js';
 
 after(teardownEnv);
-
-const PLAYBOOK = [
-  'initial.understand:next',
-  'continuation.reproduce:next',
-  'continuation.implement:next',
-  'verification.review:escalate',
-  'continuation.implement:next',
-  'verification.review:next',
-  'closure.issue:closing',
-];
 
 test('a run past its history bound continues as new and completes as one run under its Workflow ID', async () => {
   let firstRunId = '';
@@ -49,7 +40,7 @@ test('a run past its history bound continues as new and completes as one run und
   assert.equal(result.outcome, 'success', result.reason);
   assert.deepEqual(
     result.steps.map((s) => `${s.stepId}:${s.intent}`),
-    PLAYBOOK,
+    DEMO_PLAYBOOK,
     'the step records of every run of the chain',
   );
   assert.equal(result.boundary?.status, 'success');
