@@ -20,6 +20,7 @@ import { detectIsolation, isolatedArgv, IsolationMode, type Isolation } from './
 import type { SandboxView } from './sandbox-prelude.js';
 import { namespacesDisabled, SANDBOX_ISOLATION_ENV, sandboxNetworkFromEnv } from './sandbox-policy.js';
 import { buildSandboxEnv } from './sandbox-env.js';
+import { absolutePathEntries } from '../process/absolute-path.js';
 
 export interface SandboxRequest {
   /** The worktree (or any directory) the command runs in. */
@@ -139,6 +140,8 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
     const real = path.join(os.homedir(), dir);
     if (env[name] === undefined && existsSync(real)) env[name] = real;
   }
+  // Looked up in the worktree, a relative entry would start the agent's `setpriv` on the host.
+  env['PATH'] = absolutePathEntries(env['PATH']) ?? '';
   const dirs = await gitDirsOf(request.dir).catch(() => undefined);
   // A worktree with a repository of its own (private-repo): the user's git dir read-only,
   // whole, and the private one shown at the admin dir's path. One that shares the

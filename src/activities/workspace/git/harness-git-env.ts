@@ -10,6 +10,7 @@
  */
 
 import { isAbsolute } from 'node:path';
+import { absolutePathEntries } from '../../process/absolute-path.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -70,6 +71,9 @@ export function harnessGitEnv(
     if (value === undefined) continue;
     if (ALLOWED_EXTRA_GIT.test(name) || FORWARDED_SET.has(name)) env[name] = value;
   }
+  // git runs in the agent's worktree: a relative PATH entry would find the agent's `git` there.
+  const pathVar = absolutePathEntries(env['PATH']);
+  if (pathVar !== undefined) env['PATH'] = pathVar;
   const index = options.temporaryIndexFile;
   if (index !== undefined) {
     if (!isAbsolute(index)) throw new Error(`temporary index file must be an absolute path: ${index}`);
