@@ -103,6 +103,16 @@ export interface EcosystemModule {
   readonly setupInputs: readonly string[];
   /** The test command the repository's files call for; the first ecosystem in registry order that finds one wins. */
   readonly testCommand?: (dir: string) => Promise<DetectedCommands | undefined>;
+  /** What setup's commands are told of the shared caches; `inherited` is the worker's environment (credential-free). */
+  readonly setupEnv?: (
+    caches: CacheLayout,
+    worktree: WorktreeLayout,
+    inherited: Readonly<Record<string, string>>,
+  ) => Readonly<Record<string, string>>;
+  /** Where packages come from (PIP_INDEX_URL …): kept for setup unless a credential is written into the URL. */
+  readonly registryPointers?: readonly string[];
+  /** Toolchain roots that default to $HOME (`PYENV_ROOT`, `.pyenv`): kept pointing at the worker's installs. */
+  readonly homeToolchains?: readonly (readonly [variable: string, underHome: string])[];
   /** On the base commit: the command could not run at all (preflight/could-not-run.ts), in registry order after the shell's and make's. */
   readonly couldNotRun?: readonly CouldNotRunSign[];
   /** Checked in registry order after the shell's own "not found". */

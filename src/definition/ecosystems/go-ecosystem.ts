@@ -7,6 +7,7 @@
  * (repo-config/go-modules.ts: `./...` stops at a nested module).
  */
 import { goModules, inEveryModule, singleRootModule } from '../repo-config/go-modules.js';
+import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
 import { EcosystemId, type EcosystemModule } from './ecosystem.js';
 import { detectGo } from './go-setup.js';
@@ -15,6 +16,11 @@ export const GO_ECOSYSTEM: EcosystemModule = {
   id: EcosystemId.Go,
   docPage: 'go.md',
   setupInputs: ['go.mod', 'go.sum'],
+  setupEnv: (caches, worktree) => ({
+    GOMODCACHE: caches.goMod,
+    GOCACHE: caches.goBuild,
+    GOPATH: path.join(worktree.setupHome, 'go'),
+  }),
   setup: async (dir, caches, worktree) => {
     const plan = await detectGo(dir, caches);
     if (plan === undefined) return undefined;

@@ -29,6 +29,11 @@ export const MAVEN_ECOSYSTEM: EcosystemModule = {
       remedy: Remedy.FetchInSetup,
     },
   ],
+  setupEnv: (caches, _worktree, inherited) => ({
+    // Maven has no variable for its local repository: a system property, after the worker's own options.
+    MAVEN_OPTS: [inherited['MAVEN_OPTS'], `-Dmaven.repo.local=${caches.mavenRepo}`].filter(Boolean).join(' '),
+    MAVEN_USER_HOME: caches.maven,
+  }),
   setup: async (dir, caches) => {
     const plan = await detectMaven(dir, caches);
     return plan && { ...plan, ecosystem: Ecosystem.Maven, sandbox: mavenView(caches) };

@@ -88,6 +88,19 @@ export const NODE_ECOSYSTEM: EcosystemModule = {
     'bun.lockb',
     'bun.lock',
   ],
+  setupEnv: (caches) => ({
+    npm_config_cache: caches.npm,
+    npm_config_store_dir: caches.pnpmStore,
+    npm_config_update_notifier: 'false',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    YARN_CACHE_FOLDER: caches.yarnClassic,
+    YARN_GLOBAL_FOLDER: caches.yarnBerry,
+    YARN_ENABLE_TELEMETRY: '0',
+    BUN_INSTALL_CACHE_DIR: caches.bun,
+  }),
+  registryPointers: ['NPM_CONFIG_REGISTRY', 'npm_config_registry'],
+  homeToolchains: [['NVM_DIR', '.nvm']],
   testCommand: nodeCommands,
   couldNotRun: [
     {

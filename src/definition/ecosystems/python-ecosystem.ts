@@ -37,6 +37,18 @@ export const PYTHON_ECOSYSTEM: EcosystemModule = {
   id: EcosystemId.Python,
   docPage: 'python.md',
   setupInputs: ['pyproject.toml', 'setup.cfg', 'setup.py', 'requirements.txt', 'uv.lock', 'poetry.lock', 'pdm.lock'],
+  setupEnv: (caches) => ({
+    PIP_CACHE_DIR: caches.pip,
+    PIP_DISABLE_PIP_VERSION_CHECK: '1',
+    UV_CACHE_DIR: caches.uv,
+    // uv hardlinks from its cache by default: the agent could then write into the cache.
+    UV_LINK_MODE: 'copy',
+    POETRY_CACHE_DIR: caches.poetry,
+    PDM_CACHE_DIR: caches.pdm,
+    PDM_CHECK_UPDATE: 'false',
+  }),
+  registryPointers: ['PIP_INDEX_URL', 'PIP_EXTRA_INDEX_URL', 'UV_INDEX_URL', 'UV_DEFAULT_INDEX', 'UV_EXTRA_INDEX_URL'],
+  homeToolchains: [['PYENV_ROOT', '.pyenv']],
   testCommand: pythonCommands,
   couldNotRun: [
     {

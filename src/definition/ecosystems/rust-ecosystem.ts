@@ -17,6 +17,8 @@ export const RUST_ECOSYSTEM: EcosystemModule = {
     const test = cargoTestCommand(cargo);
     return { commands: { test: test.command }, reasons: [`test: ${test.command} (${test.why})`] };
   },
+  setupEnv: (caches) => ({ CARGO_HOME: caches.cargoHome }),
+  homeToolchains: [['RUSTUP_HOME', '.rustup']],
   setup: async (dir, caches) => {
     if ((await readRepoFile(dir, 'Cargo.toml')) === undefined) return undefined;
     const lock = (await readRepoFile(dir, 'Cargo.lock')) !== undefined ? ['Cargo.lock'] : [];

@@ -39,12 +39,16 @@ test('every registry entry names a page in docs/environments/ that exists', () =
 test('the shared machinery names no ecosystem: it takes them from the registry', () => {
   const names =
     /\b(?:cargo|Cargo\.toml|mvn|pom\.xml|gradle|cmake|pytest|noxfile|tox\.ini|go\.mod|package\.json|pnpm|yarn)\b/i;
+  const variables =
+    /\b(?:npm_config_\w+|PIP_\w+|UV_\w+|POETRY_\w+|PDM_\w+|GOMODCACHE|GOCACHE|GOPATH|CARGO_\w+|MAVEN_\w+|YARN_\w+|BUN_\w+|PYENV_ROOT|RUSTUP_HOME|NVM_DIR)\b/;
   for (const file of [
     'src/definition/repo-config/detect-commands.ts',
     'src/activities/environment/registry-setup.ts',
+    'src/activities/environment/setup-env.ts',
   ]) {
     const code = readFileSync(join(ROOT, file), 'utf8').replace(/\/\*\*[\s\S]*?\*\/|\/\/.*$/gm, '');
     assert.doesNotMatch(code, names, file);
+    assert.doesNotMatch(code, variables, file);
   }
   for (const ecosystem of ECOSYSTEMS)
     for (const pattern of ecosystem.unrecoverable ?? [])
