@@ -11,7 +11,10 @@
  */
 import type { BoundaryHookInput } from '../../contracts/activities.js';
 import type { IssueSource } from '../issues/issue-source.js';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { AgentError } from '../../contracts/errors.js';
+import { FailureType } from '../../contracts/failures.js';
 import { issueLocator } from '../issues/issue-state-location.js';
 import { LOCAL_ISSUES_DIR, localIssuePath } from '../issues/local-issue-store.js';
 import { DEFAULT_IDENTITY } from '../tools/sandbox-env.js';
@@ -70,8 +73,31 @@ async function moveStateIntoTree(worktreePath: string, issue: number): Promise<v
   const locate = await issueLocator(worktreePath, LOCAL_ISSUES_DIR, (n) => localIssuePath(worktreePath, n));
   const where = await locate(issue);
   if (!where.tracked || where.readPath !== where.writePath) return;
-  await writeFile(localIssuePath(worktreePath, issue), await readFile(where.writePath, 'utf8'), 'utf8');
+  await replaceInTree(worktreePath, localIssuePath(worktreePath, issue), await readFile(where.writePath, 'utf8'));
   await rm(where.writePath, { force: true });
+}
+
+/**
+ * Written on the host, in a tree the agent wrote: the file (or its directory) may be a
+ * symlink to a file of the worker's (`~/.bashrc`), so the text goes to a new file in a
+ * directory that resolves inside the worktree, renamed over the old name (a link is
+ * replaced, never followed).
+ */
+async function replaceInTree(worktreePath: string, file: string, text: string): Promise<void> {
+  const [root, dir] = await Promise.all([realpath(worktreePath), realpath(dirname(file))]);
+  const rel = relative(root, dir);
+  if (rel.startsWith('..') || isAbsolute(rel))
+    throw new AgentError(
+      FailureType.WorktreeFailed,
+      `${LOCAL_ISSUES_DIR} in ${worktreePath} leads out of the worktree`,
+      {
+        where: dirname(file),
+        expected: `${LOCAL_ISSUES_DIR} a directory of the worktree, not a symlink`,
+      },
+    );
+  const temp = join(dir, `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  await writeFile(temp, text, { encoding: 'utf8', flag: 'wx' });
+  await rename(temp, join(dir, basename(file)));
 }
 
 /** The worker's git identity when it has one; else the agent's neutral one (a fresh CI machine has none). */
