@@ -92,11 +92,7 @@ const COUNTERS: readonly Counter[] = [
   (lines) => tapTotals(lines),
   // pytest: `==== 2 failed, 28 passed, 1 skipped in 0.12s ====` (or `-q`'s bare line), `no tests ran`.
   (lines) => summed(lines, /^(?:=+ )?((?:\d+ \w+|no tests ran)(?:, \d+ \w+)*) in [\d.]+s\b.*$/),
-  // go test: `-json` events, `-v`'s `--- PASS:`/`--- FAIL:` lines, else one per package (`ok`/`FAIL`).
-  (lines) =>
-    counted(lines, /^\{.*"Action":"(pass|fail)".*"Test":/) ??
-    counted(lines, /^\s*--- (PASS|FAIL): /) ??
-    counted(lines, /^(ok|FAIL)\s+\S+\s+(\(cached\)|[\d.]+s)/),
+  (lines) => goTests(lines),
   // cargo test, per test binary: `test result: ok. 28 passed; 2 failed; 1 ignored; …`.
   (lines) => summed(lines, /^test result: \w+\. (.+)$/),
   // Surefire's totals (the per-class lines carry `Time elapsed`): `Tests run: 30, Failures: 2, Errors: 0, Skipped: 1`.
@@ -108,6 +104,18 @@ const COUNTERS: readonly Counter[] = [
   // GoogleTest: `[==========] 12 tests from 3 test suites ran.`
   (lines) => summed(lines, /^\[=+\] (\d+ tests?) from .* ran\./, /^tests?$/),
 ];
+
+/**
+ * go test: `-json` pass/fail events of tests; with `-v`, its `--- PASS:`/`--- FAIL:` lines;
+ * else one per package that ran tests (`ok`/`FAIL <pkg> <time>`). Plain `go test` prints
+ * `--- FAIL:` lines but no `--- PASS:` ones, so only a run that shows a pass is counted by test.
+ */
+function goTests(lines: Lines): number | undefined {
+  const events = counted(lines, /^\{.*"Action":"(pass|fail)".*"Test":/);
+  if (events !== undefined) return events;
+  if (lines.some((l) => /^\s*--- PASS: /.test(l))) return counted(lines, /^\s*--- (PASS|FAIL): /);
+  return counted(lines, /^(ok|FAIL)\s+\S+\s+(\(cached\)|[\d.]+s)/);
+}
 
 function tapTotals(lines: Lines): number | undefined {
   let total: number | undefined;

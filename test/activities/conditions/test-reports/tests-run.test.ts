@@ -24,6 +24,12 @@ test('each runner is counted from its own summary; skipped and todo tests do not
       2,
     ],
     ['go', 'ok  \tdemo/a\t0.01s\nFAIL\tdemo/b\t0.02s\n?   \tdemo/c\t[no test files]\nok  \tdemo/d\t(cached)', 3],
+    // Plain go test names failures but not passes: counted by package, never by the failures alone.
+    [
+      'go, a failure',
+      '--- FAIL: TestB (0.00s)\n    b_test.go:8: wrong\nFAIL\nFAIL\tdemo/b\t0.02s\nok  \tdemo/a\t0.01s',
+      2,
+    ],
     [
       'go -json',
       '{"Action":"pass","Package":"demo","Test":"TestA"}\n{"Action":"fail","Package":"demo","Test":"TestB"}\n{"Action":"pass","Package":"demo"}',
