@@ -63,7 +63,8 @@ export async function detectCMake(dir: string): Promise<CMakePlan | undefined> {
         reason: `${why}, and the sandbox is offline`,
         inputs: ['CMakeLists.txt', ...found.map((f) => f.file).filter((f) => f !== 'CMakeLists.txt')],
         caches: ['build/_deps (per worktree)'],
-        produces: 'build/CMakeCache.txt',
+        // Absolute, as every step's: it is checked with existsSync from the worker's directory.
+        produces: path.join(dir, 'build', 'CMakeCache.txt'),
         optional: true,
       },
     ],
