@@ -1,10 +1,18 @@
 #!/usr/bin/env node
 // Runs every test/**/*.test.ts with node's test runner (Node 20 has no glob support
 // in --test). Extra arguments are passed through (e.g. --test-name-pattern=...).
-// Files run one at a time: several start their own Temporal dev server.
+//
+// Files run TEST_CONCURRENCY at a time (default 2: most of a file's time is spent waiting
+// on a Temporal server, a worker or a child process, so two share the machine's cores
+// well). Every file is independent: each starts its own Temporal dev server on a free
+// port, uses its own temp dirs and task queues. The slow directories start first, so the
+// last files to finish are short ones. TEST_CONCURRENCY=1 runs them one at a time.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+
+/** Directories whose files start Temporal servers, workers or whole runs: started first. */
+const SLOW_FIRST = ['test/e2e/', 'test/cli/', 'test/workflows/', 'test/chaos/', 'test/worker/'];
 
 function find(dir) {
   return readdirSync(dir)
@@ -16,22 +24,39 @@ function find(dir) {
     });
 }
 
+const rank = (file) => {
+  const i = SLOW_FIRST.findIndex((dir) => file.startsWith(dir));
+  return i === -1 ? SLOW_FIRST.length : i;
+};
+
 const args = process.argv.slice(2);
 const filters = args.filter((a) => !a.startsWith('--'));
 const flags = args.filter((a) => a.startsWith('--'));
-const files = find('test').filter((f) => filters.length === 0 || filters.some((p) => f.includes(p)));
+const files = find('test')
+  .filter((f) => filters.length === 0 || filters.some((p) => f.includes(p)))
+  .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+const concurrency = Number(process.env.TEST_CONCURRENCY ?? 2);
+if (!Number.isInteger(concurrency) || concurrency < 1) {
+  console.error(
+    `TEST_CONCURRENCY must be a whole number of files at a time (1 or more), not "${process.env.TEST_CONCURRENCY}"`,
+  );
+  process.exit(2);
+}
 const result = spawnSync(
   process.execPath,
   [
     '--import',
     'tsx',
     '--test',
-    '--test-concurrency=1',
-    '--test-timeout=300000',
-    // TAP as before, then the names of whatever did not pass, at the very end of the log.
+    `--test-concurrency=${concurrency}`,
+    // Per test, and per file as a whole (node counts a file as one test of the run).
+    '--test-timeout=900000',
+    // TAP as before, then the names of whatever did not pass, then the slowest files, at the very end of the log.
     '--test-reporter=tap',
     '--test-reporter-destination=stdout',
     '--test-reporter=./scripts/test-failure-summary.mjs',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/test-file-times.mjs',
     '--test-reporter-destination=stdout',
     ...flags,
     ...files,
