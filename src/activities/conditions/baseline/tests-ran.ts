@@ -52,21 +52,31 @@ export function judgeTestsRan(base: Baseline, now: TestsSeen): TestsRanVerdict {
   const countsHold = onBase !== undefined && ranNow !== undefined;
   // Named passing beats counting; counting beats the exit status alone.
   const fixed = unseen.length === 0 || countsHold ? failedOnBase : failedOnBase.filter((name) => passed?.has(name));
-  const byCount = ` (by the exit status and the count: ${ranNow} ran, ${onBase} on the base)`;
-  const basis =
-    unseen.length > 0
-      ? !countsHold
-        ? ''
-        : unseen.length === failedOnBase.length
-          ? byCount
-          : `${byCount.slice(0, -1)}; not named among the passing tests: ${unseen.join(', ')})`
-      : passed !== undefined
-        ? ''
-        : countsHold
-          ? byCount
-          : ' (by the exit status alone: the output names no passing test and no count)';
+  const basis = basisOf({
+    named: passed !== undefined,
+    unseen,
+    all: failedOnBase.length,
+    counted: countsHold ? { ranNow, onBase } : undefined,
+  });
   const notSeen =
     unseen.length > 0 && !countsHold ? `; failing on the base and not seen passing now: ${unseen.join(', ')}` : '';
   const line = fixed.length > 0 ? `fixed since base ${at}: ${fixed.join(', ')}${basis}${notSeen}` : notSeen.slice(2);
   return { blocks: false, fixedLine: line, params: { ...counts, fixed: fixed.map((name) => ({ name })) } };
+}
+
+/** What a "fixed" claim rests on, said after the names; empty when every fixed test was seen passing. */
+function basisOf(fix: {
+  readonly named: boolean;
+  readonly unseen: readonly string[];
+  readonly all: number;
+  readonly counted?: { readonly ranNow?: number; readonly onBase?: number };
+}): string {
+  const byCount =
+    fix.counted && `by the exit status and the count: ${fix.counted.ranNow} ran, ${fix.counted.onBase} on the base`;
+  if (fix.unseen.length === 0 && fix.named) return '';
+  // Not seen and not counted: those are told apart as "not seen passing", not claimed.
+  if (byCount === undefined)
+    return fix.named ? '' : ' (by the exit status alone: the output names no passing test and no count)';
+  if (fix.unseen.length === 0 || fix.unseen.length === fix.all) return ` (${byCount})`;
+  return ` (${byCount}; not named among the passing tests: ${fix.unseen.join(', ')})`;
 }

@@ -4,10 +4,14 @@
  * and the one completion step whose `tests` validator they run.
  */
 import { after, before } from 'node:test';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ConditionResult } from '../../../../src/contracts/activities.js';
 import type { CompletionStepDefinition, ValidatorDefinition } from '../../../../src/contracts/definition.js';
+import { buildRetryPrompt } from '../../../../src/activities/conditions/retry-prompt/build-retry-prompt.js';
+import { BUILTIN_FAILURE_PATTERNS } from '../../../../src/definition/normalise/builtin-validators.js';
+import { PROJECT_ROOT } from '../../../../src/host/project-root.js';
 import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';
 
 /** Sets ISSUE_AGENT_STATE_DIR to a temp dir for the file; restores it and removes every repo after. */
@@ -64,3 +68,18 @@ export const CHECKS_STEP: CompletionStepDefinition = {
   conditions: [{ validator: 'tests', params: {} }],
   onFail: { action: 'retry', maxAttempts: 3 },
 };
+
+/** The default agent's retry prompt for CHECKS_STEP's failed results, as the model would get it. */
+export async function retryPrompt(failed: readonly ConditionResult[]): Promise<string> {
+  const prompt = await buildRetryPrompt(
+    { readFile: (p) => readFile(p, 'utf8').catch(() => undefined) },
+    {
+      promptsDir: join(PROJECT_ROOT, 'prompts'),
+      c1: 'steps',
+      completionStep: CHECKS_STEP,
+      failurePatterns: BUILTIN_FAILURE_PATTERNS,
+      failed,
+    },
+  );
+  return prompt.text;
+}

@@ -10,14 +10,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ConditionResult } from '../../../../src/contracts/activities.js';
 import { runValidators } from '../../../../src/activities/conditions/run-validators.js';
-import { buildRetryPrompt } from '../../../../src/activities/conditions/retry-prompt/build-retry-prompt.js';
 import { createSpawnerCommandRunner } from '../../../../src/activities/process/spawner-command-runner.js';
-import { BUILTIN_FAILURE_PATTERNS } from '../../../../src/definition/normalise/builtin-validators.js';
-import { PROJECT_ROOT } from '../../../../src/host/project-root.js';
 import type { TempGitRepo } from '../../../helpers/temp-git-repo.js';
-import { CHECKS_STEP as step, testsValidator, useBaselineState } from './baseline-fixtures.js';
+import { CHECKS_STEP as step, retryPrompt, testsValidator, useBaselineState } from './baseline-fixtures.js';
 
 const state = useBaselineState();
 const validators = testsValidator('python3 -m pytest -q', 'ignore');
@@ -42,20 +38,6 @@ async function brokenByLastCommit(issue: number): Promise<TempGitRepo> {
 
 function run(repo: TempGitRepo, issueText: string) {
   return runValidators({ commands }, { worktreePath: repo.dir, completionStep: step, validators, issueText });
-}
-
-async function retryPrompt(failed: readonly ConditionResult[]): Promise<string> {
-  const prompt = await buildRetryPrompt(
-    { readFile: (p) => readFile(p, 'utf8').catch(() => undefined) },
-    {
-      promptsDir: join(PROJECT_ROOT, 'prompts'),
-      c1: 'steps',
-      completionStep: step,
-      failurePatterns: BUILTIN_FAILURE_PATTERNS,
-      failed,
-    },
-  );
-  return prompt.text;
 }
 
 test('an issue naming the failing test by its short name blocks a branch that changed nothing', async () => {

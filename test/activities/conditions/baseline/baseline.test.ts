@@ -5,18 +5,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { classifyFailures } from '../../../../src/activities/conditions/baseline/classify-failures.js';
 import { baselineCacheDir } from '../../../../src/activities/conditions/baseline/baseline-run.js';
 import { runValidators } from '../../../../src/activities/conditions/run-validators.js';
-import { buildRetryPrompt } from '../../../../src/activities/conditions/retry-prompt/build-retry-prompt.js';
 import { createSpawnerCommandRunner } from '../../../../src/activities/process/spawner-command-runner.js';
 import type { CommandRunner } from '../../../../src/activities/process/command-runner.js';
-import { BUILTIN_FAILURE_PATTERNS } from '../../../../src/definition/normalise/builtin-validators.js';
-import { PROJECT_ROOT } from '../../../../src/host/project-root.js';
 import type { TempGitRepo } from '../../../helpers/temp-git-repo.js';
-import { CHECKS_STEP as step, testsValidator, useBaselineState } from './baseline-fixtures.js';
+import { CHECKS_STEP as step, retryPrompt, testsValidator, useBaselineState } from './baseline-fixtures.js';
 
 const base = { commit: 'b'.repeat(40), command: 'npm test', exitCode: 1, failedTests: ['old broken'] };
 
@@ -111,26 +107,17 @@ test('a regression blocks and the retry prompt tells it from the failure already
     ['old broken'],
   );
   assert.match(result?.summary ?? '', /1 regression\(s\)/);
-  const prompt = await buildRetryPrompt(
-    { readFile: (p) => readFile(p, 'utf8').catch(() => undefined) },
-    {
-      promptsDir: join(PROJECT_ROOT, 'prompts'),
-      c1: 'steps',
-      completionStep: step,
-      failurePatterns: BUILTIN_FAILURE_PATTERNS,
-      failed: report.results,
-    },
-  );
+  const prompt = await retryPrompt(report.results);
   // Each regression with its file and the assertion that failed.
   assert.match(
-    prompt.text,
+    prompt,
     /Regressions \(they pass on the base commit[^\n]*\n- adds \(\S*test\/adds\.test\.js\)\n```\n[^`]*2 !== 3[^`]*\n```\n/,
   );
   assert.match(
-    prompt.text,
+    prompt,
     /Already failing on the base commit [0-9a-f]{40} and still failing:\n- old broken \(\S*test\/old\.test\.js\): not blocking by itself, but your closing must fix it or classify it in `pre_existing_failures` as `\{ "test": "old broken", "unrelated": true, "reason": "..." \}`\n/,
   );
-  assert.doesNotMatch(prompt.text, /^Failing tests:/m);
+  assert.doesNotMatch(prompt, /^Failing tests:/m);
 });
 
 test('require-fixed and an issue naming the old failure both block; without baseline the old behaviour stays', async () => {
@@ -210,16 +197,7 @@ test('a branch that makes the tests pass by running fewer of them is refused (te
   );
   assert.equal(result?.params['testsRun'], 1);
   assert.equal(result?.params['testsRunOnBase'], 2);
-  const prompt = await buildRetryPrompt(
-    { readFile: (p) => readFile(p, 'utf8').catch(() => undefined) },
-    {
-      promptsDir: join(PROJECT_ROOT, 'prompts'),
-      c1: 'steps',
-      completionStep: step,
-      failurePatterns: BUILTIN_FAILURE_PATTERNS,
-      failed: cheat.results,
-    },
-  );
-  assert.match(prompt.text, /the tests did not run/);
-  assert.match(prompt.text, /only 1 tests ran, where 2 ran on the base commit [0-9a-f]{40}/);
+  const prompt = await retryPrompt(cheat.results);
+  assert.match(prompt, /the tests did not run/);
+  assert.match(prompt, /only 1 tests ran, where 2 ran on the base commit [0-9a-f]{40}/);
 });
