@@ -11,16 +11,15 @@
  */
 import type { BoundaryHookInput } from '../../contracts/activities.js';
 import type { IssueSource } from '../issues/issue-source.js';
-import { readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative } from 'node:path';
-import { AgentError } from '../../contracts/errors.js';
-import { FailureType } from '../../contracts/failures.js';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { issueLocator } from '../issues/issue-state-location.js';
 import { LOCAL_ISSUES_DIR, localIssuePath } from '../issues/local-issue-store.js';
 import { DEFAULT_IDENTITY } from '../tools/sandbox-env.js';
 import { git } from '../workspace/git/git.js';
 import { importRunRefs } from '../workspace/private-repo/import-run-refs.js';
-import { already, done, failed, succeeded, type Step } from './boundary-steps.js';
+import { already, describeError, done, failed, succeeded, type Step } from './boundary-steps.js';
+import { realDirectoryInTree } from './tree-directory.js';
 import { applyIssueEffects } from './issue-effects.js';
 
 /** The steps of the issue's effects, then `issue-commit`: the closing committed on the branch. */
@@ -29,6 +28,12 @@ export async function closeLocalIssueOnBranch(
   input: BoundaryHookInput,
   delivered: string,
 ): Promise<Step[]> {
+  // The store writes an untracked issue file in place: never through a directory the agent linked.
+  const refusal = await realDirectoryInTree(input.worktreePath, LOCAL_ISSUES_DIR).then(
+    () => undefined,
+    (error: unknown) => describeError(error),
+  );
+  if (refusal !== undefined) return [failed('issue-effects', refusal, commitByHand(input))];
   const steps = (await applyIssueEffects(worktreeIssues, input, delivered)).map((step) =>
     step.effect.status === 'done'
       ? { ...step, effect: { ...step.effect, detail: `${step.effect.detail} on branch ${input.branch}` } }
@@ -73,31 +78,22 @@ async function moveStateIntoTree(worktreePath: string, issue: number): Promise<v
   const locate = await issueLocator(worktreePath, LOCAL_ISSUES_DIR, (n) => localIssuePath(worktreePath, n));
   const where = await locate(issue);
   if (!where.tracked || where.readPath !== where.writePath) return;
-  await replaceInTree(worktreePath, localIssuePath(worktreePath, issue), await readFile(where.writePath, 'utf8'));
+  await replaceInTree(worktreePath, issue, await readFile(where.writePath, 'utf8'));
   await rm(where.writePath, { force: true });
 }
 
 /**
- * Written on the host, in a tree the agent wrote: the file (or its directory) may be a
- * symlink to a file of the worker's (`~/.bashrc`), so the text goes to a new file in a
- * directory that resolves inside the worktree, renamed over the old name (a link is
- * replaced, never followed).
+ * Written on the host, in a tree the agent wrote: the file (or a directory on its way)
+ * may be a symlink to one of the worker's (`~/.bashrc`), so the text goes to a new file in
+ * a real directory of the worktree, renamed over the old name (a link is replaced, never
+ * followed).
  */
-async function replaceInTree(worktreePath: string, file: string, text: string): Promise<void> {
-  const [root, dir] = await Promise.all([realpath(worktreePath), realpath(dirname(file))]);
-  const rel = relative(root, dir);
-  if (rel.startsWith('..') || isAbsolute(rel))
-    throw new AgentError(
-      FailureType.WorktreeFailed,
-      `${LOCAL_ISSUES_DIR} in ${worktreePath} leads out of the worktree`,
-      {
-        where: dirname(file),
-        expected: `${LOCAL_ISSUES_DIR} a directory of the worktree, not a symlink`,
-      },
-    );
-  const temp = join(dir, `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
+async function replaceInTree(worktreePath: string, issue: number, text: string): Promise<void> {
+  const dir = await realDirectoryInTree(worktreePath, LOCAL_ISSUES_DIR);
+  const name = `${issue}.md`;
+  const temp = join(dir, `.${name}.${process.pid}.${Date.now()}.tmp`);
   await writeFile(temp, text, { encoding: 'utf8', flag: 'wx' });
-  await rename(temp, join(dir, basename(file)));
+  await rename(temp, join(dir, name));
 }
 
 /** The worker's git identity when it has one; else the agent's neutral one (a fresh CI machine has none). */

@@ -7,7 +7,8 @@
  * made it), so nothing reads the link first.
  */
 import assert from 'node:assert/strict';
-import { lstat, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { lstat, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -51,6 +52,44 @@ test('the closing of a local issue is never written through a symlink the agent 
     assert.equal(await readFile(victim, 'utf8'), 'precious\n', 'the host wrote the issue through the link');
     assert.ok((await lstat(issueFile)).isFile(), 'the link is replaced by the issue file');
     assert.match(await readFile(issueFile, 'utf8'), /state: closed/);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('the closing of a local issue is never written into a directory the agent linked .agent/issues to', async () => {
+  const repo = await makeTempGitRepo({
+    files: { '.agent/issues/1.md': '---\ntitle: Fix it\nstate: open\n---\nThe body.\n' },
+  });
+  try {
+    // The agent's `rm -r .agent/issues && ln -s ~/.config/autostart .agent/issues`, with a
+    // copy of the issue there so that reading it still works.
+    const victimDir = await mkdtemp(path.join(hostOnly, 'autostart-'));
+    const original = '---\ntitle: Fix it\nstate: open\n---\nThe body.\n';
+    await writeFile(path.join(victimDir, '1.md'), original);
+    execFileSync('git', ['rm', '-r', '-q', '--cached', '.agent/issues'], { cwd: repo.dir });
+    await rm(path.join(repo.dir, '.agent/issues'), { recursive: true });
+    await symlink(victimDir, path.join(repo.dir, '.agent/issues'));
+    const steps = await closeLocalIssueOnBranch(
+      createLocalIssueStore(repo.dir),
+      {
+        workflowId: 'run',
+        mode: 'local',
+        repoPath: repo.dir,
+        worktreePath: repo.dir,
+        branch: 'main',
+        baseBranch: 'main',
+        issue: 1,
+        closureAction: 'close',
+        labels: { add: [], remove: [] },
+        summary: 'echo pwned-by-the-agent',
+        evidence: [],
+      },
+      'delivered',
+    ).catch((error: unknown) => error);
+    assert.deepEqual(await readdir(victimDir), ['1.md'], 'the host wrote a file into the linked directory');
+    assert.equal(await readFile(path.join(victimDir, '1.md'), 'utf8'), original);
+    assert.match(String(steps instanceof Error ? steps.message : JSON.stringify(steps)), /symlink|symbolic link/);
   } finally {
     await repo.cleanup();
   }
