@@ -1,41 +1,20 @@
 /**
  * The environment plan of a worktree: `commands.setup` of `.agent/config.json` when
- * given (run in order, replacing detection), else one plan per ecosystem found in the
- * worktree's files (Node and Python here; the registry's ecosystems that
- * plan their own setup through registry-setup.ts; several may apply). Every choice carries a
- * one-line reason, as detect-commands does for the test command.
+ * given (run in order, replacing detection), else the setups of the registry's
+ * ecosystems found in the worktree's files (registry-setup.ts; several may apply). Every
+ * choice carries a one-line reason, as detect-commands does for the test command.
  */
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
 import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
-import { detectNode } from './detect-node.js';
-import { detectPython, type PythonPlan, type PythonTools } from './detect-python.js';
-import type { PlannedStep, ToolRequest } from './planned-step.js';
-import { ECOSYSTEMS } from '../../definition/ecosystems/ecosystem-registry.js';
-import type { SandboxView } from '../../definition/ecosystems/ecosystem.js';
-import {
-  configuredSandboxViews,
-  planRegistrySetups,
-  type FetchedPythonApp,
-  type RegistrySetups,
-} from './registry-setup.js';
+import type { PlannedStep } from './planned-step.js';
+import { ECOSYSTEMS, NOTHING_DETECTED } from '../../definition/ecosystems/ecosystem-registry.js';
+import type { PythonTools } from '../../definition/ecosystems/ecosystem.js';
+import { configuredSandboxViews, planRegistrySetups, type RegistrySetups } from './registry-setup.js';
 
-export interface EnvironmentPlan {
-  readonly detected: readonly string[];
-  readonly steps: readonly PlannedStep[];
-  readonly tools: readonly ToolRequest[];
-  /** Set when a Python plan made a venv. */
-  readonly venv?: string;
-  /** A locked Python project's manager (uv, Poetry), fetched into the tools dir. */
-  readonly pythonTool?: PythonPlan['tool'];
-  /** Build caches to copy for the worktree once the steps ran (Go's GOCACHE). */
-  readonly buildCacheSeeds: RegistrySetups['buildCacheSeeds'];
-  /** Python applications a registry setup fetched (nox): on PATH for setup and, read-only, in the sandbox. */
-  readonly pythonApps: readonly FetchedPythonApp[];
-  /** What the sandbox gets of each registry ecosystem set up (Rust: CARGO_HOME read-only, offline; Maven's repository). */
-  readonly sandboxViews: readonly SandboxView[];
-}
+/** What setup runs and what the sandbox then gets: a configured setup's, or the registry's setups. */
+export type EnvironmentPlan = RegistrySetups;
 
 /** The manifests and lockfiles a configured setup is keyed by, in registry order. */
 const SETUP_INPUTS = ECOSYSTEMS.flatMap((ecosystem) => ecosystem.setupInputs);
@@ -77,42 +56,6 @@ export async function planDetected(options: {
   readonly worktree: WorktreeLayout;
   readonly python: PythonTools;
 }): Promise<EnvironmentPlan> {
-  const { dir, caches } = options;
-  const detected: string[] = [];
-  const steps: PlannedStep[] = [];
-  const tools: ToolRequest[] = [];
-  const node = await detectNode(dir, caches);
-  if (node) {
-    detected.push(node.detected);
-    if (node.step) steps.push(node.step);
-    if (node.tool) tools.push(node.tool);
-  }
-  const python = await detectPython({ dir, venv: options.worktree.venv, caches, tools: options.python });
-  if (python) {
-    detected.push(...python.detected);
-    steps.push(...python.steps);
-  }
-  const registry = await planRegistrySetups({
-    dir,
-    caches,
-    worktree: options.worktree,
-    python: options.python.python,
-    alreadyDetected: detected.length,
-  });
-  detected.push(...registry.detected);
-  steps.push(...registry.steps);
-  if (detected.length === 0)
-    detected.push(
-      'no ecosystem detected (no package.json, Python project, go.mod, Cargo.toml or pom.xml): nothing to set up',
-    );
-  return {
-    detected,
-    steps,
-    tools,
-    ...(python ? { venv: python.venv } : {}),
-    ...(python?.tool ? { pythonTool: python.tool } : {}),
-    buildCacheSeeds: registry.buildCacheSeeds,
-    pythonApps: registry.pythonApps,
-    sandboxViews: registry.sandboxViews,
-  };
+  const plan = await planRegistrySetups(options);
+  return plan.detected.length > 0 ? plan : { ...plan, detected: [NOTHING_DETECTED] };
 }

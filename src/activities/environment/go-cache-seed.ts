@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Ecosystem, SetupStepStatus, type SetupStepReport } from '../../contracts/environment.js';
-import { q } from './planned-step.js';
+import { q } from '../../definition/ecosystems/ecosystem.js';
 import type { SetupProcessRunner } from './setup-process.js';
 
 export async function seedGoCache(options: {

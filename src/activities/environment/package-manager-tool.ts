@@ -11,7 +11,8 @@ import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { SetupStepStatus, type SetupStepReport } from '../../contracts/environment.js';
 import type { CacheLayout } from './cache-layout.js';
-import { q, type PlannedStep, type ToolRequest } from './planned-step.js';
+import { q, type ToolRequest } from '../../definition/ecosystems/ecosystem.js';
+import type { PlannedStep } from './planned-step.js';
 import { setupFailure } from './setup-failure.js';
 import type { SetupProcessRunner } from './setup-process.js';
 

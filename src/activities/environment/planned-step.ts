@@ -2,7 +2,8 @@
  * One step of the environment plan, before it runs: the command, why it runs, which
  * worktree files key it (a retried setup skips a step whose inputs did not change; a
  * second run of the same repository+lockfile finds the shared cache warm), and what it
- * leaves behind. Detection builds these; prepare-environment runs them in order.
+ * leaves behind. Each ecosystem's setup plans them (registry-setup.ts); prepare-environment
+ * runs them in order.
  */
 import type { Ecosystem } from '../../contracts/environment.js';
 
@@ -26,21 +27,4 @@ export interface PlannedStep {
    * worktree whose caches are warm for the same inputs and command skips it.
    */
   readonly cacheOnly?: boolean;
-}
-
-/** A package manager the plan needs and the machine may lack: fetched from the npm registry. */
-export interface ToolRequest {
-  readonly name: 'pnpm' | 'yarn' | 'bun';
-  readonly version: string;
-  /** `pnpm@9.15.0`, `@yarnpkg/cli-dist@4.5.3`. */
-  readonly spec: string;
-  /** Whether the version came from package.json `packageManager`. */
-  readonly pinned: boolean;
-  /** bun's npm package links its platform binary in a postinstall script. */
-  readonly needsScripts: boolean;
-}
-
-/** POSIX-shell single quoting: the plan's commands embed harness paths. */
-export function q(text: string): string {
-  return /^[A-Za-z0-9_./:=@+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -20,16 +20,15 @@ import { assertAtBaseCommit, setupLeftovers } from './base-commit-guard.js';
 import { cacheLayout, worktreeLayout } from './cache-layout.js';
 import { planConfigured, planDetected, type EnvironmentPlan } from './detect-setup.js';
 import { asAgentWritten } from './agent-written-plan.js';
-import { supportsPipPython } from './detect-python.js';
-import { readPythonProject } from './python-project.js';
 import { pythonBasePrefix } from './python-base.js';
 import { writeEnvironmentReport } from './environment-file.js';
 import { seedGoCache } from './go-cache-seed.js';
-import { ensureTool, onPath } from './package-manager-tool.js';
+import { ensureTool } from './package-manager-tool.js';
 import type { PlannedStep } from './planned-step.js';
 import { sandboxEnvironment } from './sandbox-environment.js';
 import { lastLines, setupFailure } from './setup-failure.js';
 import { setupEnv } from './setup-env.js';
+import { setupHost } from './setup-host.js';
 import type { SetupProcessRunner } from './setup-process.js';
 import { createSandboxedSetupRunner } from './sandboxed-setup-runner.js';
 import { hasStamp, stepKeys, writeStamp } from './step-stamps.js';
@@ -137,24 +136,11 @@ async function plan(
     const planned = await planConfigured(input.worktreePath, configured, caches);
     return input.agentWritten === true ? asAgentWritten(planned) : planned;
   }
-  const pathVar = env['PATH'] ?? '';
-  const python = onPath('python3', pathVar) ?? onPath('python', pathVar) ?? 'python3';
-  const uv = onPath('uv', pathVar) !== undefined;
-  // Only a Python project pays for the pip probe.
-  const pythonProject = !uv && (await readPythonProject(input.worktreePath)) !== undefined;
-  const pip = pythonProject
-    ? await probe.run({
-        command: `'${python}' -m pip --version`,
-        cwd: input.worktreePath,
-        env: probeEnv,
-        timeoutMs: 60_000,
-      })
-    : undefined;
   return planDetected({
     dir: input.worktreePath,
     caches,
     worktree: worktreeLayout(input.worktreePath, env),
-    python: { python, uv, externalPip: pip?.exitCode === 0 && supportsPipPython(pip.output) },
+    python: setupHost({ env, probe, probeEnv, cwd: input.worktreePath }),
   });
 }
 
@@ -204,7 +190,7 @@ export async function prepareEnvironment(
     steps.push(report);
     if (step.caches.length > 0) cacheUsers.push(report);
   }
-  const basePython = thePlan.venv !== undefined ? `${thePlan.venv}/bin/python` : thePlan.pythonApps[0]?.python;
+  const basePython = thePlan.interpreter ?? thePlan.pythonApps[0]?.python;
   const pythonBase =
     basePython === undefined
       ? undefined
@@ -217,7 +203,6 @@ export async function prepareEnvironment(
   }
   const sandbox = sandboxEnvironment({
     plan: thePlan,
-    caches,
     toolBins,
     toolPrefixes,
     ...(pythonBase === undefined ? {} : { pythonBase }),

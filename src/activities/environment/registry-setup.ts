@@ -1,18 +1,26 @@
 /**
- * The setups ecosystems of the registry plan themselves (EcosystemModule.setup): each
- * one's pinned Python application is fetched from PyPI into the shared tools dir
- * (`<tools>/<name>-<version>`, a venv of its own, the way PDM and Poetry are), then its
- * steps run with that application on PATH. The sandbox later gets the application's bin
- * on PATH, its prefix and base interpreter read-only, and each ecosystem's own view
- * (sandbox-environment.ts).
+ * The setups of the registry's ecosystems (EcosystemModule.setup), planned in its setup
+ * order: each one's package manager is fetched from the npm registry and its pinned
+ * Python application from PyPI into the shared tools dir (`<tools>/<name>-<version>`, a
+ * venv of its own, the way PDM and Poetry are), then its steps run with them on PATH. The
+ * sandbox later gets their bins on PATH, their prefixes and a venv's base interpreter
+ * read-only, and each ecosystem's own view (sandbox-environment.ts).
  */
 import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
 import { ECOSYSTEMS_IN_SETUP_ORDER } from '../../definition/ecosystems/ecosystem-registry.js';
-import type { EcosystemModule, EcosystemSetup, PythonApp, SandboxView } from '../../definition/ecosystems/ecosystem.js';
+import {
+  q,
+  type EcosystemModule,
+  type EcosystemSetup,
+  type PythonApp,
+  type PythonTools,
+  type SandboxView,
+  type ToolRequest,
+} from '../../definition/ecosystems/ecosystem.js';
+import { venvAppCommand } from '../../definition/ecosystems/python-tool.js';
 import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
-import { q, type PlannedStep } from './planned-step.js';
-import { venvAppCommand } from './python-tool.js';
+import type { PlannedStep } from './planned-step.js';
 
 export interface FetchedPythonApp {
   /** Holds the program alone: first on PATH for setup and in the sandbox. */
@@ -26,6 +34,10 @@ export interface FetchedPythonApp {
 export interface RegistrySetups {
   readonly detected: readonly string[];
   readonly steps: readonly PlannedStep[];
+  /** Package managers to fetch from the npm registry before the steps. */
+  readonly tools: readonly ToolRequest[];
+  /** The interpreter of the venv a setup made, whose base prefix the sandbox must see. */
+  readonly interpreter?: string;
   readonly pythonApps: readonly FetchedPythonApp[];
   /** What the sandbox gets of each ecosystem set up, in registry order. */
   readonly sandboxViews: readonly SandboxView[];
@@ -62,24 +74,26 @@ export async function planRegistrySetups(options: {
   readonly dir: string;
   readonly caches: CacheLayout;
   readonly worktree: WorktreeLayout;
-  /** The interpreter applications' venvs are made from. */
-  readonly python: string;
-  /** How many ecosystems were found before (an only-alone setup is left out after any). */
-  readonly alreadyDetected: number;
+  /** The machine's Python: applications' venvs are made from its interpreter. */
+  readonly python: PythonTools;
   readonly ecosystems?: readonly EcosystemModule[];
 }): Promise<RegistrySetups> {
   const detected: string[] = [];
   const steps: PlannedStep[] = [];
+  const tools: ToolRequest[] = [];
+  let interpreter: string | undefined;
   const pythonApps: FetchedPythonApp[] = [];
   const sandboxViews: SandboxView[] = [];
   const buildCacheSeeds: NonNullable<EcosystemSetup['buildCacheSeed']>[] = [];
   for (const ecosystem of options.ecosystems ?? ECOSYSTEMS_IN_SETUP_ORDER) {
-    const setup = await ecosystem.setup?.(options.dir, options.caches, options.worktree);
+    const setup = await ecosystem.setup?.(options.dir, options.caches, options.worktree, options.python);
     if (setup === undefined) continue;
-    if (setup.onlyAlone === true && options.alreadyDetected + detected.length > 0) continue;
-    detected.push(setup.detected);
+    if (setup.onlyAlone === true && detected.length > 0) continue;
+    detected.push(...(typeof setup.detected === 'string' ? [setup.detected] : setup.detected));
+    if (setup.packageManager !== undefined) tools.push(setup.packageManager);
+    interpreter ??= setup.interpreter;
     if (setup.pythonApp !== undefined) {
-      const app = pythonAppStep(setup.pythonApp, options.python, options.caches);
+      const app = pythonAppStep(setup.pythonApp, options.python.python, options.caches);
       steps.push(app.step);
       pythonApps.push(app.fetched);
     }
@@ -88,7 +102,15 @@ export async function planRegistrySetups(options: {
     if (setup.sandbox !== undefined) sandboxViews.push(setup.sandbox);
     if (setup.buildCacheSeed !== undefined) buildCacheSeeds.push(setup.buildCacheSeed);
   }
-  return { detected, steps, pythonApps, sandboxViews, buildCacheSeeds };
+  return {
+    detected,
+    steps,
+    tools,
+    ...(interpreter === undefined ? {} : { interpreter }),
+    pythonApps,
+    sandboxViews,
+    buildCacheSeeds,
+  };
 }
 
 /** What the sandbox gets of the registry's ecosystems when `commands.setup` replaced detection. */

@@ -29,8 +29,8 @@ const BY_ID = {
 export const ECOSYSTEMS: readonly EcosystemModule[] = Object.values(BY_ID);
 
 /**
- * The order setups are planned and run in: Node and Python first (still planned in
- * activities/environment/detect-setup.ts), a C build last (said only when nothing else was).
+ * The order setups are planned and run in: Node and Python first, a C build last (said
+ * only when nothing else was).
  */
 const SETUP_ORDER = [
   'node',
@@ -44,3 +44,7 @@ const SETUP_ORDER = [
 ] as const satisfies readonly EcosystemId[];
 
 export const ECOSYSTEMS_IN_SETUP_ORDER: readonly EcosystemModule[] = SETUP_ORDER.map((id) => BY_ID[id]);
+
+/** What the environment report says when no ecosystem's setup applies. */
+export const NOTHING_DETECTED =
+  'no ecosystem detected (no package.json, Python project, go.mod, Cargo.toml or pom.xml): nothing to set up';

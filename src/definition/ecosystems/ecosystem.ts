@@ -48,8 +48,32 @@ export interface PythonApp {
   readonly version: string;
 }
 
+/** A package manager the ecosystem's setup needs and the machine may lack: fetched from the npm registry. */
+export interface ToolRequest {
+  readonly name: 'pnpm' | 'yarn' | 'bun';
+  readonly version: string;
+  /** `pnpm@9.15.0`, `@yarnpkg/cli-dist@4.5.3`. */
+  readonly spec: string;
+  /** Whether the version came from package.json `packageManager`. */
+  readonly pinned: boolean;
+  /** bun's npm package links its platform binary in a postinstall script. */
+  readonly needsScripts: boolean;
+}
+
+/** What the worker's machine offers a setup, found by the activity (activities/environment/setup-host.ts). */
+export interface PythonTools {
+  /** The interpreter venvs and Python applications are made from (`python3` on PATH). */
+  readonly python: string;
+  /** `uv` is on PATH. */
+  readonly uv: boolean;
+  /** `<python> -m pip --version`, run only when a setup asks (undefined when it failed). */
+  readonly pipVersion?: () => Promise<string | undefined>;
+}
+
 /** What the agent's sandbox gets once the ecosystem's setup ran: variables, and shared caches it may only read. */
 export interface SandboxView {
+  /** Put first on PATH, in order, before fetched tools' bins (a venv's bin, its manager's). */
+  readonly pathPrepend?: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly readOnlyDirs: readonly string[];
   /** Shown writable: the worktree's own copy of a build cache. */
@@ -81,12 +105,16 @@ export interface EcosystemStep {
 
 /** A setup the ecosystem plans from the repository's files, run with the network before the agent starts. */
 export interface EcosystemSetup {
-  /** One line for the report: what was found and what runs. */
-  readonly detected: string;
+  /** One line for the report, or several: what was found and what runs. */
+  readonly detected: string | readonly string[];
   /** What its steps are reported as preparing. */
   readonly ecosystem: Ecosystem;
   /** Fetched before the steps, on their PATH and (read-only) on the sandbox's, with its base interpreter. */
   readonly pythonApp?: PythonApp;
+  /** Fetched from the npm registry before the steps (package-manager-tool.ts), first on their PATH and the sandbox's. */
+  readonly packageManager?: ToolRequest;
+  /** The interpreter of the venv it makes: its base prefix is shown read-only in the sandbox (python-base.ts). */
+  readonly interpreter?: string;
   readonly steps: readonly EcosystemStep[];
   /** Said (and run) only when no other ecosystem was found: a C build that downloads nothing. */
   readonly onlyAlone?: boolean;
@@ -117,11 +145,13 @@ export interface EcosystemModule {
   readonly couldNotRun?: readonly CouldNotRunSign[];
   /** Checked in registry order after the shell's own "not found". */
   readonly unrecoverable?: readonly UnrecoverablePattern[];
-  /**
-   * Its setup, planned in the registry's setup order after Node's and Python's (still
-   * planned in activities/environment/detect-setup.ts).
-   */
-  readonly setup?: (dir: string, caches: CacheLayout, worktree: WorktreeLayout) => Promise<EcosystemSetup | undefined>;
+  /** Its setup, planned in the registry's setup order (activities/environment/registry-setup.ts). */
+  readonly setup?: (
+    dir: string,
+    caches: CacheLayout,
+    worktree: WorktreeLayout,
+    python: PythonTools,
+  ) => Promise<EcosystemSetup | undefined>;
   /** What the sandbox sees when `commands.setup` replaces detection (Maven's local repository). */
   readonly configuredSandbox?: (dir: string, caches: CacheLayout) => Promise<SandboxView | undefined>;
 }
@@ -129,4 +159,9 @@ export interface EcosystemModule {
 /** A file of the repository, or undefined when it cannot be read. */
 export function readRepoFile(dir: string, file: string): Promise<string | undefined> {
   return readFile(join(dir, file), 'utf8').catch(() => undefined);
+}
+
+/** POSIX-shell single quoting: a setup's commands embed harness paths. */
+export function q(text: string): string {
+  return /^[A-Za-z0-9_./:=@+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,8 +1,12 @@
 /**
  * Node (npm, pnpm, yarn, bun): the package manager from the lockfile, the root `test`
  * script or one that runs every workspace member's to the end (workspace-test-command),
- * typecheck and lint scripts. Its setup is planned in activities/environment/detect-node.ts.
+ * typecheck and lint scripts. Its setup (node-setup.ts) is the lockfile's frozen install,
+ * with the package manager package.json asks for fetched from the npm registry; a yarn
+ * project's sandbox gets yarn berry's global cache read-only and yarn told to stay offline.
  */
+import { Ecosystem } from '../../contracts/environment.js';
+import type { CacheLayout } from '../../contracts/environment-dirs.js';
 import type { RepoCommands } from '../../contracts/repo-config.js';
 import { NPM_PLACEHOLDER_TEST, workspacePatterns, workspaceScripts } from '../repo-config/workspace-scripts.js';
 import { workspaceTestCommand } from '../repo-config/workspace-test-command.js';
@@ -12,18 +16,11 @@ import {
   readRepoFile as read,
   type DetectedCommands,
   type EcosystemModule,
+  type EcosystemSetup,
+  type SandboxView,
 } from './ecosystem.js';
 import { Remedy } from './could-not-run-sign.js';
-
-/** Lockfiles and the package manager each belongs to, in the order they are looked for. */
-export const NODE_LOCKFILES = [
-  ['pnpm-lock.yaml', 'pnpm'],
-  ['yarn.lock', 'yarn'],
-  ['bun.lockb', 'bun'],
-  ['bun.lock', 'bun'],
-  ['package-lock.json', 'npm'],
-  ['npm-shrinkwrap.json', 'npm'],
-] as const;
+import { detectNode, NODE_LOCKFILES } from './node-setup.js';
 
 async function packageManager(dir: string): Promise<{ pm: string; lockfile: string } | undefined> {
   for (const [lockfile, pm] of NODE_LOCKFILES) if ((await read(dir, lockfile)) !== undefined) return { pm, lockfile };
@@ -76,6 +73,24 @@ async function nodeCommands(dir: string): Promise<DetectedCommands | undefined> 
   return { commands, reasons };
 }
 
+/** yarn in the sandbox (classic or berry): berry's global cache read-only, offline mode. */
+const yarnView = (caches: CacheLayout): SandboxView => ({
+  env: { YARN_GLOBAL_FOLDER: caches.yarnBerry, YARN_ENABLE_OFFLINE_MODE: '1' },
+  readOnlyDirs: [caches.yarnBerry],
+});
+
+async function nodeSetup(dir: string, caches: CacheLayout): Promise<EcosystemSetup | undefined> {
+  const plan = await detectNode(dir, caches);
+  if (plan === undefined) return undefined;
+  return {
+    detected: plan.detected,
+    ecosystem: plan.step?.ecosystem ?? Ecosystem.Npm,
+    steps: plan.step === undefined ? [] : [plan.step],
+    ...(plan.tool === undefined ? {} : { packageManager: plan.tool }),
+    ...(plan.step?.ecosystem === Ecosystem.Yarn ? { sandbox: yarnView(caches) } : {}),
+  };
+}
+
 export const NODE_ECOSYSTEM: EcosystemModule = {
   id: EcosystemId.Node,
   docPage: 'node.md',
@@ -102,6 +117,7 @@ export const NODE_ECOSYSTEM: EcosystemModule = {
   registryPointers: ['NPM_CONFIG_REGISTRY', 'npm_config_registry'],
   homeToolchains: [['NVM_DIR', '.nvm']],
   testCommand: nodeCommands,
+  setup: nodeSetup,
   couldNotRun: [
     {
       match: /^npm (?:error|ERR!) (?:enoent )?Could not read package\.json/m,

@@ -102,7 +102,7 @@ test('the sandbox gets the local repository read-only through MAVEN_OPTS, config
   const dir = await dirWith({ 'pom.xml': '<project/>' });
   const caches = cacheLayout(dir);
   for (const plan of [await detect(dir), await planConfigured(dir, ['mvn -B install -DskipTests'], caches)]) {
-    const sandbox = sandboxEnvironment({ plan, caches, toolBins: [], toolPrefixes: [] });
+    const sandbox = sandboxEnvironment({ plan, toolBins: [], toolPrefixes: [] });
     assert.equal(sandbox.env['MAVEN_OPTS'], `-Dmaven.repo.local=${caches.mavenRepo}`);
     assert.ok(sandbox.readOnlyDirs.includes(caches.maven));
   }

@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import { PYTHON_TOOL_VERSIONS } from '../../../src/activities/environment/python-tool.js';
+import { PYTHON_TOOL_VERSIONS } from '../../../src/definition/ecosystems/python-tool.js';
 import { PreflightStatus } from '../../../src/contracts/preflight.js';
 import type { EnvironmentReport } from '../../../src/contracts/environment.js';
 import { detectCommands } from '../../../src/definition/repo-config/detect-commands.js';

@@ -13,6 +13,7 @@ import { test } from 'node:test';
 import { ENVIRONMENT_PATTERNS } from '../../../src/activities/conditions/unrecoverable.js';
 import { cacheLayout, worktreeLayout } from '../../../src/activities/environment/cache-layout.js';
 import { planRegistrySetups } from '../../../src/activities/environment/registry-setup.js';
+import { sandboxEnvironment } from '../../../src/activities/environment/sandbox-environment.js';
 import { Ecosystem } from '../../../src/contracts/environment.js';
 import { ECOSYSTEMS, ECOSYSTEMS_IN_SETUP_ORDER } from '../../../src/definition/ecosystems/ecosystem-registry.js';
 import { EcosystemId, type EcosystemModule } from '../../../src/definition/ecosystems/ecosystem.js';
@@ -45,6 +46,8 @@ test('the shared machinery names no ecosystem: it takes them from the registry',
     'src/definition/repo-config/detect-commands.ts',
     'src/activities/environment/registry-setup.ts',
     'src/activities/environment/setup-env.ts',
+    'src/activities/environment/detect-setup.ts',
+    'src/activities/environment/sandbox-environment.ts',
   ]) {
     const code = readFileSync(join(ROOT, file), 'utf8').replace(/\/\*\*[\s\S]*?\*\/|\/\/.*$/gm, '');
     assert.doesNotMatch(code, names, file);
@@ -81,8 +84,7 @@ test('detection and registry setups use what an entry declares (a fake ecosystem
     dir,
     caches,
     worktree: worktreeLayout(dir, { ISSUE_AGENT_STATE_DIR: dir }),
-    python: 'python3',
-    alreadyDetected: 0,
+    python: { python: 'python3', uv: false },
     ecosystems: [fake],
   });
   assert.deepEqual(plan.detected, ['fake: fake fetch']);
@@ -99,4 +101,46 @@ test('detection and registry setups use what an entry declares (a fake ecosystem
     plan.pythonApps.map((a) => a.binDir),
     [join(caches.tools, 'fakeapp-1.0', 'exposed')],
   );
+});
+
+test('Node and Python plan their setups as registry modules, first in setup order', async (t) => {
+  assert.deepEqual(
+    ECOSYSTEMS_IN_SETUP_ORDER.slice(0, 2).map((e) => [e.id, typeof e.setup]),
+    [
+      ['node', 'function'],
+      ['python', 'function'],
+    ],
+  );
+  const dir = await mkdtemp(join(tmpdir(), 'node-python-ecosystems-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'x', packageManager: 'yarn@1.22.22' }));
+  await writeFile(join(dir, 'yarn.lock'), '# yarn lockfile v1\n');
+  await writeFile(join(dir, 'pyproject.toml'), '[project]\nname = "x"\nversion = "1"\n');
+  await writeFile(join(dir, 'Cargo.toml'), '[package]\nname = "x"\n');
+  const caches = cacheLayout(dir, { ISSUE_AGENT_STATE_DIR: dir });
+  const worktree = worktreeLayout(dir, { ISSUE_AGENT_STATE_DIR: dir });
+  const plan = await planRegistrySetups({ dir, caches, worktree, python: { python: 'python3', uv: false } });
+  assert.deepEqual(
+    plan.steps.map((s) => [s.id, s.ecosystem]),
+    [
+      ['node-install', 'yarn'],
+      ['python-venv', 'python'],
+      ['python-install', 'python'],
+      ['cargo-fetch', 'rust'],
+    ],
+  );
+  assert.match(plan.detected[0] ?? '', /^yarn 1\.22\.22 \(classic\): yarn install --frozen-lockfile/);
+  assert.match(plan.detected[1] ?? '', /^python: pyproject\.toml: a virtualenv /);
+  assert.deepEqual(
+    plan.tools.map((tool) => tool.spec),
+    ['yarn@1.22.22'],
+  );
+  assert.equal(plan.interpreter, `${worktree.venv}/bin/python`);
+  const sandbox = sandboxEnvironment({ plan, toolBins: ['/tools/yarn/bin'], toolPrefixes: [] });
+  assert.deepEqual(sandbox.pathPrepend, [`${worktree.venv}/bin`, '/tools/yarn/bin']);
+  assert.equal(sandbox.env['VIRTUAL_ENV'], worktree.venv);
+  assert.equal(sandbox.env['YARN_ENABLE_OFFLINE_MODE'], '1');
+  assert.equal(sandbox.env['CARGO_NET_OFFLINE'], 'true');
+  for (const dir of [worktree.venv, caches.yarnBerry, caches.cargoHome])
+    assert.ok(sandbox.readOnlyDirs.includes(dir), dir);
 });

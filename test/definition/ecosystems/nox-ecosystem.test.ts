@@ -17,6 +17,7 @@ import { detectCommands } from '../../../src/definition/repo-config/detect-comma
 
 const CACHES = cacheLayout('/repo', { ISSUE_AGENT_STATE_DIR: '/state' });
 const WORKTREE = worktreeLayout('/worktree', { ISSUE_AGENT_STATE_DIR: '/state' });
+const PYTHON = { python: 'python3', uv: false } as const;
 
 const NOXFILE = [
   'import nox',
@@ -53,7 +54,7 @@ test('a nox-only project tests with `nox -R -s <session>` after `nox --install-o
   const detected = await detectCommands(dir);
   assert.equal(detected.commands.test, 'nox -R -s tests');
   assert.match(detected.reasons[0] ?? '', /noxfile\.py session "tests"/);
-  const setup = await NOX_ECOSYSTEM.setup?.(dir, CACHES, WORKTREE);
+  const setup = await NOX_ECOSYSTEM.setup?.(dir, CACHES, WORKTREE, PYTHON);
   assert.deepEqual(setup?.pythonApp, { name: 'nox', version: NOX_VERSION });
   assert.deepEqual(
     setup?.steps.map((s) => s.command),
@@ -66,9 +67,9 @@ test('a noxfile beside other Python files, or without a test session, is not nox
   const noTests = await project({ 'noxfile.py': 'import nox\n\n@nox.session\ndef lint(session):\n    pass\n' });
   t.after(() => Promise.all([withPyproject, noTests].map((d) => rm(d, { recursive: true, force: true }))));
   assert.equal((await detectCommands(withPyproject)).commands.test, 'pytest');
-  assert.equal(await NOX_ECOSYSTEM.setup?.(withPyproject, CACHES, WORKTREE), undefined);
+  assert.equal(await NOX_ECOSYSTEM.setup?.(withPyproject, CACHES, WORKTREE, PYTHON), undefined);
   assert.deepEqual((await detectCommands(noTests)).commands, {});
-  assert.equal(await NOX_ECOSYSTEM.setup?.(noTests, CACHES, WORKTREE), undefined);
+  assert.equal(await NOX_ECOSYSTEM.setup?.(noTests, CACHES, WORKTREE, PYTHON), undefined);
 });
 
 test('nox without the session or its Python is unrecoverable; a failing test under nox is not', () => {

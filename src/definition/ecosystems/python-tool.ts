@@ -14,8 +14,8 @@
  */
 import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
-import type { CacheLayout } from './cache-layout.js';
-import { q, type PlannedStep } from './planned-step.js';
+import type { CacheLayout } from '../../contracts/environment-dirs.js';
+import { q, type EcosystemStep } from './ecosystem.js';
 import { PythonManager } from './python-manager.js';
 
 export const PYTHON_TOOL_VERSIONS = {
@@ -30,7 +30,7 @@ export interface PythonTool {
   /** The dir with the program alone (on the sandbox's PATH) and its install prefix (read-only there). */
   readonly binDir: string;
   readonly prefix: string;
-  readonly step: PlannedStep;
+  readonly step: EcosystemStep;
 }
 
 const PIP = '-m pip install --quiet --disable-pip-version-check --no-warn-script-location';

@@ -1,29 +1,29 @@
 /**
  * The Python plan of a project whose lockfile names every version (uv, Poetry, PDM): the
- * manager fetched (python-tool), then one install from the lock into this worktree's
+ * manager fetched (python-tool.ts), then one install from the lock into this worktree's
  * venv (outside the worktree, as for pip), the project itself included (editable from
  * the worktree) with its test extras and groups:
  *
  * - uv: `uv sync --frozen` (the lock as it is: never re-resolved, never rewritten) with
  *   `UV_PROJECT_ENVIRONMENT` naming the venv, which uv makes itself; its default `dev`
  *   group, and `--group` / `--extra` for the test ones. uv is then on the sandbox's PATH,
- *   told to stay offline and not to sync (sandbox-environment), so `uv run pytest` or a
+ *   told to stay offline and not to sync (python-ecosystem.ts), so `uv run pytest` or a
  *   Makefile that runs it works in the agent's offline sandbox.
  * - Poetry: `python -m venv` then `poetry install` with `VIRTUAL_ENV` naming it (Poetry
  *   installs into an active venv), `--with` its test groups (Poetry's own tables or PEP
  *   735 `[dependency-groups]`) and `-E` its test extras.
  * - PDM: the same venv, then `pdm sync --dev` (every dev group, `-G` the test extras).
  */
-import type { CacheLayout } from './cache-layout.js';
+import type { CacheLayout } from '../../contracts/environment-dirs.js';
 import { Ecosystem } from '../../contracts/environment.js';
-import { q, type PlannedStep } from './planned-step.js';
+import { q, type EcosystemStep } from './ecosystem.js';
 import { PythonManager, type ManagedProject } from './python-manager.js';
 import { FALLBACK_GROUP, TEST_EXTRAS, TEST_GROUPS, type PythonProject } from './python-project.js';
 import { PYTHON_TOOL_VERSIONS, pythonToolStep } from './python-tool.js';
 
 export interface LockedPythonPlan {
   readonly detected: readonly string[];
-  readonly steps: readonly PlannedStep[];
+  readonly steps: readonly EcosystemStep[];
   /** The fetched manager, for the sandbox (`uv run`, `poetry run` in a Makefile). */
   readonly tool?: { readonly manager: PythonManager; readonly binDir: string; readonly prefix: string };
 }
@@ -60,7 +60,7 @@ export function lockedPythonPlan(options: {
         ...groups.map((g) => `group ${g}`),
         ...project.extras.map((e) => `extra ${e}`),
       ];
-      const syncStep: PlannedStep = {
+      const syncStep: EcosystemStep = {
         id: 'python-uv-sync',
         ecosystem: Ecosystem.Python,
         command,
@@ -140,7 +140,7 @@ export function lockedPythonPlan(options: {
   }
 }
 
-function venvStep(python: string, venv: string): PlannedStep {
+function venvStep(python: string, venv: string): EcosystemStep {
   return {
     id: 'python-venv',
     ecosystem: Ecosystem.Python,

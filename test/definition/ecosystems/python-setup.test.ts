@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { cacheLayout } from '../../../src/activities/environment/cache-layout.js';
-import { detectPython } from '../../../src/activities/environment/detect-python.js';
-import { optionalDependencies } from '../../../src/activities/environment/pyproject-tables.js';
+import { detectPython } from '../../../src/definition/ecosystems/python-setup.js';
+import { optionalDependencies } from '../../../src/definition/ecosystems/pyproject-tables.js';
 
 let root: string;
 before(async () => {

@@ -8,33 +8,21 @@
  * strings: pip < 25.1 has no `--group`, and pip evaluates their markers itself).
  * A Hatch project's test env dependencies and tox.ini `[testenv]` deps are added as
  * requirement strings and files (hatch-test-env, tox-test-env).
- * A project with a uv or Poetry lock gets its manager's plan instead (detect-python-locked).
+ * A project with a uv, Poetry or PDM lock gets its manager's plan instead (python-locked-setup.ts).
  */
 import { Ecosystem } from '../../contracts/environment.js';
-import type { CacheLayout } from './cache-layout.js';
-import { q, type PlannedStep } from './planned-step.js';
-import { lockedPythonPlan } from './detect-python-locked.js';
+import type { CacheLayout } from '../../contracts/environment-dirs.js';
+import { q, type EcosystemStep, type PythonTools } from './ecosystem.js';
+import { lockedPythonPlan } from './python-locked-setup.js';
 import { readManagedProject, type PythonManager } from './python-manager.js';
 import { readPythonProject } from './python-project.js';
 
 export interface PythonPlan {
   readonly detected: readonly string[];
-  readonly steps: readonly PlannedStep[];
+  readonly steps: readonly EcosystemStep[];
   readonly venv: string;
   /** A locked project's manager, fetched into the tools dir (uv: on the sandbox's PATH). */
   readonly tool?: { readonly manager: PythonManager; readonly binDir: string; readonly prefix: string };
-}
-
-export interface PythonTools {
-  /** The interpreter the venv is made from (`python3` on PATH). */
-  readonly python: string;
-  /** `uv` is on PATH. */
-  readonly uv: boolean;
-  /**
-   * The interpreter's pip can install into another environment (`pip --python`, pip
-   * >= 22.3): the venv is then made without pip (ensurepip costs seconds per worktree).
-   */
-  readonly externalPip?: boolean;
 }
 
 /** Whether `pip --version` output is pip 22.3 or later. */
@@ -54,6 +42,9 @@ export async function detectPython(options: {
   const { dir, venv, caches, tools } = options;
   const project = await readPythonProject(dir);
   if (project === undefined) return undefined;
+  // Only a Python project without uv pays for the pip probe (a process).
+  const pip = tools.uv ? undefined : await tools.pipVersion?.();
+  const externalPip = pip !== undefined && supportsPipPython(pip);
   const managed = await readManagedProject(dir);
   if (managed !== undefined)
     return { ...lockedPythonPlan({ managed, project, venv, python: tools.python, caches }), venv };
@@ -105,12 +96,12 @@ export async function detectPython(options: {
     targets.push('pytest');
     detected.push('python: the tests use pytest but the project does not declare it: pytest added to the venv');
   }
-  const venvStep: PlannedStep = {
+  const venvStep: EcosystemStep = {
     id: 'python-venv',
     ecosystem: Ecosystem.Python,
     command: tools.uv
       ? `uv venv --python ${q(tools.python)} ${q(venv)}`
-      : `${q(tools.python)} -m venv${tools.externalPip ? ' --without-pip' : ''} ${q(venv)}`,
+      : `${q(tools.python)} -m venv${externalPip ? ' --without-pip' : ''} ${q(venv)}`,
     reason: `python: create the virtualenv ${venv}`,
     inputs: [],
     caches: [],
@@ -119,10 +110,10 @@ export async function detectPython(options: {
   if (targets.length === 0) return { detected, steps: [venvStep], venv };
   const install = tools.uv
     ? `uv pip install --python ${q(py)} ${targets.join(' ')}`
-    : tools.externalPip
+    : externalPip
       ? `${q(tools.python)} -m pip --python ${q(py)} install ${targets.join(' ')}`
       : `${q(py)} -m pip install ${targets.join(' ')}`;
-  const installStep: PlannedStep = {
+  const installStep: EcosystemStep = {
     id: 'python-install',
     ecosystem: Ecosystem.Python,
     command: install,

@@ -4,12 +4,20 @@
  * (`pnpm@9.15.0+sha512…`), and the frozen install that puts `node_modules` in the
  * worktree itself (not the user's checkout's, which node would find by walking up).
  */
-import { NODE_LOCKFILES } from '../../definition/ecosystems/node-ecosystem.js';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
-import type { CacheLayout } from './cache-layout.js';
-import { q, type PlannedStep, type ToolRequest } from './planned-step.js';
+import type { CacheLayout } from '../../contracts/environment-dirs.js';
+import { q, readRepoFile as read, type EcosystemStep, type ToolRequest } from './ecosystem.js';
+
+/** Lockfiles and the package manager each belongs to, in the order they are looked for. */
+export const NODE_LOCKFILES = [
+  ['pnpm-lock.yaml', 'pnpm'],
+  ['yarn.lock', 'yarn'],
+  ['bun.lockb', 'bun'],
+  ['bun.lock', 'bun'],
+  ['package-lock.json', 'npm'],
+  ['npm-shrinkwrap.json', 'npm'],
+] as const;
 
 export const DEFAULT_TOOL_VERSIONS = {
   pnpm: '9.15.0',
@@ -21,7 +29,7 @@ export const DEFAULT_TOOL_VERSIONS = {
 export interface NodePlan {
   readonly detected: string;
   /** Absent when there is nothing to install (npm, no dependencies, no install scripts). */
-  readonly step?: PlannedStep;
+  readonly step?: EcosystemStep;
   readonly tool?: ToolRequest;
 }
 
@@ -63,10 +71,6 @@ function nothingForNpm(pkg: string): boolean {
   if (scripts === undefined) return true;
   if (typeof scripts !== 'object' || scripts === null) return false;
   return !NPM_INSTALL_SCRIPTS.some((k) => k in scripts);
-}
-
-async function read(dir: string, file: string): Promise<string | undefined> {
-  return readFile(path.join(dir, file), 'utf8').catch(() => undefined);
 }
 
 const LOCKFILES = NODE_LOCKFILES;

@@ -8,8 +8,8 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { hatchTestEnv, type HatchTestEnv } from '../../definition/repo-config/hatch-test-env.js';
-import { toxTestEnv, type ToxTestEnv } from '../../definition/repo-config/tox-test-env.js';
+import { hatchTestEnv, type HatchTestEnv } from '../repo-config/hatch-test-env.js';
+import { toxTestEnv, type ToxTestEnv } from '../repo-config/tox-test-env.js';
 import { dependencyGroups, optionalDependencies, type GroupEntry } from './pyproject-tables.js';
 
 export const TEST_EXTRAS = ['test', 'tests', 'testing', 'dev'] as const;

@@ -11,14 +11,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { cacheLayout, worktreeLayout } from '../../../src/activities/environment/cache-layout.js';
-import { detectPython } from '../../../src/activities/environment/detect-python.js';
+import { detectPython } from '../../../src/definition/ecosystems/python-setup.js';
 import { planDetected } from '../../../src/activities/environment/detect-setup.js';
 import {
   poetryExtras,
   poetryGroups,
   readManagedProject,
   uvRequiredVersion,
-} from '../../../src/activities/environment/python-manager.js';
+} from '../../../src/definition/ecosystems/python-manager.js';
 import { sandboxEnvironment } from '../../../src/activities/environment/sandbox-environment.js';
 
 let root: string;
@@ -177,7 +177,7 @@ test('the sandbox of a uv project: uv on PATH after the venv, its prefix read-on
   const caches = cacheLayout(dir);
   const worktree = worktreeLayout(dir);
   const plan = await planDetected({ dir, caches, worktree, python: { python: 'python3', uv: false } });
-  const sandbox = sandboxEnvironment({ plan, caches, toolBins: [], toolPrefixes: [] });
+  const sandbox = sandboxEnvironment({ plan, toolBins: [], toolPrefixes: [] });
   assert.deepEqual(sandbox.pathPrepend, [`${worktree.venv}/bin`, path.join(caches.tools, 'uv-0.13.9', 'bin')]);
   assert.ok(sandbox.readOnlyDirs.includes(path.join(caches.tools, 'uv-0.13.9')));
   assert.equal(sandbox.env['UV_PROJECT_ENVIRONMENT'], worktree.venv);
@@ -185,14 +185,14 @@ test('the sandbox of a uv project: uv on PATH after the venv, its prefix read-on
 
   const poetry = await project({ 'pyproject.toml': POETRY_PROJECT, 'poetry.lock': '' });
   const poetryPlan = await planDetected({ dir: poetry, caches, worktree, python: { python: 'python3', uv: false } });
-  const poetrySandbox = sandboxEnvironment({ plan: poetryPlan, caches, toolBins: [], toolPrefixes: [] });
+  const poetrySandbox = sandboxEnvironment({ plan: poetryPlan, toolBins: [], toolPrefixes: [] });
   const exposed = path.join(caches.tools, 'poetry-2.5.1', 'exposed');
   assert.deepEqual(poetrySandbox.pathPrepend, [`${worktree.venv}/bin`, exposed], 'poetry alone, not its venv bin');
   assert.equal(poetrySandbox.env['POETRY_VIRTUALENVS_CREATE'], 'false');
 
   const pdm = await project({ 'pyproject.toml': '[project]\nname = "x"\n', 'pdm.lock': '' });
   const pdmPlan = await planDetected({ dir: pdm, caches, worktree, python: { python: 'python3', uv: false } });
-  const pdmSandbox = sandboxEnvironment({ plan: pdmPlan, caches, toolBins: [], toolPrefixes: [] });
+  const pdmSandbox = sandboxEnvironment({ plan: pdmPlan, toolBins: [], toolPrefixes: [] });
   assert.deepEqual(pdmSandbox.pathPrepend, [`${worktree.venv}/bin`, path.join(caches.tools, 'pdm-2.29.4', 'exposed')]);
   assert.equal(pdmSandbox.env['PDM_IGNORE_SAVED_PYTHON'], '1');
 });
