@@ -22,6 +22,7 @@ import { promisify } from 'node:util';
 import { Ecosystem } from '../../contracts/environment.js';
 import { sha, type CacheLayout } from './cache-layout.js';
 import type { PlannedStep } from './planned-step.js';
+import type { SetupProcessRunner } from './setup-process.js';
 
 const run = promisify(execFile);
 
@@ -33,8 +34,36 @@ const SNAPSHOT_ECOSYSTEMS: ReadonlySet<string> = new Set([
 ]);
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare', 'prepublish'] as const;
 
+/** `node --version` as setup runs it, per PATH (asked once per worker and PATH). */
+const nodeVersions = new Map<string, Promise<string | undefined>>();
+
+/** The snapshot's directory for a step that may be one (`snapshot`), with the Node version setup runs. */
+export async function nodeModulesSnapshotFor(options: {
+  readonly step: PlannedStep;
+  readonly runner: SetupProcessRunner;
+  /** The environment setup runs with. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly worktreePath: string;
+  readonly caches: CacheLayout;
+  readonly sharedKey: string;
+}): Promise<string | undefined> {
+  const { env, worktreePath } = options;
+  const pathVar = env['PATH'] ?? '';
+  let version = nodeVersions.get(pathVar);
+  if (version === undefined) {
+    version = options.runner
+      .run({ command: 'node --version', cwd: worktreePath, env, timeoutMs: 30_000 })
+      .then((r) => (r.exitCode === 0 ? r.output.trim().split('\n').pop() : undefined))
+      .catch(() => undefined);
+    nodeVersions.set(pathVar, version);
+  }
+  const nodeVersion = await version;
+  if (nodeVersion === undefined || !/^v\d+\./.test(nodeVersion)) return undefined;
+  return nodeModulesSnapshotDir({ ...options, nodeVersion });
+}
+
 /** The snapshot's directory for this step, or undefined when the step's result cannot be a copy. */
-export async function nodeModulesSnapshotDir(options: {
+async function nodeModulesSnapshotDir(options: {
   readonly step: PlannedStep;
   readonly worktreePath: string;
   readonly caches: CacheLayout;
@@ -43,7 +72,7 @@ export async function nodeModulesSnapshotDir(options: {
   readonly nodeVersion: string;
 }): Promise<string | undefined> {
   const { step, worktreePath } = options;
-  if (step.id !== 'node-install' || !SNAPSHOT_ECOSYSTEMS.has(step.ecosystem)) return undefined;
+  if (step.snapshot !== true || !SNAPSHOT_ECOSYSTEMS.has(step.ecosystem)) return undefined;
   if (step.produces !== path.join(worktreePath, 'node_modules')) return undefined; // yarn berry PnP
   if (existsSync(path.join(worktreePath, 'pnpm-workspace.yaml'))) return undefined;
   const pkg = await readFile(path.join(worktreePath, 'package.json'), 'utf8').catch(() => undefined);

@@ -27,4 +27,6 @@ export interface PlannedStep {
    * worktree whose caches are warm for the same inputs and command skips it.
    */
   readonly cacheOnly?: boolean;
+  /** What it produces may be a copy of an earlier install of the same inputs (node-modules-snapshot.ts decides). */
+  readonly snapshot?: boolean;
 }

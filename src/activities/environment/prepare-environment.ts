@@ -32,7 +32,7 @@ import { setupHost } from './setup-host.js';
 import type { SetupProcessRunner } from './setup-process.js';
 import { createSandboxedSetupRunner } from './sandboxed-setup-runner.js';
 import { hasStamp, stepKeys, writeStamp } from './step-stamps.js';
-import { nodeModulesSnapshotDir, restoreNodeModules, saveNodeModules } from './node-modules-snapshot.js';
+import { nodeModulesSnapshotFor, restoreNodeModules, saveNodeModules } from './node-modules-snapshot.js';
 
 export interface PrepareEnvironmentDeps {
   readonly runner: SetupProcessRunner;
@@ -67,7 +67,17 @@ async function runStep(options: {
     return { ...base, status: SetupStepStatus.Skipped, cacheHit: true, reused: what, durationMs: 0 };
   }
   // A warm setup of the same lockfile is a copy of the first install's node_modules.
-  const snapshot = await snapshotFor(options, keys.shared);
+  const snapshot =
+    step.snapshot === true
+      ? await nodeModulesSnapshotFor({
+          step,
+          runner: deps.runner,
+          env: options.env,
+          worktreePath: input.worktreePath,
+          caches: cacheLayout(input.repoPath, deps.env ?? process.env),
+          sharedKey: keys.shared,
+        })
+      : undefined;
   if (snapshot !== undefined && step.produces !== undefined) {
     const started = Date.now();
     if (await restoreNodeModules(snapshot, step.produces)) {
@@ -96,32 +106,6 @@ async function runStep(options: {
   if (snapshot !== undefined && step.produces !== undefined && (await saveNodeModules(step.produces, snapshot)))
     deps.log?.(`[environment] node_modules saved as the snapshot of this lockfile (${snapshot})`);
   return { ...base, status: SetupStepStatus.Ran, cacheHit, reused, durationMs: result.durationMs };
-}
-
-/** `node --version` as setup runs it, per PATH (asked once per worker and PATH). */
-const nodeVersions = new Map<string, Promise<string | undefined>>();
-
-async function snapshotFor(options: Parameters<typeof runStep>[0], sharedKey: string): Promise<string | undefined> {
-  const { deps, step, input, env } = options;
-  if (step.id !== 'node-install') return undefined;
-  const pathVar = env['PATH'] ?? '';
-  let version = nodeVersions.get(pathVar);
-  if (version === undefined) {
-    version = deps.runner
-      .run({ command: 'node --version', cwd: input.worktreePath, env, timeoutMs: 30_000 })
-      .then((r) => (r.exitCode === 0 ? r.output.trim().split('\n').pop() : undefined))
-      .catch(() => undefined);
-    nodeVersions.set(pathVar, version);
-  }
-  const nodeVersion = await version;
-  if (nodeVersion === undefined || !/^v\d+\./.test(nodeVersion)) return undefined;
-  return nodeModulesSnapshotDir({
-    step,
-    worktreePath: input.worktreePath,
-    caches: cacheLayout(input.repoPath, deps.env ?? process.env),
-    sharedKey,
-    nodeVersion,
-  });
 }
 
 async function plan(

@@ -101,6 +101,8 @@ export interface EcosystemStep {
   readonly optional?: boolean;
   /** Everything it leaves is in the shared caches: a new worktree with warm caches skips it. */
   readonly cacheOnly?: boolean;
+  /** What it produces may be a copy of an earlier install of the same inputs (node_modules: node-modules-snapshot.ts). */
+  readonly snapshot?: boolean;
 }
 
 /** A setup the ecosystem plans from the repository's files, run with the network before the agent starts. */

@@ -111,7 +111,7 @@ export async function detectNode(dir: string, caches: CacheLayout): Promise<Node
   const asked = field?.name === pm ? field.version : undefined;
   const why = lock ? lock[0] : `package.json${fieldName ? ` packageManager ${fieldName}` : ''}, no lockfile`;
   const inputs = ['package.json', ...(lock ? [lock[0]] : [])];
-  const base = { id: 'node-install', inputs, produces: path.join(dir, 'node_modules') };
+  const base = { id: 'node-install', inputs, produces: path.join(dir, 'node_modules'), snapshot: true };
   switch (pm) {
     case 'npm': {
       // With a lockfile, `npm ci` also checks it against package.json: that stays.
