@@ -32,6 +32,7 @@ import path from 'node:path';
 import { sharedSpawner } from '../process/spawner/process-spawner.js';
 import { shellQuote } from '../runner/run-step-runner.js';
 import { PRELUDE, preludeArgs, type SandboxView } from './sandbox-prelude.js';
+import { remountPerl } from './readonly-remounts.js';
 import { seccompExecArgv, seccompMissingReason, UNDER_FILTER_CHECK } from './seccomp-exec.js';
 import { seccompArchOf } from './seccomp-filter.js';
 import { sandboxUidFromEnv, SANDBOX_UID_ENV } from './sandbox-policy.js';
@@ -205,7 +206,12 @@ export function isolatedArgv(
   options: { readonly command: string; readonly view: SandboxView; readonly privateNetwork: boolean },
 ): { file: string; args: string[] } {
   const net = options.privateNetwork && isolation.privateNetwork;
-  const view = isolation.sandboxUser === undefined ? options.view : { ...options.view, user: isolation.sandboxUser };
+  const perl = options.view.remountPerl ?? remountPerl(existsSync);
+  const view: SandboxView = {
+    ...options.view,
+    ...(isolation.sandboxUser === undefined ? {} : { user: isolation.sandboxUser }),
+    ...(perl === undefined ? {} : { remountPerl: perl }),
+  };
   const inner = hasMounts(isolation.mode)
     ? ['bash', '-c', PRELUDE, 'sandbox', ...preludeArgs(view, filteredCommand(isolation.seccomp, options.command))]
     : [...(isolation.seccomp ?? []), 'bash', '-c', options.command];

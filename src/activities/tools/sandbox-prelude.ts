@@ -18,8 +18,10 @@
  *    dir must then show that label in mountinfo, or the command does not run. With no
  *    hidden dir, each entry is its own mount(8);
  * 3. remount every inherited mount read-only (except /proc, /sys, /dev, and one our own
- *    mount covers at the same path, named directly or through symlinks). After the binds: a bind keeps the read-only flag
- *    of the mount it comes from, so a writable one is made while its source is writable;
+ *    mount covers at the same path, named directly or through symlinks), all in one perl
+ *    process where there is one (`m:<perl>`, readonly-remounts.ts). After the binds: a bind
+ *    keeps the read-only flag of the mount it comes from, so a writable one is made while
+ *    its source is writable;
  * 4. bind the protected git files (config, hooks, worktree pointers) read-only over
  *    themselves (a second table). Git replaces `config` by a rename, so another run of
  *    the same repository may swap it between the bind and the read-only remount:
@@ -45,14 +47,17 @@
  * never as root on the host.
  */
 import { IDMAPPED_BINDS_PROGRAM } from './idmapped-binds.js';
+import { READONLY_REMOUNTS_PROGRAM } from './readonly-remounts.js';
 
 export const PRELUDE = `
 set -eu
 IDMAPPED_BINDS='${IDMAPPED_BINDS_PROGRAM}'
-binds=(); modes=(); sources=(); hides=(); protects=(); uid=""; src=""
+READONLY_REMOUNTS='${READONLY_REMOUNTS_PROGRAM}'
+binds=(); modes=(); sources=(); hides=(); protects=(); uid=""; src=""; perl=""
 while [ "$#" -gt 0 ]; do
   case "$1" in
     u:*) uid="\${1#u:}"; py="\${uid#*:}"; uid="\${uid%%:*}" ;;
+    m:*) perl="\${1#m:}" ;;
     s:*) src="\${1#s:}" ;;
     w:*) binds+=("\${1#w:}"); modes+=(rw); sources+=("\${src:-\${1#w:}}"); src="" ;;
     r:*) binds+=("\${1#r:}"); modes+=(ro); sources+=("\${src:-\${1#r:}}"); src="" ;;
@@ -101,6 +106,12 @@ apply() {
     for i in "\${!tgts[@]}"; do mount "$@" -t "\${types[$i]}" -o "\${opts[$i]}" "\${srcs[$i]}" "\${tgts[$i]}"; done
   fi
 }
+# Every path given read-only: one perl for them all (readonly-remounts.ts), else one mount(8) each.
+readonly_all() {
+  [ "$#" -gt 0 ] || return 0
+  if [ -n "$perl" ] && "$perl" -e "$READONLY_REMOUNTS" "$@" 2>/dev/null; then return 0; fi
+  local q; for q in "$@"; do mount -o remount,bind,ro "$q" 2>/dev/null || true; done
+}
 for h in "\${hides[@]}"; do
   [ "$h" != "$scratch" ] && [ -d "$h" ] && ! under "$h" "\${hides[@]}" || continue
   entry "$label" "$h" tmpfs "$tmpfs"
@@ -126,11 +137,12 @@ for t in "$scratch" "\${tgts[@]}" "\${binds[@]}"; do
 done
 # Now every inherited mount read-only, but where one of ours covers it at the same path
 # (remounting that path would reach ours).
+ro=()
 for p in "\${points[@]}"; do
   [ -z "\${mine[$p]:-}" ] || continue
-  printf -v q '%b' "$p"
-  mount -o remount,bind,ro "$q" 2>/dev/null || true
+  printf -v q '%b' "$p"; ro+=("$q")
 done
+readonly_all "\${ro[@]}"
 # Every hide must be one of ours now (mountinfo, no process), or the command does not run.
 declare -A ours=()
 while read -r _ _ _ _ point rest; do
@@ -160,13 +172,15 @@ for i in "\${!binds[@]}"; do
 done
 # The kernel's knobs (/proc/sys: core_pattern, ...) and /sys with the cgroup hierarchies
 # (release_agent, ...) read-only; the command below holds no capability to undo it.
-mount --bind /proc/sys /proc/sys 2>/dev/null && mount -o remount,bind,ro /proc/sys 2>/dev/null || true
-for p in "\${sysfs[@]}"; do printf -v q '%b' "$p"; mount -o remount,bind,ro "$q" 2>/dev/null || true; done
+ro=(); ! mount --bind /proc/sys /proc/sys 2>/dev/null || ro+=(/proc/sys)
+for p in "\${sysfs[@]}"; do printf -v q '%b' "$p"; ro+=("$q"); done
+readonly_all "\${ro[@]}"
 if [ -w /proc/sys/kernel/core_pattern ]; then echo "sandbox: /proc/sys is writable" >&2; exit 32; fi
 for fd in "\${fds[@]}"; do exec {fd}<&-; done
 ip link set lo up 2>/dev/null || true
 cd "$here"; OLDPWD="$here" # the cd -P above must not show in the command's environment
-unset binds modes sources src hides protects fds here scratch srcs tgts types opts label points sysfs mine ours e q o t p idmapped tmpfs IDMAPPED_BINDS py
+unset binds modes sources src hides protects fds here scratch srcs tgts types opts label points sysfs mine ours e q o t p idmapped tmpfs IDMAPPED_BINDS py ro perl READONLY_REMOUNTS
+unset -f readonly_all
 trap 'kill -TERM -1 2>/dev/null; sleep 0.5; exit 143' TERM
 # No capability at all (bounding set empty, so not even a setuid binary regains one), and
 # no_new_privs: whatever uid the command runs as, it cannot mount, remount or load modules.
@@ -186,6 +200,8 @@ export interface SandboxOverlay {
 export interface SandboxView {
   /** The host uid (and gid) the command runs as, through idmapped binds; undefined: the caller's. */
   readonly user?: { readonly uid: number; readonly python: string };
+  /** The perl that makes the inherited mounts read-only in one process (readonly-remounts.ts). */
+  readonly remountPerl?: string;
   readonly writable: readonly string[];
   readonly readOnly: readonly string[];
   /** Binds of another directory than the one at the path (target ← source), writable unless `readOnly`. */
@@ -208,6 +224,7 @@ export function preludeArgs(view: SandboxView, command: string): string[] {
   const user = view.user === undefined ? [] : [`u:${view.user.uid}:${view.user.python}`];
   return [
     ...user,
+    ...(view.remountPerl === undefined ? [] : [`m:${view.remountPerl}`]),
     ...binds.flatMap((b) => b.args),
     ...view.hidden.map((d) => `h:${d}`),
     ...view.protectedPaths.map((p) => `p:${p}`),

@@ -106,6 +106,23 @@ test('commands hold no capability, cannot gain one, and see /proc/sys and the cg
   assert.match(result.content, /WORKTREE-OK/, 'the worktree stays writable');
 });
 
+test('every mount the sandbox inherited is read-only inside: /, /sys and each cgroup hierarchy', async (t) => {
+  const ctx = toolContext();
+  if (!enforcesFilesystem(await detectIsolation(() => undefined))) return t.skip('no mount namespace here');
+  const result = await runBash({ command: "awk '{ print $5, $6 }' /proc/self/mountinfo" }, ctx);
+  const options = new Map(
+    result.content
+      .split('\n')
+      .map((line) => line.trim().split(' '))
+      .filter((f) => f.length === 2)
+      .map(([point, opts]) => [point!, opts!]),
+  );
+  const inherited = ['/', '/sys/fs/cgroup', ...[...options.keys()].filter((p) => p.startsWith('/sys/fs/cgroup/'))];
+  for (const point of inherited.filter((p) => options.has(p)))
+    assert.match(options.get(point)!, /^ro\b/, `${point} is ${options.get(point)}`);
+  assert.ok(options.has('/'), result.content);
+});
+
 test('the repository git config and hooks are read-only for the agent; its own git works', async () => {
   const repo = await makeTempGitRepo();
   try {
