@@ -4,7 +4,7 @@
  * step K (Temporal reset, the Web UI, `issue-agent reset --to-step K`) gets the files of
  * step K back before step K+1 runs again: history and files agree.
  *
- * Not to be confused with the model step's turn checkpoint (activities/model/step-checkpoint.ts).
+ * Not to be confused with the model step's turn checkpoint (activities/model/step-state.ts).
  *
  * The refs are named from the Workflow ID (`<repo-id>/<agent>/issue-<n>`), never from the
  * run ID, so they stay the same across Temporal resets and retries:

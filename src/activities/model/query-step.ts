@@ -28,9 +28,16 @@ import {
 } from './llm-client.js';
 import { costUsd, DEFAULT_PRICES, priceFor, unknownModelNotice, type PriceTable } from './pricing.js';
 import { buildRequest, firstUserMessage } from './request-builder.js';
-import { stepKey, type StepCheckpoint } from './step-checkpoint.js';
 import { createTurnContext } from './turn-context.js';
-import { checkpoint, recordTurnUsage, restoreState, toUsage, type StepState } from './step-state.js';
+import {
+  checkpoint,
+  recordTurnUsage,
+  restoreState,
+  stepKey,
+  toUsage,
+  type StepCheckpoint,
+  type StepState,
+} from './step-state.js';
 import { decideOutcome } from './turn-outcome.js';
 import { stepToolContext } from './step-tool-context.js';
 import { withTranscript, writeTranscript } from './step-transcript.js';
