@@ -11,9 +11,8 @@ import { boundaryDepsFromEnv, type BoundaryDeps } from './deliver/run-boundary-h
 import type { IssueSourceFactory } from './issues/issue-source.js';
 import type { DefinitionSnapshots } from './definition-snapshot/definition-snapshots.js';
 import { createAnthropicLlmClient, preloadAnthropicSdk } from './model/anthropic-llm-client.js';
-import { createGovernedLlmClient } from './model/governed-llm-client.js';
 import type { LlmClient } from './model/llm-client.js';
-import { sharedRateGovernor } from './model/rate-governor.js';
+import { createGovernedLlmClient, sharedRateGovernor } from './model/rate-governor.js';
 import { redactorForEnv, type Redact } from './edge/secret-redactor.js';
 
 export interface ActivityDeps {

@@ -12,11 +12,13 @@
  *   observe(headers)                      feeds a response's (or a 429's) headers
  *   settle(estimated, actual)             corrects the token bucket by the real usage
  *
- * Waiters are served in arrival order (no starvation of large requests).
+ * Waiters are served in arrival order (no starvation of large requests). Every model request
+ * goes through it: `createGovernedLlmClient` wraps the worker's LlmClient.
  */
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { abortable, abortReason, defaultSleep } from './abortable-wait.js';
+import type { LlmClient, LlmRequest } from './llm-client.js';
 import { Bucket } from './token-bucket.js';
 import { headerGetter, num, tighter, windowOf, type ProviderWindow } from './rate-limit-headers.js';
 
@@ -65,13 +67,11 @@ function parseLimit(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) {
+    const expected = 'a positive number, or unset for no limit';
     throw new AgentError(
       FailureType.ConfigInvalid,
       `${name} must be a positive number (per minute), got ${JSON.stringify(raw)}`,
-      {
-        where: name,
-        expected: 'a positive number, or unset for no limit',
-      },
+      { where: name, expected },
     );
   }
   return value;
@@ -208,4 +208,42 @@ let shared: RateGovernor | undefined;
 export function sharedRateGovernor(env: Readonly<Record<string, string | undefined>> = process.env): RateGovernor {
   shared ??= createRateGovernor(rateLimitsFromEnv(env));
   return shared;
+}
+
+/** Without a retry-after, a 429 holds every caller this long. */
+export const DEFAULT_RATE_LIMIT_HOLD_MS = 2000;
+
+/** Input tokens of a request, estimated at 4 characters a token (counting exactly would cost a request). */
+export function estimateRequestTokens(request: LlmRequest): number {
+  const chars =
+    JSON.stringify(request.system).length +
+    JSON.stringify(request.messages).length +
+    JSON.stringify(request.tools).length +
+    (request.output_config ? JSON.stringify(request.output_config).length : 0);
+  return Math.ceil(chars / 4);
+}
+
+/** Asks the governor before each request; feeds it the reply's headers and real usage, and a 429's retry-after. */
+export function createGovernedLlmClient(llm: LlmClient, governor: RateGovernor): LlmClient {
+  return {
+    async createMessage(request, options) {
+      const estimated = estimateRequestTokens(request);
+      await governor.acquire({ estimatedTokens: estimated, signal: options.signal });
+      try {
+        const response = await llm.createMessage(request, options);
+        governor.observe(response.headers);
+        // What input-token limits count: uncached input and cache writes (cache reads are not counted).
+        governor.settle(estimated, response.usage.input_tokens + (response.usage.cache_creation_input_tokens ?? 0));
+        return response;
+      } catch (err) {
+        if (AgentError.isInstance(err) && err.code === FailureType.ModelRateLimited) {
+          const retryAfterMs = err.details?.['retryAfterMs'];
+          governor.holdFor(
+            typeof retryAfterMs === 'number' && retryAfterMs > 0 ? retryAfterMs : DEFAULT_RATE_LIMIT_HOLD_MS,
+          );
+        }
+        throw err;
+      }
+    },
+  };
 }

@@ -8,12 +8,13 @@ import assert from 'node:assert/strict';
 import { AgentError } from '../../../src/contracts/errors.js';
 import { FailureType } from '../../../src/contracts/failures.js';
 import {
+  createGovernedLlmClient,
   createRateGovernor,
+  estimateRequestTokens,
   rateLimitsFromEnv,
   sharedRateGovernor,
   type RateGovernorOptions,
 } from '../../../src/activities/model/rate-governor.js';
-import { createGovernedLlmClient, estimateRequestTokens } from '../../../src/activities/model/governed-llm-client.js';
 import type { LlmClient, LlmRequest } from '../../../src/activities/model/llm-client.js';
 
 /** A clock that only moves when the governor sleeps. */
