@@ -2,21 +2,27 @@
  * LlmClient on `@anthropic-ai/sdk`. SDK retries are off (maxRetries: 0): Temporal
  * owns retries, with the backoff our error mapping suggests. The one fault retried
  * here is an HTTP 200 with a malformed body (a few attempts, then a non-retryable
- * failure quoting a redacted excerpt). The environment is read only in the factory,
- * so the rest of the code never touches ANTHROPIC_* variables; credentials written
- * into ANTHROPIC_BASE_URL become a Basic auth header and never appear in a message.
+ * failure quoting a redacted excerpt): a proxy or a flaky gateway can answer 200 with
+ * HTML, a truncated body or JSON of another shape, a fault of the endpoint, not a bug
+ * of ours (which would end the run as INTERNAL_ERROR). The environment is read only in
+ * the factory, so the rest of the code never touches ANTHROPIC_* variables; credentials
+ * written into ANTHROPIC_BASE_URL become a Basic auth header and never appear in a message.
  * The SDK is imported on the first request (~250 ms of module loading a worker does not
- * need before it polls); `preloadAnthropicSdk` starts that import in the background.
- */
+ * need before it polls); `preloadAnthropicSdk` starts that import in the background. */
 import type Anthropic from '@anthropic-ai/sdk';
 import type * as AnthropicModule from '@anthropic-ai/sdk';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
-import { createRedactor, redactorForEnv, stripUserinfo, type Redact } from '../edge/secret-redactor.js';
+import {
+  createRedactor,
+  redactedExcerpt,
+  redactorForEnv,
+  stripUserinfo,
+  type Redact,
+} from '../edge/secret-redactor.js';
 import { defaultSleep } from './abortable-wait.js';
 import type { LlmClient, LlmRequest, LlmResponse } from './llm-client.js';
 import { toModelError } from './model-errors.js';
-import { parseMessageBody } from './response-shape.js';
 
 export interface AnthropicLlmOptions {
   readonly apiKey: string;
@@ -110,6 +116,48 @@ export function requestSignal(step: AbortSignal): { readonly signal: AbortSignal
   if (step.aborted) own.abort(step.reason);
   else step.addEventListener('abort', follow, { once: true });
   return { signal: own.signal, done: () => step.removeEventListener('abort', follow) };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What is wrong with the body; undefined when it is a usable message. */
+export function responseProblem(body: unknown): string | undefined {
+  if (!isRecord(body)) return 'the body is not a JSON object';
+  if (!Array.isArray(body['content'])) return '`content` is not an array';
+  for (const [i, block] of body['content'].entries()) {
+    if (!isRecord(block) || typeof block['type'] !== 'string') return `content[${i}] has no string \`type\``;
+    if (block['type'] === 'text' && typeof block['text'] !== 'string') return `content[${i}].text is not a string`;
+    if (block['type'] === 'tool_use' && (typeof block['id'] !== 'string' || typeof block['name'] !== 'string'))
+      return `content[${i}] is a tool_use without a string id and name`;
+  }
+  if (body['stop_reason'] !== null && typeof body['stop_reason'] !== 'string')
+    return '`stop_reason` is neither a string nor null';
+  const usage = body['usage'];
+  if (!isRecord(usage) || typeof usage['input_tokens'] !== 'number' || typeof usage['output_tokens'] !== 'number')
+    return '`usage` lacks numeric input_tokens/output_tokens';
+  return undefined;
+}
+
+/**
+ * Parses the raw body; a malformed one throws a retryable MODEL_RESPONSE_MALFORMED
+ * carrying a redacted, capped excerpt of what was received.
+ */
+export function parseMessageBody(raw: string, redact: Redact, endpoint: string): LlmResponse {
+  let body: unknown;
+  let problem: string | undefined;
+  try {
+    body = JSON.parse(raw);
+    problem = responseProblem(body);
+  } catch (error) {
+    problem = `the body is not JSON (${(error as Error).message})`;
+  }
+  if (problem === undefined) return body as LlmResponse;
+  const excerpt = redactedExcerpt(raw, redact, 300);
+  throw new AgentError(
+    FailureType.ModelResponseMalformed,
+    `the model endpoint ${endpoint} answered HTTP 200 with a malformed body: ${problem}; received: ${JSON.stringify(excerpt)}`,
+    { retryable: true, details: { problem, excerpt, bytes: raw.length } },
+  );
 }
 
 export function anthropicLlmClient(options: AnthropicLlmOptions): LlmClient {
