@@ -9,7 +9,7 @@
  * Two kinds of instance: `strictSchema` for the project's own schemas (agent.json,
  * steps_registry.json, workflow.json, .agent/config.json), where a keyword ajv does not
  * know is our mistake; `newAjv`/`newAjv2020` with lenient options for the schemas users
- * write (activities/model/structured-output.ts).
+ * write (activities/model/turn-outcome.ts).
  */
 import { createRequire } from 'node:module';
 import type * as AjvModule from 'ajv';

@@ -4,7 +4,7 @@ import {
   checkFinalAnswer,
   parseFinalAnswer,
   validateStructuredOutput,
-} from '../../../src/activities/model/structured-output.js';
+} from '../../../src/activities/model/turn-outcome.js';
 import { costUsd, priceFor } from '../../../src/activities/model/pricing.js';
 import { STEP_SCHEMA } from './step-fixtures.js';
 
