@@ -10,9 +10,8 @@ import { ContextStrategy, DEFAULT_CONTEXT_MANAGEMENT, type ContextManagement } f
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { LlmMessage, LlmRequest } from './llm-client.js';
 import { createMaskedPlaceholder } from './masked-placeholder.js';
-import { createCollapsedDigest } from './collapsed-digest.js';
 import { maskObservations, type MaskedView } from './observation-masking.js';
-import { collapseTurns } from './turn-collapse.js';
+import { collapseTurns, createCollapsedDigest } from './turn-collapse.js';
 import type { RequestShape } from './request-builder.js';
 
 export interface TurnContext {

@@ -8,9 +8,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createArtifactStore } from '../../../src/activities/artifacts/artifact-store.js';
-import { createCollapsedDigest } from '../../../src/activities/model/collapsed-digest.js';
 import type { LlmMessage } from '../../../src/activities/model/llm-client.js';
-import { collapseTurns, type DigestWriter } from '../../../src/activities/model/turn-collapse.js';
+import {
+  collapseTurns,
+  createCollapsedDigest,
+  type DigestWriter,
+} from '../../../src/activities/model/turn-collapse.js';
 import { viewRequest } from '../../../src/dev/model-server/request-view.js';
 import { tempDir } from './step-fixtures.js';
 
