@@ -29,8 +29,7 @@ import { prepareEnvironmentAndPreflight } from './prepare-environment-and-prefli
 import { createArtifactStore, validatorArtifactDir } from './artifacts/artifact-store.js';
 import { evaluateCustomVerdict } from './completion/custom-verdict.js';
 import { runStepRunner } from './runner/run-step-runner.js';
-import { toQueryStepRequest } from './step/step-request.js';
-import { createStepInputCache } from './step/step-input-cache.js';
+import { createStepInputCache, toQueryStepRequest } from './step/step-request.js';
 import { createDefinitionSnapshots } from './definition-snapshot/definition-snapshots.js';
 import { createSnapshotStore } from './definition-snapshot/snapshot-store.js';
 import type { ActivityDeps } from './deps.js';

@@ -3,7 +3,13 @@
  * prompt and schema itself, from the run's definition snapshot, so a definition edited
  * mid-run cannot change a running step. A person's answer to the step's question (the
  * `ask` tool) is quoted after the prompt, whichever it is.
+ *
+ * Resolved inputs (system prompt, step schema) are kept in the worker process, keyed by
+ * run and by the resolution input itself: a run resolves each once and every later step
+ * of it reuses the result, while another run (or an edited definition, which a new run
+ * loads) resolves afresh. Bounded: the oldest entries go first.
  */
+import { createHash } from 'node:crypto';
 import type {
   QueryStepInput,
   ResolvePromptInput,
@@ -14,11 +20,39 @@ import { withOperatorGuidance, withRetryAddendum } from '../../contracts/step-in
 import type { AnsweredQuestion } from '../../contracts/human-loop.js';
 import { HARNESS_TEMPLATES_DIR } from '../model/masked-placeholder.js';
 import { fill, readTemplate } from '../watch/comment-templates.js';
-import type { StepInputCache } from './step-input-cache.js';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { resolveC3lPrompt } from '../../definition/c3l/resolve-c3l-prompt.js';
 import { resolveStepSchema } from '../../definition/schema/resolve-step-schema.js';
+
+export interface StepInputCache {
+  /** The cached value for (scope, input), else `resolve(input)` (a failure is not cached). */
+  get<I, O>(scope: string, input: I, resolve: (input: I) => Promise<O>): Promise<O>;
+  readonly size: number;
+}
+
+export function createStepInputCache(maxEntries = 512): StepInputCache {
+  const entries = new Map<string, Promise<unknown>>();
+  return {
+    get<I, O>(scope: string, input: I, resolve: (input: I) => Promise<O>): Promise<O> {
+      const key = createHash('sha256').update(scope).update('\0').update(JSON.stringify(input)).digest('hex');
+      const hit = entries.get(key);
+      if (hit !== undefined) {
+        entries.delete(key);
+        entries.set(key, hit);
+        return hit as Promise<O>;
+      }
+      const value = resolve(input);
+      entries.set(key, value);
+      value.catch(() => entries.delete(key));
+      while (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+      return value;
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}
 
 /**
  * The step's conversation inputs. The prompt is the given text or the `stepPrompt`
