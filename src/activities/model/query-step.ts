@@ -1,11 +1,9 @@
 /**
  * One step's conversation with Claude: the tool-use loop, durable across activity
  * retries (checkpoint per turn), safe (tools confined by code), and accounted for
- * (usage, cost, budget checked before every call).
- *
- * Called by the queryStep activity, which passes Temporal's heartbeat, the previous
- * attempt's heartbeat details and the cancellation signal as `ctx`: this module does
- * not import @temporalio/activity.
+ * (usage, cost, budget checked before every call). Called by the queryStep activity,
+ * which passes Temporal's heartbeat, the previous attempt's heartbeat details and the
+ * cancellation signal as `ctx`: this module does not import @temporalio/activity.
  */
 import type { QueryStepRequest, QueryStepOutput } from '../../contracts/activities.js';
 import { AgentError } from '../../contracts/errors.js';
@@ -18,7 +16,6 @@ import { stepTools, toToolResultBlock } from '../tools/tool-dispatcher.js';
 import { defaultLog, ToolName, type LogFn, type ToolLimits } from '../tools/tool-types.js';
 import { checkAsk } from '../tools/ask-tool.js';
 import type { AskedQuestion } from '../../contracts/human-loop.js';
-import { assertWithinBudget, estimateTokens } from './budget-guard.js';
 import {
   textOf,
   type LlmClient,
@@ -26,7 +23,15 @@ import {
   type LlmResponse,
   type LlmToolDefinition,
 } from './llm-client.js';
-import { costUsd, DEFAULT_PRICES, priceFor, unknownModelNotice, type PriceTable } from './pricing.js';
+import {
+  assertWithinBudget,
+  costUsd,
+  DEFAULT_PRICES,
+  estimateTokens,
+  priceFor,
+  unknownModelNotice,
+  type PriceTable,
+} from './pricing.js';
 import { buildRequest, firstUserMessage } from './request-builder.js';
 import { createTurnContext } from './turn-context.js';
 import {

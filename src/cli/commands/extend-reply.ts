@@ -35,7 +35,7 @@ async function liveProgress(cli: CliTemporal, workflowId: string, verb: string):
   return cli.client.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(progressQuery));
 }
 
-/** Which limit stopped the run, from the pause's reason (budget-guard.ts, run-state.ts word them). PURE. */
+/** Which limit stopped the run, from the pause's reason (pricing.ts's budget check, run-state.ts word them). PURE. */
 export function boundLimit(reason: string): 'usd' | 'tokens' | undefined {
   if (/\btokens?\b/i.test(reason)) return 'tokens';
   if (/\bUSD\b|\bcost\b/i.test(reason)) return 'usd';

@@ -61,7 +61,7 @@ export async function awaitBudget(session: RunSession): Promise<IterationOutcome
 function blockedAtHardLimit(session: RunSession): boolean {
   const { hardMaxUsd } = session.state.budget;
   const limit = usdLimit(session.state.budget);
-  // budget-guard.ts words a USD stop "USD budget exhausted".
+  // pricing.ts (the budget check) words a USD stop "USD budget exhausted".
   return (
     hardMaxUsd !== undefined &&
     limit !== undefined &&
