@@ -7,6 +7,11 @@
 // well). Every file is independent: each starts its own Temporal dev server on a free
 // port, uses its own temp dirs and task queues. The slow directories start first, so the
 // last files to finish are short ones. TEST_CONCURRENCY=1 runs them one at a time.
+//
+// The workflow bundle is built (or found, kept by content) once, before the files start,
+// and its path passed to every test process and every worker they start
+// (ISSUE_AGENT_WORKFLOW_BUNDLE; test/helpers/workflow-bundle-cache.ts): webpack then runs
+// at most once per change of src/, not in every worker child.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -42,6 +47,12 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
   );
   process.exit(2);
 }
+const bundle = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/workflow-bundle-cache.ts'], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const bundlePath = bundle.status === 0 ? bundle.stdout.trim() : '';
+if (bundlePath === '') console.error('# no workflow bundle kept for the suite: each worker bundles its own');
 const result = spawnSync(
   process.execPath,
   [
@@ -61,6 +72,6 @@ const result = spawnSync(
     ...flags,
     ...files,
   ],
-  { stdio: 'inherit' },
+  { stdio: 'inherit', env: { ...process.env, ...(bundlePath ? { ISSUE_AGENT_WORKFLOW_BUNDLE: bundlePath } : {}) } },
 );
 process.exit(result.status ?? 1);

@@ -2,7 +2,10 @@
  * Where the worker gets the workflow code. Under tsx (src/) the TypeScript sources
  * are bundled at start; from the compiled package (dist/) the JavaScript is bundled,
  * or the bundle prebuilt by `npm run build` (dist/workflow-bundle.js) is loaded as is,
- * which saves the seconds webpack takes at every start.
+ * which saves the seconds webpack takes at every start. Under tsx, a bundle of these very
+ * sources may be handed in by path (ISSUE_AGENT_WORKFLOW_BUNDLE): the test runner builds
+ * one per content of src/ (test/helpers/workflow-bundle-cache.ts) for every worker the suite
+ * starts, instead of webpack running in each of them.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,11 +22,15 @@ export type WorkflowSource = { readonly workflowsPath: string } | { readonly wor
 
 /**
  * The prebuilt bundle when running compiled and no plugin needs to add workflow
- * interceptors to the bundle (tracing does); otherwise the path to bundle now.
+ * interceptors to the bundle (tracing does); under tsx, ISSUE_AGENT_WORKFLOW_BUNDLE's on
+ * the same condition; otherwise the path to bundle now.
  */
-export function workflowSource(options: { readonly pluginsChangeBundle: boolean }): WorkflowSource {
-  if (COMPILED && !options.pluginsChangeBundle && existsSync(PREBUILT_BUNDLE_PATH)) {
-    return { workflowBundle: { codePath: PREBUILT_BUNDLE_PATH } };
-  }
+export function workflowSource(
+  options: { readonly pluginsChangeBundle: boolean },
+  env: NodeJS.ProcessEnv = process.env,
+): WorkflowSource {
+  if (options.pluginsChangeBundle) return { workflowsPath: WORKFLOWS_PATH };
+  const prebuilt = COMPILED ? PREBUILT_BUNDLE_PATH : env.ISSUE_AGENT_WORKFLOW_BUNDLE;
+  if (prebuilt && existsSync(prebuilt)) return { workflowBundle: { codePath: prebuilt } };
   return { workflowsPath: WORKFLOWS_PATH };
 }

@@ -1,17 +1,18 @@
 /**
  * The real Temporal dev server for tests: TestWorkflowEnvironment.createLocal on the
  * project's own CLI binary (never the download path), with our search attributes,
- * and the workflow bundle built once per test process.
+ * and the workflow bundle, read once per test process from the bundles kept by content
+ * (workflow-bundle-cache.ts: built only when the sources changed).
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { WorkflowBundle } from '@temporalio/worker';
 import { resolveTemporalCliPath } from '../../src/host/temporal/temporal-cli.js';
 import { RUN_SEARCH_ATTRIBUTES } from '../../src/workflows/run/search-attributes.js';
 import { PIPELINE_SEARCH_ATTRIBUTES } from '../../src/workflows/pipeline/pipeline-search-attributes.js';
-import { WORKFLOWS_PATH } from '../../src/worker/create-run-worker.js';
+import { cachedWorkflowBundle } from './workflow-bundle-cache.js';
 
 let envPromise: Promise<TestWorkflowEnvironment> | undefined;
-let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
+let bundlePromise: Promise<WorkflowBundle> | undefined;
 
 export function testEnv(): Promise<TestWorkflowEnvironment> {
   envPromise ??= TestWorkflowEnvironment.createLocal({
@@ -37,11 +38,8 @@ export function bareTestEnv(): Promise<TestWorkflowEnvironment> {
   });
 }
 
-export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundlePromise ??= bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never,
-  });
+export function workflowBundle(): Promise<WorkflowBundle> {
+  bundlePromise ??= cachedWorkflowBundle().then(({ code }) => ({ code }));
   return bundlePromise;
 }
 
