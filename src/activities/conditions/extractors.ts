@@ -10,7 +10,7 @@ import type { JsonValue } from '../../contracts/json.js';
 import { parseChangedFiles, parseStagedFiles, parseUnstagedFiles, parseUntrackedFiles } from './parse-git-status.js';
 import { parseFormatOutput } from './parse-format-output.js';
 import { lintFiles, parseLintErrors } from './parse-lint-errors.js';
-import { capExcerpts } from './test-reports/failed-test.js';
+import { capExcerpts } from '../../definition/ecosystems/test-runners/failed-test.js';
 import { parseTestFailures, type TestReports } from './test-reports/parse-test-failures.js';
 import { parseTypeErrors, typeErrorFiles } from './parse-type-errors.js';
 import { stripAnsi } from './strip-ansi.js';

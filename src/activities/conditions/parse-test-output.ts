@@ -5,9 +5,9 @@
  * failure its excerpt); this keeps `{ name, file }` for callers that only need names.
  */
 import { parseTestFailures } from './test-reports/parse-test-failures.js';
-import type { FailedTest } from './test-reports/failed-test.js';
+import type { FailedTest } from '../../definition/ecosystems/test-runners/failed-test.js';
 
-export type { FailedTest } from './test-reports/failed-test.js';
+export type { FailedTest } from '../../definition/ecosystems/test-runners/failed-test.js';
 
 export function parseTestOutput(output: string): FailedTest[] {
   return parseTestFailures(output).map((t) =>

@@ -5,7 +5,7 @@
  * the Web UI, so they are short and free of colour codes.
  */
 import { stripAnsi } from './strip-ansi.js';
-import type { FailedTest } from './test-reports/failed-test.js';
+import type { FailedTest } from '../../definition/ecosystems/test-runners/failed-test.js';
 
 const MAX_LINE = 200;
 

@@ -22,7 +22,7 @@
  */
 import { firstMeaningfulLine } from '../conditions/summarize.js';
 import { parseTestFailures, testFailures, type TestReports } from '../conditions/test-reports/parse-test-failures.js';
-import type { FailedTest } from '../conditions/test-reports/failed-test.js';
+import type { FailedTest } from '../../definition/ecosystems/test-runners/failed-test.js';
 import { environmentProblem, unrecoverableReason } from '../conditions/unrecoverable.js';
 import { couldNotRun, type Remedy } from './could-not-run.js';
 import { findSign, MISSING_DEPENDENCY } from './crash-signs.js';

@@ -8,6 +8,11 @@ import { detectCBuild } from '../repo-config/c-build-commands.js';
 import { Ecosystem } from '../../contracts/environment.js';
 import { detectCMake } from './cmake-setup.js';
 import { EcosystemId, type EcosystemModule } from './ecosystem.js';
+import { AUTOMAKE } from './test-runners/automake.js';
+import { C_BUILD_ERRORS } from './test-runners/c-build-errors.js';
+import { CTEST } from './test-runners/ctest.js';
+import { GOOGLETEST } from './test-runners/gtest.js';
+import { UNITY } from './test-runners/unity.js';
 
 export const C_BUILD_ECOSYSTEM: EcosystemModule = {
   id: EcosystemId.CBuild,
@@ -21,4 +26,6 @@ export const C_BUILD_ECOSYSTEM: EcosystemModule = {
     const c = await detectCBuild(dir);
     return c === undefined ? undefined : { commands: { test: c.test }, reasons: [`test: ${c.test} (${c.reason})`] };
   },
+  // GoogleTest and Unity run under CTest or `make test`; a build that fails first names its files.
+  testRunners: [CTEST, GOOGLETEST, UNITY, AUTOMAKE, C_BUILD_ERRORS],
 };

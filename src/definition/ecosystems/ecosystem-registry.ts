@@ -2,7 +2,7 @@
  * Every ecosystem the harness knows, in detection order: the first whose files call for a
  * test command gives it (Node before a C build that wraps it, Maven and Gradle before a
  * stray Python file, nox only when nothing else found one), and unrecoverable patterns
- * are checked in this order. Keyed by id so the compiler lists an id without a module.
+ * are checked in this order. Setups and test reports have orders of their own. Keyed by id so the compiler lists an id without a module.
  */
 import { C_BUILD_ECOSYSTEM } from './c-build-ecosystem.js';
 import type { EcosystemId, EcosystemModule } from './ecosystem.js';
@@ -13,6 +13,7 @@ import { NODE_ECOSYSTEM } from './node-ecosystem.js';
 import { NOX_ECOSYSTEM } from './nox-ecosystem.js';
 import { PYTHON_ECOSYSTEM } from './python-ecosystem.js';
 import { RUST_ECOSYSTEM } from './rust-ecosystem.js';
+import type { TestRunner } from './test-runners/test-runner.js';
 
 const BY_ID = {
   node: NODE_ECOSYSTEM,
@@ -44,6 +45,26 @@ const SETUP_ORDER = [
 ] as const satisfies readonly EcosystemId[];
 
 export const ECOSYSTEMS_IN_SETUP_ORDER: readonly EcosystemModule[] = SETUP_ORDER.map((id) => BY_ID[id]);
+
+/**
+ * The order a test run's output and reports are read in (activities/conditions/test-reports/):
+ * failures are listed in it, so the JavaScript runners' come first and a C build's last.
+ */
+const REPORT_ORDER = [
+  'node',
+  'python',
+  'go',
+  'rust',
+  'maven',
+  'gradle',
+  'c-build',
+  'nox',
+] as const satisfies readonly EcosystemId[];
+
+export const ECOSYSTEMS_IN_REPORT_ORDER: readonly EcosystemModule[] = REPORT_ORDER.map((id) => BY_ID[id]);
+
+/** Every test runner an ecosystem owns, in report order. */
+export const TEST_RUNNERS: readonly TestRunner[] = ECOSYSTEMS_IN_REPORT_ORDER.flatMap((e) => e.testRunners ?? []);
 
 /** What the environment report says when no ecosystem's setup applies. */
 export const NOTHING_DETECTED =

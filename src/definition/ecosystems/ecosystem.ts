@@ -2,7 +2,7 @@
  * What the harness knows of one ecosystem, gathered in one descriptor so that adding an
  * ecosystem is one module, its test and its doc page: the shared machinery (test-command
  * detection, the configured setup's inputs, unrecoverable output, detected setups, the
- * sandbox's view of a fetched tool) iterates the registry (ecosystem-registry.ts) and
+ * sandbox's view of a fetched tool, reading a test run's output and reports) iterates the registry (ecosystem-registry.ts) and
  * names no ecosystem. It sits on the definition floor so that repo-config detection and
  * every activity may import it; nothing in it runs a process.
  */
@@ -12,6 +12,7 @@ import type { CacheLayout, WorktreeLayout } from '../../contracts/environment-di
 import type { Ecosystem } from '../../contracts/environment.js';
 import type { CouldNotRunSign } from './could-not-run-sign.js';
 import type { RepoCommands } from '../../contracts/repo-config.js';
+import type { TestRunner } from './test-runners/test-runner.js';
 
 /** Closed set: one id per registry entry (the registry test checks each appears once). */
 export const EcosystemId = {
@@ -156,6 +157,11 @@ export interface EcosystemModule {
   ) => Promise<EcosystemSetup | undefined>;
   /** What the sandbox sees when `commands.setup` replaces detection (Maven's local repository). */
   readonly configuredSandbox?: (dir: string, caches: CacheLayout) => Promise<SandboxView | undefined>;
+  /**
+   * The test runners whose output and reports it reads (test-runners/), in the order their
+   * failures are listed; the registry reads them in its report order.
+   */
+  readonly testRunners?: readonly TestRunner[];
 }
 
 /** A file of the repository, or undefined when it cannot be read. */

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
 import { EcosystemId, type EcosystemModule } from './ecosystem.js';
 import { detectGo } from './go-setup.js';
+import { GO_TEST } from './test-runners/go-test.js';
 
 export const GO_ECOSYSTEM: EcosystemModule = {
   id: EcosystemId.Go,
@@ -52,4 +53,5 @@ export const GO_ECOSYSTEM: EcosystemModule = {
       reason: 'go cannot find the module (no go.mod here); fix the validator command or its directory',
     },
   ],
+  testRunners: [GO_TEST],
 };

@@ -11,6 +11,7 @@ import { Ecosystem } from '../../contracts/environment.js';
 import { EcosystemId, readRepoFile, type EcosystemModule, type SandboxView } from './ecosystem.js';
 import { Remedy } from './could-not-run-sign.js';
 import { detectMaven } from './maven-setup.js';
+import { JAVAC, SUREFIRE } from './test-runners/surefire.js';
 
 const mavenView = (caches: CacheLayout): SandboxView => ({
   env: { MAVEN_OPTS: `-Dmaven.repo.local=${caches.mavenRepo}`, MAVEN_USER_HOME: caches.maven },
@@ -49,4 +50,5 @@ export const MAVEN_ECOSYSTEM: EcosystemModule = {
       reasons: [`test: ${test} (${maven.why}; offline from what setup resolved, every module to the end)`],
     };
   },
+  testRunners: [JAVAC, SUREFIRE],
 };

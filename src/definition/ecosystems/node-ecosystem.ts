@@ -21,6 +21,9 @@ import {
 } from './ecosystem.js';
 import { Remedy } from './could-not-run-sign.js';
 import { detectNode, NODE_LOCKFILES } from './node-setup.js';
+import { JEST, VITEST } from './test-runners/jest-vitest.js';
+import { MOCHA } from './test-runners/mocha.js';
+import { NODE_TEST } from './test-runners/node-test.js';
 
 async function packageManager(dir: string): Promise<{ pm: string; lockfile: string } | undefined> {
   for (const [lockfile, pm] of NODE_LOCKFILES) if ((await read(dir, lockfile)) !== undefined) return { pm, lockfile };
@@ -156,4 +159,5 @@ export const NODE_ECOSYSTEM: EcosystemModule = {
     },
     { match: /\bMissing script: "?[^"\s]+"?/, reason: 'the package has no such script; fix the validator command' },
   ],
+  testRunners: [NODE_TEST, VITEST, JEST, MOCHA],
 };

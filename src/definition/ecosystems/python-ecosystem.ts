@@ -20,6 +20,7 @@ import {
 import { Remedy } from './could-not-run-sign.js';
 import { PythonManager } from './python-manager.js';
 import { detectPython, type PythonPlan } from './python-setup.js';
+import { PYTEST } from './test-runners/pytest.js';
 
 /** uv in the sandbox: the venv setup synced is used as it is (no sync, no download, no cache write). */
 export const UV_OFFLINE_ENV = {
@@ -124,4 +125,5 @@ export const PYTHON_ECOSYSTEM: EcosystemModule = {
         'the test runner rejects its arguments (a plugin not installed?); install it or fix the validator command',
     },
   ],
+  testRunners: [PYTEST],
 };

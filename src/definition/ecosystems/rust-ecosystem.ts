@@ -6,6 +6,7 @@
 import { cargoTestCommand } from '../repo-config/cargo-test-command.js';
 import { Ecosystem } from '../../contracts/environment.js';
 import { EcosystemId, readRepoFile, type EcosystemModule } from './ecosystem.js';
+import { CARGO_TEST } from './test-runners/cargo-test.js';
 
 export const RUST_ECOSYSTEM: EcosystemModule = {
   id: EcosystemId.Rust,
@@ -47,4 +48,5 @@ export const RUST_ECOSYSTEM: EcosystemModule = {
       reason: 'cargo has no such subcommand; install it or fix the validator command',
     },
   ],
+  testRunners: [CARGO_TEST],
 };

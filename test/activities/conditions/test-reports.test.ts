@@ -4,8 +4,8 @@ import {
   parseTestFailures,
   testFailures,
 } from '../../../src/activities/conditions/test-reports/parse-test-failures.js';
-import { parseJUnitXml } from '../../../src/activities/conditions/test-reports/junit-xml.js';
-import { capExcerpts } from '../../../src/activities/conditions/test-reports/failed-test.js';
+import { parseJUnitXml } from '../../../src/definition/ecosystems/test-runners/pytest-junit.js';
+import { capExcerpts } from '../../../src/definition/ecosystems/test-runners/failed-test.js';
 import { reportEnv } from '../../../src/activities/conditions/test-reports/report-files.js';
 import { fixture } from './fixtures.js';
 

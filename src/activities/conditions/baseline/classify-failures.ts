@@ -19,7 +19,7 @@
  * blocks as it would without a baseline.
  */
 import { BaselineMode } from '../../../contracts/definition.js';
-import type { FailedTest } from '../test-reports/failed-test.js';
+import type { FailedTest } from '../../../definition/ecosystems/test-runners/failed-test.js';
 import { namedByIssue, sameFile, testFile } from './named-by-issue.js';
 
 export interface Baseline {

@@ -15,7 +15,7 @@ import { UNCLASSIFIED_PATTERN, type PreExistingClaim } from '../../../contracts/
 import type { CommandRunner } from '../../process/command-runner.js';
 import { git } from '../../workspace/git/git.js';
 import { baseCommit } from '../base-commit.js';
-import { capExcerpts, type FailedTest } from '../test-reports/failed-test.js';
+import { capExcerpts, type FailedTest } from '../../../definition/ecosystems/test-runners/failed-test.js';
 import { baselineFailures } from './baseline-run.js';
 import { classifyFailures } from './classify-failures.js';
 import { matchClaims, type AccountedFailure } from './match-claims.js';

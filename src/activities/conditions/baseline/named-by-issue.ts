@@ -24,7 +24,7 @@
  * (`returns the sum`) matches in any case. A file name matches the same way, so
  * `test_six.py` is not named by `test_six.pyc` or `my-test_six.py`.
  */
-import type { FailedTest } from '../test-reports/failed-test.js';
+import type { FailedTest } from '../../../definition/ecosystems/test-runners/failed-test.js';
 
 export interface IssueMention {
   /** The name or file the issue wrote. */

@@ -16,7 +16,7 @@
 import type { Dirent } from 'node:fs';
 import { listDir as list, readRecentReports } from './recent-report-files.js';
 import path from 'node:path';
-import { isCTestJUnit } from './ctest-junit.js';
+import { isCTestJUnit } from '../../../definition/ecosystems/test-runners/ctest-junit.js';
 
 const MAX_DEPTH = 3;
 const MAX_DIRS = 500;

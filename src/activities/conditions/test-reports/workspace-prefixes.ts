@@ -10,7 +10,7 @@
  * `AssertionError [ERR_ASSERTION]: …` also looks like `<word> <word>: …`.
  */
 import path from 'node:path';
-import type { FailedTest } from './failed-test.js';
+import type { FailedTest } from '../../../definition/ecosystems/test-runners/failed-test.js';
 
 export interface OutputPart {
   /** The package directory pnpm printed (`packages/beta`); unset for unprefixed lines. */

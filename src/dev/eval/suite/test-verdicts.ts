@@ -10,7 +10,7 @@
  * every failure it had: exit 0, or failures named and nothing failed to load. Anything
  * less is not a pass: a test that did not run, or whose file did not load, has not passed.
  */
-import type { FailedTest } from '../../../activities/conditions/test-reports/failed-test.js';
+import type { FailedTest } from '../../../definition/ecosystems/test-runners/failed-test.js';
 import { testNames } from '../../../activities/conditions/baseline/named-by-issue.js';
 import { testDeclaration } from '../../../activities/conditions/integrity/weakening-rules.js';
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { parseTestFailures } from '../../../../src/activities/conditions/test-reports/parse-test-failures.js';
 import { ctestReports } from '../../../../src/activities/conditions/test-reports/ctest-report-files.js';
-import { passedInCTestJUnit } from '../../../../src/activities/conditions/test-reports/ctest-junit.js';
+import { passedInCTestJUnit } from '../../../../src/definition/ecosystems/test-runners/ctest-junit.js';
 import { passedTests } from '../../../../src/activities/conditions/test-reports/passed-tests.js';
 import { fixture } from '../fixtures.js';
 

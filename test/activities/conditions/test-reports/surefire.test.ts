@@ -16,7 +16,7 @@ import {
   testFailures,
 } from '../../../../src/activities/conditions/test-reports/parse-test-failures.js';
 import { surefireReports } from '../../../../src/activities/conditions/test-reports/surefire-report-files.js';
-import { passedInSurefireXml } from '../../../../src/activities/conditions/test-reports/surefire-xml.js';
+import { passedInSurefireXml } from '../../../../src/definition/ecosystems/test-runners/surefire-xml.js';
 import { fixture } from '../fixtures.js';
 
 const REPORTS = fileURLToPath(new URL('../../../fixtures/validator-output/surefire-reports/', import.meta.url));

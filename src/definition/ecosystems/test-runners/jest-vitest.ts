@@ -12,6 +12,24 @@
  * could not load at all reports `● Test suite failed to run`.
  */
 import { failedTest, isStackLine, type FailedTest } from './failed-test.js';
+import { specTree } from './spec-tree.js';
+import { summed } from './summary-counts.js';
+import type { TestRunner } from './test-runner.js';
+
+export const VITEST: TestRunner = {
+  name: 'vitest',
+  failures: (lines) => vitest(lines),
+  // ` Tests  2 failed | 28 passed | 1 skipped (31)`, or `Tests  no tests`.
+  count: (lines) => summed(lines, /^\s*Tests\s{2,}(.+?)\s*(?:\(\d+\))?\s*$/),
+};
+
+export const JEST: TestRunner = {
+  name: 'jest',
+  failures: (lines) => jest(lines),
+  // `Tests:       2 failed, 28 passed, 30 total`.
+  count: (lines) => summed(lines, /^Tests:\s+(.+)$/),
+  passed: jestPassed,
+};
 
 export function vitest(lines: readonly string[]): FailedTest[] {
   const recaps: FailedTest[] = [];
@@ -70,6 +88,23 @@ function blockExcerpt(lines: readonly string[], index: number): string[] {
     if (/^\s*(>\s*)?\d+\s*\|/.test(l) || isStackLine(l) || /^\s*●\s/.test(l) || /^\s*(FAIL|PASS)\s/.test(l)) break;
     if (/^(Test Suites|Tests):/.test(l)) break;
     out.push(l);
+  }
+  return out;
+}
+
+/** `--verbose` output: per file, after `PASS file`/`FAIL file`, the tree up to a blank line or the next file: `suite › title`. */
+function jestPassed(lines: readonly string[]): string[] {
+  if (!lines.some((l) => /^Tests:\s+/.test(l))) return [];
+  const out: string[] = [];
+  let block: string[] | undefined;
+  for (const line of [...lines, '']) {
+    if (/^\s*(PASS|FAIL)\s+\S/.test(line)) {
+      if (block) out.push(...specTree(block, ' › '));
+      block = [];
+    } else if (block && (/^\s*●/.test(line) || /^Test Suites:/.test(line))) {
+      out.push(...specTree(block, ' › '));
+      block = undefined;
+    } else block?.push(line);
   }
   return out;
 }

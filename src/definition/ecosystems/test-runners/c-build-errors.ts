@@ -16,6 +16,13 @@
  * or the directory make first entered.
  */
 import { failedTest, type FailedTest } from './failed-test.js';
+import type { TestRunner } from './test-runner.js';
+
+/** The compiler and linker of a C or C++ build: not a test runner, but what stops one from running. */
+export const C_BUILD_ERRORS: TestRunner = {
+  name: 'C/C++ compiler and linker',
+  failures: (lines) => cBuildErrors(lines),
+};
 
 const SOURCE = String.raw`\.(?:c|cc|cpp|cxx|c\+\+|C|h|hh|hpp|hxx|h\+\+|ipp|inl|tcc|m|mm|cu)`;
 /** 1 file, 2 line, 3 `fatal ` or nothing, 4 message. */

@@ -6,6 +6,16 @@
  * the retry prompt should name the tests to fix, not their containers. PURE.
  */
 import { failedTest, isStackLine, type FailedTest } from './failed-test.js';
+import type { TestRunner } from './test-runner.js';
+
+type Lines = readonly string[];
+
+export const NODE_TEST: TestRunner = {
+  name: 'node:test',
+  failures: (lines) => [...nodeTap(lines), ...nodeSpec(lines)],
+  count: tapTotals,
+  passed: (lines) => [...tapPassed(lines), ...specPassed(lines)],
+};
 
 export function nodeTap(lines: readonly string[]): FailedTest[] {
   const out: FailedTest[] = [];
@@ -87,4 +97,28 @@ function specExcerpt(lines: readonly string[], index: number, indent: number): s
 
 function unescapeTap(name: string): string {
   return name.replace(/\\#/g, '#').replace(/\\\\/g, '\\');
+}
+
+/** TAP `# pass 28` / `# fail 2`, the spec reporter's `ℹ pass 28`. */
+function tapTotals(lines: Lines): number | undefined {
+  let total: number | undefined;
+  for (const l of lines) {
+    const m = /^(?:#|ℹ) (pass|fail) (\d+)$/.exec(l);
+    if (m) total = (total ?? 0) + Number(m[2]);
+  }
+  return total;
+}
+
+/** TAP `ok N - name`: the test's own name. */
+const tapPassed = (lines: Lines): string[] =>
+  lines
+    .map((l) => /^\s*ok \d+ - (.+?)\s*$/.exec(l)?.[1])
+    .filter((n): n is string => n !== undefined && !/\s#\s*(SKIP|TODO)\b/i.test(n));
+
+/** The spec reporter's `✔ name` (not in mocha's output, whose summary says `N passing`). */
+function specPassed(lines: Lines): string[] {
+  if (lines.some((l) => /^\s*\d+ passing\b/.test(l))) return [];
+  return lines
+    .map((l) => /^\s*✔ (.+?)(?: \([\d.]+m?s\))?\s*$/.exec(l)?.[1])
+    .filter((n): n is string => n !== undefined);
 }

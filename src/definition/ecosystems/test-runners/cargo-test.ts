@@ -14,6 +14,18 @@
  * `cargo test --workspace`, the member crate's: `crates/beta/tests/api.rs`).
  */
 import { failedTest, type FailedTest } from './failed-test.js';
+import { summed } from './summary-counts.js';
+import type { TestRunner } from './test-runner.js';
+
+export const CARGO_TEST: TestRunner = {
+  name: 'cargo test',
+  failures: (lines) => cargoTest(lines),
+  // Per test binary: `test result: ok. 28 passed; 2 failed; 1 ignored; …`.
+  count: (lines) => summed(lines, /^test result: \w+\. (.+)$/),
+  // `test mod::name ... ok`.
+  passed: (lines) =>
+    lines.map((l) => /^test (.+?) \.\.\. ok\s*$/.exec(l)?.[1]).filter((n): n is string => n !== undefined),
+};
 
 export function cargoTest(lines: readonly string[]): FailedTest[] {
   return [...binaries(lines).flatMap(binaryFailures), ...compileFailures(lines)];

@@ -16,6 +16,9 @@
  */
 import { readCTestConsole } from './ctest-console.js';
 import { failedTest, type FailedTest } from './failed-test.js';
+import type { TestRunner } from './test-runner.js';
+
+export const UNITY: TestRunner = { name: 'Unity', failures: (lines) => unity(lines) };
 
 /** 1 file, 2 line, 3 test function, 4 the message. */
 const RESULT = /^(\S.*?):(\d+):(\w+):FAIL(?::\s*(.*?))?\s*$/;

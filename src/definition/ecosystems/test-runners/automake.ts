@@ -22,6 +22,14 @@
  * what the driver printed just before the result line (a crash) and the log to read.
  */
 import { failedTest, type FailedTest } from './failed-test.js';
+import type { TestRunner } from './test-runner.js';
+
+export const AUTOMAKE: TestRunner = {
+  name: 'Automake',
+  failures: (lines) => automake(lines),
+  // `# TOTAL: 5` … `# SKIP: 1`.
+  count: automakeTotals,
+};
 
 const RESULT = /^(FAIL|ERROR|XPASS): (\S.*?)\s*$/;
 const SUMMARY_TOTAL = /^# TOTAL: +\d+\s*$/;
@@ -71,4 +79,13 @@ function logSections(lines: readonly string[]): Map<string, string[]> {
 /** `./test-driver: line 112:  6568 Segmentation fault      "$@" >> …` → `Segmentation fault`. */
 function driverNote(line: string): string {
   return /^\S+: line \d+: +\d+ (.+?)\s{2,}/.exec(line)?.[1] ?? line;
+}
+
+function automakeTotals(lines: readonly string[]): number | undefined {
+  let total: number | undefined;
+  for (const l of lines) {
+    const m = /^# (TOTAL|SKIP):\s+(\d+)$/.exec(l);
+    if (m) total = (total ?? 0) + (m[1] === 'TOTAL' ? Number(m[2]) : -Number(m[2]));
+  }
+  return total;
 }

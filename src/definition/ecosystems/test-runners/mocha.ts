@@ -16,6 +16,17 @@
  * not failures to report twice. PURE.
  */
 import { failedTest, isStackLine, type FailedTest } from './failed-test.js';
+import { specTree } from './spec-tree.js';
+import { summed } from './summary-counts.js';
+import type { TestRunner } from './test-runner.js';
+
+export const MOCHA: TestRunner = {
+  name: 'mocha',
+  failures: (lines) => mocha(lines),
+  // `  28 passing (12ms)` and `  2 failing`.
+  count: (lines) => summed(lines, /^\s*(\d+ (?:passing|failing))\b/),
+  passed: mochaPassed,
+};
 
 const HEADER = /^\s+(\d+)\) (.+?)\s*$/;
 
@@ -54,4 +65,10 @@ function fileOf(body: readonly string[]): string | undefined {
     if (file && !file.startsWith('node:') && !file.includes('node_modules/')) return file;
   }
   return undefined;
+}
+
+/** The spec reporter's `✓ title` under its suites, up to `N passing`: the full title, joined by spaces, as the recap names it. */
+function mochaPassed(lines: readonly string[]): string[] {
+  const end = lines.findIndex((l) => /^\s*\d+ passing\b/.test(l));
+  return end === -1 ? [] : specTree(lines.slice(0, end), ' ');
 }

@@ -1,14 +1,8 @@
 /**
- * Failed tests from a JUnit XML report (pytest's `--junitxml`, written with
- * `junit_family=xunit1` so each testcase carries its `file`). PURE.
- *
- * Hand-written rather than a dependency: no XML parser is in the lockfile, and what is
- * read is one element shape, `<testcase classname name file line>` holding `<failure
- * message>` or `<error message>` text, from a file pytest wrote a moment ago. The reader
- * handles attributes in either quote, self-closing testcases, the five named entities,
- * numeric references and CDATA; it ignores everything else (properties, system-out,
- * skipped). A report it cannot read yields no failures and the caller falls back to
- * the text parsers.
+ * Failed tests from pytest's JUnit XML report (`--junitxml`, written with
+ * `junit_family=xunit1` so each testcase carries its `file`), read with the shared reader
+ * (junit-xml.ts). PURE. A report it cannot read yields no failures and the caller falls
+ * back to the text parsers.
  *
  * Names are pytest node ids (`tests/test_math.py::TestGroup::test_dict`), rebuilt from
  * `file` and `classname` exactly as the text parser reads them from the short summary,
@@ -17,11 +11,7 @@
  * its file.
  */
 import { failedTest, type FailedTest } from './failed-test.js';
-
-/** One `<testcase>`: group 1 its attributes, group 2 its body (unset when self-closing). */
-export const TESTCASE = /<testcase\b((?:[^>"']|"[^"]*"|'[^']*')*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g;
-/** A `<failure>` or `<error>` in a testcase's body: 1 which, 2 its attributes, 3 its text. */
-export const PROBLEM = /<(failure|error)\b((?:[^>"']|"[^"]*"|'[^']*')*?)(?:\/>|>([\s\S]*?)<\/\1>)/;
+import { attributes, decode, PROBLEM, TESTCASE } from './junit-xml.js';
 
 export function parseJUnitXml(xml: string): FailedTest[] {
   const out: FailedTest[] = [];
@@ -73,23 +63,4 @@ function excerpt(message: string | undefined, body: string): string[] {
   }
   if (message !== undefined && message.trim() !== '' && message !== 'collection failure') return message.split('\n');
   return lines.filter((l) => l.trim() !== '').slice(-3);
-}
-
-export function attributes(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of text.matchAll(/([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
-    if (m[1]) out[m[1]] = decode(m[2] ?? m[3] ?? '');
-  }
-  return out;
-}
-
-const NAMED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-
-export function decode(text: string): string {
-  return text.replace(/<!\[CDATA\[([\s\S]*?)\]\]>|&(#x[0-9a-f]+|#\d+|\w+);/gi, (all, cdata: string, ref: string) => {
-    if (cdata !== undefined) return cdata;
-    if (ref.startsWith('#x') || ref.startsWith('#X')) return String.fromCodePoint(parseInt(ref.slice(2), 16));
-    if (ref.startsWith('#')) return String.fromCodePoint(parseInt(ref.slice(1), 10));
-    return NAMED[ref] ?? all;
-  });
 }

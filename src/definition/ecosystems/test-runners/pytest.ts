@@ -13,6 +13,23 @@
  * without its file). PURE.
  */
 import { failedTest, type FailedTest } from './failed-test.js';
+import { parseJUnitXml, passedInJUnitXml } from './pytest-junit.js';
+import { summed } from './summary-counts.js';
+import type { TestRunner } from './test-runner.js';
+
+/** pytest's text is parsed only when it is pytest's: `FAILED x`/`ERROR x` alone are too common. */
+const looksLikePytest = (lines: readonly string[]): boolean =>
+  lines.some((l) => /^={3,} (short test summary info|FAILURES|ERRORS) ={3,}$/.test(l));
+
+/** pytest: its JUnit XML report (report-files.ts asks for it), its summary and sections. */
+export const PYTEST: TestRunner = {
+  name: 'pytest',
+  reportFailures: (reports) => (reports.junitXml === undefined ? [] : parseJUnitXml(reports.junitXml)),
+  failures: (lines) => (looksLikePytest(lines) ? pytest(lines) : []),
+  // `==== 2 failed, 28 passed, 1 skipped in 0.12s ====` (or `-q`'s bare line), `no tests ran`.
+  count: (lines) => summed(lines, /^(?:=+ )?((?:\d+ \w+|no tests ran)(?:, \d+ \w+)*) in [\d.]+s\b.*$/),
+  reportPassed: (reports) => (reports.junitXml === undefined ? [] : passedInJUnitXml(reports.junitXml)),
+};
 
 export function pytest(lines: readonly string[]): FailedTest[] {
   const sections = sectionExcerpts(lines);

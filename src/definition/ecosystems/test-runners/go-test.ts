@@ -9,6 +9,15 @@
  * `_test.go` file of the first message line. PURE.
  */
 import { failedTest, type FailedTest } from './failed-test.js';
+import { counted } from './summary-counts.js';
+import type { TestRunner } from './test-runner.js';
+
+export const GO_TEST: TestRunner = {
+  name: 'go test',
+  failures: (lines) => [...goTestJson(lines), ...goTestText(lines)],
+  count: goTestCount,
+  passed: goTestPassed,
+};
 
 interface GoFailure {
   readonly name: string;
@@ -98,4 +107,34 @@ export function goTestJson(lines: readonly string[]): FailedTest[] {
       const file = kept.map((l) => /^\s*(\S+_test\.go):\d+:/.exec(l)?.[1]).find(Boolean);
       return failedTest(f.test, file, kept);
     });
+}
+
+/**
+ * How many ran: `-json` pass/fail events of tests; with `-v`, its `--- PASS:`/`--- FAIL:`
+ * lines; else one per package that ran tests (`ok`/`FAIL <pkg> <time>`). Plain `go test`
+ * prints `--- FAIL:` lines but no `--- PASS:` ones, so only a run that shows a pass is
+ * counted by test.
+ */
+function goTestCount(lines: readonly string[]): number | undefined {
+  const events = counted(lines, /^\{.*"Action":"(pass|fail)".*"Test":/);
+  if (events !== undefined) return events;
+  if (lines.some((l) => /^\s*--- PASS: /.test(l))) return counted(lines, /^\s*--- (PASS|FAIL): /);
+  return counted(lines, /^(ok|FAIL)\s+\S+\s+(\(cached\)|[\d.]+s)/);
+}
+
+/** `--- PASS: TestX` (with -v) and `-json` pass events; plain `go test` prints no passing names. */
+function goTestPassed(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const line of lines) {
+    const text = /^\s*--- PASS: (\S+)/.exec(line)?.[1];
+    if (text !== undefined) out.push(text);
+    if (!line.startsWith('{') || !line.includes('"pass"')) continue;
+    try {
+      const event = JSON.parse(line) as { Action?: string; Test?: string };
+      if (event.Action === 'pass' && typeof event.Test === 'string') out.push(event.Test);
+    } catch {
+      // not a go test event
+    }
+  }
+  return out;
 }

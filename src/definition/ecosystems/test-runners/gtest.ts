@@ -20,6 +20,15 @@
  * output cut). The excerpt is what the case printed between its RUN and FAILED lines.
  */
 import { failedTest, type FailedTest } from './failed-test.js';
+import { summed } from './summary-counts.js';
+import type { TestRunner } from './test-runner.js';
+
+export const GOOGLETEST: TestRunner = {
+  name: 'GoogleTest',
+  failures: (lines) => gtest(lines),
+  // `[==========] 12 tests from 3 test suites ran.`
+  count: (lines) => summed(lines, /^\[=+\] (\d+ tests?) from .* ran\./, /^tests?$/),
+};
 
 const RUN = /^\[ RUN {6}\] (\S+)\s*$/;
 /** 1 the name, 2 `(N ms)` when it is a result line rather than the recap. */
