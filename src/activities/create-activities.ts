@@ -127,13 +127,13 @@ export function createActivities(deps: ActivityDeps): RunActivities {
       // What the tools wrote, on a first attempt only (an earlier attempt's tools are not in the record).
       const wrote = (result: QueryStepOutcome): readonly string[] | undefined =>
         Context.current().info.attempt === 1 ? result.changedPaths : undefined;
-      const { changedPaths: _wrote, ...output } = await withWorktreeCheckpoint(
-        input.worktreePath,
-        input.checkpoint,
+      const { changedPaths: _wrote, ...output } = await withWorktreeCheckpoint({
+        worktreePath: input.worktreePath,
+        request: input.checkpoint,
         scope,
         label,
-        checkpointLog(redact),
-        () =>
+        log: checkpointLog(redact),
+        work: () =>
           guarded(
             input.worktreePath,
             () =>
@@ -158,9 +158,9 @@ export function createActivities(deps: ActivityDeps): RunActivities {
               ),
             ranNothing,
           ),
-        ranNothing,
-        wrote,
-      );
+        changedNothing: ranNothing,
+        changedPaths: wrote,
+      });
       // The record is for the checkpoint only; the step's result in history stays as it was.
       return remote.publishStep(input.worktreePath, input.checkpoint, output);
     }),
@@ -227,14 +227,14 @@ export function createActivities(deps: ActivityDeps): RunActivities {
     runStepRunner: edge(async (input) => {
       const { workflowExecution, activityId } = Context.current().info;
       const scope = { runId: workflowExecution?.runId ?? input.stepId, activityId };
-      const stepped = await withWorktreeCheckpoint(
-        input.worktreePath,
-        input.checkpoint,
+      const stepped = await withWorktreeCheckpoint({
+        worktreePath: input.worktreePath,
+        request: input.checkpoint,
         scope,
-        `${input.stepId} · runner`,
-        checkpointLog(redact),
-        () => withHeartbeat((hb) => runStepRunner({ commands: deps.commands, signal: hb.signal }, input)),
-      );
+        label: `${input.stepId} · runner`,
+        log: checkpointLog(redact),
+        work: () => withHeartbeat((hb) => runStepRunner({ commands: deps.commands, signal: hb.signal }, input)),
+      });
       return remote.publishStep(input.worktreePath, input.checkpoint, stepped);
     }),
   };

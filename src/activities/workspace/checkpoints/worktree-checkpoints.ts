@@ -139,33 +139,43 @@ export async function recordStepCheckpoint(
   }
 }
 
-/**
- * Runs a step activity's work between aligning the worktree and recording its checkpoint.
- * `changedNothing(result)` says the work cannot have touched the worktree (no tool ran, first
- * attempt): when the worktree was clean at the expected checkpoint before, that checkpoint is
- * the step's own and no git process runs (step K-1's ref keeps the commit; reset reads the
- * commit id from history). A step with only a model answer costs no checkpoint.
- * `changedPaths(result)` names every path the work wrote (undefined: unknown); from a clean
- * worktree at the expected checkpoint, only those are staged (no scan of the worktree).
- */
+/** What `withWorktreeCheckpoint` needs: where, which checkpoint, for whom, and what the work says of itself. */
+export interface WorktreeCheckpointOptions<T> {
+  readonly worktreePath: string;
+  /** The step's checkpoint ref and the expected one; undefined: no checkpoint, the work just runs. */
+  readonly request: WorktreeCheckpointRequest | undefined;
+  readonly scope: CheckpointScope;
+  /** Names the checkpoint commit (`worktree checkpoint: <label>`). */
+  readonly label: string;
+  readonly log: CheckpointLog;
+  readonly work: () => Promise<T>;
+  /**
+   * The work cannot have touched the worktree (no tool ran, first attempt): when the
+   * worktree was clean at the expected checkpoint before, that checkpoint is the step's own
+   * and no git process runs (step K-1's ref keeps the commit; reset reads the commit id
+   * from history). A step with only a model answer costs no checkpoint. Default: never.
+   */
+  readonly changedNothing?: (result: T) => boolean;
+  /**
+   * Every path the work wrote (undefined: unknown); from a clean worktree at the expected
+   * checkpoint, only those are staged (no scan of the worktree). Default: unknown.
+   */
+  readonly changedPaths?: (result: T) => readonly string[] | undefined;
+}
+
+/** Runs a step activity's work between aligning the worktree and recording its checkpoint. */
 export async function withWorktreeCheckpoint<T extends object>(
-  worktreePath: string,
-  request: WorktreeCheckpointRequest | undefined,
-  scope: CheckpointScope,
-  label: string,
-  log: CheckpointLog,
-  work: () => Promise<T>,
-  changedNothing: (result: T) => boolean = () => false,
-  changedPaths: (result: T) => readonly string[] | undefined = () => undefined,
+  options: WorktreeCheckpointOptions<T>,
 ): Promise<T & { readonly worktreeCheckpoint?: string }> {
+  const { worktreePath, request, scope, label, log, work } = options;
   if (request === undefined) return work();
   const aligned = await alignWorktree(worktreePath, request, scope, log);
   const result = await work();
-  if (aligned.cleanAtExpected && request.expected !== undefined && changedNothing(result)) {
+  if (aligned.cleanAtExpected && request.expected !== undefined && options.changedNothing?.(result) === true) {
     await markClean(worktreePath, request, request.expected, scope);
     return { ...result, worktreeCheckpoint: request.expected };
   }
-  const paths = aligned.cleanAtExpected ? changedPaths(result) : undefined;
+  const paths = aligned.cleanAtExpected ? options.changedPaths?.(result) : undefined;
   const changedSince =
     paths === undefined || request.expected === undefined ? undefined : { from: request.expected, paths };
   const commit = await recordStepCheckpoint(worktreePath, request, scope, label, log, changedSince);

@@ -39,18 +39,18 @@ afterEach(() => repo.cleanup());
 
 /** One step activity: writes `file` (if any); `changedNothing` is what it says of itself. */
 function runStep(k: number, expected: string | undefined, runId: string, file?: string, changedNothing = false) {
-  return withWorktreeCheckpoint(
-    tree,
-    checkpointRequest(WF, 3, k, expected),
-    { runId, activityId: String(k) },
-    `step ${k}`,
+  return withWorktreeCheckpoint({
+    worktreePath: tree,
+    request: checkpointRequest(WF, 3, k, expected),
+    scope: { runId, activityId: String(k) },
+    label: `step ${k}`,
     log,
-    async () => {
+    work: async () => {
       if (file !== undefined) await writeFile(join(tree, file), `${file}\n`);
       return { ok: true };
     },
-    () => changedNothing,
-  );
+    changedNothing: () => changedNothing,
+  });
 }
 
 /** A step that writes `file` and records its checkpoint. */
@@ -97,18 +97,18 @@ test('a reset run gets the files of its last completed step back; a normal run i
   assert.equal(marker?.dirty, false);
 
   // The run is reset to step 2: a new run ID, step 3 runs again expecting checkpoint 2.
-  await withWorktreeCheckpoint(
-    tree,
-    checkpointRequest(WF, 3, 3, c2),
-    { runId: 'run-b', activityId: '3' },
-    'step 3 again',
+  await withWorktreeCheckpoint({
+    worktreePath: tree,
+    request: checkpointRequest(WF, 3, 3, c2),
+    scope: { runId: 'run-b', activityId: '3' },
+    label: 'step 3 again',
     log,
-    async () => {
+    work: async () => {
       assert.equal(existsSync(join(tree, 'three.txt')), false, 'step 3 file removed before step 3 runs again');
       assert.equal(await readFile(join(tree, 'two.txt'), 'utf8'), 'two.txt\n');
       return {};
     },
-  );
+  });
   assert.equal(logged.length, 1);
   assert.match(logged[0] ?? '', /restored/);
 });
@@ -118,14 +118,28 @@ test('a retry of the same activity keeps what its first attempt did', async () =
   const scope = { runId: 'run-a', activityId: '2' };
   const request = checkpointRequest(WF, 3, 2, c1);
   // First attempt: writes, records, and the worker dies before reporting.
-  await withWorktreeCheckpoint(tree, request, scope, 'step 2', log, async () => {
-    await writeFile(join(tree, 'two.txt'), 'two\n');
-    return {};
+  await withWorktreeCheckpoint({
+    worktreePath: tree,
+    request,
+    scope,
+    label: 'step 2',
+    log,
+    work: async () => {
+      await writeFile(join(tree, 'two.txt'), 'two\n');
+      return {};
+    },
   });
   // Second attempt of the same activity: nothing is restored.
-  await withWorktreeCheckpoint(tree, request, scope, 'step 2', log, async () => {
-    assert.equal(existsSync(join(tree, 'two.txt')), true);
-    return {};
+  await withWorktreeCheckpoint({
+    worktreePath: tree,
+    request,
+    scope,
+    label: 'step 2',
+    log,
+    work: async () => {
+      assert.equal(existsSync(join(tree, 'two.txt')), true);
+      return {};
+    },
   });
   assert.deepEqual(logged, []);
 });
