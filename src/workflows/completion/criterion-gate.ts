@@ -4,7 +4,8 @@
  * decides whether the agent MAY complete, never completes it. Once met (latched in
  * RunState.criterionMet) the flow goes to a closure step, whose validated `closing`
  * is the only way to the boundary hook. stepMachine has no criterion of its own: its
- * end is the closure step's `closing`.
+ * end is the closure step's `closing`, and the Flow loop does not come here for it
+ * (flow-iteration.ts).
  */
 import { log } from '@temporalio/workflow';
 import type { AgentDefinition } from '../../contracts/definition.js';
@@ -28,7 +29,6 @@ export async function gateOnCriterion(
   session: RunSession,
   args: VerdictArgs,
 ): Promise<IterationOutcome> {
-  if (ctx.definition.verdict.type === 'stepMachine') return { kind: 'continue' };
   session.apply(countCheck);
   if (session.state.criterionMet === undefined) {
     const decision = await decideVerdict(ctx, session, args);

@@ -106,5 +106,7 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
     case 'error':
       return { kind: 'failed', code: FailureType.FailedStepRouting, reason: route.reason };
   }
-  return step.stepKind === 'closure' ? { kind: 'continue' } : gateOnCriterion(ctx, session, args);
+  // stepMachine has no criterion: its end is the closure step's `closing`, so nothing is gated.
+  if (step.stepKind === 'closure' || ctx.definition.verdict.type === 'stepMachine') return { kind: 'continue' };
+  return gateOnCriterion(ctx, session, args);
 }
