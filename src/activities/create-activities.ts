@@ -30,8 +30,7 @@ import { createArtifactStore, validatorArtifactDir } from './artifacts/artifact-
 import { evaluateCustomVerdict } from './completion/custom-verdict.js';
 import { runStepRunner } from './runner/run-step-runner.js';
 import { createStepInputCache, toQueryStepRequest } from './step/step-request.js';
-import { createDefinitionSnapshots } from './definition-snapshot/definition-snapshots.js';
-import { createSnapshotStore } from './definition-snapshot/snapshot-store.js';
+import { createDefinitionSnapshots, createSnapshotStore } from './definition-snapshot/definition-snapshots.js';
 import type { ActivityDeps } from './deps.js';
 import { withHeartbeat } from './edge/heartbeat.js';
 import { redactDeep, redactorForEnv } from './edge/secret-redactor.js';

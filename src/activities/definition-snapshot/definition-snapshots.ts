@@ -1,8 +1,18 @@
 /**
- * The definition-snapshot port of the run's activities. `load` is the run's
- * loadDefinition: it validates the agent directory, copies its files into the store and
- * returns the definition with `snapshot` set (so the digest lands in history). The other
- * functions take an activity input that names the snapshot and return it with every
+ * The run's definition snapshot (docs/concepts.md#definition-snapshot: the configuration
+ * is fixed for the run). At run start the definition's files (agent.json, registry,
+ * schemas, every prompt, retry templates, the system prompt) are copied to a
+ * content-addressed store, `<root>/<digest>/`, where `digest` is the sha256 of the copy
+ * (hashDefinitionFiles: paths and contents); the digest goes into history with the
+ * definition. Every later read opens the snapshot by digest and first checks that the
+ * directory still hashes to it, so a run never reads a different definition than the one
+ * it started with: missing on this worker (another host, a wiped state dir), it is rebuilt
+ * from the agent directory only if that still hashes to the same digest; present but
+ * different (edited, a file added or removed), or not rebuildable: DEFINITION_CHANGED.
+ *
+ * The port (`DefinitionSnapshots`): `load` is the run's loadDefinition (validates the
+ * agent directory, stores its files, returns the definition with `snapshot` set). The
+ * others take an activity input that names the snapshot and return it with every
  * definition path (agentDir, promptsDir, schemasDir) moved into this worker's verified
  * copy: the readers below them (C3L prompts, schemas, retry templates, the system
  * prompt, a custom completion handler) then never see the agent directory again. An
@@ -10,7 +20,9 @@
  * is a custom handler input whose snapshot does not hold the handler (taken before
  * handlers were part of it: that run goes on as it started, from the agent directory).
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   CustomVerdictInput,
@@ -25,8 +37,7 @@ import { FailureType } from '../../contracts/failures.js';
 import type { BuildRetryPromptInput } from '../../contracts/validation.js';
 import { DefinitionError } from '../../definition/definition-error.js';
 import { loadAgentDefinition } from '../../definition/load/load-agent-definition.js';
-import type { DefinitionFiles } from '../../definition/load/definition-files.js';
-import type { SnapshotStore } from './snapshot-store.js';
+import { hashDefinitionFiles, listFiles, type DefinitionFiles } from '../../definition/load/definition-files.js';
 
 export interface DefinitionSnapshots {
   load(input: LoadDefinitionInput): Promise<AgentDefinition>;
@@ -114,5 +125,101 @@ async function filesNow(ref: DefinitionSnapshotRef): Promise<DefinitionFiles> {
       expected: `the definition with snapshot sha256 ${ref.digest}`,
       details: { digest: ref.digest },
     },
+  );
+}
+
+export interface SnapshotStore {
+  readonly root: string;
+  /** Copies the files into the store (once per digest) and returns the snapshot's digest. */
+  put(files: DefinitionFiles): Promise<string>;
+  /**
+   * The local directory of a verified snapshot. `rebuild` gives the definition's files as
+   * they are now, for a worker that does not hold the snapshot.
+   */
+  open(ref: DefinitionSnapshotRef, rebuild: () => Promise<DefinitionFiles>): Promise<string>;
+}
+
+export function createSnapshotStore(root: string): SnapshotStore {
+  const dirOf = (digest: string): string => path.join(root, digest);
+  return {
+    root,
+    async put(files) {
+      const inside = files.files.filter((f) => isInside(files.root, f));
+      const tmp = path.join(root, `.tmp-${randomUUID()}`);
+      try {
+        for (const file of inside) {
+          const target = path.join(tmp, path.relative(files.root, file));
+          await mkdir(path.dirname(target), { recursive: true });
+          await copyFile(file, target);
+        }
+        await mkdir(tmp, { recursive: true });
+        const digest = await digestOf(tmp);
+        const dir = dirOf(digest);
+        if ((await isDirectory(dir)) && (await digestOf(dir)) === digest) return digest;
+        await rm(dir, { recursive: true, force: true });
+        await rename(tmp, dir).catch(async (err: unknown) => {
+          // Another worker stored the same snapshot meanwhile: theirs is as good as ours.
+          if (!(await isDirectory(dir))) throw err;
+        });
+        return digest;
+      } finally {
+        await rm(tmp, { recursive: true, force: true });
+      }
+    },
+    async open(ref, rebuild) {
+      const dir = dirOf(checkedDigest(ref.digest));
+      if (!(await isDirectory(dir))) {
+        const now = await rebuild();
+        const digest = await this.put(now);
+        if (digest !== ref.digest)
+          throw changed(ref, `it is not in ${root}, and ${ref.agentDir} now holds ${short(digest)}`);
+        return dir;
+      }
+      const found = await digestOf(dir);
+      if (found !== ref.digest)
+        throw changed(ref, `${dir} now hashes to ${short(found)} (edited, added or removed files)`);
+      return dir;
+    },
+  };
+}
+
+/** The digest of a snapshot directory: every file in it, as the definition hash counts them. */
+export async function digestOf(dir: string): Promise<string> {
+  const files = (await listFiles(dir)).map((rel) => path.join(dir, ...rel.split('/')));
+  return hashDefinitionFiles(dir, files);
+}
+
+function changed(ref: DefinitionSnapshotRef, why: string): AgentError {
+  return new AgentError(
+    FailureType.DefinitionChanged,
+    `the run's definition snapshot ${short(ref.digest)} of ${ref.agentDir} is gone or changed: ${why}; ` +
+      'the run does not go on with a different definition',
+    {
+      where: ref.agentDir,
+      expected: `the snapshot with sha256 ${ref.digest} (start a new run to use the definition as it is now)`,
+      details: { digest: ref.digest },
+    },
+  );
+}
+
+function checkedDigest(digest: string): string {
+  if (/^[0-9a-f]{64}$/.test(digest)) return digest;
+  throw new AgentError(FailureType.DefinitionChanged, `${JSON.stringify(digest)} is not a snapshot digest`, {
+    where: 'definition.snapshot.digest',
+    expected: 'a sha256 in hex (64 characters)',
+  });
+}
+
+const short = (digest: string): string => digest.slice(0, 12);
+
+function isInside(root: string, file: string): boolean {
+  const rel = path.relative(root, file);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  return stat(dir).then(
+    (s) => s.isDirectory(),
+    () => false,
   );
 }

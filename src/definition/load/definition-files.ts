@@ -25,7 +25,7 @@ export function uniqueFiles(files: readonly string[]): string[] {
 
 /*
  * Why synchronous reads behind async signatures: a run's definition snapshot is hashed
- * again at every step that reads it (snapshot-store.ts), a few dozen small local files in
+ * again at every step that reads it (definition-snapshots.ts), a few dozen small local files in
  * a dozen nested prompt directories. Through fs/promises that took ~2 ms of the worker's
  * main-thread CPU per hash (a promise, a thread-pool hop and a FileHandle per call); the
  * same reads done synchronously take ~0.35 ms and block the event loop for as long.

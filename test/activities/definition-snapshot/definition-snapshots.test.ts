@@ -18,8 +18,11 @@ import { resolveC3lPrompt } from '../../../src/definition/c3l/resolve-c3l-prompt
 import { resolveStepSchema } from '../../../src/definition/schema/resolve-step-schema.js';
 import { buildRetryPrompt } from '../../../src/activities/conditions/retry-prompt/build-retry-prompt.js';
 import { readOptional } from '../../../src/definition/load/read-optional.js';
-import { createDefinitionSnapshots } from '../../../src/activities/definition-snapshot/definition-snapshots.js';
-import { createSnapshotStore, digestOf } from '../../../src/activities/definition-snapshot/snapshot-store.js';
+import {
+  createDefinitionSnapshots,
+  createSnapshotStore,
+  digestOf,
+} from '../../../src/activities/definition-snapshot/definition-snapshots.js';
 import { evaluateCustomVerdict } from '../../../src/activities/completion/custom-verdict.js';
 
 const REPRODUCE = path.join('prompts', 'steps', 'continuation', 'reproduce', 'f_default.md');

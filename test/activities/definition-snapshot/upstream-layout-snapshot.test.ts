@@ -15,8 +15,10 @@ import { fileURLToPath } from 'node:url';
 import { stepPromptInput, stepSchemaInput, systemPromptInput } from '../../../src/contracts/step-inputs.js';
 import { resolveC3lPrompt } from '../../../src/definition/c3l/resolve-c3l-prompt.js';
 import { resolveStepSchema } from '../../../src/definition/schema/resolve-step-schema.js';
-import { createDefinitionSnapshots } from '../../../src/activities/definition-snapshot/definition-snapshots.js';
-import { createSnapshotStore } from '../../../src/activities/definition-snapshot/snapshot-store.js';
+import {
+  createDefinitionSnapshots,
+  createSnapshotStore,
+} from '../../../src/activities/definition-snapshot/definition-snapshots.js';
 
 const SECTIONED = fileURLToPath(new URL('../../fixtures/agents/sectioned/', import.meta.url));
 
