@@ -32,8 +32,7 @@ import {
   unknownModelNotice,
   type PriceTable,
 } from './pricing.js';
-import { buildRequest, firstUserMessage } from './request-builder.js';
-import { createTurnContext } from './turn-context.js';
+import { buildRequest, createTurnContext, firstUserMessage } from './request-builder.js';
 import {
   checkpoint,
   recordTurnUsage,
