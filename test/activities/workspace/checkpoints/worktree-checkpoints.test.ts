@@ -115,15 +115,17 @@ test('a reset run gets the files of its last completed step back; a normal run i
 
 test('a retry of the same activity keeps what its first attempt did', async () => {
   const c1 = await step(1, undefined, 'run-a', 'one.txt');
-  const scope = { runId: 'run-a', activityId: '2' };
-  const request = checkpointRequest(WF, 3, 2, c1);
-  // First attempt: writes, records, and the worker dies before reporting.
-  await withWorktreeCheckpoint({
+  // Both attempts of one activity: the same request and scope.
+  const activity = {
     worktreePath: tree,
-    request,
-    scope,
+    request: checkpointRequest(WF, 3, 2, c1),
+    scope: { runId: 'run-a', activityId: '2' },
     label: 'step 2',
     log,
+  };
+  // First attempt: writes, records, and the worker dies before reporting.
+  await withWorktreeCheckpoint({
+    ...activity,
     work: async () => {
       await writeFile(join(tree, 'two.txt'), 'two\n');
       return {};
@@ -131,11 +133,7 @@ test('a retry of the same activity keeps what its first attempt did', async () =
   });
   // Second attempt of the same activity: nothing is restored.
   await withWorktreeCheckpoint({
-    worktreePath: tree,
-    request,
-    scope,
-    label: 'step 2',
-    log,
+    ...activity,
     work: async () => {
       assert.equal(existsSync(join(tree, 'two.txt')), true);
       return {};
