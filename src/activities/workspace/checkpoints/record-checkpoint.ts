@@ -3,13 +3,12 @@
  * unstaged, untracked-but-not-ignored) as one commit whose parent is HEAD, on a private
  * ref. The agent's branch, HEAD and index are not touched: the tree is built in the
  * checkpoint's own index (checkpoint-index.ts; a temporary one when none is given), the
- * commit with `commit-tree` and the ref moved with `update-ref`. No hook can run (none
- * of these commands has one, and the harness runner disables them anyway); the commit is
- * never signed (gpg.program would be code we run).
+ * commit with `commit-tree` and the ref moved with `update-ref`, all in one sandboxed git
+ * process (commit-checkpoint.ts).
  */
 import { access } from 'node:fs/promises';
 import { FailureType } from '../../../contracts/failures.js';
-import { git, gitOrThrow } from '../git/git.js';
+import { gitOrThrow } from '../git/git.js';
 import {
   indexCheckpoint,
   invalidateIndex,
@@ -18,17 +17,10 @@ import {
   type CheckpointIndex,
 } from './checkpoint-index.js';
 import { recordRunRef } from '../run-refs.js';
-import { importRunRefs } from '../private-repo/import-run-refs.js';
+import { importRunRefs, runRefsToImport } from '../private-repo/import-run-refs.js';
+import { commitCheckpoint } from './commit-checkpoint.js';
 import { stageWorktree } from './stage-worktree.js';
 import { seedFromWorktreeIndex, withTemporaryIndex, type IndexedGit } from './temporary-index.js';
-
-/** A fixed identity: checkpoints never depend on (or borrow) the user's. */
-const CHECKPOINT_IDENTITY = {
-  GIT_AUTHOR_NAME: 'issue-agent checkpoint',
-  GIT_AUTHOR_EMAIL: 'checkpoint@issue-agent.invalid',
-  GIT_COMMITTER_NAME: 'issue-agent checkpoint',
-  GIT_COMMITTER_EMAIL: 'checkpoint@issue-agent.invalid',
-} as const;
 
 /** More changed paths than this: one full scan is cheaper than the argument lists. */
 const MAX_NAMED_PATHS = 1000;
@@ -51,9 +43,8 @@ export interface RecordOptions {
 }
 
 /**
- * Four git processes per checkpoint (add, write-tree, commit-tree, update-ref): HEAD is
- * named as the parent rather than looked up first, and only an unborn branch (no HEAD
- * commit) costs a second commit-tree, without a parent.
+ * One git process for a whole scan (add, write-tree, commit-tree, update-ref, the refs to
+ * import), two when only named paths are staged; then the import's pack of new objects.
  */
 export async function recordWorktreeCheckpoint(
   worktreePath: string,
@@ -67,8 +58,7 @@ export async function recordWorktreeCheckpoint(
   if (index === undefined) {
     return withTemporaryIndex(worktreePath, async (run, indexFile) => {
       await seedFromWorktreeIndex(worktreePath, run, indexFile);
-      await stageWorktree(run);
-      return { ...(await commitIndex(worktreePath, run, ref, message)), scanned: true };
+      return { ...(await stageAndCommit({ worktreePath, run, indexFile, ref, message })), scanned: true };
     });
   }
   const run: IndexedGit = (args, env) =>
@@ -89,11 +79,9 @@ export async function recordWorktreeCheckpoint(
     ));
   // A named path git refuses (ignored, outside the tree, gone and never tracked) falls back to the scan.
   const staged = canName && (await stageNamed(run, named.paths));
-  if (!staged) {
-    await reseedIndex(worktreePath, index, () => run(['read-tree', 'HEAD']));
-    await stageWorktree(run);
-  }
-  const recorded = await commitIndex(worktreePath, run, ref, message);
+  if (!staged) await reseedIndex(worktreePath, index, () => run(['read-tree', 'HEAD']));
+  const commit = { worktreePath, run, indexFile: index.file, ref, message };
+  const recorded = staged ? await commitStaged(commit) : await stageAndCommit(commit);
   await markIndexAt(index, recorded.commit);
   return { ...recorded, scanned: !staged };
 }
@@ -107,26 +95,44 @@ async function stageNamed(run: IndexedGit, paths: readonly string[]): Promise<bo
   );
 }
 
-async function commitIndex(
-  worktreePath: string,
-  run: IndexedGit,
-  ref: string,
-  message: string,
-): Promise<{ commit: string; tree: string }> {
-  const tree = await run(['write-tree']);
-  const commitTree = (parent: readonly string[]): Promise<string> =>
-    run(['commit-tree', '--no-gpg-sign', tree, ...parent, '-m', message], CHECKPOINT_IDENTITY);
-  const commit = await commitTree(['-p', 'HEAD']).catch(async (err: unknown) => {
-    if (await hasHeadCommit(worktreePath)) throw err;
-    return commitTree([]);
-  });
-  await run(['update-ref', '-m', 'issue-agent: worktree checkpoint', ref, commit]);
-  // Made in the agent's own repository: into the user's (or the cache a remote run
-  // pushes from), with the run's branch, as verified data.
-  await importRunRefs(worktreePath, [ref]);
-  return { commit, tree };
+interface Commit {
+  readonly worktreePath: string;
+  readonly run: IndexedGit;
+  readonly indexFile: string;
+  readonly ref: string;
+  readonly message: string;
 }
 
-async function hasHeadCommit(worktreePath: string): Promise<boolean> {
-  return (await git(worktreePath, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])).exitCode === 0;
+/**
+ * `add --all`, then the commit, in one process; when the add fails (a nested repository
+ * with no commit checked out), stageWorktree's loop leaves such repositories out, or
+ * throws git's own error, and the commit follows alone.
+ */
+async function stageAndCommit(commit: Commit): Promise<{ commit: string; tree: string }> {
+  const first = await commitAndImport(commit, 'all');
+  if (first !== 'stage-failed') return first;
+  await stageWorktree(commit.run);
+  return commitStaged(commit);
+}
+
+async function commitStaged(commit: Commit): Promise<{ commit: string; tree: string }> {
+  const done = await commitAndImport(commit, 'none');
+  if (done === 'stage-failed') throw new Error('commitCheckpoint staged nothing, yet its add failed');
+  return done;
+}
+
+/**
+ * Made in the agent's own repository: then into the user's (or the cache a remote run
+ * pushes from), with the run's branch, as verified data; the refs to import are listed by
+ * the same process that moved them.
+ */
+async function commitAndImport(
+  { worktreePath, indexFile, ref, message }: Commit,
+  stage: 'all' | 'none',
+): Promise<{ commit: string; tree: string } | 'stage-failed'> {
+  const list = runRefsToImport(worktreePath, [ref]);
+  const committed = await commitCheckpoint({ worktreePath, indexFile, stage, ref, message, list });
+  if (committed === 'stage-failed') return committed;
+  await importRunRefs(worktreePath, [ref], list.length === 0 ? undefined : committed.listed);
+  return { commit: committed.commit, tree: committed.tree };
 }

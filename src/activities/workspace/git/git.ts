@@ -26,7 +26,7 @@ import type { FailureType } from '../../../contracts/failures.js';
 import { sharedSpawner } from '../../process/spawner/process-spawner.js';
 import { createGitLayoutCache, isLayoutQuery } from './git-layout-cache.js';
 import { harnessGitEnv } from './harness-git-env.js';
-import { agentWorktreeOf, runSandboxedGit } from './sandboxed-git.js';
+import { agentWorktreeOf, runSandboxedGit, shellQuote } from './sandboxed-git.js';
 
 export { harnessGitEnv } from './harness-git-env.js';
 
@@ -99,19 +99,45 @@ export async function git(cwd: string, args: readonly string[], options: GitOpti
 }
 
 async function runGit(cwd: string, args: readonly string[], options: GitOptions): Promise<GitResult> {
+  // In an agent's worktree (anything but a layout query): in the agent's sandbox.
+  return runHarnessCommand(cwd, ['git', ...harnessGitArgs(args)], options, !isLayoutQuery(args));
+}
+
+/**
+ * A bash script run as one harness git call is (the same environment, in an agent's
+ * worktree the same sandbox): for several git commands that feed each other, one process
+ * and one sandbox launch (~50 ms each) instead of one per command. In the script, `git`
+ * is a function that puts the harness overrides (HARNESS_GIT_CONFIG) before every
+ * subcommand; `args` are its `$1`, `$2`, …
+ */
+export async function gitScript(
+  cwd: string,
+  script: string,
+  args: readonly string[],
+  options: GitOptions = {},
+): Promise<GitResult> {
+  const withOverrides = `git() { command git ${HARNESS_GIT_CONFIG.map(shellQuote).join(' ')} "$@"; }\n${script}`;
+  return runHarnessCommand(cwd, ['bash', '-c', withOverrides, 'git-script', ...args], options, true);
+}
+
+async function runHarnessCommand(
+  cwd: string,
+  [file, ...args]: readonly [string, ...string[]],
+  options: GitOptions,
+  sandboxable: boolean,
+): Promise<GitResult> {
   const env = harnessGitEnv(
     process.env,
     options.env,
     options.temporaryIndexFile === undefined ? {} : { temporaryIndexFile: options.temporaryIndexFile },
   );
-  // In an agent's worktree (anything but a layout query): in the agent's sandbox.
-  const worktree = isLayoutQuery(args) ? undefined : agentWorktreeOf(cwd);
+  const worktree = sandboxable ? agentWorktreeOf(cwd) : undefined;
   try {
     const input = options.input === undefined ? {} : { input: options.input };
     const result =
       worktree === undefined
-        ? await sharedSpawner().run({ file: 'git', args: harnessGitArgs(args), cwd, env, ...input })
-        : await runSandboxedGit({ worktree, cwd, argv: harnessGitArgs(args), env, ...input });
+        ? await sharedSpawner().run({ file, args, cwd, env, ...input })
+        : await runSandboxedGit({ worktree, cwd, command: [file, ...args], env, ...input });
     return {
       exitCode: result.exitCode ?? 128,
       stdout: stripFinalNewline(result.stdout),

@@ -24,8 +24,8 @@ import { agentHomePath } from '../sandbox-state.js';
 export interface SandboxedGitRequest {
   readonly worktree: string;
   readonly cwd: string;
-  /** The full argv after `git` (overrides included). */
-  readonly argv: readonly string[];
+  /** The whole command line: `git` and its argv (overrides included), or `bash -c` a git script. */
+  readonly command: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly input?: string;
 }
@@ -69,7 +69,7 @@ const PASSED =
 export async function runSandboxedGit(request: SandboxedGitRequest): Promise<SandboxedGitResult> {
   const extraEnv: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.env)) if (PASSED.test(name)) extraEnv[name] = value;
-  const command = ['git', ...request.argv].map(shellQuote).join(' ');
+  const command = request.command.map(shellQuote).join(' ');
   // The index file the harness chose (a checkpoint's, beside its marker) must be writable.
   const index = extraEnv['GIT_INDEX_FILE'];
   const sandbox = await sandboxCommand({

@@ -38,13 +38,14 @@ export interface ImportedRefs {
 export async function importRunRefs(
   worktreePath: string,
   checkpointRefs: readonly string[] = [],
+  listed?: string,
 ): Promise<ImportedRefs | undefined> {
   const found = privateRepoOf(worktreePath);
   // Gone after delivery (a retried hook): what it held was imported before it went.
   if (found === undefined || !existsSync(path.join(worktreePath, '.git'))) return undefined;
   const { repo, record } = found;
-  const wanted = new Set([record.branchRef, ...checkpointRefs.filter((r) => r.startsWith('refs/agent/'))]);
-  const tips = await agentTips(worktreePath, wanted);
+  const wanted = new Set(refsToImport(record.branchRef, checkpointRefs));
+  const tips = await agentTips(worktreePath, wanted, listed);
   const userRepo = record.userCommonDir;
   // The user's refs as they are now, for the agent's next commands and the harness's base.
   await writeUserRefs(userRepo, repo.commonDir, runRefFilter(record.branchRef));
@@ -86,24 +87,50 @@ async function showTipOnHost(worktreePath: string, userRepo: string, commit: str
   await git(userRepo, ['read-tree', `--index-output=${path.join(gitDir, 'index')}`, commit]);
 }
 
+/**
+ * The refs `importRunRefs(worktreePath, checkpointRefs)` imports, for a caller that lists
+ * them itself (in the same sandboxed git process that moved them: commit-checkpoint.ts);
+ * empty when the worktree has no private repository.
+ */
+export function runRefsToImport(worktreePath: string, checkpointRefs: readonly string[]): string[] {
+  const found = privateRepoOf(worktreePath);
+  if (found === undefined || !existsSync(path.join(worktreePath, '.git'))) return [];
+  return refsToImport(found.record.branchRef, checkpointRefs);
+}
+
+function refsToImport(branchRef: string, checkpointRefs: readonly string[]): string[] {
+  return [...new Set([branchRef, ...checkpointRefs.filter((r) => r.startsWith('refs/agent/'))])];
+}
+
+/**
+ * The tips as the agent's repository names them: `listed` when the caller's sandboxed git
+ * already printed them (`for-each-ref --format='%(objectname) %(objecttype) %(refname)'`
+ * of exactly these refs), else asked here.
+ */
 async function agentTips(
   worktreePath: string,
   wanted: ReadonlySet<string>,
+  listed?: string,
 ): Promise<{ readonly ref: string; readonly commit: string }[]> {
-  const listed = await git(worktreePath, [
-    'for-each-ref',
-    '--format=%(objectname) %(objecttype) %(refname)',
-    ...wanted,
-  ]);
-  if (listed.exitCode !== 0) throw importError(`cannot list the run's refs: ${listed.stderr.trim()}`, worktreePath);
+  const text = listed ?? (await listTips(worktreePath, wanted));
   const tips: { ref: string; commit: string }[] = [];
-  for (const line of listed.stdout.split('\n')) {
+  for (const line of text.split('\n')) {
     const [commit, type, ref] = line.trim().split(' ');
     if (commit === undefined || ref === undefined || !wanted.has(ref)) continue;
     if (type !== 'commit' || !OBJECT_ID.test(commit)) continue;
     tips.push({ ref, commit });
   }
   return tips;
+}
+
+async function listTips(worktreePath: string, wanted: ReadonlySet<string>): Promise<string> {
+  const listed = await git(worktreePath, [
+    'for-each-ref',
+    '--format=%(objectname) %(objecttype) %(refname)',
+    ...wanted,
+  ]);
+  if (listed.exitCode !== 0) throw importError(`cannot list the run's refs: ${listed.stderr.trim()}`, worktreePath);
+  return listed.stdout;
 }
 
 async function missingCommits(userRepo: string, commits: readonly string[]): Promise<string[]> {
