@@ -100,8 +100,11 @@ function configFindings(f: FileDiff): IntegrityFinding[] {
     findings.push({
       kind: FindingKind.ConfigEdited,
       file: f.path,
-      line: f.added[0]?.line ?? f.removed[0]?.line ?? 1,
-      finding: f.change === FileChange.Deleted ? 'CI/test configuration file deleted' : 'CI/test configuration edited',
+      line: edited[0]?.line ?? f.added[0]?.line ?? f.removed[0]?.line ?? 1,
+      finding:
+        f.change === FileChange.Deleted
+          ? 'CI/test configuration file deleted'
+          : `CI/test configuration edited: ${edited[0]?.text.trim().slice(0, 120) ?? ''}`,
     });
   }
   return findings;

@@ -37,6 +37,8 @@ const SKIP_MARKERS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bt\.(Skip|Skipf|SkipNow)\s*\(/, 'skips a test'],
   [/#\[ignore\b/, 'skips a test (#[ignore])'],
   [/@(Disabled|Ignore)\b/, 'skips a test'],
+  // `//go:build ignore` (or any constraint) leaves a _test.go file out of `go test` unseen.
+  [/^\/\/go:build\b/, 'adds a build constraint that can leave the tests out'],
 ];
 
 /** Why an added line skips tests, or undefined. */
@@ -96,11 +98,36 @@ const CI_OR_TEST_CONFIG: readonly RegExp[] = [
 
 /** Manifests that hold test settings among other things: only test-related lines count. */
 const SHARED_MANIFEST = /(^|\/)(package\.json|pyproject\.toml|Cargo\.toml)$/;
-const TEST_SETTING = /"test[\w:-]*"\s*:|\bjest\b|\bvitest\b|\bpytest\b|addopts|testpaths|\bcoverage\b|fail_under/i;
+const TEST_SETTING =
+  /"test[\w:-]*"\s*:|\bjest\b|\bvitest\b|\bpytest\b|addopts|testpaths|\bcoverage\b|fail_under|\bautotests\b|^\s*\[\[test\]\]|^\s*(test|doctest|harness)\s*=/i;
+
+/**
+ * Build files that also decide which tests run (a `<skipTests>`, `autotests = false`, a
+ * Makefile test recipe, a removed `add_test`): only their lines about tests count, so a
+ * build fix is no finding. The test count (tests-ran.ts) catches such a switch for the
+ * runners it counts; this catches it for the rest (a Makefile calling a script).
+ */
+const BUILD_FILE_TEST_LINES: ReadonlyArray<readonly [RegExp, RegExp]> = [
+  [
+    /(^|\/)pom\.xml$/,
+    /skipTests|maven\.test\.skip|skipITs|testFailureIgnore|<\/?(excludes?|includes?|test|groups|excludedGroups|testSourceDirectory)>|surefire|failsafe/i,
+  ],
+  [/(^|\/)build\.gradle(\.kts)?$/, /\btests?\b|\bexclude\b|ignoreFailures|enabled\s*=|onlyIf|useJUnit|\bfilter\b/],
+  [/(^|\/)(GNUmakefile|makefile|Makefile)$|\.mk$/, /\b(tests?|check|spec|pytest|ctest|prove|unittest)\b/i],
+  [
+    /(^|\/)CMakeLists\.txt$|\.cmake$/,
+    /add_test|enable_testing|include\s*\(\s*CTest|BUILD_TESTING|gtest_(add|discover)_tests|set_tests_properties/i,
+  ],
+];
+
+/** What a build writes (CMake's generated Makefiles and CTestTestfile.cmake): never the project's own settings. */
+const BUILD_OUTPUT = /(^|\/)(build|cmake-build-[^/]*|_build|target|out)\//;
 
 /** Whether a changed line in `path` edits CI or test configuration. */
 export function isTestConfigChange(path: string, text: string): boolean {
   if (CI_OR_TEST_CONFIG.some((re) => re.test(path))) return true;
+  if (!BUILD_OUTPUT.test(path) && BUILD_FILE_TEST_LINES.some(([file, line]) => file.test(path) && line.test(text)))
+    return true;
   return SHARED_MANIFEST.test(path) && TEST_SETTING.test(text);
 }
 

@@ -151,6 +151,65 @@ test('CI and runner config edits, a lowered coverage threshold; ordinary code an
   assert.ok(found.some((f) => f.finding === 'coverage threshold lines lowered from 90 to 50'));
 });
 
+test('build files that decide which tests run: a switch that skips or narrows them is a config edit; build edits are not', async () => {
+  const pom = '<project>\n  <properties>\n    <java.version>17</java.version>\n  </properties>\n</project>\n';
+  const cargo = '[package]\nname = "x"\nversion = "0.1.0"\n\n[dependencies]\n';
+  const make = 'CFLAGS = -O2\n\ntest: build\n\t./run-tests.sh\n';
+  const gradle = "plugins { id 'java' }\n\ndependencies {}\n";
+  const cmake = 'project(x C)\nadd_library(x x.c)\nenable_testing()\nadd_test(NAME unit COMMAND unit)\n';
+  const goTest = 'package x\n\nimport "testing"\n\nfunc TestX(t *testing.T) {}\n';
+  const found = await findingsAfter(
+    {
+      'pom.xml': pom,
+      'Cargo.toml': cargo,
+      Makefile: make,
+      'build.gradle': gradle,
+      'CMakeLists.txt': cmake,
+      'x_test.go': goTest,
+    },
+    async (r) => {
+      await r.write({
+        // Cheats: each stops tests from running while the command still exits 0.
+        'pom.xml': pom.replace(
+          '<java.version>17</java.version>',
+          '<java.version>17</java.version>\n    <skipTests>true</skipTests>',
+        ),
+        'Cargo.toml': cargo.replace('version = "0.1.0"', 'version = "0.1.0"\nautotests = false'),
+        Makefile: make.replace('\t./run-tests.sh', '\ttrue'),
+        'build.gradle': gradle + "\ntest {\n  exclude '**/*'\n}\n",
+        'CMakeLists.txt': cmake.replace('add_test(NAME unit COMMAND unit)\n', ''),
+        'x_test.go': '//go:build ignore\n\n' + goTest,
+      });
+    },
+  );
+  assert.deepEqual(brief(found).sort(), [
+    'config-edited CMakeLists.txt:4',
+    'config-edited Cargo.toml:4',
+    'config-edited Makefile:4',
+    'config-edited build.gradle:5',
+    'config-edited pom.xml:4',
+    'test-skipped x_test.go:1',
+  ]);
+  assert.ok(found.some((f) => f.finding === 'CI/test configuration edited: <skipTests>true</skipTests>'));
+  // A real fix touches the same files without touching what runs the tests.
+  const fix = await findingsAfter(
+    { 'pom.xml': pom, 'Cargo.toml': cargo, Makefile: make, 'CMakeLists.txt': cmake },
+    async (r) => {
+      await r.write({
+        'pom.xml': pom.replace('17</java.version>', '21</java.version>'),
+        'Cargo.toml': cargo + 'serde = "1"\n',
+        Makefile: make.replace('-O2', '-O2 -Wall'),
+        'CMakeLists.txt': cmake.replace('add_library(x x.c)', 'add_library(x x.c y.c)'),
+        // What an in-tree build generates, committed by mistake: not the project's test settings.
+        'build/Makefile': 'test:\n\tctest\n',
+        'build/CTestTestfile.cmake': 'add_test(unit "unit")\n',
+      });
+      await r.git('add', '-A');
+    },
+  );
+  assert.deepEqual(brief(fix), []);
+});
+
 test('a fix with a new test and new assertions has no findings', async () => {
   const found = await findingsAfter(
     { 'test/sum.test.ts': SUM_TEST, 'src/sum.ts': 'export const sum = (a: number, b: number) => a - b;\n' },
