@@ -35,6 +35,7 @@ let WORKFLOW_ID = '';
 const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const CONTINUATION_RULES = new Set(['work-edit', 'work-test-commit', 'work-answer']);
 const OPERATOR_NOTE = 'OPERATOR-NOTE-123';
+const SLOW_EDIT = 'work-edit-slow';
 
 let env: TestWorkflowEnvironment;
 let address: string;
@@ -63,6 +64,25 @@ function slowSession(delayMs: number, extraFirst: readonly SessionRule[] = []): 
     ],
   };
 }
+
+/**
+ * The demo session with only the continuation step's first request (work-edit) delayed by
+ * `delayMs`: the window to kill a worker in; the step's attempt after the kill answers at once.
+ */
+function slowOnceSession(delayMs: number): SessionScript {
+  const edit = demoSession.rules.find((rule) => rule.id === 'work-edit');
+  assert.ok(edit, 'demo/session.json has a work-edit rule');
+  const slowEdit: SessionRule = { ...edit, id: SLOW_EDIT, times: 1, respond: { ...edit.respond, delayMs } };
+  return {
+    ...demoSession,
+    name: `cli run control: first edit delayed ${delayMs} ms`,
+    rules: [slowEdit, ...demoSession.rules],
+  };
+}
+
+/** The continuation step's first request reached the model server (delayed or not). */
+const editAsked = (model: ModelServer): boolean =>
+  (model.stats().byRule['work-edit'] ?? 0) + (model.stats().byRule[SLOW_EDIT] ?? 0) >= 1;
 
 function answerOf(id: string): unknown {
   const rule = demoSession.rules.find((r) => r.id === id);
@@ -147,7 +167,7 @@ async function waitForSlowStep(f: Fixture, background: RunningCli, timeoutMs = 1
       assert.fail(`the background start-run exited early:\n${describeResult(await background.done)}`);
     }
     const p = await progress(f);
-    if (p?.stepId === 'continuation.implement' && (f.model.stats().byRule['work-edit'] ?? 0) >= 1) return p;
+    if (p?.stepId === 'continuation.implement' && editAsked(f.model)) return p;
     await sleep(250);
   }
   assert.fail(
@@ -372,7 +392,7 @@ test(
   'a worker killed mid-step: the attached start-run takes over and the step runs again at once',
   { timeout: 240_000 },
   async () => {
-    await withFixture(slowSession(6_000), async (f) => {
+    await withFixture(slowOnceSession(6_000), async (f) => {
       const worker = await startWorker(f);
       const background = startRunInBackground(f);
       await waitForSlowStep(f, background);
@@ -418,7 +438,7 @@ async function startWorker(f: Fixture): Promise<RunningCli> {
 }
 
 test('a worker started after a crash runs the dead worker’s step again at once', { timeout: 240_000 }, async () => {
-  await withFixture(slowSession(6_000), async (f) => {
+  await withFixture(slowOnceSession(6_000), async (f) => {
     const first = await startWorker(f);
     const detached = await runCli(['start-run', '--issue', '1', '--repo', f.repoPath, '--detach'], {
       env: f.childEnv,
@@ -426,7 +446,7 @@ test('a worker started after a crash runs the dead worker’s step again at once
     });
     assert.equal(detached.code, 0, describeResult(detached));
     const deadline = Date.now() + 120_000;
-    while ((f.model.stats().byRule['work-edit'] ?? 0) < 1) {
+    while (!editAsked(f.model)) {
       if (Date.now() > deadline) assert.fail(`the run never reached its slow step:\n${first.out.stderr}`);
       await sleep(100);
     }
