@@ -12,12 +12,30 @@ import { lstat, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import type { BoundaryHookInput } from '../../../src/contracts/activities.js';
 import { closeLocalIssueOnBranch } from '../../../src/activities/deliver/local-issue-on-branch.js';
 import { createLocalIssueStore } from '../../../src/activities/issues/local-issue-store.js';
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
 
 const hostOnly = await mkdtemp(path.join(os.tmpdir(), 'issue-symlink-host-'));
 after(() => rm(hostOnly, { recursive: true, force: true }));
+
+/** The delivery's input for issue 1 of a worktree at `dir`, with the agent's summary. */
+function closingOf(dir: string): BoundaryHookInput {
+  return {
+    workflowId: 'run',
+    mode: 'local',
+    repoPath: dir,
+    worktreePath: dir,
+    branch: 'main',
+    baseBranch: 'main',
+    issue: 1,
+    closureAction: 'close',
+    labels: { add: [], remove: [] },
+    summary: 'echo pwned-by-the-agent',
+    evidence: [],
+  };
+}
 
 test('the closing of a local issue is never written through a symlink the agent planted', async () => {
   const repo = await makeTempGitRepo({
@@ -32,23 +50,7 @@ test('the closing of a local issue is never written through a symlink the agent 
     const issueFile = path.join(repo.dir, '.agent/issues/1.md');
     await rm(issueFile);
     await symlink(victim, issueFile);
-    await closeLocalIssueOnBranch(
-      issues,
-      {
-        workflowId: 'run',
-        mode: 'local',
-        repoPath: repo.dir,
-        worktreePath: repo.dir,
-        branch: 'main',
-        baseBranch: 'main',
-        issue: 1,
-        closureAction: 'close',
-        labels: { add: [], remove: [] },
-        summary: 'echo pwned-by-the-agent',
-        evidence: [],
-      },
-      'delivered',
-    ).catch(() => undefined);
+    await closeLocalIssueOnBranch(issues, closingOf(repo.dir), 'delivered').catch(() => undefined);
     assert.equal(await readFile(victim, 'utf8'), 'precious\n', 'the host wrote the issue through the link');
     assert.ok((await lstat(issueFile)).isFile(), 'the link is replaced by the issue file');
     assert.match(await readFile(issueFile, 'utf8'), /state: closed/);
@@ -72,19 +74,7 @@ test('the closing of a local issue is never written into a directory the agent l
     await symlink(victimDir, path.join(repo.dir, '.agent/issues'));
     const steps = await closeLocalIssueOnBranch(
       createLocalIssueStore(repo.dir),
-      {
-        workflowId: 'run',
-        mode: 'local',
-        repoPath: repo.dir,
-        worktreePath: repo.dir,
-        branch: 'main',
-        baseBranch: 'main',
-        issue: 1,
-        closureAction: 'close',
-        labels: { add: [], remove: [] },
-        summary: 'echo pwned-by-the-agent',
-        evidence: [],
-      },
+      closingOf(repo.dir),
       'delivered',
     ).catch((error: unknown) => error);
     assert.deepEqual(await readdir(victimDir), ['1.md'], 'the host wrote a file into the linked directory');
