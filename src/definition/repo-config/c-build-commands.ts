@@ -1,8 +1,9 @@
 /**
  * The test command of a C or C++ project: CMake with CTest tests, an Autotools project,
  * or a Makefile with a `test` or `check` target. Each runs every test to the end, so no
- * failure hides another, and its output names the failures (test-reports/ctest-*.ts,
- * automake.ts; a build that fails first is told apart, c-build-errors.ts).
+ * failure hides another, and its output names the failures (the C build module's runners
+ * in ecosystems/test-runners/: ctest.ts, automake.ts; a build that fails first is told
+ * apart, c-build-errors.ts).
  *
  * CMake: configure, build, then CTest from the build directory. CTest runs every test
  * whatever fails. `cd build` rather than `--test-dir build` (CTest 3.20): an older CTest
