@@ -107,9 +107,11 @@ apply() {
   fi
 }
 # Every path given read-only: one perl for them all (readonly-remounts.ts), else one mount(8) each.
+# Perl runs here as root in the namespace, before the drop: with an empty environment, so no
+# PERL5OPT or PERL5LIB can load code into it (as python3 -I for the idmapped binds).
 readonly_all() {
   [ "$#" -gt 0 ] || return 0
-  if [ -n "$perl" ] && "$perl" -e "$READONLY_REMOUNTS" "$@" 2>/dev/null; then return 0; fi
+  if [ -n "$perl" ] && env -i "$perl" -e "$READONLY_REMOUNTS" "$@" 2>/dev/null; then return 0; fi
   local q; for q in "$@"; do mount -o remount,bind,ro "$q" 2>/dev/null || true; done
 }
 for h in "\${hides[@]}"; do

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -75,7 +75,11 @@ function runSandboxed(
   cwd: string,
   view: SandboxView,
   command: string,
-  options: { readonly pathVar?: string; readonly host?: { readonly script: string; readonly arg: string } } = {},
+  options: {
+    readonly pathVar?: string;
+    readonly host?: { readonly script: string; readonly arg: string };
+    readonly env?: Readonly<Record<string, string>>;
+  } = {},
 ): Ran {
   const sandbox = ['unshare', '--mount', '--fork', 'bash', '-c', PRELUDE, 'sandbox', ...preludeArgs(view, command)];
   const argv = options.host
@@ -83,7 +87,7 @@ function runSandboxed(
     : sandbox;
   const r = spawnSync(argv[0]!, argv.slice(1), {
     cwd,
-    env: { PATH: options.pathVar ?? '/usr/sbin:/usr/bin:/sbin:/bin', HOME: cwd },
+    env: { ...options.env, PATH: options.pathVar ?? '/usr/sbin:/usr/bin:/sbin:/bin', HOME: cwd },
     encoding: 'utf8',
     timeout: 30_000,
   });
@@ -211,4 +215,22 @@ test('the command starts in its own directory, with no directory the prelude vis
   const r = runSandboxed(where.work, view, 'echo "PWD=$PWD OLDPWD=$OLDPWD"');
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout.trim(), `PWD=${where.work} OLDPWD=${where.work}`);
+});
+
+test('the perl that remounts as root in the namespace loads no module the environment names (PERL5OPT, PERL5LIB)', (t) => {
+  if (!canMount) return t.skip('needs root and mount namespaces');
+  const where = layout('perl-env');
+  const lib = path.join(root, 'perl-env', 'lib');
+  const loaded = path.join(root, 'perl-env', 'loaded');
+  mkdirSync(lib);
+  // Loaded by a perl holding capabilities, this module could undo every mount before the drop.
+  writeFileSync(
+    path.join(lib, 'planted.pm'),
+    `package planted; if ((grep { /^CapEff:\\s*0*[1-9a-f]/ } do { open my $s, '<', '/proc/self/status'; <$s> }) ) { open my $f, '>', '${loaded}'; print $f "root\\n"; } 1;\n`,
+  );
+  const view = { writable: [where.work], readOnly: [], hidden: [], protectedPaths: [], remountPerl: '/usr/bin/perl' };
+  const r = runSandboxed(where.work, view, 'echo RAN', { env: { PERL5LIB: lib, PERL5OPT: '-Mplanted' } });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /RAN/);
+  assert.equal(existsSync(loaded), false, 'a module named by PERL5OPT ran with capabilities');
 });
