@@ -16,7 +16,13 @@ import { ensureAgentHome, sandboxStateRoot } from '../workspace/sandbox-state.js
 import { runRefDirs } from '../workspace/run-refs.js';
 import { privateRepositoryView, repositoryView } from './repository-view.js';
 import { privateRepoOf } from '../workspace/private-repo/private-repo-layout.js';
-import { detectIsolation, isolatedArgv, IsolationMode, type Isolation } from './process-isolation.js';
+import {
+  detectIsolation,
+  enforcesFilesystem,
+  isolatedArgv,
+  IsolationMode,
+  type Isolation,
+} from './process-isolation.js';
 import type { SandboxView } from './sandbox-prelude.js';
 import { namespacesDisabled, SANDBOX_ISOLATION_ENV, sandboxNetworkFromEnv } from './sandbox-policy.js';
 import { buildSandboxEnv } from './sandbox-env.js';
@@ -129,6 +135,7 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
   const home = await ensureAgentHome(request.dir);
   const env = buildSandboxEnv(home, process.env, request.extraEnv);
   const prepared = readEnvironmentReport(request.dir)?.sandbox;
+  const launcherPath = absolutePathEntries(env['PATH']) ?? '';
   if (prepared) applyEnvironment(env, prepared, request.extraEnv ?? {});
   // rustup, cargo and go find their installs and modules through these, defaulting to the
   // (hidden) real HOME.
@@ -180,6 +187,12 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
       : [],
   };
   const privateNetwork = request.network !== true && sandboxNetworkFromEnv() === 'none';
-  const { file, args } = isolatedArgv(isolation, { command: request.command, view, privateNetwork });
+  // The launcher and the prelude (root in the namespace, before the drop) find their tools on
+  // the worker's PATH; the prepared bins (a dependency's console scripts) go first for the
+  // command only.
+  const separate = enforcesFilesystem(isolation) && env['PATH'] !== launcherPath;
+  const commandView = separate ? { ...view, commandPath: env['PATH'] ?? '' } : view;
+  if (separate) env['PATH'] = launcherPath;
+  const { file, args } = isolatedArgv(isolation, { command: request.command, view: commandView, privateNetwork });
   return { file, args, env, isolation };
 }

@@ -53,11 +53,12 @@ export const PRELUDE = `
 set -eu
 IDMAPPED_BINDS='${IDMAPPED_BINDS_PROGRAM}'
 READONLY_REMOUNTS='${READONLY_REMOUNTS_PROGRAM}'
-binds=(); modes=(); sources=(); hides=(); protects=(); uid=""; src=""; perl=""
+binds=(); modes=(); sources=(); hides=(); protects=(); uid=""; src=""; perl=""; command_path=""
 while [ "$#" -gt 0 ]; do
   case "$1" in
     u:*) uid="\${1#u:}"; py="\${uid#*:}"; uid="\${uid%%:*}" ;;
     m:*) perl="\${1#m:}" ;;
+    c:*) command_path="\${1#c:}" ;;
     s:*) src="\${1#s:}" ;;
     w:*) binds+=("\${1#w:}"); modes+=(rw); sources+=("\${src:-\${1#w:}}"); src="" ;;
     r:*) binds+=("\${1#r:}"); modes+=(ro); sources+=("\${src:-\${1#r:}}"); src="" ;;
@@ -189,7 +190,11 @@ trap 'kill -TERM -1 2>/dev/null; sleep 0.5; exit 143' TERM
 # With a sandbox user (a root worker), not root either.
 user=(); [ -z "$uid" ] || user=(--reuid "$uid" --regid "$uid" --clear-groups)
 unset uid
-setpriv "\${user[@]}" --no-new-privs --bounding-set=-all --inh-caps=-all bash -c "$cmd" <&0 &
+# The command's PATH (the prepared bins first) only now: setpriv and bash found on the launcher's.
+drop=$(command -v setpriv); shell=$(command -v bash)
+[ -z "$command_path" ] || PATH="$command_path"
+unset command_path
+"$drop" "\${user[@]}" --no-new-privs --bounding-set=-all --inh-caps=-all "$shell" -c "$cmd" <&0 &
 wait "$!"
 `;
 
@@ -204,6 +209,12 @@ export interface SandboxView {
   readonly user?: { readonly uid: number; readonly python: string };
   /** The perl that makes the inherited mounts read-only in one process (readonly-remounts.ts). */
   readonly remountPerl?: string;
+  /**
+   * The command's PATH, the prepared bins (a venv's `bin/`) first. The prelude runs as root
+   * before the drop and finds its own tools (mount, ip, setpriv) on the launcher's PATH,
+   * which has none of them: a dependency's console script named `mount` never runs there.
+   */
+  readonly commandPath?: string;
   readonly writable: readonly string[];
   readonly readOnly: readonly string[];
   /** Binds of another directory than the one at the path (target ← source), writable unless `readOnly`. */
@@ -227,6 +238,7 @@ export function preludeArgs(view: SandboxView, command: string): string[] {
   return [
     ...user,
     ...(view.remountPerl === undefined ? [] : [`m:${view.remountPerl}`]),
+    ...(view.commandPath === undefined ? [] : [`c:${view.commandPath}`]),
     ...binds.flatMap((b) => b.args),
     ...view.hidden.map((d) => `h:${d}`),
     ...view.protectedPaths.map((p) => `p:${p}`),

@@ -77,3 +77,14 @@ test('PATH, variables and directories of environment.json apply to every command
   if (enforcesFilesystem(await detectIsolation())) assert.doesNotMatch(out, /ro-written/);
   assert.match(await run('echo "proxy=$GOPROXY"', { GOPROXY: 'direct' }), /proxy=direct/);
 });
+
+test("the prepared bins are on the command's PATH only, never on the launcher's (the prelude runs as root before the drop)", async (t) => {
+  if (!enforcesFilesystem(await detectIsolation(() => undefined))) return t.skip('no mount namespace here');
+  const bin = path.join(state, 'cache', 'tools', 'demo-1.0.0', 'bin');
+  const sandbox = await sandboxCommand({ dir: repo.dir, command: 'true', readOnly: false });
+  assert.ok(!(sandbox.env['PATH'] ?? '').split(':').includes(bin), `launcher PATH: ${sandbox.env['PATH']}`);
+  assert.ok(
+    sandbox.args.some((a) => a.startsWith(`c:${bin}:`)),
+    'the command gets the prepared bins first',
+  );
+});

@@ -6,7 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -233,4 +242,34 @@ test('the perl that remounts as root in the namespace loads no module the enviro
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /RAN/);
   assert.equal(existsSync(loaded), false, 'a module named by PERL5OPT ran with capabilities');
+});
+
+test("the prelude's own tools come from the launcher's PATH; the prepared bins go first only for the command", (t) => {
+  if (!canMount) return t.skip('needs root and mount namespaces');
+  const where = layout('prepend');
+  // A prepared venv's bin/ (a dependency's console scripts): named like the prelude's tools.
+  const venvBin = path.join(root, 'prepend', 'venv-bin');
+  const ran = path.join(root, 'prepend', 'ran');
+  mkdirSync(venvBin);
+  for (const tool of ['mount', 'ip', 'setpriv', 'env', 'bash', 'unshare']) {
+    writeFileSync(path.join(venvBin, tool), `#!/bin/sh\necho ${tool} >> ${JSON.stringify(ran)}\nexit 0\n`);
+    chmodSync(path.join(venvBin, tool), 0o755);
+  }
+  const view = {
+    writable: [where.work],
+    readOnly: [],
+    hidden: [],
+    protectedPaths: [],
+    commandPath: `${venvBin}:/usr/sbin:/usr/bin:/sbin:/bin`,
+    remountPerl: '/usr/bin/perl',
+  };
+  const r = runSandboxed(where.work, view, 'echo "PATH=$PATH"; echo RAN');
+  assert.equal(
+    existsSync(ran),
+    false,
+    `the prelude ran the prepared bin's ${existsSync(ran) ? readFileSync(ran, 'utf8') : ''}`,
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`PATH=${venvBin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:/usr/sbin`));
+  assert.match(r.stdout, /RAN/);
 });
