@@ -30,13 +30,12 @@
  *
  * This driver starts the server, runs the selected phases in order and prints the report.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleRunWorkflow } from './run-workflow-bundle.js';
 import { DISPATCH_DYNAMIC_CONFIG } from '../../src/host/temporal/ensure-temporal.js';
-import { WORKFLOWS_PATH } from '../../src/worker/create-run-worker.js';
 import { helpText, parseArgs } from './args.js';
 import { startPrivateDevServer } from './bench-server.js';
 import { benchConfig } from './config.js';
@@ -48,17 +47,6 @@ import { PHASES } from './registry.js';
 import { removeWithRepos } from './repos.js';
 import { report } from './report.js';
 import { killLiveWorkers } from './workers.js';
-
-/** The run workflow's bundle, written once into `dir` for every run worker to load. */
-async function bundleRunWorkflow(dir: string): Promise<string> {
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never,
-  });
-  const bundlePath = join(dir, 'workflow-bundle.js');
-  await writeFile(bundlePath, code);
-  return bundlePath;
-}
 
 /** Phases that need no Temporal (BenchPhase.offline), run without starting the dev server. */
 async function runOffline(

@@ -11,20 +11,18 @@
  * duplicate boundary effect (one merge commit, one closing comment, closed once) and
  * its StepContext intact (result.handoff has the plan).
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
-import { existsSync } from 'node:fs';
+import { bundleRunWorkflow } from '../bench/run-workflow-bundle.js';
 import type { RunResult } from '../../src/contracts/run.js';
 import { createModelServer, type ServerStats } from '../../src/dev/model-server/model-server.js';
 import { loadSessionScript, type SessionRule, type SessionScript } from '../../src/dev/model-server/session-script.js';
 import { git } from '../../src/activities/workspace/git/git.js';
 import { PROJECT_ROOT } from '../../src/host/project-root.js';
 import { createSampleRepo, DEMO_DIR } from '../../src/dev/sample-repo.js';
-import { WORKFLOWS_PATH } from '../../src/worker/create-run-worker.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
 import { startPrivateDevServer } from '../bench/bench-server.js';
 import { spawnWorker, type WorkerProcess } from '../bench/worker-process.js';
@@ -192,22 +190,6 @@ export async function inspectRepo(
   return { mergeCommits, comments, issueState };
 }
 
-/**
- * The workflow bundle the workers load: the test runner's (ISSUE_AGENT_WORKFLOW_BUNDLE, built
- * once per content of src/ and checked before it is handed on), else one built here.
- */
-async function workflowBundlePath(dir: string): Promise<string> {
-  const prebuilt = process.env.ISSUE_AGENT_WORKFLOW_BUNDLE;
-  if (prebuilt !== undefined && existsSync(prebuilt)) return prebuilt;
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never,
-  });
-  const bundlePath = join(dir, 'workflow-bundle.js');
-  await writeFile(bundlePath, code);
-  return bundlePath;
-}
-
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const log = options.log ?? (() => undefined);
   const random = prng(options.seed);
@@ -233,7 +215,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   try {
     connection = await Connection.connect({ address: server.address });
     const client = new Client({ connection, namespace: server.namespace });
-    const bundlePath = await workflowBundlePath(dir);
+    const bundlePath = await bundleRunWorkflow(dir);
     const taskQueue = `chaos-${process.pid}-${Date.now().toString(36)}`;
 
     // Supervisors: keep `workers` worker processes alive, respawning any that dies.
