@@ -18,12 +18,12 @@ import {
   withRetryAddendum,
 } from '../../contracts/step-inputs.js';
 import { remainingBudget } from '../run/state/run-state.js';
-import { takeStepInputs } from '../run/state/take-step-inputs.js';
 import {
   countSchemaFailure,
   keepForRerun,
   stepAnswered,
   stopOnBudget,
+  takeStepInputs,
   type StepRerun,
 } from '../run/state/run-transitions.js';
 import { checkpointRequest } from '../../contracts/worktree-checkpoint.js';

@@ -141,6 +141,36 @@ export interface StepRerun {
   readonly pendingAnswer?: AnsweredQuestion;
 }
 
+/** What a model step takes out of the state before it runs (see takeStepInputs). */
+export interface TakenStepInputs {
+  readonly guidance?: string;
+  readonly addendum?: string;
+  readonly prompt?: string;
+  readonly answer?: AnsweredQuestion;
+}
+
+/**
+ * A model step starts: it takes the operator's guidance, a verdict's retry addendum, a retry
+ * prompt and a person's answer, each cleared so the next step does not see it again (a step
+ * that does not run to an answer puts them back: `keepForRerun`, `stopOnBudget`).
+ */
+export function takeStepInputs(state: RunState): { state: RunState } & TakenStepInputs {
+  const {
+    operatorGuidance: guidance,
+    pendingRetryAddendum: addendum,
+    pendingRetryPrompt: prompt,
+    pendingAnswer: answer,
+    ...rest
+  } = state;
+  return {
+    state: rest,
+    ...(guidance === undefined ? {} : { guidance }),
+    ...(addendum === undefined ? {} : { addendum }),
+    ...(prompt === undefined ? {} : { prompt }),
+    ...(answer === undefined ? {} : { answer }),
+  };
+}
+
 /**
  * A step stopped by the budget: it keeps what it runs again with, and its partial spend
  * (tokens as input, cost as reported in the failure's details) is recorded.

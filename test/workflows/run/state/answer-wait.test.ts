@@ -10,9 +10,9 @@ import { initialRunState } from '../../../../src/workflows/run/state/run-state.j
 import {
   answerQuestion,
   stopOnQuestion,
+  takeStepInputs,
   uncountIteration,
 } from '../../../../src/workflows/run/state/run-transitions.js';
-import { takeAnswer } from '../../../../src/workflows/run/state/take-step-inputs.js';
 import { DEFAULT_ANSWER_TIMEOUT_MS } from '../../../../src/contracts/human-loop.js';
 
 test('the answer timeout is the run option when positive, else 3 days', () => {
@@ -46,8 +46,8 @@ test('a step that asked keeps its rerun inputs and records what it spent, under 
 
 test('an answer is taken once, with its question and author', () => {
   const answered = answerQuestion(initialRunState('s', {}), { question: 'Which?', author: 'ann', text: 'v2' });
-  const taken = takeAnswer(answered);
+  const taken = takeStepInputs(answered);
   assert.deepEqual(taken.answer, { question: 'Which?', author: 'ann', text: 'v2' });
   assert.equal(taken.state.pendingAnswer, undefined);
-  assert.equal(takeAnswer(taken.state).answer, undefined);
+  assert.equal(takeStepInputs(taken.state).answer, undefined);
 });
