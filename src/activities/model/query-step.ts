@@ -10,10 +10,14 @@ import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { totalTokens } from '../../contracts/usage.js';
 import { createArtifactStore, stepArtifactDir } from '../artifacts/artifact-store.js';
-import { createChangedPaths } from '../tools/changed-paths.js';
-import type { GitHubToolBackend } from '../tools/github-tool-backend.js';
-import { stepTools, toToolResultBlock } from '../tools/tool-dispatcher.js';
-import { defaultLog, ToolName, type LogFn, type ToolLimits } from '../tools/tool-types.js';
+import {
+  createChangedPaths,
+  stepToolContext,
+  stepTools,
+  toToolResultBlock,
+  type StepToolDeps,
+} from '../tools/tool-dispatcher.js';
+import { defaultLog, ToolName, type LogFn } from '../tools/tool-types.js';
 import { checkAsk } from '../tools/ask-tool.js';
 import type { AskedQuestion } from '../../contracts/human-loop.js';
 import {
@@ -43,23 +47,18 @@ import {
   type StepState,
 } from './step-state.js';
 import { decideOutcome } from './turn-outcome.js';
-import { stepToolContext } from './step-tool-context.js';
 import { withTranscript, writeTranscript } from './step-transcript.js';
 
-export interface QueryStepDeps {
+/** The tools' part (limits, bash env, the github backend) is StepToolDeps. */
+export interface QueryStepDeps extends StepToolDeps {
   readonly llm: LlmClient;
   /** Overrides the default USD price table. */
   readonly prices?: PriceTable;
-  readonly toolLimits?: Partial<ToolLimits>;
   readonly log?: LogFn;
   /** Re-sends the last heartbeat this often during long calls/commands (default 5 s). */
   readonly keepAliveMs?: number;
-  /** Extra non-secret env for bash (e.g. a git identity). */
-  readonly bashEnv?: Readonly<Record<string, string>>;
   /** Removes the worker's secrets from everything the step writes (artifacts, checkpoints). */
   readonly redact?: (text: string) => string;
-  /** The github tool's backend for this step (the activity builds it; the token stays there). */
-  readonly github?: GitHubToolBackend;
 }
 
 export interface QueryStepContext {

@@ -1,17 +1,92 @@
 /**
- * Runs one `tool_use` block and turns it into a `tool_result` block. Unknown tools
- * and tools the step kind does not allow become error results the model can read;
- * only cancellation (and harness faults) propagate as exceptions. `stepTools` is the
- * list offered to the model in the request, from the same policy.
+ * A step's tools, from the step's side: the context they run in (built once per step by
+ * runQueryStep: its worktree and kind, the run it belongs to, the limits, the record of
+ * what they changed), the tools the step is offered (tool-policy.ts decides), and how one
+ * `tool_use` block runs and becomes a `tool_result` block. Unknown tools and tools the
+ * step kind does not allow become error results the model can read; only cancellation
+ * (and harness faults) propagate as exceptions.
  */
+import type { QueryStepRequest } from '../../contracts/activities.js';
+import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { LlmToolDefinition } from '../model/llm-client.js';
 import { ASK_TOOL, checkAsk } from './ask-tool.js';
 import { runBash } from './bash-tool.js';
 import { runEditor } from './editor-tool.js';
+import type { GitHubToolBackend } from './github-tool-backend.js';
 import { GITHUB_TOOL, runGitHub } from './github-tool.js';
 import { runTodo, TODO_TOOL } from './todo-tool.js';
 import { toolPolicyFor, type ToolPolicy } from './tool-policy.js';
-import { ToolName, type ToolContext, type ToolResult } from './tool-types.js';
+import {
+  DEFAULT_TOOL_LIMITS,
+  ToolName,
+  type ChangedPaths,
+  type LogFn,
+  type ToolContext,
+  type ToolLimits,
+  type ToolResult,
+} from './tool-types.js';
+
+/** A fresh record of what a step's tools changed (see ChangedPaths). */
+export function createChangedPaths(): ChangedPaths {
+  const paths = new Set<string>();
+  let unknown = false;
+  return {
+    add(relative) {
+      // A path outside the worktree or the worktree itself cannot be staged by name.
+      if (relative === '' || relative.startsWith('..') || relative.startsWith('/')) unknown = true;
+      else paths.add(relative);
+    },
+    markUnknown() {
+      unknown = true;
+    },
+    list() {
+      return unknown ? undefined : [...paths];
+    },
+  };
+}
+
+/** What of the worker's step dependencies the tools use (QueryStepDeps carries them). */
+export interface StepToolDeps {
+  readonly toolLimits?: Partial<ToolLimits>;
+  /** Extra non-secret env for bash (e.g. a git identity). */
+  readonly bashEnv?: Readonly<Record<string, string>>;
+  /** The github tool's backend for this step (the activity builds it; the token stays there). */
+  readonly github?: GitHubToolBackend;
+}
+
+/** What the step gives its tools besides its request: cancellation, artifacts, log, the change record. */
+export interface StepToolScope {
+  readonly signal: AbortSignal;
+  readonly store: ArtifactStore;
+  readonly log: LogFn;
+  readonly changes: ChangedPaths;
+}
+
+type StepOfTools = Pick<
+  QueryStepRequest,
+  'worktreePath' | 'stepKind' | 'readOnly' | 'workflowId' | 'issue' | 'artifactsDir'
+>;
+
+/** The tools' view of one step (ToolContext). */
+export function stepToolContext(deps: StepToolDeps, input: StepOfTools, scope: StepToolScope): ToolContext {
+  return {
+    changes: scope.changes,
+    worktreePath: input.worktreePath,
+    stepKind: input.stepKind,
+    readOnly: input.readOnly,
+    signal: scope.signal,
+    store: scope.store,
+    limits: { ...DEFAULT_TOOL_LIMITS, ...deps.toolLimits },
+    log: scope.log,
+    ...(deps.bashEnv ? { extraEnv: deps.bashEnv } : {}),
+    run: {
+      workflowId: input.workflowId,
+      issue: input.issue,
+      artifactsDir: input.artifactsDir,
+      ...(deps.github === undefined ? {} : { github: deps.github }),
+    },
+  };
+}
 
 const DEFINITIONS: Readonly<Record<ToolName, LlmToolDefinition>> = {
   [ToolName.Bash]: { type: 'bash_20250124', name: ToolName.Bash },

@@ -6,7 +6,6 @@
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { ToolStepKind } from '../../contracts/intents.js';
 import type { GitHubToolBackend } from './github-tool-backend.js';
-import type { ChangedPaths } from './changed-paths.js';
 
 export const ToolName = {
   Bash: 'bash',
@@ -59,6 +58,22 @@ export interface ToolRunContext {
   readonly artifactsDir: string;
   /** Absent: the agent has no GitHub integration and no github tool is offered. */
   readonly github?: GitHubToolBackend;
+}
+
+/**
+ * What a step's tools may have changed in the worktree: the paths the editor wrote, or
+ * "unknown" once any bash command ran (a shell can touch anything). The step's checkpoint
+ * reads it to stage only those paths instead of scanning the whole worktree (on a
+ * 100 000-file repository a full scan is git's floor, paid once per step). Unknown is
+ * always the safe answer. Made by tool-dispatcher's `createChangedPaths`.
+ */
+export interface ChangedPaths {
+  /** A path (relative to the worktree) a tool wrote. */
+  add(relative: string): void;
+  /** Something may have changed that the record cannot name (bash ran, a step resumed). */
+  markUnknown(): void;
+  /** The paths written, in first-write order; undefined when unknown. */
+  list(): readonly string[] | undefined;
 }
 
 export const defaultLog: LogFn = (level, message, data) => {

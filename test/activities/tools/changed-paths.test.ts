@@ -8,8 +8,7 @@ import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { createChangedPaths } from '../../../src/activities/tools/changed-paths.js';
-import { executeTool } from '../../../src/activities/tools/tool-dispatcher.js';
+import { createChangedPaths, executeTool } from '../../../src/activities/tools/tool-dispatcher.js';
 import { toolContext } from './tool-fixtures.js';
 
 const editor = (input: Record<string, unknown>) => ({ id: 't', name: 'str_replace_based_edit_tool', input });
