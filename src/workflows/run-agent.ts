@@ -38,7 +38,7 @@ import { runEnvironmentPhase } from './environment/environment-phase.js';
 import { awaitBudget } from './run/state/budget-pause.js';
 import { endWithStatus, watchCancelRequest } from './run/end-with-status.js';
 import { continueAsNext, historyPastBound, resumeCarried } from './run/continue-as-new.js';
-import { editProgressComment, endProgressComment } from './run/progress-comment-keeper.js';
+import { editProgressComment, endProgressComment } from './run/progress-publishing.js';
 import { endPhaseOf, toResult, type RunEnd } from './run/state/run-end-result.js';
 
 const TEMPORAL_CANCEL_REASON = 'cancelled through Temporal (Web UI or temporal workflow cancel)';

@@ -106,7 +106,7 @@ export const boundaryActivities = proxyActivities<Pick<RunActivities, 'runBounda
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
 });
 
-/** The progress comment (progress-comment-keeper.ts): short and idempotent; a failure never fails the run. */
+/** The progress comment (progress-publishing.ts): short and idempotent; a failure never fails the run. */
 export const progressActivities = proxyActivities<ProgressActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },

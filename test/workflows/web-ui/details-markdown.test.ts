@@ -1,7 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { code, plainText, row, usd } from '../../../src/workflows/web-ui/details-markdown.js';
-import { renderDetails } from '../../../src/workflows/run/run-details.js';
+import { renderDetails } from '../../../src/workflows/run/progress-publishing.js';
 import type { RunProgress } from '../../../src/contracts/run.js';
 
 test('amounts carry no dollar sign, so the UI never reads two of them as a math span', () => {

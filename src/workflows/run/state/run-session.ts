@@ -12,9 +12,9 @@ import { isRepoUrl } from '../../../contracts/repo-url.js';
 import type { HumanAnswer, RunWaiting } from '../../../contracts/human-loop.js';
 import { budgetStatus, carriedState, initialRunState, type RunState } from './run-state.js';
 import { addGuidance, answerWait, raiseBudget, withPhase } from './run-transitions.js';
-import { NOTHING_PUBLISHED, publishProgress, type PublishedAttributes } from '../run-details.js';
+import { NOTHING_PUBLISHED, publishProgress, type PublishedAttributes } from '../progress-publishing.js';
 import { StateOwner } from '../../session/state-owner.js';
-import { firstCommentMark, type ProgressCommentMark } from '../progress-comment-keeper.js';
+import { firstCommentMark, type ProgressCommentMark } from '../progress-publishing.js';
 
 /** Warnings kept (oldest dropped first), so a flood of bad signals cannot grow the result. */
 const MAX_WARNINGS = 20;
@@ -85,7 +85,7 @@ export class RunSession extends StateOwner<RunState> {
   get progressComment(): ProgressCommentMark {
     return this.#progressComment;
   }
-  /** An edit of the progress comment goes out (progress-comment-keeper.ts throttles by these). */
+  /** An edit of the progress comment goes out (progress-publishing.ts throttles by these). */
   progressCommentSending(key: string, atMs: number): void {
     this.#progressComment = { ...this.#progressComment, lastKey: key, lastAtMs: atMs };
   }
