@@ -13,72 +13,91 @@
  * disk nothing changes owner (files the agent creates are the owner's, as they would be
  * if the owner wrote them). Everything else of the host stays out of reach.
  *
- * util-linux learned `X-mount.idmap` only in 2.39 (Debian 12 ships 2.38), so the three
- * system calls (open_tree, mount_setattr, move_mount; the same numbers on every Linux
- * architecture) are made by this small Python program, run by the prelude as root in
- * the sandbox's mount namespace, before it drops to the sandbox user.
+ * util-linux learned `X-mount.idmap` only in 2.39 (Debian 12 ships 2.38), so the system
+ * calls are made by this small perl program (perl as in seccomp-exec.ts: Essential on
+ * Debian, in the worker image, which has no python3, and ~2 ms a start where the python3
+ * with ctypes it replaces took ~13), run by the prelude as root in the sandbox's mount
+ * namespace, with an empty environment, before it drops to the sandbox user. open_tree
+ * (428), move_mount (429) and mount_setattr (442) have one number on every architecture;
+ * unshare does not, so the prelude passes it (seccomp-filter's table for this machine).
  *
- * Arguments: `<uid> <gid>`, then one `<rw|ro>:<fd>:<target>` per bind, in order; the
- * source is a descriptor the prelude opened before anything was hidden. Any failure
- * exits 32 naming the target: a command never runs with a bind missing.
+ * Arguments: `<unshare nr> <uid> <gid>`, then one `<rw|ro>:<fd>:<target>` per bind, in
+ * order; the source is a descriptor the prelude opened before anything was hidden. Any
+ * failure exits 32 naming the target: a command never runs with a bind missing. Perl's
+ * `syscall` passes a number as a number and a string as its address: descriptors read
+ * from the arguments are made numbers (`0 +`) first, and the empty path is a variable.
  */
-export const IDMAPPED_BINDS_PROGRAM = `
-import ctypes, os, sys
-libc = ctypes.CDLL(None, use_errno=True)
-libc.syscall.restype = ctypes.c_long
-L = ctypes.c_long
-class Attr(ctypes.Structure):
-    _fields_ = [("set", ctypes.c_uint64), ("clr", ctypes.c_uint64), ("prop", ctypes.c_uint64), ("ns", ctypes.c_uint64)]
-def fail(what):
-    sys.stderr.write("sandbox: %s: %s\\n" % (what, os.strerror(ctypes.get_errno())))
-    sys.exit(32)
-uid, gid = int(sys.argv[1]), int(sys.argv[2])
-namespaces = {}
-def userns(owner, group):
-    # A user namespace whose only mapping is: owner of the directory -> the sandbox user.
-    if (owner, group) in namespaces: return namespaces[(owner, group)]
-    ready_r, ready_w = os.pipe()
-    done_r, done_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        ok = libc.unshare(0x10000000) == 0
-        os.write(ready_w, b"1" if ok else b"0")
-        os.read(done_r, 1)
-        os._exit(0)
-    if os.read(ready_r, 1) != b"1":
-        fail("a user namespace for the idmapped binds")
-    with open("/proc/%d/uid_map" % pid, "w") as f: f.write("%d %d 1" % (owner, uid))
-    with open("/proc/%d/gid_map" % pid, "w") as f: f.write("%d %d 1" % (group, gid))
-    ns = os.open("/proc/%d/ns/user" % pid, os.O_RDONLY)
-    os.write(done_w, b"1")
-    os.waitpid(pid, 0)
-    namespaces[(owner, group)] = ns
-    return ns
-def bind(source, target, ro):
-    st = os.fstat(source)
-    tree = libc.syscall(L(428), L(source), b"", L(0x1000 | 0x1 | 0o2000000))
-    if tree < 0: fail("open_tree " + target)
-    attr = Attr(0x100000 | (0x1 if ro else 0), 0, 0, userns(st.st_uid, st.st_gid))
-    if libc.syscall(L(442), L(tree), b"", L(0x1000), ctypes.byref(attr), L(ctypes.sizeof(attr))) < 0:
-        fail("idmapped mount of " + target + " (its filesystem may not support idmapped mounts; " +
-             "ISSUE_AGENT_SANDBOX_UID=0 on the worker runs agent commands as root without capabilities instead)")
-    os.makedirs(target, exist_ok=True)
-    if libc.syscall(L(429), L(tree), b"", L(-100), target.encode(), L(0x4)) < 0: fail("move_mount " + target)
-    os.close(tree)
-def searchable(st):
-    return st.st_mode & 0o001 or (st.st_uid == uid and st.st_mode & 0o100) or (st.st_gid == gid and st.st_mode & 0o010)
-shown = set()
-for spec in sys.argv[3:]:
-    mode, fd, target = spec.split(":", 2)
-    # A root-only directory on the way (a 0700 home or temp dir) is shown read-only,
-    # idmapped too, so the sandbox user can reach what is bound below it.
-    parts = target.strip("/").split("/")[:-1]
-    for i in range(1, len(parts) + 1):
-        up = "/" + "/".join(parts[:i])
-        if up in shown or not os.path.isdir(up) or searchable(os.stat(up)): continue
-        shown.add(up)
-        source = os.open(up, os.O_RDONLY | os.O_DIRECTORY)
-        bind(source, up, True)
-        os.close(source)
-    bind(int(fd), target, mode == "ro")
-`;
+export const IDMAPPED_BINDS_PROGRAM = [
+  'my ($unshare, $uid, $gid) = (0 + shift, 0 + shift, 0 + shift);',
+  'my $none = "";',
+  'sub fail { my $why = "$!"; print STDERR "sandbox: $_[0]: $why\\n"; exit 32; }',
+  'my (%userns, @kept);',
+  '# A user namespace whose only mapping is: owner of the directory -> the sandbox user.',
+  'sub userns {',
+  '  my ($owner, $group) = @_;',
+  '  return $userns{"$owner:$group"} if exists $userns{"$owner:$group"};',
+  '  pipe(my $ready_r, my $ready_w) and pipe(my $done_r, my $done_w) or fail("pipe");',
+  '  my $pid = fork();',
+  '  defined $pid or fail("fork");',
+  '  if ($pid == 0) {',
+  '    my $ok = syscall($unshare, 0x10000000) == 0;',
+  '    syswrite($ready_w, $ok ? "1" : "0");',
+  '    sysread($done_r, my $done, 1);',
+  '    exit 0;',
+  '  }',
+  '  sysread($ready_r, my $ready, 1);',
+  '  $ready eq "1" or fail("a user namespace for the idmapped binds");',
+  '  for my $map (["uid_map", "$owner $uid 1"], ["gid_map", "$group $gid 1"]) {',
+  '    open(my $f, ">", "/proc/$pid/$map->[0]") or fail($map->[0]);',
+  '    syswrite($f, $map->[1]) or fail($map->[0]);',
+  '    close($f);',
+  '  }',
+  '  open(my $ns, "<", "/proc/$pid/ns/user") or fail("the user namespace of the idmapped binds");',
+  '  push @kept, $ns;',
+  '  syswrite($done_w, "1");',
+  '  waitpid($pid, 0);',
+  '  return $userns{"$owner:$group"} = fileno($ns);',
+  '}',
+  'sub mkpath {',
+  '  my $at = "";',
+  '  for my $part (grep { length } split(m{/}, $_[0])) {',
+  '    $at .= "/$part";',
+  '    -d $at or mkdir($at) or -d $at or fail("mkdir $at");',
+  '  }',
+  '}',
+  '# open_tree(fd, "", AT_EMPTY_PATH | OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC); mount_setattr with',
+  '# MOUNT_ATTR_IDMAP (and RDONLY); move_mount(tree, "", AT_FDCWD, target, MOVE_MOUNT_F_EMPTY_PATH).',
+  'sub bind_idmapped {',
+  '  my ($source, $target, $ro) = @_;',
+  '  my @st = stat("/proc/self/fd/$source") or fail("stat " . $target);',
+  '  my $tree = syscall(428, $source, $none, 0x1000 | 0x1 | 0x80000);',
+  '  $tree >= 0 or fail("open_tree " . $target);',
+  '  my $attr = pack("Q4", 0x100000 | ($ro ? 0x1 : 0), 0, 0, userns($st[4], $st[5]));',
+  '  syscall(442, $tree, $none, 0x1000, $attr, length($attr)) == 0 or fail("idmapped mount of " . $target .',
+  '    " (its filesystem may not support idmapped mounts; " .',
+  '    "ISSUE_AGENT_SANDBOX_UID=0 on the worker runs agent commands as root without capabilities instead)");',
+  '  mkpath($target);',
+  '  syscall(429, $tree, $none, -100, $target, 0x4) == 0 or fail("move_mount " . $target);',
+  '}',
+  'sub searchable {',
+  '  my ($mode, $owner, $group) = @_[2, 4, 5];',
+  '  return ($mode & 01) || ($owner == $uid && ($mode & 0100)) || ($group == $gid && ($mode & 010));',
+  '}',
+  'my %shown;',
+  'for my $spec (@ARGV) {',
+  '  my ($mode, $fd, $target) = split(/:/, $spec, 3);',
+  '  # A root-only directory on the way (a 0700 home or temp dir) is shown read-only,',
+  '  # idmapped too, so the sandbox user can reach what is bound below it.',
+  '  my @parts = grep { length } split(m{/}, $target);',
+  '  pop @parts;',
+  '  for my $i (1 .. @parts) {',
+  '    my $up = "/" . join("/", @parts[0 .. $i - 1]);',
+  '    next if $shown{$up} || !-d $up || searchable(stat($up));',
+  '    $shown{$up} = 1;',
+  '    sysopen(my $dir, $up, 0) or fail("open " . $up);',
+  '    bind_idmapped(fileno($dir), $up, 1);',
+  '    close($dir);',
+  '  }',
+  '  bind_idmapped(0 + $fd, $target, $mode eq "ro");',
+  '}',
+].join('\n');

@@ -14,7 +14,7 @@
  *
  * A root worker's commands run as the sandbox user (sandbox-policy: `nobody` by
  * default), never as root: the binds are idmapped (idmapped-binds.ts). Where that does
- * not work (no idmapped mounts, no python3), they run as root without any capability,
+ * not work (no idmapped mounts, no perl), they run as root without any capability,
  * and the worker says so once.
  *
  * In every mode `setpriv --pdeathsig KILL` (when available) ties the sandbox to the
@@ -31,10 +31,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { sharedSpawner } from '../process/spawner/process-spawner.js';
 import { shellQuote } from '../runner/run-step-runner.js';
-import { PRELUDE, preludeArgs, type SandboxView } from './sandbox-prelude.js';
+import { PRELUDE, preludeArgs, type SandboxUser, type SandboxView } from './sandbox-prelude.js';
 import { remountPerl } from './readonly-remounts.js';
 import { seccompExecArgv, seccompMissingReason, UNDER_FILTER_CHECK } from './seccomp-exec.js';
-import { seccompArchOf } from './seccomp-filter.js';
+import { archTable, seccompArchOf } from './seccomp-filter.js';
 import { sandboxUidFromEnv, SANDBOX_UID_ENV } from './sandbox-policy.js';
 
 export const IsolationMode = {
@@ -53,10 +53,10 @@ export interface Isolation {
   /** `setpriv --pdeathsig` is available. */
   readonly pdeathsig: boolean;
   /**
-   * The host uid commands run as (a root worker's `namespaces` mode) and the system
-   * python3 that makes the idmapped binds; undefined: the worker's uid.
+   * The host uid commands run as (a root worker's `namespaces` mode) and what makes the
+   * idmapped binds; undefined: the worker's uid.
    */
-  readonly sandboxUser?: { readonly uid: number; readonly python: string };
+  readonly sandboxUser?: SandboxUser;
   /** The words that install the seccomp filter before the command (seccomp-exec); undefined: none here. */
   readonly seccomp?: readonly string[];
 }
@@ -121,9 +121,6 @@ async function probe(mode: IsolationMode, net: boolean, user?: SandboxView['user
   }
 }
 
-/** The system python3 (never a version manager's shim, whose answer depends on the cwd). */
-const SYSTEM_PYTHONS = ['/usr/bin/python3', '/usr/local/bin/python3', '/bin/python3'];
-
 /** The uid a root worker's commands run as, when dropping to it works here. */
 async function sandboxUser(net: boolean, warn: (message: string) => void): Promise<SandboxView['user']> {
   const uid = sandboxUidFromEnv();
@@ -131,12 +128,15 @@ async function sandboxUser(net: boolean, warn: (message: string) => void): Promi
     warn(`[tools] WARNING: ${SANDBOX_UID_ENV}=0: agent commands run as root (without capabilities).`);
     return undefined;
   }
-  const python = SYSTEM_PYTHONS.find((p) => existsSync(p));
-  const user = python === undefined ? undefined : { uid, python };
+  // The system perl, never through PATH; unshare's number from the seccomp table of this architecture.
+  const perl = remountPerl(existsSync);
+  const arch = seccompArchOf();
+  const user =
+    perl === undefined || arch === undefined ? undefined : { uid, perl, unshareNr: archTable(arch).denied.unshare };
   if (user !== undefined && (await probe(IsolationMode.Namespaces, net, user))) return user;
   warn(
     `[tools] WARNING: agent commands run as root (without capabilities): running them as uid ${uid} needs ` +
-      'idmapped mounts (Linux 5.12+) and python3 here.',
+      'idmapped mounts (Linux 5.12+), /usr/bin/perl and a seccomp table for this architecture (x86_64, aarch64) here.',
   );
   return undefined;
 }

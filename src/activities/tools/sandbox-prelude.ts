@@ -39,7 +39,7 @@
  * Arguments: `w:<dir>` writable, `r:<dir>` read-only (`s:<source>` just before one of
  * them: that directory is shown there instead, e.g. the agent's private admin dir at the
  * path of the worktree's admin dir), `h:<dir>` hidden, `p:<path>` protected,
- * `u:<uid>:<python3>` the sandbox user and the interpreter that makes its binds, then
+ * `u:<uid>:<unshare nr>:<perl>` the sandbox user and what makes its binds, then
  * `--` and the command line.
  *
  * With a sandbox user (a root worker: process-isolation), the binds are idmapped
@@ -53,10 +53,10 @@ export const PRELUDE = `
 set -eu
 IDMAPPED_BINDS='${IDMAPPED_BINDS_PROGRAM}'
 READONLY_REMOUNTS='${READONLY_REMOUNTS_PROGRAM}'
-binds=(); modes=(); sources=(); hides=(); protects=(); uid=""; src=""; perl=""; command_path=""
+binds=(); modes=(); sources=(); hides=(); protects=(); uid=""; src=""; perl=""; binder=""; unshare_nr=""; command_path=""
 while [ "$#" -gt 0 ]; do
   case "$1" in
-    u:*) uid="\${1#u:}"; py="\${uid#*:}"; uid="\${uid%%:*}" ;;
+    u:*) uid="\${1#u:}"; binder="\${uid#*:}"; uid="\${uid%%:*}"; unshare_nr="\${binder%%:*}"; binder="\${binder#*:}" ;;
     m:*) perl="\${1#m:}" ;;
     c:*) command_path="\${1#c:}" ;;
     s:*) src="\${1#s:}" ;;
@@ -109,7 +109,7 @@ apply() {
 }
 # Every path given read-only: one perl for them all (readonly-remounts.ts), else one mount(8) each.
 # Perl runs here as root in the namespace, before the drop: with an empty environment, so no
-# PERL5OPT or PERL5LIB can load code into it (as python3 -I for the idmapped binds).
+# PERL5OPT or PERL5LIB can load code into it (the same for the idmapped binds).
 readonly_all() {
   [ "$#" -gt 0 ] || return 0
   if [ -n "$perl" ] && env -i "$perl" -e "$READONLY_REMOUNTS" "$@" 2>/dev/null; then return 0; fi
@@ -129,8 +129,9 @@ for i in "\${!binds[@]}"; do
   entry "/proc/self/fd/\${fds[$i]}" "\${binds[$i]}" none "$o"
 done
 apply --no-canonicalize
-# From / and by its path: a PATH shim (pyenv's) would cd back into a directory now hidden.
-[ -z "$uid" ] || [ "\${#idmapped[@]}" -eq 0 ] || (cd / && "$py" -I -S -c "$IDMAPPED_BINDS" "$uid" "$uid" "\${idmapped[@]}")
+# From / and by its path; as root before the drop, so with an empty environment (no PERL5OPT).
+[ -z "$uid" ] || [ "\${#idmapped[@]}" -eq 0 ] ||
+  (cd / && env -i "$binder" -e "$IDMAPPED_BINDS" "$unshare_nr" "$uid" "$uid" "\${idmapped[@]}")
 # Where ours are, as mountinfo names them (escaped; through symlinks too, by cd -P).
 declare -A mine=()
 for t in "$scratch" "\${tgts[@]}" "\${binds[@]}"; do
@@ -182,7 +183,7 @@ if [ -w /proc/sys/kernel/core_pattern ]; then echo "sandbox: /proc/sys is writab
 for fd in "\${fds[@]}"; do exec {fd}<&-; done
 ip link set lo up 2>/dev/null || true
 cd "$here"; OLDPWD="$here" # the cd -P above must not show in the command's environment
-unset binds modes sources src hides protects fds here scratch srcs tgts types opts label points sysfs mine ours e q o t p idmapped tmpfs IDMAPPED_BINDS py ro perl READONLY_REMOUNTS
+unset binds modes sources src hides protects fds here scratch srcs tgts types opts label points sysfs mine ours e q o t p idmapped tmpfs IDMAPPED_BINDS binder unshare_nr ro perl READONLY_REMOUNTS
 unset -f readonly_all
 trap 'kill -TERM -1 2>/dev/null; sleep 0.5; exit 143' TERM
 # No capability at all (bounding set empty, so not even a setuid binary regains one), and
@@ -198,6 +199,15 @@ unset command_path
 wait "$!"
 `;
 
+/** Who a root worker's commands run as, and what makes their idmapped binds (idmapped-binds.ts). */
+export interface SandboxUser {
+  readonly uid: number;
+  /** The system perl that runs the binds program. */
+  readonly perl: string;
+  /** unshare(2)'s number on this architecture (seccomp-filter's table). */
+  readonly unshareNr: number;
+}
+
 export interface SandboxOverlay {
   readonly source: string;
   readonly target: string;
@@ -206,7 +216,7 @@ export interface SandboxOverlay {
 
 export interface SandboxView {
   /** The host uid (and gid) the command runs as, through idmapped binds; undefined: the caller's. */
-  readonly user?: { readonly uid: number; readonly python: string };
+  readonly user?: SandboxUser;
   /** The perl that makes the inherited mounts read-only in one process (readonly-remounts.ts). */
   readonly remountPerl?: string;
   /**
@@ -234,7 +244,7 @@ export function preludeArgs(view: SandboxView, command: string): string[] {
     })),
   ];
   binds.sort((a, b) => a.target.length - b.target.length);
-  const user = view.user === undefined ? [] : [`u:${view.user.uid}:${view.user.python}`];
+  const user = view.user === undefined ? [] : [`u:${view.user.uid}:${view.user.unshareNr}:${view.user.perl}`];
   return [
     ...user,
     ...(view.remountPerl === undefined ? [] : [`m:${view.remountPerl}`]),

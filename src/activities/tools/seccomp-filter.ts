@@ -50,7 +50,8 @@ interface ArchTable {
   readonly clone: number;
   readonly clone3: number;
   readonly x32: boolean;
-  readonly denied: Readonly<Record<string, number>>;
+  /** unshare by name: the idmapped binds (idmapped-binds.ts) make their user namespaces with it. */
+  readonly denied: Readonly<Record<string, number>> & { readonly unshare: number };
 }
 
 /** The syscalls every architecture numbers alike (asm-generic, from 424 on). */

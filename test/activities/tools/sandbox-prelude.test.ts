@@ -226,7 +226,7 @@ test('the command starts in its own directory, with no directory the prelude vis
   assert.equal(r.stdout.trim(), `PWD=${where.work} OLDPWD=${where.work}`);
 });
 
-test('the perl that remounts as root in the namespace loads no module the environment names (PERL5OPT, PERL5LIB)', (t) => {
+test('the perls that remount and bind as root in the namespace load no module the environment names (PERL5OPT, PERL5LIB)', async (t) => {
   if (!canMount) return t.skip('needs root and mount namespaces');
   const where = layout('perl-env');
   const lib = path.join(root, 'perl-env', 'lib');
@@ -237,7 +237,16 @@ test('the perl that remounts as root in the namespace loads no module the enviro
     path.join(lib, 'planted.pm'),
     `package planted; if ((grep { /^CapEff:\\s*0*[1-9a-f]/ } do { open my $s, '<', '/proc/self/status'; <$s> }) ) { open my $f, '>', '${loaded}'; print $f "root\\n"; } 1;\n`,
   );
-  const view = { writable: [where.work], readOnly: [], hidden: [], protectedPaths: [], remountPerl: '/usr/bin/perl' };
+  // With the sandbox user (a root worker), the idmapped binds' perl runs there too, also as root.
+  const user = (await detectIsolation(() => undefined)).sandboxUser;
+  const view = {
+    writable: [where.work],
+    readOnly: [],
+    hidden: [],
+    protectedPaths: [],
+    remountPerl: '/usr/bin/perl',
+    ...(user === undefined ? {} : { user }),
+  };
   const r = runSandboxed(where.work, view, 'echo RAN', { env: { PERL5LIB: lib, PERL5OPT: '-Mplanted' } });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /RAN/);

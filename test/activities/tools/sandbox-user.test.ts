@@ -80,7 +80,7 @@ test('a filesystem without idmapped mounts fails the command with a way out, nev
     'set -e',
     'd=$(mktemp -d) && mount -t ramfs none "$d"',
     'exec {fd}<"$d"',
-    `"$0" -I -S -c "$1" ${DEFAULT_SANDBOX_UID} ${DEFAULT_SANDBOX_UID} "rw:$fd:$d"`,
+    `env -i "$0" -e "$1" "$2" ${DEFAULT_SANDBOX_UID} ${DEFAULT_SANDBOX_UID} "rw:$fd:$d"`,
   ].join('\n');
   const run = spawnSync(
     'unshare',
@@ -92,8 +92,9 @@ test('a filesystem without idmapped mounts fails the command with a way out, nev
       'bash',
       '-c',
       script,
-      isolation.sandboxUser?.python ?? 'python3',
+      isolation.sandboxUser?.perl ?? '/usr/bin/perl',
       IDMAPPED_BINDS_PROGRAM,
+      String(isolation.sandboxUser?.unshareNr ?? 272),
     ],
     { encoding: 'utf8' },
   );
