@@ -6,9 +6,18 @@
  * Whatever the completion type, only that validated `closing` completes the agent.
  * At a work or verification step the type's criterion only decides whether the agent
  * MAY complete: once met, the flow goes to a closure step (criterion-gate).
+ *
+ * Plan approval (issue 40) is part of the iteration: with a `planApproval` policy, the
+ * agent's entry step is the plan. While the plan is not approved that step runs read-only
+ * (the worktree is mounted read-only in its sandbox), so no file changes before `/approve`;
+ * when it routes on and the policy asks for approval (always, or by the files the plan
+ * names), the iteration ends with the plan and the step it would go to, and the run waits
+ * for a person (run/state/plan-wait.ts). Runs without a policy never reach any of this.
  */
 import { log } from '@temporalio/workflow';
+import type { StepDefinition } from '../../contracts/definition.js';
 import { FailureType } from '../../contracts/failures.js';
+import { approvalReason, planFiles } from '../../contracts/plan-approval.js';
 import { beginIteration, goToStep, recordAnsweredStep, uncountIteration } from '../run/state/run-transitions.js';
 import { interpretGate, normaliseStepId } from './gate-interpreter.js';
 import { routeIntent } from './intent-router.js';
@@ -21,7 +30,6 @@ import type { IterationOutcome } from '../run/iteration-outcome.js';
 import type { RunSession } from '../run/state/run-session.js';
 import type { RunContext } from '../run/run-context.js';
 import { scheduleQueryStep } from './schedule-query-step.js';
-import { planForApproval } from './plan-gate.js';
 import { runRunnerStep } from './runner-step.js';
 
 export async function runFlowIteration(ctx: RunContext, session: RunSession): Promise<IterationOutcome> {
@@ -38,7 +46,7 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
   session.apply(beginIteration, iteration, step.stepKind);
   if (step.runner !== undefined) return runRunnerStep(ctx, session, step, step.runner, iteration);
 
-  const queried = await scheduleQueryStep(ctx, session, step);
+  const queried = await scheduleQueryStep(ctx, session, step, step.readOnly || planPending(ctx, session, step));
   if (queried.kind !== 'answered') {
     // A step stopped by the budget or by its question did not complete: it keeps its iteration number.
     if (queried.kind === 'budget-exhausted' || queried.kind === 'question') session.apply(uncountIteration, iteration);
@@ -109,4 +117,43 @@ export async function runFlowIteration(ctx: RunContext, session: RunSession): Pr
   // stepMachine has no criterion: its end is the closure step's `closing`, so nothing is gated.
   if (step.stepKind === 'closure' || ctx.definition.verdict.type === 'stepMachine') return { kind: 'continue' };
   return gateOnCriterion(ctx, session, args);
+}
+
+const MAX_PLAN_CHARS = 6_000;
+
+/** The entry step of a run whose plan still needs approving (or may: the policy decides after). */
+export function planPending(ctx: RunContext, session: RunSession, step: Pick<StepDefinition, 'stepId'>): boolean {
+  const policy = ctx.input.planApproval;
+  return (
+    policy !== undefined &&
+    policy !== 'never' &&
+    step.stepId === ctx.definition.entryStep &&
+    session.state.planApproved !== true
+  );
+}
+
+/**
+ * The plan to approve, when the policy asks for it; undefined lets the flow go on to `next`.
+ * A plan step that routes to itself (`repeat`) has not finished its plan: nothing to approve yet.
+ */
+export function planForApproval(
+  ctx: RunContext,
+  session: RunSession,
+  step: Pick<StepDefinition, 'stepId'>,
+  output: Readonly<Record<string, unknown>>,
+  next: string,
+): IterationOutcome | undefined {
+  if (!planPending(ctx, session, step) || next === step.stepId) return undefined;
+  const files = planFiles(output);
+  const reason = approvalReason(ctx.input.planApproval, files);
+  if (reason === undefined) return undefined;
+  const { next_action: _intent, ...plan } = output;
+  const text = JSON.stringify(plan, null, 2);
+  return {
+    kind: 'plan',
+    next,
+    reason,
+    files,
+    plan: text.length <= MAX_PLAN_CHARS ? text : `${text.slice(0, MAX_PLAN_CHARS)}\n… (cut)`,
+  };
 }

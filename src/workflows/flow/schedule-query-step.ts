@@ -5,7 +5,6 @@
  * schema fail-fast: two in a row end the run with FAILED_SCHEMA_RESOLUTION.
  */
 import { ApplicationFailure, log } from '@temporalio/workflow';
-import { planPending } from './plan-gate.js';
 import { withParameterDefaults } from '../../contracts/parameter-values.js';
 import type { QueryStepInput, QueryStepOutput, ResolvePromptInput } from '../../contracts/activities.js';
 import type { StepDefinition } from '../../contracts/definition.js';
@@ -74,11 +73,14 @@ function basePromptInput(ctx: RunContext, session: RunSession, step: StepDefinit
 /**
  * The step's prompt as the activity resolves it: a pending retry prompt as text, else the
  * step's own prompt input; operator guidance travels alongside and is appended there.
+ * `readOnly`: the step's sandbox sees the worktree read-only (its own setting, or its plan
+ * awaits approval: flow-iteration.ts).
  */
 export async function scheduleQueryStep(
   ctx: RunContext,
   session: RunSession,
   step: StepDefinition,
+  readOnly: boolean,
 ): Promise<QueryStepResult> {
   const { guidance, addendum, prompt: retryPrompt, answer } = session.take(takeStepInputs);
   let prompt: PromptParts;
@@ -107,7 +109,8 @@ export async function scheduleQueryStep(
         }),
     ...(answer === undefined ? {} : { pendingAnswer: answer }),
   };
-  return executeQueryStep(ctx, session, step, { ...prompt, stepSchema: stepSchemaInput(ctx.definition, step) }, keep);
+  const resolution = { ...prompt, stepSchema: stepSchemaInput(ctx.definition, step) };
+  return executeQueryStep(ctx, session, step, readOnly, resolution, keep);
 }
 
 function hasRerun(rerun: StepRerun): boolean {
@@ -118,6 +121,7 @@ async function executeQueryStep(
   ctx: RunContext,
   session: RunSession,
   step: StepDefinition,
+  readOnly: boolean,
   resolution: PromptParts & Pick<QueryStepInput, 'stepSchema'>,
   rerun: StepRerun,
 ): Promise<QueryStepResult> {
@@ -144,7 +148,7 @@ async function executeQueryStep(
             issueContext: ctx.issueContext,
             ...resolution,
             model: step.model === undefined ? ctx.definition.model : { ...ctx.definition.model, model: step.model },
-            readOnly: step.readOnly || planPending(ctx, session, step),
+            readOnly,
             tools: {
               issueSource: ctx.input.issueSource,
               repoPath: ctx.input.repoPath,

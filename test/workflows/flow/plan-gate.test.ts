@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planForApproval } from '../../../src/workflows/flow/plan-gate.js';
+import { planForApproval } from '../../../src/workflows/flow/flow-iteration.js';
 import type { RunContext } from '../../../src/workflows/run/run-context.js';
 import type { RunSession } from '../../../src/workflows/run/state/run-session.js';
 
