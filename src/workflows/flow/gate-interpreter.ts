@@ -10,7 +10,6 @@
 import type { StepDefinition } from '../../contracts/definition.js';
 import { isIntent, type Intent } from '../../contracts/intents.js';
 import type { JsonObject, JsonValue } from '../../contracts/json.js';
-import { getAtPath, lastSegment } from '../../contracts/dot-path.js';
 
 /** Synonyms models use for canonical intents (kept from upstream for compatibility). */
 const INTENT_ALIASES: Readonly<Record<string, Intent>> = {
@@ -105,4 +104,26 @@ export function normaliseStepId(output: JsonObject, expectedStepId: string): Nor
     output: { ...output, stepId: expectedStepId },
     correction: `[StepFlow] stepId corrected: "${actual}" -> "${expectedStepId}" (Flow owns canonical stepId)`,
   };
+}
+
+/** Dot-path access into the answer (`next_action.action`, `items.0.name`): numeric segments index arrays. */
+function getAtPath(value: JsonValue | undefined, path: string): JsonValue | undefined {
+  let current: JsonValue | undefined = value;
+  for (const segment of path.split('.')) {
+    if (current === null || current === undefined) return undefined;
+    if (Array.isArray(current)) {
+      const index = Number(segment);
+      current = Number.isInteger(index) ? current[index] : undefined;
+    } else if (typeof current === 'object') {
+      current = Object.prototype.hasOwnProperty.call(current, segment) ? current[segment] : undefined;
+    } else {
+      return undefined;
+    }
+  }
+  return current;
+}
+
+function lastSegment(path: string): string {
+  const parts = path.split('.');
+  return parts[parts.length - 1] ?? path;
 }
