@@ -27,6 +27,15 @@
  * `syscall` passes a number as a number and a string as its address: descriptors read
  * from the arguments are made numbers (`0 +`) first, and the empty path is a variable.
  */
+/** Who a root worker's commands run as, and what makes their idmapped binds (the program below). */
+export interface SandboxUser {
+  readonly uid: number;
+  /** The system perl that runs the binds program. */
+  readonly perl: string;
+  /** unshare(2)'s number on this architecture (seccomp-filter's table). */
+  readonly unshareNr: number;
+}
+
 export const IDMAPPED_BINDS_PROGRAM = [
   'my ($unshare, $uid, $gid) = (0 + shift, 0 + shift, 0 + shift);',
   'my $none = "";',

@@ -46,7 +46,7 @@
  * (idmapped-binds.ts), the hiding tmpfs belong to that user, and the command runs as it:
  * never as root on the host.
  */
-import { IDMAPPED_BINDS_PROGRAM } from './idmapped-binds.js';
+import { IDMAPPED_BINDS_PROGRAM, type SandboxUser } from './idmapped-binds.js';
 import { READONLY_REMOUNTS_PROGRAM } from './readonly-remounts.js';
 
 export const PRELUDE = `
@@ -198,15 +198,6 @@ unset command_path
 "$drop" "\${user[@]}" --no-new-privs --bounding-set=-all --inh-caps=-all "$shell" -c "$cmd" <&0 &
 wait "$!"
 `;
-
-/** Who a root worker's commands run as, and what makes their idmapped binds (idmapped-binds.ts). */
-export interface SandboxUser {
-  readonly uid: number;
-  /** The system perl that runs the binds program. */
-  readonly perl: string;
-  /** unshare(2)'s number on this architecture (seccomp-filter's table). */
-  readonly unshareNr: number;
-}
 
 export interface SandboxOverlay {
   readonly source: string;
