@@ -4,8 +4,7 @@
  */
 import { stepOfCheckpointRef } from '../../../contracts/worktree-checkpoint.js';
 import { git } from '../git/git.js';
-import { markerPath, removeMarker } from './checkpoint-marker.js';
-import { checkpointIndexOf, removeIndex } from './checkpoint-index.js';
+import { checkpointIndexOf, markerPath, removeIndex, removeMarker } from './checkpoint-files.js';
 
 export interface CheckpointEntry {
   readonly ref: string;

@@ -2,7 +2,7 @@
  * Records a worktree checkpoint: the worktree's files as they are (committed, staged,
  * unstaged, untracked-but-not-ignored) as one commit whose parent is HEAD, on a private
  * ref. The agent's branch, HEAD and index are not touched: the tree is built in the
- * checkpoint's own index (checkpoint-index.ts; a temporary one when none is given), the
+ * checkpoint's own index (checkpoint-files.ts; a temporary one when none is given), the
  * commit with `commit-tree` and the ref moved with `update-ref`, all in one sandboxed git
  * process (commit-checkpoint.ts).
  */
@@ -15,7 +15,7 @@ import {
   markIndexAt,
   reseedIndex,
   type CheckpointIndex,
-} from './checkpoint-index.js';
+} from './checkpoint-files.js';
 import { recordRunRef } from '../run-refs.js';
 import { importRunRefs, runRefsToImport } from '../private-repo/import-run-refs.js';
 import { commitCheckpoint } from './commit-checkpoint.js';

@@ -8,8 +8,14 @@
  * A retry of the same activity never restores: it continues what its first attempt did.
  */
 import type { WorktreeCheckpointRequest } from '../../../contracts/worktree-checkpoint.js';
-import { markerPath, readMarker, writeMarker, type CheckpointMarker } from './checkpoint-marker.js';
-import { checkpointIndexOf, invalidateIndex } from './checkpoint-index.js';
+import {
+  checkpointIndexOf,
+  invalidateIndex,
+  markerPath,
+  readMarker,
+  writeMarker,
+  type CheckpointMarker,
+} from './checkpoint-files.js';
 import { recordWorktreeCheckpoint, type RecordOptions } from './record-checkpoint.js';
 import { restoreWorktreeCheckpoint } from './restore-checkpoint.js';
 

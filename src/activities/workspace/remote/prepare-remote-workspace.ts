@@ -18,7 +18,7 @@ import { withoutCredentials } from '../../../contracts/repo-url.js';
 import type { IssueSourceFactory } from '../../issues/issue-source.js';
 import { git, gitOrThrow } from '../git/git.js';
 import { branchExists, currentBranch, listWorktrees } from '../git/repo-queries.js';
-import { markerPath, writeMarker, commonGitDir } from '../checkpoints/checkpoint-marker.js';
+import { markerPath, writeMarker, commonGitDir } from '../checkpoints/checkpoint-files.js';
 import { checkpointExists, restoreWorktreeCheckpoint } from '../checkpoints/restore-checkpoint.js';
 import { prepareWorkspace } from '../prepare-workspace.js';
 import { worktreeLayout } from '../worktree-layout.js';

@@ -15,7 +15,7 @@ import {
   checkpointIndexOf,
   indexCheckpoint,
   invalidateIndex,
-} from '../../../../src/activities/workspace/checkpoints/checkpoint-index.js';
+} from '../../../../src/activities/workspace/checkpoints/checkpoint-files.js';
 import { restoreWorktreeCheckpoint } from '../../../../src/activities/workspace/checkpoints/restore-checkpoint.js';
 import {
   listCheckpoints,

@@ -14,7 +14,7 @@ import {
   withWorktreeCheckpoint,
   type CheckpointLog,
 } from '../../../../src/activities/workspace/checkpoints/worktree-checkpoints.js';
-import { markerPath, readMarker } from '../../../../src/activities/workspace/checkpoints/checkpoint-marker.js';
+import { markerPath, readMarker } from '../../../../src/activities/workspace/checkpoints/checkpoint-files.js';
 import {
   checkpointNamespace,
   checkpointRequest,
