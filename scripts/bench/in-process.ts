@@ -7,13 +7,18 @@
  * a MockActivityEnvironment (an activity Context for heartbeats, no Temporal server).
  * Routing and StepContext use the same pure functions the workflow uses.
  */
-import { stepPromptInput, stepSchemaInput, systemPromptInput } from '../../src/contracts/step-inputs.js';
+import {
+  buildPromptVariables,
+  formatIssueContext,
+  stepPromptInput,
+  stepSchemaInput,
+  systemPromptInput,
+} from '../../src/contracts/step-inputs.js';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../src/activities/create-activities.js';
 import { createDefaultDeps } from '../../src/activities/deps.js';
 import type { QueryStepOutput } from '../../src/contracts/activities.js';
 import type { RunInput } from '../../src/contracts/run.js';
-import { buildPromptVariables, formatIssueContext } from '../../src/workflows/flow/prompt-variables.js';
 import { initialRunState, remainingBudget } from '../../src/workflows/run/state/run-state.js';
 import { beginIteration, goToStep, recordAnsweredStep } from '../../src/workflows/run/state/run-transitions.js';
 import { interpretGate } from '../../src/workflows/flow/gate-interpreter.js';

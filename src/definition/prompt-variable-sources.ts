@@ -13,14 +13,14 @@
  *   `handoffFields`, key = the field's last segment;
  * - `section.*` fragments, as `section_<rest>`;
  * - the step's own `inputs`: `<source stepId with _>_<key>` for `from`, the input's
- *   name for a `default` without `from` (workflows/flow/prompt-variables.ts).
+ *   name for a `default` without `from` (contracts/step-inputs.ts).
  * A handoff name proves only that some step can set it, not that it ran before.
  */
 import type { CompletionType } from '../contracts/completion-types.js';
 import type { AgentDefinition, ParameterSpec, SectionDefinition, StepDefinition } from '../contracts/definition.js';
 import type { StepKind } from '../contracts/intents.js';
 
-/** Set by the run for every step prompt (workflows/flow/prompt-variables.ts). */
+/** Set by the run for every step prompt (contracts/step-inputs.ts). */
 export const HARNESS_STEP_VARIABLES: readonly string[] = [
   'iteration',
   'max_iterations',

@@ -17,8 +17,7 @@ import {
 import { FailureType } from '../contracts/failures.js';
 import type { RunInput, RunResult } from '../contracts/run.js';
 import type { RunBudget } from '../contracts/usage.js';
-import { formatIssueContext } from './flow/prompt-variables.js';
-import { systemPromptInput } from '../contracts/step-inputs.js';
+import { formatIssueContext, systemPromptInput } from '../contracts/step-inputs.js';
 import { localConfigActivities, workspaceActivities } from './run/activity-proxies.js';
 import { failureInfo } from './run/failure-info.js';
 import { runFlowIteration } from './flow/flow-iteration.js';

@@ -167,7 +167,7 @@ test('validate names the prompt file and each {uv-x} that nothing will set; decl
 });
 
 test('the harness variable lists validate uses are exactly what a run sets', async () => {
-  const { buildPromptVariables } = await import('../../src/workflows/flow/prompt-variables.js');
+  const { buildPromptVariables } = await import('../../src/contracts/step-inputs.js');
   const { systemPromptInput } = await import('../../src/contracts/step-inputs.js');
   const { HARNESS_STEP_VARIABLES, HARNESS_SYSTEM_VARIABLES } =
     await import('../../src/definition/prompt-variable-sources.js');

@@ -9,8 +9,9 @@ import { withParameterDefaults } from '../../contracts/parameter-values.js';
 import type { QueryStepInput, QueryStepOutput, ResolvePromptInput } from '../../contracts/activities.js';
 import type { StepDefinition } from '../../contracts/definition.js';
 import { FailureType, SCHEMA_FAILURE_TYPES } from '../../contracts/failures.js';
-import { buildPromptVariables, stepInputVariables } from './prompt-variables.js';
 import {
+  buildPromptVariables,
+  stepInputVariables,
   stepPromptInput,
   stepSchemaInput,
   withOperatorGuidance,

@@ -1,7 +1,13 @@
 /**
  * RunState: everything the run workflow knows, as one plain serialisable value. Its
  * changes are the named transitions of run-transitions.ts, applied only through
- * RunSession.update; here are the type, the start value and what reads the budget.
+ * RunSession.update; here are the type, the start value, the StepContext it carries and
+ * what reads the budget.
+ *
+ * StepContext: the handoff data steps pass forward (docs/concepts.md#stepcontext). Each
+ * step's handoff is stored under its stepId and exposed to later prompts as
+ * `uv-<stepId>_<key>` (contracts/step-inputs.ts `toUvVariables`). Nothing outside a
+ * declared handoff reaches a later step.
  */
 import type { AnsweredQuestion } from '../../../contracts/human-loop.js';
 import type { RunPhase, StepRecord } from '../../../contracts/run.js';
@@ -13,7 +19,18 @@ import {
   type Usage,
   ZERO_USAGE,
 } from '../../../contracts/usage.js';
-import { EMPTY_STEP_CONTEXT, type StepContext } from './step-context.js';
+import type { JsonValue } from '../../../contracts/json.js';
+
+export type Handoff = Readonly<Record<string, JsonValue>>;
+export type StepContext = Readonly<Record<string, Handoff>>;
+
+export const EMPTY_STEP_CONTEXT: StepContext = {};
+
+/** Replaces the step's previous handoff (a repeated step reports its latest findings). */
+export function recordHandoff(context: StepContext, stepId: string, handoff: Handoff): StepContext {
+  if (Object.keys(handoff).length === 0) return context;
+  return { ...context, [stepId]: handoff };
+}
 
 export interface RunState {
   readonly phase: RunPhase;

@@ -9,8 +9,7 @@ import type { StepKind } from '../../../contracts/intents.js';
 import { isJsonObject } from '../../../contracts/json.js';
 import type { RunPhase, StepRecord } from '../../../contracts/run.js';
 import { addUsage, type RunBudget, type Usage } from '../../../contracts/usage.js';
-import type { RunState } from './run-state.js';
-import { recordHandoff, type Handoff, type StepContext } from './step-context.js';
+import { recordHandoff, type Handoff, type RunState, type StepContext } from './run-state.js';
 
 /** Keeps the last N step records in state (the query and history stay small). */
 const MAX_STEP_RECORDS = 50;

@@ -1,12 +1,8 @@
 /** StepContext, pure (seed 001): handoffs per step, replaced on repeat, and both uv- spellings. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  EMPTY_STEP_CONTEXT,
-  recordHandoff,
-  toPromptValue,
-  toUvVariables,
-} from '../../../../src/workflows/run/state/step-context.js';
+import { EMPTY_STEP_CONTEXT, recordHandoff } from '../../../../src/workflows/run/state/run-state.js';
+import { toPromptValue, toUvVariables } from '../../../../src/contracts/step-inputs.js';
 
 test('a handoff is stored under its step; an empty one changes nothing', () => {
   const one = recordHandoff(EMPTY_STEP_CONTEXT, 'initial.plan', { note: 'n' });
