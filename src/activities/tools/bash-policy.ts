@@ -12,7 +12,8 @@
  * docs/security.md. Which steps are read-only is decided when the definition loads
  * (contracts/step-kind-tools: the step's readOnly, else its permissionMode, else the kind's
  * default, verification read-only; an allowedTools list with no write tool makes every
- * step read-only); tool-policy passes that flag to bash and the editor (tool-policy.test).
+ * step read-only); tool-dispatcher's policy passes that flag to bash and the editor
+ * (tool-policy.test).
  */
 
 export interface PolicyVerdict {

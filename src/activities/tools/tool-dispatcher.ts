@@ -1,12 +1,36 @@
 /**
- * A step's tools, from the step's side: the context they run in (built once per step by
- * runQueryStep: its worktree and kind, the run it belongs to, the limits, the record of
- * what they changed), the tools the step is offered (tool-policy.ts decides), and how one
- * `tool_use` block runs and becomes a `tool_result` block. Unknown tools and tools the
- * step kind does not allow become error results the model can read; only cancellation
- * (and harness faults) propagate as exceptions.
+ * A step's tools, from the step's side: which tools it gets and what they may do, the
+ * context they run in (built once per step by runQueryStep: its worktree and kind, the run
+ * it belongs to, the limits, the record of what they changed), and how one `tool_use`
+ * block runs and becomes a `tool_result` block. Unknown tools and tools the step kind does
+ * not allow become error results the model can read; only cancellation (and harness
+ * faults) propagate as exceptions.
+ *
+ * The policy is by step kind (docs/concepts.md#step-kinds), enforced here in code, never
+ * by prompt. The kinds' defaults live in contracts/step-kind-tools and are resolved into
+ * the step's `readOnly` at load; `toolPolicyFor` turns a step (its kind and that
+ * `readOnly`) and what the run can serve (a GitHub-integrated agent gets the `github`
+ * tool) into the tools offered. docs/registry-reference.md §2.2 is its table
+ * (tool-policy.test checks each row).
+ *
+ * How each tool honours a read-only step:
+ * - the editor refuses create / str_replace / insert (view stays);
+ * - bash runs with the worktree and its git dir mounted read-only in the sandbox's
+ *   mount namespace (sandbox-launch): every write fails with EROFS whatever the command
+ *   is. Only where the machine has no mount namespace does bash-policy's pattern check
+ *   stand in, which is a guard-rail, not a boundary (docs/security.md);
+ * - todo keeps the model's plan in the run's artifacts, never in the worktree: allowed;
+ * - github offers only the kind's actions (reads for work and verification);
+ * - ask changes nothing (it ends the step with a question): offered in every step of a run.
+ *
+ * There is no "boundary command" filter on bash for any kind: the agent's shell holds no
+ * credential and, where namespaces allow, has no network, so `git push` or `gh issue
+ * close` cannot reach anything (bash-policy, docs/security.md). Boundary effects happen
+ * only in the boundary hook.
  */
 import type { QueryStepRequest } from '../../contracts/activities.js';
+import { HarnessStepKind, type ToolStepKind } from '../../contracts/intents.js';
+import { STEP_KIND_ACCESS, type GitHubAction } from '../../contracts/step-kind-tools.js';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { LlmToolDefinition } from '../model/llm-client.js';
 import { ASK_TOOL, checkAsk } from './ask-tool.js';
@@ -15,7 +39,6 @@ import { runEditor } from './editor-tool.js';
 import type { GitHubToolBackend } from './github-tool-backend.js';
 import { GITHUB_TOOL, runGitHub } from './github-tool.js';
 import { runTodo, TODO_TOOL } from './todo-tool.js';
-import { toolPolicyFor, type ToolPolicy } from './tool-policy.js';
 import {
   DEFAULT_TOOL_LIMITS,
   ToolName,
@@ -85,6 +108,47 @@ export function stepToolContext(deps: StepToolDeps, input: StepOfTools, scope: S
       artifactsDir: input.artifactsDir,
       ...(deps.github === undefined ? {} : { github: deps.github }),
     },
+  };
+}
+
+export interface ToolPolicy {
+  readonly tools: readonly ToolName[];
+  readonly editorWrites: boolean;
+  /** False: bash sees the worktree read-only. */
+  readonly bashWrites: boolean;
+  /** Actions the github tool accepts in this step (empty when it is not offered). */
+  readonly github: readonly GitHubAction[];
+}
+
+export interface ToolAvailability {
+  /** The agent integrates GitHub (local issues count: the tool then works on the local store). */
+  readonly github: boolean;
+  /** The step belongs to a run that can wait for an answer (the `ask` tool). */
+  readonly ask?: boolean;
+}
+
+export function toolPolicyFor(
+  stepKind: ToolStepKind,
+  readOnly: boolean,
+  available: ToolAvailability = { github: false },
+): ToolPolicy {
+  // The harness's environment step reads the repository and nothing else: no plan, no
+  // GitHub, no question to a person, and never a write, whatever it was asked.
+  if (stepKind === HarnessStepKind.Environment)
+    return { tools: [ToolName.Bash, ToolName.Editor], editorWrites: false, bashWrites: false, github: [] };
+  const access = STEP_KIND_ACCESS[stepKind];
+  const github = available.github ? access.github : [];
+  return {
+    tools: [
+      ToolName.Bash,
+      ToolName.Editor,
+      ToolName.Todo,
+      ...(github.length > 0 ? [ToolName.GitHub] : []),
+      ...(available.ask === true ? [ToolName.Ask] : []),
+    ],
+    editorWrites: !readOnly,
+    bashWrites: !readOnly,
+    github,
   };
 }
 
