@@ -15,6 +15,7 @@
  */
 import type { ConditionResult } from './validation.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import { nameList } from './name-list.js';
 
 /** The closure output's field (snake_case, as the closure schema's other fields). */
 export const PRE_EXISTING_FIELD = 'pre_existing_failures';
@@ -85,7 +86,7 @@ export function baselineAccountLine(account: BaselineAccount, maxReason = 120): 
     const listed = account.unrelated.map((u) => `${u.name} (${clip(u.reason.replace(/\s+/g, ' '))})`).join(', ');
     parts.push(`failing on base too, classified unrelated by the closure: ${listed}`);
   }
-  if (account.fixed.length > 0) parts.push(`fixed since base: ${account.fixed.join(', ')}`);
+  if (account.fixed.length > 0) parts.push(`fixed since base: ${nameList(account.fixed)}`);
   return parts.join('; ');
 }
 

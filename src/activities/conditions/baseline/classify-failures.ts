@@ -19,6 +19,7 @@
  * blocks as it would without a baseline.
  */
 import { BaselineMode } from '../../../contracts/definition.js';
+import { nameList } from '../../../contracts/name-list.js';
 import type { FailedTest } from '../../../definition/ecosystems/test-runners/failed-test.js';
 import { namedByIssue, sameFile, testFile } from './named-by-issue.js';
 
@@ -70,7 +71,7 @@ export function classifyFailures(
   const fixed = now.length === 0 ? [] : baseline.failedTests.filter((n) => !failingNow.has(n));
   const blocking = preExisting.filter((t) => t.blocks !== undefined);
   const base = baseline.commit.slice(0, 12);
-  const fixedNote = fixed.length ? `; fixed since base: ${fixed.join(', ')}` : '';
+  const fixedNote = fixed.length ? `; fixed since base: ${nameList(fixed)}` : '';
   const result = (blocks: boolean, reason: string): Classified => ({
     regressions,
     preExisting,

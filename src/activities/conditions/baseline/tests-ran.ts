@@ -15,6 +15,7 @@
  * passing tests (passed-tests.ts); with no passing names, when the counts hold.
  */
 import type { JsonValue } from '../../../contracts/json.js';
+import { nameList } from '../../../contracts/name-list.js';
 import type { TestsSeen } from '../test-reports/tests-seen.js';
 import type { Baseline } from './classify-failures.js';
 
@@ -59,8 +60,8 @@ export function judgeTestsRan(base: Baseline, now: TestsSeen): TestsRanVerdict {
     counted: countsHold ? { ranNow, onBase } : undefined,
   });
   const notSeen =
-    unseen.length > 0 && !countsHold ? `; failing on the base and not seen passing now: ${unseen.join(', ')}` : '';
-  const line = fixed.length > 0 ? `fixed since base ${at}: ${fixed.join(', ')}${basis}${notSeen}` : notSeen.slice(2);
+    unseen.length > 0 && !countsHold ? `; failing on the base and not seen passing now: ${nameList(unseen)}` : '';
+  const line = fixed.length > 0 ? `fixed since base ${at}: ${nameList(fixed)}${basis}${notSeen}` : notSeen.slice(2);
   return { blocks: false, fixedLine: line, params: { ...counts, fixed: fixed.map((name) => ({ name })) } };
 }
 
