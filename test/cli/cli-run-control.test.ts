@@ -9,7 +9,7 @@
  *   - `temporal workflow signal --name retry --input '{"prompt":...}'` makes the
  *     prompt the next iteration's prompt.
  */
-import { after, before, test } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -30,12 +30,16 @@ import { repoIdentity, workflowIdFor } from '../../src/host/repo-identity.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
 import { assertNoStack, describeResult, runCli, startCli, type CliResult, type RunningCli } from './cli-process.js';
 
-/** The run's Workflow ID, `<repo-id>/issue-agent/issue-1`: set per fixture (tests run one at a time). */
-let WORKFLOW_ID = '';
 const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const CONTINUATION_RULES = new Set(['work-edit', 'work-test-commit', 'work-answer']);
 const OPERATOR_NOTE = 'OPERATOR-NOTE-123';
 const SLOW_EDIT = 'work-edit-slow';
+/**
+ * How long each continuation response is held in the cancel tests: the window in which the
+ * operator acts (attach, two status calls and the cancel are four CLI processes, slow on a
+ * loaded machine). The cancel ends the step, so the length costs nothing.
+ */
+const CANCEL_WINDOW_MS = 60_000;
 
 let env: TestWorkflowEnvironment;
 let address: string;
@@ -92,6 +96,8 @@ function answerOf(id: string): unknown {
 
 interface Fixture {
   readonly repoPath: string;
+  /** The run's Workflow ID, `<repo-id>/issue-agent/issue-1` (the repository is the fixture's own). */
+  readonly workflowId: string;
   readonly model: ModelServer;
   readonly childEnv: Record<string, string>;
   readonly taskQueue: string;
@@ -101,11 +107,12 @@ interface Fixture {
 /** A sample repository, the model server and the children's environment; always cleaned up. */
 async function withFixture(session: SessionScript, fn: (f: Fixture) => Promise<void>): Promise<void> {
   const { repoPath } = await createSampleRepo();
-  WORKFLOW_ID = workflowIdFor((await repoIdentity(repoPath)).id, 'issue-agent', 1);
+  const workflowId = workflowIdFor((await repoIdentity(repoPath)).id, 'issue-agent', 1);
   const model = await createModelServer({ session });
   const taskQueue = `cli-run-control-${randomUUID()}`;
   const fixture: Fixture = {
     repoPath,
+    workflowId,
     model,
     taskQueue,
     childEnv: {
@@ -123,10 +130,10 @@ async function withFixture(session: SessionScript, fn: (f: Fixture) => Promise<v
     await Promise.allSettled(fixture.children.map((c) => c.done));
     // A run left behind (a failed assertion) must not outlive its test.
     await env.client.workflow
-      .getHandle(WORKFLOW_ID)
+      .getHandle(workflowId)
       .describe()
       .then((d) =>
-        d.status.name === 'RUNNING' ? env.client.workflow.getHandle(WORKFLOW_ID).terminate('test cleanup') : undefined,
+        d.status.name === 'RUNNING' ? env.client.workflow.getHandle(workflowId).terminate('test cleanup') : undefined,
       )
       .catch(() => undefined);
     await model.close();
@@ -145,12 +152,11 @@ function startRunInBackground(f: Fixture): RunningCli {
 }
 
 /**
- * The progress of this fixture's live run. The workflow id is shared by every test,
- * so a closed run of an earlier test is skipped: a query on it would wait for a
- * worker on a task queue nobody polls any more.
+ * The progress of this fixture's live run; undefined while it is not running on the
+ * fixture's task queue (a query on a closed run would wait for a worker nobody runs).
  */
 async function progress(f: Fixture): Promise<RunProgress | undefined> {
-  const handle = env.client.workflow.getHandle(WORKFLOW_ID);
+  const handle = env.client.workflow.getHandle(f.workflowId);
   const description = await handle.describe().catch(() => undefined);
   if (description?.status.name !== 'RUNNING' || description.taskQueue !== f.taskQueue) return undefined;
   return Promise.race([handle.query(progressQuery).catch(() => undefined), sleep(5_000).then(() => undefined)]);
@@ -198,7 +204,7 @@ async function assertCancelled(f: Fixture, background: RunningCli, expectedReaso
   assert.ok(result.code !== null && result.code !== 0, `a cancelled run exits non-zero:\n${describeResult(result)}`);
   assertNoStack(result);
   const json = parseJsonResult(result);
-  assert.equal(json.workflowId, WORKFLOW_ID);
+  assert.equal(json.workflowId, f.workflowId);
   assert.equal(json.outcome, 'cancelled', describeResult(result));
   assert.match(json.reason, expectedReason);
   const worktree = join(f.repoPath, '.git', 'agent', 'worktrees', 'issue-1');
@@ -206,14 +212,14 @@ async function assertCancelled(f: Fixture, background: RunningCli, expectedReaso
   assert.equal(json.worktreePath, worktree);
   // The run never reached the closure step.
   assert.equal(f.model.stats().byRule['closure-answer'], undefined);
-  const description = await env.client.workflow.getHandle(WORKFLOW_ID).describe();
+  const description = await env.client.workflow.getHandle(f.workflowId).describe();
   // One outcome however it was cancelled: `issue-agent cancel` (signal and cancel request) and the
   // bare signal (the Web UI's Signal dialog; the run then requests its own cancellation) alike.
   assert.equal(description.status.name, 'CANCELLED', 'the Web UI status column tells the truth');
 }
 
 /** `temporal workflow signal` of the run, as an operator would send it from a shell. */
-async function temporalSignal(name: string, input: string): Promise<void> {
+async function temporalSignal(f: Fixture, name: string, input: string): Promise<void> {
   await promisify(execFile)(
     temporalCli,
     [
@@ -224,7 +230,7 @@ async function temporalSignal(name: string, input: string): Promise<void> {
       '--namespace',
       env.namespace ?? 'default',
       '--workflow-id',
-      WORKFLOW_ID,
+      f.workflowId,
       '--name',
       name,
       '--input',
@@ -234,242 +240,249 @@ async function temporalSignal(name: string, input: string): Promise<void> {
   );
 }
 
-test('attach, status and cancel through the CLI while a run is in flight', { timeout: 240_000 }, async (t) => {
-  await withFixture(slowSession(15_000), async (f) => {
-    const background = startRunInBackground(f);
-    const p = await waitForSlowStep(f, background);
-    assert.equal(await runsOf(WORKFLOW_ID, f.taskQueue), 1);
-    assert.match(background.out.stderr, new RegExp(`started run ${escaped(WORKFLOW_ID)}`));
-    assert.match(background.out.stderr, /serving the run in this process/);
+/**
+ * The cases are independent (each its own sample repository, so its own Workflow ID, model
+ * server, task queue and CLI processes) and spend most of their time waiting on those
+ * processes: they run at once.
+ */
+describe('the CLI controlling a live run', { concurrency: true }, () => {
+  it('attach, status and cancel through the CLI while a run is in flight', { timeout: 240_000 }, async (t) => {
+    await withFixture(slowSession(CANCEL_WINDOW_MS), async (f) => {
+      const background = startRunInBackground(f);
+      const p = await waitForSlowStep(f, background);
+      assert.equal(await runsOf(f.workflowId, f.taskQueue), 1);
+      assert.match(background.out.stderr, new RegExp(`started run ${escaped(f.workflowId)}`));
+      assert.match(background.out.stderr, /serving the run in this process/);
 
-    // (a) a second start-run attaches to the live run instead of starting another one.
-    const attach = await runCli(['start-run', '--issue', '1', '--repo', f.repoPath, '--detach'], {
-      env: f.childEnv,
-      timeoutMs: 60_000,
-    });
-    assert.equal(attach.code, 0, describeResult(attach));
-    assertNoStack(attach);
-    assert.match(attach.stderr, /attached/, describeResult(attach));
-    assert.match(attach.stderr, new RegExp(escaped(WORKFLOW_ID)));
-    assert.equal(await runsOf(WORKFLOW_ID, f.taskQueue), 1, 'attaching does not start a second run');
-
-    // (b) status prints the phase, the step and the definition hash.
-    const status = await runCli(['status', '--issue', '1', '--repo', f.repoPath], {
-      env: f.childEnv,
-      timeoutMs: 60_000,
-    });
-    assert.equal(status.code, 0, describeResult(status));
-    assertNoStack(status);
-    assert.match(status.stdout, new RegExp(`${escaped(WORKFLOW_ID)} \\(RUNNING\\)`), describeResult(status));
-    assert.match(status.stdout, /continuation\.implement/, describeResult(status));
-    assert.match(status.stdout, /· flow ·/, describeResult(status));
-    assert.ok(p.definitionHash.length >= 12, 'the run reports its definition hash');
-    assert.ok(
-      status.stdout.includes(p.definitionHash.slice(0, 12)),
-      `status shows the definition hash ${p.definitionHash}:\n${status.stdout}`,
-    );
-    assert.ok(
-      status.stdout.includes(join(f.repoPath, '.git', 'agent', 'worktrees', 'issue-1')),
-      'status shows the worktree',
-    );
-
-    // status --json carries the same, machine-readable.
-    const statusJson = await runCli(['status', '--issue', '1', '--repo', f.repoPath, '--json'], {
-      env: f.childEnv,
-      timeoutMs: 60_000,
-    });
-    assert.equal(statusJson.code, 0, describeResult(statusJson));
-    const parsed = JSON.parse(statusJson.stdout) as { status: string; progress: RunProgress };
-    assert.equal(parsed.status, 'RUNNING');
-    assert.equal(parsed.progress.stepId, 'continuation.implement');
-    assert.equal(parsed.progress.definitionHash, p.definitionHash);
-
-    // (c) cancel: the background start-run ends 'cancelled', non-zero, worktree kept.
-    const requestsAtCancel = f.model.stats().requests;
-    const cancel = await runCli(
-      ['cancel', '--issue', '1', '--repo', f.repoPath, '--reason', 'operator stop from the test'],
-      {
+      // (a) a second start-run attaches to the live run instead of starting another one.
+      const attach = await runCli(['start-run', '--issue', '1', '--repo', f.repoPath, '--detach'], {
         env: f.childEnv,
         timeoutMs: 60_000,
-      },
-    );
-    assert.equal(cancel.code, 0, describeResult(cancel));
-    assertNoStack(cancel);
-    assert.match(cancel.stdout, new RegExp(`cancel signalled to ${escaped(WORKFLOW_ID)}`));
-    const cancelledAt = Date.now();
-    await assertCancelled(f, background, /operator stop from the test/);
-    const waited = Date.now() - cancelledAt;
-    t.diagnostic(`start-run ended ${waited} ms after the cancel command returned`);
-    assert.ok(waited < 90_000, `start-run took ${waited} ms to end after the cancel`);
-    const requestsAfterCancel = f.model.stats().requests - requestsAtCancel;
+      });
+      assert.equal(attach.code, 0, describeResult(attach));
+      assertNoStack(attach);
+      assert.match(attach.stderr, /attached/, describeResult(attach));
+      assert.match(attach.stderr, new RegExp(escaped(f.workflowId)));
+      assert.equal(await runsOf(f.workflowId, f.taskQueue), 1, 'attaching does not start a second run');
 
-    // "the running step stops": no further model turn after the cancel, and promptly.
-    // Cancellation reaches the step's activity on its next heartbeat to the server; the
-    // worker throttles heartbeats to at most 2 s (maxHeartbeatThrottleInterval).
-    await t.test('the running step stops promptly on cancel', () => {
-      assert.equal(
-        requestsAfterCancel,
-        0,
-        `the step made ${requestsAfterCancel} more model request(s) after the cancel`,
+      // (b) status prints the phase, the step and the definition hash.
+      const status = await runCli(['status', '--issue', '1', '--repo', f.repoPath], {
+        env: f.childEnv,
+        timeoutMs: 60_000,
+      });
+      assert.equal(status.code, 0, describeResult(status));
+      assertNoStack(status);
+      assert.match(status.stdout, new RegExp(`${escaped(f.workflowId)} \\(RUNNING\\)`), describeResult(status));
+      assert.match(status.stdout, /continuation\.implement/, describeResult(status));
+      assert.match(status.stdout, /· flow ·/, describeResult(status));
+      assert.ok(p.definitionHash.length >= 12, 'the run reports its definition hash');
+      assert.ok(
+        status.stdout.includes(p.definitionHash.slice(0, 12)),
+        `status shows the definition hash ${p.definitionHash}:\n${status.stdout}`,
       );
-      assert.ok(waited < 15_000, `start-run took ${waited} ms to end after the cancel`);
+      assert.ok(
+        status.stdout.includes(join(f.repoPath, '.git', 'agent', 'worktrees', 'issue-1')),
+        'status shows the worktree',
+      );
+
+      // status --json carries the same, machine-readable.
+      const statusJson = await runCli(['status', '--issue', '1', '--repo', f.repoPath, '--json'], {
+        env: f.childEnv,
+        timeoutMs: 60_000,
+      });
+      assert.equal(statusJson.code, 0, describeResult(statusJson));
+      const parsed = JSON.parse(statusJson.stdout) as { status: string; progress: RunProgress };
+      assert.equal(parsed.status, 'RUNNING');
+      assert.equal(parsed.progress.stepId, 'continuation.implement');
+      assert.equal(parsed.progress.definitionHash, p.definitionHash);
+
+      // (c) cancel: the background start-run ends 'cancelled', non-zero, worktree kept.
+      const requestsAtCancel = f.model.stats().requests;
+      const cancel = await runCli(
+        ['cancel', '--issue', '1', '--repo', f.repoPath, '--reason', 'operator stop from the test'],
+        {
+          env: f.childEnv,
+          timeoutMs: 60_000,
+        },
+      );
+      assert.equal(cancel.code, 0, describeResult(cancel));
+      assertNoStack(cancel);
+      assert.match(cancel.stdout, new RegExp(`cancel signalled to ${escaped(f.workflowId)}`));
+      const cancelledAt = Date.now();
+      await assertCancelled(f, background, /operator stop from the test/);
+      const waited = Date.now() - cancelledAt;
+      t.diagnostic(`start-run ended ${waited} ms after the cancel command returned`);
+      assert.ok(waited < 90_000, `start-run took ${waited} ms to end after the cancel`);
+      const requestsAfterCancel = f.model.stats().requests - requestsAtCancel;
+
+      // "the running step stops": no further model turn after the cancel, and promptly.
+      // Cancellation reaches the step's activity on its next heartbeat to the server; the
+      // worker throttles heartbeats to at most 2 s (maxHeartbeatThrottleInterval).
+      await t.test('the running step stops promptly on cancel', () => {
+        assert.equal(
+          requestsAfterCancel,
+          0,
+          `the step made ${requestsAfterCancel} more model request(s) after the cancel`,
+        );
+        assert.ok(waited < 15_000, `start-run took ${waited} ms to end after the cancel`);
+      });
+
+      // After the run: status shows its result.
+      const afterRun = await runCli(['status', '--issue', '1', '--repo', f.repoPath], {
+        env: f.childEnv,
+        timeoutMs: 60_000,
+      });
+      assert.equal(afterRun.code, 0, describeResult(afterRun));
+      assert.match(afterRun.stdout, /outcome: cancelled/, describeResult(afterRun));
     });
-
-    // After the run: status shows its result.
-    const afterRun = await runCli(['status', '--issue', '1', '--repo', f.repoPath], {
-      env: f.childEnv,
-      timeoutMs: 60_000,
-    });
-    assert.equal(afterRun.code, 0, describeResult(afterRun));
-    assert.match(afterRun.stdout, /outcome: cancelled/, describeResult(afterRun));
   });
-});
 
-test('the same cancel sent with the temporal CLI behaves the same', { timeout: 240_000 }, async (t) => {
-  await withFixture(slowSession(15_000), async (f) => {
-    const background = startRunInBackground(f);
-    await waitForSlowStep(f, background);
-    await temporalSignal('cancel', '{}');
-    const signalledAt = Date.now();
-    await assertCancelled(f, background, /cancel requested/);
-    t.diagnostic(`start-run ended ${Date.now() - signalledAt} ms after temporal workflow signal returned`);
-  });
-});
-
-test(
-  'a retry signal with a prompt from the temporal CLI adds guidance to the next prompt',
-  { timeout: 240_000 },
-  async () => {
-    const operatorRule: SessionRule = {
-      id: 'operator-note',
-      // Matches only a prompt holding both the review step's own prompt and the guidance.
-      when: { promptContains: ['Step verification.review', '<operator_guidance>', OPERATOR_NOTE], turn: 0 },
-      respond: { json: answerOf('review-pass') },
-    };
-    await withFixture(slowSession(3_000, [operatorRule]), async (f) => {
+  it('the same cancel sent with the temporal CLI behaves the same', { timeout: 240_000 }, async (t) => {
+    await withFixture(slowSession(CANCEL_WINDOW_MS), async (f) => {
       const background = startRunInBackground(f);
       await waitForSlowStep(f, background);
-      await temporalSignal('retry', JSON.stringify({ prompt: OPERATOR_NOTE }));
-      const pending = await progress(f);
-      assert.equal(pending?.pendingRetryPrompt, true, `the retry prompt is pending: ${JSON.stringify(pending)}`);
-
-      const result = await background.done;
-      assert.equal(result.timedOut, false, describeResult(result));
-      assertNoStack(result);
-      const stats = f.model.stats();
-      // The implement step finished with its own prompt; the next iteration (review)
-      // was asked its own C3L prompt with the operator's guidance added.
-      assert.equal(stats.byRule['work-answer'], 1, JSON.stringify(stats));
-      assert.equal(
-        stats.byRule['operator-note'],
-        1,
-        `the operator's prompt reached the model: ${JSON.stringify(stats)}`,
-      );
-      assert.equal(
-        stats.byRule['review-diff'],
-        undefined,
-        `the review prompt carried the guidance: ${JSON.stringify(stats)}`,
-      );
-      assert.equal(stats.unmatched, 0, JSON.stringify(stats));
-      const json = parseJsonResult(result);
-      assert.equal(json.outcome, 'success', describeResult(result));
-      assert.equal(result.code, 0, describeResult(result));
-      assert.deepEqual(
-        json.steps.map((s) => s.stepId),
-        [
-          'initial.understand',
-          'continuation.reproduce',
-          'continuation.implement',
-          'verification.review',
-          'closure.issue',
-        ],
-      );
+      await temporalSignal(f, 'cancel', '{}');
+      const signalledAt = Date.now();
+      await assertCancelled(f, background, /cancel requested/);
+      t.diagnostic(`start-run ended ${Date.now() - signalledAt} ms after temporal workflow signal returned`);
     });
-  },
-);
+  });
 
-test(
-  'a worker killed mid-step: the attached start-run takes over and the step runs again at once',
-  { timeout: 240_000 },
-  async () => {
-    await withFixture(slowOnceSession(6_000), async (f) => {
-      const worker = await startWorker(f);
-      const background = startRunInBackground(f);
-      await waitForSlowStep(f, background);
-      assert.doesNotMatch(
-        background.out.stderr,
-        /serving the run in this process/,
-        'the worker process serves the run',
-      );
-      const killedAt = Date.now();
-      worker.kill();
-      const result = await background.done;
-      const afterKillMs = Date.now() - killedAt;
-      assert.equal(result.code, 0, describeResult(result));
-      assertNoStack(result);
-      assert.equal(parseJsonResult(result).outcome, 'success', describeResult(result));
-      assert.match(
-        result.stderr,
-        /any more \(the one that did is gone\): serving in this process/,
-        describeResult(result),
-      );
-      // Without the release the step waits for its 60 s heartbeat timeout.
-      assert.match(
-        result.stderr,
-        /the worker that ran queryStep \(pid \d+\) is gone: that step is retried now/,
-        describeResult(result),
-      );
-      assert.ok(afterKillMs < 50_000, `the run ended ${afterKillMs} ms after the kill (heartbeat timeout 60 s)`);
-    });
-  },
-);
+  it(
+    'a retry signal with a prompt from the temporal CLI adds guidance to the next prompt',
+    { timeout: 240_000 },
+    async () => {
+      const operatorRule: SessionRule = {
+        id: 'operator-note',
+        // Matches only a prompt holding both the review step's own prompt and the guidance.
+        when: { promptContains: ['Step verification.review', '<operator_guidance>', OPERATOR_NOTE], turn: 0 },
+        respond: { json: answerOf('review-pass') },
+      };
+      await withFixture(slowSession(3_000, [operatorRule]), async (f) => {
+        const background = startRunInBackground(f);
+        await waitForSlowStep(f, background);
+        await temporalSignal(f, 'retry', JSON.stringify({ prompt: OPERATOR_NOTE }));
+        const pending = await progress(f);
+        assert.equal(pending?.pendingRetryPrompt, true, `the retry prompt is pending: ${JSON.stringify(pending)}`);
 
-/** `issue-agent worker` in the background; resolves once it polls. */
-async function startWorker(f: Fixture): Promise<RunningCli> {
-  const worker = startCli(['worker'], { env: f.childEnv, timeoutMs: 200_000 });
-  f.children.push(worker);
-  const deadline = Date.now() + 90_000;
-  while (!/worker polling/.test(worker.out.stdout)) {
-    if (worker.child.exitCode !== null || Date.now() > deadline)
-      assert.fail(`the worker never polled:\n${describeResult(await worker.done)}`);
-    await sleep(100);
-  }
-  return worker;
-}
+        const result = await background.done;
+        assert.equal(result.timedOut, false, describeResult(result));
+        assertNoStack(result);
+        const stats = f.model.stats();
+        // The implement step finished with its own prompt; the next iteration (review)
+        // was asked its own C3L prompt with the operator's guidance added.
+        assert.equal(stats.byRule['work-answer'], 1, JSON.stringify(stats));
+        assert.equal(
+          stats.byRule['operator-note'],
+          1,
+          `the operator's prompt reached the model: ${JSON.stringify(stats)}`,
+        );
+        assert.equal(
+          stats.byRule['review-diff'],
+          undefined,
+          `the review prompt carried the guidance: ${JSON.stringify(stats)}`,
+        );
+        assert.equal(stats.unmatched, 0, JSON.stringify(stats));
+        const json = parseJsonResult(result);
+        assert.equal(json.outcome, 'success', describeResult(result));
+        assert.equal(result.code, 0, describeResult(result));
+        assert.deepEqual(
+          json.steps.map((s) => s.stepId),
+          [
+            'initial.understand',
+            'continuation.reproduce',
+            'continuation.implement',
+            'verification.review',
+            'closure.issue',
+          ],
+        );
+      });
+    },
+  );
 
-test('a worker started after a crash runs the dead worker’s step again at once', { timeout: 240_000 }, async () => {
-  await withFixture(slowOnceSession(6_000), async (f) => {
-    const first = await startWorker(f);
-    const detached = await runCli(['start-run', '--issue', '1', '--repo', f.repoPath, '--detach'], {
-      env: f.childEnv,
-      timeoutMs: 60_000,
-    });
-    assert.equal(detached.code, 0, describeResult(detached));
-    const deadline = Date.now() + 120_000;
-    while (!editAsked(f.model)) {
-      if (Date.now() > deadline) assert.fail(`the run never reached its slow step:\n${first.out.stderr}`);
+  it(
+    'a worker killed mid-step: the attached start-run takes over and the step runs again at once',
+    { timeout: 240_000 },
+    async () => {
+      await withFixture(slowOnceSession(6_000), async (f) => {
+        const worker = await startWorker(f);
+        const background = startRunInBackground(f);
+        await waitForSlowStep(f, background);
+        assert.doesNotMatch(
+          background.out.stderr,
+          /serving the run in this process/,
+          'the worker process serves the run',
+        );
+        const killedAt = Date.now();
+        worker.kill();
+        const result = await background.done;
+        const afterKillMs = Date.now() - killedAt;
+        assert.equal(result.code, 0, describeResult(result));
+        assertNoStack(result);
+        assert.equal(parseJsonResult(result).outcome, 'success', describeResult(result));
+        assert.match(
+          result.stderr,
+          /any more \(the one that did is gone\): serving in this process/,
+          describeResult(result),
+        );
+        // Without the release the step waits for its 60 s heartbeat timeout.
+        assert.match(
+          result.stderr,
+          /the worker that ran queryStep \(pid \d+\) is gone: that step is retried now/,
+          describeResult(result),
+        );
+        assert.ok(afterKillMs < 50_000, `the run ended ${afterKillMs} ms after the kill (heartbeat timeout 60 s)`);
+      });
+    },
+  );
+
+  /** `issue-agent worker` in the background; resolves once it polls. */
+  async function startWorker(f: Fixture): Promise<RunningCli> {
+    const worker = startCli(['worker'], { env: f.childEnv, timeoutMs: 200_000 });
+    f.children.push(worker);
+    const deadline = Date.now() + 90_000;
+    while (!/worker polling/.test(worker.out.stdout)) {
+      if (worker.child.exitCode !== null || Date.now() > deadline)
+        assert.fail(`the worker never polled:\n${describeResult(await worker.done)}`);
       await sleep(100);
     }
-    first.kill();
-    await first.done;
-    const second = await startWorker(f);
-    const handle = env.client.workflow.getHandle(WORKFLOW_ID);
-    const result = await handle.result();
-    assert.equal((result as RunResult).outcome, 'success');
-    assert.match(
-      second.out.stdout,
-      /: the worker that ran queryStep \(pid \d+\) is gone: that step is retried now/,
-      second.out.stdout,
-    );
-    // The retried attempt started because the step was released (WORKER_GONE), not after
-    // its 60 s heartbeat timeout: the history says so, whatever the machine's load.
-    const retried = ((await handle.fetchHistory()).events ?? [])
-      .map((e) => e.activityTaskStartedEventAttributes)
-      .filter((a) => (a?.attempt ?? 1) > 1);
-    assert.ok(retried.length > 0, 'a step attempt was retried');
-    for (const attempt of retried) {
-      assert.ok(!attempt?.lastFailure?.timeoutFailureInfo, 'not a heartbeat timeout');
-      assert.equal(attempt?.lastFailure?.applicationFailureInfo?.type, 'WORKER_GONE');
-    }
+    return worker;
+  }
+
+  it('a worker started after a crash runs the dead worker’s step again at once', { timeout: 240_000 }, async () => {
+    await withFixture(slowOnceSession(6_000), async (f) => {
+      const first = await startWorker(f);
+      const detached = await runCli(['start-run', '--issue', '1', '--repo', f.repoPath, '--detach'], {
+        env: f.childEnv,
+        timeoutMs: 60_000,
+      });
+      assert.equal(detached.code, 0, describeResult(detached));
+      const deadline = Date.now() + 120_000;
+      while (!editAsked(f.model)) {
+        if (Date.now() > deadline) assert.fail(`the run never reached its slow step:\n${first.out.stderr}`);
+        await sleep(100);
+      }
+      first.kill();
+      await first.done;
+      const second = await startWorker(f);
+      const handle = env.client.workflow.getHandle(f.workflowId);
+      const result = await handle.result();
+      assert.equal((result as RunResult).outcome, 'success');
+      assert.match(
+        second.out.stdout,
+        /: the worker that ran queryStep \(pid \d+\) is gone: that step is retried now/,
+        second.out.stdout,
+      );
+      // The retried attempt started because the step was released (WORKER_GONE), not after
+      // its 60 s heartbeat timeout: the history says so, whatever the machine's load.
+      const retried = ((await handle.fetchHistory()).events ?? [])
+        .map((e) => e.activityTaskStartedEventAttributes)
+        .filter((a) => (a?.attempt ?? 1) > 1);
+      assert.ok(retried.length > 0, 'a step attempt was retried');
+      for (const attempt of retried) {
+        assert.ok(!attempt?.lastFailure?.timeoutFailureInfo, 'not a heartbeat timeout');
+        assert.equal(attempt?.lastFailure?.applicationFailureInfo?.type, 'WORKER_GONE');
+      }
+    });
   });
 });
