@@ -1,10 +1,23 @@
-/** One line of live progress, and the end-of-run summary. */
+/**
+ * One line of live progress, and the end-of-run summary. What they show of the run's own
+ * text (step summaries, the reason, the last error, environment lines, a question) goes
+ * through terminalText: the model or the tested code wrote it, and it is printed on the
+ * operator's terminal.
+ */
+import { waitingLine as waitingText } from '../contracts/human-loop.js';
 import type { RunProgress, RunResult } from '../contracts/run.js';
+import { terminalLine, terminalText } from './terminal-text.js';
 
-export { waitingLine } from '../contracts/human-loop.js';
+/** What the run waits for (a budget, a plan's approval, an answer), or undefined. */
+export function waitingLine(p: Parameters<typeof waitingText>[0]): string | undefined {
+  const line = waitingText(p);
+  return line === undefined ? undefined : terminalText(line);
+}
 
 export function progressLine(p: RunProgress): string {
-  return `iteration ${p.iteration}/${p.maxIterations} · ${p.stepId || '-'} · ${p.phase} · ${p.tokensTotal} tokens · $${p.costUsd.toFixed(4)}${p.lastError ? ` · ${p.lastError.slice(0, 120)}` : ''}`;
+  return terminalText(
+    `iteration ${p.iteration}/${p.maxIterations} · ${p.stepId || '-'} · ${p.phase} · ${p.tokensTotal} tokens · $${p.costUsd.toFixed(4)}${p.lastError ? ` · ${p.lastError.slice(0, 120)}` : ''}`,
+  );
 }
 
 export function progressKey(p: RunProgress): string {
@@ -13,7 +26,7 @@ export function progressKey(p: RunProgress): string {
 
 /** The environment lines not printed yet (they only grow during a run). */
 export function newEnvironmentLines(p: RunProgress, printed: number): readonly string[] {
-  return (p.environment ?? []).slice(printed);
+  return (p.environment ?? []).slice(printed).map(terminalText);
 }
 
 export function resultSummary(result: RunResult): string {
@@ -32,9 +45,9 @@ export function resultSummary(result: RunResult): string {
   }
   for (const s of result.steps)
     lines.push(
-      `  #${s.iteration} ${s.stepId} → ${s.intent ?? '-'}${s.next ? ` → ${s.next}` : ''}: ${s.summary.slice(0, 100)}`,
+      `  #${s.iteration} ${s.stepId} → ${s.intent ?? '-'}${s.next ? ` → ${s.next}` : ''}: ${terminalLine(s.summary.slice(0, 100))}`,
     );
-  return lines.join('\n');
+  return terminalText(lines.join('\n'));
 }
 
 /** Where the run's worktree is, and whether the run can leave that host (status). */
