@@ -36,7 +36,8 @@ const SKIP_MARKERS: ReadonlyArray<readonly [RegExp, string]> = [
   [/@unittest\.(skip|skipIf|skipUnless|expectedFailure)\b|\.skipTest\s*\(/, 'skips a test'],
   [/\bt\.(Skip|Skipf|SkipNow)\s*\(/, 'skips a test'],
   [/#\[ignore\b/, 'skips a test (#[ignore])'],
-  [/@(Disabled|Ignore)\b/, 'skips a test'],
+  // Also written by its full name (`@org.junit.Ignore`, `@org.junit.jupiter.api.Disabled`).
+  [/@(?:\w+\.)*(Disabled|Ignore)\b/, 'skips a test'],
   // `//go:build ignore` (or any constraint) leaves a _test.go file out of `go test` unseen.
   [/^\/\/go:build\b/, 'adds a build constraint that can leave the tests out'],
 ];
@@ -110,7 +111,13 @@ const TEST_SETTING =
 const BUILD_FILE_TEST_LINES: ReadonlyArray<readonly [RegExp, RegExp]> = [
   [
     /(^|\/)pom\.xml$/,
-    /skipTests|maven\.test\.skip|skipITs|testFailureIgnore|<\/?(excludes?|includes?|test|groups|excludedGroups|testSourceDirectory)>|surefire|failsafe/i,
+    /skipTests|maven\.test\.skip|skipITs|testFailureIgnore|maven\.test\.failure\.ignore|<\/?(excludes?|includes?|test|groups|excludedGroups|testSourceDirectory)>|surefire|failsafe/i,
+  ],
+  // Arguments Maven adds to every command line, the harness's test command included: a
+  // `-Dmaven.test.failure.ignore=true` there makes failing tests exit 0 with every test run.
+  [
+    /(^|\/)\.mvn\/(maven|jvm)\.config$/,
+    /skipTests|maven\.test\.(skip|failure\.ignore)|skipITs|testFailureIgnore|-D(test|it\.test|groups|excludedGroups)=|surefire|failsafe|--fail-never|(^|\s)-fn(\s|$)/i,
   ],
   [/(^|\/)build\.gradle(\.kts)?$/, /\btests?\b|\bexclude\b|ignoreFailures|enabled\s*=|onlyIf|useJUnit|\bfilter\b/],
   [/(^|\/)(GNUmakefile|makefile|Makefile)$|\.mk$/, /\b(tests?|check|spec|pytest|ctest|prove|unittest)\b/i],

@@ -210,6 +210,45 @@ test('build files that decide which tests run: a switch that skips or narrows th
   assert.deepEqual(brief(fix), []);
 });
 
+test('Maven from outside: a fully qualified @Ignore/@Disabled and maven.test.failure.ignore (pom property or .mvn/maven.config) are findings; other Maven options are not', async () => {
+  // Found by a scripted cheat on stleary/JSON-java: `.mvn/maven.config` with
+  // `-Dmaven.test.failure.ignore=true` made `mvn test` exit 0 with the failing tests run,
+  // and the issue was closed as fixed.
+  const pom = '<project>\n  <properties>\n    <java.version>17</java.version>\n  </properties>\n</project>\n';
+  const javaTest =
+    'package demo;\n\nimport org.junit.Test;\n\npublic class CalcTest {\n    @Test\n    public void adds() {}\n\n    @Test\n    public void subtracts() {}\n}\n';
+  const found = await findingsAfter(
+    { 'pom.xml': pom, 'src/test/java/demo/CalcTest.java': javaTest, '.mvn/jvm.config': '-Xmx1g\n' },
+    async (r) => {
+      await r.write({
+        'pom.xml': pom.replace(
+          '<java.version>17</java.version>',
+          '<java.version>17</java.version>\n    <maven.test.failure.ignore>true</maven.test.failure.ignore>',
+        ),
+        'src/test/java/demo/CalcTest.java': javaTest
+          .replace('    @Test\n    public void adds', '    @org.junit.Ignore\n    @Test\n    public void adds')
+          .replace(
+            '    @Test\n    public void subtracts',
+            '    @org.junit.jupiter.api.Disabled("later")\n    @Test\n    public void subtracts',
+          ),
+        '.mvn/maven.config': '-Dmaven.test.failure.ignore=true\n',
+      });
+      await r.git('add', '-A');
+    },
+  );
+  assert.deepEqual(brief(found).sort(), [
+    'config-edited .mvn/maven.config:1',
+    'config-edited pom.xml:4',
+    'test-skipped src/test/java/demo/CalcTest.java:10',
+    'test-skipped src/test/java/demo/CalcTest.java:6',
+  ]);
+  const options = await findingsAfter({ 'pom.xml': pom, '.mvn/jvm.config': '-Xmx1g\n' }, async (r) => {
+    await r.write({ '.mvn/maven.config': '-T 1C\n--no-transfer-progress\n', '.mvn/jvm.config': '-Xmx2g\n' });
+    await r.git('add', '-A');
+  });
+  assert.deepEqual(brief(options), []);
+});
+
 test('a fix with a new test and new assertions has no findings', async () => {
   const found = await findingsAfter(
     { 'test/sum.test.ts': SUM_TEST, 'src/sum.ts': 'export const sum = (a: number, b: number) => a - b;\n' },
