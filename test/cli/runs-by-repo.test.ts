@@ -8,7 +8,7 @@
  *   - `status --repo --issue` (no --agent) answers quickly with no worker serving the run;
  *   - a closed issue is refused before anything is created, unless --force.
  */
-import { after, before, test } from 'node:test';
+import { after, before, describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -77,73 +77,80 @@ async function untilPolling(taskQueue: string): Promise<void> {
   );
 }
 
-test(
-  'the same issue number in two repositories at once: two runs, each delivering to its own',
-  { timeout: 300_000 },
-  async () => {
-    const taskQueue = `by-repo-${randomUUID()}`;
-    const worker = startWorkerProcess(childEnv(taskQueue));
-    try {
-      await untilPolling(taskQueue);
-      const [a, b] = [await sampleRepo(), await sampleRepo()];
-      const results = await Promise.all(
-        [a, b].map((repo) =>
-          runCli(['start-run', '--issue', '1', '--repo', repo, '--deliver', 'merge', '--follow', '--json'], {
-            env: childEnv(taskQueue),
-            timeoutMs: 240_000,
-          }),
-        ),
-      );
-      for (const [i, repo] of [a, b].entries()) {
-        const result = results[i]!;
-        assert.equal(result.code, 0, describeResult(result));
-        const events = result.stdout
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line) as Record<string, unknown>);
-        const last = events.at(-1)!;
-        assert.equal(last['event'], 'result');
-        assert.ok(
-          events.slice(0, -1).every((e) => e['event'] === 'progress'),
-          'stdout is NDJSON events only',
+/**
+ * The two whole runs are independent (each its own task queue, worker process and sample
+ * repositories; the model server answers by prompt, not by order) and mostly wait on their
+ * processes: they run at once. The status check, which times a command, runs after them.
+ */
+describe('runs of one issue number, and a dead worker', { concurrency: true }, () => {
+  it(
+    'the same issue number in two repositories at once: two runs, each delivering to its own',
+    { timeout: 300_000 },
+    async () => {
+      const taskQueue = `by-repo-${randomUUID()}`;
+      const worker = startWorkerProcess(childEnv(taskQueue));
+      try {
+        await untilPolling(taskQueue);
+        const [a, b] = [await sampleRepo(), await sampleRepo()];
+        const results = await Promise.all(
+          [a, b].map((repo) =>
+            runCli(['start-run', '--issue', '1', '--repo', repo, '--deliver', 'merge', '--follow', '--json'], {
+              env: childEnv(taskQueue),
+              timeoutMs: 240_000,
+            }),
+          ),
         );
-        const expectedId = workflowIdFor((await repoIdentity(repo)).id, 'issue-agent', 1);
-        assert.equal(last['workflowId'], expectedId);
-        assert.equal(last['outcome'], 'success');
-        // Each repository started with one commit; its own run's change is delivered onto its main.
-        const commits = (await git(repo, ['rev-list', '--count', 'main'])).stdout.trim();
-        assert.ok(Number(commits) > 1, `the run delivered into ${repo} (main has ${commits} commits)`);
+        for (const [i, repo] of [a, b].entries()) {
+          const result = results[i]!;
+          assert.equal(result.code, 0, describeResult(result));
+          const events = result.stdout
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as Record<string, unknown>);
+          const last = events.at(-1)!;
+          assert.equal(last['event'], 'result');
+          assert.ok(
+            events.slice(0, -1).every((e) => e['event'] === 'progress'),
+            'stdout is NDJSON events only',
+          );
+          const expectedId = workflowIdFor((await repoIdentity(repo)).id, 'issue-agent', 1);
+          assert.equal(last['workflowId'], expectedId);
+          assert.equal(last['outcome'], 'success');
+          // Each repository started with one commit; its own run's change is delivered onto its main.
+          const commits = (await git(repo, ['rev-list', '--count', 'main'])).stdout.trim();
+          assert.ok(Number(commits) > 1, `the run delivered into ${repo} (main has ${commits} commits)`);
+        }
+        const ids = results.map(
+          (r) => (JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { workflowId: string }).workflowId,
+        );
+        assert.notEqual(ids[0], ids[1], 'two runs, not one shared');
+      } finally {
+        worker.kill('SIGKILL');
       }
-      const ids = results.map(
-        (r) => (JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { workflowId: string }).workflowId,
-      );
-      assert.notEqual(ids[0], ids[1], 'two runs, not one shared');
-    } finally {
-      worker.kill('SIGKILL');
-    }
-  },
-);
+    },
+  );
 
-test(
-  'a worker killed just before start-run: the run is served in-process and completes',
-  { timeout: 300_000 },
-  async () => {
-    const taskQueue = `killed-worker-${randomUUID()}`;
-    const worker = startWorkerProcess(childEnv(taskQueue));
-    await untilPolling(taskQueue);
-    worker.kill('SIGKILL');
-    await new Promise((resolve) => worker.once('exit', resolve));
-    assert.ok((await livePollerCount(taskQueue)) > 0, 'the dead worker is still listed as a poller');
-    const repo = await sampleRepo();
-    const result = await runCli(['start-run', '--issue', '1', '--repo', repo, '--json'], {
-      env: childEnv(taskQueue),
-      timeoutMs: 240_000,
-    });
-    assert.equal(result.code, 0, describeResult(result));
-    assert.match(result.stderr, /serving (it|the run) in this process/);
-    assert.equal((JSON.parse(result.stdout) as { outcome: string }).outcome, 'success');
-  },
-);
+  it(
+    'a worker killed just before start-run: the run is served in-process and completes',
+    { timeout: 300_000 },
+    async () => {
+      const taskQueue = `killed-worker-${randomUUID()}`;
+      const worker = startWorkerProcess(childEnv(taskQueue));
+      await untilPolling(taskQueue);
+      worker.kill('SIGKILL');
+      await new Promise((resolve) => worker.once('exit', resolve));
+      assert.ok((await livePollerCount(taskQueue)) > 0, 'the dead worker is still listed as a poller');
+      const repo = await sampleRepo();
+      const result = await runCli(['start-run', '--issue', '1', '--repo', repo, '--json'], {
+        env: childEnv(taskQueue),
+        timeoutMs: 240_000,
+      });
+      assert.equal(result.code, 0, describeResult(result));
+      assert.match(result.stderr, /serving (it|the run) in this process/);
+      assert.equal((JSON.parse(result.stdout) as { outcome: string }).outcome, 'success');
+    },
+  );
+});
 
 test(
   'status finds the run from --repo and --issue alone and answers quickly without a worker',
