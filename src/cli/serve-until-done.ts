@@ -5,13 +5,18 @@
  *
  * A worker that was killed still counts as a poller for up to a long-poll window, so a
  * command started right after the kill waits on a worker that is gone. While it waits it
- * looks again; once no live poller is left, it takes over and serves in this process.
+ * looks again; once no live poller is left, it takes over and serves in this process, but
+ * only with model credentials of its own: a command started without them (the worker had
+ * them) would take the step and fail the run on MODEL_AUTH, where the run could simply
+ * wait for the operator to start a worker again (seen killing a worker under a following
+ * start-run). It then says so, still releases the dead worker's steps, and keeps following.
  */
 import type { CliTemporal } from '../host/temporal/temporal-client.js';
 import { livePollers } from '../host/temporal/temporal-client.js';
 import { PromiseCompletionTimeoutError } from '@temporalio/worker';
 import { AgentError, HostErrorCode } from '../contracts/errors.js';
 import { createRunWorker } from '../worker/create-run-worker.js';
+import { hasModelCredentials } from '../host/model-credentials.js';
 
 export interface ServeOptions {
   readonly embedded: boolean;
@@ -25,6 +30,12 @@ export interface ServeOptions {
    * heartbeat timeout. Returns one line per released step.
    */
   readonly releaseOrphans?: () => Promise<readonly string[]>;
+  /** How many live workers poll the task queue (default: asked of Temporal). */
+  readonly pollers?: () => Promise<number>;
+  /** Whether this process can call the model (default: ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL set). */
+  readonly canServe?: () => boolean;
+  /** How often to look for live workers (default 5 s). */
+  readonly recheckMs?: number;
 }
 
 const RECHECK_MS = 5_000;
@@ -59,16 +70,13 @@ export async function serveUntilDone<R>(cli: CliTemporal, result: Promise<R>, op
   const tracked = result.finally(() => (finished = true));
   const watcher = options.follow ? options.follow(() => finished) : Promise.resolve();
   let serve = options.embedded;
-  if (!serve) {
-    serve = await workersGone(tracked, () => livePollers(cli));
-    if (serve) {
-      const say = options.say ?? ((line: string) => process.stderr.write(`${line}\n`));
-      say(
-        `no live worker polls task queue ${cli.taskQueue} any more (the one that did is gone): serving in this process`,
-      );
-      // A failed look leaves the steps to their heartbeat timeout: slower, nothing lost.
-      for (const line of (await options.releaseOrphans?.().catch(() => [])) ?? []) say(line);
-    }
+  if (!serve && (await workersGone(tracked, options.pollers ?? (() => livePollers(cli)), options.recheckMs))) {
+    const say = options.say ?? ((line: string) => process.stderr.write(`${line}\n`));
+    serve = (options.canServe ?? (() => hasModelCredentials()))();
+    const gone = `no live worker polls task queue ${cli.taskQueue} any more (the one that did is gone)`;
+    say(serve ? `${gone}: serving in this process` : `${gone}; ${NOT_SERVING}`);
+    // A failed look leaves the steps to their heartbeat timeout: slower, nothing lost.
+    for (const line of (await options.releaseOrphans?.().catch(() => [])) ?? []) say(line);
   }
   let value: R;
   if (serve) {
@@ -95,6 +103,11 @@ export async function serveUntilDone<R>(cli: CliTemporal, result: Promise<R>, op
   await watcher;
   return value;
 }
+
+/** Why a process that could take over does not, and what the run waits for. */
+export const NOT_SERVING =
+  'this process has no model credentials (ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL), so it does not serve the run: ' +
+  'it waits, from its last completed step, for a worker (issue-agent worker, with the credentials)';
 
 function interrupted(taskQueue: string): AgentError {
   return new AgentError(

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { workersGone } from '../../src/cli/serve-until-done.js';
+import { serveUntilDone, workersGone } from '../../src/cli/serve-until-done.js';
 
 const never = new Promise<never>(() => {});
 
@@ -39,4 +39,26 @@ test('a failed result also ends the watch, and a failed look counts as a live wo
   );
   assert.equal(gone, false);
   assert.ok(looks > 0);
+});
+
+test('the workers are gone but this process has no model credentials: it does not serve, releases the steps and waits', async () => {
+  const said: string[] = [];
+  const cli = { taskQueue: 'q-no-creds' } as unknown as Parameters<typeof serveUntilDone>[0];
+  // The run ends once a worker (started by the operator) serves it: here, after a few looks.
+  const result = new Promise<string>((resolve) => setTimeout(() => resolve('delivered'), 60));
+  const value = await serveUntilDone(cli, result, {
+    embedded: false,
+    pollers: async () => 0,
+    canServe: () => false,
+    recheckMs: 5,
+    say: (line) => said.push(line),
+    releaseOrphans: async () => ['the worker that ran queryStep (pid 1) is gone: that step is retried now'],
+  });
+  assert.equal(value, 'delivered', 'the result is still awaited and returned');
+  assert.match(
+    said[0] ?? '',
+    /q-no-creds any more \(the one that did is gone\); this process has no model credentials/,
+  );
+  assert.doesNotMatch(said.join('\n'), /serving in this process/);
+  assert.match(said[1] ?? '', /that step is retried now/, 'the dead worker’s steps are still released');
 });

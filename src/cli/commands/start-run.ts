@@ -5,7 +5,7 @@
  * seconds, follows progress and waits for the result. Human text goes to stderr; with
  * --json stdout carries JSON only (NDJSON progress events with --follow, then the result).
  */
-import { requireModelCredentials } from '../../host/model-credentials.js';
+import { hasModelCredentials, requireModelCredentials } from '../../host/model-credentials.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentError, UsageError } from '../../contracts/errors.js';
 import type { IssueSourceKind, RunInput, RunProgress, RunResult } from '../../contracts/run.js';
@@ -29,7 +29,7 @@ import { loadRepoDefinition } from '../run-target.js';
 import { closureActionNotice } from '../../definition/normalise/closure-action.js';
 import { assertRunVariablesBound } from '../../definition/prompt-variable-check.js';
 import { runRepository, workflowIdFor } from '../run-repository.js';
-import { serveUntilDone } from '../serve-until-done.js';
+import { NOT_SERVING, serveUntilDone } from '../serve-until-done.js';
 import { runExitCode } from '../../contracts/run-end.js';
 import { defaultOrphanPorts, releaseOrphanedActivities } from '../../host/orphans/orphaned-activities.js';
 import { extractAgentParameters, resolveAgentParameters } from '../flags/agent-parameters.js';
@@ -108,7 +108,12 @@ async function needsOwnWorker(cli: CliTemporal, workflowId: string): Promise<boo
   }
   say(`a worker polls task queue ${cli.taskQueue}; waiting up to ${PICKUP_TIMEOUT_MS / 1000} s for it to take the run`);
   if (await workflowTaskTaken(cli, workflowId, PICKUP_TIMEOUT_MS)) return false;
-  say(`no worker took the run within ${PICKUP_TIMEOUT_MS / 1000} s (a stale poller?): serving it in this process`);
+  const stale = `no worker took the run within ${PICKUP_TIMEOUT_MS / 1000} s (a stale poller?)`;
+  if (!hasModelCredentials()) {
+    say(`${stale}; ${NOT_SERVING}`);
+    return false;
+  }
+  say(`${stale}: serving it in this process`);
   return true;
 }
 
