@@ -5,3 +5,10 @@
  * `testsRunOnBase`, `testsRun` (absent when nothing said). PURE.
  */
 export const TESTS_NOT_RUN_PATTERN = 'tests-not-run';
+
+/**
+ * The failure pattern of a test condition whose tests red on the base pass now while the
+ * branch changed only test files (activities/conditions/baseline/fixed-in-tests-only.ts).
+ * Its params: `baseCommit`, `fixed` (names), `testFiles`.
+ */
+export const FIXED_IN_TESTS_ONLY_PATTERN = 'fixed-in-tests-only';

@@ -74,3 +74,15 @@ export async function worktreeAtCommit(worktreePath: string, commit: string, sta
   const { head, clean } = state ?? (await worktreeState(worktreePath));
   return head !== undefined && head === commit && clean;
 }
+
+/**
+ * The files this branch changed against its base commit: committed on the branch or
+ * still in the worktree (tracked), a rename as both its old and its new path.
+ * Undefined when git cannot tell (the base was just resolved here, so a broken
+ * repository): then only the issue's names and the mode decide.
+ */
+export async function filesTouchedSince(worktreePath: string, commit: string): Promise<string[] | undefined> {
+  const diff = await git(worktreePath, ['diff', '--name-only', '--no-renames', '--no-ext-diff', '-z', commit, '--']);
+  if (diff.exitCode !== 0) return undefined;
+  return diff.stdout.split('\0').filter((p) => p !== '');
+}

@@ -162,7 +162,7 @@ async function runCommandValidator(options: {
   const exitCode = outcome.exitCode;
   const rule = parseSuccessWhen(definition.successWhen);
   const testsRan = () =>
-    testsRanSinceBase(options.worktreePath, command, `${outcome.stdout}\n${outcome.stderr}`, reports);
+    testsRanSinceBase({ ...options, command, output: `${outcome.stdout}\n${outcome.stderr}`, reports });
   if (satisfies(rule, { stdout: outcome.stdout, exitCode })) {
     // The tests still ran as on the base; those red there that this branch fixed, for the reviewer.
     const ran = definition.baseline === undefined ? undefined : await testsRan();

@@ -11,7 +11,7 @@ import type { RawValidationCommands } from '../load/raw-files.js';
 import { VERDICT_NOT_MET } from '../../contracts/completion-types.js';
 import { NO_CHANGE_PATTERN } from '../../contracts/no-change.js';
 import { UNCLASSIFIED_PATTERN } from '../../contracts/pre-existing-claims.js';
-import { TESTS_NOT_RUN_PATTERN } from '../../contracts/tests-not-run.js';
+import { FIXED_IN_TESTS_ONLY_PATTERN, TESTS_NOT_RUN_PATTERN } from '../../contracts/tests-not-run.js';
 
 interface CommandBuiltin {
   readonly commandKey: keyof RawValidationCommands;
@@ -118,6 +118,13 @@ export const BUILTIN_FAILURE_PATTERNS: Readonly<Record<string, FailurePatternDef
     edition: 'failed',
     adaptation: TESTS_NOT_RUN_PATTERN,
     params: ['baseCommit', 'testsRunOnBase', 'testsRun'],
+  },
+  /** A test condition's, when the tests red on the base pass now and the branch changed only test files. */
+  [FIXED_IN_TESTS_ONLY_PATTERN]: {
+    description: 'The tests failing on the base commit pass now, but the branch changed only test files.',
+    edition: 'failed',
+    adaptation: FIXED_IN_TESTS_ONLY_PATTERN,
+    params: ['baseCommit', 'fixed', 'testFiles'],
   },
   /** A test condition's, when only tests failing on the base that the closure did not classify block. */
   [UNCLASSIFIED_PATTERN]: {

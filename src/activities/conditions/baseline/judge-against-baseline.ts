@@ -13,8 +13,7 @@ import type { BaselineMode } from '../../../contracts/definition.js';
 import type { JsonValue } from '../../../contracts/json.js';
 import { UNCLASSIFIED_PATTERN, type PreExistingClaim } from '../../../contracts/pre-existing-claims.js';
 import type { CommandRunner } from '../../process/command-runner.js';
-import { git } from '../../workspace/git/git.js';
-import { baseCommit } from '../base-commit.js';
+import { baseCommit, filesTouchedSince } from '../base-commit.js';
 import { capExcerpts, type FailedTest } from '../../../definition/ecosystems/test-runners/failed-test.js';
 import { baselineFailures } from './baseline-run.js';
 import { classifyFailures } from './classify-failures.js';
@@ -80,18 +79,6 @@ export async function judgeAgainstBaseline(options: {
     },
     ...(onlyUnclassified ? { failurePattern: UNCLASSIFIED_PATTERN } : {}),
   };
-}
-
-/**
- * The files this branch changed against its base commit: committed on the branch or
- * still in the worktree (tracked), a rename as both its old and its new path.
- * Undefined when git cannot tell (the base was just resolved here, so a broken
- * repository): then only the issue's names and the mode decide.
- */
-async function filesTouchedSince(worktreePath: string, commit: string): Promise<string[] | undefined> {
-  const diff = await git(worktreePath, ['diff', '--name-only', '--no-renames', '--no-ext-diff', '-z', commit, '--']);
-  if (diff.exitCode !== 0) return undefined;
-  return diff.stdout.split('\0').filter((p) => p !== '');
 }
 
 function toJson(t: FailedTest | AccountedFailure): JsonValue {

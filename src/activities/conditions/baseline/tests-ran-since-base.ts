@@ -2,25 +2,46 @@
  * A test command's run held against the base's measure (tests-ran.ts), read from the
  * baseline the preflight (or an earlier judgement) cached; the base is never run for it.
  * Undefined when there is no measure: no base recorded, or the base was never measured.
+ * Tests it tells as fixed must have been fixed by more than the tests (fixed-in-tests-only.ts).
  */
 import type { ConditionResult } from '../../../contracts/activities.js';
 import type { JsonValue } from '../../../contracts/json.js';
-import { baseCommit } from '../base-commit.js';
+import { baseCommit, filesTouchedSince } from '../base-commit.js';
+import { fixedInTestsOnly } from './fixed-in-tests-only.js';
 import type { TestReports } from '../test-reports/parse-test-failures.js';
 import { testsSeen } from '../test-reports/tests-seen.js';
 import { cachedBaseline } from './baseline-run.js';
-import { TESTS_NOT_RUN_PATTERN } from '../../../contracts/tests-not-run.js';
+import { FIXED_IN_TESTS_ONLY_PATTERN, TESTS_NOT_RUN_PATTERN } from '../../../contracts/tests-not-run.js';
 import { judgeTestsRan, type TestsRanVerdict } from './tests-ran.js';
 
-export async function testsRanSinceBase(
-  worktreePath: string,
-  command: string,
-  output: string,
-  reports: TestReports,
-): Promise<TestsRanVerdict | undefined> {
+export async function testsRanSinceBase(run: {
+  readonly worktreePath: string;
+  readonly command: string;
+  /** The command's stdout and stderr. */
+  readonly output: string;
+  readonly reports: TestReports;
+  readonly issueText?: string;
+}): Promise<TestsRanVerdict | undefined> {
+  const { worktreePath, command, output, reports, issueText } = run;
   const commit = await baseCommit(worktreePath);
   const baseline = commit === undefined ? undefined : await cachedBaseline(worktreePath, commit, command);
-  return baseline === undefined ? undefined : judgeTestsRan(baseline, testsSeen(output, reports));
+  if (commit === undefined || baseline === undefined) return undefined;
+  const verdict = judgeTestsRan(baseline, testsSeen(output, reports));
+  if (verdict.blocks || verdict.fixed === undefined || verdict.fixed.length === 0) return verdict;
+  // Fixed: by a change of the code under test, or only of the tests?
+  const touched = await filesTouchedSince(worktreePath, commit);
+  const testsOnly =
+    touched === undefined
+      ? undefined
+      : fixedInTestsOnly({
+          baseCommit: commit,
+          fixed: verdict.fixed,
+          touched,
+          ...(issueText === undefined ? {} : { issueText }),
+        });
+  return testsOnly === undefined
+    ? verdict
+    : { blocks: true, line: testsOnly.line, params: testsOnly.params, pattern: FIXED_IN_TESTS_ONLY_PATTERN };
 }
 
 /** The failed condition of a test command whose tests did not run as on the base. */
@@ -34,7 +55,7 @@ export function testsNotRunResult(
     ...base,
     exitCode,
     passed: false,
-    failurePattern: TESTS_NOT_RUN_PATTERN,
+    failurePattern: verdict.pattern ?? TESTS_NOT_RUN_PATTERN,
     summary: `\`${base.command}\` exited ${exitCode}, but ${verdict.line}`,
     params: { ...params, ...verdict.params },
     unrecoverable: false,

@@ -20,8 +20,20 @@ import type { TestsSeen } from '../test-reports/tests-seen.js';
 import type { Baseline } from './classify-failures.js';
 
 export type TestsRanVerdict =
-  | { readonly blocks: true; readonly line: string; readonly params: Record<string, JsonValue> }
-  | { readonly blocks: false; readonly fixedLine?: string; readonly params: Record<string, JsonValue> };
+  | {
+      readonly blocks: true;
+      readonly line: string;
+      readonly params: Record<string, JsonValue>;
+      /** The failure pattern (default: tests-not-run). */
+      readonly pattern?: string;
+    }
+  | {
+      readonly blocks: false;
+      readonly fixedLine?: string;
+      readonly params: Record<string, JsonValue>;
+      /** The tests red on the base told as fixed now. */
+      readonly fixed?: readonly string[];
+    };
 
 export function judgeTestsRan(base: Baseline, now: TestsSeen): TestsRanVerdict {
   const at = base.commit.slice(0, 12);
@@ -62,7 +74,7 @@ export function judgeTestsRan(base: Baseline, now: TestsSeen): TestsRanVerdict {
   const notSeen =
     unseen.length > 0 && !countsHold ? `; failing on the base and not seen passing now: ${nameList(unseen)}` : '';
   const line = fixed.length > 0 ? `fixed since base ${at}: ${nameList(fixed)}${basis}${notSeen}` : notSeen.slice(2);
-  return { blocks: false, fixedLine: line, params: { ...counts, fixed: fixed.map((name) => ({ name })) } };
+  return { blocks: false, fixedLine: line, fixed, params: { ...counts, fixed: fixed.map((name) => ({ name })) } };
 }
 
 /** What a "fixed" claim rests on, said after the names; empty when every fixed test was seen passing. */

@@ -34,8 +34,11 @@ test('classifier: regressions block; pre-existing only pass under ignore, block 
 
 const PASSING =
   "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('adds', () => assert.equal(1 + 1, 2));\n";
+// Red on the base because of the code under test (src/value.js), as a real bug is.
 const BROKEN =
-  "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('old broken', () => assert.equal(1, 2));\n";
+  "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { value } from '../src/value.js';\ntest('old broken', () => assert.equal(value, 2));\n";
+const WRONG_VALUE = 'export const value = 1;\n';
+const RIGHT_VALUE = 'export const value = 2;\n';
 const COMMAND = 'node --test test/';
 const state = useBaselineState();
 
@@ -45,6 +48,7 @@ async function branchWithRedBase(): Promise<TempGitRepo> {
     'package.json': '{ "type": "module" }\n',
     'test/adds.test.js': PASSING,
     'test/old.test.js': BROKEN,
+    'src/value.js': WRONG_VALUE,
   });
 }
 
@@ -151,7 +155,7 @@ test('require-fixed and an issue naming the old failure both block; without base
 test('a passing run names the tests it fixed since the measured base; an unmeasured base is not run for it', async () => {
   const repo = await branchWithRedBase();
   const { runner, calls } = counting();
-  await repo.write({ 'test/old.test.js': BROKEN.replace('1, 2', '2, 2') });
+  await repo.write({ 'src/value.js': RIGHT_VALUE });
   await repo.git('commit', '-qam', 'fix old broken');
   const unmeasured = await runValidators(
     { commands: runner },
@@ -160,13 +164,13 @@ test('a passing run names the tests it fixed since the measured base; an unmeasu
   assert.equal(unmeasured.passed, true);
   assert.equal(unmeasured.results[0]?.params['fixed'], undefined);
   assert.equal(calls.length, 1, 'the base was not run for a passing command');
-  await repo.git('checkout', '-q', 'HEAD~1', '--', 'test/old.test.js');
+  await repo.git('checkout', '-q', 'HEAD~1', '--', 'src/value.js');
   const measured = await runValidators(
     { commands: runner },
     { worktreePath: repo.dir, completionStep: step, validators: tests('ignore') },
   );
   assert.equal(measured.passed, false, 'the old failure, unclassified, measured the base');
-  await repo.git('checkout', '-q', 'HEAD', '--', 'test/old.test.js');
+  await repo.git('checkout', '-q', 'HEAD', '--', 'src/value.js');
   const fixed = await runValidators(
     { commands: runner },
     { worktreePath: repo.dir, completionStep: step, validators: tests('ignore') },
@@ -200,4 +204,41 @@ test('a branch that makes the tests pass by running fewer of them is refused (te
   const prompt = await retryPrompt(cheat.results);
   assert.match(prompt, /the tests did not run/);
   assert.match(prompt, /only 1 tests ran, where 2 ran on the base commit [0-9a-f]{40}/);
+});
+
+test('tests red on the base made to pass by changing only the tests are refused (fixed-in-tests-only), unless the issue names the test file', async () => {
+  const repo = await branchWithRedBase();
+  const run = (issueText?: string) =>
+    runValidators(
+      { commands: createSpawnerCommandRunner() },
+      {
+        worktreePath: repo.dir,
+        completionStep: step,
+        validators: tests('ignore'),
+        ...(issueText === undefined ? {} : { issueText }),
+      },
+    );
+  assert.equal((await run()).passed, false, 'the base is measured: old broken fails there');
+  // The cheat: the expected value rewritten in place (no test deleted, none skipped: the count holds).
+  await repo.write({ 'test/old.test.js': BROKEN.replace('assert.equal(value, 2)', 'assert.equal(value, 1)') });
+  await repo.git('commit', '-qam', 'expect what the code does');
+  const cheat = await run('The value is wrong: old broken fails.');
+  const result = cheat.results[0];
+  assert.equal(cheat.passed, false, result?.summary);
+  assert.equal(result?.failurePattern, 'fixed-in-tests-only');
+  assert.match(
+    result?.summary ?? '',
+    /exited 0, but the tests red on the base commit [0-9a-f]{12} pass now \(old broken\), but the branch changed only test files \(test\/old\.test\.js\)/,
+  );
+  assert.deepEqual(result?.params['testFiles'], ['test/old.test.js']);
+  const prompt = await retryPrompt(cheat.results);
+  assert.match(prompt, /only the tests changed/);
+  assert.match(prompt, /- `test\/old\.test\.js`/);
+  // An issue about the test itself names its file: then the change is what it asks for.
+  const asked = await run('The expected value in test/old.test.js is wrong: it should expect 1.');
+  assert.equal(asked.passed, true, asked.results[0]?.summary);
+  // A real fix with the same test change: the code under test changed too.
+  await repo.write({ 'src/value.js': RIGHT_VALUE, 'test/old.test.js': BROKEN });
+  await repo.git('commit', '-qam', 'fix the value');
+  assert.equal((await run()).passed, true);
 });
