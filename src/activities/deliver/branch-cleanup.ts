@@ -8,6 +8,7 @@ import type { BoundaryHookInput } from '../../contracts/activities.js';
 import { checkpointNamespace } from '../../contracts/worktree-checkpoint.js';
 import { git } from '../workspace/git/git.js';
 import { removeCheckpoints } from '../workspace/checkpoints/checkpoint-refs.js';
+import { removeAgentSandbox } from '../workspace/sandbox-state.js';
 import { branchExists, listWorktrees, realOrSelf } from '../workspace/git/repo-queries.js';
 import { already, done, failed, type Step } from './boundary-steps.js';
 
@@ -36,8 +37,13 @@ export async function removeWorktree(input: BoundaryHookInput): Promise<Step> {
   return done('remove-worktree', `removed worktree ${input.worktreePath}${await dropCheckpoints(input)}`);
 }
 
-/** The run's worktree checkpoints go with its worktree (refs and marker); a failure only shows in the text. */
+/**
+ * The run's worktree checkpoints (refs and marker) and the agent's private HOME and
+ * repository (sandbox-state: what its commands could write) go with its worktree; a
+ * failure only shows in the text, and a stale sandbox is swept at a later run's start.
+ */
 async function dropCheckpoints(input: BoundaryHookInput): Promise<string> {
+  await removeAgentSandbox(input.worktreePath).catch(() => undefined);
   try {
     const removed = await removeCheckpoints(input.repoPath, checkpointNamespace(input.workflowId, input.issue));
     return removed.length === 0 ? '' : ` and its ${removed.length} checkpoint ref(s)`;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createLocalIssueStore, localIssuePath } from '../../../src/activities/issues/local-issue-store.js';
 import { checkExternalState, runLocalBoundaryHook } from '../../../src/activities/deliver/local-boundary-hook.js';
 import { SQUASH_TRAILER } from '../../../src/activities/deliver/merge-into-base.js';
+import { sandboxDir, writeSandboxFile } from '../../../src/activities/workspace/sandbox-state.js';
 import { assertCheckoutIntact, deps, exists, localFixture } from './local-delivery-fixture.js';
 
 const statuses = (r: { effects: readonly { name: string; status: string }[] }) =>
@@ -86,7 +87,12 @@ test('squash: one commit on main with the trailer, branch deleted; a re-run reco
 test('branch: main untouched, branch kept with how to merge it, worktree removed, issue closed', async () => {
   const { repo, input, mainBefore } = await localFixture({ delivery: 'branch' });
   try {
+    // The agent's private HOME and repository (what its commands could write) go with the worktree.
+    await writeSandboxFile(input.worktreePath, 'planted', 'left by the agent\n');
+    const sandbox = sandboxDir(input.worktreePath);
+    assert.equal(await exists(sandbox), true);
     const report = await runLocalBoundaryHook(deps, input);
+    assert.equal(await exists(sandbox), false, 'the sandbox state of the removed worktree is gone');
     assert.equal(report.status, 'success', JSON.stringify(report, null, 2));
     assert.deepEqual(statuses(report), [
       ['keep-branch', 'done'],
