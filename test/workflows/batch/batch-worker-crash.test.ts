@@ -80,7 +80,23 @@ test(
       await sleep(500);
       worker.start();
 
-      const result = await handle.result();
+      // Seen once in CI: the batch never ended after the restart (600 s). Say where it stands then.
+      const result = await resultOrWhereItStands(handle.result(), 300_000, async () => {
+        const progress: BatchProgress = await handle.query(batchProgressQuery);
+        const children = await listChildren(env.client);
+        const pending = await Promise.all(
+          children
+            .filter((c) => c.status === 'RUNNING')
+            .map(async (c) => {
+              const d = await env.client.workflow.getHandle(c.workflowId).describe();
+              const acts = (d.raw.pendingActivities ?? []).map(
+                (a) => `${a.activityType?.name} attempt ${a.attempt} ${a.state} ${a.lastFailure?.message ?? ''}`,
+              );
+              return `${c.workflowId}: [${acts.join('; ')}]`;
+            }),
+        );
+        return `batch ${JSON.stringify(progress.counts)}; children ${children.map((c) => `${c.workflowId}:${c.status}`).join(', ')}; pending ${pending.join(' | ')}; model ${JSON.stringify(model.stats().byRule)}`;
+      });
       process.stderr.write(
         `# at kill: ${JSON.stringify(before.counts)} byRule=${JSON.stringify(statsAtKill.byRule)}\n# after: byRule=${JSON.stringify(model.stats().byRule)} maxConcurrent=${result.maxConcurrent}\n`,
       );
@@ -147,3 +163,21 @@ test(
     }
   },
 );
+
+/** The result, or after `ms` an error saying where the batch stands (`describe`). */
+async function resultOrWhereItStands<T>(result: Promise<T>, ms: number, describe: () => Promise<string>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      describe().then(
+        (where) => reject(new Error(`the batch did not end ${ms / 1000} s after the restart: ${where}`)),
+        (err: unknown) => reject(new Error(`the batch did not end ${ms / 1000} s after the restart (${String(err)})`)),
+      );
+    }, ms);
+  });
+  try {
+    return await Promise.race([result, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
