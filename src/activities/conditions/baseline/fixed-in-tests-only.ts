@@ -16,7 +16,8 @@ import type { JsonValue } from '../../../contracts/json.js';
 import { nameList } from '../../../contracts/name-list.js';
 import { isTestFile } from '../integrity/weakening-rules.js';
 
-const DOCUMENTATION = /(^|\/)docs?\/|\.(md|markdown|rst|txt|adoc)$|(^|\/)(CHANGELOG|CHANGES|NEWS|AUTHORS)[^/]*$/i;
+// Not `.txt`: CMakeLists.txt and requirements.txt are build files, and a fix may be there.
+const DOCUMENTATION = /(^|\/)docs?\/|\.(md|markdown|rst|adoc)$|(^|\/)(CHANGELOG|CHANGES|NEWS|AUTHORS)[^/]*$/i;
 
 export interface TestsOnlyFix {
   readonly line: string;
