@@ -14,6 +14,7 @@
  */
 import type { JsonValue } from '../../../contracts/json.js';
 import { nameList } from '../../../contracts/name-list.js';
+import { issueNamesFile } from '../integrity/issue-waiver.js';
 import { isTestFile } from '../integrity/weakening-rules.js';
 
 // Not `.txt`: CMakeLists.txt and requirements.txt are build files, and a fix may be there.
@@ -35,10 +36,8 @@ export function fixedInTestsOnly(options: {
 }): TestsOnlyFix | undefined {
   const changed = options.touched.filter((path) => !DOCUMENTATION.test(path));
   if (options.fixed.length === 0 || changed.length === 0 || !changed.every(isTestFile)) return undefined;
-  const text = options.issueText?.toLowerCase();
-  const named = (path: string): boolean =>
-    text !== undefined && (text.includes(path.toLowerCase()) || text.includes(baseName(path).toLowerCase()));
-  if (changed.some(named)) return undefined;
+  const { issueText } = options;
+  if (issueText !== undefined && changed.some((path) => issueNamesFile(issueText, path))) return undefined;
   return {
     line:
       `the tests red on the base commit ${options.baseCommit.slice(0, 12)} pass now (${nameList(options.fixed)}), ` +
@@ -50,8 +49,4 @@ export function fixedInTestsOnly(options: {
       testFiles: [...changed],
     },
   };
-}
-
-function baseName(path: string): string {
-  return path.split('/').pop() ?? path;
 }

@@ -20,12 +20,16 @@ const VERBS: Readonly<Record<FindingKind, RegExp>> = {
   [FindingKind.CoverageLowered]: /\b(lower|reduce|decrease|relax|remove)\w*/i,
 };
 
-export function issueAsksFor(issueText: string, finding: IntegrityFinding): boolean {
+/** Whether the issue text names the file: its path or its base name, in any case. */
+export function issueNamesFile(issueText: string, file: string): boolean {
   const text = issueText.toLowerCase();
-  const path = finding.file.toLowerCase();
+  const path = file.toLowerCase();
   const base = path.split('/').pop() ?? path;
-  const named = text.includes(path) || text.includes(base);
-  return named && VERBS[finding.kind].test(issueText);
+  return text.includes(path) || text.includes(base);
+}
+
+export function issueAsksFor(issueText: string, finding: IntegrityFinding): boolean {
+  return issueNamesFile(issueText, finding.file) && VERBS[finding.kind].test(issueText);
 }
 
 export function splitWaived(
