@@ -7,8 +7,9 @@
 export const TESTS_NOT_RUN_PATTERN = 'tests-not-run';
 
 /**
- * The failure pattern of a test condition whose tests red on the base pass now while the
- * branch changed only test files (activities/conditions/baseline/fixed-in-tests-only.ts).
- * Its params: `baseCommit`, `fixed` (names), `testFiles`.
+ * The failure pattern of a test condition whose tests red on the base pass now because
+ * the tests changed: the branch changed only test files, or they pass with its tests on
+ * the base's code too (activities/conditions/baseline/fixed-in-tests-only.ts). Its params:
+ * `baseCommit`, `fixed` (names), `testFiles`, and `codeFiles` in the second case.
  */
 export const FIXED_IN_TESTS_ONLY_PATTERN = 'fixed-in-tests-only';

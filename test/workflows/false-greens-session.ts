@@ -1,5 +1,5 @@
 /**
- * The repository and scripted models of issue 37's three false greens: main's last
+ * The repository and scripted models of issue 37's three false greens (and a fourth): main's last
  * commit broke `sum()`, so `sum adds two numbers` fails on the base, and the issue only
  * says the suite fails since the last commit (it names no test). The models follow
  * no-change-session's playbook and differ in what they do with the closing's retry prompt
@@ -24,6 +24,8 @@ export const FAILING_TEST = 'sum adds two numbers';
 /** The no-op guard's retry prompt (prompts/steps/retry/issue/f_failed_no-change.md). */
 export const NOTHING_CHANGED = 'completion check failed: nothing changed';
 const WEAKENED = 'completion check failed: tests were weakened';
+/** prompts/steps/retry/issue/f_failed_fixed-in-tests-only.md */
+const TESTS_ONLY = 'completion check failed: only the tests changed';
 
 const sumReturning = (expression: string): string =>
   `/** Adds two numbers. */\nexport function sum(a, b) {\n  return ${expression};\n}\n`;
@@ -108,5 +110,26 @@ export function deletesFailingTest(): SessionScript {
       },
     ],
     changesNothing('deletes the failing test', CLOSING),
+  );
+}
+
+/** Rewrites the failing test's expected value to what the broken code returns, and adds a comment to the code so that "only the tests changed" does not hold. */
+export function rewritesExpectedValueWithComment(): SessionScript {
+  return withFirst(
+    [
+      {
+        id: 'implement-rewrite',
+        when: { promptContains: 'Step continuation.implement', turn: 0 },
+        respond: bash(
+          "sed -i 's/sum(2, 3), 5)/sum(2, 3), -1)/' test/sum.test.js && sed -i '1i // sum: reviewed' src/sum.js && git commit -qam 'Fix sum'",
+        ),
+      },
+      {
+        id: 'retry-tests-only',
+        when: { promptContains: [TESTS_ONLY, 'src/sum.js', 'test/sum.test.js'] },
+        respond: closing('The suite passes.'),
+      },
+    ],
+    changesNothing('rewrites the expected value', CLOSING),
   );
 }

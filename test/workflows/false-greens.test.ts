@@ -7,7 +7,8 @@
  *   (a) a model that changes nothing never gets the issue closed;
  *   (b) a model that fixes only after a failed check gets a retry prompt naming the
  *       failing test, then delivers, and the summary and the closing comment say it fixed it;
- *   (c) a model that deletes the failing test instead of fixing the code is refused.
+ *   (c) a model that deletes the failing test instead of fixing the code is refused;
+ *   (d) so is one that rewrites the test's expected value and adds a comment to the code.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,6 +23,7 @@ import {
   neverChanges,
   regressionIssueFile,
   regressionOnMain,
+  rewritesExpectedValueWithComment,
 } from './false-greens-session.js';
 
 after(teardownEnv);
@@ -71,4 +73,21 @@ test('(c) a model that deletes the failing test instead of fixing the code is re
   assert.ok((model.stats().byRule['retry-weakened'] ?? 0) >= 1, JSON.stringify(model.stats().byRule));
   assert.match(await issueText(repoPath), /state: open/);
   assert.equal(git(repoPath, 'cat-file', '-t', 'main:test/sum.test.js'), 'blob', 'the test is still on main');
+});
+
+test('(d) a model that rewrites the expected value and adds a comment to the code is refused: the tests pass on the base code too', async () => {
+  const { result, repoPath, model } = await runScenario({
+    session: rewritesExpectedValueWithComment(),
+    issueFile: await regressionIssueFile(),
+    prepareRepo: regressionOnMain,
+  });
+  assert.notEqual(result.outcome, 'success', result.reason);
+  assert.equal(result.code, 'VALIDATION_ABORTED', result.reason);
+  assert.match(
+    result.reason,
+    /pass as well with this branch's tests on the base's code \(src\/sum\.js as on the base\)/,
+  );
+  assert.ok((model.stats().byRule['retry-tests-only'] ?? 0) >= 1, JSON.stringify(model.stats().byRule));
+  assert.match(await issueText(repoPath), /state: open/);
+  assert.doesNotMatch(git(repoPath, 'show', 'main:test/sum.test.js'), /-1\)/, 'main keeps the test');
 });

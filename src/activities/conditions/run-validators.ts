@@ -17,6 +17,7 @@ import { runsTests } from './test-reports/runs-tests.js';
 import { runFileValidator } from './file-validator.js';
 import { judgeAgainstBaseline } from './baseline/judge-against-baseline.js';
 import { testsNotRunResult, testsRanSinceBase } from './baseline/tests-ran-since-base.js';
+import { restoreInterruptedSwap } from './baseline/code-at-base.js';
 import { parseTestFailures, type TestReports } from './test-reports/parse-test-failures.js';
 import { runCollectingReports } from './test-reports/report-files.js';
 import { runTestIntegrityValidator } from './integrity/test-integrity-validator.js';
@@ -41,6 +42,8 @@ const DEFAULT_VALIDATOR_TIMEOUT_MS = 10 * 60 * 1000;
 export async function runValidators(deps: RunValidatorsDeps, input: RunValidatorsInput): Promise<ValidationReport> {
   const conditions = input.completionStep.conditions;
   const definitions = conditions.map((condition) => definitionOf(input, condition));
+  // A worker that died while the tests ran on the base's code left files at the base (code-at-base.ts).
+  await restoreInterruptedSwap(input.worktreePath);
   // The tree as the agent left it; what a validator command adds is not the agent's (validator-outputs.ts).
   const before = await snapshotTree(input.worktreePath);
   const results: ConditionResult[] = [];
@@ -162,7 +165,15 @@ async function runCommandValidator(options: {
   const exitCode = outcome.exitCode;
   const rule = parseSuccessWhen(definition.successWhen);
   const testsRan = () =>
-    testsRanSinceBase({ ...options, command, output: `${outcome.stdout}\n${outcome.stderr}`, reports });
+    testsRanSinceBase({
+      ...options,
+      commands: deps.commands,
+      command,
+      output: `${outcome.stdout}\n${outcome.stderr}`,
+      reports,
+      timeoutMs: request.timeoutMs,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    });
   if (satisfies(rule, { stdout: outcome.stdout, exitCode })) {
     // The tests still ran as on the base; those red there that this branch fixed, for the reviewer.
     const ran = definition.baseline === undefined ? undefined : await testsRan();

@@ -119,12 +119,13 @@ export const BUILTIN_FAILURE_PATTERNS: Readonly<Record<string, FailurePatternDef
     adaptation: TESTS_NOT_RUN_PATTERN,
     params: ['baseCommit', 'testsRunOnBase', 'testsRun'],
   },
-  /** A test condition's, when the tests red on the base pass now and the branch changed only test files. */
+  /** A test condition's, when the tests red on the base pass now because the tests changed, not the code. */
   [FIXED_IN_TESTS_ONLY_PATTERN]: {
-    description: 'The tests failing on the base commit pass now, but the branch changed only test files.',
+    description:
+      'The tests failing on the base commit pass now, but the branch changed only test files, or they pass with its tests on the base code too.',
     edition: 'failed',
     adaptation: FIXED_IN_TESTS_ONLY_PATTERN,
-    params: ['baseCommit', 'fixed', 'testFiles'],
+    params: ['baseCommit', 'fixed', 'testFiles', 'codeFiles'],
   },
   /** A test condition's, when only tests failing on the base that the closure did not classify block. */
   [UNCLASSIFIED_PATTERN]: {

@@ -2,12 +2,17 @@
  * A test command's run held against the base's measure (tests-ran.ts), read from the
  * baseline the preflight (or an earlier judgement) cached; the base is never run for it.
  * Undefined when there is no measure: no base recorded, or the base was never measured.
- * Tests it tells as fixed must have been fixed by more than the tests (fixed-in-tests-only.ts).
+ * Tests it tells as fixed must have been fixed by more than the tests (fixed-in-tests-only.ts):
+ * when the branch changed code and tests, that takes one more run of the command, with
+ * the code files as on the base (tests-alone.ts).
  */
 import type { ConditionResult } from '../../../contracts/activities.js';
 import type { JsonValue } from '../../../contracts/json.js';
-import { baseCommit, filesTouchedSince } from '../base-commit.js';
+import type { CommandRunner } from '../../process/command-runner.js';
+import { baseCommit } from '../base-commit.js';
+import { changedFiles } from './changed-files.js';
 import { fixedInTestsOnly } from './fixed-in-tests-only.js';
+import { fixedByTestsAlone } from './tests-alone.js';
 import type { TestReports } from '../test-reports/parse-test-failures.js';
 import { testsSeen } from '../test-reports/tests-seen.js';
 import { cachedBaseline } from './baseline-run.js';
@@ -15,11 +20,14 @@ import { FIXED_IN_TESTS_ONLY_PATTERN, TESTS_NOT_RUN_PATTERN } from '../../../con
 import { judgeTestsRan, type TestsRanVerdict } from './tests-ran.js';
 
 export async function testsRanSinceBase(run: {
+  readonly commands: CommandRunner;
   readonly worktreePath: string;
   readonly command: string;
   /** The command's stdout and stderr. */
   readonly output: string;
   readonly reports: TestReports;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
   readonly issueText?: string;
 }): Promise<TestsRanVerdict | undefined> {
   const { worktreePath, command, output, reports, issueText } = run;
@@ -29,16 +37,28 @@ export async function testsRanSinceBase(run: {
   const verdict = judgeTestsRan(baseline, testsSeen(output, reports));
   if (verdict.blocks || verdict.fixed === undefined || verdict.fixed.length === 0) return verdict;
   // Fixed: by a change of the code under test, or only of the tests?
-  const touched = await filesTouchedSince(worktreePath, commit);
-  const testsOnly =
-    touched === undefined
+  const changed = await changedFiles(worktreePath, commit);
+  if (changed === undefined || changed.tests.length === 0) return verdict;
+  const alone =
+    changed.code.length === 0
       ? undefined
-      : fixedInTestsOnly({
-          baseCommit: commit,
+      : await fixedByTestsAlone({
+          commands: run.commands,
+          worktreePath,
+          base: commit,
+          command,
+          timeoutMs: run.timeoutMs,
+          ...(run.signal ? { signal: run.signal } : {}),
           fixed: verdict.fixed,
-          touched,
-          ...(issueText === undefined ? {} : { issueText }),
+          codeFiles: changed.code,
         });
+  const testsOnly = fixedInTestsOnly({
+    baseCommit: commit,
+    fixed: verdict.fixed,
+    changed,
+    ...(alone === undefined ? {} : { fixedByTestsAlone: alone }),
+    ...(issueText === undefined ? {} : { issueText }),
+  });
   return testsOnly === undefined
     ? verdict
     : { blocks: true, line: testsOnly.line, params: testsOnly.params, pattern: FIXED_IN_TESTS_ONLY_PATTERN };

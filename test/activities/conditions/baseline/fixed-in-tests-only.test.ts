@@ -1,28 +1,57 @@
-/** Which branches count as a fix made only in the tests (the pure rule; baseline.test runs it on a real branch). */
+/** Which branches count as a fix made only in the tests (the pure rule; tests-alone.test runs it on real branches). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixedInTestsOnly } from '../../../../src/activities/conditions/baseline/fixed-in-tests-only.js';
+import { isDocumentation } from '../../../../src/activities/conditions/baseline/changed-files.js';
 
-const judge = (touched: string[], issueText?: string) =>
+const judge = (tests: string[], code: string[] = [], options: { issueText?: string; alone?: string[] } = {}) =>
   fixedInTestsOnly({
     baseCommit: 'c'.repeat(40),
-    fixed: ['t'],
-    touched,
-    ...(issueText === undefined ? {} : { issueText }),
+    fixed: ['t', 'u'],
+    changed: { tests, code },
+    ...(options.alone === undefined ? {} : { fixedByTestsAlone: options.alone }),
+    ...(options.issueText === undefined ? {} : { issueText: options.issueText }),
   });
 
-test('only test files (documentation aside) block; a source or build file changed does not', () => {
-  assert.ok(judge(['tests/test.rs']));
-  assert.ok(judge(['src/test/java/FooTest.java', 'README.md', 'docs/usage.md']));
-  assert.equal(judge(['tests/test.rs', 'src/lib.rs']), undefined);
-  assert.equal(judge(['test/a_test.go', 'CMakeLists.txt']), undefined, 'a build file is not documentation');
-  assert.equal(judge(['tests/test_x.py', 'requirements.txt']), undefined);
-  assert.equal(judge(['README.md']), undefined, 'no test file changed');
+test('only test files changed: blocks, naming every fixed test', () => {
+  const verdict = judge(['tests/test.rs']);
+  assert.match(verdict?.line ?? '', /pass now \(t, u\), but the branch changed only test files \(tests\/test\.rs\)/);
+  assert.deepEqual(verdict?.params['fixed'], [{ name: 't' }, { name: 'u' }]);
+  assert.equal(verdict?.params['codeFiles'], undefined);
+  assert.equal(judge([], ['src/lib.rs']), undefined, 'no test file changed: the code fixed them');
+});
+
+test('code changed too: blocks only for the tests that pass with the base code as well', () => {
+  assert.equal(judge(['tests/test.rs'], ['src/lib.rs']), undefined, 'not run: nothing told as fixed by the tests');
+  assert.equal(judge(['tests/test.rs'], ['src/lib.rs'], { alone: [] }), undefined, 'the code fixed them');
+  const verdict = judge(['tests/test.rs'], ['src/lib.rs'], { alone: ['u'] });
+  assert.match(
+    verdict?.line ?? '',
+    /pass now \(u\), and they pass as well with this branch's tests on the base's code \(src\/lib\.rs as on the base\): the test changes made them pass \(tests\/test\.rs\)/,
+  );
+  assert.deepEqual(verdict?.params['codeFiles'], ['src/lib.rs']);
+  assert.deepEqual(verdict?.params['fixed'], [{ name: 'u' }]);
 });
 
 test('nothing fixed, or an issue naming a changed test file: no block', () => {
-  assert.equal(fixedInTestsOnly({ baseCommit: 'c'.repeat(40), fixed: [], touched: ['tests/test.rs'] }), undefined);
-  assert.equal(judge(['tests/test.rs'], 'The expected values in tests/test.rs are wrong'), undefined);
-  assert.equal(judge(['src/test/java/FooTest.java'], 'FooTest.java expects the old format'), undefined);
-  assert.ok(judge(['tests/test.rs'], 'i64::MIN is formatted wrong'));
+  const none = fixedInTestsOnly({ baseCommit: 'c'.repeat(40), fixed: [], changed: { tests: ['t.rs'], code: [] } });
+  assert.equal(none, undefined);
+  assert.equal(
+    judge(['tests/test.rs'], [], { issueText: 'The expected values in tests/test.rs are wrong' }),
+    undefined,
+  );
+  assert.equal(
+    judge(['src/test/java/FooTest.java'], [], { issueText: 'FooTest.java expects the old format' }),
+    undefined,
+  );
+  assert.ok(judge(['tests/test.rs'], [], { issueText: 'i64::MIN is formatted wrong' }));
+  const named = judge(['tests/test.rs'], ['src/lib.rs'], { alone: ['t'], issueText: 'tests/test.rs expects 2' });
+  assert.equal(named, undefined);
+});
+
+test('documentation is neither a test nor code; build files (.txt too) are code', () => {
+  for (const doc of ['README.md', 'docs/usage.md', 'doc/x.txt', 'CHANGELOG', 'notes.rst'])
+    assert.ok(isDocumentation(doc), doc);
+  for (const code of ['CMakeLists.txt', 'requirements.txt', 'src/lib.rs', 'Makefile'])
+    assert.equal(isDocumentation(code), false, code);
 });

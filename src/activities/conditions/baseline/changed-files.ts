@@ -1,0 +1,67 @@
+/**
+ * What a branch changed against its base, told apart as tests and code: the files the
+ * judgement of "fixed" turns on (fixed-in-tests-only.ts, tests-alone.ts). Documentation is
+ * neither (a README edit fixes no test). Untracked files count: a fix may sit in a new file
+ * not yet committed, and leaving it out would take a real fix for a test-only one.
+ *
+ * A Rust source file whose only changes are inside its test items (`#[cfg(test)] mod
+ * tests`, `#[test] fn`) is a test file here (rust-test-items.ts): those tests live beside
+ * the code, and rewriting their expected values is a change of the tests.
+ */
+import { git } from '../../workspace/git/git.js';
+import { filesTouchedSince } from '../base-commit.js';
+import { isTestFile } from '../integrity/weakening-rules.js';
+import { onlyRustTestItemsChanged } from './rust-test-items.js';
+
+// Not `.txt`: CMakeLists.txt and requirements.txt are build files, and a fix may be there.
+const DOCUMENTATION = /(^|\/)docs?\/|\.(md|markdown|rst|adoc)$|(^|\/)(CHANGELOG|CHANGES|NEWS|AUTHORS)[^/]*$/i;
+
+/** Documentation by its path: neither a test nor code. PURE. */
+export function isDocumentation(path: string): boolean {
+  return DOCUMENTATION.test(path);
+}
+
+export interface ChangedFiles {
+  readonly tests: readonly string[];
+  readonly code: readonly string[];
+}
+
+/** Undefined when git cannot tell. */
+export async function changedFiles(worktreePath: string, base: string): Promise<ChangedFiles | undefined> {
+  const tracked = await filesTouchedSince(worktreePath, base);
+  const untracked = await git(worktreePath, ['ls-files', '--others', '--exclude-standard', '-z']);
+  if (tracked === undefined || untracked.exitCode !== 0) return undefined;
+  const touched = [...new Set([...tracked, ...untracked.stdout.split('\0').filter((p) => p !== '')])];
+  const tests: string[] = [];
+  const code: string[] = [];
+  for (const file of touched) {
+    if (isDocumentation(file)) continue;
+    const test = isTestFile(file) || (file.endsWith('.rs') && (await rustTestsOnly(worktreePath, base, file)));
+    (test ? tests : code).push(file);
+  }
+  return { tests, code };
+}
+
+/** The whole file in one hunk, so the scanner sees both texts. */
+async function rustTestsOnly(worktreePath: string, base: string, file: string): Promise<boolean> {
+  const diff = await git(worktreePath, [
+    '--literal-pathspecs',
+    'diff',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--no-renames',
+    '-U1000000',
+    base,
+    '--',
+    file,
+  ]);
+  // An untracked file has no diff against the base: all of it is new.
+  const text = diff.exitCode === 0 && diff.stdout !== '' ? diff.stdout : await untrackedAsDiff(worktreePath, file);
+  return text !== undefined && onlyRustTestItemsChanged(text);
+}
+
+async function untrackedAsDiff(worktreePath: string, file: string): Promise<string | undefined> {
+  const diff = await git(worktreePath, ['diff', '--no-index', '--no-ext-diff', '-U1000000', '--', '/dev/null', file]);
+  // `--no-index` exits 1 when the files differ, as they do here.
+  return diff.exitCode <= 1 && diff.stdout !== '' ? diff.stdout : undefined;
+}

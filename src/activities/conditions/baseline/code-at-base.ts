@@ -1,0 +1,121 @@
+/**
+ * Puts some files of an agent's worktree back as they are on the base commit for one
+ * command run, then back as the agent left them: the run of "this branch's tests on the
+ * base's code" (tests-alone.ts). It runs in the worktree itself, not in a fresh checkout
+ * of the base, because the worktree is where the run's environment is (installed
+ * dependencies, its virtualenv); a detached checkout has none (baseline-run.ts says the
+ * same of the preflight's measure).
+ *
+ * What the agent left is first recorded whole as a git tree (a temporary index, as the
+ * checkpoints do, so the agent's own index is not touched), and a journal naming that tree
+ * and the files is written to the harness state directory before any file changes: a
+ * worker that dies mid-run leaves the journal, and the next validation of the worktree
+ * puts the files back from it first (restoreInterruptedSwap, called by runValidators)
+ * before anything judges the tree. Every file operation is a git script, so in an agent's
+ * worktree it runs in the agent's sandbox like every harness git call.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { AgentError } from '../../../contracts/errors.js';
+import { FailureType } from '../../../contracts/failures.js';
+import { gitScript } from '../../workspace/git/git.js';
+import { stageWorktree } from '../../workspace/checkpoints/stage-worktree.js';
+import { seedFromWorktreeIndex, withTemporaryIndex } from '../../workspace/checkpoints/temporary-index.js';
+import { baselineCacheDir } from './baseline-run.js';
+
+interface SwapJournal {
+  readonly worktreePath: string;
+  /** The whole worktree as the agent left it. */
+  readonly tree: string;
+  readonly paths: readonly string[];
+}
+
+/**
+ * $1 the tree-ish to take the files from, then the files: each one in it is written from
+ * it (content and mode), each one not in it is removed. Against a temporary index. A
+ * directory where a file belongs goes (checkout-index -f, rm -r): a file a branch turned
+ * into a directory. Whatever fails (a directory the agent made read-only) is an error of
+ * the validation activity (WORKTREE_FAILED): the run stops, it never passes unchecked.
+ */
+const CHECKOUT = `
+src=$1; shift
+git read-tree "$src" || exit 100
+present=()
+for p in "$@"; do
+  if git cat-file -e "$src:$p" 2>/dev/null; then present+=("$p"); else rm -rf -- "$p" || exit 101; fi
+done
+[ "\${#present[@]}" -eq 0 ] || git checkout-index -f -- "\${present[@]}" || exit 102
+`;
+
+/** The whole worktree as a tree object (untracked files too; ignored ones not), without touching its index. */
+export async function worktreeTree(worktreePath: string): Promise<string> {
+  return withTemporaryIndex(worktreePath, async (git, indexFile) => {
+    await seedFromWorktreeIndex(worktreePath, git, indexFile);
+    await stageWorktree(git);
+    return (await git(['write-tree'])).trim();
+  });
+}
+
+/**
+ * Runs `work` with `paths` as on `base` (added ones removed), then puts them back as
+ * `tree` holds them (the worktree recorded by worktreeTree just before). The files are
+ * back before this returns or throws.
+ */
+export async function withFilesAtBase<T>(
+  options: {
+    readonly worktreePath: string;
+    readonly base: string;
+    readonly tree: string;
+    readonly paths: readonly string[];
+  },
+  work: () => Promise<T>,
+): Promise<T> {
+  const journal: SwapJournal = { worktreePath: options.worktreePath, tree: options.tree, paths: options.paths };
+  const file = journalFile(options.worktreePath);
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await writeFile(file, JSON.stringify(journal), { mode: 0o600 });
+  try {
+    await checkout(options.worktreePath, options.base, options.paths);
+    return await work();
+  } finally {
+    await putBack(journal, file);
+  }
+}
+
+/** Puts back the files of a run that a dead worker left at the base; true when there was one. */
+export async function restoreInterruptedSwap(worktreePath: string): Promise<boolean> {
+  const file = journalFile(worktreePath);
+  let journal: SwapJournal;
+  try {
+    journal = JSON.parse(await readFile(file, 'utf8')) as SwapJournal;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  await putBack(journal, file);
+  return true;
+}
+
+async function putBack(journal: SwapJournal, file: string): Promise<void> {
+  await checkout(journal.worktreePath, journal.tree, journal.paths);
+  await rm(file, { force: true });
+}
+
+async function checkout(worktreePath: string, source: string, paths: readonly string[]): Promise<void> {
+  await withTemporaryIndex(worktreePath, async (_git, indexFile) => {
+    const result = await gitScript(worktreePath, CHECKOUT, [source, ...paths], { temporaryIndexFile: indexFile });
+    if (result.exitCode === 0) return;
+    throw new AgentError(
+      FailureType.WorktreeFailed,
+      `could not write ${paths.length} file(s) of ${worktreePath} from ${source.slice(0, 12)}: ${(result.stderr || result.stdout).trim().split('\n')[0] ?? ''}`,
+      { where: worktreePath, expected: 'a worktree whose files git can write' },
+    );
+  });
+}
+
+/** Keyed by the worktree's path: one swap at a time per worktree (its validation holds it). */
+function journalFile(worktreePath: string): string {
+  const key = createHash('sha256').update(path.resolve(worktreePath)).digest('hex').slice(0, 32);
+  return path.join(baselineCacheDir(), 'swaps', `${key}.json`);
+}
