@@ -17,6 +17,7 @@ import { PromiseCompletionTimeoutError } from '@temporalio/worker';
 import { AgentError, HostErrorCode } from '../contracts/errors.js';
 import { createRunWorker } from '../worker/create-run-worker.js';
 import { hasModelCredentials } from '../host/model-credentials.js';
+import { printLine } from '../host/terminal-text.js';
 
 export interface ServeOptions {
   readonly embedded: boolean;
@@ -71,7 +72,7 @@ export async function serveUntilDone<R>(cli: CliTemporal, result: Promise<R>, op
   const watcher = options.follow ? options.follow(() => finished) : Promise.resolve();
   let serve = options.embedded;
   if (!serve && (await workersGone(tracked, options.pollers ?? (() => livePollers(cli)), options.recheckMs))) {
-    const say = options.say ?? ((line: string) => process.stderr.write(`${line}\n`));
+    const say = options.say ?? ((line: string) => printLine(process.stderr, line));
     serve = (options.canServe ?? (() => hasModelCredentials()))();
     const gone = `no live worker polls task queue ${cli.taskQueue} any more (the one that did is gone)`;
     say(serve ? `${gone}: serving in this process` : `${gone}; ${NOT_SERVING}`);

@@ -3,23 +3,26 @@
  * (usage errors exit 2), never a bare stack trace; unexpected errors print their
  * message with the chain of causes (the SDK wraps the server's reason: a bare
  * `Failed to start Workflow` says nothing, its cause says which attribute or
- * permission is missing) and a hint to set DEBUG for the stack.
+ * permission is missing) and a hint to set DEBUG for the stack. An error quotes what
+ * failed (a run's reason, a model's answer, a file of the repository): every line goes
+ * through printLine, so none of it drives the operator's terminal.
  */
 import { AgentError } from '../contracts/errors.js';
+import { printLine } from './terminal-text.js';
 
 export function reportFatal(err: unknown): number {
   if (AgentError.isInstance(err)) {
-    process.stderr.write(`error: ${err.code === 'USAGE' ? err.message : err.describe()}\n`);
+    printLine(process.stderr, `error: ${err.code === 'USAGE' ? err.message : err.describe()}`);
     const problems = (err as { problems?: unknown }).problems;
     // The first problem is already in the line above: list them all only when there are more.
     if (Array.isArray(problems) && problems.length > 1) {
       const format = (err as { format?: () => string }).format;
-      if (typeof format === 'function') process.stderr.write(`${format.call(err)}\n`);
+      if (typeof format === 'function') printLine(process.stderr, format.call(err));
     }
     return err.code === 'USAGE' || err.code === 'CONFIG_INVALID' ? 2 : 1;
   }
-  process.stderr.write(`error: ${describeWithCauses(err)}\n`);
-  if (process.env.DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  printLine(process.stderr, `error: ${describeWithCauses(err)}`);
+  if (process.env.DEBUG && err instanceof Error && err.stack) printLine(process.stderr, err.stack);
   return 1;
 }
 

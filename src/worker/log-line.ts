@@ -4,8 +4,13 @@
  * the few facts that place it (workflow, activity, the error's code and message), never
  * the SDK's whole metadata object. `LOG_FORMAT=json` keeps every field for log shippers.
  * A task token (a credential to complete someone else's activity) is never printed, and
- * empty values are dropped. PURE; the caller redacts secrets.
+ * empty values are dropped. A message or an error may quote the model or the tested code
+ * (an activity's failure), and the worker's stderr is someone's terminal: the text line
+ * shows control characters as visible escapes (terminalText), the JSON line its message
+ * so and its fields as `\uXXXX` escapes (terminalJson: the same values, still JSON).
+ * PURE; the caller redacts secrets.
  */
+import { terminalJson, terminalText } from '../host/terminal-text.js';
 
 export const LogFormat = { Text: 'text', Json: 'json' } as const;
 export type LogFormat = (typeof LogFormat)[keyof typeof LogFormat];
@@ -42,12 +47,14 @@ export function formatLogLine(
   );
   switch (format) {
     case LogFormat.Json:
-      return `${entry.time} [${entry.level}] ${entry.message}${Object.keys(meta).length === 0 ? '' : ` ${JSON.stringify(meta)}`}`;
+      return `${entry.time} [${entry.level}] ${terminalText(entry.message)}${Object.keys(meta).length === 0 ? '' : ` ${terminalJson(meta)}`}`;
     case LogFormat.Text: {
       const facts = PLACING_KEYS.filter((k) => !isEmpty(meta[k])).map((k) => `${k} ${String(meta[k])}`);
       const error = errorText(meta['error']);
       if (error !== undefined) facts.push(error);
-      return `${entry.time} [${entry.level}] ${entry.message}${facts.length === 0 ? '' : ` (${facts.join('; ')})`}`;
+      return terminalText(
+        `${entry.time} [${entry.level}] ${entry.message}${facts.length === 0 ? '' : ` (${facts.join('; ')})`}`,
+      );
     }
   }
 }

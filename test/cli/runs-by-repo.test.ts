@@ -5,13 +5,14 @@
  *     to its own repository, and `--follow --json` stdout is NDJSON only;
  *   - a worker SIGKILLed just before `start-run` (its poller entry still listed) does not
  *     make start-run wait forever: the run is served in-process and completes;
- *   - `status --repo --issue` (no --agent) answers quickly with no worker serving the run;
+ *   - `status --repo --issue` (no --agent) answers quickly with no worker serving the run,
+ *     and start-run prints a hostile issue title as visible escapes;
  *   - a closed issue is refused before anything is created, unless --force.
  */
 import { after, before, describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -19,11 +20,12 @@ import { createModelServer, type ModelServer } from '../../src/dev/model-server/
 import type { SessionScript } from '../../src/dev/model-server/session-script.js';
 import { PROJECT_ROOT } from '../../src/host/project-root.js';
 import { createSampleRepo } from '../../src/dev/sample-repo.js';
-import { localIssuePath } from '../../src/activities/issues/local-issue-store.js';
+import { localIssuePath, writeLocalIssue } from '../../src/activities/issues/local-issue-store.js';
 import { git } from '../../src/activities/workspace/git/git.js';
 import { repoIdentity, workflowIdFor } from '../../src/host/repo-identity.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
 import { until } from '../helpers/until.js';
+import { assertTerminalSafe, HOSTILE } from '../helpers/hostile-text.js';
 import { startWorkerProcess } from '../helpers/worker-process.js';
 import { assertCleanFailure, describeResult, runCli } from './cli-process.js';
 
@@ -158,10 +160,15 @@ test(
   async () => {
     const taskQueue = `no-worker-${randomUUID()}`;
     const repo = await sampleRepo();
+    // An issue title is anyone's text: start-run names it on stderr as visible escapes.
+    rmSync(localIssuePath(repo, 1));
+    await writeLocalIssue(repo, { number: 1, title: `sum() ${HOSTILE}`, body: 'sum(2, 3) should be 5.', labels: [] });
     const started = await runCli(['start-run', '--issue', '1', '--repo', repo, '--detach', '--json'], {
       env: childEnv(taskQueue),
     });
     assert.equal(started.code, 0, describeResult(started));
+    assertTerminalSafe(started.stderr, 'start-run stderr');
+    assert.match(started.stderr, /issue #1 "sum\(\) Done \\x1b\]52;c;cHduZWQ=\\x07/);
     const workflowId = workflowIdFor((await repoIdentity(repo)).id, 'issue-agent', 1);
     try {
       const baseline = await runCli(['status', '--help'], { env: childEnv(taskQueue) });

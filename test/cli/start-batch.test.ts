@@ -2,16 +2,21 @@
  * `start-batch` as a process: usage errors exit 2 with one line naming the flag, a bad
  * definition exits 2 before anything connects, `--help` documents every flag, and a
  * real batch (in-process worker, offline model server) prints the table and exits 1
- * when one issue of the list does not exist, 0 when all succeed.
+ * when one issue of the list does not exist, 0 when all succeed. What it prints of the runs
+ * (a model's hostile abort reason) reaches the terminal as visible escapes, never raw.
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createModelServer } from '../../src/dev/model-server/model-server.js';
+import type { SessionRule, SessionScript } from '../../src/dev/model-server/session-script.js';
 import { createSampleRepo, DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { writeLocalIssue } from '../../src/activities/issues/local-issue-store.js';
 import { repoIdentity } from '../../src/host/repo-identity.js';
 import type { BatchResult } from '../../src/contracts/batch.js';
+import { resultTable } from '../../src/cli/commands/start-batch.js';
+import { assertTerminalSafe, HOSTILE } from '../helpers/hostile-text.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
 import { assertCleanFailure, DEAD_ADDRESS, describeResult, runCli } from './cli-process.js';
 
@@ -82,6 +87,34 @@ describe('start-batch --help', () => {
   });
 });
 
+describe('start-batch output', () => {
+  it('the result table shows a hostile reason and PR link as visible escapes, never raw', () => {
+    const usage = { steps: 1, iterations: 1, tokens: 10, costUsd: 0, attached: false };
+    const table = resultTable({
+      workflowId: 'b',
+      status: 'partial',
+      counts: { total: 1, queued: 0, running: 0, succeeded: 0, partial: 0, failed: 1, cancelled: 0, skipped: 0 },
+      maxConcurrent: 1,
+      generation: 0,
+      results: [
+        {
+          issue: 7,
+          title: HOSTILE,
+          workflowId: 'w7',
+          outcome: 'failed',
+          prUrl: `u${HOSTILE}`,
+          reason: HOSTILE,
+          ...usage,
+        },
+      ],
+      totalTokens: 10,
+      totalCostUsd: 0,
+    } as BatchResult);
+    assertTerminalSafe(table, 'the batch table');
+    assert.match(table, /#7 +failed .*Done \\x1b\]52;c;cHduZWQ=\\x07/);
+  });
+});
+
 describe('start-batch end to end', () => {
   it(
     'serves the batch in-process, follows progress, prints the table; a missing issue makes it exit 1',
@@ -95,7 +128,21 @@ describe('start-batch end to end', () => {
         body: 'sum(2, 3) should be 5.',
         labels: ['ready'],
       });
-      const model = await createModelServer({ session: join(DEMO_DIR, 'session.json') });
+      // Issue 3's model endpoint rejects the request with a hostile message: its run fails with
+      // that message in its reason, which the batch prints (progress line and table).
+      await writeLocalIssue(repoPath, {
+        number: 3,
+        title: `HOSTILE-3 ${HOSTILE}`,
+        body: 'HOSTILE-3: the model endpoint answers with terminal escapes.',
+        labels: [],
+      });
+      const demo = JSON.parse(readFileSync(join(DEMO_DIR, 'session.json'), 'utf8')) as SessionScript;
+      const rejected: SessionRule = {
+        id: 'hostile-rejection',
+        when: { promptContains: ['Step initial.understand', 'HOSTILE-3'] },
+        respond: { error: { status: 400, type: 'invalid_request_error', message: `gave up: ${HOSTILE}` } },
+      };
+      const model = await createModelServer({ session: { ...demo, rules: [rejected, ...demo.rules] } });
       try {
         const run = (args: string[]) =>
           runCli(['start-batch', ...args], {
@@ -107,8 +154,11 @@ describe('start-batch end to end', () => {
             },
             timeoutMs: 240_000,
           });
-        const text = await run(['--issue-list', '1,2,99', '--concurrency', '2', '--repo', repoPath, '--follow']);
+        const text = await run(['--issue-list', '1,2,3,99', '--concurrency', '2', '--repo', repoPath, '--follow']);
         assert.equal(text.code, 1, describeResult(text));
+        assertTerminalSafe(text.stdout, 'start-batch stdout');
+        assertTerminalSafe(text.stderr, 'start-batch stderr');
+        assert.match(text.stdout, /#3 +\w+ .*gave up: Done \\x1b\]52;c;/, describeResult(text));
         assert.match(text.stderr, /serving the batch in this process/);
         assert.match(text.stdout, /#1 +succeeded/);
         assert.match(text.stdout, /#2 +succeeded/);

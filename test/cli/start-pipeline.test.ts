@@ -3,7 +3,8 @@
  * every flag, and end to end on the real dev server with the offline model server and a
  * `.agent/workflow.json` in the upstream format (agents beside it): `--prioritize` applies
  * the prioritizer's labels, then the batch form by label runs one pipeline per issue in
- * priority order to the terminal phase and prints the table (exit 0).
+ * priority order to the terminal phase and prints the table (exit 0). A model's hostile
+ * priority is printed as visible escapes, never raw.
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +20,7 @@ import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js'
 import { agentRule, writePipelineAgent } from '../workflows/pipeline/pipeline-agents.js';
 import { readIssueFile } from '../workflows/pipeline/pipeline-scenario.js';
 import { assertCleanFailure, DEAD_ADDRESS, describeResult, runCli } from './cli-process.js';
+import { assertTerminalSafe, HOSTILE } from '../helpers/hostile-text.js';
 
 after(teardownEnv);
 
@@ -128,7 +130,7 @@ describe('start-pipeline end to end', () => {
               summary: 'ordered',
               priorities: [
                 { issue: 3, priority: 'P1' },
-                { issue: 2, priority: 'urgent!' },
+                { issue: 2, priority: `urgent! ${HOSTILE}` },
               ],
               next_action: { action: 'closing' },
             },
@@ -155,12 +157,17 @@ describe('start-pipeline end to end', () => {
           });
         const prioritized = await run(['--prioritize']);
         assert.equal(prioritized.code, 0, describeResult(prioritized));
+        // The model's hostile priority is quoted in the table: as visible escapes, never raw.
+        assertTerminalSafe(prioritized.stdout, 'start-pipeline --prioritize stdout');
+        assertTerminalSafe(prioritized.stderr, 'start-pipeline --prioritize stderr');
         assert.match(prioritized.stdout, /#3 +P1/);
         assert.match(prioritized.stdout, /#2 +P3 .*not one of P1, P2, P3: default P3/);
         assert.deepEqual((await readIssueFile(repoPath, 3)).labels, ['kind:consider', 'P1']);
 
         const batch = await run(['--label', 'kind:consider', '--concurrency', '1', '--follow']);
         assert.equal(batch.code, 0, describeResult(batch));
+        assertTerminalSafe(batch.stdout, 'start-pipeline stdout');
+        assertTerminalSafe(batch.stderr, 'start-pipeline stderr');
         assert.match(
           batch.stderr,
           /2 open issue\(s\) labelled kind:consider in an actionable phase: #3 consider \(P1\), #2 consider \(P3\)/,

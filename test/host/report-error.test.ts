@@ -1,11 +1,14 @@
 /**
  * reportFatal: an SDK error is shown with its cause, never a bare `Failed to start
- * Workflow` (the real shape: a ServiceError wrapping the gRPC error of the server).
+ * Workflow` (the real shape: a ServiceError wrapping the gRPC error of the server), and
+ * what an error quotes of a run or a repository reaches the terminal as visible escapes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ServiceError } from '@temporalio/client';
+import { AgentError } from '../../src/contracts/errors.js';
 import { describeWithCauses, reportFatal } from '../../src/host/report-error.js';
+import { assertTerminalSafe, HOSTILE } from '../helpers/hostile-text.js';
 
 function grpcError(code: number, details: string): Error {
   const names: Record<number, string> = { 3: 'INVALID_ARGUMENT', 7: 'PERMISSION_DENIED' };
@@ -52,4 +55,18 @@ test('the cause chain is walked to the end, without repeating a reason or loopin
   const same = new Error('boom', { cause: new Error('boom') });
   assert.equal(describeWithCauses(same), 'boom');
   assert.equal(describeWithCauses('plain'), 'plain');
+});
+
+test('an error quoting a run, a model or a repository (a reason, a title, a file name) drives no terminal', () => {
+  const own = captureStderr(() =>
+    reportFatal(new AgentError('RUN_NOT_FOUND', `no run of issue "${HOSTILE}"`, { where: '--issue', expected: 'x' })),
+  );
+  assert.equal(own.code, 1);
+  assertTerminalSafe(own.text, 'an AgentError');
+  assert.match(own.text, /^error: .*no run of issue "Done \\x1b\]52;c;/);
+  const failed = new Error('Workflow execution failed', { cause: new Error(`aborted: ${HOSTILE}`) });
+  const sdk = captureStderr(() => reportFatal(failed));
+  assertTerminalSafe(sdk.text, 'an SDK error with its cause');
+  assert.match(sdk.text, /^error: Workflow execution failed: aborted: Done \\x1b\]52;c;/);
+  assert.equal(sdk.text.split('\n').length, 2, 'one line');
 });

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newEnvironmentLines, progressLine, resultSummary, waitingLine } from '../../src/host/progress-format.js';
-import { terminalLine, terminalText } from '../../src/host/terminal-text.js';
+import { terminalJson, terminalLine, terminalText } from '../../src/host/terminal-text.js';
 import type { RunProgress, RunResult } from '../../src/contracts/run.js';
 
 const HOSTILE = 'Done \u001b]52;c;cHduZWQ=\u0007\u001b]0;title\u0007\r\u001b[2Koutcome: success \u009b31m \u202eevil';
@@ -66,4 +66,12 @@ test('progress, environment and waiting lines print without a control character'
   assert.doesNotMatch(progressLine(progress), CONTROL);
   for (const line of newEnvironmentLines(progress, 0)) assert.doesNotMatch(line, CONTROL);
   assert.doesNotMatch(waitingLine(progress) ?? '', CONTROL);
+});
+
+test('terminalJson is JSON.stringify with DEL, C1 and bidi overrides escaped too: the same value, no control character', () => {
+  const value = { reason: HOSTILE, n: 1 };
+  const text = terminalJson(value);
+  assert.doesNotMatch(text, CONTROL);
+  assert.deepEqual(JSON.parse(text), value);
+  assert.match(text, /\\u009b31m \\u202eevil/);
 });

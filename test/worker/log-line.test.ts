@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatLogLine, logFormatOf } from '../../src/worker/log-line.js';
+import { formatLogLine, LogFormat, logFormatOf } from '../../src/worker/log-line.js';
+import { assertTerminalSafe, HOSTILE } from '../helpers/hostile-text.js';
 
 const entry = {
   time: '2026-11-27T07:10:44.306Z',
@@ -39,4 +40,20 @@ test('json: every field but the task token and empty values', () => {
   assert.doesNotMatch(line, /taskToken|CiQw|"empty"/);
   assert.match(line, /"sdkComponent":"worker"/);
   assert.match(line, /"nonRetryable":true/);
+});
+
+test('an activity failure quoting the model or the tested code drives no terminal, in either format', () => {
+  const hostile = {
+    ...entry,
+    message: `Activity failed ${HOSTILE}`,
+    meta: { ...entry.meta, error: { message: HOSTILE } },
+  };
+  for (const format of [LogFormat.Text, LogFormat.Json]) {
+    const line = formatLogLine(hostile, format);
+    assertTerminalSafe(line, `the ${format} log line`);
+    assert.match(line, /Activity failed Done \\x1b\]52;c;/);
+  }
+  const json = formatLogLine(hostile, LogFormat.Json);
+  const fields = JSON.parse(json.slice(json.indexOf(' {') + 1)) as { error: { message: string } };
+  assert.equal(fields.error.message, HOSTILE, 'the JSON fields keep their values');
 });

@@ -6,6 +6,7 @@
  * connection is needed, so it works after the run and without a server.
  * `--show` checks a file against the sha256 its name carries and refuses to print one
  * whose content no longer matches (exit 3, SHOW_MISMATCH): the listing reads no contents.
+ * Human lines go through printLine; `--show` on a terminal through terminalText (shownBytes).
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -18,6 +19,7 @@ import { optionalString, requireIssue } from '../flags/parse-flags.js';
 import { repoIdentity, workflowIdFor } from '../../host/repo-identity.js';
 import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
 import { artifactsDirOf } from '../../host/state-paths.js';
+import { printLine, terminalText } from '../../host/terminal-text.js';
 
 export const ArtifactKind = {
   Transcript: 'model-transcript',
@@ -85,19 +87,29 @@ async function showVerified(file: string): Promise<number> {
   const result = checkArtifactBytes(basename(file), bytes);
   switch (result.check) {
     case ArtifactCheck.Mismatch:
-      process.stderr.write(
+      printLine(
+        process.stderr,
         `warning: ${file} was changed after it was written: its name says sha256 ${result.expected}, its content ` +
-          `has sha256 ${result.actual}; not printed (it is not what the run saved)\n`,
+          `has sha256 ${result.actual}; not printed (it is not what the run saved)`,
       );
       return SHOW_MISMATCH;
     case ArtifactCheck.Unaddressed:
-      process.stderr.write(`note: ${file} is a record replaced in place (no sha256 in its name): not verified\n`);
+      printLine(process.stderr, `note: ${file} is a record replaced in place (no sha256 in its name): not verified`);
       break;
     case ArtifactCheck.Verified:
       break;
   }
-  process.stdout.write(bytes);
+  process.stdout.write(shownBytes(bytes, process.stdout.isTTY === true));
   return 0;
+}
+
+/**
+ * What `--show` writes: the saved bytes as they are when piped or redirected; on a terminal,
+ * their text with control characters as visible escapes (a tool result or a validator's
+ * output is what the repository's code printed, a transcript what the model wrote).
+ */
+export function shownBytes(bytes: Buffer, terminal: boolean): Buffer | string {
+  return terminal ? terminalText(bytes.toString('utf8')) : bytes;
 }
 
 export async function artifactsCommand(argv: readonly string[]): Promise<number> {
@@ -127,13 +139,14 @@ export async function artifactsCommand(argv: readonly string[]): Promise<number>
     return 0;
   }
   if (entries.length === 0) {
-    process.stderr.write(`no saved outputs for issue ${issue} of ${repoPath} under ${artifactsDir}\n`);
+    printLine(process.stderr, `no saved outputs for issue ${issue} of ${repoPath} under ${artifactsDir}`);
     return 1;
   }
-  for (const dir of dirs) process.stdout.write(`${dir}\n`);
+  for (const dir of dirs) printLine(process.stdout, dir);
   for (const e of entries)
-    process.stdout.write(
-      `  ${e.modified.slice(0, 19)}  ${e.kind.padEnd(16)} ${String(e.bytes).padStart(8)}  ${e.path}\n`,
+    printLine(
+      process.stdout,
+      `  ${e.modified.slice(0, 19)}  ${e.kind.padEnd(16)} ${String(e.bytes).padStart(8)}  ${e.path}`,
     );
   return 0;
 }

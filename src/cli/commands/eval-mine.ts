@@ -10,6 +10,7 @@ import { sweLine } from '../../dev/eval/swe-jsonl.js';
 import type { ParsedFlags } from '../flags/parse-flags.js';
 import { optionalNumber, optionalString } from '../flags/parse-flags.js';
 import { resolveUserPath } from '../run-target.js';
+import { printLine } from '../../host/terminal-text.js';
 
 export async function mineCommand(flags: ParsedFlags): Promise<number> {
   const repo = resolveUserPath(optionalString(flags, 'mine')!);
@@ -17,7 +18,7 @@ export async function mineCommand(flags: ParsedFlags): Promise<number> {
   const scan = optionalNumber(flags, 'scan', { integer: true });
   const testCommand = optionalString(flags, 'test-command');
   const out = optionalString(flags, 'out');
-  const say = (line: string): boolean => process.stderr.write(`${line}\n`);
+  const say = (line: string): boolean => printLine(process.stderr, line);
   const tasks = await mineHistory({
     repo,
     limit,

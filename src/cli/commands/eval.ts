@@ -21,6 +21,7 @@ import { ensureTemporal } from '../../host/temporal/ensure-temporal.js';
 import { PROJECT_ROOT } from '../../host/project-root.js';
 import { installRuntime } from '../../worker/create-run-worker.js';
 import { mineCommand } from './eval-mine.js';
+import { printLine } from '../../host/terminal-text.js';
 
 export async function evalCommand(argv: readonly string[]): Promise<number> {
   const flags = commandFlags('eval', argv);
@@ -63,7 +64,7 @@ export async function evalCommand(argv: readonly string[]): Promise<number> {
   const agentDir = agentDirOf(flags);
   await checkAgentDir(agentDir);
   const json = flags['json'] === true;
-  const say = (text: string): boolean => (json ? process.stderr : process.stdout).write(`${text}\n`);
+  const say = (text: string): boolean => printLine(json ? process.stderr : process.stdout, text);
 
   installRuntime();
   const target = await ensureTemporal();
@@ -86,8 +87,9 @@ export async function evalCommand(argv: readonly string[]): Promise<number> {
         modes,
         env: process.env,
         onTaskDone: (r) =>
-          process.stderr.write(
-            `  ${r.task} ${r.mode}: ${r.invalid ? 'invalid' : r.delivered ? 'delivered' : 'refused'}${r.delivered ? (r.solved ? ', solved' : ', not solved') : ''} (${(r.invalidReason ?? r.reason).replace(/\s+/g, ' ').slice(0, 200)})\n`,
+          printLine(
+            process.stderr,
+            `  ${r.task} ${r.mode}: ${r.invalid ? 'invalid' : r.delivered ? 'delivered' : 'refused'}${r.delivered ? (r.solved ? ', solved' : ', not solved') : ''} (${(r.invalidReason ?? r.reason).replace(/\s+/g, ' ').slice(0, 200)})`,
           ),
       },
     );

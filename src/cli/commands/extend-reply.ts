@@ -20,6 +20,7 @@ import { commandFlags } from '../flags/command-specs.js';
 import { optionalNumber, requireIssue, type ParsedFlags } from '../flags/parse-flags.js';
 import type { CliTemporal } from '../../host/temporal/temporal-client.js';
 import { withRun } from './run-control.js';
+import { printLine } from '../../host/terminal-text.js';
 
 const QUERY_DEADLINE_MS = 5000;
 
@@ -85,8 +86,9 @@ export async function extendCommand(argv: readonly string[]): Promise<number> {
       now.maxUsd === undefined ? undefined : `$${now.maxUsd}`,
       now.maxTokens === undefined ? undefined : `${now.maxTokens} tokens`,
     ].filter((x) => x !== undefined);
-    process.stdout.write(
-      `budget of ${workflowId} raised: limit now ${limits.join(' · ')} (spent $${progress.costUsd.toFixed(4)}, ${progress.tokensTotal} tokens); the run goes on\n`,
+    printLine(
+      process.stdout,
+      `budget of ${workflowId} raised: limit now ${limits.join(' · ')} (spent $${progress.costUsd.toFixed(4)}, ${progress.tokensTotal} tokens); the run goes on`,
     );
     return 0;
   });
@@ -129,7 +131,7 @@ export async function replyCommand(argv: readonly string[]): Promise<number> {
     // The comment first: the run writes the issue file (its labels) as soon as it has the answer.
     if (local !== undefined) await commentLocally(local, progress.issue, `@${author}: ${text}`, workflowId);
     await handle.executeUpdate(answerUpdate, { args: [{ author, text }] });
-    process.stdout.write(`answer sent to ${workflowId} as ${author}; the run goes on\n`);
+    printLine(process.stdout, `answer sent to ${workflowId} as ${author}; the run goes on`);
     return 0;
   });
 }

@@ -15,6 +15,7 @@ import { commandFlags } from '../flags/command-specs.js';
 import { optionalString } from '../flags/parse-flags.js';
 import { PROJECT_ROOT } from '../../host/project-root.js';
 import { checkRepository, REPO_AGENTS_DIR, resolveUserPath, userCwd } from '../run-target.js';
+import { printLine } from '../../host/terminal-text.js';
 
 const DEFAULT_AGENT_NAME = 'default';
 
@@ -49,9 +50,9 @@ export async function initCommand(argv: readonly string[]): Promise<number> {
   for (const dir of ['registry', 'prompts'])
     await cp(join(PROJECT_ROOT, dir), join(agentPath, dir), { recursive: true });
   await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`, { flag: 'wx' });
-  for (const reason of detected.reasons) process.stderr.write(`detected ${reason}\n`);
+  for (const reason of detected.reasons) printLine(process.stderr, `detected ${reason}`);
   if (detected.reasons.length === 0)
-    process.stderr.write(`no test command detected: set commands.test in ${REPO_CONFIG_FILE}\n`);
+    printLine(process.stderr, `no test command detected: set commands.test in ${REPO_CONFIG_FILE}`);
   process.stdout.write(
     [
       `wrote ${configPath}`,

@@ -18,6 +18,7 @@ import { workflowUrl } from '../../host/temporal/ensure-temporal.js';
 import { optionalString, requireIssue, type ParsedFlags } from '../flags/parse-flags.js';
 import { commandFlags } from '../flags/command-specs.js';
 import { withRun } from './run-control.js';
+import { printLine } from '../../host/terminal-text.js';
 
 const RESET_REAPPLY_TYPE_NONE = 2;
 
@@ -127,7 +128,7 @@ export async function resetCommand(argv: readonly string[]): Promise<number> {
   return withRun('reset', argv, async ({ cli, workflowId, flags }) => {
     const k = requireStep(flags);
     const reason = optionalString(flags, 'reason') ?? `issue-agent reset --to-step ${k}`;
-    process.stdout.write(`${await resetToStep(cli, workflowId, k, reason)}\n`);
+    printLine(process.stdout, await resetToStep(cli, workflowId, k, reason));
     return 0;
   });
 }

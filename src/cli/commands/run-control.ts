@@ -2,10 +2,12 @@
  * `status`, `retry` and `cancel`: query and signal the run of an issue, found from
  * --repo (default: the current directory) and --issue alone (--agent narrows it).
  * The same signals work from the Web UI and `temporal workflow signal --name retry|cancel`.
+ * What they print of a run (its reason, steps, branch) goes through printLine.
  */
 import { AgentError } from '../../contracts/errors.js';
 import type { RunProgress, RunResult } from '../../contracts/run.js';
 import { workflowUrl } from '../../host/temporal/ensure-temporal.js';
+import { printLine } from '../../host/terminal-text.js';
 import { cancelSignal, progressQuery, retrySignal } from '../../workflows/run/messages.js';
 import { reviveFailedRun } from '../revive-failed-run.js';
 import type { runAgentWorkflow } from '../../workflows/run-agent.js';
@@ -96,7 +98,7 @@ export async function statusCommand(argv: readonly string[]): Promise<number> {
       if (progress?.worktreePath) lines.push(`worktree: ${progress.worktreePath} (branch ${progress.branch})`);
       if (progress?.host) lines.push(hostLine(progress.host));
       if (result) lines.push(resultSummary(result));
-      process.stdout.write(`${lines.join('\n')}\n`);
+      printLine(process.stdout, lines.join('\n'));
     }
     return 0;
   });
@@ -108,12 +110,13 @@ export async function retryCommand(argv: readonly string[]): Promise<number> {
     const prompt = optionalString(flags, 'prompt');
     const revival = await reviveFailedRun(cli, workflowId);
     if (revival.kind !== 'live') {
-      process.stdout.write(revival.message);
+      printLine(process.stdout, revival.message.replace(/\n$/, ''));
       return revival.kind === 'revived' ? 0 : 1;
     }
     await cli.client.workflow.getHandle(workflowId).signal(retrySignal, prompt === undefined ? {} : { prompt });
-    process.stdout.write(
-      `retry signalled to ${workflowId}${prompt === undefined ? '' : ' with guidance for the next iteration'}\n`,
+    printLine(
+      process.stdout,
+      `retry signalled to ${workflowId}${prompt === undefined ? '' : ' with guidance for the next iteration'}`,
     );
     return 0;
   });
@@ -126,7 +129,7 @@ export async function cancelCommand(argv: readonly string[]): Promise<number> {
     await handle.signal(cancelSignal, reason === undefined ? {} : { reason });
     // The signal carries the reason; the cancel request makes the run end CANCELLED in Temporal.
     await handle.cancel();
-    process.stdout.write(`cancel signalled to ${workflowId}: the running step stops and the worktree is kept\n`);
+    printLine(process.stdout, `cancel signalled to ${workflowId}: the running step stops and the worktree is kept`);
     return 0;
   });
 }

@@ -2,7 +2,10 @@
  * `npm run start-batch -- --label ready --concurrency 3`: starts (or attaches to) the
  * batch workflow `<agent>-batch-<label>` that works every selected issue in its own child
  * run, serves it with an in-process worker when no worker polls the task queue, prints
- * live progress and finally the result table. Exit 0 when every issue succeeded.
+ * live progress and finally the result table. Exit 0 when every issue succeeded. Every
+ * human line goes through printLine, and the table's cells through terminalLine before
+ * they are measured: a run's reason quotes the model and the tested code. `--json` is
+ * written as is.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -25,6 +28,7 @@ import { checkRepository, loadRepoDefinition, resolveUserPath, userCwd } from '.
 import { closureActionNotice } from '../../definition/normalise/closure-action.js';
 import { serveUntilDone } from '../serve-until-done.js';
 import { connectCli, hasPollers, type CliTemporal } from '../../host/temporal/temporal-client.js';
+import { printLine, terminalLine } from '../../host/terminal-text.js';
 
 const time = (): string => new Date().toISOString().slice(11, 19);
 
@@ -47,16 +51,17 @@ async function follow(
         if (seen.get(i.issue) === i.state) continue;
         seen.set(i.issue, i.state);
         if (i.state === 'queued') continue;
-        process.stdout.write(
+        printLine(
+          process.stdout,
           `${time()} ${issueLine(
             i,
             p.results.find((r) => r.issue === i.issue),
-          )}\n`,
+          )}`,
         );
       }
       const c = p.counts;
       const counts = `${p.phase} · ${c.total} issues · ${c.running} running · ${c.queued} queued · ${c.succeeded} succeeded · ${c.partial + c.failed + c.cancelled} not`;
-      if (counts !== lastCounts) process.stdout.write(`${time()} batch ${counts}\n`);
+      if (counts !== lastCounts) printLine(process.stdout, `${time()} batch ${counts}`);
       lastCounts = counts;
     } catch {
       // No workflow task yet, or just finished: try again.
@@ -66,15 +71,17 @@ async function follow(
 }
 
 export function resultTable(result: BatchResult): string {
-  const rows = result.results.map((r) => [
-    `#${r.issue}`,
-    r.outcome,
-    String(r.steps),
-    String(r.tokens),
-    `$${r.costUsd.toFixed(4)}`,
-    r.prUrl ?? '-',
-    r.reason.replace(/\s+/g, ' ').slice(0, 100),
-  ]);
+  const rows = result.results.map((r) =>
+    [
+      `#${r.issue}`,
+      r.outcome,
+      String(r.steps),
+      String(r.tokens),
+      `$${r.costUsd.toFixed(4)}`,
+      r.prUrl ?? '-',
+      r.reason.replace(/\s+/g, ' ').slice(0, 100),
+    ].map(terminalLine),
+  );
   const header = ['issue', 'outcome', 'steps', 'tokens', 'cost', 'PR', 'reason'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: readonly string[]): string =>
@@ -112,9 +119,9 @@ export async function startBatchCommand(argv: readonly string[]): Promise<number
 
   const cli = await connectCli();
   try {
-    for (const note of settings.notes) process.stderr.write(`${note}\n`);
+    for (const note of settings.notes) printLine(process.stderr, note);
     const closureNotice = closureActionNotice(definition);
-    if (closureNotice !== undefined) process.stderr.write(`note: ${closureNotice}\n`);
+    if (closureNotice !== undefined) printLine(process.stderr, `note: ${closureNotice}`);
     const embedded = !(await hasPollers(cli));
     // Checked before anything starts: otherwise every issue would end blocked on MODEL_AUTH.
     if (embedded && !flags['detach']) requireModelCredentials();
@@ -153,18 +160,19 @@ export async function startBatchCommand(argv: readonly string[]): Promise<number
       });
     }
     const url = workflowUrl(cli.target, workflowId);
-    process.stderr.write(
-      `${attaching ? 'attached to the live batch' : 'started batch'} ${workflowId}\nWeb UI: ${url}\n`,
+    printLine(
+      process.stderr,
+      `${attaching ? 'attached to the live batch' : 'started batch'} ${workflowId}\nWeb UI: ${url}`,
     );
     if (flags['detach']) {
-      if (embedded) process.stderr.write('warning: no worker polls the task queue; start one with npm run worker\n');
+      if (embedded) printLine(process.stderr, 'warning: no worker polls the task queue; start one with npm run worker');
       return 0;
     }
-    if (embedded) process.stderr.write(`no worker on task queue ${cli.taskQueue}: serving the batch in this process\n`);
+    if (embedded)
+      printLine(process.stderr, `no worker on task queue ${cli.taskQueue}: serving the batch in this process`);
     const result = await awaitBatch(cli, workflowId, { follow: flags['follow'] === true, embedded });
-    process.stdout.write(
-      flags['json'] ? `${JSON.stringify({ url, ...result })}\n` : `${resultTable(result)}\nWeb UI: ${url}\n`,
-    );
+    if (flags['json']) process.stdout.write(`${JSON.stringify({ url, ...result })}\n`);
+    else printLine(process.stdout, `${resultTable(result)}\nWeb UI: ${url}`);
     return result.status === 'completed' ? 0 : 1;
   } finally {
     await cli.close();

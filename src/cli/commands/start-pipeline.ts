@@ -3,7 +3,9 @@
  * `--prioritize`): runs the label pipeline of `.agent/workflow.json` over issues, one
  * durable parent workflow per issue (`<repo-id>/pipeline-<id>/issue-<n>`, the lock),
  * serves it with an in-process worker when no worker polls the task queue, prints
- * progress per issue and the result table. Exit 0 iff every pipeline completed.
+ * progress per issue and the result table. Exit 0 iff every pipeline completed. Every
+ * human line goes through printLine (labels, titles, a prioritizer's answer, run reasons
+ * are the repository's or the model's text); `--json` is written as is.
  */
 import { requireModelCredentials } from '../../host/model-credentials.js';
 import { AgentError, UsageError } from '../../contracts/errors.js';
@@ -21,13 +23,16 @@ import { serveUntilDone } from '../serve-until-done.js';
 import { artifactsDirOf } from '../../host/state-paths.js';
 import { workflowUrl } from '../../host/temporal/ensure-temporal.js';
 import { connectCli, hasPollers } from '../../host/temporal/temporal-client.js';
+import { printLine } from '../../host/terminal-text.js';
 import { pipelineTable } from '../pipeline/pipeline-output.js';
 import { pipelineQueue } from '../pipeline/pipeline-queue.js';
 import { pipelineOf } from '../pipeline/pipeline-source.js';
 import { prioritizeIssues } from '../pipeline/prioritize.js';
 import { runPipelines, startPipeline, type PipelineJob } from '../pipeline/run-pipelines.js';
 
-const say = (line: string): boolean => process.stderr.write(`${line}\n`);
+const say = (line: string): boolean => printLine(process.stderr, line);
+const print = (flags: ParsedFlags, json: unknown, text: () => string): boolean =>
+  flags['json'] ? process.stdout.write(`${JSON.stringify(json)}\n`) : printLine(process.stdout, text());
 
 function issueSourceOf(flags: ParsedFlags, configured: IssueSourceKind | undefined): IssueSourceKind {
   const raw = optionalString(flags, 'issues') ?? configured ?? 'local';
@@ -110,7 +115,7 @@ export async function startPipelineCommand(argv: readonly string[]): Promise<num
         issues,
         say,
       });
-      process.stdout.write(flags['json'] ? `${JSON.stringify(outcome)}\n` : `${outcome.table}\n`);
+      print(flags, outcome, () => outcome.table);
       return outcome.ok ? 0 : 1;
     }
     const options = {
@@ -131,7 +136,7 @@ export async function startPipelineCommand(argv: readonly string[]): Promise<num
     }
     if (embedded) say(`no worker on task queue ${cli.taskQueue}: serving the pipelines in this process`);
     const results = await serveUntilDone(cli, runPipelines(cli, options, jobs, flags['follow'] === true), { embedded });
-    process.stdout.write(flags['json'] ? `${JSON.stringify({ results })}\n` : `${pipelineTable(results)}\n`);
+    print(flags, { results }, () => pipelineTable(results));
     return results.length === jobs.length && results.every((r) => r.status === 'completed') ? 0 : 1;
   } finally {
     await cli.close();

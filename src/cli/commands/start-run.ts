@@ -35,6 +35,7 @@ import { defaultOrphanPorts, releaseOrphanedActivities } from '../../host/orphan
 import { extractAgentParameters, resolveAgentParameters } from '../flags/agent-parameters.js';
 import { readRunResult } from '../../host/run-result.js';
 import { connectCli, livePollers, workflowTaskTaken, type CliTemporal } from '../../host/temporal/temporal-client.js';
+import { printLine } from '../../host/terminal-text.js';
 
 /** How long a worker that looks alive gets to take the run before this process serves it. */
 const PICKUP_TIMEOUT_MS = 5000;
@@ -45,7 +46,7 @@ function issueSourceOf(flags: ParsedFlags, configured: IssueSourceKind | undefin
   throw new UsageError(`--issues must be local or github, got "${raw}"`, '--issues');
 }
 
-const say = (line: string): boolean => process.stderr.write(`${line}\n`);
+const say = (line: string): boolean => printLine(process.stderr, line);
 
 async function follow(
   handle: { query: (q: typeof progressQuery) => Promise<RunProgress> },
@@ -233,7 +234,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
     const json = flags['json'] === true;
     const result = await awaitResult(cli, workflowId, { follow: flags['follow'] === true, embedded, json });
     if (json) process.stdout.write(`${JSON.stringify({ event: 'result', workflowId, url, ...result })}\n`);
-    else process.stdout.write(`${resultSummary(result)}\nWeb UI: ${url}\n`);
+    else printLine(process.stdout, `${resultSummary(result)}\nWeb UI: ${url}`);
     return runExitCode(result.outcome);
   } finally {
     await cli.close();

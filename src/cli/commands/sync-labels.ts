@@ -16,6 +16,7 @@ import {
 import { commandFlags } from '../flags/command-specs.js';
 import { optionalString } from '../flags/parse-flags.js';
 import { resolveUserPath, userCwd } from '../run-target.js';
+import { printLine } from '../../host/terminal-text.js';
 
 export async function syncLabelsCommand(argv: readonly string[]): Promise<number> {
   const flags = commandFlags('sync-labels', argv);
@@ -41,7 +42,7 @@ export async function syncLabelsCommand(argv: readonly string[]): Promise<number
       summaryLine(results),
     ];
     if (results.length === 0) lines.splice(1, 0, '  the workflow declares no "labels": nothing to sync');
-    process.stdout.write(`${lines.join('\n')}\n`);
+    printLine(process.stdout, lines.join('\n'));
   }
   return failed ? 1 : 0;
 }

@@ -10,6 +10,7 @@ import { runValidateWorkflow } from '../../definition/pipeline/validate-workflow
 import { runValidate, type ValidateOutcome } from '../../definition/validate-command.js';
 import { commandFlags } from '../flags/command-specs.js';
 import { agentDirOf, checkAgentDir, resolveUserPath, userCwd } from '../run-target.js';
+import { printLine } from '../../host/terminal-text.js';
 
 export async function validateCommand(argv: readonly string[]): Promise<number> {
   const flags = commandFlags('validate', argv);
@@ -31,6 +32,6 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return exitCode;
   }
-  for (const { exitCode: code, text } of outcomes) (code === 0 ? process.stdout : process.stderr).write(`${text}\n`);
+  for (const { exitCode: code, text } of outcomes) printLine(code === 0 ? process.stdout : process.stderr, text);
   return exitCode;
 }

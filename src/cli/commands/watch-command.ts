@@ -16,6 +16,7 @@ import { commandFlags } from '../flags/command-specs.js';
 import { optionalString } from '../flags/parse-flags.js';
 import { parseWatchFlags } from '../flags/watch-flags.js';
 import { checkRepository, loadRepoDefinition, resolveUserPath, userCwd } from '../run-target.js';
+import { printLine } from '../../host/terminal-text.js';
 
 export const watchWorkflowId = (repoId: string): string => `${repoId}/watch`;
 
@@ -33,12 +34,12 @@ export async function watchCommand(argv: readonly string[]): Promise<number> {
     const url = workflowUrl(cli.target, workflowId);
     if (flags['stop']) {
       await cli.client.workflow.getHandle(workflowId).signal(stopWatchSignal);
-      process.stderr.write(`asked the watcher ${workflowId} to stop; its runs go on\n`);
+      printLine(process.stderr, `asked the watcher ${workflowId} to stop; its runs go on`);
       if (flags['json']) process.stdout.write(`${JSON.stringify({ workflowId, stopping: true })}\n`);
       return 0;
     }
     const definition = await loadRepoDefinition(flags, repoPath, settings);
-    for (const note of settings.notes) process.stderr.write(`${note}\n`);
+    for (const note of settings.notes) printLine(process.stderr, note);
     const input: WatchInput = {
       agentName: definition.name,
       agentDir: definition.agentDir,
@@ -66,9 +67,9 @@ export async function watchCommand(argv: readonly string[]): Promise<number> {
         `Watcher of ${repoPath}: label ${watch.label}, ${watch.mention}, ${watch.concurrency} at once`.slice(0, 200),
     });
     const fresh = handle.firstExecutionRunId;
-    process.stderr.write(`watching ${repoPath} as ${workflowId}\nWeb UI: ${url}\n`);
+    printLine(process.stderr, `watching ${repoPath} as ${workflowId}\nWeb UI: ${url}`);
     if (!(await hasPollers(cli)))
-      process.stderr.write(`warning: no worker polls ${cli.taskQueue}; start one with: issue-agent worker\n`);
+      printLine(process.stderr, `warning: no worker polls ${cli.taskQueue}; start one with: issue-agent worker`);
     if (flags['json']) process.stdout.write(`${JSON.stringify({ workflowId, runId: fresh, url })}\n`);
     return 0;
   } finally {

@@ -8,6 +8,7 @@ import { commandFlags } from '../flags/command-specs.js';
 import { optionalString } from '../flags/parse-flags.js';
 import { applyHostFlags, stateDirFromEnv } from '../../host/host-identity.js';
 import { resolveUserPath } from '../run-target.js';
+import { printLine } from '../../host/terminal-text.js';
 
 export async function workerCommand(argv: readonly string[]): Promise<number> {
   const flags = commandFlags('worker', argv);
@@ -38,14 +39,15 @@ export async function workerCommand(argv: readonly string[]): Promise<number> {
   const running = worker.run();
   await worker.ready.then(
     () => {
-      process.stdout.write(
-        `worker polling ${taskQueue} and ${worker.hostTaskQueue} (this host's worktrees) on ${target.address} (namespace ${target.namespace}); state dir ${stateDirFromEnv()}; Web UI ${target.uiUrl}\n`,
+      printLine(
+        process.stdout,
+        `worker polling ${taskQueue} and ${worker.hostTaskQueue} (this host's worktrees) on ${target.address} (namespace ${target.namespace}); state dir ${stateDirFromEnv()}; Web UI ${target.uiUrl}`,
       );
       // After a crash on this host: the dead process's started steps run again now.
       void import('../../host/orphans/release-orphans-of-queue.js')
         .then((m) => m.releaseOrphansOfQueue(target, taskQueue))
         .then(
-          (lines) => lines.forEach((line) => process.stdout.write(`${line}\n`)),
+          (lines) => lines.forEach((line) => printLine(process.stdout, line)),
           () => undefined, // best effort: the steps then wait for their heartbeat timeout
         );
     },

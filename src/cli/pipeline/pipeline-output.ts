@@ -1,8 +1,11 @@
 /**
  * What start-pipeline prints: one progress line per issue when its phase, cycle, agent
- * or status changes, and the result table at the end.
+ * or status changes, and the result table at the end. Phases and agents come from the
+ * repository's workflow.json, outcomes and reasons from the runs: both are shown through
+ * terminalText (a cell before the columns are measured), never raw on the terminal.
  */
 import type { PipelineProgress, PipelineResult } from '../../contracts/pipeline-run.js';
+import { terminalLine } from '../../host/terminal-text.js';
 
 const time = (): string => new Date().toISOString().slice(11, 19);
 
@@ -15,7 +18,7 @@ export function progressLine(p: PipelineProgress): string {
   const who = p.childWorkflowId ? ` · running ${p.agent} (${p.childWorkflowId})` : '';
   const last = p.lastOutcome ? ` · last outcome ${p.lastOutcome}` : '';
   const state = p.status === 'running' ? (p.paused ? ' · paused' : '') : ` · ${p.status}`;
-  return `${time()} #${p.issue} ${where}${who}${last}${state}`;
+  return terminalLine(`${time()} #${p.issue} ${where}${who}${last}${state}`);
 }
 
 export function pathOf(result: PipelineResult): string {
@@ -24,15 +27,17 @@ export function pathOf(result: PipelineResult): string {
 }
 
 export function pipelineTable(results: readonly PipelineResult[]): string {
-  const rows = results.map((r) => [
-    `#${r.issue}`,
-    r.status,
-    r.finalPhase ?? '-',
-    String(r.cycleCount),
-    r.issueClosed ? 'yes' : 'no',
-    pathOf(r).slice(0, 120),
-    r.reason.replace(/\s+/g, ' ').slice(0, 100),
-  ]);
+  const rows = results.map((r) =>
+    [
+      `#${r.issue}`,
+      r.status,
+      r.finalPhase ?? '-',
+      String(r.cycleCount),
+      r.issueClosed ? 'yes' : 'no',
+      pathOf(r).slice(0, 120),
+      r.reason.replace(/\s+/g, ' ').slice(0, 100),
+    ].map(terminalLine),
+  );
   const header = ['issue', 'status', 'phase', 'cycles', 'closed', 'path', 'reason'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: readonly string[]): string =>

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { IssueSnapshot } from '../../../src/contracts/activities.js';
 import { pipelineQueue, priorityRank } from '../../../src/cli/pipeline/pipeline-queue.js';
 import { checkPriorities, prioritiesOf, priorityMove } from '../../../src/cli/pipeline/priorities.js';
-import { pipelineTable } from '../../../src/cli/pipeline/pipeline-output.js';
+import { pipelineTable, progressLine } from '../../../src/cli/pipeline/pipeline-output.js';
+import { assertTerminalSafe, HOSTILE } from '../../helpers/hostile-text.js';
 import { pipelineDefinition } from '../../workflows/pipeline/pipeline-definitions.js';
 
 const issue = (number: number, labels: string[], state: 'open' | 'closed' = 'open'): IssueSnapshot => ({
@@ -111,4 +112,40 @@ test('the result table: one row per issue with its path, and the count completed
   );
   assert.match(text, /#5 +blocked +- +0 +no/);
   assert.match(text, /1 of 2 pipeline\(s\) completed/);
+});
+
+test('what start-pipeline prints of a run, a repository or a model (reason, outcome, phase, agent) drives no terminal', () => {
+  const hostile = HOSTILE.replace(/\r/g, '');
+  const table = pipelineTable([
+    {
+      issue: 6,
+      workflowId: 'w6',
+      finalPhase: `done${HOSTILE}`,
+      cycleCount: 1,
+      history: [{ cycle: 1, from: 'consider', to: 'done', agent: `c${HOSTILE}`, outcome: hostile, runId: 'r1' }],
+      status: 'failed',
+      issueClosed: false,
+      reason: `run failed: ${HOSTILE}`,
+    },
+  ]);
+  assertTerminalSafe(table, 'the result table');
+  assert.match(table, /#6 +failed +doneDone \\x1b\]52;c;/);
+  assert.match(table, /run failed: Done \\x1b\]52;c;/);
+  const line = progressLine({
+    workflowId: 'w6',
+    issue: 6,
+    pipeline: 'default',
+    status: 'running',
+    paused: false,
+    phase: `consider${HOSTILE}`,
+    cycle: 1,
+    maxCycles: 5,
+    agent: `considerer${HOSTILE}`,
+    childWorkflowId: 'r/considerer/issue-6',
+    lastOutcome: hostile,
+    history: [],
+    issueClosed: false,
+  });
+  assertTerminalSafe(line, 'the progress line');
+  assert.match(line, /#6 cycle 1\/5 · phase considerDone \\x1b\]52;c;/);
 });
