@@ -53,6 +53,13 @@ const bundle = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/wor
 });
 const bundlePath = bundle.status === 0 ? bundle.stdout.trim() : '';
 if (bundlePath === '') console.error('# no workflow bundle kept for the suite: each worker bundles its own');
+const cliBundle = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/cli-bundle-cache.ts'], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const cliBundlePath = cliBundle.status === 0 ? cliBundle.stdout.trim() : '';
+if (cliBundlePath === '')
+  console.error('# no CLI bundle kept for the suite: the CLI tests run src/client.ts under tsx');
 const result = spawnSync(
   process.execPath,
   [
@@ -72,6 +79,13 @@ const result = spawnSync(
     ...flags,
     ...files,
   ],
-  { stdio: 'inherit', env: { ...process.env, ...(bundlePath ? { ISSUE_AGENT_WORKFLOW_BUNDLE: bundlePath } : {}) } },
+  {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      ...(bundlePath ? { ISSUE_AGENT_WORKFLOW_BUNDLE: bundlePath } : {}),
+      ...(cliBundlePath ? { ISSUE_AGENT_TEST_CLI_BUNDLE: cliBundlePath } : {}),
+    },
+  },
 );
 process.exit(result.status ?? 1);

@@ -1,12 +1,16 @@
 /**
  * Spawns the real client CLI (`node --import tsx src/client.ts <command> ...`) as a
- * child process for the CLI tests, and checks the shape of its failures.
+ * child process for the CLI tests, and checks the shape of its failures. Under the suite
+ * runner the child is the same sources bundled once (ISSUE_AGENT_TEST_CLI_BUNDLE,
+ * test/helpers/cli-bundle-cache.ts): a third or less of tsx's start-up CPU per child.
  *
  * Safety: every child gets an explicit, non-empty TEMPORAL_ADDRESS, so ensureTemporal
  * never falls back to (and never starts) the local dev server on 127.0.0.1:7233.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/host/project-root.js';
 
 /** Nothing listens here: connecting fails fast (connection refused). */
@@ -53,12 +57,22 @@ export function cliEnv(extra: Readonly<Record<string, string>>): NodeJS.ProcessE
   return env;
 }
 
+/**
+ * How node runs `issue-agent`: the suite's CLI bundle when the runner built one
+ * (scripts/run-tests.mjs), else the sources under tsx.
+ */
+export function cliCommand(env: NodeJS.ProcessEnv = process.env): string[] {
+  const entry = env.ISSUE_AGENT_TEST_CLI_BUNDLE ? join(env.ISSUE_AGENT_TEST_CLI_BUNDLE, 'client.mjs') : undefined;
+  if (entry !== undefined && existsSync(entry)) return [entry];
+  return ['--import', 'tsx', 'src/client.ts'];
+}
+
 export function startCli(
   args: readonly string[],
   options: { env: Readonly<Record<string, string>>; timeoutMs?: number },
 ): RunningCli {
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/client.ts', ...args], {
+  const child = spawn(process.execPath, [...cliCommand(), ...args], {
     cwd: PROJECT_ROOT,
     env: cliEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],

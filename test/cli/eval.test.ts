@@ -12,13 +12,14 @@ import { PROJECT_ROOT } from '../../src/host/project-root.js';
 import type { EvalRow } from '../../src/dev/eval/run-eval.js';
 import type { EvalTotals } from '../../src/dev/eval/eval-table.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
+import { cliCommand } from './cli-process.js';
 
 after(teardownEnv);
 
 async function evalCli(args: readonly string[]): Promise<{ stdout: string; stderr: string }> {
   const env = await testEnv();
   const { ANTHROPIC_API_KEY: _key, ANTHROPIC_BASE_URL: _url, GITHUB_TOKEN: _token, ...rest } = process.env;
-  return promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/client.ts', 'eval', ...args], {
+  return promisify(execFile)(process.execPath, [...cliCommand(), 'eval', ...args], {
     cwd: PROJECT_ROOT,
     env: { ...rest, TEMPORAL_ADDRESS: serverAddress(env), NODE_TEST_CONTEXT: '' },
     timeout: 280_000,
