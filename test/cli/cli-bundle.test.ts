@@ -10,6 +10,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../src/host/project-root.js';
 import { cachedCliBundle, cliEntry } from '../helpers/cli-bundle-cache.js';
+import { workerCommand } from '../helpers/worker-process.js';
 import { cliCommand, cliEnv, DEAD_ADDRESS } from './cli-process.js';
 
 /** Exit code and output of node with `command` then `args` (a failing command resolves too). */
@@ -32,6 +33,8 @@ test('the CLI bundle prints the same help as the sources and finds the default a
   const bundled = [cliEntry(dir)];
   assert.deepEqual(cliCommand({ ISSUE_AGENT_TEST_CLI_BUNDLE: dir }), bundled, 'the CLI tests spawn it when given');
   assert.deepEqual(cliCommand({}), ['--import', 'tsx', 'src/client.ts'], 'without it, the sources under tsx');
+  assert.deepEqual(workerCommand({ ISSUE_AGENT_TEST_CLI_BUNDLE: dir }), [`${dir}/worker.mjs`], 'worker processes too');
+  assert.deepEqual(workerCommand({}), ['--import', 'tsx', 'src/worker.ts']);
   const sources = ['--import', 'tsx', 'src/client.ts'];
   for (const args of [['--help'], ['start-run', '--issue', 'abc'], ['status', '--bogus']]) {
     assert.deepEqual(await run(bundled, args), await run(sources, args), `issue-agent ${args.join(' ')}`);
