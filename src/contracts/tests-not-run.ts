@@ -13,3 +13,11 @@ export const TESTS_NOT_RUN_PATTERN = 'tests-not-run';
  * `baseCommit`, `fixed` (names), `testFiles`, and `codeFiles` in the second case.
  */
 export const FIXED_IN_TESTS_ONLY_PATTERN = 'fixed-in-tests-only';
+
+/**
+ * The issue label that says the issue is about the tests themselves (a wrong expected
+ * value): then a fix in the tests alone is what it asks for. A label, not the issue's
+ * words: a bug report names the failing test's file as often as not ("the test in
+ * test/sum.test.js fails"), and a label is set by whoever triages the issue.
+ */
+export const TESTS_ONLY_LABEL = 'agent:tests-only';

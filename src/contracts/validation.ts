@@ -27,6 +27,8 @@ export interface RunValidatorsInput {
    * change the issue asks for; without it every finding blocks.
    */
   readonly issueText?: string;
+  /** The issue's labels: `agent:tests-only` (TESTS_ONLY_LABEL) lets a fix be made in the tests alone. */
+  readonly issueLabels?: readonly string[];
   /**
    * The worktree checkpoint the files must be at (the closing step's): restored first when
    * the run was reset. Validators record no checkpoint of their own.

@@ -24,7 +24,7 @@ import { runTestIntegrityValidator } from './integrity/test-integrity-validator.
 import { runBranchChangedValidator } from './branch-change/branch-changed-validator.js';
 import type { NoChangeDeclaration, UnchangedBranch } from '../../contracts/no-change.js';
 import type { PreExistingClaim } from '../../contracts/pre-existing-claims.js';
-import { commandSummary } from './summarize.js';
+import { commandSummary, fullOutput } from './summarize.js';
 import { describeRule, parseSuccessWhen, satisfies } from './success-when.js';
 import { substituteParams } from './substitute-params.js';
 import { unrecoverableReason } from './unrecoverable.js';
@@ -57,6 +57,7 @@ export async function runValidators(deps: RunValidatorsDeps, input: RunValidator
       condition,
       definition,
       ...(input.issueText === undefined ? {} : { issueText: input.issueText }),
+      ...(input.issueLabels === undefined ? {} : { issueLabels: input.issueLabels }),
       ...(input.noChange === undefined ? {} : { noChange: input.noChange }),
       // A closing that declares no change delivers nothing: the base's failures need no account.
       ...(input.noChange === undefined ? { claims: input.preExistingClaims ?? [] } : {}),
@@ -94,6 +95,7 @@ async function runCondition(options: {
   condition: ConditionRef;
   definition: ValidatorDefinition;
   issueText?: string;
+  issueLabels?: readonly string[];
   noChange?: NoChangeDeclaration;
   claims?: readonly PreExistingClaim[];
 }): Promise<CheckedCondition> {
@@ -129,6 +131,7 @@ async function runCommandValidator(options: {
   deps: RunValidatorsDeps;
   worktreePath: string;
   issueText?: string;
+  issueLabels?: readonly string[];
   claims?: readonly PreExistingClaim[];
   condition: ConditionRef;
   definition: Extract<ValidatorDefinition, { type: 'command' }>;
@@ -164,16 +167,8 @@ async function runCommandValidator(options: {
 
   const exitCode = outcome.exitCode;
   const rule = parseSuccessWhen(definition.successWhen);
-  const testsRan = () =>
-    testsRanSinceBase({
-      ...options,
-      commands: deps.commands,
-      command,
-      output: `${outcome.stdout}\n${outcome.stderr}`,
-      reports,
-      timeoutMs: request.timeoutMs,
-      ...(deps.signal ? { signal: deps.signal } : {}),
-    });
+  const text = `${outcome.stdout}\n${outcome.stderr}`;
+  const testsRan = () => testsRanSinceBase({ ...options, ...request, commands: deps.commands, output: text, reports });
   if (satisfies(rule, { stdout: outcome.stdout, exitCode })) {
     // The tests still ran as on the base; those red there that this branch fixed, for the reviewer.
     const ran = definition.baseline === undefined ? undefined : await testsRan();
@@ -252,9 +247,4 @@ function extractParams(
     params[param] = extract(extractor, { stdout: outcome.stdout, stderr: outcome.stderr, exitCode, reports }) ?? null;
   }
   return params;
-}
-
-function fullOutput(command: string, outcome: CommandOutcome): string {
-  const end = outcome.kind === 'exited' ? `exit ${outcome.exitCode}` : (outcome.error ?? outcome.kind);
-  return `$ ${command}\n${outcome.all}\n[${end}, ${outcome.durationMs} ms]\n`;
 }

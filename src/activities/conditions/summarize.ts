@@ -4,6 +4,7 @@
  * its output. PURE. These lines reach the retry prompt and
  * the Web UI, so they are short and free of colour codes.
  */
+import type { CommandOutcome } from '../process/command-runner.js';
 import { stripAnsi } from './strip-ansi.js';
 import type { FailedTest } from '../../definition/ecosystems/test-runners/failed-test.js';
 
@@ -58,4 +59,10 @@ function clip(line: string): string {
 function shorten(command: string): string {
   const one = command.replace(/\s+/g, ' ').trim();
   return one.length > 120 ? `${one.slice(0, 119)}…` : one;
+}
+
+/** A command's whole output as saved for the run's artifacts: the command, all it printed, how it ended. */
+export function fullOutput(command: string, outcome: CommandOutcome): string {
+  const end = outcome.kind === 'exited' ? `exit ${outcome.exitCode}` : (outcome.error ?? outcome.kind);
+  return `$ ${command}\n${outcome.all}\n[${end}, ${outcome.durationMs} ms]\n`;
 }

@@ -75,6 +75,8 @@ async function validate(
         workflowId: ctx.workflowId,
         // Same command, one more argument: the test-integrity guard allows what the issue asks for.
         issueText: `${ctx.workspace.issue.title}\n\n${ctx.workspace.issue.body}`,
+        // `agent:tests-only`: a fix in the tests alone is what the issue asks for.
+        ...(ctx.workspace.issue.labels.length === 0 ? {} : { issueLabels: ctx.workspace.issue.labels }),
         // The branch-changed condition checks the closure's no-change declaration against the branch.
         ...(noChange === undefined ? {} : { noChange }),
         // A test condition judged against its baseline checks each unblocking base failure is classified.

@@ -4,14 +4,16 @@
  * neither (a README edit fixes no test). Untracked files count: a fix may sit in a new file
  * not yet committed, and leaving it out would take a real fix for a test-only one.
  *
- * A Rust source file whose only changes are inside its test items (`#[cfg(test)] mod
- * tests`, `#[test] fn`) is a test file here (rust-test-items.ts): those tests live beside
- * the code, and rewriting their expected values is a change of the tests.
+ * A Rust source file whose changes are inside its test items (`#[cfg(test)] mod tests`,
+ * `#[test] fn`) is a test file here (rust-test-items.ts): those tests live beside the
+ * code, and rewriting their expected values is a change of the tests. Changed in its code
+ * too, it is both, and the run on the base's code gets the file with the base's code and
+ * this branch's tests.
  */
 import { git } from '../../workspace/git/git.js';
 import { filesTouchedSince } from '../base-commit.js';
 import { isTestFile } from '../integrity/weakening-rules.js';
-import { onlyRustTestItemsChanged } from './rust-test-items.js';
+import { rustChange, type RustChange } from './rust-test-items.js';
 
 // Not `.txt`: CMakeLists.txt and requirements.txt are build files, and a fix may be there.
 const DOCUMENTATION = /(^|\/)docs?\/|\.(md|markdown|rst|adoc)$|(^|\/)(CHANGELOG|CHANGES|NEWS|AUTHORS)[^/]*$/i;
@@ -24,6 +26,8 @@ export function isDocumentation(path: string): boolean {
 export interface ChangedFiles {
   readonly tests: readonly string[];
   readonly code: readonly string[];
+  /** Files in both lists: their base's code with this branch's tests, for the run on the base's code. */
+  readonly testsOnBaseCode?: Readonly<Record<string, string>>;
 }
 
 /** Undefined when git cannot tell. */
@@ -34,16 +38,27 @@ export async function changedFiles(worktreePath: string, base: string): Promise<
   const touched = [...new Set([...tracked, ...untracked.stdout.split('\0').filter((p) => p !== '')])];
   const tests: string[] = [];
   const code: string[] = [];
+  const spliced: Record<string, string> = {};
   for (const file of touched) {
     if (isDocumentation(file)) continue;
-    const test = isTestFile(file) || (file.endsWith('.rs') && (await rustTestsOnly(worktreePath, base, file)));
-    (test ? tests : code).push(file);
+    if (isTestFile(file) || !file.endsWith('.rs')) {
+      (isTestFile(file) ? tests : code).push(file);
+      continue;
+    }
+    const change = await rustFileChange(worktreePath, base, file);
+    if (change.tests) tests.push(file);
+    if (change.code || !change.tests) code.push(file);
+    if (change.testsOnBaseCode !== undefined) spliced[file] = change.testsOnBaseCode;
   }
-  return { tests, code };
+  return {
+    tests,
+    code,
+    ...(Object.keys(spliced).length === 0 ? {} : { testsOnBaseCode: spliced }),
+  };
 }
 
 /** The whole file in one hunk, so the scanner sees both texts. */
-async function rustTestsOnly(worktreePath: string, base: string, file: string): Promise<boolean> {
+async function rustFileChange(worktreePath: string, base: string, file: string): Promise<RustChange> {
   const diff = await git(worktreePath, [
     '--literal-pathspecs',
     'diff',
@@ -57,7 +72,7 @@ async function rustTestsOnly(worktreePath: string, base: string, file: string): 
   ]);
   // An untracked file has no diff against the base: all of it is new.
   const text = diff.exitCode === 0 && diff.stdout !== '' ? diff.stdout : await untrackedAsDiff(worktreePath, file);
-  return text !== undefined && onlyRustTestItemsChanged(text);
+  return text === undefined ? { tests: false, code: true } : rustChange(text);
 }
 
 async function untrackedAsDiff(worktreePath: string, file: string): Promise<string | undefined> {

@@ -19,7 +19,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError } from '../../../contracts/errors.js';
 import { FailureType } from '../../../contracts/failures.js';
-import { gitScript } from '../../workspace/git/git.js';
+import { gitOrThrow, gitScript } from '../../workspace/git/git.js';
 import { stageWorktree } from '../../workspace/checkpoints/stage-worktree.js';
 import { seedFromWorktreeIndex, withTemporaryIndex } from '../../workspace/checkpoints/temporary-index.js';
 import { baselineCacheDir } from './baseline-run.js';
@@ -32,18 +32,21 @@ interface SwapJournal {
 }
 
 /**
- * $1 the tree-ish to take the files from, then the files: each one in it is written from
- * it (content and mode), each one not in it is removed. Against a temporary index. A
+ * $1 the tree-ish to take the files from, $2 the number of replacements, then each
+ * replacement as `mode,blob,path` (a file whose content is given instead), then the files:
+ * each one there is written (content and mode), each one not there is removed. Against a
+ * temporary index. A
  * directory where a file belongs goes (checkout-index -f, rm -r): a file a branch turned
  * into a directory. Whatever fails (a directory the agent made read-only) is an error of
  * the validation activity (WORKTREE_FAILED): the run stops, it never passes unchecked.
  */
 const CHECKOUT = `
-src=$1; shift
+src=$1; n=$2; shift 2
 git read-tree "$src" || exit 100
+for ((i = 0; i < n; i++)); do git update-index --add --cacheinfo "$1" || exit 103; shift; done
 present=()
 for p in "$@"; do
-  if git cat-file -e "$src:$p" 2>/dev/null; then present+=("$p"); else rm -rf -- "$p" || exit 101; fi
+  if git cat-file -e ":$p" 2>/dev/null; then present+=("$p"); else rm -rf -- "$p" || exit 101; fi
 done
 [ "\${#present[@]}" -eq 0 ] || git checkout-index -f -- "\${present[@]}" || exit 102
 `;
@@ -58,7 +61,8 @@ export async function worktreeTree(worktreePath: string): Promise<string> {
 }
 
 /**
- * Runs `work` with `paths` as on `base` (added ones removed), then puts them back as
+ * Runs `work` with `paths` as on `base` (added ones removed; `contents` given instead
+ * for some), then puts them back as
  * `tree` holds them (the worktree recorded by worktreeTree just before). The files are
  * back before this returns or throws.
  */
@@ -68,6 +72,8 @@ export async function withFilesAtBase<T>(
     readonly base: string;
     readonly tree: string;
     readonly paths: readonly string[];
+    /** Paths (among `paths`) written with this content instead of the base's. */
+    readonly contents?: Readonly<Record<string, string>>;
   },
   work: () => Promise<T>,
 ): Promise<T> {
@@ -76,7 +82,8 @@ export async function withFilesAtBase<T>(
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   await writeFile(file, JSON.stringify(journal), { mode: 0o600 });
   try {
-    await checkout(options.worktreePath, options.base, options.paths);
+    const replacements = await blobsOf(options.worktreePath, options.tree, options.contents ?? {});
+    await checkout(options.worktreePath, options.base, options.paths, replacements);
     return await work();
   } finally {
     await putBack(journal, file);
@@ -102,9 +109,37 @@ async function putBack(journal: SwapJournal, file: string): Promise<void> {
   await rm(file, { force: true });
 }
 
-async function checkout(worktreePath: string, source: string, paths: readonly string[]): Promise<void> {
+/** Each content as a blob of the repository, with the mode its file has in `tree`: `mode,blob,path`. */
+async function blobsOf(
+  worktreePath: string,
+  tree: string,
+  contents: Readonly<Record<string, string>>,
+): Promise<string[]> {
+  const replacements: string[] = [];
+  for (const [file, content] of Object.entries(contents)) {
+    const blob = await gitOrThrow(
+      worktreePath,
+      ['hash-object', '-w', '--no-filters', '--stdin'],
+      FailureType.WorktreeFailed,
+      {
+        input: content,
+      },
+    );
+    const entry = await gitOrThrow(worktreePath, ['ls-tree', tree, '--', file], FailureType.WorktreeFailed);
+    replacements.push(`${/^(100755|120000)\b/.exec(entry)?.[1] ?? '100644'},${blob.trim()},${file}`);
+  }
+  return replacements;
+}
+
+async function checkout(
+  worktreePath: string,
+  source: string,
+  paths: readonly string[],
+  replacements: readonly string[] = [],
+): Promise<void> {
   await withTemporaryIndex(worktreePath, async (_git, indexFile) => {
-    const result = await gitScript(worktreePath, CHECKOUT, [source, ...paths], { temporaryIndexFile: indexFile });
+    const args = [source, String(replacements.length), ...replacements, ...paths];
+    const result = await gitScript(worktreePath, CHECKOUT, args, { temporaryIndexFile: indexFile });
     if (result.exitCode === 0) return;
     throw new AgentError(
       FailureType.WorktreeFailed,

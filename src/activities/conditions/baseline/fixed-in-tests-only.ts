@@ -13,13 +13,15 @@
  * - it changed code too, but the tests pass as well with this branch's tests on the base's
  *   code (tests-alone.ts): a comment or a change that does nothing, beside the rewritten
  *   test, is not a fix.
- * Either blocks, unless the issue is about the tests themselves: it names one of the
- * changed test files (its path or its base name), as test-integrity's waiver asks. PURE.
+ * Either blocks, unless the issue is about the tests themselves: it carries the label
+ * `agent:tests-only` (TESTS_ONLY_LABEL). Not its words: a bug report names the failing
+ * test's file as often as not, and for Rust's in-source tests the test file is the code's
+ * own. PURE.
  */
 import type { JsonValue } from '../../../contracts/json.js';
 import { nameList } from '../../../contracts/name-list.js';
-import { issueNamesFile } from '../integrity/issue-waiver.js';
 import type { ChangedFiles } from './changed-files.js';
+import { TESTS_ONLY_LABEL } from '../../../contracts/tests-not-run.js';
 
 export interface TestsOnlyFix {
   readonly line: string;
@@ -34,15 +36,15 @@ export function fixedInTestsOnly(options: {
   readonly changed: ChangedFiles;
   /** With code changed: those of `fixed` that pass with this branch's tests on the base's code. */
   readonly fixedByTestsAlone?: readonly string[];
-  readonly issueText?: string;
+  /** The issue carries TESTS_ONLY_LABEL. */
+  readonly testsOnlyIssue: boolean;
 }): TestsOnlyFix | undefined {
   const { tests, code } = options.changed;
   const fixed = code.length === 0 ? options.fixed : (options.fixedByTestsAlone ?? []);
   if (fixed.length === 0 || tests.length === 0) return undefined;
-  const { issueText } = options;
-  if (issueText !== undefined && tests.some((path) => issueNamesFile(issueText, path))) return undefined;
+  if (options.testsOnlyIssue) return undefined;
   const at = options.baseCommit.slice(0, 12);
-  const asked = '(an issue about the tests themselves names the test file)';
+  const asked = `(an issue about the tests themselves carries the label ${TESTS_ONLY_LABEL})`;
   const line =
     code.length === 0
       ? `the tests red on the base commit ${at} pass now (${nameList(fixed)}), but the branch changed only test files (${nameList(tests)}): a fix changes the code under test ${asked}`

@@ -118,30 +118,64 @@ function pastQuoted(text: string, i: number): number {
   return text.length;
 }
 
+/** What a full-context diff of one `.rs` file changed: its test items, its code, or both. */
+export interface RustChange {
+  readonly tests: boolean;
+  readonly code: boolean;
+  /** With both: the file as on the base with this branch's test items (its tests on the base's code). */
+  readonly testsOnBaseCode?: string;
+}
+
 /**
- * Whether every changed line of a full-context diff of one `.rs` file lies inside a test
- * item: removed lines in the old text's items, added lines in the new text's. A diff
- * with no changed line is not "only tests" (nothing to say).
+ * Each block of changed lines (between unchanged ones) is a test change when its removed
+ * lines lie in the old text's test items and its added lines in the new text's, else a
+ * code change. With both kinds, the blocks of tests are taken from the branch and the
+ * rest from the base; a block of both keeps the base's lines outside the items and the
+ * branch's inside.
  */
-export function onlyRustTestItemsChanged(fullContextDiff: string): boolean {
+export function rustChange(fullContextDiff: string): RustChange {
+  const blocks: { old: { line: number; text: string }[]; now: { line: number; text: string }[] }[] = [];
   const old: string[] = [];
   const now: string[] = [];
-  const removed: number[] = [];
-  const added: number[] = [];
+  const kept: (string | number)[] = []; // an unchanged line, or the index of a block
   let inHunk = false;
   for (const line of fullContextDiff.split('\n')) {
     if (line.startsWith('@@')) inHunk = true;
     else if (!inHunk || line.startsWith('\\')) continue;
-    else if (line.startsWith('-')) removed.push(old.push(line.slice(1)));
-    else if (line.startsWith('+')) added.push(now.push(line.slice(1)));
-    else if (line.startsWith(' ')) {
+    else if (line.startsWith('-') || line.startsWith('+')) {
+      if (typeof kept[kept.length - 1] !== 'number') kept.push(blocks.push({ old: [], now: [] }) - 1);
+      const block = blocks[blocks.length - 1]!;
+      if (line.startsWith('-')) block.old.push({ line: old.push(line.slice(1)), text: line.slice(1) });
+      else block.now.push({ line: now.push(line.slice(1)), text: line.slice(1) });
+    } else if (line.startsWith(' ')) {
       old.push(line.slice(1));
       now.push(line.slice(1));
+      kept.push(line.slice(1));
     }
   }
-  if (removed.length === 0 && added.length === 0) return false;
-  const inside = (ranges: readonly LineRange[], line: number) => ranges.some((r) => r.from <= line && line <= r.to);
   const oldItems = rustTestItems(old.join('\n'));
   const newItems = rustTestItems(now.join('\n'));
-  return removed.every((line) => inside(oldItems, line)) && added.every((line) => inside(newItems, line));
+  const inside = (ranges: readonly LineRange[], line: number) => ranges.some((r) => r.from <= line && line <= r.to);
+  const kinds = blocks.map((b) => ({
+    tests: b.old.some((l) => inside(oldItems, l.line)) || b.now.some((l) => inside(newItems, l.line)),
+    code: b.old.some((l) => !inside(oldItems, l.line)) || b.now.some((l) => !inside(newItems, l.line)),
+  }));
+  const tests = kinds.some((k) => k.tests);
+  const code = kinds.some((k) => k.code);
+  if (!tests || !code) return { tests, code };
+  const lines = kept.flatMap((entry) => {
+    if (typeof entry === 'string') return [entry];
+    const block = blocks[entry]!;
+    return [
+      ...block.old.filter((l) => !inside(oldItems, l.line)).map((l) => l.text),
+      ...block.now.filter((l) => inside(newItems, l.line)).map((l) => l.text),
+    ];
+  });
+  return { tests, code, testsOnBaseCode: `${lines.join('\n')}\n` };
+}
+
+/** Whether every changed line of a full-context diff of one `.rs` file lies inside a test item. */
+export function onlyRustTestItemsChanged(fullContextDiff: string): boolean {
+  const change = rustChange(fullContextDiff);
+  return change.tests && !change.code;
 }

@@ -35,6 +35,8 @@ export interface TestsAloneRequest {
   readonly fixed: readonly string[];
   /** The changed files that are not tests (nor documentation): put back as on the base for the run. */
   readonly codeFiles: readonly string[];
+  /** Code files with tests inside (Rust): written with the base's code and this branch's tests instead. */
+  readonly testsOnBaseCode?: Readonly<Record<string, string>>;
 }
 
 /** Those of `fixed` that pass with this branch's tests on the base's code. */
@@ -44,7 +46,13 @@ export async function fixedByTestsAlone(request: TestsAloneRequest): Promise<rea
   const cached = await readCached(cache);
   if (cached !== undefined) return request.fixed.filter((name) => cached.includes(name));
   const passing = await withFilesAtBase(
-    { worktreePath: request.worktreePath, base: request.base, tree, paths: request.codeFiles },
+    {
+      worktreePath: request.worktreePath,
+      base: request.base,
+      tree,
+      paths: request.codeFiles,
+      ...(request.testsOnBaseCode === undefined ? {} : { contents: request.testsOnBaseCode }),
+    },
     () => passingOnBaseCode(request),
   );
   if (passing === undefined) return [];

@@ -16,7 +16,11 @@ import { fixedByTestsAlone } from './tests-alone.js';
 import type { TestReports } from '../test-reports/parse-test-failures.js';
 import { testsSeen } from '../test-reports/tests-seen.js';
 import { cachedBaseline } from './baseline-run.js';
-import { FIXED_IN_TESTS_ONLY_PATTERN, TESTS_NOT_RUN_PATTERN } from '../../../contracts/tests-not-run.js';
+import {
+  FIXED_IN_TESTS_ONLY_PATTERN,
+  TESTS_NOT_RUN_PATTERN,
+  TESTS_ONLY_LABEL,
+} from '../../../contracts/tests-not-run.js';
 import { judgeTestsRan, type TestsRanVerdict } from './tests-ran.js';
 
 export async function testsRanSinceBase(run: {
@@ -28,9 +32,9 @@ export async function testsRanSinceBase(run: {
   readonly reports: TestReports;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
-  readonly issueText?: string;
+  readonly issueLabels?: readonly string[];
 }): Promise<TestsRanVerdict | undefined> {
-  const { worktreePath, command, output, reports, issueText } = run;
+  const { worktreePath, command, output, reports } = run;
   const commit = await baseCommit(worktreePath);
   const baseline = commit === undefined ? undefined : await cachedBaseline(worktreePath, commit, command);
   if (commit === undefined || baseline === undefined) return undefined;
@@ -51,13 +55,14 @@ export async function testsRanSinceBase(run: {
           ...(run.signal ? { signal: run.signal } : {}),
           fixed: verdict.fixed,
           codeFiles: changed.code,
+          ...(changed.testsOnBaseCode === undefined ? {} : { testsOnBaseCode: changed.testsOnBaseCode }),
         });
   const testsOnly = fixedInTestsOnly({
     baseCommit: commit,
     fixed: verdict.fixed,
     changed,
     ...(alone === undefined ? {} : { fixedByTestsAlone: alone }),
-    ...(issueText === undefined ? {} : { issueText }),
+    testsOnlyIssue: run.issueLabels?.includes(TESTS_ONLY_LABEL) ?? false,
   });
   return testsOnly === undefined
     ? verdict

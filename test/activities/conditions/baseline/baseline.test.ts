@@ -206,9 +206,9 @@ test('a branch that makes the tests pass by running fewer of them is refused (te
   assert.match(prompt, /only 1 tests ran, where 2 ran on the base commit [0-9a-f]{40}/);
 });
 
-test('tests red on the base made to pass by changing only the tests are refused (fixed-in-tests-only), unless the issue names the test file', async () => {
+test('tests red on the base made to pass by changing only the tests are refused (fixed-in-tests-only), also when the issue names the test file, unless it is labelled agent:tests-only', async () => {
   const repo = await branchWithRedBase();
-  const run = (issueText?: string) =>
+  const run = (issueText?: string, issueLabels?: string[]) =>
     runValidators(
       { commands: createSpawnerCommandRunner() },
       {
@@ -216,6 +216,7 @@ test('tests red on the base made to pass by changing only the tests are refused 
         completionStep: step,
         validators: tests('ignore'),
         ...(issueText === undefined ? {} : { issueText }),
+        ...(issueLabels === undefined ? {} : { issueLabels }),
       },
     );
   assert.equal((await run()).passed, false, 'the base is measured: old broken fails there');
@@ -234,8 +235,11 @@ test('tests red on the base made to pass by changing only the tests are refused 
   const prompt = await retryPrompt(cheat.results);
   assert.match(prompt, /only the tests changed/);
   assert.match(prompt, /- `test\/old\.test\.js`/);
-  // An issue about the test itself names its file: then the change is what it asks for.
-  const asked = await run('The expected value in test/old.test.js is wrong: it should expect 1.');
+  // A bug report names the failing test's file as often as not: that is no waiver.
+  const named = await run('The test in test/old.test.js fails: old broken.');
+  assert.equal(named.results[0]?.failurePattern, 'fixed-in-tests-only', named.results[0]?.summary);
+  // An issue about the test itself is labelled so by whoever triages it: then the change is what it asks for.
+  const asked = await run('The expected value in test/old.test.js is wrong: it should expect 1.', ['agent:tests-only']);
   assert.equal(asked.passed, true, asked.results[0]?.summary);
   // A real fix with the same test change: the code under test changed too.
   await repo.write({ 'src/value.js': RIGHT_VALUE, 'test/old.test.js': BROKEN });

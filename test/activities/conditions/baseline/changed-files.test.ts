@@ -29,6 +29,12 @@ test('a .rs file changed only inside #[cfg(test)] is a test file; changed in its
     });
     const both = await changedFiles(repo.dir, 'HEAD~1');
     assert.ok(both?.code.includes('src/lib.rs'), 'a change of the code beside the test rewrite is code');
+    assert.ok(both?.tests.includes('src/lib.rs'), 'and of the tests');
+    assert.equal(
+      both?.testsOnBaseCode?.['src/lib.rs'],
+      LIB.replace('value(), 2)', 'value(), 1)'),
+      "for the run on the base's code: the base's code, the branch's test",
+    );
   } finally {
     await repo.cleanup();
   }

@@ -4,13 +4,13 @@ import assert from 'node:assert/strict';
 import { fixedInTestsOnly } from '../../../../src/activities/conditions/baseline/fixed-in-tests-only.js';
 import { isDocumentation } from '../../../../src/activities/conditions/baseline/changed-files.js';
 
-const judge = (tests: string[], code: string[] = [], options: { issueText?: string; alone?: string[] } = {}) =>
+const judge = (tests: string[], code: string[] = [], options: { testsOnlyIssue?: boolean; alone?: string[] } = {}) =>
   fixedInTestsOnly({
     baseCommit: 'c'.repeat(40),
     fixed: ['t', 'u'],
     changed: { tests, code },
     ...(options.alone === undefined ? {} : { fixedByTestsAlone: options.alone }),
-    ...(options.issueText === undefined ? {} : { issueText: options.issueText }),
+    testsOnlyIssue: options.testsOnlyIssue ?? false,
   });
 
 test('only test files changed: blocks, naming every fixed test', () => {
@@ -33,20 +33,17 @@ test('code changed too: blocks only for the tests that pass with the base code a
   assert.deepEqual(verdict?.params['fixed'], [{ name: 'u' }]);
 });
 
-test('nothing fixed, or an issue naming a changed test file: no block', () => {
-  const none = fixedInTestsOnly({ baseCommit: 'c'.repeat(40), fixed: [], changed: { tests: ['t.rs'], code: [] } });
+test('nothing fixed, or an issue labelled agent:tests-only: no block', () => {
+  const none = fixedInTestsOnly({
+    baseCommit: 'c'.repeat(40),
+    fixed: [],
+    changed: { tests: ['t.rs'], code: [] },
+    testsOnlyIssue: false,
+  });
   assert.equal(none, undefined);
-  assert.equal(
-    judge(['tests/test.rs'], [], { issueText: 'The expected values in tests/test.rs are wrong' }),
-    undefined,
-  );
-  assert.equal(
-    judge(['src/test/java/FooTest.java'], [], { issueText: 'FooTest.java expects the old format' }),
-    undefined,
-  );
-  assert.ok(judge(['tests/test.rs'], [], { issueText: 'i64::MIN is formatted wrong' }));
-  const named = judge(['tests/test.rs'], ['src/lib.rs'], { alone: ['t'], issueText: 'tests/test.rs expects 2' });
-  assert.equal(named, undefined);
+  assert.equal(judge(['tests/test.rs'], [], { testsOnlyIssue: true }), undefined);
+  assert.equal(judge(['tests/test.rs'], ['src/lib.rs'], { alone: ['t'], testsOnlyIssue: true }), undefined);
+  assert.match(judge(['tests/test.rs'])?.line ?? '', /carries the label agent:tests-only/);
 });
 
 test('documentation is neither a test nor code; build files (.txt too) are code', () => {

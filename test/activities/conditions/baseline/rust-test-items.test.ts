@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   onlyRustTestItemsChanged,
+  rustChange,
   rustTestItems,
 } from '../../../../src/activities/conditions/baseline/rust-test-items.js';
 
@@ -74,4 +75,18 @@ test('a diff inside test items only: tests; any line of code outside: not', () =
   assert.equal(onlyRustTestItemsChanged(diffOf({})), false, 'no change');
   const added = ['@@ -0,0 +1,3 @@', '+#[cfg(test)]', '+mod more {', '+}'].join('\n');
   assert.equal(onlyRustTestItemsChanged(added), true, 'a new test module');
+});
+
+test('a diff of both: the base code with the branch test items, to run its tests on the base code', () => {
+  const both = rustChange(diffOf({ 2: '    1 // fixed', 15: '        assert_eq!(value(), 1);' }));
+  assert.deepEqual([both.tests, both.code], [true, true]);
+  const lines = both.testsOnBaseCode?.split('\n') ?? [];
+  assert.equal(lines[1], '    1', 'the code as on the base');
+  assert.equal(lines[14], '        assert_eq!(value(), 1);', "the branch's test");
+  assert.equal(lines.length, LIB.length + 1);
+  assert.equal(
+    rustChange(diffOf({ 15: '        return;' })).testsOnBaseCode,
+    undefined,
+    'tests only: nothing to splice',
+  );
 });

@@ -7,7 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { withFilesAtBase, worktreeTree } from '../../../../src/activities/conditions/baseline/code-at-base.js';
 import { promisify } from 'node:util';
 import { runValidators } from '../../../../src/activities/conditions/run-validators.js';
 import { createSpawnerCommandRunner } from '../../../../src/activities/process/spawner-command-runner.js';
@@ -112,5 +114,27 @@ test('a worker killed while the code is at the base: the next validation puts th
   const after = await judge(repo);
   assert.equal(after.passed, true, after.results[0]?.summary);
   assert.equal(await readFile(`${repo.dir}/src/value.js`, 'utf8'), 'export const value = 2;\n');
+  assert.equal(await repo.git('status', '--porcelain'), '');
+});
+
+test('files given a content of their own (Rust: the base code with the branch tests) are written with it, then put back', async () => {
+  const repo = await redBase();
+  await repo.write({ 'src/value.js': 'export const value = 2;\n', 'src/other.js': 'export const o = 1;\n' });
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'change');
+  const tree = await worktreeTree(repo.dir);
+  const seen = await withFilesAtBase(
+    {
+      worktreePath: repo.dir,
+      base: 'main',
+      tree,
+      paths: ['src/value.js', 'src/other.js'],
+      contents: { 'src/value.js': 'export const value = 3;\n' },
+    },
+    async () => [await readFile(`${repo.dir}/src/value.js`, 'utf8'), existsSync(`${repo.dir}/src/other.js`)],
+  );
+  assert.deepEqual(seen, ['export const value = 3;\n', false]);
+  assert.equal(await readFile(`${repo.dir}/src/value.js`, 'utf8'), 'export const value = 2;\n');
+  assert.equal(await readFile(`${repo.dir}/src/other.js`, 'utf8'), 'export const o = 1;\n');
   assert.equal(await repo.git('status', '--porcelain'), '');
 });
