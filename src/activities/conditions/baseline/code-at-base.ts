@@ -19,7 +19,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError } from '../../../contracts/errors.js';
 import { FailureType } from '../../../contracts/failures.js';
-import { gitOrThrow, gitScript } from '../../workspace/git/git.js';
+import { git, gitOrThrow, gitScript } from '../../workspace/git/git.js';
 import { stageWorktree } from '../../workspace/checkpoints/stage-worktree.js';
 import { seedFromWorktreeIndex, withTemporaryIndex } from '../../workspace/checkpoints/temporary-index.js';
 import { baselineCacheDir } from './baseline-run.js';
@@ -29,6 +29,8 @@ interface SwapJournal {
   /** The whole worktree as the agent left it. */
   readonly tree: string;
   readonly paths: readonly string[];
+  /** HEAD when the files were swapped: a journal whose HEAD is gone is of another worktree's life. */
+  readonly head: string;
 }
 
 /**
@@ -77,7 +79,8 @@ export async function withFilesAtBase<T>(
   },
   work: () => Promise<T>,
 ): Promise<T> {
-  const journal: SwapJournal = { worktreePath: options.worktreePath, tree: options.tree, paths: options.paths };
+  const head = (await gitOrThrow(options.worktreePath, ['rev-parse', 'HEAD'], FailureType.WorktreeFailed)).trim();
+  const journal: SwapJournal = { worktreePath: options.worktreePath, tree: options.tree, paths: options.paths, head };
   const file = journalFile(options.worktreePath);
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   await writeFile(file, JSON.stringify(journal), { mode: 0o600 });
@@ -90,18 +93,42 @@ export async function withFilesAtBase<T>(
   }
 }
 
-/** Puts back the files of a run that a dead worker left at the base; true when there was one. */
+/**
+ * Puts back the files of a run that a dead worker left at the base; true when there was
+ * one. Nothing moves HEAD between the swap and the validation retried after the worker's
+ * death; a journal whose HEAD differs is left from a worktree since removed and made
+ * again at the same path (a run ended mid-swap, a new run of the issue), and is dropped:
+ * its files are not this worktree's.
+ */
 export async function restoreInterruptedSwap(worktreePath: string): Promise<boolean> {
   const file = journalFile(worktreePath);
-  let journal: SwapJournal;
+  let text: string;
   try {
-    journal = JSON.parse(await readFile(file, 'utf8')) as SwapJournal;
+    text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
   }
+  const journal = parseJournal(text);
+  const head = await git(worktreePath, ['rev-parse', 'HEAD']);
+  if (journal === undefined || head.exitCode !== 0 || head.stdout.trim() !== journal.head) {
+    await rm(file, { force: true });
+    return false;
+  }
   await putBack(journal, file);
   return true;
+}
+
+function parseJournal(text: string): SwapJournal | undefined {
+  try {
+    const parsed = JSON.parse(text) as Partial<SwapJournal>;
+    const { worktreePath, tree, paths, head } = parsed;
+    if (typeof worktreePath !== 'string' || typeof tree !== 'string' || typeof head !== 'string') return undefined;
+    if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string')) return undefined;
+    return { worktreePath, tree, paths, head };
+  } catch {
+    return undefined;
+  }
 }
 
 async function putBack(journal: SwapJournal, file: string): Promise<void> {

@@ -37,6 +37,21 @@ function counting(): { runner: CommandRunner; calls: string[] } {
   return { calls, runner: { run: (r) => (calls.push(r.command), inner.run(r)) } };
 }
 
+/** A process that swaps src/value.js to the base and dies with it there. */
+async function killedMidSwap(repo: TempGitRepo, tree: string): Promise<void> {
+  const script = `
+    import { withFilesAtBase } from './src/activities/conditions/baseline/code-at-base.ts';
+    await withFilesAtBase({ worktreePath: process.argv[1], base: 'main', tree: process.argv[2], paths: ['src/value.js'] },
+      () => process.kill(process.pid, 'SIGKILL'));`;
+  await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', script, repo.dir, tree],
+    {
+      env: process.env,
+    },
+  ).catch((error: { signal?: string }) => assert.equal(error.signal, 'SIGKILL'));
+}
+
 const judge = (repo: TempGitRepo, runner: CommandRunner = createSpawnerCommandRunner()) =>
   runValidators(
     { commands: runner },
@@ -98,23 +113,19 @@ test('a worker killed while the code is at the base: the next validation puts th
   await repo.write({ 'src/value.js': 'export const value = 2;\n' });
   await repo.git('commit', '-qam', 'fix the value');
   const tree = (await repo.git('write-tree')).trim();
-  // A process that swaps the code to the base and dies with it there.
-  const script = `
-    import { withFilesAtBase } from './src/activities/conditions/baseline/code-at-base.ts';
-    await withFilesAtBase({ worktreePath: process.argv[1], base: 'main', tree: process.argv[2], paths: ['src/value.js'] },
-      () => process.kill(process.pid, 'SIGKILL'));`;
-  await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', '--input-type=module', '-e', script, repo.dir, tree],
-    {
-      env: process.env,
-    },
-  ).catch((error: { signal?: string }) => assert.equal(error.signal, 'SIGKILL'));
+  await killedMidSwap(repo, tree);
   assert.equal(await readFile(`${repo.dir}/src/value.js`, 'utf8'), WRONG_VALUE, 'left at the base by the dead process');
   const after = await judge(repo);
   assert.equal(after.passed, true, after.results[0]?.summary);
   assert.equal(await readFile(`${repo.dir}/src/value.js`, 'utf8'), 'export const value = 2;\n');
   assert.equal(await repo.git('status', '--porcelain'), '');
+  // A journal from a worktree since made again (HEAD elsewhere) is dropped, not applied.
+  await killedMidSwap(repo, (await repo.git('write-tree')).trim());
+  await repo.git('checkout', '-q', '--', 'src/value.js');
+  await repo.write({ 'src/value.js': 'export const value = 2; // a new run\n' });
+  await repo.git('commit', '-qam', 'a new run');
+  assert.equal((await judge(repo)).passed, true);
+  assert.equal(await readFile(`${repo.dir}/src/value.js`, 'utf8'), 'export const value = 2; // a new run\n');
 });
 
 test('files given a content of their own (Rust: the base code with the branch tests) are written with it, then put back', async () => {
