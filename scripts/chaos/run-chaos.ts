@@ -49,7 +49,8 @@ export const SHORT_CHAOS: Omit<ChaosOptions, 'seed'> = {
   serverRestarts: 1,
   faultTimes: 1,
   workers: 2,
-  timeoutMs: 170_000,
+  // Each closure of the demo session runs its tests twice (the second on the base's code: tests-alone.ts).
+  timeoutMs: 230_000,
 };
 export const FULL_CHAOS: Omit<ChaosOptions, 'seed'> = {
   runs: 6,

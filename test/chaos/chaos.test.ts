@@ -10,7 +10,7 @@ import { runChaos, SHORT_CHAOS } from '../../scripts/chaos/run-chaos.js';
 
 test(
   'chaos: worker kills, a dev-server restart and model faults lose nothing and duplicate nothing',
-  { timeout: 200_000 },
+  { timeout: 260_000 },
   async (t) => {
     const seed = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
     const report = await runChaos({ ...SHORT_CHAOS, seed, log: (line) => t.diagnostic(line) });
