@@ -47,7 +47,7 @@ export interface PrepareEnvironmentInput {
   readonly setup?: readonly string[];
   /**
    * The run's base commit: when given, setup refuses a worktree that is not clean at it
-   * (setup runs repository code unsandboxed: only committed code, never the agent's).
+   * (setup runs repository code with the network: only committed code, never the agent's).
    */
   readonly baseCommit?: string;
   /** Per-command timeout (default 15 min). */

@@ -7,9 +7,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { cacheLayout } from '../../src/activities/environment/cache-layout.js';
 import { DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { waitFor } from '../helpers/worker-process.js';
@@ -21,12 +21,15 @@ test(
   'SIGKILL in the environment phase: a new worker prepares it again and the run succeeds',
   { timeout: 300_000 },
   async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'environment-crash-'));
-    const starts = join(dir, 'starts');
-    // Each command notes its start outside the worktree; the second takes long enough for the kill to land.
+    // Each command notes its start outside the worktree, in a shared package cache (setup runs
+    // in the sandbox: that is what it may write besides the worktree); the second takes long
+    // enough for the kill to land.
+    const name = `environment-crash-starts-${process.pid}-${Date.now()}`;
+    const log = `"$npm_config_cache/${name}"`;
     const run = await restartableRun('environment-crash', join(DEMO_DIR, 'session.json'), {
-      setup: [`echo one >> ${starts}`, `echo two >> ${starts} && sleep 10`],
+      setup: [`echo one >> ${log}`, `echo two >> ${log} && sleep 10`],
     });
+    const starts = join(cacheLayout(run.repoPath).npm, name);
     const { handle, model } = run;
     try {
       await waitFor(
@@ -47,6 +50,7 @@ test(
       }
     } finally {
       await run.close();
+      await rm(starts, { force: true });
     }
   },
 );

@@ -1,9 +1,10 @@
 /**
  * Setup runs the repository's own code (install scripts, setup.py, build.rs) with the
- * network and outside the sandbox, which is safe only for code the user committed, as
- * a user's own `npm ci` is. When the caller names the base commit, the worktree must
- * still be exactly there (HEAD at it, no tracked file changed): a setup asked for after
- * the agent has written code is refused instead of running that code unsandboxed.
+ * network and the shared package caches writable (in the sandbox), which is meant for the
+ * code at the base, as a user's own `npm ci` is. When the caller names the base commit,
+ * the worktree must still be exactly there (HEAD at it, no tracked file changed): a setup
+ * asked for after the agent has written code is refused instead of running that code
+ * with the network and the caches.
  */
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';

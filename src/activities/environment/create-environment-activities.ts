@@ -6,10 +6,11 @@
  */
 import type { EnvironmentReport, PrepareEnvironmentInput } from '../../contracts/environment.js';
 import { prepareEnvironment } from './prepare-environment.js';
-import { createExecaSetupRunner, type SetupProcessRunner } from './setup-process.js';
+import type { SetupProcessRunner } from './setup-process.js';
+import { createContainedSetupRunner } from './sandboxed-setup-runner.js';
 
 export interface EnvironmentActivityDeps {
-  /** Runs setup commands (default: execa, own process group, capped and redacted output). */
+  /** Runs setup commands (default: in the sandbox with the network; capped and redacted output). */
   readonly runner?: SetupProcessRunner;
   /** The worker's environment (default process.env). */
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -27,7 +28,7 @@ export interface EnvironmentActivities {
 }
 
 export function createEnvironmentActivities(deps: EnvironmentActivityDeps = {}): EnvironmentActivities {
-  const runner = deps.runner ?? createExecaSetupRunner();
+  const runner = deps.runner ?? createContainedSetupRunner();
   return {
     prepareEnvironment: async (input) => {
       const signal = deps.signal?.();

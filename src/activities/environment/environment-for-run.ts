@@ -1,7 +1,8 @@
 /**
  * The environment of a run's worktree, as the workflow's environment phase asks for it.
- * Setup runs the repository's code with the network and outside the sandbox, so it only
- * ever runs on the committed base, before the agent has worked in the worktree:
+ * Setup runs the repository's code with the network and writes the shared package caches
+ * (in the sandbox: sandboxed-setup-runner), so it only ever runs on the committed base,
+ * before the agent has worked in the worktree:
  *
  * - a worktree prepared once keeps that environment: a revived run, a continued one, a
  *   new run of the same issue reusing the worktree. At its base or not, it may hold files
@@ -56,7 +57,7 @@ function reused(existing: EnvironmentReport): EnvironmentReport {
     steps: existing.steps.map((step) => ({ ...step, status: 'skipped', durationMs: 0 })),
     warnings: [
       ...existing.warnings,
-      'the environment prepared when the run began is reused: setup runs on the host only before the agent works in the worktree',
+      'the environment prepared when the run began is reused: setup runs only before the agent works in the worktree',
     ],
     durationMs: 0,
   };

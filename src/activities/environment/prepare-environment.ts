@@ -1,8 +1,8 @@
 /**
  * The environment phase of a run, before the first model call: plan (commands.setup,
- * else detection), fetch missing package managers, run each step in the worktree with the
- * network and a scrubbed environment (setup-env), outside the agent's sandbox (an
- * agent-written setup's inside it), then persist what later commands need
+ * else detection), fetch missing package managers, run each step in the worktree in the
+ * agent's sandbox with the network, a scrubbed environment (setup-env) and the shared
+ * package caches writable (sandboxed-setup-runner), then persist what later commands need
  * (environment-file). Idempotent: a retry skips steps whose stamp and output are there.
  */
 import { mkdir } from 'node:fs/promises';
@@ -17,7 +17,7 @@ import { setupCommandsOf } from '../../contracts/repo-config.js';
 import { readRepoConfig } from '../../definition/repo-config/read-repo-config.js';
 import { ensureAgentHome } from '../workspace/sandbox-state.js';
 import { assertAtBaseCommit, setupLeftovers } from './base-commit-guard.js';
-import { cacheLayout, worktreeLayout } from './cache-layout.js';
+import { cacheLayout, worktreeLayout, type CacheLayout, type WorktreeLayout } from './cache-layout.js';
 import { planConfigured, planDetected, type EnvironmentPlan } from './detect-setup.js';
 import { asAgentWritten } from './agent-written-plan.js';
 import { pythonBasePrefix } from './python-base.js';
@@ -27,7 +27,7 @@ import { ensureTool } from './package-manager-tool.js';
 import type { PlannedStep } from './planned-step.js';
 import { sandboxEnvironment } from './sandbox-environment.js';
 import { lastLines, setupFailure } from './setup-failure.js';
-import { setupEnv } from './setup-env.js';
+import { setupEnv, setupTmpDir } from './setup-env.js';
 import { setupHost } from './setup-host.js';
 import type { SetupProcessRunner } from './setup-process.js';
 import { createSandboxedSetupRunner } from './sandboxed-setup-runner.js';
@@ -124,23 +124,40 @@ async function plan(
     dir: input.worktreePath,
     caches,
     worktree: worktreeLayout(input.worktreePath, env),
-    python: setupHost({ env, probe, probeEnv, cwd: input.worktreePath }),
+    python: await setupHost({ env, probe, probeEnv, cwd: input.worktreePath }),
   });
 }
 
+/**
+ * The runner with the directories setup writes besides the worktree: each shared package
+ * cache (never the shared stamps or node_modules snapshots, which the host writes) and the
+ * worktree's own (venv, setup HOME, GOCACHE), made first so the sandbox can show them.
+ */
+async function writingSetupDirs(
+  runner: SetupProcessRunner,
+  caches: CacheLayout,
+  worktree: WorktreeLayout,
+): Promise<SetupProcessRunner> {
+  const { root: _root, stamps: _stamps, ...packageCaches } = caches;
+  const writableDirs = [...Object.values(packageCaches), worktree.dir];
+  for (const dir of writableDirs) await mkdir(dir, { recursive: true, mode: 0o700 });
+  return { run: (request) => runner.run({ ...request, writableDirs }) };
+}
+
 export async function prepareEnvironment(
-  deps: PrepareEnvironmentDeps,
+  given: PrepareEnvironmentDeps,
   input: PrepareEnvironmentInput,
 ): Promise<EnvironmentReport> {
   const started = Date.now();
-  const source = deps.env ?? process.env;
+  const source = given.env ?? process.env;
   const timeoutMs = input.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   const caches = cacheLayout(input.repoPath, source);
   const worktree = worktreeLayout(input.worktreePath, source);
   if (input.baseCommit !== undefined) await assertAtBaseCommit(input.worktreePath, input.baseCommit);
   await ensureAgentHome(input.worktreePath);
-  for (const dir of [caches.root, caches.stamps, worktree.setupHome, worktree.stamps])
+  for (const dir of [caches.root, caches.stamps, worktree.setupHome, setupTmpDir(worktree), worktree.stamps])
     await mkdir(dir, { recursive: true, mode: 0o700 });
+  const deps = { ...given, runner: await writingSetupDirs(given.runner, caches, worktree) };
   const toolEnv = setupEnv({ source, caches, worktree, pathPrepend: [] });
   const thePlan = await plan(input, caches, source, deps.runner, toolEnv);
   for (const line of thePlan.detected) deps.log?.(`[environment] ${line}`);

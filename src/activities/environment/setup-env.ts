@@ -3,8 +3,8 @@
  * proxies and toolchain roots) minus every credential and service address, with a
  * private HOME instead of the worker's (no ~/.npmrc token, ~/.git-credentials or gh
  * config), and the shared caches each ecosystem module names, so installs are reused across runs.
- * Setup is networked and unsandboxed, but it runs the repository's own code at the
- * base commit (like a user's `npm ci`), never code the agent wrote, and sees no secret.
+ * Setup is networked, runs in the sandbox (sandboxed-setup-runner) and the repository's
+ * own code at the base commit (like a user's `npm ci`), and sees no secret.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -20,10 +20,16 @@ const REGISTRY_POINTERS = new Set(ECOSYSTEMS.flatMap((ecosystem) => ecosystem.re
 const USERINFO = /:\/\/[^/\s]*@/;
 
 /** The worker's per-user state, replaced or dropped; npm's own `npm_*` of a parent `npm run`. */
-const DROPPED = /^(HOME|USERPROFILE|XDG_[A-Z_]+|npm_.*|NODE_TEST_CONTEXT|NODE_CHANNEL_FD|NODE_UNIQUE_ID|VIRTUAL_ENV)$/;
+const DROPPED =
+  /^(HOME|TMPDIR|USERPROFILE|XDG_[A-Z_]+|npm_.*|NODE_TEST_CONTEXT|NODE_CHANNEL_FD|NODE_UNIQUE_ID|VIRTUAL_ENV)$/;
 
 /** Toolchain roots that default to $HOME: kept pointing at the worker's installs. */
 const HOME_TOOLCHAINS = ECOSYSTEMS.flatMap((ecosystem) => ecosystem.homeToolchains ?? []);
+
+/** The setup commands' TMPDIR, under the worktree's setup HOME (made before setup runs). */
+export function setupTmpDir(worktree: WorktreeLayout): string {
+  return path.join(worktree.setupHome, 'tmp');
+}
 
 export function isCredentialFree(name: string, value: string): boolean {
   if (REGISTRY_POINTERS.has(name)) return !USERINFO.test(value);
@@ -54,6 +60,8 @@ export function setupEnv(options: {
     ...env,
     PATH: [...options.pathPrepend, pathVar].join(':'),
     HOME: worktree.setupHome,
+    // On disk: the sandbox's own /tmp is a small tmpfs, and builds (go, pip, cargo) fill it.
+    TMPDIR: setupTmpDir(worktree),
     XDG_CACHE_HOME: path.join(worktree.setupHome, '.cache'),
     XDG_CONFIG_HOME: path.join(worktree.setupHome, '.config'),
     CI: 'true',

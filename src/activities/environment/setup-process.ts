@@ -1,7 +1,8 @@
 /**
  * The SetupProcessRunner port: run one setup command line (bash) in a directory with
- * an explicit, whole environment, outside the agent's sandbox (setup needs the
- * network), in its own process group so a timeout ends npm's or pip's children too.
+ * an explicit, whole environment, started as `launch` says (on the host by default; the
+ * environment phase's runners start it in the sandbox: sandboxed-setup-runner), in its
+ * own process group so a timeout ends npm's or pip's children too.
  * Output is captured capped (head and tail) and redacted. Tests may pass a fake.
  */
 import { execa } from 'execa';
@@ -15,6 +16,8 @@ export interface SetupProcessRequest {
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** Directories a contained command may write besides `cwd` (the host runner ignores it). */
+  readonly writableDirs?: readonly string[];
 }
 
 export interface SetupProcessResult {

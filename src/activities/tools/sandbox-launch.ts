@@ -45,6 +45,13 @@ export interface SandboxRequest {
    * agent-written setup only, which fetch what the tests need (agent-setup.md).
    */
   readonly network?: boolean;
+  /**
+   * The environment phase's setup (contained-setup-runner): exactly this environment
+   * (already without credentials) instead of the agent's, no prepared environment, and
+   * these directories writable besides the worktree (the shared package caches, the
+   * worktree's venv and setup HOME). Never for a command a model chose.
+   */
+  readonly setup?: { readonly env: Readonly<Record<string, string>>; readonly writable: readonly string[] };
   readonly warn?: (message: string) => void;
 }
 
@@ -133,8 +140,9 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
   const isolation: Isolation = namespacesDisabled() ? { ...detected, mode: IsolationMode.None } : detected;
   if (isolation !== detected) request.warn?.(`[tools] WARNING: namespaces turned off by ${SANDBOX_ISOLATION_ENV}`);
   const home = await ensureAgentHome(request.dir);
-  const env = buildSandboxEnv(home, process.env, request.extraEnv);
-  const prepared = readEnvironmentReport(request.dir)?.sandbox;
+  const env = request.setup ? { ...request.setup.env } : buildSandboxEnv(home, process.env, request.extraEnv);
+  // Setup makes the prepared environment; it never runs in an earlier one.
+  const prepared = request.setup ? undefined : readEnvironmentReport(request.dir)?.sandbox;
   const launcherPath = absolutePathEntries(env['PATH']) ?? '';
   if (prepared) applyEnvironment(env, prepared, request.extraEnv ?? {});
   // rustup, cargo and go find their installs and modules through these, defaulting to the
@@ -168,6 +176,7 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
     writable: [
       ...(request.readOnly ? [home] : [...work, home]),
       ...(request.harnessWritable ?? []).filter((d) => existsSync(d)),
+      ...(request.setup?.writable ?? []).filter((d) => existsSync(d)),
       ...(prepared?.writableDirs ?? []).filter((d) => existsSync(d)),
     ],
     ...(shared?.overlays === undefined

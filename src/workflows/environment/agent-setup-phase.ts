@@ -2,8 +2,8 @@
  * The agent-written setup, in the workflow (docs/environments/agent-setup.md): where the
  * preflight found that the detected test command cannot run, up to AGENT_SETUP_ATTEMPTS
  * times the harness's `environment.setup` step proposes setup and test commands (or the
- * cache of an earlier run does), prepareEnvironment runs the setup exactly as it runs a
- * configured `commands.setup` (network, no secret, outside the agent's sandbox), and the
+ * cache of an earlier run does), prepareEnvironment runs the setup as it runs a configured
+ * `commands.setup` (network, no secret, in the sandbox; no shared cache writable), and the
  * preflight runs the test command offline in the sandbox. The first proposal whose tests
  * ran is kept (cached, reported with a `.agent/config.json` snippet) and its test command
  * becomes the `tests` validator's for the rest of the run; none: ENVIRONMENT_FAILED naming

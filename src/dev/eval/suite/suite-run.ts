@@ -8,7 +8,7 @@
  */
 import type { EnvironmentReport } from '../../../contracts/environment.js';
 import { prepareEnvironment } from '../../../activities/environment/prepare-environment.js';
-import { createExecaSetupRunner } from '../../../activities/environment/setup-process.js';
+import { createContainedSetupRunner } from '../../../activities/environment/sandboxed-setup-runner.js';
 import { scrubbedEnv } from '../../../activities/process/scrubbed-env.js';
 import { createSpawnerCommandRunner } from '../../../activities/process/spawner-command-runner.js';
 import { runCollectingReports } from '../../../activities/conditions/test-reports/report-files.js';
@@ -42,7 +42,7 @@ export async function prepareSuite(options: {
 }): Promise<EnvironmentReport> {
   return prepareEnvironment(
     {
-      runner: createExecaSetupRunner(),
+      runner: createContainedSetupRunner(),
       env: scrubbedEnv(process.env),
       ...(options.log === undefined ? {} : { log: options.log }),
     },
