@@ -20,7 +20,7 @@ import {
   type SandboxView,
 } from './ecosystem.js';
 import { Remedy } from './could-not-run-sign.js';
-import { detectNode, NODE_LOCKFILES } from './node-setup.js';
+import { detectNode, NODE_LOCKFILES, YARN_IGNORE_PATH } from './node-setup.js';
 import { JEST, VITEST } from './test-runners/jest-vitest.js';
 import { MOCHA } from './test-runners/mocha.js';
 import { NODE_TEST } from './test-runners/node-test.js';
@@ -76,9 +76,16 @@ async function nodeCommands(dir: string): Promise<DetectedCommands | undefined> 
   return { commands, reasons };
 }
 
-/** yarn in the sandbox (classic or berry): berry's global cache read-only, offline mode. */
-const yarnView = (caches: CacheLayout): SandboxView => ({
-  env: { YARN_GLOBAL_FOLDER: caches.yarnBerry, YARN_ENABLE_OFFLINE_MODE: '1' },
+/**
+ * yarn in the sandbox (classic or berry): berry's global cache read-only, offline mode;
+ * a `yarnPath` the checkout lacks ignored, as setup ignored it.
+ */
+const yarnView = (caches: CacheLayout, ignoreYarnPath: boolean): SandboxView => ({
+  env: {
+    YARN_GLOBAL_FOLDER: caches.yarnBerry,
+    YARN_ENABLE_OFFLINE_MODE: '1',
+    ...(ignoreYarnPath ? { [YARN_IGNORE_PATH]: '1' } : {}),
+  },
   readOnlyDirs: [caches.yarnBerry],
 });
 
@@ -90,7 +97,7 @@ async function nodeSetup(dir: string, caches: CacheLayout): Promise<EcosystemSet
     ecosystem: plan.step?.ecosystem ?? Ecosystem.Npm,
     steps: plan.step === undefined ? [] : [plan.step],
     ...(plan.tool === undefined ? {} : { packageManager: plan.tool }),
-    ...(plan.step?.ecosystem === Ecosystem.Yarn ? { sandbox: yarnView(caches) } : {}),
+    ...(plan.step?.ecosystem === Ecosystem.Yarn ? { sandbox: yarnView(caches, plan.ignoreYarnPath === true) } : {}),
   };
 }
 

@@ -4,7 +4,9 @@
  * (`pnpm@9.15.0+sha512…`), and the frozen install that puts `node_modules` in the
  * worktree itself (not the user's checkout's, which node would find by walking up).
  */
+import { access } from 'node:fs/promises';
 import path from 'node:path';
+import { parse } from 'yaml';
 import { Ecosystem } from '../../contracts/environment.js';
 import type { CacheLayout } from '../../contracts/environment-dirs.js';
 import { q, readRepoFile as read, type EcosystemStep, type ToolRequest } from './ecosystem.js';
@@ -31,6 +33,34 @@ export interface NodePlan {
   /** Absent when there is nothing to install (npm, no dependencies, no install scripts). */
   readonly step?: EcosystemStep;
   readonly tool?: ToolRequest;
+  /** `.yarnrc.yml` names a `yarnPath` the checkout lacks (gitignored): yarn must ignore it. */
+  readonly ignoreYarnPath?: boolean;
+}
+
+/** Yarn's own switch: the `yarnPath` setting is ignored and the yarn on PATH runs. */
+export const YARN_IGNORE_PATH = 'YARN_IGNORE_PATH';
+
+/**
+ * The `yarnPath` of `.yarnrc.yml` when the file it names is absent: a release kept out of
+ * git (`.yarn/releases` ignored) makes every yarn command fail with "The yarnPath setting
+ * points to a file that doesn't exist" in a fresh clone, though the fetched yarn of the
+ * same major would do.
+ */
+async function missingYarnPath(dir: string): Promise<string | undefined> {
+  const rc = await read(dir, '.yarnrc.yml');
+  if (rc === undefined) return undefined;
+  let yarnPath: unknown;
+  try {
+    yarnPath = (parse(rc) as { yarnPath?: unknown } | null)?.yarnPath;
+  } catch {
+    return undefined; // yarn reports its own configuration error
+  }
+  if (typeof yarnPath !== 'string' || yarnPath === '') return undefined;
+  const present = await access(path.resolve(dir, yarnPath)).then(
+    () => true,
+    () => false,
+  );
+  return present ? undefined : yarnPath;
 }
 
 /** What makes `npm install` do anything for the root package: dependencies, workspaces, or its own install scripts. */
@@ -137,15 +167,18 @@ export async function detectNode(dir: string, caches: CacheLayout): Promise<Node
       const berry =
         (asked !== undefined && !asked.startsWith('1.')) || /^__metadata:/m.test((await read(dir, 'yarn.lock')) ?? '');
       const tool = toolFor('yarn', asked, berry);
+      const missing = berry ? await missingYarnPath(dir) : undefined;
+      const ignorePath = missing === undefined ? '' : `${YARN_IGNORE_PATH}=1 `;
       const command = berry
-        ? `yarn install ${lock ? '--immutable' : '--no-immutable'}` // berry is immutable by default under CI
+        ? `${ignorePath}yarn install ${lock ? '--immutable' : '--no-immutable'}` // berry is immutable by default under CI
         : `yarn install${lock ? ' --frozen-lockfile' : ''} --prefer-offline --non-interactive`;
-      const reason = `yarn ${tool.version} (${berry ? 'berry' : 'classic'}): ${command} (${why})`;
+      const absent = missing === undefined ? '' : `; .yarnrc.yml yarnPath ${missing} is not in the repository: ignored`;
+      const reason = `yarn ${tool.version} (${berry ? 'berry' : 'classic'}): ${command} (${why}${absent})`;
       const cache = berry ? `yarn global cache ${caches.yarnBerry}` : `yarn cache ${caches.yarnClassic}`;
       // Berry's Plug'n'Play makes no node_modules; both linkers write the install state.
       const produces = berry ? path.join(dir, '.yarn', 'install-state.gz') : base.produces;
       const step = { ...base, produces, ecosystem: Ecosystem.Yarn, command, reason, caches: [cache] };
-      return { detected: reason, step, tool };
+      return { detected: reason, step, tool, ...(missing === undefined ? {} : { ignoreYarnPath: true }) };
     }
     case 'bun': {
       const tool = toolFor('bun', asked, false);

@@ -3,9 +3,12 @@
  * `@yarnpkg/cli-dist` of packageManager fetched from the npm registry, the lockfile made
  * by a first install (berry refuses to create one under CI unless told), then
  * `yarn install --immutable` into the shared global cache, which the sandbox shows
- * read-only and PnP reads the packages from, offline; a retried prepare skips it.
+ * read-only and PnP reads the packages from, offline; a retried prepare skips it. A
+ * `.yarnrc.yml` `yarnPath` to a release git ignores is ignored (YARN_IGNORE_PATH).
  */
 import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { test } from 'node:test';
 import { assertPassesInSandbox, nodeTestProject, useEnvironmentProject } from './environment-fixtures.js';
 
@@ -32,4 +35,19 @@ test('yarn berry fetched once; immutable install into the global cache; yarn tes
   console.log(
     `yarn berry setup: cold ${unlocked.durationMs} ms, frozen ${frozen.durationMs} ms, warm ${warm.durationMs} ms`,
   );
+});
+
+test('a yarnPath the checkout lacks (.yarn/releases ignored) is ignored by setup and in the sandbox', async () => {
+  const { repo } = env.project;
+  await writeFile(path.join(repo.dir, '.yarnrc.yml'), 'yarnPath: .yarn/releases/yarn-4.5.3.cjs\n');
+  await repo.git('add', '.yarnrc.yml');
+  await repo.git('commit', '--quiet', '-m', 'yarnPath to a release kept out of git');
+  const dir = await env.project.worktree();
+  const report = await env.prepare(dir);
+  assert.match(
+    report.detected.join('\n'),
+    /yarnPath \.yarn\/releases\/yarn-4\.5\.3\.cjs is not in the repository: ignored/,
+  );
+  assert.equal(report.steps.at(-1)?.status, 'ran', JSON.stringify(report.steps));
+  await assertPassesInSandbox(dir, 'yarn --version && yarn test', /^4\.5\.3$/m, /# pass 1/);
 });
