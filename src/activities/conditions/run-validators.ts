@@ -116,7 +116,7 @@ async function runCondition(options: {
       return {
         result: await runTestIntegrityValidator({
           ...on,
-          ...(options.issueText === undefined ? {} : { issueText: options.issueText }),
+          ...(options.issueLabels === undefined ? {} : { issueLabels: options.issueLabels }),
         }),
       };
     case 'branch-changed':

@@ -1,43 +1,29 @@
 /**
- * When the issue itself asks for the change, a finding is not weakening: "delete the
- * obsolete tests in legacy.test.ts", "skip test_network on CI", "update the snapshot".
- * PURE, and deliberately simple so a user can predict it:
+ * When the issue is about the tests themselves, a finding is not weakening: "the expected
+ * value in sum.test.ts is wrong", "delete the obsolete tests", "skip test_network on CI".
+ * Such an issue carries the label `agent:tests-only` (TESTS_ONLY_LABEL), set by whoever
+ * triages it; then every finding is waived, and listed as waived for the reviewer.
  *
- *   a finding is waived when the issue text names its file (the path, or the file's
- *   base name) AND uses a verb asking for that kind of change.
- *
- * A finding in a file the issue does not name is never waived. The issue text is
- * untrusted, but this only relaxes a check the issue's author could relax anyway.
+ * Not the issue's words. The waiver was "the issue text names the finding's file and uses
+ * a verb asking for that kind of change", and a bug report names the failing test's file
+ * as often as not ("test/sum.test.ts fails: please fix and update the test"): naming the
+ * file let the agent weaken exactly the test the bug report points at. The same rule as
+ * fixed-in-tests-only's (baseline/fixed-in-tests-only.ts), so one label waives both.
+ * PURE.
  */
-import { FindingKind, type IntegrityFinding } from './detect-test-weakening.js';
+import { TESTS_ONLY_LABEL } from '../../../contracts/tests-not-run.js';
+import type { IntegrityFinding } from './detect-test-weakening.js';
 
-const VERBS: Readonly<Record<FindingKind, RegExp>> = {
-  [FindingKind.TestDeleted]: /\b(remove|delete|drop|retire)\w*/i,
-  [FindingKind.TestSkipped]: /\b(skip|disable|ignore|quarantine|mark\w*)\w*/i,
-  [FindingKind.AssertionRemoved]: /\b(remove|delete|drop|relax|loosen|change|rewrite|update)\w*/i,
-  [FindingKind.SnapshotLoosened]: /\b(update|regenerate|refresh|remove|delete)\w*/i,
-  [FindingKind.ConfigEdited]: /\b(change|edit|update|modify|add|remove|fix|configure)\w*/i,
-  [FindingKind.CoverageLowered]: /\b(lower|reduce|decrease|relax|remove)\w*/i,
-};
-
-/** Whether the issue text names the file: its path or its base name, in any case. */
-export function issueNamesFile(issueText: string, file: string): boolean {
-  const text = issueText.toLowerCase();
-  const path = file.toLowerCase();
-  const base = path.split('/').pop() ?? path;
-  return text.includes(path) || text.includes(base);
-}
-
-export function issueAsksFor(issueText: string, finding: IntegrityFinding): boolean {
-  return issueNamesFile(issueText, finding.file) && VERBS[finding.kind].test(issueText);
+/** Whether the issue's labels say it is about the tests themselves. */
+export function testsOnlyIssue(issueLabels: readonly string[] | undefined): boolean {
+  return issueLabels?.includes(TESTS_ONLY_LABEL) ?? false;
 }
 
 export function splitWaived(
   findings: readonly IntegrityFinding[],
-  issueText: string | undefined,
+  issueLabels: readonly string[] | undefined,
 ): { readonly blocking: IntegrityFinding[]; readonly waived: IntegrityFinding[] } {
-  const blocking: IntegrityFinding[] = [];
-  const waived: IntegrityFinding[] = [];
-  for (const f of findings) (issueText !== undefined && issueAsksFor(issueText, f) ? waived : blocking).push(f);
-  return { blocking, waived };
+  return testsOnlyIssue(issueLabels)
+    ? { blocking: [], waived: [...findings] }
+    : { blocking: [...findings], waived: [] };
 }

@@ -2,8 +2,8 @@
  * The built-in `test-integrity` validator: no command of its own; it reads the run's
  * diff against the commit the issue branch was cut from (working tree included, so
  * uncommitted edits count too) with the harness git runner and reports the places
- * where tests were weakened (detect-test-weakening), minus those the issue asks for
- * (issue-waiver).
+ * where tests were weakened (detect-test-weakening), all waived when the issue carries
+ * the label agent:tests-only (issue-waiver).
  *
  * The base is the merge-base of HEAD and the branch recorded at worktree creation
  * (`branch.<branch>.agentBase`); a condition param `base` (a commit or branch) takes
@@ -12,6 +12,7 @@
 import type { ConditionResult } from '../../../contracts/activities.js';
 import type { JsonValue } from '../../../contracts/json.js';
 import { git } from '../../workspace/git/git.js';
+import { TESTS_ONLY_LABEL } from '../../../contracts/tests-not-run.js';
 import { baseCommit } from '../base-commit.js';
 import { detectTestWeakening, type IntegrityFinding } from './detect-test-weakening.js';
 import { splitWaived } from './issue-waiver.js';
@@ -40,7 +41,8 @@ export async function runTestIntegrityValidator(options: {
   readonly worktreePath: string;
   readonly params: Readonly<Record<string, JsonValue>>;
   readonly failurePattern?: string;
-  readonly issueText?: string;
+  /** The issue's labels: TESTS_ONLY_LABEL waives the findings (issue-waiver.ts). */
+  readonly issueLabels?: readonly string[];
 }): Promise<ConditionResult> {
   const { validator, worktreePath, params } = options;
   const base = await baseCommit(worktreePath, typeof params['base'] === 'string' ? params['base'] : undefined);
@@ -63,10 +65,11 @@ export async function runTestIntegrityValidator(options: {
       unrecoverable: true,
     };
   }
-  const { blocking, waived } = splitWaived(detectTestWeakening(parseUnifiedDiff(diff.stdout)), options.issueText);
+  const { blocking, waived } = splitWaived(detectTestWeakening(parseUnifiedDiff(diff.stdout)), options.issueLabels);
   const waivedParam = { waived: waived.map(toJson) };
   if (blocking.length === 0) {
-    const note = waived.length > 0 ? ` (${waived.length} change(s) the issue asks for were allowed)` : '';
+    const note =
+      waived.length > 0 ? ` (${waived.length} change(s) allowed: the issue carries the label ${TESTS_ONLY_LABEL})` : '';
     return {
       validator,
       passed: true,

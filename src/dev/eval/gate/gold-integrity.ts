@@ -1,8 +1,8 @@
 /**
  * Whether a task's gold change (code and test patch, as the oracle delivers it) passes
  * the test-integrity guard by itself: the guard's own validator, run in a scratch
- * worktree at the base with the change applied, against the task's issue text (so a
- * change the issue asks for is waived as in a run). A commit that removes assertions
+ * worktree at the base with the change applied. A task has no issue labels, so nothing is
+ * waived (a run waives only for the label agent:tests-only). A commit that removes assertions
  * ("fixed up the tests") or edits test configuration (a `test:debug` script) is refused
  * by design; its oracle would measure that rule, not the gate's accuracy, so the task is
  * reported apart as invalid, with the finding.
@@ -29,7 +29,6 @@ export async function goldIntegrityFinding(repoPath: string, task: SweTask): Pro
       validator: TEST_INTEGRITY_VALIDATOR,
       worktreePath: tree,
       params: { base: task.baseCommit },
-      issueText: task.problemStatement,
     });
     return result.passed ? undefined : result.summary;
   } finally {

@@ -48,19 +48,28 @@ test('a skipped test fails the check with file, line and finding; the default re
   assert.match(prompt.text, /`test\/sum\.test\.ts` line 3: skips a test/);
 });
 
-test('the issue asking for the skip by file name lets it pass and says so', async () => {
+test('a bug report naming the test file and asking for the skip is no waiver; the label agent:tests-only is', async () => {
   const repo = await issueBranch();
-  const report = await runValidators(
+  const validators = { 'test-integrity': { type: 'test-integrity', failurePattern: 'test-weakened' } } as const;
+  const issueText = 'sum.test.ts is flaky on CI: skip it until #12 lands';
+  const named = await runValidators(
     { commands: noCommands },
-    {
-      worktreePath: repo.dir,
-      completionStep: step,
-      validators: { 'test-integrity': { type: 'test-integrity', failurePattern: 'test-weakened' } },
-      issueText: 'sum.test.ts is flaky on CI: skip it until #12 lands',
-    },
+    { worktreePath: repo.dir, completionStep: step, validators, issueText, issueLabels: ['bug'] },
   );
-  assert.equal(report.passed, true);
-  assert.match(report.results[0]?.summary ?? '', /1 change\(s\) the issue asks for were allowed/);
+  assert.equal(named.passed, false, named.results[0]?.summary);
+  assert.equal(named.results[0]?.params['file'], 'test/sum.test.ts');
+  const labelled = await runValidators(
+    { commands: noCommands },
+    { worktreePath: repo.dir, completionStep: step, validators, issueText, issueLabels: ['agent:tests-only'] },
+  );
+  assert.equal(labelled.passed, true, labelled.results[0]?.summary);
+  assert.match(
+    labelled.results[0]?.summary ?? '',
+    /1 change\(s\) allowed: the issue carries the label agent:tests-only/,
+  );
+  assert.deepEqual(labelled.results[0]?.params['waived'], [
+    { kind: 'test-skipped', file: 'test/sum.test.ts', line: 3, finding: "skips a test: `test.skip('adds', () => {`" },
+  ]);
 });
 
 test('no recorded base: nothing compared, passes and says so; a `base` param is used instead', async () => {

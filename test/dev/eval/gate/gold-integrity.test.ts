@@ -2,7 +2,8 @@
  * A task whose gold change the test-integrity guard refuses by itself: negotiator's
  * "fixed up preferred encoding tests" removed assertions, another commit added a
  * `test:debug` script. Such a task is invalid for the gate's accuracy; a plain fix is not,
- * and a change the issue asks for is waived as in a run.
+ * and an issue naming the test file and asking for the change waives nothing (a run waives
+ * only for the label agent:tests-only, and a task has no labels).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,9 +48,9 @@ test('a gold change that removes an assertion or edits test configuration is ref
     await repo.git('commit', '-qam', 'fix(test): fixed up the tests');
     const refused = await goldIntegrityFinding(repo.dir, await taskOf(repo, 'fix(test): fixed up the tests'));
     assert.match(refused ?? '', /weakened test\(s\).*test\/add\.test\.js:\d+ assertion removed/);
-    // The same change, when the issue asks for it by file, is waived as a run would waive it.
+    // The same change, when the issue asks for it by file: the issue's words waive nothing.
     const asked = 'Remove the assertion on add(0, 0) from add.test.js';
-    assert.equal(await goldIntegrityFinding(repo.dir, await taskOf(repo, asked)), undefined);
+    assert.match((await goldIntegrityFinding(repo.dir, await taskOf(repo, asked))) ?? '', /assertion removed/);
   } finally {
     await repo.cleanup();
   }
