@@ -3,14 +3,14 @@
  * .temporal/ (a clone) or the XDG state dir (an installed copy), the Web UI on 8233 and the project's search attributes registered.
  * `start-run` and `demo` reuse a server that answers and start this one otherwise.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { AgentError } from '../../contracts/errors.js';
 import { resolveTemporalCliPath } from './temporal-cli.js';
 import { devServerStateDir } from '../state-paths.js';
+import { printLine } from '../terminal-text.js';
+import { DevServerOutcomeKind, startLocalDevServer, tcpPortHeld, type DevServerPorts } from './dev-server-start.js';
 
 /** Kept in sync with src/workflows/search-attributes.ts (a test checks it). */
 export const SEARCH_ATTRIBUTE_FLAGS: readonly string[] = [
@@ -104,15 +104,19 @@ export async function waitForServer(address: string, timeoutMs: number): Promise
   );
 }
 
-/** Starts the dev server detached (it outlives the command, so the Web UI stays up). */
-export async function startDetachedDevServer(): Promise<{ pid: number; logFile: string }> {
-  mkdirSync(STATE_DIR, { recursive: true });
-  const logFile = join(STATE_DIR, 'dev-server.log');
-  const out = openSync(logFile, 'a');
-  const child = spawn(resolveTemporalCliPath(), devServerArgs(), { detached: true, stdio: ['ignore', out, out] });
-  child.unref();
-  await waitForServer(DEFAULT_ADDRESS, 60_000);
-  return { pid: child.pid ?? -1, logFile };
+/** The real dependencies of starting the local dev server (dev-server-start.ts). */
+export function defaultDevServerPorts(): DevServerPorts {
+  return {
+    address: DEFAULT_ADDRESS,
+    stateDir: STATE_DIR,
+    cliPath: resolveTemporalCliPath,
+    args: () => devServerArgs(),
+    answers: (address) => serverAnswers(address),
+    portHeld: (address) => tcpPortHeld(address),
+    startTimeoutMs: 60_000,
+    settleMs: 1000,
+    say: (line) => printLine(process.stderr, line),
+  };
 }
 
 export interface TemporalTarget {
@@ -128,7 +132,10 @@ export interface TemporalTarget {
  * Reuses the server at TEMPORAL_ADDRESS when set (it must answer), else the local
  * dev server, starting it when nothing answers on the default address.
  */
-export async function ensureTemporal(env: NodeJS.ProcessEnv = process.env): Promise<TemporalTarget> {
+export async function ensureTemporal(
+  env: NodeJS.ProcessEnv = process.env,
+  ports: DevServerPorts = defaultDevServerPorts(),
+): Promise<TemporalTarget> {
   const namespace = env.TEMPORAL_NAMESPACE ?? 'default';
   const explicit = env.TEMPORAL_ADDRESS;
   if (explicit !== undefined && explicit !== '') {
@@ -145,16 +152,22 @@ export async function ensureTemporal(env: NodeJS.ProcessEnv = process.env): Prom
       started: false,
     };
   }
-  const uiUrl = uiUrlFor(DEFAULT_ADDRESS, env);
-  if (await serverAnswers(DEFAULT_ADDRESS)) return { address: DEFAULT_ADDRESS, namespace, uiUrl, started: false };
-  process.stderr.write(
-    `no Temporal server answers on ${DEFAULT_ADDRESS}: starting the local dev server (state in ${STATE_DIR})\n`,
-  );
-  const { pid } = await startDetachedDevServer();
-  process.stderr.write(
-    `local dev server running (pid ${pid}); it keeps running after this command (stop it with kill ${pid})\n`,
-  );
-  return { address: DEFAULT_ADDRESS, namespace, uiUrl, started: true, pid };
+  const address = ports.address;
+  const uiUrl = uiUrlFor(address, env);
+  if (await ports.answers(address)) return { address, namespace, uiUrl, started: false };
+  const outcome = await startLocalDevServer(ports);
+  if (outcome.kind === DevServerOutcomeKind.AlreadyRunning) {
+    ports.say(
+      outcome.childExit === undefined
+        ? `a Temporal server already running on ${address} answers (it was slow to answer); nothing was started`
+        : `a Temporal server already running on ${address} answers; the dev server started beside it ended ` +
+            `(${outcome.childExit}), so nothing was started`,
+    );
+    return { address, namespace, uiUrl, started: false };
+  }
+  const { pid } = outcome;
+  ports.say(`local dev server running (pid ${pid}); it keeps running after this command (stop it with kill ${pid})`);
+  return { address, namespace, uiUrl, started: true, pid };
 }
 
 /**
