@@ -5,16 +5,24 @@
  *   test-deleted        a test file, or a test case in one, removed
  *   test-skipped        a skip/only marker added (.skip, xit, @pytest.mark.skip, t.Skip, #[ignore]…)
  *   assertion-removed   assertion lines removed from a test file and not put back
+ *   error-expectation-removed  an assertion that the code fails (throws, raises, panics)
+ *                       removed or turned into its opposite (`.toThrow()` to `.not.toThrow()`)
  *   snapshot-loosened   a snapshot file deleted or rewritten (`-u`)
  *   config-edited       CI or test-runner configuration changed
  *   coverage-lowered    a coverage threshold lowered or removed
  *
+ * A Rust source file that is no test file is judged by the lines inside its test items
+ * (`#[cfg(test)] mod tests`, `#[test] fn`) as a test file is, when the caller gives their
+ * line ranges (`inSourceTests`); a test function removed there is a deleted test.
+ *
  * Line numbers are the new file's for added lines and the old file's for removed ones
  * (the finding text says "was line N" then).
  */
-import { FileChange, type FileDiff } from './parse-unified-diff.js';
+import { FileChange, type DiffLine, type FileDiff } from './parse-unified-diff.js';
+import { removedRustTests } from './rust-test-fns.js';
 import {
   coverageThreshold,
+  expectsError,
   isAssertion,
   isTestConfigChange,
   testRowName,
@@ -29,6 +37,7 @@ export const FindingKind = {
   TestDeleted: 'test-deleted',
   TestSkipped: 'test-skipped',
   AssertionRemoved: 'assertion-removed',
+  ErrorExpectationRemoved: 'error-expectation-removed',
   SnapshotLoosened: 'snapshot-loosened',
   ConfigEdited: 'config-edited',
   CoverageLowered: 'coverage-lowered',
@@ -43,8 +52,31 @@ export interface IntegrityFinding {
   readonly finding: string;
 }
 
-export function detectTestWeakening(files: readonly FileDiff[]): IntegrityFinding[] {
-  return files.flatMap((f) => [...snapshotFindings(f), ...configFindings(f), ...testFindings(f)]);
+/** 1-based inclusive line ranges of a Rust source file's test items, in the base's text and in the branch's. */
+export interface InSourceTests {
+  readonly old: readonly { readonly from: number; readonly to: number }[];
+  readonly now: readonly { readonly from: number; readonly to: number }[];
+}
+
+export function detectTestWeakening(
+  files: readonly FileDiff[],
+  inSourceTests: ReadonlyMap<string, InSourceTests> = new Map(),
+): IntegrityFinding[] {
+  return files.flatMap((f) => [
+    ...snapshotFindings(f),
+    ...configFindings(f),
+    ...testFindings(f),
+    ...inSourceTestFindings(f, inSourceTests.get(f.path)),
+  ]);
+}
+
+/** The test items' lines of a Rust source file, judged as a test file's changes are. */
+function inSourceTestFindings(f: FileDiff, items: InSourceTests | undefined): IntegrityFinding[] {
+  if (items === undefined || isTestFile(f.path) || !f.path.endsWith('.rs')) return [];
+  const inside = (ranges: InSourceTests['old'], l: DiffLine) => ranges.some((r) => r.from <= l.line && l.line <= r.to);
+  const removed = f.removed.filter((l) => inside(items.old, l));
+  const added = f.added.filter((l) => inside(items.now, l));
+  return testCaseFindings({ ...f, change: FileChange.Modified, removed, added });
 }
 
 function snapshotFindings(f: FileDiff): IntegrityFinding[] {
@@ -131,11 +163,24 @@ function testFindings(f: FileDiff): IntegrityFinding[] {
       });
   }
   if (!isTestFile(f.path)) return findings;
+  return [...findings, ...testCaseFindings(f)];
+}
+
+/** Tests deleted, assertions removed, errors no longer expected: in a test file or a Rust file's test items. */
+function testCaseFindings(f: FileDiff): IntegrityFinding[] {
+  const rust = f.path.endsWith('.rs') ? removedRustTests(f) : [];
+  const findings: IntegrityFinding[] = rust.map((t) => ({
+    kind: FindingKind.TestDeleted,
+    file: f.path,
+    line: t.line,
+    finding: `${t.name === undefined ? 'test attribute' : `test "${t.name}"`} removed (was line ${t.line})`,
+  }));
+  const reported = new Set(rust.map((t) => t.name));
   const declared = (text: string): string | undefined => testDeclaration(text) ?? testRowName(f.path, text);
   const addedNames = new Set(f.added.map((a) => declared(a.text)).filter((n) => n !== undefined));
   for (const r of f.removed) {
     const name = declared(r.text);
-    if (name !== undefined && !addedNames.has(name)) {
+    if (name !== undefined && !addedNames.has(name) && !reported.has(name)) {
       findings.push({
         kind: FindingKind.TestDeleted,
         file: f.path,
@@ -144,7 +189,31 @@ function testFindings(f: FileDiff): IntegrityFinding[] {
       });
     }
   }
-  findings.push(...removedAssertions(f));
+  const errors = droppedErrorExpectations(f);
+  findings.push(...errors, ...removedAssertions(f, new Set(errors.map((e) => e.line))));
+  return findings;
+}
+
+/**
+ * Assertions that the code fails, removed and not put back anywhere in the file: an
+ * inverted one (`.not.toThrow()`) no longer counts, so a rewrite in place is found too.
+ */
+function droppedErrorExpectations(f: FileDiff): IntegrityFinding[] {
+  let kept = f.added.filter((a) => expectsError(a.text)).length;
+  const findings: IntegrityFinding[] = [];
+  for (const r of f.removed) {
+    if (!expectsError(r.text)) continue;
+    if (kept-- > 0) continue;
+    const now = f.added.find((a) => a.hunk === r.hunk && isAssertion(a.text));
+    findings.push({
+      kind: FindingKind.ErrorExpectationRemoved,
+      file: f.path,
+      line: r.line,
+      finding: `the error it expected is no longer asserted (was line ${r.line}): \`${r.text.trim()}\`${
+        now === undefined ? ' removed' : ` became \`${now.text.trim()}\``
+      }`,
+    });
+  }
   return findings;
 }
 
@@ -152,13 +221,13 @@ function testFindings(f: FileDiff): IntegrityFinding[] {
  * Removed assertions not put back: an assertion re-added anywhere in the file (moved)
  * is fine, and so is one rewritten in place (an added assertion in the same hunk).
  */
-function removedAssertions(f: FileDiff): IntegrityFinding[] {
+function removedAssertions(f: FileDiff, reported: ReadonlySet<number>): IntegrityFinding[] {
   const addedTexts = new Set(f.added.filter((a) => isAssertion(a.text)).map((a) => normalise(a.text)));
   const rewrites = new Map<number, number>();
   for (const a of f.added) if (isAssertion(a.text)) rewrites.set(a.hunk, (rewrites.get(a.hunk) ?? 0) + 1);
   const findings: IntegrityFinding[] = [];
   for (const r of f.removed) {
-    if (!isAssertion(r.text) || addedTexts.has(normalise(r.text))) continue;
+    if (!isAssertion(r.text) || addedTexts.has(normalise(r.text)) || reported.has(r.line)) continue;
     const left = rewrites.get(r.hunk) ?? 0;
     if (left > 0) {
       rewrites.set(r.hunk, left - 1);

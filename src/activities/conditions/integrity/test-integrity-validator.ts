@@ -2,7 +2,8 @@
  * The built-in `test-integrity` validator: no command of its own; it reads the run's
  * diff against the commit the issue branch was cut from (working tree included, so
  * uncommitted edits count too) with the harness git runner and reports the places
- * where tests were weakened (detect-test-weakening), all waived when the issue carries
+ * where tests were weakened (detect-test-weakening; in a Rust source file, inside its
+ * test items: in-source-tests), all waived when the issue carries
  * the label agent:tests-only (issue-waiver).
  *
  * The base is the merge-base of HEAD and the branch recorded at worktree creation
@@ -15,6 +16,7 @@ import { git } from '../../workspace/git/git.js';
 import { TESTS_ONLY_LABEL } from '../../../contracts/tests-not-run.js';
 import { baseCommit } from '../base-commit.js';
 import { detectTestWeakening, type IntegrityFinding } from './detect-test-weakening.js';
+import { inSourceTests } from './in-source-tests.js';
 import { splitWaived } from './issue-waiver.js';
 import { parseUnifiedDiff } from './parse-unified-diff.js';
 
@@ -65,7 +67,9 @@ export async function runTestIntegrityValidator(options: {
       unrecoverable: true,
     };
   }
-  const { blocking, waived } = splitWaived(detectTestWeakening(parseUnifiedDiff(diff.stdout)), options.issueLabels);
+  const files = parseUnifiedDiff(diff.stdout);
+  const findings = detectTestWeakening(files, await inSourceTests(worktreePath, base, files));
+  const { blocking, waived } = splitWaived(findings, options.issueLabels);
   const waivedParam = { waived: waived.map(toJson) };
   if (blocking.length === 0) {
     const note =

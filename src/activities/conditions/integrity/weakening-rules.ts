@@ -59,6 +59,25 @@ export function isAssertion(text: string): boolean {
   return ASSERTION.test(code);
 }
 
+/**
+ * An assertion that the code fails (throws, rejects, raises, panics, returns an error).
+ * Turned into its opposite (`assert.throws` to `assert.doesNotThrow`, `.toThrow()` to
+ * `.not.toThrow()`, `assertThrows` to `assertDoesNotThrow`) or dropped (`with
+ * pytest.raises(…):`, `#[should_panic]`), the test passes on code that no longer fails
+ * where it must, and an assertion rewritten in place is no removed assertion.
+ */
+const EXPECTS_ERROR =
+  /\bassert\.(throws|rejects)\s*\(|\.(toThrow\w*|rejects)\b|\.to\.(throw|be\.rejected)\b|\bassert(Raises\w*|Throws\w*|_raises)\b|\bassertThat(ThrownBy|ExceptionOfType)\b|\bexpectThrows\b|\bpytest\.raises\s*\(|#\[\s*should_panic\b|\braise_error\b|\b(assert|require)\.(Error\w*|EqualError|Panics\w*)\s*\(|\bassert\w*!\s*\(.*\.is_err\(\)|\.(unwrap_err|expect_err)\s*\(|\bexpected\s*=\s*[\w.]+\.class\b/;
+const NEGATED =
+  /\.not\b|\bnot_to\b|\bto_not\b|\bdoesNot\w*|\bDoesNot\w*|\bNo(Error|Panic)|\bNotPanics|\bassertNot\w*|![\w.]*\.is_err\(\)/;
+
+/** Whether a line asserts that the code fails. */
+export function expectsError(text: string): boolean {
+  const code = text.trim();
+  if (code.startsWith('//') || code.startsWith('*') || (code.startsWith('#') && !code.startsWith('#['))) return false;
+  return EXPECTS_ERROR.test(code) && !NEGATED.test(code);
+}
+
 const TEST_DECLARATIONS: readonly RegExp[] = [
   /\b(?:[xf]?it|[xf]?test|specify)(?:\.\w+)*\s*\(\s*(['"`])(.+?)\1/,
   /^\s*(?:async\s+)?def\s+(test\w*)\s*\(/,

@@ -15,6 +15,7 @@ import {
 } from '../../../../src/activities/conditions/integrity/detect-test-weakening.js';
 import { INTEGRITY_DIFF_ARGS } from '../../../../src/activities/conditions/integrity/test-integrity-validator.js';
 import { splitWaived } from '../../../../src/activities/conditions/integrity/issue-waiver.js';
+import { inSourceTests } from '../../../../src/activities/conditions/integrity/in-source-tests.js';
 import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';
 
 const repos: TempGitRepo[] = [];
@@ -44,7 +45,8 @@ async function findingsAfter(
   await change(repo);
   const diff = await git(repo.dir, [...INTEGRITY_DIFF_ARGS, baseCommit, '--']);
   assert.equal(diff.exitCode, 0, diff.stderr);
-  return detectTestWeakening(parseUnifiedDiff(diff.stdout));
+  const files = parseUnifiedDiff(diff.stdout);
+  return detectTestWeakening(files, await inSourceTests(repo.dir, baseCommit, files));
 }
 
 const brief = (fs: readonly IntegrityFinding[]): string[] => fs.map((f) => `${f.kind} ${f.file}:${f.line}`);
@@ -302,4 +304,119 @@ test('a row of a Rust test-generating macro removed is a deleted test; a row mov
   // test_u64_0 was edited in place (re-added); test_u128_0 is gone; src/ holds no tests.
   assert.deepEqual(brief(found), ['test-deleted tests/test.rs:3']);
   assert.match(found[0]?.finding ?? '', /test "test_u128_0" removed/);
+});
+
+test('an expected error inverted or dropped is found (assert.throws, .toThrow, assertRaises, pytest.raises, assertThrows, should_panic); one still expected is not', async () => {
+  const js =
+    "test('rejects', () => {\n  assert.throws(() => parse(''), SyntaxError);\n  expect(() => parse('{')).toThrow();\n});\n";
+  const py =
+    'def test_bad():\n    with pytest.raises(ValueError):\n        parse("")\n\n\ndef test_worse():\n    self.assertRaises(ValueError, parse, "{")\n';
+  const java =
+    'class ParseTest {\n    @Test\n    void bad() {\n        assertThrows(IllegalArgumentException.class, () -> parse(""));\n    }\n}\n';
+  const rs = '#[test]\n#[should_panic(expected = "empty")]\nfn empty() {\n    parse("");\n}\n';
+  const found = await findingsAfter(
+    { 'test/parse.test.js': js, 'tests/test_parse.py': py, 'src/test/java/ParseTest.java': java, 'tests/parse.rs': rs },
+    (r) =>
+      r.write({
+        'test/parse.test.js': js
+          .replace("assert.throws(() => parse(''), SyntaxError)", "assert.doesNotThrow(() => parse(''))")
+          .replace('.toThrow()', '.not.toThrow()'),
+        'tests/test_parse.py': py
+          .replace('    with pytest.raises(ValueError):\n        parse("")', '    parse("")')
+          .replace('self.assertRaises(ValueError, parse, "{")', 'self.assertEqual(parse("{"), None)'),
+        'src/test/java/ParseTest.java': java.replace(
+          'assertThrows(IllegalArgumentException.class,',
+          'assertDoesNotThrow(',
+        ),
+        'tests/parse.rs': rs.replace('#[should_panic(expected = "empty")]\n', ''),
+      }),
+  );
+  assert.deepEqual(brief(found).sort(), [
+    'error-expectation-removed src/test/java/ParseTest.java:4',
+    'error-expectation-removed test/parse.test.js:2',
+    'error-expectation-removed test/parse.test.js:3',
+    'error-expectation-removed tests/parse.rs:2',
+    'error-expectation-removed tests/test_parse.py:2',
+    'error-expectation-removed tests/test_parse.py:7',
+  ]);
+  assert.ok(
+    found.some(
+      (f) =>
+        f.finding ===
+        "the error it expected is no longer asserted (was line 2): `assert.throws(() => parse(''), SyntaxError);` became `assert.doesNotThrow(() => parse(''));`",
+    ),
+    JSON.stringify(found),
+  );
+  // Still expecting the error, rewritten: no finding.
+  const kept = await findingsAfter({ 'test/parse.test.js': js }, (r) =>
+    r.write({
+      'test/parse.test.js': js.replace(
+        "assert.throws(() => parse(''), SyntaxError)",
+        "assert.throws(() => parse(' '), { name: 'SyntaxError' })",
+      ),
+    }),
+  );
+  assert.deepEqual(brief(kept), []);
+});
+
+test("a Rust test removed from a source file's #[cfg(test)] module, or its #[test] dropped, is a deleted test; a code change beside it is none", async () => {
+  const lib = [
+    'pub fn add(a: i32, b: i32) -> i32 {',
+    '    a - b',
+    '}',
+    '',
+    '#[cfg(test)]',
+    'mod tests {',
+    '    use super::*;',
+    '',
+    '    #[test]',
+    '    fn adds_two() {',
+    '        assert_eq!(add(2, 2), 4);',
+    '    }',
+    '',
+    '    #[test]',
+    '    fn adds_zero() {',
+    '        assert_eq!(add(0, 0), 0);',
+    '    }',
+    '',
+    '    #[test]',
+    '    fn keeps() {}',
+    '}',
+    '',
+  ].join('\n');
+  const found = await findingsAfter({ 'src/lib.rs': lib, 'tests/api.rs': '#[test]\nfn works() {}\n' }, (r) =>
+    r.write({
+      'src/lib.rs': lib
+        .replace('    a - b', '    a + b')
+        .replace('    #[test]\n    fn adds_two() {\n        assert_eq!(add(2, 2), 4);\n    }\n\n', '')
+        .replace('    #[test]\n    fn adds_zero', '    fn adds_zero'),
+      'tests/api.rs': '',
+    }),
+  );
+  assert.deepEqual(brief(found).sort(), [
+    'assertion-removed src/lib.rs:11',
+    'test-deleted src/lib.rs:14',
+    'test-deleted src/lib.rs:9',
+    'test-deleted tests/api.rs:1',
+  ]);
+  assert.ok(
+    found.some((f) => f.finding === 'test "adds_two" removed (was line 9)'),
+    JSON.stringify(found),
+  );
+  assert.ok(
+    found.some((f) => f.finding === 'test attribute removed (was line 14)'),
+    JSON.stringify(found),
+  );
+  // The code fixed and a test added beside it: nothing weakened.
+  const fix = await findingsAfter({ 'src/lib.rs': lib }, (r) =>
+    r.write({
+      'src/lib.rs': lib
+        .replace('    a - b', '    a + b')
+        .replace(
+          '    fn keeps() {}',
+          '    fn keeps() {}\n\n    #[test]\n    fn adds_one() {\n        assert_eq!(add(1, 0), 1);\n    }',
+        ),
+    }),
+  );
+  assert.deepEqual(brief(fix), []);
 });

@@ -92,3 +92,25 @@ test('no recorded base: nothing compared, passes and says so; a `base` param is 
   );
   assert.equal(withBase.passed, false, 'uncommitted edits count');
 });
+
+test("a #[test] fn deleted from a Rust source file's test module fails the check, named by file and line", async () => {
+  const lib =
+    'pub fn one() -> u8 {\n    2\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn is_one() {\n        assert_eq!(super::one(), 1);\n    }\n}\n';
+  const repo = await repos.issueBranch({ 'src/lib.rs': lib });
+  await repo.write({
+    'src/lib.rs': lib.replace('    #[test]\n    fn is_one() {\n        assert_eq!(super::one(), 1);\n    }\n', ''),
+  });
+  await repo.git('commit', '-qam', 'green');
+  const report = await runValidators(
+    { commands: noCommands },
+    {
+      worktreePath: repo.dir,
+      completionStep: step,
+      validators: { 'test-integrity': { type: 'test-integrity', failurePattern: 'test-weakened' } },
+    },
+  );
+  assert.equal(report.passed, false, report.results[0]?.summary);
+  assert.equal(report.results[0]?.params['file'], 'src/lib.rs');
+  assert.equal(report.results[0]?.params['line'], 7);
+  assert.equal(report.results[0]?.params['finding'], 'test "is_one" removed (was line 7)');
+});
