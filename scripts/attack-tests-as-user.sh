@@ -26,4 +26,4 @@ chown -R "$uid:$uid" "$base"
 cd "$base/repo"
 setpriv --reuid "$uid" --regid "$uid" --clear-groups \
   env HOME="$base/home" TEMPORAL_CLI_PATH="$base/repo/.tools/bin/temporal" \
-  node scripts/run-tests.mjs test/workflows/attack- test/activities/tools/sandbox
+  node scripts/run-tests.mjs test/workflows/attack- test/activities/tools/sandbox test/activities/environment/attack- test/activities/environment/sandboxed-setup-runner
