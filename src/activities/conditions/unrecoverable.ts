@@ -13,8 +13,8 @@
  * environment failure: that is the preflight's call (preflight/classify-preflight.ts),
  * which sees the base before the agent touches anything.
  *
- * The tool-reported patterns only count when the output names no failing test: a
- * runner that ran and reported failures was found, whatever a test printed.
+ * The tool-reported patterns and "permission denied" only count when the output names no
+ * failing test: a runner that ran and reported failures was found, whatever a test printed.
  */
 import { MISSING_TOOL, type UnrecoverablePattern } from '../../definition/ecosystems/ecosystem.js';
 import { ECOSYSTEMS } from '../../definition/ecosystems/ecosystem-registry.js';
@@ -38,7 +38,9 @@ export function unrecoverableReason(result: {
   if (result.exitCode === 127) return 'command not found; install it or fix the validator command';
   if (result.exitCode === 126) return 'command not executable; fix its permissions or the validator command';
   const text = `${result.stderr}\n${result.stdout}`;
-  if (/Permission denied|EACCES/.test(text))
+  // Like the tool patterns: a runner that named failing tests ran, whatever a test (or a
+  // script of the repository) printed about a file it could not open.
+  if (/Permission denied|EACCES/.test(text) && testFailures(parseTestFailures(text)).length === 0)
     return 'permission denied; the worker cannot run this command or access its files';
   if (result.exitCode === 0) return undefined;
   return environmentProblem(text)?.reason;

@@ -11,6 +11,14 @@ test('exit codes 127 and 126 and permission errors stay unrecoverable', () => {
   assert.match(exit1('Error: EACCES: permission denied, open x') ?? '', /permission denied/);
 });
 
+test('a permission error beside failing tests the runner named is a test failure, not the environment', () => {
+  // A test of error handling (or a script the tests start) prints it; the runner ran.
+  const tap =
+    'TAP version 13\nnot ok 1 - reads a locked file\n  ---\n  error: "EACCES: permission denied, open \'/x\'"\n  ...\n1..1\n';
+  assert.equal(exit1('', tap), undefined);
+  assert.equal(exit1('tools/p.sh: 4: cannot create /tmp/x: Permission denied\n', tap), undefined);
+});
+
 test('a tool that reports a missing runner with exit 1 is an environment failure', () => {
   const cases: [string, RegExp][] = [
     // npm 11 (real): the script's shell cannot find the runner.
