@@ -36,13 +36,11 @@ import { recordRunRef } from './run-refs.js';
 import { worktreeLayout } from './worktree-layout.js';
 import { claimBranch, refuseIfOwnedByAnother, refuseSecondLiveBranch, setBranchOwner } from './branch-owner.js';
 import { isMissing } from '../../definition/load/read-optional.js';
+import { BASE_CONFIG_KEY, recutUntouchedBranch } from './branch-base-drift.js';
 
 export interface PrepareWorkspaceDeps {
   readonly issueSource: IssueSourceFactory;
 }
-
-/** Git config key remembering the base a branch was cut from, so a resume merges back to it. */
-const BASE_CONFIG_KEY = 'agentBase';
 
 export async function prepareWorkspace(
   deps: PrepareWorkspaceDeps,
@@ -104,6 +102,7 @@ async function prepareLocked(
       );
     }
     await claimBranch(claim);
+    if (input.resumeAt === undefined) await recutUntouchedBranch(repoPath, layout.branch);
     return {
       worktreePath,
       branch: layout.branch,
@@ -123,6 +122,7 @@ async function prepareLocked(
     if (holder) await refuseIfOwnedByAnother(claim, holder);
     if (holder) throw worktreeError(`branch ${layout.branch} is already checked out at ${holder.path}`, holder.path);
     await claimBranch(claim);
+    if (input.resumeAt === undefined) await recutUntouchedBranch(repoPath, layout.branch);
     await gitOrThrow(repoPath, ['worktree', 'add', layout.worktreePath, layout.branch], FailureType.WorktreeFailed);
     return {
       worktreePath: await realOrSelf(layout.worktreePath),

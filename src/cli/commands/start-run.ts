@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentError, UsageError } from '../../contracts/errors.js';
 import type { IssueSourceKind, RunInput, RunProgress, RunResult } from '../../contracts/run.js';
 import { createIssueSourceFactory } from '../../activities/issues/issue-source-factory.js';
+import { baseDriftNote } from '../../activities/workspace/branch-base-drift.js';
 import { repoSettings } from '../../definition/repo-config/repo-settings.js';
 import { workflowUrl } from '../../host/temporal/ensure-temporal.js';
 import { runAgentWorkflow } from '../../workflows/run-agent.js';
@@ -163,7 +164,9 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
   const cli = await connectCli();
   try {
     // What was chosen for this repository, once every check before starting has passed.
-    for (const note of [...target.notes, ...settings.notes]) say(note);
+    // An issue branch left at an old base: re-cut by the run when untouched, else kept (branch-base-drift.ts).
+    const drift = target.remote ? undefined : await baseDriftNote(repoPath, definition.worktree.branchPrefix, issue);
+    for (const note of [...target.notes, ...settings.notes, ...(drift === undefined ? [] : [drift])]) say(note);
     const closureNotice = closureActionNotice(definition);
     if (closureNotice !== undefined) say(`note: ${closureNotice}`);
     for (const key of ['baseBranch'] as const)

@@ -1,0 +1,122 @@
+/**
+ * An issue branch left by an earlier run whose base branch moved since it was cut. A run
+ * that failed before any step (ENVIRONMENT_FAILED: setup could not install) leaves
+ * `agent/issue-N` at the old base; the user fixes the repository with a new commit on
+ * main, and a rerun used to pick up the stale branch and not see the fix. So: a branch
+ * with nothing of its own (no commit beyond its base, no change to a tracked file in its
+ * worktree) is moved to the base's new tip before the run (recutUntouchedBranch); a
+ * branch with work is kept, and the CLI says so in one line naming the branch, its base
+ * commit, the new one and how to start fresh (baseDriftNote; there is no flag for it).
+ */
+import { readFile, rm } from 'node:fs/promises';
+import { FailureType } from '../../contracts/failures.js';
+import { git, gitOrThrow } from './git/git.js';
+import { branchExists, listWorktrees } from './git/repo-queries.js';
+import { privateRepoLayout } from './private-repo/private-repo-layout.js';
+import { issueBranch } from './worktree-layout.js';
+
+/** The config key prepareWorkspace records the base branch under (`branch.<b>.agentBase`). */
+export const BASE_CONFIG_KEY = 'agentBase';
+
+export interface BaseDrift {
+  readonly branch: string;
+  readonly baseBranch: string;
+  /** Where the branch left its base (the merge-base). */
+  readonly baseCommit: string;
+  /** The base branch's tip now. */
+  readonly newBaseCommit: string;
+  /** Commits of the branch not on the base branch. */
+  readonly ownCommits: number;
+  /** The branch's live worktree, when it has one. */
+  readonly worktreePath?: string;
+  /** A tracked file of the worktree differs from the branch (work not committed). */
+  readonly uncommitted: boolean;
+}
+
+async function out(dir: string, args: readonly string[]): Promise<string | undefined> {
+  const r = await git(dir, args);
+  return r.exitCode === 0 && r.stdout.trim() !== '' ? r.stdout.trim() : undefined;
+}
+
+/**
+ * Git's view of a worktree from the user's repository (its admin dir there), run from
+ * the repository: in the worktree itself git would run in the sandbox, on the agent's
+ * private repository, whose branch is not the one to move.
+ */
+async function userView(repoPath: string, worktreePath: string, args: readonly string[]): Promise<string[]> {
+  const dotGit = await readFile(`${worktreePath}/.git`, 'utf8');
+  const adminDir = /^gitdir: (.*)$/m.exec(dotGit)?.[1]?.trim() ?? `${worktreePath}/.git`;
+  return ['--git-dir', adminDir, '--work-tree', worktreePath, ...args];
+}
+
+/** The branch against its recorded base; undefined when there is no such branch, no recorded base, or it did not move. */
+export async function baseDrift(repoPath: string, branch: string): Promise<BaseDrift | undefined> {
+  if (!(await branchExists(repoPath, branch))) return undefined;
+  const baseBranch = await out(repoPath, ['config', '--get', `branch.${branch}.${BASE_CONFIG_KEY}`]);
+  if (baseBranch === undefined) return undefined;
+  const newBaseCommit = await out(repoPath, ['rev-parse', '--verify', '--end-of-options', `refs/heads/${baseBranch}`]);
+  const baseCommit = await out(repoPath, ['merge-base', `refs/heads/${baseBranch}`, `refs/heads/${branch}`]);
+  if (newBaseCommit === undefined || baseCommit === undefined || baseCommit === newBaseCommit) return undefined;
+  const count = await out(repoPath, ['rev-list', '--count', `refs/heads/${baseBranch}..refs/heads/${branch}`]);
+  const holder = (await listWorktrees(repoPath)).find((w) => w.branch === branch && !w.prunable);
+  // A status git could not give counts as changes: the branch is then kept, never moved.
+  const status =
+    holder === undefined
+      ? { exitCode: 0, stdout: '' }
+      : await git(repoPath, await userView(repoPath, holder.path, ['status', '--porcelain', '--untracked-files=no']));
+  return {
+    branch,
+    baseBranch,
+    baseCommit,
+    newBaseCommit,
+    ownCommits: Number(count ?? 0),
+    ...(holder === undefined ? {} : { worktreePath: holder.path }),
+    uncommitted: status.exitCode !== 0 || status.stdout.trim() !== '',
+  };
+}
+
+/** Nothing of the agent's work is on the branch or in its worktree. */
+export function untouched(drift: BaseDrift): boolean {
+  return drift.ownCommits === 0 && !drift.uncommitted;
+}
+
+/**
+ * Moves an untouched branch whose base moved to the base's tip (its worktree's files
+ * with it, and a fresh private repository made from it); returns the drift acted on.
+ */
+export async function recutUntouchedBranch(repoPath: string, branch: string): Promise<BaseDrift | undefined> {
+  const drift = await baseDrift(repoPath, branch);
+  if (drift === undefined || !untouched(drift)) return undefined;
+  if (drift.worktreePath === undefined) {
+    await gitOrThrow(repoPath, ['branch', '-f', branch, drift.newBaseCommit], FailureType.WorktreeFailed);
+    return drift;
+  }
+  // Its files move with it (no hook runs: harness git); the private repository still
+  // holds the old tip and index, so it is made again from the moved branch.
+  const merge = await userView(repoPath, drift.worktreePath, ['merge', '--ff-only', '--quiet', drift.newBaseCommit]);
+  await gitOrThrow(repoPath, merge, FailureType.WorktreeFailed);
+  await rm(privateRepoLayout(drift.worktreePath).root, { recursive: true, force: true });
+  return drift;
+}
+
+/**
+ * The one-line note for `start-run`, or undefined when the run starts at the base's tip
+ * (no branch, the base did not move, or prepareWorkspace re-cuts the branch).
+ */
+export async function baseDriftNote(
+  repoPath: string,
+  branchPrefix: string,
+  issue: number,
+): Promise<string | undefined> {
+  const drift = await baseDrift(repoPath, issueBranch(branchPrefix, issue));
+  if (drift === undefined) return undefined;
+  const short = (commit: string): string => commit.slice(0, 12);
+  if (untouched(drift))
+    return `note: ${drift.branch} has no work of its own; it moves from ${short(drift.baseCommit)} to ${drift.baseBranch} at ${short(drift.newBaseCommit)}`;
+  const work = drift.ownCommits > 0 ? `${drift.ownCommits} commit(s) of its own` : 'uncommitted changes';
+  const remove = drift.worktreePath === undefined ? '' : `git worktree remove --force ${drift.worktreePath} && `;
+  return (
+    `note: ${drift.branch} keeps its work (${work}) on ${drift.baseBranch} at ${short(drift.baseCommit)}, ` +
+    `not ${drift.baseBranch} now at ${short(drift.newBaseCommit)}; to start fresh: ${remove}git branch -D ${drift.branch}`
+  );
+}

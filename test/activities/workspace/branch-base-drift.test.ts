@@ -1,0 +1,111 @@
+/**
+ * A rerun of an issue after its base moved (branch-base-drift.ts). Seen in a stranger
+ * run: a run failed in the environment phase (ENVIRONMENT_FAILED), the user committed
+ * the fix on main, and the rerun worked on `agent/issue-5` at the old base without the
+ * fix, saying nothing. Real repositories, prepareWorkspace as the worker calls it.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PrepareWorkspaceInput } from '../../../src/contracts/activities.js';
+import { localIssueSourceFactory, writeLocalIssue } from '../../../src/activities/issues/local-issue-store.js';
+import { prepareWorkspace } from '../../../src/activities/workspace/prepare-workspace.js';
+import { baseDriftNote } from '../../../src/activities/workspace/branch-base-drift.js';
+import { privateRepoLayout } from '../../../src/activities/workspace/private-repo/private-repo-layout.js';
+import { makeTempGitRepo, type TempGitRepo } from '../../helpers/temp-git-repo.js';
+
+const deps = { issueSource: localIssueSourceFactory };
+const input = (repoPath: string): PrepareWorkspaceInput => ({
+  repoPath,
+  issue: 5,
+  issueSource: 'local',
+  worktreeRoot: '.worktrees',
+  branchPrefix: 'agent',
+});
+
+/** A first run prepared the worktree (and failed before any step); then the user fixed main. */
+async function failedRunThenFix(repo: TempGitRepo): Promise<{ worktreePath: string; oldBase: string; fix: string }> {
+  await writeLocalIssue(repo.dir, { number: 5, title: 'T', body: 'B' });
+  const first = await prepareWorkspace(deps, input(repo.dir));
+  const oldBase = await repo.git('rev-parse', 'main');
+  await repo.write({ 'setup.txt': 'fixed\n' });
+  await repo.git('add', 'setup.txt');
+  await repo.git('commit', '-qm', 'fix the setup');
+  return { worktreePath: first.worktreePath, oldBase, fix: await repo.git('rev-parse', 'main') };
+}
+
+async function privateTip(worktreePath: string): Promise<string> {
+  const common = privateRepoLayout(worktreePath).commonDir;
+  return (await readFile(join(common, 'refs', 'heads', 'agent', 'issue-5'), 'utf8')).trim();
+}
+
+test('an untouched branch of a failed run is re-cut at the base that moved', async () => {
+  const repo = await makeTempGitRepo({});
+  try {
+    const { worktreePath, oldBase, fix } = await failedRunThenFix(repo);
+    const note = await baseDriftNote(repo.dir, 'agent', 5);
+    assert.equal(
+      note,
+      `note: agent/issue-5 has no work of its own; it moves from ${oldBase.slice(0, 12)} to main at ${fix.slice(0, 12)}`,
+    );
+    const rerun = await prepareWorkspace(deps, input(repo.dir));
+    assert.equal(rerun.reused, true);
+    assert.equal(await repo.git('rev-parse', 'agent/issue-5'), fix);
+    assert.equal(await repo.git('-C', worktreePath, 'rev-parse', 'HEAD'), fix);
+    assert.equal(await readFile(join(worktreePath, 'setup.txt'), 'utf8'), 'fixed\n', 'the fix is in the worktree');
+    assert.equal(await repo.git('-C', worktreePath, 'status', '--porcelain'), '');
+    assert.equal(await privateTip(worktreePath), fix, "the agent's own repository starts at the new tip");
+    assert.equal(await baseDriftNote(repo.dir, 'agent', 5), undefined, 'nothing to say once re-cut');
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('an untouched branch whose worktree is gone is re-cut before it is checked out again', async () => {
+  const repo = await makeTempGitRepo({});
+  try {
+    const { worktreePath, fix } = await failedRunThenFix(repo);
+    await rm(worktreePath, { recursive: true, force: true });
+    const rerun = await prepareWorkspace(deps, input(repo.dir));
+    assert.equal(await repo.git('-C', rerun.worktreePath, 'rev-parse', 'HEAD'), fix);
+    assert.ok(existsSync(join(rerun.worktreePath, 'setup.txt')));
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('a branch with work of its own is kept, and the note says how to start fresh', async () => {
+  const repo = await makeTempGitRepo({});
+  try {
+    const { worktreePath, oldBase, fix } = await failedRunThenFix(repo);
+    await repo.write({ '.worktrees/issue-5/work.txt': 'progress\n' });
+    await repo.git('-C', worktreePath, 'add', 'work.txt');
+    await repo.git('-C', worktreePath, 'commit', '-qm', 'progress');
+    const work = await repo.git('rev-parse', 'agent/issue-5');
+    assert.equal(
+      await baseDriftNote(repo.dir, 'agent', 5),
+      `note: agent/issue-5 keeps its work (1 commit(s) of its own) on main at ${oldBase.slice(0, 12)}, ` +
+        `not main now at ${fix.slice(0, 12)}; to start fresh: git worktree remove --force ${worktreePath} && git branch -D agent/issue-5`,
+    );
+    await prepareWorkspace(deps, input(repo.dir));
+    assert.equal(await repo.git('rev-parse', 'agent/issue-5'), work, 'the work is kept');
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('uncommitted changes to tracked files count as work', async () => {
+  const repo = await makeTempGitRepo({});
+  try {
+    const { worktreePath, oldBase } = await failedRunThenFix(repo);
+    await repo.write({ '.worktrees/issue-5/README.md': 'edited\n' });
+    assert.match((await baseDriftNote(repo.dir, 'agent', 5)) ?? '', /keeps its work \(uncommitted changes\)/);
+    await prepareWorkspace(deps, input(repo.dir));
+    assert.equal(await repo.git('-C', worktreePath, 'rev-parse', 'HEAD'), oldBase);
+    assert.equal(await readFile(join(worktreePath, 'README.md'), 'utf8'), 'edited\n');
+  } finally {
+    await repo.cleanup();
+  }
+});
