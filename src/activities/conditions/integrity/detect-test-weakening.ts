@@ -26,7 +26,7 @@ import {
   isAssertion,
   isTestConfigChange,
   testRowName,
-  isTestFile,
+  isTestCode,
   mayHoldTests,
   SNAPSHOT_PATH,
   skipMarker,
@@ -72,7 +72,7 @@ export function detectTestWeakening(
 
 /** The test items' lines of a Rust source file, judged as a test file's changes are. */
 function inSourceTestFindings(f: FileDiff, items: InSourceTests | undefined): IntegrityFinding[] {
-  if (items === undefined || isTestFile(f.path) || !f.path.endsWith('.rs')) return [];
+  if (items === undefined || isTestCode(f.path) || !f.path.endsWith('.rs')) return [];
   const inside = (ranges: InSourceTests['old'], l: DiffLine) => ranges.some((r) => r.from <= l.line && l.line <= r.to);
   const removed = f.removed.filter((l) => inside(items.old, l));
   const added = f.added.filter((l) => inside(items.now, l));
@@ -147,7 +147,7 @@ function testFindings(f: FileDiff): IntegrityFinding[] {
   if (f.change === FileChange.Deleted) {
     // A deleted fixture under test/ is not a deleted test; a file that declared or asserted something is.
     const heldTests = f.removed.some((r) => testDeclaration(r.text) !== undefined || isAssertion(r.text));
-    return isTestFile(f.path) && heldTests
+    return isTestCode(f.path) && heldTests
       ? [{ kind: FindingKind.TestDeleted, file: f.path, line: 1, finding: 'test file deleted' }]
       : [];
   }
@@ -162,7 +162,7 @@ function testFindings(f: FileDiff): IntegrityFinding[] {
         finding: `${why}: \`${a.text.trim()}\``,
       });
   }
-  if (!isTestFile(f.path)) return findings;
+  if (!isTestCode(f.path)) return findings;
   return [...findings, ...testCaseFindings(f)];
 }
 

@@ -14,13 +14,26 @@ const TEST_PATH: readonly RegExp[] = [
   /_spec\.rb$/,
 ];
 
-/** Rust keeps unit tests beside the code (`#[cfg(test)]`), so every .rs file is checked for markers. */
-export function isTestFile(path: string): boolean {
+/** Test code: the detector judges its deleted tests, skips and assertions. */
+export function isTestCode(path: string): boolean {
   return TEST_PATH.some((re) => re.test(path));
 }
 
+/**
+ * Data only the tests read, kept apart from the code: Go's `testdata/`, Jest's
+ * `__fixtures__/` and snapshots, `*.golden` expected outputs. An expected output rewritten
+ * there is a change of the tests, not of the code (fixed-in-tests-only's tests/code split).
+ */
+const TEST_DATA: readonly RegExp[] = [/(^|\/)(testdata|__fixtures__)\//, /\.golden$/];
+
+/** A file of the tests: test code, or the data only tests read (fixtures, snapshots, golden files). */
+export function isTestFile(path: string): boolean {
+  return isTestCode(path) || SNAPSHOT_PATH.test(path) || TEST_DATA.some((re) => re.test(path));
+}
+
+/** Rust keeps unit tests beside the code (`#[cfg(test)]`), so every .rs file is checked for markers. */
 export function mayHoldTests(path: string): boolean {
-  return isTestFile(path) || path.endsWith('.rs');
+  return isTestCode(path) || path.endsWith('.rs');
 }
 
 export const SNAPSHOT_PATH = /(^|\/)__snapshots__\/|\.snap$|\.ambr$|(^|\/)snapshots\/[^/]*\.snap\.new$/;
