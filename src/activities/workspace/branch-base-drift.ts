@@ -3,7 +3,7 @@
  * that failed before any step (ENVIRONMENT_FAILED: setup could not install) leaves
  * `agent/issue-N` at the old base; the user fixes the repository with a new commit on
  * main, and a rerun used to pick up the stale branch and not see the fix. So: a branch
- * with nothing of its own (no commit beyond its base, no change to a tracked file in its
+ * with nothing of its own (no commit beyond its base, no changed or new file in its
  * worktree) is moved to the base's new tip before the run (recutUntouchedBranch); a
  * branch with work is kept, and the CLI says so in one line naming the branch, its base
  * commit, the new one and how to start fresh (baseDriftNote; there is no flag for it).
@@ -29,7 +29,7 @@ export interface BaseDrift {
   readonly ownCommits: number;
   /** The branch's live worktree, when it has one. */
   readonly worktreePath?: string;
-  /** A tracked file of the worktree differs from the branch (work not committed). */
+  /** A file of the worktree differs from the branch or is new (not ignored): work not on the branch. */
   readonly uncommitted: boolean;
 }
 
@@ -60,10 +60,13 @@ export async function baseDrift(repoPath: string, branch: string): Promise<BaseD
   const count = await out(repoPath, ['rev-list', '--count', `refs/heads/${baseBranch}..refs/heads/${branch}`]);
   const holder = (await listWorktrees(repoPath)).find((w) => w.branch === branch && !w.prunable);
   // A status git could not give counts as changes: the branch is then kept, never moved.
+  // Untracked files count: the agent's commits live in its own repository until delivery,
+  // so from the user's branch the new files of a failed run are untracked, and re-cutting
+  // would delete that repository with them.
   const status =
     holder === undefined
       ? { exitCode: 0, stdout: '' }
-      : await git(repoPath, await userView(repoPath, holder.path, ['status', '--porcelain', '--untracked-files=no']));
+      : await git(repoPath, await userView(repoPath, holder.path, ['status', '--porcelain']));
   return {
     branch,
     baseBranch,

@@ -109,3 +109,19 @@ test('uncommitted changes to tracked files count as work', async () => {
     await repo.cleanup();
   }
 });
+
+test("new files of a failed run count as work: the agent's commits are in its own repository until delivery", async () => {
+  const repo = await makeTempGitRepo({});
+  try {
+    const { worktreePath, oldBase } = await failedRunThenFix(repo);
+    const tipBefore = await privateTip(worktreePath);
+    await repo.write({ '.worktrees/issue-5/src/new-module.js': 'module.exports = 1;\n' });
+    assert.match((await baseDriftNote(repo.dir, 'agent', 5)) ?? '', /keeps its work \(uncommitted changes\)/);
+    await prepareWorkspace(deps, input(repo.dir));
+    assert.equal(await repo.git('-C', worktreePath, 'rev-parse', 'HEAD'), oldBase);
+    assert.equal(await privateTip(worktreePath), tipBefore, "the agent's own repository is kept");
+    assert.ok(existsSync(join(worktreePath, 'src/new-module.js')));
+  } finally {
+    await repo.cleanup();
+  }
+});
