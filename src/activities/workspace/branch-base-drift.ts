@@ -9,6 +9,7 @@
  * commit, the new one and how to start fresh (baseDriftNote; there is no flag for it).
  */
 import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { FailureType } from '../../contracts/failures.js';
 import { git, gitOrThrow } from './git/git.js';
 import { branchExists, listWorktrees } from './git/repo-queries.js';
@@ -41,12 +42,24 @@ async function out(dir: string, args: readonly string[]): Promise<string | undef
 /**
  * Git's view of a worktree from the user's repository (its admin dir there), run from
  * the repository: in the worktree itself git would run in the sandbox, on the agent's
- * private repository, whose branch is not the one to move.
+ * private repository, whose branch is not the one to move. The admin dir the worktree's
+ * `.git` names is used only inside the user's `<common>/worktrees/` (the file is the
+ * agent's to read; a dir of its own would bring its own config and filters to host git).
  */
-async function userView(repoPath: string, worktreePath: string, args: readonly string[]): Promise<string[]> {
-  const dotGit = await readFile(`${worktreePath}/.git`, 'utf8');
-  const adminDir = /^gitdir: (.*)$/m.exec(dotGit)?.[1]?.trim() ?? `${worktreePath}/.git`;
-  return ['--git-dir', adminDir, '--work-tree', worktreePath, ...args];
+async function userView(
+  repoPath: string,
+  worktreePath: string,
+  args: readonly string[],
+): Promise<string[] | undefined> {
+  const dotGit = await readFile(`${worktreePath}/.git`, 'utf8').catch(() => '');
+  const adminDir = /^gitdir: (.*)$/m.exec(dotGit)?.[1]?.trim();
+  const common = await out(repoPath, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
+  if (adminDir === undefined || common === undefined) return undefined;
+  const admin = path.resolve(worktreePath, adminDir);
+  const within = path.relative(path.join(common, 'worktrees'), admin);
+  if (within === '' || within.startsWith('..') || path.isAbsolute(within) || within.includes(path.sep))
+    return undefined;
+  return ['--git-dir', admin, '--work-tree', worktreePath, ...args];
 }
 
 /** The branch against its recorded base; undefined when there is no such branch, no recorded base, or it did not move. */
@@ -63,10 +76,13 @@ export async function baseDrift(repoPath: string, branch: string): Promise<BaseD
   // Untracked files count: the agent's commits live in its own repository until delivery,
   // so from the user's branch the new files of a failed run are untracked, and re-cutting
   // would delete that repository with them.
+  const view = holder === undefined ? undefined : await userView(repoPath, holder.path, ['status', '--porcelain']);
   const status =
     holder === undefined
       ? { exitCode: 0, stdout: '' }
-      : await git(repoPath, await userView(repoPath, holder.path, ['status', '--porcelain']));
+      : view === undefined
+        ? { exitCode: 1, stdout: '' }
+        : await git(repoPath, view);
   return {
     branch,
     baseBranch,
@@ -97,6 +113,7 @@ export async function recutUntouchedBranch(repoPath: string, branch: string): Pr
   // Its files move with it (no hook runs: harness git); the private repository still
   // holds the old tip and index, so it is made again from the moved branch.
   const merge = await userView(repoPath, drift.worktreePath, ['merge', '--ff-only', '--quiet', drift.newBaseCommit]);
+  if (merge === undefined) return undefined; // baseDrift found it too: not untouched
   await gitOrThrow(repoPath, merge, FailureType.WorktreeFailed);
   await rm(privateRepoLayout(drift.worktreePath).root, { recursive: true, force: true });
   return drift;

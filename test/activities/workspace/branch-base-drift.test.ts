@@ -7,7 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { execa } from 'execa';
 import { join } from 'node:path';
 import type { PrepareWorkspaceInput } from '../../../src/contracts/activities.js';
 import { localIssueSourceFactory, writeLocalIssue } from '../../../src/activities/issues/local-issue-store.js';
@@ -122,6 +124,30 @@ test("new files of a failed run count as work: the agent's commits are in its ow
     assert.equal(await privateTip(worktreePath), tipBefore, "the agent's own repository is kept");
     assert.ok(existsSync(join(worktreePath, 'src/new-module.js')));
   } finally {
+    await repo.cleanup();
+  }
+});
+
+test("a worktree's .git naming an admin dir outside the user's worktrees is not followed by host git", async () => {
+  const repo = await makeTempGitRepo({});
+  const evil = await mkdtemp(join(tmpdir(), 'drift-evil-admin-'));
+  try {
+    const { worktreePath } = await failedRunThenFix(repo);
+    // The agent's own git dir, with a filter its .gitattributes sends every file through.
+    const marker = join(evil, 'filter-ran');
+    await execa('git', ['init', '-q', join(evil, 'git')]);
+    await execa('git', ['--git-dir', join(evil, 'git', '.git'), 'config', 'filter.evil.clean', `touch ${marker}; cat`]);
+    await writeFile(join(worktreePath, '.gitattributes'), '* filter=evil\n');
+    const own = ['--git-dir', join(evil, 'git', '.git'), '--work-tree', worktreePath];
+    await execa('git', [...own, 'add', '-A']);
+    await rm(marker, { force: true });
+    await writeFile(join(worktreePath, 'README.md'), 'changed after add\n');
+    await writeFile(join(worktreePath, '.git'), `gitdir: ${join(evil, 'git', '.git')}\n`);
+    assert.match((await baseDriftNote(repo.dir, 'agent', 5)) ?? '', /keeps its work/);
+    await prepareWorkspace(deps, input(repo.dir)).catch(() => undefined);
+    assert.equal(existsSync(marker), false, "host git ran the agent's filter");
+  } finally {
+    await rm(evil, { recursive: true, force: true });
     await repo.cleanup();
   }
 });
