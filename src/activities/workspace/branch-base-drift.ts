@@ -8,7 +8,7 @@
  * branch with work is kept, and the CLI says so in one line naming the branch, its base
  * commit, the new one and how to start fresh (baseDriftNote; there is no flag for it).
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { FailureType } from '../../contracts/failures.js';
 import { git, gitOrThrow } from './git/git.js';
@@ -42,24 +42,27 @@ async function out(dir: string, args: readonly string[]): Promise<string | undef
 /**
  * Git's view of a worktree from the user's repository (its admin dir there), run from
  * the repository: in the worktree itself git would run in the sandbox, on the agent's
- * private repository, whose branch is not the one to move. The admin dir the worktree's
- * `.git` names is used only inside the user's `<common>/worktrees/` (the file is the
- * agent's to read; a dir of its own would bring its own config and filters to host git).
+ * private repository, whose branch is not the one to move. The admin dir is the one of
+ * the user's `<common>/worktrees/` whose `gitdir` names this worktree, never what the
+ * worktree's own `.git` file says: that file is the agent's to read, and a git dir of its
+ * choosing (its own, or another run's admin dir) would bring its config and filters, or
+ * another branch, to host git.
  */
 async function userView(
   repoPath: string,
   worktreePath: string,
   args: readonly string[],
 ): Promise<string[] | undefined> {
-  const dotGit = await readFile(`${worktreePath}/.git`, 'utf8').catch(() => '');
-  const adminDir = /^gitdir: (.*)$/m.exec(dotGit)?.[1]?.trim();
   const common = await out(repoPath, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
-  if (adminDir === undefined || common === undefined) return undefined;
-  const admin = path.resolve(worktreePath, adminDir);
-  const within = path.relative(path.join(common, 'worktrees'), admin);
-  if (within === '' || within.startsWith('..') || path.isAbsolute(within) || within.includes(path.sep))
-    return undefined;
-  return ['--git-dir', admin, '--work-tree', worktreePath, ...args];
+  if (common === undefined) return undefined;
+  const admins = path.join(common, 'worktrees');
+  const dotGit = path.join(path.resolve(worktreePath), '.git');
+  for (const name of await readdir(admins).catch(() => [] as string[])) {
+    const gitdir = await readFile(path.join(admins, name, 'gitdir'), 'utf8').catch(() => '');
+    if (path.resolve(admins, name, gitdir.trim()) === dotGit)
+      return ['--git-dir', path.join(admins, name), '--work-tree', worktreePath, ...args];
+  }
+  return undefined;
 }
 
 /** The branch against its recorded base; undefined when there is no such branch, no recorded base, or it did not move. */
