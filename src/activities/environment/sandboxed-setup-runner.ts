@@ -20,33 +20,27 @@ import { sandboxCommand } from '../tools/sandbox-launch.js';
 import { createExecaSetupRunner, type SetupProcessRunner } from './setup-process.js';
 import type { Redact } from '../edge/secret-redactor.js';
 
-export function createContainedSetupRunner(options: { readonly redact?: Redact } = {}): SetupProcessRunner {
+/** Both runners: bash in the sandbox with the network; `contained` says whose environment. */
+function sandboxedRunner(contained: boolean, redact: Redact | undefined): SetupProcessRunner {
   return createExecaSetupRunner({
-    ...options,
+    ...(redact ? { redact } : {}),
     launch: async (request) => {
       const command = await sandboxCommand({
         dir: request.cwd,
         command: request.command,
         readOnly: false,
         network: true,
-        setup: { env: request.env, writable: request.writableDirs ?? [] },
+        ...(contained ? { setup: { env: request.env, writable: request.writableDirs ?? [] } } : {}),
       });
       return { file: command.file, args: command.args, env: command.env };
     },
   });
 }
 
+export function createContainedSetupRunner(options: { readonly redact?: Redact } = {}): SetupProcessRunner {
+  return sandboxedRunner(true, options.redact);
+}
+
 export function createSandboxedSetupRunner(options: { readonly redact?: Redact } = {}): SetupProcessRunner {
-  return createExecaSetupRunner({
-    ...options,
-    launch: async (request) => {
-      const command = await sandboxCommand({
-        dir: request.cwd,
-        command: request.command,
-        readOnly: false,
-        network: true,
-      });
-      return { file: command.file, args: command.args, env: command.env };
-    },
-  });
+  return sandboxedRunner(false, options.redact);
 }
