@@ -25,7 +25,7 @@ async function throughShim(
 ): Promise<string> {
   if (path.basename(path.dirname(shim)) !== SHIM_DIR) return shim;
   const result = await options.probe.run({
-    command: `'${shim}' -c 'import sys; print(sys.executable)'`,
+    command: `'${shim}' -I -S -c 'import sys; print(sys.executable)'`,
     cwd: options.cwd,
     env: options.probeEnv,
     timeoutMs: 60_000,
