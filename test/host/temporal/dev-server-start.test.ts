@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { AgentError } from '../../../src/contracts/errors.js';
 import { ensureTemporal, serverAnswers } from '../../../src/host/temporal/ensure-temporal.js';
 import { tcpPortHeld, type DevServerPorts } from '../../../src/host/temporal/dev-server-start.js';
+import { processAlive } from '../../../src/host/temporal/local-worker-identity.js';
 
 /** Answers every gRPC call with an empty message and status OK (enough for GetSystemInfo). */
 const FRONTEND = `import { createServer } from 'node:http2';
@@ -87,15 +88,6 @@ async function fixture(): Promise<Fixture> {
 
 const ADDRESS_IN_USE = `echo "Error: failed starting server: listen tcp $ADDR: bind: address already in use" >&2; exit 1`;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The server already running: the fake frontend in this process, on the fixture's address. */
 async function alreadyRunning(f: Fixture): Promise<{ close(): void }> {
   const { answer } = (await import(join(f.dir, 'frontend.mjs'))) as {
@@ -134,7 +126,7 @@ test('a second dev server that lost the bind is not reported as started', { time
       /already running on 127\.0\.0\.1:\d+ answers; the dev server started beside it ended \(exit code 1\)/,
     );
     assert.doesNotMatch(said, /running \(pid/);
-    assert.equal(alive(childPid), false, 'no child of ours is left');
+    assert.equal(processAlive(childPid), false, 'no child of ours is left');
   } finally {
     server.close();
     rmSync(f.dir, { recursive: true, force: true });
@@ -184,8 +176,8 @@ test('a child that never answers is stopped, and the failure says so', { timeout
     const ports = f.ports('echo "starting"; exec sleep 30', { startTimeoutMs: 1500 });
     await assert.rejects(ensureTemporal({}, ports), /did not answer within 2 s and was stopped;[^]*starting/);
     const childPid = Number(readFileSync(f.pidFile, 'utf8'));
-    for (let i = 0; i < 40 && alive(childPid); i++) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(alive(childPid), false, 'the child we started is not left running');
+    for (let i = 0; i < 40 && processAlive(childPid); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(processAlive(childPid), false, 'the child we started is not left running');
   } finally {
     rmSync(f.dir, { recursive: true, force: true });
   }
@@ -200,10 +192,10 @@ test('a dev server we started that answers is reported with its pid', { timeout:
     childPid = Number(readFileSync(f.pidFile, 'utf8'));
     assert.equal(target.started, true, f.lines.join('\n'));
     assert.equal(target.pid, childPid);
-    assert.ok(alive(childPid));
+    assert.ok(processAlive(childPid));
     assert.match(f.lines.join('\n'), new RegExp(`local dev server running \\(pid ${childPid}\\)`));
   } finally {
-    if (childPid > 0 && alive(childPid)) process.kill(-childPid, 'SIGTERM');
+    if (childPid > 0 && processAlive(childPid)) process.kill(-childPid, 'SIGTERM');
     rmSync(f.dir, { recursive: true, force: true });
   }
 });
