@@ -29,7 +29,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { sharedSpawner } from '../process/spawner/process-spawner.js';
+import { sharedSpawner, type SpawnRequest, type SpawnResult } from '../process/spawner/process-spawner.js';
 import { shellQuote } from '../runner/run-step-runner.js';
 import type { SandboxUser } from './idmapped-binds.js';
 import { PRELUDE, preludeArgs, type SandboxView } from './sandbox-prelude.js';
@@ -84,24 +84,41 @@ function hasMounts(mode: IsolationMode): boolean {
   return mode === IsolationMode.Namespaces || mode === IsolationMode.UserNamespaces;
 }
 
-async function succeeds(argv: readonly string[]): Promise<boolean> {
+/**
+ * A probe that ran out of time says nothing about the machine: on a loaded host (a CI
+ * box running many workers) `unshare` plus the prelude can take seconds. It is run
+ * again with more time, so a slow moment never leaves a worker with weaker isolation
+ * for the rest of its life; only an answer (exit status) counts.
+ */
+const PROBE_TIME_LIMITS_MS = [10_000, 30_000, 90_000] as const;
+
+type ProbeRun = (request: SpawnRequest) => Promise<Pick<SpawnResult, 'exitCode' | 'timedOut'>>;
+
+/** Whether `argv` exits 0; exported with its spawn port for the retry test. */
+export async function probeSucceeds(argv: readonly string[], run: ProbeRun): Promise<boolean> {
   const [file, ...args] = argv;
   if (file === undefined) return false;
-  try {
-    const r = await sharedSpawner().run({
-      file,
-      args,
-      cwd: os.tmpdir(),
-      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
-      group: true,
-      timeoutMs: 10_000,
-      killGroupAfterExit: true,
-    });
-    return r.exitCode === 0;
-  } catch {
-    return false;
+  for (const timeoutMs of PROBE_TIME_LIMITS_MS) {
+    try {
+      const r = await run({
+        file,
+        args,
+        cwd: os.tmpdir(),
+        env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+        group: true,
+        timeoutMs,
+        killGroupAfterExit: true,
+      });
+      if (!r.timedOut) return r.exitCode === 0;
+    } catch {
+      return false;
+    }
   }
+  return false;
 }
+
+const succeeds = (argv: readonly string[]): Promise<boolean> =>
+  probeSucceeds(argv, (request) => sharedSpawner().run(request));
 
 /** Runs the real prelude on a scratch dir: inside writable, outside read-only, own PID 1. */
 async function probe(mode: IsolationMode, net: boolean, user?: SandboxView['user']): Promise<boolean> {

@@ -98,8 +98,14 @@ export class RulePlayer {
       (r) => (r.times === undefined || (this.used.get(r.id) ?? 0) < r.times) && ruleMatches(r, view),
     );
     if (!rule) {
-      const message = `no rule matched: turn=${view.turn}; step prompt starts: ${view.promptTail.slice(0, 200)}`;
-      return { rule: null, status: 500, headers: {}, body: errorBody('api_error', message), delayMs: 0, reset: false };
+      // A gap in the script, not an outage: answered as a bad request, so the run fails at
+      // once with this text in its reason instead of retrying a 5xx until a test times out.
+      const message = `no rule matched: turn=${view.turn}; step prompt starts: ${view.promptTail.slice(0, 600)}`;
+      const body = errorBody(
+        'invalid_request_error',
+        `offline model server, session "${this.script.name}": ${message}`,
+      );
+      return { rule: null, status: 400, headers: {}, body, delayMs: 0, reset: false };
     }
     this.used.set(rule.id, (this.used.get(rule.id) ?? 0) + 1);
     const r = rule.respond;
