@@ -55,6 +55,8 @@ export type PreflightVerdict =
       readonly remedy?: Remedy;
       /** The program that was not found, when the output names it. */
       readonly program?: string;
+      /** What cannot load (cause not-loadable): the baseline keeps it as failing on base. */
+      readonly loads?: readonly FailedTest[];
     };
 
 /**
@@ -118,6 +120,7 @@ function classifyTests(result: PreflightResult, text: string): PreflightVerdict 
       `the tests cannot be loaded: ${loads.map((f) => f.name).join(', ')}`,
       text,
       loads.flatMap(excerptLines),
+      { loads },
     );
   }
   const sign = findSign(text);
@@ -147,7 +150,7 @@ function environment(
   reason: string,
   text: string,
   lines?: readonly string[],
-  how: { readonly remedy?: Remedy; readonly program?: string } = {},
+  how: { readonly remedy?: Remedy; readonly program?: string; readonly loads?: readonly FailedTest[] } = {},
 ): PreflightVerdict {
   const explained = lines !== undefined && lines.length > 0 ? lines : meaningfulLines(text, 5);
   return { verdict: 'environment-failure', cause, reason, lines: explained, ...how };

@@ -29,11 +29,13 @@ import {
 import type { CommandRunner } from '../process/command-runner.js';
 import { baseCommit, worktreeAtCommit, worktreeState, type WorktreeState } from '../conditions/base-commit.js';
 import { recordBaseline } from '../conditions/baseline/baseline-run.js';
+import { notLoadingOf } from '../conditions/baseline/classify-failures.js';
 import { commandSummary } from '../conditions/summarize.js';
 import { runCollectingReports } from '../conditions/test-reports/report-files.js';
 import { testFailures } from '../conditions/test-reports/parse-test-failures.js';
 import { countTestsRun } from '../conditions/test-reports/tests-run.js';
 import { removeValidatorOutputs, snapshotTree } from '../conditions/validator-outputs.js';
+import type { FailedTest } from '../../definition/ecosystems/test-runners/failed-test.js';
 import { classifyPreflight, type PreflightVerdict } from './classify-preflight.js';
 import { preflightCommands, type PreflightCommand } from './preflight-commands.js';
 import { preflightStop, stopsTheRun } from './preflight-stop.js';
@@ -79,9 +81,13 @@ export async function runPreflight(deps: PreflightDeps, input: PreflightInput): 
       reports,
     });
     const check = checkOf(planned, exitCode, verdict, outcome);
-    // Passing or red with names, the base's measure is kept: which tests failed and how many
-    // ran, so the gate can tell a fix from tests that stopped running (baseline/tests-ran.ts).
-    const measured = check.status === PreflightStatus.Baseline || check.status === PreflightStatus.Passed;
+    // Passing, red with names, or with files that cannot load, the base's measure is kept:
+    // which tests failed, what could not load (failing-on-base, as the gate then calls it
+    // too) and how many ran, so the gate can tell a fix from tests that stopped running
+    // (baseline/tests-ran.ts) and a file that never loaded from one the branch broke.
+    const notLoading = notLoadingOf(loadsOf(verdict));
+    const measured =
+      check.status === PreflightStatus.Baseline || check.status === PreflightStatus.Passed || notLoading.length > 0;
     if (measured && commit !== undefined && planned.definition.baseline !== undefined) {
       const testsRun = countTestsRun(`${outcome.stdout}\n${outcome.stderr}`, reports);
       await recordBaseline(input.worktreePath, {
@@ -89,6 +95,7 @@ export async function runPreflight(deps: PreflightDeps, input: PreflightInput): 
         command,
         exitCode,
         failedTests: check.failedTests ?? [],
+        notLoading,
         ...(testsRun === undefined ? {} : { testsRun }),
       });
     }
@@ -109,6 +116,12 @@ async function workBeyondBase(
   if (commit === undefined) return 'no base commit is recorded for this worktree';
   if (await worktreeAtCommit(worktreePath, commit, state)) return undefined;
   return 'the worktree already holds work beyond the base commit (a revived run): the base was checked when the run began';
+}
+
+/** What the verdict names as unable to load on the base. */
+function loadsOf(verdict: PreflightVerdict): readonly FailedTest[] {
+  if (verdict.verdict === 'failing-tests-baseline') return verdict.failedTests;
+  return verdict.verdict === 'environment-failure' ? (verdict.loads ?? []) : [];
 }
 
 /** One command's verdict as a check; throws ENVIRONMENT_FAILED for a verdict no run could get past. */

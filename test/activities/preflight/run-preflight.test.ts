@@ -16,6 +16,7 @@ import type { CommandRunner } from '../../../src/activities/process/command-runn
 import { createSpawnerCommandRunner } from '../../../src/activities/process/spawner-command-runner.js';
 import { runPreflight } from '../../../src/activities/preflight/run-preflight.js';
 import { baselineFailures } from '../../../src/activities/conditions/baseline/baseline-run.js';
+import { classifyFailures } from '../../../src/activities/conditions/baseline/classify-failures.js';
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
 
 const stateDir = await mkdtemp(join(tmpdir(), 'preflight-state-'));
@@ -118,6 +119,56 @@ test('tests failing on the base are named and recorded as the baseline; a shared
       timeoutMs: 60_000,
     });
     assert.deepEqual(baseline?.failedTests, ['unrelated red test']);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('tests that cannot load on the base are recorded as failing on base, and the gate does not call them regressions', async () => {
+  const summary = (...lines: string[]) =>
+    `printf '%s\\n' '=== short test summary info ===' ${lines.map((l) => `'${l}'`).join(' ')}; exit 1`;
+  const mixed = summary(
+    'FAILED tests/test_b.py::test_x - assert 1 == 2',
+    'ERROR tests/test_a.py',
+    '= 1 failed, 1 error in 0.1s =',
+  );
+  const loadsOnly = summary('ERROR tests/test_a.py', '= 1 error in 0.1s =');
+  const repo = await repoAtBase();
+  try {
+    const head = await repo.git('rev-parse', 'HEAD');
+    const report = await runPreflight(
+      { commands: real },
+      {
+        worktreePath: repo.dir,
+        completionSteps: [
+          step('closure.issue', [
+            { validator: 'tests', params: {} },
+            { validator: 'unit', params: {} },
+          ]),
+        ],
+        validators: { tests: command(mixed, { baseline: 'ignore' }), unit: command(loadsOnly, { baseline: 'ignore' }) },
+      },
+    );
+    assert.deepEqual(
+      report.checks.map((c) => c.status),
+      [PreflightStatus.Baseline, PreflightStatus.FailingOnBase],
+    );
+    const never: CommandRunner = { run: async () => assert.fail('the preflight measured the base') };
+    const a = { name: 'tests/test_a.py', file: 'tests/test_a.py', scope: 'load' as const };
+    for (const cmd of [mixed, loadsOnly]) {
+      const baseline = await baselineFailures(never, {
+        worktreePath: repo.dir,
+        commit: head,
+        command: cmd,
+        timeoutMs: 1,
+      });
+      assert.ok(baseline, cmd);
+      assert.deepEqual(baseline.notLoading, [{ name: 'tests/test_a.py', file: 'tests/test_a.py' }]);
+      const still = classifyFailures([a], baseline, 'ignore');
+      assert.deepEqual([still.regressions, still.blocks], [[], false], cmd);
+      const broken = { ...a, name: 'tests/test_c.py', file: 'tests/test_c.py' };
+      assert.equal(classifyFailures([a, broken], baseline, 'ignore').blocks, true, 'a file that loaded there blocks');
+    }
   } finally {
     await repo.cleanup();
   }

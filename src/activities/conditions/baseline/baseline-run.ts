@@ -15,10 +15,10 @@ import { git } from '../../workspace/git/git.js';
 import { withRepoLock } from '../../workspace/git/repo-lock.js';
 import { gitDirsOf } from '../../workspace/git/git-state-snapshot.js';
 import { ensureAgentHome, removeAgentSandbox, sandboxStateRoot } from '../../workspace/sandbox-state.js';
-import { parseTestFailures } from '../test-reports/parse-test-failures.js';
+import { parseTestFailures, testFailures } from '../test-reports/parse-test-failures.js';
 import { runCollectingReports } from '../test-reports/report-files.js';
 import { countTestsRun } from '../test-reports/tests-run.js';
-import type { Baseline } from './classify-failures.js';
+import { notLoadingOf, type Baseline, type NotLoading } from './classify-failures.js';
 
 export interface BaselineRequest {
   readonly worktreePath: string;
@@ -99,11 +99,18 @@ async function readCached(file: string, request: BaselineRequest): Promise<Basel
       command: parsed.command,
       exitCode: typeof parsed.exitCode === 'number' ? parsed.exitCode : null,
       failedTests: parsed.failedTests.filter((n): n is string => typeof n === 'string'),
+      ...(Array.isArray(parsed.notLoading) ? { notLoading: parsed.notLoading.filter(isNotLoading) } : {}),
       ...(typeof parsed.testsRun === 'number' && parsed.testsRun >= 0 ? { testsRun: parsed.testsRun } : {}),
     };
   } catch {
     return undefined;
   }
+}
+
+function isNotLoading(value: unknown): value is NotLoading {
+  if (typeof value !== 'object' || value === null) return false;
+  const { name, file } = value as Partial<Record<keyof NotLoading, unknown>>;
+  return typeof name === 'string' && (file === undefined || typeof file === 'string');
 }
 
 async function runOnBase(commands: CommandRunner, request: BaselineRequest): Promise<Baseline | undefined> {
@@ -135,7 +142,8 @@ async function runOnBase(commands: CommandRunner, request: BaselineRequest): Pro
       commit: request.commit,
       command: request.command,
       exitCode: outcome.exitCode ?? null,
-      failedTests: [...new Set(failed.map((t) => t.name))],
+      failedTests: [...new Set(testFailures(failed).map((t) => t.name))],
+      notLoading: notLoadingOf(failed),
       ...(testsRun === undefined ? {} : { testsRun }),
     };
   } finally {

@@ -15,6 +15,13 @@
  *                  was red before it started
  *   require-fixed  they block too
  *
+ * A file, package or target that cannot load (scope `load`) is judged by whether it
+ * loaded on the base, the preflight's term: one that could not load there either is
+ * failing on base (pre-existing, as the preflight's `failing-on-base` reported it); one
+ * that loaded there and cannot now is a regression. Loads are matched by name and file
+ * (jest names every one "Test suite failed to run"), in `notLoading`, never against the
+ * names of failing tests.
+ *
  * When the failing tests cannot be named they cannot be told apart, and the condition
  * blocks as it would without a baseline.
  */
@@ -29,8 +36,26 @@ export interface Baseline {
   readonly exitCode: number | null;
   /** Names of the tests failing on the base commit. */
   readonly failedTests: readonly string[];
+  /**
+   * What could not load on the base commit (files, packages, targets). Absent in an entry
+   * measured before loads were kept apart: its loads, if any, are among `failedTests`.
+   */
+  readonly notLoading?: readonly NotLoading[];
   /** How many tests the command ran there (tests-run.ts), when its output says. */
   readonly testsRun?: number;
+}
+
+/** A file, package or target that could not load on the base, as the runner named it. */
+export interface NotLoading {
+  readonly name: string;
+  readonly file?: string;
+}
+
+/** The loads among a run's failures, as a baseline keeps them. */
+export function notLoadingOf(failures: readonly FailedTest[]): NotLoading[] {
+  return failures
+    .filter((f) => f.scope === 'load')
+    .map((f) => (f.file === undefined ? { name: f.name } : { name: f.name, file: f.file }));
 }
 
 /** A test failing on the base and now; `blocks` says why it blocks, absent when it does not. */
@@ -59,15 +84,13 @@ export function classifyFailures(
   mode: BaselineMode,
   context: ClassifyContext = {},
 ): Classified {
-  const before = new Set(baseline.failedTests);
   const failingNow = new Set(now.map((t) => t.name));
-  const regressions = now.filter((t) => !before.has(t.name));
-  const preExisting = now
-    .filter((t) => before.has(t.name))
-    .map((t): PreExistingFailure => {
-      const why = blockReason(t, mode, context);
-      return why === undefined ? t : { ...t, blocks: why };
-    });
+  const onBase = (t: FailedTest) => failedOnBase(t, baseline);
+  const regressions = now.filter((t) => !onBase(t));
+  const preExisting = now.filter(onBase).map((t): PreExistingFailure => {
+    const why = blockReason(t, mode, context);
+    return why === undefined ? t : { ...t, blocks: why };
+  });
   const fixed = now.length === 0 ? [] : baseline.failedTests.filter((n) => !failingNow.has(n));
   const blocking = preExisting.filter((t) => t.blocks !== undefined);
   const base = baseline.commit.slice(0, 12);
@@ -83,7 +106,9 @@ export function classifyFailures(
   if (regressions.length > 0) {
     const also = preExisting.length ? `, ${preExisting.length} failing on base too` : '';
     const held = blocking.length ? ` (${blocking.length} of them blocking)` : '';
-    return result(true, `${regressions.length} regression(s) (not failing on base ${base})${also}${held}`);
+    const loads = regressions.filter((t) => t.scope === 'load').map((t) => loadName(t));
+    const loaded = loads.length ? `; cannot load now, loaded on base: ${nameList(loads)}` : '';
+    return result(true, `${regressions.length} regression(s) (not failing on base ${base})${also}${held}${loaded}`);
   }
   if (mode === BaselineMode.RequireFixed && blocking.every((t) => t.blocks === REQUIRE_FIXED)) {
     return result(true, `${preExisting.length} failure(s) already on base ${base}; baseline: require-fixed`);
@@ -92,7 +117,22 @@ export function classifyFailures(
     const listed = blocking.map((t) => `${t.name} (${t.blocks ?? ''})`).join(', ');
     return result(true, `failing on base ${base} and still blocking: ${listed}`);
   }
-  return result(false, `only failures already on base ${base}: ${preExisting.map((t) => t.name).join(', ')}`);
+  const listed = preExisting.map((t) => (t.scope === 'load' ? `${loadName(t)} (cannot load, as on the base)` : t.name));
+  return result(false, `only failures already on base ${base}: ${listed.join(', ')}`);
+}
+
+/** Whether a failure now was failing on the base: a test by name, a load by name and file. */
+function failedOnBase(t: FailedTest, baseline: Baseline): boolean {
+  if (t.scope !== 'load' || baseline.notLoading === undefined) return baseline.failedTests.includes(t.name);
+  return baseline.notLoading.some(
+    (b) =>
+      b.name === t.name && (b.file === undefined) === (t.file === undefined) && sameFile(b.file ?? '', t.file ?? ''),
+  );
+}
+
+/** A load failure as the reason names it: its file too when the name is not the file. */
+function loadName(t: FailedTest): string {
+  return t.file === undefined || t.name === t.file ? t.name : `${t.name} (${t.file})`;
 }
 
 const REQUIRE_FIXED = 'baseline: require-fixed';

@@ -81,3 +81,37 @@ test('regressions block and the line counts the pre-existing failures that block
     /^1 regression\(s\) \(not failing on base c{12}\), 2 failing on base too \(1 of them blocking\)/,
   );
 });
+
+test('a file that could not load on the base and still cannot is failing on base, as the preflight said; one that loaded there is a regression', () => {
+  const load = (name: string, file?: string) => ({ name, ...(file ? { file } : {}), scope: 'load' as const });
+  const a = load('tests/test_a.py', 'tests/test_a.py');
+  const measured = { ...base, notLoading: [{ name: 'tests/test_a.py', file: 'tests/test_a.py' }] };
+  const still = classifyFailures([a, x], measured, 'ignore');
+  assert.deepEqual(still.regressions, []);
+  assert.deepEqual(still.preExisting, [a, x]);
+  assert.equal(still.blocks, false);
+  assert.match(
+    still.reason,
+    /^only failures already on base c{12}: tests\/test_a\.py \(cannot load, as on the base\), /,
+  );
+
+  const broken = load('tests/test_c.py', 'tests/test_c.py');
+  const regressed = classifyFailures([a, broken], measured, 'ignore');
+  assert.deepEqual(regressed.regressions, [broken]);
+  assert.equal(regressed.blocks, true);
+  assert.match(
+    regressed.reason,
+    /^1 regression\(s\) \(not failing on base c{12}\), 1 failing on base too; cannot load now, loaded on base: tests\/test_c\.py/,
+  );
+
+  // jest names every load "Test suite failed to run": another file's is a regression.
+  const jestBase = { ...base, failedTests: [], notLoading: [{ name: 'Test suite failed to run', file: 'a.test.js' }] };
+  const other = load('Test suite failed to run', 'b.test.js');
+  assert.deepEqual(classifyFailures([other], jestBase, 'ignore').regressions, [other]);
+  assert.equal(classifyFailures([load('Test suite failed to run', './a.test.js')], jestBase, 'ignore').blocks, false);
+  // A test failing on the base is no excuse for a load of the same name, nor a load for a test.
+  assert.equal(
+    classifyFailures([load('tests/test_other.py::test_x')], { ...base, notLoading: [] }, 'ignore').blocks,
+    true,
+  );
+});
