@@ -6,7 +6,9 @@
  *   test-skipped        a skip/only marker added (.skip, xit, @pytest.mark.skip, t.Skip, #[ignore]…)
  *   assertion-removed   assertion lines removed from a test file and not put back
  *   error-expectation-removed  an assertion that the code fails (throws, raises, panics)
- *                       removed or turned into its opposite (`.toThrow()` to `.not.toThrow()`)
+ *                       removed or turned into its opposite (`.toThrow()` to `.not.toThrow()`,
+ *                       Go's `if err == nil` to `if err != nil`: error-expectations.ts)
+ *   error-now-expected  Go: a check that the code succeeds inverted into one that it fails
  *   snapshot-loosened   a snapshot file deleted or rewritten (`-u`)
  *   config-edited       CI or test-runner configuration changed
  *   coverage-lowered    a coverage threshold lowered or removed
@@ -18,11 +20,11 @@
  * Line numbers are the new file's for added lines and the old file's for removed ones
  * (the finding text says "was line N" then).
  */
+import { errorExpectationFindings } from './error-expectations.js';
 import { FileChange, type DiffLine, type FileDiff } from './parse-unified-diff.js';
 import { removedRustTests } from './rust-test-fns.js';
 import {
   coverageThreshold,
-  expectsError,
   isAssertion,
   isTestConfigChange,
   testRowName,
@@ -38,6 +40,7 @@ export const FindingKind = {
   TestSkipped: 'test-skipped',
   AssertionRemoved: 'assertion-removed',
   ErrorExpectationRemoved: 'error-expectation-removed',
+  ErrorNowExpected: 'error-now-expected',
   SnapshotLoosened: 'snapshot-loosened',
   ConfigEdited: 'config-edited',
   CoverageLowered: 'coverage-lowered',
@@ -189,31 +192,8 @@ function testCaseFindings(f: FileDiff): IntegrityFinding[] {
       });
     }
   }
-  const errors = droppedErrorExpectations(f);
+  const errors = errorExpectationFindings(f);
   findings.push(...errors, ...removedAssertions(f, new Set(errors.map((e) => e.line))));
-  return findings;
-}
-
-/**
- * Assertions that the code fails, removed and not put back anywhere in the file: an
- * inverted one (`.not.toThrow()`) no longer counts, so a rewrite in place is found too.
- */
-function droppedErrorExpectations(f: FileDiff): IntegrityFinding[] {
-  let kept = f.added.filter((a) => expectsError(a.text)).length;
-  const findings: IntegrityFinding[] = [];
-  for (const r of f.removed) {
-    if (!expectsError(r.text)) continue;
-    if (kept-- > 0) continue;
-    const now = f.added.find((a) => a.hunk === r.hunk && isAssertion(a.text));
-    findings.push({
-      kind: FindingKind.ErrorExpectationRemoved,
-      file: f.path,
-      line: r.line,
-      finding: `the error it expected is no longer asserted (was line ${r.line}): \`${r.text.trim()}\`${
-        now === undefined ? ' removed' : ` became \`${now.text.trim()}\``
-      }`,
-    });
-  }
   return findings;
 }
 

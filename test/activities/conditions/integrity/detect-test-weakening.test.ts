@@ -420,3 +420,78 @@ test("a Rust test removed from a source file's #[cfg(test)] module, or its #[tes
   );
   assert.deepEqual(brief(fix), []);
 });
+
+test("Go's error check inverted in place is found both ways (if err == nil / != nil, testify's Error / NoError); a new `if err != nil` and code outside the tests are not", async () => {
+  const goTest = [
+    'package parse', // 1
+    '',
+    'import "testing"',
+    '',
+    'func TestEmpty(t *testing.T) {', // 5
+    '\tif _, err := Parse(""); err == nil {',
+    '\t\tt.Fatal("expected an error for empty input")',
+    '\t}',
+    '}',
+    '', // 10
+    'func TestValid(t *testing.T) {',
+    '\t_, err := Parse("{}")',
+    '\tif err != nil {',
+    '\t\tt.Fatal(err)',
+    '\t}', // 15
+    '}',
+    '',
+    'func TestBad(t *testing.T) {',
+    '\t_, err := Parse("{")',
+    '\trequire.Error(t, err)', // 20
+    '}',
+    '',
+    'func TestOk(t *testing.T) {',
+    '\t_, err := Parse("[]")',
+    '\tassert.NoError(t, err)', // 25
+    '}',
+    '',
+  ].join('\n');
+  const code =
+    'package parse\n\nfunc check(err error) bool {\n\tif err == nil {\n\t\treturn true\n\t}\n\treturn false\n}\n';
+  const found = await findingsAfter({ 'parse_test.go': goTest, 'parse.go': code }, (r) =>
+    r.write({
+      'parse_test.go': goTest
+        .replace('err == nil {\n\t\tt.Fatal("expected', 'err != nil {\n\t\tt.Fatal("expected')
+        .replace('\tif err != nil {\n\t\tt.Fatal(err)', '\tif err == nil {\n\t\tt.Fatal(err)')
+        .replace('require.Error(t, err)', 'require.NoError(t, err)')
+        .replace('assert.NoError(t, err)', 'assert.Error(t, err)'),
+      'parse.go': code.replace('err == nil', 'err != nil'),
+    }),
+  );
+  assert.deepEqual(brief(found).sort(), [
+    'error-expectation-removed parse_test.go:20',
+    'error-expectation-removed parse_test.go:6',
+    'error-now-expected parse_test.go:13',
+    'error-now-expected parse_test.go:25',
+  ]);
+  assert.ok(
+    found.some(
+      (f) =>
+        f.finding ===
+        'the error it expected is no longer asserted (was line 6): `if _, err := Parse(""); err == nil {` became `if _, err := Parse(""); err != nil {`',
+    ),
+    JSON.stringify(found),
+  );
+  assert.ok(
+    found.some(
+      (f) =>
+        f.finding ===
+        'the check that it succeeds now expects an error (was line 13): `if err != nil {` became `if err == nil {`',
+    ),
+    JSON.stringify(found),
+  );
+  // New code with its own `if err != nil`, and a check rewritten that still expects the error: nothing weakened.
+  const added = await findingsAfter({ 'parse_test.go': goTest }, (r) =>
+    r.write({
+      'parse_test.go':
+        goTest.replace('err == nil {\n\t\tt.Fatal("expected', 'err == nil || false {\n\t\tt.Fatal("expected') +
+        'func TestMore(t *testing.T) {\n\tif _, err := Parse("1"); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n',
+    }),
+  );
+  assert.deepEqual(brief(added), []);
+});
