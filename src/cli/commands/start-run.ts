@@ -4,39 +4,32 @@
  * attribute), serves it with an in-process worker unless a live worker takes it within
  * seconds, follows progress and waits for the result. Human text goes to stderr; with
  * --json stdout carries JSON only (NDJSON progress events with --follow, then the result).
+ * Starting or attaching is start-or-attach.ts; waiting for the result, await-run-result.ts.
  */
 import { hasModelCredentials, requireModelCredentials } from '../../host/model-credentials.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentError, UsageError } from '../../contracts/errors.js';
-import type { IssueSourceKind, RunInput, RunProgress, RunResult } from '../../contracts/run.js';
+import type { IssueSourceKind, RunInput } from '../../contracts/run.js';
 import { createIssueSourceFactory } from '../../activities/issues/issue-source-factory.js';
 import { baseDriftNote } from '../../activities/workspace/branch-base-drift.js';
 import { repoSettings } from '../../definition/repo-config/repo-settings.js';
 import { workflowUrl } from '../../host/temporal/ensure-temporal.js';
 import { runAgentWorkflow } from '../../workflows/run-agent.js';
-import { progressQuery } from '../../workflows/run/messages.js';
 import { AgentNameKey, IssueNumberKey, RepoIdKey } from '../../workflows/run/search-attributes.js';
 import { COMMANDS, renderHelp } from '../flags/command-specs.js';
 import { deliveryOf } from '../flags/delivery-flag.js';
 import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFlags } from '../flags/parse-flags.js';
-import {
-  newEnvironmentLines,
-  progressKey,
-  progressLine,
-  resultSummary,
-  waitingLine,
-} from '../../host/progress-format.js';
+import { resultSummary } from '../../host/progress-format.js';
 import { loadRepoDefinition } from '../run-target.js';
 import { closureActionNotice } from '../../definition/normalise/closure-action.js';
 import { assertRunVariablesBound } from '../../definition/prompt-variable-check.js';
 import { runRepository, workflowIdFor } from '../run-repository.js';
-import { NOT_SERVING, serveUntilDone } from '../serve-until-done.js';
+import { NOT_SERVING } from '../serve-until-done.js';
 import { runExitCode } from '../../contracts/run-end.js';
-import { defaultOrphanPorts, releaseOrphanedActivities } from '../../host/orphans/orphaned-activities.js';
 import { extractAgentParameters, resolveAgentParameters } from '../flags/agent-parameters.js';
-import { readRunResult } from '../../host/run-result.js';
 import { connectCli, livePollers, workflowTaskTaken, type CliTemporal } from '../../host/temporal/temporal-client.js';
 import { printLine } from '../../host/terminal-text.js';
+import { awaitResult, releaseOrphansOfRun } from '../await-run-result.js';
+import { startOrAttach } from '../start-or-attach.js';
 
 /** How long a worker that looks alive gets to take the run before this process serves it. */
 const PICKUP_TIMEOUT_MS = 5000;
@@ -48,59 +41,6 @@ function issueSourceOf(flags: ParsedFlags, configured: IssueSourceKind | undefin
 }
 
 const say = (line: string): boolean => printLine(process.stderr, line);
-
-async function follow(
-  handle: { query: (q: typeof progressQuery) => Promise<RunProgress> },
-  done: () => boolean,
-  json: boolean,
-): Promise<void> {
-  let last = '';
-  let environmentShown = 0;
-  while (!done()) {
-    try {
-      const p = await handle.query(progressQuery);
-      const key = progressKey(p);
-      if (key !== last) {
-        if (json)
-          process.stdout.write(`${JSON.stringify({ event: 'progress', at: new Date().toISOString(), ...p })}\n`);
-        else {
-          say(`${new Date().toISOString().slice(11, 19)} ${progressLine(p).replace(/\s*\n\s*/g, ' ')}`);
-          for (const line of newEnvironmentLines(p, environmentShown)) say(`  ${line}`);
-          const waiting = waitingLine(p);
-          if (waiting !== undefined) say(`  ${waiting}`);
-        }
-        environmentShown = p.environment?.length ?? 0;
-      }
-      last = key;
-    } catch {
-      // The run may not have a workflow task yet, or just finished: try again.
-    }
-    await sleep(1000);
-  }
-}
-
-async function awaitResult(
-  cli: CliTemporal,
-  workflowId: string,
-  options: { follow: boolean; embedded: boolean; json: boolean },
-): Promise<RunResult> {
-  const handle = cli.client.workflow.getHandle<typeof runAgentWorkflow>(workflowId);
-  return serveUntilDone(cli, readRunResult(handle), {
-    embedded: options.embedded,
-    ...(options.follow ? { follow: (done: () => boolean) => follow(handle, done, options.json) } : {}),
-    releaseOrphans: async () => releaseOrphansOf(cli, workflowId),
-  });
-}
-
-/** Fails the started steps of the run whose worker was a process of this host that is gone. */
-async function releaseOrphansOf(cli: CliTemporal, workflowId: string): Promise<string[]> {
-  const run = await cli.client.workflow.getHandle(workflowId).describe();
-  const ports = defaultOrphanPorts((id, error) => cli.client.activity.fail(id, error));
-  return (await releaseOrphanedActivities(run, ports)).map(releasedLine);
-}
-
-const releasedLine = (released: string): string =>
-  `the worker that ran ${released} is gone: that step is retried now, not after its heartbeat timeout`;
 
 /** Whether this process must serve the run: no recent poller, or nobody takes its workflow task. */
 async function needsOwnWorker(cli: CliTemporal, workflowId: string): Promise<boolean> {
@@ -164,9 +104,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
   const cli = await connectCli();
   try {
     // What was chosen for this repository, once every check before starting has passed.
-    // An issue branch left at an old base: re-cut by the run when untouched, else kept (branch-base-drift.ts).
-    const drift = target.remote ? undefined : await baseDriftNote(repoPath, definition.worktree.branchPrefix, issue);
-    for (const note of [...target.notes, ...settings.notes, ...(drift === undefined ? [] : [drift])]) say(note);
+    for (const note of [...target.notes, ...settings.notes]) say(note);
     const closureNotice = closureActionNotice(definition);
     if (closureNotice !== undefined) say(`note: ${closureNotice}`);
     for (const key of ['baseBranch'] as const)
@@ -199,34 +137,45 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
             },
           }),
     };
-    const existing = await cli.client.workflow
-      .getHandle(workflowId)
-      .describe()
-      .catch(() => undefined);
-    const attaching = existing?.status.name === 'RUNNING';
-    // This process serves the run when no worker polls: without model credentials it would
-    // create the workflow, worktree and branch only to fail on its first model call.
-    if (!attaching && !flags['detach'] && (await livePollers(cli)) === 0) requireModelCredentials();
-    if (!attaching) {
-      await cli.client.workflow.start(runAgentWorkflow, {
-        taskQueue: cli.taskQueue,
-        workflowId,
-        args: [input],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        staticSummary: `Issue #${issue}: ${issueSnapshot.title}`.slice(0, 200),
-        typedSearchAttributes: [
-          { key: RepoIdKey, value: repo.id },
-          { key: IssueNumberKey, value: issue },
-          { key: AgentNameKey, value: definition.name },
-        ],
-      });
-    }
     const url = workflowUrl(cli.target, workflowId);
-    say(`${attaching ? 'attached to the live run' : 'started run'} ${workflowId}\nWeb UI: ${url}`);
-    if (attaching && existing !== undefined) {
-      const ports = defaultOrphanPorts((id, error) => cli.client.activity.fail(id, error));
-      for (const released of await releaseOrphanedActivities(existing, ports)) say(releasedLine(released));
-    }
+    const { attaching } = await startOrAttach(
+      {
+        describe: () =>
+          cli.client.workflow
+            .getHandle(workflowId)
+            .describe()
+            .catch(() => undefined),
+        // This process serves the run when no worker polls: without model credentials it would
+        // create the workflow, worktree and branch only to fail on its first model call.
+        mayStart: async () => {
+          if (!flags['detach'] && (await livePollers(cli)) === 0) requireModelCredentials();
+        },
+        // An issue branch left at an old base: re-cut by the run when untouched, else kept (branch-base-drift.ts).
+        startNotes: async () => {
+          const drift = target.remote
+            ? undefined
+            : await baseDriftNote(repoPath, definition.worktree.branchPrefix, issue);
+          return drift === undefined ? [] : [drift];
+        },
+        start: async () => {
+          await cli.client.workflow.start(runAgentWorkflow, {
+            taskQueue: cli.taskQueue,
+            workflowId,
+            args: [input],
+            workflowIdConflictPolicy: 'USE_EXISTING',
+            staticSummary: `Issue #${issue}: ${issueSnapshot.title}`.slice(0, 200),
+            typedSearchAttributes: [
+              { key: RepoIdKey, value: repo.id },
+              { key: IssueNumberKey, value: issue },
+              { key: AgentNameKey, value: definition.name },
+            ],
+          });
+        },
+        releaseOrphans: (existing) => releaseOrphansOfRun(cli, existing),
+        say,
+      },
+      { workflowId, url },
+    );
     if (flags['detach']) {
       if ((await livePollers(cli)) === 0)
         say(`warning: no live worker polls task queue ${cli.taskQueue}; start one with issue-agent worker`);

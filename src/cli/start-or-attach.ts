@@ -1,0 +1,58 @@
+/**
+ * `start-run`'s one decision about the issue's Workflow ID: attach to the live run, or
+ * start it (the first time, or again after a closed run). What the command says about the
+ * issue branch (the base-drift note, branch-base-drift.ts: "re-cut because its base
+ * moved", or "kept at the old base") is true only of a run this invocation starts, whose
+ * workspace is prepared from the branch as it is now. A live run prepared its worktree
+ * long before, so an invocation that attaches to it says nothing about the branch.
+ *
+ * The notes are read before the start (a worker re-cuts the branch as soon as it takes
+ * the run, so afterwards there is nothing left to see) and said once, after the start
+ * went through: a start refused (no model credentials, the server) says none of them.
+ *
+ * Not covered: two invocations racing for the same issue. Both see no live run, both
+ * start with `USE_EXISTING`, and the second one attaches to the first's run without
+ * knowing it (the SDK does not return the server's `started` flag), so both say the note.
+ */
+
+/** What the decision needs of the server's description of a run. */
+interface RunStatus {
+  readonly status: { readonly name: string };
+}
+
+export interface StartOrAttachPorts<Run extends RunStatus> {
+  /** The run of the Workflow ID as the server has it, or undefined when there is none. */
+  readonly describe: () => Promise<Run | undefined>;
+  /** Throws when this invocation must not start the run (it would serve it without model credentials). */
+  readonly mayStart: () => Promise<void>;
+  /** What starting the run will do to the workspace (the base-drift note): read before the start. */
+  readonly startNotes: () => Promise<readonly string[]>;
+  readonly start: () => Promise<void>;
+  /** Releases the live run's steps whose worker process is gone: one line each. */
+  readonly releaseOrphans: (run: Run) => Promise<readonly string[]>;
+  readonly say: (line: string) => void;
+}
+
+export interface StartOrAttachResult {
+  /** The run was live: this invocation started nothing. */
+  readonly attaching: boolean;
+}
+
+/** Attaches to the live run of `workflowId`, or starts it and says what the start does to the workspace. */
+export async function startOrAttach<Run extends RunStatus>(
+  ports: StartOrAttachPorts<Run>,
+  run: { readonly workflowId: string; readonly url: string },
+): Promise<StartOrAttachResult> {
+  const existing = await ports.describe();
+  if (existing?.status.name === 'RUNNING') {
+    ports.say(`attached to the live run ${run.workflowId}\nWeb UI: ${run.url}`);
+    for (const line of await ports.releaseOrphans(existing)) ports.say(line);
+    return { attaching: true };
+  }
+  await ports.mayStart();
+  const notes = await ports.startNotes();
+  await ports.start();
+  ports.say(`started run ${run.workflowId}\nWeb UI: ${run.url}`);
+  for (const note of notes) ports.say(note);
+  return { attaching: false };
+}
