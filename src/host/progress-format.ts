@@ -4,6 +4,7 @@
  * through terminalText: the model or the tested code wrote it, and it is printed on the
  * operator's terminal.
  */
+import { DeliveryMode } from '../contracts/delivery.js';
 import { waitingLine as waitingText } from '../contracts/human-loop.js';
 import type { RunProgress, RunResult } from '../contracts/run.js';
 import { terminalLine, terminalText } from './terminal-text.js';
@@ -29,6 +30,17 @@ export function newEnvironmentLines(p: RunProgress, printed: number): readonly s
   return (p.environment ?? []).slice(printed).map(terminalText);
 }
 
+/**
+ * A boundary effect as the summary names it: the delivery's own step by the word the user
+ * chose it with (`--deliver branch`), not the name the result stores it under
+ * (`keep-branch`, which results already recorded and their readers keep).
+ */
+const EFFECT_LABELS: Readonly<Record<string, string>> = { 'keep-branch': DeliveryMode.Branch };
+
+export function effectLabel(name: string): string {
+  return EFFECT_LABELS[name] ?? name;
+}
+
 export function resultSummary(result: RunResult): string {
   const lines = [
     `outcome: ${result.outcome}${result.code ? ` (${result.code})` : ''}`,
@@ -40,7 +52,7 @@ export function resultSummary(result: RunResult): string {
   if (result.branch) lines.push(`branch: ${result.branch} · worktree: ${result.worktreePath}`);
   if (result.boundary) {
     lines.push(`boundary: ${result.boundary.status}`);
-    for (const e of result.boundary.effects) lines.push(`  - ${e.name}: ${e.status} (${e.detail})`);
+    for (const e of result.boundary.effects) lines.push(`  - ${effectLabel(e.name)}: ${e.status} (${e.detail})`);
     for (const p of result.boundary.pending) lines.push(`  pending: ${p}`);
   }
   for (const s of result.steps)

@@ -1,0 +1,56 @@
+/**
+ * The end-of-run summary names the delivery's own step by the word the user chose it with:
+ * `--deliver branch` prints `branch: done`, not the stored effect name `keep-branch`
+ * (which the result keeps: local-boundary-hook.test.ts). Other effects keep their names.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isDeliveryMode } from '../../src/contracts/delivery.js';
+import type { BoundaryReport, RunResult } from '../../src/contracts/run.js';
+import { effectLabel, resultSummary } from '../../src/host/progress-format.js';
+
+const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+function summaryOf(boundary: BoundaryReport): string[] {
+  const result = {
+    outcome: 'success',
+    reason: 'closed',
+    iterations: 1,
+    steps: [],
+    usage,
+    costUsd: 0,
+    definitionHash: 'abcdef0123456789',
+    handoff: {},
+    boundary,
+  } as unknown as RunResult;
+  return resultSummary(result).split('\n');
+}
+
+test('--deliver branch: the summary says branch, in the vocabulary of the flag', () => {
+  const kept = 'kept agent/issue-5 at 0123456789ab (1 commit(s) ahead of main); main is unchanged';
+  const lines = summaryOf({
+    status: 'success',
+    delivery: 'branch',
+    effects: [
+      { name: 'keep-branch', status: 'done', detail: kept },
+      { name: 'close-issue', status: 'done', detail: 'closed #5' },
+    ],
+    pending: [],
+  });
+  assert.ok(lines.includes(`  - branch: done (${kept})`), lines.join('\n'));
+  assert.ok(lines.includes('  - close-issue: done (closed #5)'), lines.join('\n'));
+  assert.equal(lines.filter((l) => l.includes('keep-branch')).length, 0, lines.join('\n'));
+  assert.ok(isDeliveryMode(effectLabel('keep-branch')), 'the label is a value --deliver accepts');
+});
+
+test('the other effects are printed under their own names', () => {
+  for (const name of ['merge', 'squash', 'push', 'open-pr', 'remove-worktree', 'comment', 'label'])
+    assert.equal(effectLabel(name), name);
+  const lines = summaryOf({
+    status: 'success',
+    delivery: 'merge',
+    effects: [{ name: 'merge', status: 'done', detail: 'merged' }],
+    pending: [],
+  });
+  assert.ok(lines.includes('  - merge: done (merged)'), lines.join('\n'));
+});
