@@ -4,19 +4,10 @@ import { mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentError } from '../../../src/contracts/errors.js';
-import type { PrepareWorkspaceInput } from '../../../src/contracts/activities.js';
-import { localIssueSourceFactory, writeLocalIssue } from '../../../src/activities/issues/local-issue-store.js';
+import { writeLocalIssue } from '../../../src/activities/issues/local-issue-store.js';
 import { prepareWorkspace } from '../../../src/activities/workspace/prepare-workspace.js';
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
-
-const deps = { issueSource: localIssueSourceFactory };
-const input = (repoPath: string, issue = 5): PrepareWorkspaceInput => ({
-  repoPath,
-  issue,
-  issueSource: 'local',
-  worktreeRoot: '.worktrees',
-  branchPrefix: 'agent',
-});
+import { workspaceDeps as deps, workspaceInput as input } from './workspace-fixture.js';
 
 test('creates the worktree on a new branch from the current branch, then reuses it', async () => {
   const repo = await makeTempGitRepo({});
