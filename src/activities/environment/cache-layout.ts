@@ -22,8 +22,11 @@ export function sha(...parts: readonly string[]): string {
 }
 
 export function cacheLayout(repoPath: string, env: Env = process.env): CacheLayout {
-  const root = environmentCacheRoot(env);
-  const repoKey = sha(path.resolve(repoPath));
+  return cachesUnder(environmentCacheRoot(env), sha(path.resolve(repoPath)));
+}
+
+/** The same caches under another root (setup-scope.ts: a worktree's private ones). */
+export function cachesUnder(root: string, repoKey: string): CacheLayout {
   return {
     root,
     npm: path.join(root, 'npm'),

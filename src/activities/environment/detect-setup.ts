@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
 import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
 import type { PlannedStep } from './planned-step.js';
+import { ALL_CACHE_OWNERS } from './setup-scope.js';
 import { ECOSYSTEMS, NOTHING_DETECTED } from '../../definition/ecosystems/ecosystem-registry.js';
 import type { PythonTools } from '../../definition/ecosystems/ecosystem.js';
 import { configuredSandboxViews, planRegistrySetups, type RegistrySetups } from './registry-setup.js';
@@ -39,6 +40,7 @@ export async function planConfigured(
     reason: `.agent/config.json commands.setup[${i}]: ${command}`,
     inputs,
     caches: [`shared caches under ${caches.root}`],
+    owners: ALL_CACHE_OWNERS,
   }));
   return {
     detected: [`setup: ${commands.length} command(s) from .agent/config.json commands.setup (detection skipped)`],

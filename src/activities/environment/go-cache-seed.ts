@@ -42,6 +42,8 @@ export async function seedGoCache(options: {
       command: `cp -a --reflink=auto ${q(shared)}/. ${q(temp)}`,
       cwd: options.cwd,
       env: options.env,
+      // Copied from, never written: only Go's own setup steps write the shared build cache.
+      readOnlyDirs: [shared],
       timeoutMs: 10 * 60_000,
     });
     if (result.exitCode !== 0)

@@ -10,8 +10,9 @@ import { existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { SetupStepStatus, type SetupStepReport } from '../../contracts/environment.js';
-import type { CacheLayout } from './cache-layout.js';
-import { q, type ToolRequest } from '../../definition/ecosystems/ecosystem.js';
+import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
+import { sharedCacheDirs } from './setup-scope.js';
+import { EcosystemId, q, type ToolRequest } from '../../definition/ecosystems/ecosystem.js';
 import type { PlannedStep } from './planned-step.js';
 import { setupFailure } from './setup-failure.js';
 import type { SetupProcessRunner } from './setup-process.js';
@@ -35,6 +36,7 @@ export function onPath(name: string, pathVar: string): string | undefined {
 export async function ensureTool(options: {
   readonly request: ToolRequest;
   readonly caches: CacheLayout;
+  readonly worktree: WorktreeLayout;
   readonly runner: SetupProcessRunner;
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string;
@@ -81,9 +83,20 @@ export async function ensureTool(options: {
   }
   const temp = `${prefix}.tmp-${process.pid}-${Date.now()}`;
   const scripts = request.needsScripts ? '' : ' --ignore-scripts';
-  const command = `npm install --prefix ${q(temp)} --no-audit --no-fund --no-package-lock${scripts} ${q(request.spec)}`;
-  const step: PlannedStep = { id: `tool-${request.name}`, ecosystem, command, reason: why, inputs: [], caches: [] };
-  const result = await runner.run({ command, cwd: options.cwd, env, timeoutMs: options.timeoutMs });
+  // No user config: an earlier step could have left a `.npmrc` in the setup HOME (a registry of its own).
+  const command = `npm install --userconfig /dev/null --prefix ${q(temp)} --no-audit --no-fund --no-package-lock${scripts} ${q(request.spec)}`;
+  const step: PlannedStep = {
+    id: `tool-${request.name}`,
+    ecosystem,
+    command,
+    reason: why,
+    inputs: [],
+    caches: [],
+    owners: [EcosystemId.Node],
+  };
+  // Writable: its own temp dir (renamed into place here, outside the sandbox) and npm's cache.
+  const writableDirs = [temp, ...sharedCacheDirs([EcosystemId.Node], caches, options.worktree), options.worktree.dir];
+  const result = await runner.run({ command, cwd: options.cwd, env, timeoutMs: options.timeoutMs, writableDirs });
   if (result.exitCode !== 0) {
     await rm(temp, { recursive: true, force: true });
     throw setupFailure({ step, result, timeoutMs: options.timeoutMs, worktreePath: options.cwd });

@@ -6,6 +6,7 @@
  * runs them in order.
  */
 import type { Ecosystem } from '../../contracts/environment.js';
+import type { CacheOwners } from './setup-scope.js';
 
 export interface PlannedStep {
   /** Stable within a plan: `npm-install`, `python-venv`, `go-download`, `setup-0` … */
@@ -18,6 +19,10 @@ export interface PlannedStep {
   readonly inputs: readonly string[];
   /** The shared caches it fills, for the report (`npm cache /…/cache/npm`). */
   readonly caches: readonly string[];
+  /** Whose shared caches it may write (setup-scope.ts): the ecosystem that planned it, or all for `commands.setup`. */
+  readonly owners: CacheOwners;
+  /** It fetches a pinned tool into the shared tools dir, which only such a step writes. */
+  readonly installsTool?: boolean;
   /** A path that must exist for an earlier run of the step in this worktree to count. */
   readonly produces?: string;
   /** Warming a cache: a failure is reported, not fatal (the base may not build yet). */

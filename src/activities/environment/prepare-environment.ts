@@ -15,9 +15,10 @@ import {
 } from '../../contracts/environment.js';
 import { setupCommandsOf } from '../../contracts/repo-config.js';
 import { readRepoConfig } from '../../definition/repo-config/read-repo-config.js';
+import { EcosystemId } from '../../definition/ecosystems/ecosystem.js';
 import { ensureAgentHome } from '../workspace/sandbox-state.js';
 import { assertAtBaseCommit, setupLeftovers } from './base-commit-guard.js';
-import { cacheLayout, worktreeLayout, type CacheLayout, type WorktreeLayout } from './cache-layout.js';
+import { cacheLayout, worktreeLayout } from './cache-layout.js';
 import { planConfigured, planDetected, type EnvironmentPlan } from './detect-setup.js';
 import { asAgentWritten } from './agent-written-plan.js';
 import { pythonBasePrefix } from './python-base.js';
@@ -28,6 +29,7 @@ import type { PlannedStep } from './planned-step.js';
 import { sandboxEnvironment } from './sandbox-environment.js';
 import { lastLines, setupFailure } from './setup-failure.js';
 import { setupEnv, setupTmpDir } from './setup-env.js';
+import { NO_CACHE_OWNERS, scopedSetupRunner, setupScope, type CacheOwners } from './setup-scope.js';
 import { setupHost } from './setup-host.js';
 import type { SetupProcessRunner } from './setup-process.js';
 import { createSandboxedSetupRunner } from './sandboxed-setup-runner.js';
@@ -51,11 +53,13 @@ async function runStep(options: {
   readonly deps: PrepareEnvironmentDeps;
   readonly step: PlannedStep;
   readonly input: PrepareEnvironmentInput;
-  readonly env: Readonly<Record<string, string>>;
+  /** The setup environment with these owners' caches shared (setup-scope.ts). */
+  readonly envFor: (owners: CacheOwners) => Readonly<Record<string, string>>;
   readonly stamps: { readonly worktree: string; readonly shared: string };
   readonly timeoutMs: number;
 }): Promise<SetupStepReport> {
   const { deps, step, input } = options;
+  const env = options.envFor(step.owners);
   const keys = await stepKeys(input.worktreePath, step);
   const cacheHit = step.caches.length > 0 && (await hasStamp(options.stamps.shared, keys.shared));
   const reused = cacheHit ? step.caches.map((c) => `${c} (this repository and lockfile)`) : [];
@@ -72,7 +76,7 @@ async function runStep(options: {
       ? await nodeModulesSnapshotFor({
           step,
           runner: deps.runner,
-          env: options.env,
+          env,
           worktreePath: input.worktreePath,
           caches: cacheLayout(input.repoPath, deps.env ?? process.env),
           sharedKey: keys.shared,
@@ -88,10 +92,13 @@ async function runStep(options: {
     }
   }
   deps.log?.(`[environment] ${step.command}`);
+  const caches = cacheLayout(input.repoPath, deps.env ?? process.env);
+  const worktree = worktreeLayout(input.worktreePath, deps.env ?? process.env);
   const result = await deps.runner.run({
     command: step.command,
     cwd: input.worktreePath,
-    env: options.env,
+    env,
+    ...setupScope({ owners: step.owners, installsTool: step.installsTool === true, caches, worktree }),
     timeoutMs: options.timeoutMs,
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
@@ -128,22 +135,6 @@ async function plan(
   });
 }
 
-/**
- * The runner with the directories setup writes besides the worktree: each shared package
- * cache (never the shared stamps or node_modules snapshots, which the host writes) and the
- * worktree's own (venv, setup HOME, GOCACHE), made first so the sandbox can show them.
- */
-async function writingSetupDirs(
-  runner: SetupProcessRunner,
-  caches: CacheLayout,
-  worktree: WorktreeLayout,
-): Promise<SetupProcessRunner> {
-  const { root: _root, stamps: _stamps, ...packageCaches } = caches;
-  const writableDirs = [...Object.values(packageCaches), worktree.dir];
-  for (const dir of writableDirs) await mkdir(dir, { recursive: true, mode: 0o700 });
-  return { run: (request) => runner.run({ ...request, writableDirs }) };
-}
-
 export async function prepareEnvironment(
   given: PrepareEnvironmentDeps,
   input: PrepareEnvironmentInput,
@@ -157,8 +148,8 @@ export async function prepareEnvironment(
   await ensureAgentHome(input.worktreePath);
   for (const dir of [caches.root, caches.stamps, worktree.setupHome, setupTmpDir(worktree), worktree.stamps])
     await mkdir(dir, { recursive: true, mode: 0o700 });
-  const deps = { ...given, runner: await writingSetupDirs(given.runner, caches, worktree) };
-  const toolEnv = setupEnv({ source, caches, worktree, pathPrepend: [] });
+  const deps = { ...given, runner: scopedSetupRunner(given.runner, caches, worktree) };
+  const toolEnv = setupEnv({ source, caches, worktree, pathPrepend: [], owners: [EcosystemId.Node] });
   const thePlan = await plan(input, caches, source, deps.runner, toolEnv);
   for (const line of thePlan.detected) deps.log?.(`[environment] ${line}`);
   const steps: SetupStepReport[] = [];
@@ -168,6 +159,7 @@ export async function prepareEnvironment(
     const tool = await ensureTool({
       request,
       caches,
+      worktree,
       runner: deps.runner,
       env: toolEnv,
       cwd: input.worktreePath,
@@ -179,7 +171,8 @@ export async function prepareEnvironment(
   }
   toolBins.push(...thePlan.pythonApps.map((app) => app.binDir));
   toolPrefixes.push(...thePlan.pythonApps.map((app) => app.prefix));
-  const env = setupEnv({ source, caches, worktree, pathPrepend: toolBins });
+  const envFor = (owners: CacheOwners) => setupEnv({ source, caches, worktree, pathPrepend: toolBins, owners });
+  const env = envFor(NO_CACHE_OWNERS);
   const stamps = { worktree: worktree.stamps, shared: caches.stamps };
   const stepDeps =
     input.agentWritten === true ? { ...deps, runner: deps.agentRunner ?? createSandboxedSetupRunner() } : deps;
@@ -187,7 +180,7 @@ export async function prepareEnvironment(
   const cacheUsers: SetupStepReport[] = [...steps];
   for (const step of thePlan.steps) {
     deps.heartbeat?.(step.command);
-    const report = await runStep({ deps: stepDeps, step, input, env, stamps, timeoutMs });
+    const report = await runStep({ deps: stepDeps, step, input, envFor, stamps, timeoutMs });
     steps.push(report);
     if (step.caches.length > 0) cacheUsers.push(report);
   }

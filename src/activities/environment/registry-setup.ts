@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Ecosystem } from '../../contracts/environment.js';
 import { ECOSYSTEMS_IN_SETUP_ORDER } from '../../definition/ecosystems/ecosystem-registry.js';
 import {
+  EcosystemId,
   q,
   type EcosystemModule,
   type EcosystemSetup,
@@ -64,6 +65,8 @@ function pythonAppStep(
       reason: `python: ${app.name} ${app.version} from PyPI into ${prefix} (pip of ${python}; kept for later runs)`,
       inputs: [],
       caches: [`${app.name} ${app.version} ${prefix}`],
+      owners: [EcosystemId.Python],
+      installsTool: true,
       produces: path.join(prefix, 'bin', app.name),
     },
     fetched: { binDir: path.join(prefix, 'exposed'), prefix, python: path.join(prefix, 'bin', 'python') },
@@ -98,7 +101,12 @@ export async function planRegistrySetups(options: {
       pythonApps.push(app.fetched);
     }
     for (const step of setup.steps)
-      steps.push({ ...step, ecosystem: step.ecosystem ?? setup.ecosystem, caches: step.caches ?? [] });
+      steps.push({
+        ...step,
+        ecosystem: step.ecosystem ?? setup.ecosystem,
+        caches: step.caches ?? [],
+        owners: [setup.cacheOwner ?? ecosystem.id],
+      });
     if (setup.sandbox !== undefined) sandboxViews.push(setup.sandbox);
     if (setup.buildCacheSeed !== undefined) buildCacheSeeds.push(setup.buildCacheSeed);
   }

@@ -30,7 +30,11 @@ function sandboxedRunner(contained: boolean, redact: Redact | undefined): SetupP
         command: request.command,
         readOnly: false,
         network: true,
-        ...(contained ? { setup: { env: request.env, writable: request.writableDirs ?? [] } } : {}),
+        ...(contained
+          ? {
+              setup: { env: request.env, writable: request.writableDirs ?? [], readOnly: request.readOnlyDirs ?? [] },
+            }
+          : {}),
       });
       return { file: command.file, args: command.args, env: command.env };
     },

@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { isSecretName } from '../tools/sandbox-env.js';
 import { ECOSYSTEMS } from '../../definition/ecosystems/ecosystem-registry.js';
 import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
+import { ALL_CACHE_OWNERS, privateCaches, type CacheOwners } from './setup-scope.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -41,6 +42,8 @@ export function setupEnv(options: {
   readonly caches: CacheLayout;
   readonly worktree: WorktreeLayout;
   readonly pathPrepend: readonly string[];
+  /** Whose caches are the shared ones (setup-scope.ts); the others' point at the worktree's own. Default: all. */
+  readonly owners?: CacheOwners;
 }): Record<string, string> {
   const { source, caches, worktree } = options;
   const env: Record<string, string> = {};
@@ -53,9 +56,14 @@ export function setupEnv(options: {
     if (env[name] === undefined && existsSync(real)) env[name] = real;
   }
   const pathVar = source['PATH'] ?? '/usr/local/bin:/usr/bin:/bin';
-  // Each ecosystem names its shared caches (npm_config_cache, PIP_CACHE_DIR, CARGO_HOME …).
+  // Each ecosystem names its caches (npm_config_cache, PIP_CACHE_DIR, CARGO_HOME …): the shared
+  // ones for the ecosystems the command prepares, the worktree's own for the others.
   const cacheVars: Record<string, string> = {};
-  for (const ecosystem of ECOSYSTEMS) Object.assign(cacheVars, ecosystem.setupEnv?.(caches, worktree, env));
+  const owners = options.owners ?? ALL_CACHE_OWNERS;
+  for (const ecosystem of ECOSYSTEMS) {
+    const layout = owners.includes(ecosystem.id) ? caches : privateCaches(worktree);
+    Object.assign(cacheVars, ecosystem.setupEnv?.(layout, worktree, env));
+  }
   return {
     ...env,
     PATH: [...options.pathPrepend, pathVar].join(':'),

@@ -18,6 +18,8 @@ export interface SetupProcessRequest {
   readonly signal?: AbortSignal;
   /** Directories a contained command may write besides `cwd` (the host runner ignores it). */
   readonly writableDirs?: readonly string[];
+  /** Directories a contained command sees read-only (the host runner ignores it). */
+  readonly readOnlyDirs?: readonly string[];
 }
 
 export interface SetupProcessResult {

@@ -51,7 +51,12 @@ export interface SandboxRequest {
    * these directories writable besides the worktree (the shared package caches, the
    * worktree's venv and setup HOME). Never for a command a model chose.
    */
-  readonly setup?: { readonly env: Readonly<Record<string, string>>; readonly writable: readonly string[] };
+  readonly setup?: {
+    readonly env: Readonly<Record<string, string>>;
+    readonly writable: readonly string[];
+    /** Shown read-only (the fetched tools, a warm cache a command copies from). */
+    readonly readOnly?: readonly string[];
+  };
   readonly warn?: (message: string) => void;
 }
 
@@ -189,6 +194,7 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
       // A prepared worktree has its own node_modules: the checkout's is not shown.
       ...dependencyDirs(prepared ? undefined : dirs?.commonDir, process.env),
       ...(prepared?.readOnlyDirs ?? []).filter((d) => existsSync(d)),
+      ...(request.setup?.readOnly ?? []).filter((d) => existsSync(d)),
     ],
     hidden,
     protectedPaths: dirs

@@ -104,6 +104,12 @@ export interface EcosystemStep {
   readonly cacheOnly?: boolean;
   /** What it produces may be a copy of an earlier install of the same inputs (node_modules: node-modules-snapshot.ts). */
   readonly snapshot?: boolean;
+  /**
+   * It fetches a pinned tool from a registry into the shared tools dir, the only kind of
+   * step that may write there (activities/environment/setup-scope.ts): so it must run none
+   * of the repository's code (`python -I`, no config read from the worktree).
+   */
+  readonly installsTool?: boolean;
 }
 
 /** A setup the ecosystem plans from the repository's files, run with the network before the agent starts. */
@@ -119,6 +125,8 @@ export interface EcosystemSetup {
   /** The interpreter of the venv it makes: its base prefix is shown read-only in the sandbox (python-base.ts). */
   readonly interpreter?: string;
   readonly steps: readonly EcosystemStep[];
+  /** Whose shared caches its steps fill when not its own module's (nox's venvs: Python's pip and uv caches). */
+  readonly cacheOwner?: EcosystemId;
   /** Said (and run) only when no other ecosystem was found: a C build that downloads nothing. */
   readonly onlyAlone?: boolean;
   readonly sandbox?: SandboxView;
@@ -134,7 +142,10 @@ export interface EcosystemModule {
   readonly setupInputs: readonly string[];
   /** The test command the repository's files call for; the first ecosystem in registry order that finds one wins. */
   readonly testCommand?: (dir: string) => Promise<DetectedCommands | undefined>;
-  /** What setup's commands are told of the shared caches; `inherited` is the worker's environment (credential-free). */
+  /**
+   * What setup's commands are told of the shared caches; `inherited` is the worker's environment (credential-free).
+   * The dirs it names inside the cache root are the only shared ones this ecosystem's steps may write (setup-scope.ts).
+   */
   readonly setupEnv?: (
     caches: CacheLayout,
     worktree: WorktreeLayout,

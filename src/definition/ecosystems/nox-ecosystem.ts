@@ -58,6 +58,7 @@ export const NOX_ECOSYSTEM: EcosystemModule = {
     return {
       detected: `nox: ${command} (noxfile.py session "${session}"; nox ${NOX_VERSION} from PyPI, its venvs in .nox/)`,
       ecosystem: Ecosystem.Python,
+      cacheOwner: EcosystemId.Python,
       pythonApp: { name: 'nox', version: NOX_VERSION },
       steps: [{ id: 'nox-install', command, reason: `nox: ${command} (noxfile.py)`, inputs: ['noxfile.py'] }],
     };

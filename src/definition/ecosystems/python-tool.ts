@@ -33,7 +33,13 @@ export interface PythonTool {
   readonly step: EcosystemStep;
 }
 
-const PIP = '-m pip install --quiet --disable-pip-version-check --no-warn-script-location';
+/**
+ * `-I`: the step runs in the worktree, and `python -m` would put it first on sys.path (a
+ * `pip.py` or `venv/` of the repository would run with the shared tools dir writable);
+ * `PIP_CONFIG_FILE=/dev/null`: no pip.conf an earlier step left in the setup HOME.
+ */
+const PIP = '-I -m pip install --quiet --disable-pip-version-check --no-warn-script-location';
+const NO_PIP_CONFIG = 'PIP_CONFIG_FILE=/dev/null';
 
 export function pythonToolStep(
   manager: PythonManager,
@@ -58,6 +64,7 @@ export function pythonToolStep(
       inputs: [],
       caches: [`${manager} ${version} ${prefix}`],
       produces: program,
+      installsTool: true,
     },
   };
 }
@@ -70,7 +77,7 @@ function installCommand(
     case PythonManager.Uv: {
       const temp = `${prefix}.tmp-$$`;
       return (
-        `test -x ${prefix}/bin/uv || { ${python} ${PIP} --prefix ${temp} uv==${version} && ` +
+        `test -x ${prefix}/bin/uv || { ${NO_PIP_CONFIG} ${python} ${PIP} --prefix ${temp} uv==${version} && ` +
         `{ mv -T ${temp} ${prefix} 2>/dev/null || rm -rf ${temp}; }; }`
       );
     }
@@ -100,8 +107,8 @@ export function venvAppCommand(options: {
   const { python, prefix, name } = options;
   const done = `${prefix}/.complete`;
   return (
-    `test -f ${done} || { rm -rf ${prefix} && ${python} -m venv ${prefix} && ` +
-    `${prefix}/bin/python ${PIP} ${options.requirements} && mkdir ${prefix}/exposed && ` +
+    `test -f ${done} || { rm -rf ${prefix} && ${python} -I -m venv ${prefix} && ` +
+    `${NO_PIP_CONFIG} ${prefix}/bin/python ${PIP} ${options.requirements} && mkdir ${prefix}/exposed && ` +
     `ln -s ../bin/${name} ${prefix}/exposed/${name} && touch ${done}; }`
   );
 }
