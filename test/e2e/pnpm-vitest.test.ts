@@ -86,7 +86,7 @@ test('a fresh clone: pnpm fetched, pnpm install from the lockfile, the red test 
   const environment = (run.result?.environment ?? []).join('\n');
   // Not on PATH: fetched from the npm registry into the harness's tools cache, then used.
   assert.match(environment, /detected: pnpm 9\.15\.0 \(package\.json packageManager\)/);
-  assert.match(environment, /setup: `npm install --prefix \S+\/tools\/pnpm-9\.15\.0 /);
+  assert.match(environment, /setup: `npm install --userconfig \/dev\/null --prefix \S+\/tools\/pnpm-9\.15\.0 /);
   assert.match(environment, /setup: `\S*pnpm install --frozen-lockfile/);
   assert.match(environment, /preflight: tests: baseline .*slugify > joins every word with one dash/);
 });

@@ -1,8 +1,8 @@
 /**
  * The cache of accepted agent-written setups: a second run of the same repository with
  * the same lockfiles takes the commands that made its tests run and asks no model. The
- * key is the repository's identity (its root commits: the same in every clone, unlike
- * the checkout's path) and the committed content of every file that looks like a
+ * key is the repository's identity (its origin remote, the same in every clone, else its
+ * path; and its root commits) and the committed content of every file that looks like a
  * manifest or lockfile, of any ecosystem (the one being prepared is, by definition, one
  * no detector knows). A lockfile change is a new key: the old commands may no longer
  * install what the new lockfile says. Stored under the shared cache dir as JSON; it
@@ -14,11 +14,12 @@ import type { AgentSetupProposal } from '../../contracts/agent-setup.js';
 import { git } from '../workspace/git/git.js';
 import { environmentCacheRoot } from '../workspace/sandbox-state.js';
 import { sha } from './cache-layout.js';
+import { repositoryIdentity } from './repository-identity.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Bump when what a cached proposal means changes: older entries are then missed, not misread. */
-const KEY_VERSION = 'agent-setup-v1';
+const KEY_VERSION = 'agent-setup-v2';
 
 const MANIFEST_NAMES = new Set([
   'package.json',
@@ -62,6 +63,11 @@ export function isLockfileName(name: string): boolean {
 }
 
 export interface RepositoryFacts {
+  /**
+   * Which repository (repository-identity.ts): its origin, else its path. Root commits alone
+   * are a fork's too, and a fork's agent must not choose another repository's test command.
+   */
+  readonly identity: string;
   /** Root commits of HEAD, sorted. */
   readonly roots: readonly string[];
   /** Tracked lockfiles and manifests: path and blob id. */
@@ -71,7 +77,7 @@ export interface RepositoryFacts {
 /** The cache key of a repository and its lockfiles; independent of where it is cloned. PURE. */
 export function agentSetupKey(facts: RepositoryFacts): string {
   const files = [...facts.lockfiles].sort((a, b) => a.path.localeCompare(b.path)).map((f) => `${f.path}:${f.blob}`);
-  return sha(KEY_VERSION, ...[...facts.roots].sort(), '--', ...files);
+  return sha(KEY_VERSION, facts.identity, ...[...facts.roots].sort(), '--', ...files);
 }
 
 /** What git says of the worktree's HEAD (the base commit); undefined when it is not a repository. */
@@ -84,7 +90,11 @@ export async function repositoryFacts(worktreePath: string): Promise<RepositoryF
     const m = /^\d+ blob ([0-9a-f]+)\t(.+)$/.exec(line);
     if (m?.[1] && m[2] && isLockfileName(path.posix.basename(m[2]))) lockfiles.push({ path: m[2], blob: m[1] });
   }
-  return { roots: roots.stdout.split('\n').filter(Boolean), lockfiles };
+  return {
+    identity: await repositoryIdentity(worktreePath),
+    roots: roots.stdout.split('\n').filter(Boolean),
+    lockfiles,
+  };
 }
 
 function cacheFile(key: string, env: Env): string {

@@ -1,8 +1,9 @@
 /**
- * Where the environment phase keeps things. Shared across runs (under the harness state
- * dir, beside the per-worktree sandbox state): package-manager caches and stores, Go's
- * module cache and per-repository build caches, cargo's home, Maven's local repository, fetched package managers,
- * and stamps saying which repository+lockfile a cache already holds. Per worktree: the
+ * Where the environment phase keeps things. Shared across the runs of a repository (under
+ * the harness state dir, beside the per-worktree sandbox state; across repositories only
+ * with ISSUE_AGENT_CACHE_SCOPE=worker): package-manager caches and stores, Go's module
+ * and build caches, cargo's home, Maven's local repository, and stamps saying which
+ * lockfile a cache already holds; fetched package managers are the worker's. Per worktree: the
  * venv, the agent's own GOCACHE, the setup HOME and the stamps of steps done there.
  * The sandbox hides all of it but the dirs a report lists.
  */
@@ -10,6 +11,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { CacheLayout, WorktreeLayout } from '../../contracts/environment-dirs.js';
 import { environmentCacheRoot, environmentStateDir } from '../workspace/sandbox-state.js';
+import { CacheScope, cacheScopeFromEnv } from './cache-scope.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -21,8 +23,16 @@ export function sha(...parts: readonly string[]): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-export function cacheLayout(repoPath: string, env: Env = process.env): CacheLayout {
-  return cachesUnder(environmentCacheRoot(env), sha(path.resolve(repoPath)));
+/**
+ * The caches a repository's setup and commands use: its own under
+ * `<cache>/repositories/<key>/` (or the worker's one set, cache-scope.ts), with the
+ * fetched tools shared. `repository`: its identity (repository-identity.ts), or a path.
+ */
+export function cacheLayout(repository: string, env: Env = process.env): CacheLayout {
+  const shared = environmentCacheRoot(env);
+  const repoKey = sha(path.isAbsolute(repository) ? path.resolve(repository) : repository);
+  const root = cacheScopeFromEnv(env) === CacheScope.Worker ? shared : path.join(shared, 'repositories', repoKey);
+  return { ...cachesUnder(root, repoKey), tools: path.join(shared, 'tools') };
 }
 
 /** The same caches under another root (setup-scope.ts: a worktree's private ones). */

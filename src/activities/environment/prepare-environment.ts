@@ -18,7 +18,8 @@ import { readRepoConfig } from '../../definition/repo-config/read-repo-config.js
 import { EcosystemId } from '../../definition/ecosystems/ecosystem.js';
 import { ensureAgentHome } from '../workspace/sandbox-state.js';
 import { assertAtBaseCommit, setupLeftovers } from './base-commit-guard.js';
-import { cacheLayout, worktreeLayout } from './cache-layout.js';
+import { cacheLayout, worktreeLayout, type CacheLayout, type WorktreeLayout } from './cache-layout.js';
+import { repositoryIdentity } from './repository-identity.js';
 import { planConfigured, planDetected, type EnvironmentPlan } from './detect-setup.js';
 import { asAgentWritten } from './agent-written-plan.js';
 import { pythonBasePrefix } from './python-base.js';
@@ -57,6 +58,8 @@ async function runStep(options: {
   readonly envFor: (owners: CacheOwners) => Readonly<Record<string, string>>;
   readonly stamps: { readonly worktree: string; readonly shared: string };
   readonly timeoutMs: number;
+  readonly caches: CacheLayout;
+  readonly worktree: WorktreeLayout;
 }): Promise<SetupStepReport> {
   const { deps, step, input } = options;
   const env = options.envFor(step.owners);
@@ -78,7 +81,7 @@ async function runStep(options: {
           runner: deps.runner,
           env,
           worktreePath: input.worktreePath,
-          caches: cacheLayout(input.repoPath, deps.env ?? process.env),
+          caches: options.caches,
           sharedKey: keys.shared,
         })
       : undefined;
@@ -92,8 +95,7 @@ async function runStep(options: {
     }
   }
   deps.log?.(`[environment] ${step.command}`);
-  const caches = cacheLayout(input.repoPath, deps.env ?? process.env);
-  const worktree = worktreeLayout(input.worktreePath, deps.env ?? process.env);
+  const { caches, worktree } = options;
   const result = await deps.runner.run({
     command: step.command,
     cwd: input.worktreePath,
@@ -142,7 +144,7 @@ export async function prepareEnvironment(
   const started = Date.now();
   const source = given.env ?? process.env;
   const timeoutMs = input.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
-  const caches = cacheLayout(input.repoPath, source);
+  const caches = cacheLayout(await repositoryIdentity(input.repoPath), source);
   const worktree = worktreeLayout(input.worktreePath, source);
   if (input.baseCommit !== undefined) await assertAtBaseCommit(input.worktreePath, input.baseCommit);
   await ensureAgentHome(input.worktreePath);
@@ -180,7 +182,7 @@ export async function prepareEnvironment(
   const cacheUsers: SetupStepReport[] = [...steps];
   for (const step of thePlan.steps) {
     deps.heartbeat?.(step.command);
-    const report = await runStep({ deps: stepDeps, step, input, envFor, stamps, timeoutMs });
+    const report = await runStep({ deps: stepDeps, step, input, envFor, stamps, timeoutMs, caches, worktree });
     steps.push(report);
     if (step.caches.length > 0) cacheUsers.push(report);
   }

@@ -38,6 +38,7 @@ test('manifests and lockfiles of any ecosystem; not code', () => {
 
 test('the key: order-free, changes with a lockfile or the repository, not with a clone', () => {
   const facts = {
+    identity: 'github.com/owner/name',
     roots: ['a1'],
     lockfiles: [
       { path: 'Gemfile.lock', blob: 'b1' },
@@ -51,6 +52,8 @@ test('the key: order-free, changes with a lockfile or the repository, not with a
     key,
   );
   assert.notEqual(agentSetupKey({ ...facts, roots: ['a2'] }), key);
+  // A fork has the same commits and lockfiles: its agent's setup is not the upstream's.
+  assert.notEqual(agentSetupKey({ ...facts, identity: 'github.com/fork/name' }), key);
 });
 
 test('a clone finds what its origin kept; a code change keeps the key, a lockfile change does not', async () => {
@@ -70,4 +73,14 @@ test('a clone finds what its origin kept; a code change keeps the key, a lockfil
   commit('Gemfile.lock', 'GEM\n');
   assert.equal(await readCachedSetup(clone, env), undefined);
   assert.equal(await repositoryFacts(tempDir('not-a-repo-')), undefined);
+});
+
+test("a fork (same commits and lockfiles, another origin) does not find the upstream's setup", async () => {
+  const upstream = makeRepo();
+  const env = { ISSUE_AGENT_STATE_DIR: tempDir('setup-cache-state-') };
+  await keepSetup(upstream, { setup: ['./bootstrap'], test: 'prove -r t' }, env);
+  const fork = path.join(tempDir('setup-cache-fork-'), 'repo');
+  execFileSync('git', ['clone', '-q', upstream, fork]);
+  execFileSync('git', ['remote', 'set-url', 'origin', 'https://github.com/someone-else/repo.git'], { cwd: fork });
+  assert.equal(await readCachedSetup(fork, env), undefined);
 });

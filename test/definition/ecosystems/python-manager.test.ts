@@ -88,7 +88,7 @@ test('uv.lock: uv fetched into the tools dir, then uv sync --frozen into the ven
   assert.match(said, /python: uv\.lock: uv 0\.\d+\.\d+ syncs the venv \/v .*group tests, extra test/);
   assert.match(
     steps[0] ?? '',
-    /^test -x \S+\/tools\/uv-[\d.]+\/bin\/uv \|\| \{ python3 -m pip install .* --prefix \S+ uv==/,
+    /^test -x \S+\/tools\/uv-[\d.]+\/bin\/uv \|\| \{ PIP_CONFIG_FILE=\/dev\/null python3 -I -m pip install .* --prefix \S+ uv==/,
   );
   assert.match(
     steps[1] ?? '',
