@@ -33,6 +33,13 @@ export interface StartOrAttachPorts<Run extends RunStatus> {
   readonly say: (line: string) => void;
 }
 
+/** The flags of this invocation that only a start applies (`--deliver`, budgets), as typed. */
+export interface StartOnlyFlags {
+  readonly given: readonly string[];
+  /** How to start over with them: the cancel command for this issue. */
+  readonly cancel: string;
+}
+
 export interface StartOrAttachResult {
   /** The run was live: this invocation started nothing. */
   readonly attaching: boolean;
@@ -41,11 +48,17 @@ export interface StartOrAttachResult {
 /** Attaches to the live run of `workflowId`, or starts it and says what the start does to the workspace. */
 export async function startOrAttach<Run extends RunStatus>(
   ports: StartOrAttachPorts<Run>,
-  run: { readonly workflowId: string; readonly url: string },
+  run: { readonly workflowId: string; readonly url: string; readonly startOnly?: StartOnlyFlags },
 ): Promise<StartOrAttachResult> {
   const existing = await ports.describe();
   if (existing?.status.name === 'RUNNING') {
     ports.say(`attached to the live run ${run.workflowId}\nWeb UI: ${run.url}`);
+    // The live run keeps the input it started with: a flag that would change it is said, not dropped silently.
+    if (run.startOnly !== undefined && run.startOnly.given.length > 0)
+      ports.say(
+        `note: ${run.startOnly.given.join(', ')} not applied: the live run keeps the settings it started with ` +
+          `(to use them: ${run.startOnly.cancel}, then start-run again)`,
+      );
     for (const line of await ports.releaseOrphans(existing)) ports.say(line);
     return { attaching: true };
   }

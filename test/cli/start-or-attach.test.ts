@@ -63,3 +63,20 @@ test('a start refused before it happened says no note', async () => {
   assert.deepEqual(said, []);
   assert.deepEqual(calls, ['mayStart']);
 });
+
+test('attaching with flags only a start applies says they were not applied, and how to use them', async () => {
+  const startOnly = { given: ['--deliver', '--budget-usd'], cancel: 'issue-agent cancel --issue 5' };
+  const live = fake('RUNNING');
+  await startOrAttach(live.ports, { ...RUN, startOnly });
+  const note = live.said.find((line) => line.includes('not applied'));
+  assert.ok(note, live.said.join('\n'));
+  assert.match(note, /--deliver, --budget-usd not applied: the live run keeps the settings it started with/);
+  assert.match(note, /issue-agent cancel --issue 5/);
+
+  const fresh = fake(undefined);
+  await startOrAttach(fresh.ports, { ...RUN, startOnly });
+  assert.ok(!fresh.said.some((line) => line.includes('not applied')), 'a start applies them');
+  const bare = fake('RUNNING');
+  await startOrAttach(bare.ports, { ...RUN, startOnly: { ...startOnly, given: [] } });
+  assert.ok(!bare.said.some((line) => line.includes('not applied')), 'nothing given, nothing said');
+});

@@ -34,6 +34,9 @@ import { startOrAttach } from '../start-or-attach.js';
 /** How long a worker that looks alive gets to take the run before this process serves it. */
 const PICKUP_TIMEOUT_MS = 5000;
 
+/** What only a start applies: an invocation attaching to a live run says it did not apply them. */
+const START_ONLY_FLAGS = ['deliver', 'budget-usd', 'budget-tokens', 'max-iterations', 'force'] as const;
+
 function issueSourceOf(flags: ParsedFlags, configured: IssueSourceKind | undefined): IssueSourceKind {
   const raw = optionalString(flags, 'issues') ?? configured ?? 'local';
   if (raw === 'local' || raw === 'github') return raw;
@@ -138,6 +141,13 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
           }),
     };
     const url = workflowUrl(cli.target, workflowId);
+    const startOnly = {
+      given: [
+        ...START_ONLY_FLAGS.filter((name) => flags[name] !== undefined && flags[name] !== false).map((n) => `--${n}`),
+        ...Object.keys(agentParameters.given).map((key) => `agent parameter ${key}`),
+      ],
+      cancel: `issue-agent cancel --issue ${issue}`,
+    };
     const { attaching } = await startOrAttach(
       {
         describe: () =>
@@ -174,7 +184,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
         releaseOrphans: (existing) => releaseOrphansOfRun(cli, existing),
         say,
       },
-      { workflowId, url },
+      { workflowId, url, startOnly },
     );
     if (flags['detach']) {
       if ((await livePollers(cli)) === 0)
