@@ -106,7 +106,9 @@ for (const s of SPECS) {
       'reproduce-commit',
       'continuation.reproduce',
       1,
-      bash(`${s.repro}; git add ${s.test.path} && git commit -q -m 'Reproduce issue #1'`),
+      // Commit first, then run the checks: a check that fails or times out on a loaded host
+      // must not leave the work uncommitted (the git-clean gate would then abort the run).
+      bash(`git add ${s.test.path} && git commit -q -m 'Reproduce issue #1'; ${s.repro}`),
     ),
     rule(
       'reproduce-answer',
@@ -126,7 +128,7 @@ for (const s of SPECS) {
       'implement-commit',
       'continuation.implement',
       1,
-      bash(`${s.repro} && ${s.testCommand} && git add -A && git commit -q -m 'Fix #1'`),
+      bash(`git add -A && git commit -q -m 'Fix #1'; ${s.repro} && ${s.testCommand}`),
     ),
     rule(
       'implement-answer',

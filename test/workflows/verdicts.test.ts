@@ -43,7 +43,7 @@ test('a model that skips the failing tests gets the guard retry prompt naming fi
               name: 'bash',
               input: {
                 command:
-                  "sed -i 's/^test\\.skip(/test(/' test/sum.test.js && sed -i 's/a - b/a + b/' src/sum.js && npm test --silent && git commit -qam 'Fix #1: sum() adds; tests back on'",
+                  "sed -i 's/^test\\.skip(/test(/' test/sum.test.js && sed -i 's/a - b/a + b/' src/sum.js && git commit -qam 'Fix #1: sum() adds; tests back on'; npm test --silent",
               },
             },
           ],
@@ -69,7 +69,7 @@ test('a model that skips the failing tests gets the guard retry prompt naming fi
               name: 'bash',
               input: {
                 command:
-                  "sed -i \"s/^test('sum adds/test.skip('sum adds/\" test/sum.test.js && npm test --silent && git commit -qam 'Skip the sum tests'",
+                  "sed -i \"s/^test('sum adds/test.skip('sum adds/\" test/sum.test.js && git commit -qam 'Skip the sum tests'; npm test --silent",
               },
             },
           ],
@@ -164,7 +164,7 @@ test('a test already failing on the base blocks until the closure classifies it 
         respond: {
           toolUse: [
             bash(
-              "printf 'export function product(a, b) {\\n  return a * b;\\n}\\n' > src/product.js && node --test test/product.test.js && git add src/product.js && git commit -qm 'Add product()'",
+              "printf 'export function product(a, b) {\\n  return a * b;\\n}\\n' > src/product.js && git add src/product.js && git commit -qm 'Add product()'; node --test test/product.test.js",
             ),
           ],
         },
