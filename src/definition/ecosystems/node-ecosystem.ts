@@ -115,7 +115,9 @@ export const NODE_ECOSYSTEM: EcosystemModule = {
   ],
   setupEnv: (caches) => ({
     npm_config_cache: caches.npm,
-    npm_config_store_dir: caches.pnpmStore,
+    // pnpm 11 reads pnpm_config_*; 9 and 10 get --store-dir on the install command
+    // (node-setup.ts). Not npm_config_store_dir: npm 11 warns about it on every command.
+    pnpm_config_store_dir: caches.pnpmStore,
     npm_config_update_notifier: 'false',
     npm_config_audit: 'false',
     npm_config_fund: 'false',
