@@ -4,7 +4,7 @@
  * (or updates) one pull request, `merge` / `squash` put it into the base branch by an
  * atomic ref move. Defaults never touch the base branch unless GitHub reviews it.
  */
-import type { IssueSourceKind } from './run.js';
+import type { BoundaryEffect, IssueSourceKind } from './run.js';
 
 export const DeliveryMode = { Branch: 'branch', PullRequest: 'pr', Merge: 'merge', Squash: 'squash' } as const;
 export type DeliveryMode = (typeof DeliveryMode)[keyof typeof DeliveryMode];
@@ -31,4 +31,21 @@ export function deliveryModeOf(input: {
   readonly issueSource: IssueSourceKind;
 }): DeliveryMode {
   return input.delivery ?? defaultDeliveryMode(input.issueSource);
+}
+
+/**
+ * A boundary effect as the user reads it: the delivery's own step by the word they chose it
+ * with (`--deliver branch`), not the name results store it under (`keep-branch`, which
+ * recorded results and their readers keep).
+ */
+const EFFECT_LABELS: Readonly<Record<string, string>> = { 'keep-branch': DeliveryMode.Branch };
+
+export function effectLabel(name: string): string {
+  return EFFECT_LABELS[name] ?? name;
+}
+
+/** Why a delivery is not done, for a failure reason: its first failed or skipped effect. */
+export function undeliveredEffect(boundary: { readonly effects: readonly BoundaryEffect[] }): string | undefined {
+  const effect = boundary.effects.find((e) => e.status === 'failed' || e.status === 'skipped');
+  return effect === undefined ? undefined : `${effectLabel(effect.name)}: ${effect.detail}`;
 }

@@ -4,7 +4,7 @@
  * through terminalText: the model or the tested code wrote it, and it is printed on the
  * operator's terminal.
  */
-import { DeliveryMode } from '../contracts/delivery.js';
+import { effectLabel } from '../contracts/delivery.js';
 import { waitingLine as waitingText } from '../contracts/human-loop.js';
 import type { RunProgress, RunResult } from '../contracts/run.js';
 import { terminalLine, terminalText } from './terminal-text.js';
@@ -28,17 +28,6 @@ export function progressKey(p: RunProgress): string {
 /** The environment lines not printed yet (they only grow during a run). */
 export function newEnvironmentLines(p: RunProgress, printed: number): readonly string[] {
   return (p.environment ?? []).slice(printed).map(terminalText);
-}
-
-/**
- * A boundary effect as the summary names it: the delivery's own step by the word the user
- * chose it with (`--deliver branch`), not the name the result stores it under
- * (`keep-branch`, which results already recorded and their readers keep).
- */
-const EFFECT_LABELS: Readonly<Record<string, string>> = { 'keep-branch': DeliveryMode.Branch };
-
-export function effectLabel(name: string): string {
-  return EFFECT_LABELS[name] ?? name;
 }
 
 export function resultSummary(result: RunResult): string {

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isDeliveryMode } from '../../src/contracts/delivery.js';
 import type { BoundaryReport, RunResult } from '../../src/contracts/run.js';
-import { effectLabel, resultSummary } from '../../src/host/progress-format.js';
+import { effectLabel } from '../../src/contracts/delivery.js';
+import { resultSummary } from '../../src/host/progress-format.js';
 
 const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
 

@@ -15,6 +15,7 @@ import type {
 import type { RunResult } from '../../contracts/run.js';
 import { totalTokens } from '../../contracts/usage.js';
 import { FailureType } from '../../contracts/failures.js';
+import { undeliveredEffect } from '../../contracts/delivery.js';
 import { plainText, row, usd } from '../web-ui/details-markdown.js';
 
 /** A finished run as a row: success needs a fully delivered boundary, otherwise it is partial. */
@@ -38,9 +39,7 @@ export function rowFromRun(
   // Validated but not (fully) delivered: a run fails for it (older runs succeeded with it).
   const boundary = result.boundary;
   if (result.outcome !== 'cancelled' && boundary !== undefined && boundary.status !== 'success') {
-    const why = boundary.effects
-      .filter((e) => e.status === 'failed' || e.status === 'skipped')
-      .map((e) => `${e.name}: ${e.detail}`)[0];
+    const why = undeliveredEffect(boundary);
     return {
       ...base,
       outcome: 'partial',

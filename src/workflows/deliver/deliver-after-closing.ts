@@ -8,7 +8,7 @@
 import type { ConditionResult } from '../../contracts/activities.js';
 import { agentSetupSnippetOf } from '../../contracts/agent-setup.js';
 import { ClosureAction, type LabelChange } from '../../contracts/definition.js';
-import { deliveryModeOf } from '../../contracts/delivery.js';
+import { deliveryModeOf, undeliveredEffect } from '../../contracts/delivery.js';
 import { FailureType } from '../../contracts/failures.js';
 import { isJsonObject, type JsonObject } from '../../contracts/json.js';
 import type { BoundaryReport } from '../../contracts/run.js';
@@ -112,9 +112,7 @@ export async function finishRun(
 }
 
 function undelivered(boundary: BoundaryReport, checked: number): IterationOutcome {
-  const why = boundary.effects
-    .filter((e) => e.status === 'failed' || e.status === 'skipped')
-    .map((e) => `${e.name}: ${e.detail}`)[0];
+  const why = undeliveredEffect(boundary);
   const pending = boundary.pending.length ? `; to finish: ${boundary.pending.join('; ')}` : '';
   return {
     kind: 'failed',
