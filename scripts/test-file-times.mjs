@@ -20,4 +20,15 @@ export default async function* fileTimes(source) {
   yield `\n# slowest test files (of ${msByFile.size}, ${(total / 1000).toFixed(0)} s of tests in all)\n`;
   for (const [file, ms] of slowest)
     yield `#   ${(ms / 1000).toFixed(1).padStart(6)} s  ${file.replace(`${process.cwd()}/`, '')}\n`;
+  // Where the time goes by folder (two levels under test/): what to make cheaper first.
+  const msByFolder = new Map();
+  for (const [file, ms] of msByFile) {
+    const folder = file.replace(`${process.cwd()}/`, '').split('/').slice(0, 3).join('/');
+    const key = folder.endsWith('.test.ts') ? folder.split('/').slice(0, 2).join('/') : folder;
+    const [sum, count] = msByFolder.get(key) ?? [0, 0];
+    msByFolder.set(key, [sum + ms, count + 1]);
+  }
+  yield `# by folder (s, files)\n`;
+  for (const [folder, [ms, count]] of [...msByFolder].sort((a, b) => b[1][0] - a[1][0]).slice(0, SHOWN))
+    yield `#   ${(ms / 1000).toFixed(0).padStart(6)} s ${String(count).padStart(4)}  ${folder}\n`;
 }
