@@ -160,7 +160,9 @@ test(
         fix: { path: 'src/calc.c', old: BUGGY, new: RIGHT },
         testCommand: TEST_COMMAND,
       });
-      const run = await runOnFreshClone({ origin: fetching, issue: ISSUE, session });
+      // The library's server listens on a port of its own, which the operator allows as a registry's.
+      const env = { ISSUE_AGENT_SETUP_PORTS: new URL(url).port };
+      const run = await runOnFreshClone({ origin: fetching, issue: ISSUE, session, env });
       const environment = (run.result?.environment ?? []).join('\n');
       assert.equal(run.result?.outcome, 'success', `${run.result?.reason}\n${environment}`);
       assert.deepEqual(await run.changedOnBranch(), ['src/calc.c']);

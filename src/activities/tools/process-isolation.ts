@@ -30,12 +30,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sharedSpawner, type SpawnRequest, type SpawnResult } from '../process/spawner/process-spawner.js';
-import { shellQuote } from '../runner/run-step-runner.js';
 import type { SandboxUser } from './idmapped-binds.js';
 import { PRELUDE, preludeArgs, type SandboxView } from './sandbox-prelude.js';
 import { remountPerl } from './readonly-remounts.js';
-import { seccompExecArgv, seccompMissingReason, UNDER_FILTER_CHECK } from './seccomp-exec.js';
+import { seccompExecHere } from './seccomp-exec.js';
 import { archTable, seccompArchOf } from './seccomp-filter.js';
+import { landlockNetHere } from './landlock-net.js';
+import { filteredCommand, installers } from './command-installers.js';
 import { sandboxUidFromEnv, SANDBOX_UID_ENV } from './sandbox-policy.js';
 
 export const IsolationMode = {
@@ -60,6 +61,8 @@ export interface Isolation {
   readonly sandboxUser?: SandboxUser;
   /** The words that install the seccomp filter before the command (seccomp-exec); undefined: none here. */
   readonly seccomp?: readonly string[];
+  /** Landlock's network rules work here (landlock-net): a command can be held to some ports. */
+  readonly landlockNet?: boolean;
 }
 
 const USER = ['--user', '--map-root-user'];
@@ -159,35 +162,15 @@ async function sandboxUser(net: boolean, warn: (message: string) => void): Promi
   return undefined;
 }
 
-/** The seccomp installer, when a command run through it is under the filter here. */
-async function seccompExec(warn: (message: string) => void): Promise<readonly string[] | undefined> {
-  const arch = seccompArchOf();
-  const argv = seccompExecArgv(arch);
-  if (argv !== undefined && (await succeeds([...argv, ...UNDER_FILTER_CHECK]))) return argv;
-  warn(
-    `[tools] WARNING: ${seccompMissingReason(arch, argv)}: agent commands can make namespaces of their own ` +
-      'and reach the mount, keyring and bpf system calls (still without capabilities).',
-  );
-  return undefined;
-}
-
-/**
- * The command line the prelude runs last (as the sandbox user, after every mount of
- * its own): through the seccomp installer, which then execs `bash -c <command>`.
- */
-function filteredCommand(seccomp: readonly string[] | undefined, command: string): string {
-  if (seccomp === undefined) return command;
-  return `exec ${[...seccomp, 'bash', '-c', command].map(shellQuote).join(' ')}`;
-}
-
 let probed: Promise<Isolation> | undefined;
 
 /** Which isolation this machine supports; cached for the life of the process. */
 export function detectIsolation(warn: (message: string) => void = (m) => console.warn(m)): Promise<Isolation> {
   probed ??= (async () => {
     const mode = await detectMode(warn);
-    const seccomp = process.platform === 'linux' ? await seccompExec(warn) : undefined;
-    return seccomp === undefined ? mode : { ...mode, seccomp };
+    const seccomp = process.platform === 'linux' ? await seccompExecHere(succeeds, warn) : undefined;
+    const landlockNet = process.platform === 'linux' && (await landlockNetHere(succeeds, warn));
+    return { ...mode, ...(seccomp === undefined ? {} : { seccomp }), landlockNet };
   })();
   return probed;
 }
@@ -221,7 +204,13 @@ async function detectMode(warn: (message: string) => void): Promise<Isolation> {
 /** The argv that runs `command` in the sandbox; `view` is used where mounts are available. */
 export function isolatedArgv(
   isolation: Isolation,
-  options: { readonly command: string; readonly view: SandboxView; readonly privateNetwork: boolean },
+  options: {
+    readonly command: string;
+    readonly view: SandboxView;
+    readonly privateNetwork: boolean;
+    /** The only TCP ports the command may connect to (a networked setup); undefined: any. */
+    readonly connectPorts?: readonly number[];
+  },
 ): { file: string; args: string[] } {
   const net = options.privateNetwork && isolation.privateNetwork;
   const perl = options.view.remountPerl ?? remountPerl(existsSync);
@@ -230,9 +219,10 @@ export function isolatedArgv(
     ...(isolation.sandboxUser === undefined ? {} : { user: isolation.sandboxUser }),
     ...(perl === undefined ? {} : { remountPerl: perl }),
   };
+  const words = installers(isolation, options.connectPorts);
   const inner = hasMounts(isolation.mode)
-    ? ['bash', '-c', PRELUDE, 'sandbox', ...preludeArgs(view, filteredCommand(isolation.seccomp, options.command))]
-    : [...(isolation.seccomp ?? []), 'bash', '-c', options.command];
+    ? ['bash', '-c', PRELUDE, 'sandbox', ...preludeArgs(view, filteredCommand(words, options.command))]
+    : [...words, 'bash', '-c', options.command];
   const argv = [
     ...(isolation.pdeathsig ? ['setpriv', '--pdeathsig', 'KILL'] : []),
     ...unshareArgs(isolation.mode, net),

@@ -26,6 +26,7 @@ import {
 import type { SandboxView } from './sandbox-prelude.js';
 import { namespacesDisabled, SANDBOX_ISOLATION_ENV, sandboxNetworkFromEnv } from './sandbox-policy.js';
 import { buildSandboxEnv } from './sandbox-env.js';
+import { setupConnectPorts } from './setup-connect-ports.js';
 import { absolutePathEntries } from '../process/absolute-path.js';
 
 export interface SandboxRequest {
@@ -208,6 +209,14 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
   const separate = enforcesFilesystem(isolation) && env['PATH'] !== launcherPath;
   const commandView = separate ? { ...view, commandPath: env['PATH'] ?? '' } : view;
   if (separate) env['PATH'] = launcherPath;
-  const { file, args } = isolatedArgv(isolation, { command: request.command, view: commandView, privateNetwork });
+  // A command with the host's network (setup) connects only to the ports setup needs: not to
+  // this host's Temporal frontend or any other local service (setup-connect-ports.ts).
+  const connectPorts = request.network === true ? setupConnectPorts(process.env) : undefined;
+  const { file, args } = isolatedArgv(isolation, {
+    command: request.command,
+    view: commandView,
+    privateNetwork,
+    ...(connectPorts === undefined ? {} : { connectPorts }),
+  });
   return { file, args, env, isolation };
 }

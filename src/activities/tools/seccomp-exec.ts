@@ -20,7 +20,7 @@
  * the probe says so once and commands run without the filter.
  */
 import { existsSync } from 'node:fs';
-import { archTable, seccompFilter, type SeccompArch } from './seccomp-filter.js';
+import { archTable, seccompArchOf, seccompFilter, type SeccompArch } from './seccomp-filter.js';
 
 /** PR_SET_NO_NEW_PRIVS = 38, PR_SET_SECCOMP = 22, SECCOMP_MODE_FILTER = 2. */
 export const SECCOMP_EXEC_PROGRAM = [
@@ -57,3 +57,18 @@ export function seccompMissingReason(arch: SeccompArch | undefined, argv: readon
 
 /** A command that succeeds only when it runs under a seccomp filter. */
 export const UNDER_FILTER_CHECK = ['grep', '-q', '^Seccomp:[[:space:]]*2', '/proc/self/status'] as const;
+
+/** The seccomp installer, when a command run through it is under the filter here; the worker says once when not. */
+export async function seccompExecHere(
+  succeeds: (argv: readonly string[]) => Promise<boolean>,
+  warn: (message: string) => void,
+): Promise<readonly string[] | undefined> {
+  const arch = seccompArchOf();
+  const argv = seccompExecArgv(arch);
+  if (argv !== undefined && (await succeeds([...argv, ...UNDER_FILTER_CHECK]))) return argv;
+  warn(
+    `[tools] WARNING: ${seccompMissingReason(arch, argv)}: agent commands can make namespaces of their own ` +
+      'and reach the mount, keyring and bpf system calls (still without capabilities).',
+  );
+  return undefined;
+}

@@ -52,12 +52,15 @@ before(async () => {
   server = createServer((_req, res) => res.end('fetched'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
+  // The test's stand-in for a registry listens on a port of its own: allowed as an operator would.
+  process.env['ISSUE_AGENT_SETUP_PORTS'] = String(port);
   // A process holding a credential, as the worker does (its environ is what /proc shows).
   worker = spawn('sleep', ['600'], { env: { PATH: process.env['PATH'] ?? '', ANTHROPIC_API_KEY: SECRET } });
 });
 after(async () => {
   worker.kill('SIGKILL');
   server.close();
+  delete process.env['ISSUE_AGENT_SETUP_PORTS'];
   await rm(hostDir, { recursive: true, force: true });
 });
 

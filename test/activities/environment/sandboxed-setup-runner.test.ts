@@ -9,9 +9,14 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createSandboxedSetupRunner } from '../../../src/activities/environment/sandboxed-setup-runner.js';
+import {
+  createContainedSetupRunner,
+  createSandboxedSetupRunner,
+} from '../../../src/activities/environment/sandboxed-setup-runner.js';
+import { detectIsolation } from '../../../src/activities/tools/process-isolation.js';
+import { SETUP_PORTS_ENV } from '../../../src/activities/tools/setup-connect-ports.js';
 import { makeTempGitRepo, type TempGitRepo } from '../../helpers/temp-git-repo.js';
 
 const SECRET = ['sk', 'ant', 'api03', 'sandboxedsetupsecret0123456789'].join('-');
@@ -35,6 +40,8 @@ test('a model-written setup command: the worktree and the network yes; git confi
   const configBefore = readFileSync(join(repo.dir, '.git', 'config'), 'utf8');
   const previous = process.env['ANTHROPIC_API_KEY'];
   process.env['ANTHROPIC_API_KEY'] = SECRET;
+  // The test's stand-in for a registry listens on a port of its own: allowed as an operator would.
+  process.env[SETUP_PORTS_ENV] = String(port);
   try {
     const run = (command: string) =>
       createSandboxedSetupRunner().run({
@@ -63,5 +70,46 @@ test('a model-written setup command: the worktree and the network yes; git confi
   } finally {
     if (previous === undefined) delete process.env['ANTHROPIC_API_KEY'];
     else process.env['ANTHROPIC_API_KEY'] = previous;
+    delete process.env[SETUP_PORTS_ENV];
+  }
+});
+
+test("setup connects only to the setup ports: this host's Temporal frontend (any other port) is refused, and nothing reaches it", async (t) => {
+  if ((await detectIsolation(() => {})).landlockNet !== true) return t.skip('no Landlock network rules on this kernel');
+  // A stand-in for the Temporal frontend on loopback: it records every connection.
+  const seen: string[] = [];
+  const frontend = createNetServer((socket) => {
+    seen.push('connected');
+    socket.end();
+  });
+  await new Promise<void>((resolve) => frontend.listen(0, '127.0.0.1', resolve));
+  const frontendPort = (frontend.address() as AddressInfo).port;
+  const probe = `exec 3<>/dev/tcp/127.0.0.1/${frontendPort} && echo reached`;
+  try {
+    for (const runner of [createSandboxedSetupRunner(), createContainedSetupRunner()]) {
+      const result = await runner.run({
+        command: probe,
+        cwd: repo.dir,
+        env: { PATH: process.env['PATH'] ?? '' },
+        timeoutMs: 60_000,
+      });
+      assert.notEqual(result.exitCode, 0, result.output);
+      assert.match(result.output, /Permission denied/, result.output);
+      assert.doesNotMatch(result.output, /reached/);
+    }
+    assert.deepEqual(seen, [], 'no connection reached the frontend');
+    // The operator opens a port for a registry of their own.
+    process.env[SETUP_PORTS_ENV] = `8081, ${frontendPort}`;
+    const opened = await createContainedSetupRunner().run({
+      command: probe,
+      cwd: repo.dir,
+      env: { PATH: process.env['PATH'] ?? '' },
+      timeoutMs: 60_000,
+    });
+    assert.equal(opened.exitCode, 0, opened.output);
+    assert.deepEqual(seen, ['connected']);
+  } finally {
+    delete process.env[SETUP_PORTS_ENV];
+    frontend.close();
   }
 });

@@ -1,0 +1,85 @@
+/**
+ * Landlock's network rules on a command (Linux 6.7+, Landlock ABI 4): connect(2) over TCP
+ * succeeds only to the ports given (setup-connect-ports.ts); any other port, on any host,
+ * fails with EACCES. The restriction holds for the command and every child, and nothing
+ * in the sandbox can lift it.
+ *
+ * Put in front of the command line the way the seccomp installer is (seccomp-exec.ts):
+ * `env PERL_BADLANG=0 perl -e <program> <prctl number> <ports> <the rest>`. The program
+ * sets no_new_privs (Landlock needs it without CAP_SYS_ADMIN), makes a ruleset that
+ * handles TCP connect only (landlock_create_ruleset, 444), adds one rule per port
+ * (landlock_add_rule, 445, LANDLOCK_RULE_NET_PORT), restricts itself
+ * (landlock_restrict_self, 446; the same numbers on every architecture) and execs the
+ * rest. On a kernel without Landlock's network rules the ruleset cannot be made and the
+ * command runs without them: the worker says so once (process-isolation).
+ */
+import { existsSync } from 'node:fs';
+import { archTable, type SeccompArch } from './seccomp-filter.js';
+
+/** struct landlock_ruleset_attr {u64 fs; u64 net}, struct landlock_net_port_attr {u64 access; u64 port}; CONNECT_TCP = 2. */
+export const LANDLOCK_NET_PROGRAM = [
+  'my ($nr, $ports) = (0 + shift, shift);',
+  'delete $ENV{PERL_BADLANG};',
+  'syscall($nr, 38, 1, 0, 0, 0) == 0 or die "sandbox: no_new_privs: $!\\n";',
+  'my $attr = pack("QQ", 0, 2);',
+  'my $ruleset = syscall(444, $attr, 16, 0);',
+  'if ($ruleset >= 0) {',
+  '  for my $port (split /,/, $ports) {',
+  '    my $rule = pack("QQ", 2, $port);',
+  '    syscall(445, $ruleset, 2, $rule, 0) == 0 or die "sandbox: landlock port $port: $!\\n";',
+  '  }',
+  '  syscall(446, $ruleset, 0) == 0 or die "sandbox: landlock: $!\\n";',
+  '}',
+  'exec { $ARGV[0] } @ARGV or die "sandbox: $ARGV[0]: $!\\n";',
+].join('\n');
+
+/** Exits 0 when this kernel's Landlock has network rules (ABI 4 or later). */
+const ABI_PROBE = 'my $abi = syscall(444, 0, 0, 1); exit($abi >= 4 ? 0 : 1);';
+
+const SYSTEM_PERLS = ['/usr/bin/perl', '/bin/perl'];
+const SYSTEM_ENVS = ['/usr/bin/env', '/bin/env'];
+
+function systemPerl(exists: (path: string) => boolean): { perl: string; env: string } | undefined {
+  const perl = SYSTEM_PERLS.find(exists);
+  const env = SYSTEM_ENVS.find(exists);
+  return perl === undefined || env === undefined ? undefined : { perl, env };
+}
+
+/** The words that run what follows them allowed to connect only to `ports`; undefined where that cannot work. */
+export function landlockNetArgv(
+  arch: SeccompArch | undefined,
+  ports: readonly number[],
+  exists: (path: string) => boolean = existsSync,
+): string[] | undefined {
+  const found = systemPerl(exists);
+  if (arch === undefined || found === undefined) return undefined;
+  return [
+    found.env,
+    'PERL_BADLANG=0',
+    found.perl,
+    '-e',
+    LANDLOCK_NET_PROGRAM,
+    String(archTable(arch).prctl),
+    ports.join(','),
+  ];
+}
+
+/** The probe's argv (exit 0: network rules work here); undefined without a system perl. */
+export function landlockNetProbeArgv(exists: (path: string) => boolean = existsSync): string[] | undefined {
+  const found = systemPerl(exists);
+  return found === undefined ? undefined : [found.perl, '-e', ABI_PROBE];
+}
+
+/** Whether network rules work here; the worker says once what it means when they do not. */
+export async function landlockNetHere(
+  succeeds: (argv: readonly string[]) => Promise<boolean>,
+  warn: (message: string) => void,
+): Promise<boolean> {
+  const probe = landlockNetProbeArgv();
+  if (probe !== undefined && (await succeeds(probe))) return true;
+  warn(
+    '[tools] WARNING: no Landlock network rules here (Linux 6.7+ with Landlock, and /usr/bin/perl): ' +
+      "environment setup can connect to any port, this host's Temporal frontend included.",
+  );
+  return false;
+}
