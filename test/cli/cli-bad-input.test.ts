@@ -218,6 +218,18 @@ describe('bad repository, issue and server', { concurrency: CONCURRENCY }, () =>
     await rm(stateDir, { recursive: true, force: true });
   });
 
+  it('worker with a bad sandbox or cache setting in its environment names the variable before it connects', async () => {
+    for (const [name, value] of [
+      ['ISSUE_AGENT_SETUP_PORTS', '80,http'],
+      ['ISSUE_AGENT_CACHE_SCOPE', 'everyone'],
+      ['ISSUE_AGENT_SANDBOX_UID', 'nobody'],
+    ] as const) {
+      const result = await runCli(['worker'], { env: { ...env, [name]: value }, timeoutMs: 60_000 });
+      assertCleanFailure(result, { mentions: [name, value] });
+      assert.doesNotMatch(`${result.stdout}${result.stderr}`, /127\.0\.0\.1:9|reach|connect/i, describeResult(result));
+    }
+  });
+
   it('worker --host-id with a space names the flag', async () => {
     assertCleanFailure(await cli('worker', '--host-id', 'bad id'), { mentions: ['--host-id', 'bad id'] });
   });

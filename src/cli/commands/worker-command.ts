@@ -9,6 +9,9 @@ import { optionalString } from '../flags/parse-flags.js';
 import { applyHostFlags, stateDirFromEnv } from '../../host/host-identity.js';
 import { resolveUserPath } from '../run-target.js';
 import { printLine } from '../../host/terminal-text.js';
+import { setupConnectPorts } from '../../activities/tools/setup-connect-ports.js';
+import { cacheScopeFromEnv } from '../../activities/environment/cache-scope.js';
+import { sandboxUidFromEnv } from '../../activities/tools/sandbox-policy.js';
 
 export async function workerCommand(argv: readonly string[]): Promise<number> {
   const flags = commandFlags('worker', argv);
@@ -19,6 +22,10 @@ export async function workerCommand(argv: readonly string[]): Promise<number> {
     ...(optionalString(flags, 'host-id') === undefined ? {} : { hostId: optionalString(flags, 'host-id')! }),
     ...(stateDir === undefined ? {} : { stateDir: resolveUserPath(stateDir) }),
   });
+  // Settings a run reads only when it first needs them: wrong, they fail here, naming the variable.
+  setupConnectPorts(process.env);
+  cacheScopeFromEnv(process.env);
+  sandboxUidFromEnv(process.env);
   // The spawner helper (a small node process, ~0.1 s to start) boots while the modules load:
   // the first git call of a resumed step would otherwise wait for it.
   void import('../../activities/process/spawner/process-spawner.js').then(
