@@ -226,7 +226,11 @@ describe('bad repository, issue and server', { concurrency: CONCURRENCY }, () =>
     ] as const) {
       const result = await runCli(['worker'], { env: { ...env, [name]: value }, timeoutMs: 60_000 });
       assertCleanFailure(result, { mentions: [name, value] });
-      assert.doesNotMatch(`${result.stdout}${result.stderr}`, /127\.0\.0\.1:9|reach|connect/i, describeResult(result));
+      assert.doesNotMatch(
+        `${result.stdout}${result.stderr}`,
+        /127\.0\.0\.1:1\b|reach|connect/i,
+        describeResult(result),
+      );
     }
   });
 
