@@ -19,6 +19,7 @@ import type { CacheLayout, WorktreeLayout } from '../../contracts/environment-di
 import type { EcosystemId } from '../../definition/ecosystems/ecosystem.js';
 import { ECOSYSTEMS } from '../../definition/ecosystems/ecosystem-registry.js';
 import { cachesUnder } from './cache-layout.js';
+import { isStrictlyInside } from '../../definition/load/path-inside.js';
 import type { SetupProcessRunner } from './setup-process.js';
 
 /** The ecosystems whose shared caches a command fills. */
@@ -35,11 +36,6 @@ export function privateCaches(worktree: WorktreeLayout): CacheLayout {
   return cachesUnder(path.join(worktree.dir, 'caches'), 'worktree');
 }
 
-function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-}
-
 /**
  * The shared dirs the owners' setups fill: what their `setupEnv` points inside the
  * shared cache root (so an ecosystem's caches are named in one place, its module).
@@ -49,7 +45,7 @@ export function sharedCacheDirs(owners: CacheOwners, caches: CacheLayout, worktr
   for (const ecosystem of ECOSYSTEMS) {
     if (!owners.includes(ecosystem.id)) continue;
     for (const value of Object.values(ecosystem.setupEnv?.(caches, worktree, {}) ?? {}))
-      if (path.isAbsolute(value) && isInside(caches.root, value)) dirs.add(value);
+      if (path.isAbsolute(value) && isStrictlyInside(caches.root, value)) dirs.add(value);
   }
   return [...dirs];
 }

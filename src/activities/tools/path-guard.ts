@@ -12,6 +12,7 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { isInside } from '../../definition/load/path-inside.js';
 
 export type PathCheck =
   { readonly ok: true; readonly absolute: string } | { readonly ok: false; readonly reason: string };
@@ -19,11 +20,6 @@ export type PathCheck =
 /** Files the agent should not read even inside the worktree (local secrets). */
 const SECRET_FILE = /^\.env(\..+)?$/;
 const SECRET_FILE_ALLOWED = /^\.env\.(example|sample|template)$/;
-
-function isInside(root: string, candidate: string): boolean {
-  const rel = path.relative(root, candidate);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
 
 async function nearestExistingReal(target: string): Promise<string> {
   let current = target;

@@ -17,6 +17,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PrivateRepo } from '../workspace/private-repo/private-repo-layout.js';
 import type { SandboxOverlay } from './sandbox-prelude.js';
+import { isInside } from '../../definition/load/path-inside.js';
 
 export interface RepositoryView {
   readonly readOnly: readonly string[];
@@ -48,11 +49,6 @@ export function privateRepositoryView(
   };
 }
 
-function inside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
 /**
  * The view of a linked worktree's shared git dir. Mount points must exist: the ref and
  * reflog directories are made when missing (empty directories change nothing for git).
@@ -62,7 +58,8 @@ export function repositoryView(commonDir: string, gitDir: string, refDirs: reado
   if (path.resolve(gitDir) !== path.resolve(commonDir)) writable.push(gitDir);
   for (const dir of refDirs) {
     for (const full of [path.join(commonDir, dir), path.join(commonDir, 'logs', dir)]) {
-      if (!inside(path.join(commonDir, 'refs'), full) && !inside(path.join(commonDir, 'logs', 'refs'), full)) continue;
+      if (!isInside(path.join(commonDir, 'refs'), full) && !isInside(path.join(commonDir, 'logs', 'refs'), full))
+        continue;
       mkdirSync(full, { recursive: true });
       writable.push(full);
     }

@@ -28,6 +28,7 @@ import { namespacesDisabled, SANDBOX_ISOLATION_ENV, sandboxNetworkFromEnv } from
 import { buildSandboxEnv } from './sandbox-env.js';
 import { setupConnectPorts } from './setup-connect-ports.js';
 import { absolutePathEntries } from '../process/absolute-path.js';
+import { isInside } from '../../definition/load/path-inside.js';
 
 export interface SandboxRequest {
   /** The worktree (or any directory) the command runs in. */
@@ -68,11 +69,6 @@ export interface SandboxCommand {
   readonly isolation: Isolation;
 }
 
-function inside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
 /** Directories covered by an empty tmpfs: the worker's home and state, shared temp dirs. */
 export function hiddenDirs(env: Readonly<Record<string, string | undefined>> = process.env): string[] {
   const candidates = [env['HOME'], os.homedir(), path.dirname(sandboxStateRoot(env)), '/tmp', '/var/tmp', '/dev/shm'];
@@ -98,7 +94,7 @@ const TOOLCHAIN_ROOTS = new Set(['.pyenv', '.rbenv', '.nodenv', '.nvm', '.volta'
 export function toolchainDirs(pathVar: string, hidden: readonly string[]): string[] {
   const out = new Set<string>();
   for (const entry of pathVar.split(':')) {
-    if (!entry || !path.isAbsolute(entry) || !hidden.some((h) => inside(h, entry))) continue;
+    if (!entry || !path.isAbsolute(entry) || !hidden.some((h) => isInside(h, entry))) continue;
     const root = path.dirname(entry);
     const candidates = TOOLCHAIN_ROOTS.has(path.basename(root))
       ? [root]
@@ -168,15 +164,15 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
   // whole, and the private one shown at the admin dir's path. One that shares the
   // user's git dir without one (made outside a run): that git dir read-only, with holes
   // for what the run's own commits write (repository-view.ts).
-  const own = dirs && !inside(request.dir, dirs.commonDir) ? privateRepoOf(request.dir) : undefined;
+  const own = dirs && !isInside(request.dir, dirs.commonDir) ? privateRepoOf(request.dir) : undefined;
   const shared =
-    dirs === undefined || inside(request.dir, dirs.commonDir)
+    dirs === undefined || isInside(request.dir, dirs.commonDir)
       ? undefined
       : own !== undefined
         ? privateRepositoryView(dirs.commonDir, dirs.gitDir, own.repo, runRefDirs(request.dir, dirs.gitDir))
         : repositoryView(dirs.commonDir, dirs.gitDir, runRefDirs(request.dir, dirs.gitDir));
   const work = [request.dir, ...(shared?.writable ?? [])];
-  if (dirs && !shared && !inside(request.dir, dirs.gitDir)) work.push(dirs.gitDir);
+  if (dirs && !shared && !isInside(request.dir, dirs.gitDir)) work.push(dirs.gitDir);
   const hidden = hiddenDirs();
   const view: SandboxView = {
     writable: [

@@ -1,0 +1,22 @@
+/**
+ * The one path-containment check: is a path the directory itself or something under it?
+ * Sandbox views, setup scopes and the editor's path guard all ask it, and a copy per
+ * caller had drifted: `rel.startsWith('..')` read a child named `..cache` as outside.
+ * Only `..` itself or a first segment of `..` leaves the parent.
+ *
+ * Lexical only: symlinks are not resolved (callers that need that pass real paths).
+ * It lives beside `read-optional.ts` on the lowest floor that may use `node:path`, so
+ * definition loading and activities share it.
+ */
+import path from 'node:path';
+
+/** True when `child` is `parent` or lies under it (both resolved against the cwd). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return !(rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel));
+}
+
+/** True when `child` lies under `parent` and is not `parent` itself. */
+export function isStrictlyInside(parent: string, child: string): boolean {
+  return path.relative(parent, child) !== '' && isInside(parent, child);
+}
