@@ -11,7 +11,7 @@ import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { SetupStepStatus, type SetupStepReport } from '../../contracts/environment.js';
 import type { CacheLayout, WorktreeLayout } from './cache-layout.js';
-import { sharedCacheDirs } from './setup-scope.js';
+import { setupScope } from './setup-scope.js';
 import { EcosystemId, q, type ToolRequest } from '../../definition/ecosystems/ecosystem.js';
 import type { PlannedStep } from './planned-step.js';
 import { setupFailure } from './setup-failure.js';
@@ -94,9 +94,12 @@ export async function ensureTool(options: {
     caches: [],
     owners: [EcosystemId.Node],
   };
-  // Writable: its own temp dir (renamed into place here, outside the sandbox) and npm's cache.
-  const writableDirs = [temp, ...sharedCacheDirs([EcosystemId.Node], caches, options.worktree), options.worktree.dir];
-  const result = await runner.run({ command, cwd: options.cwd, env, timeoutMs: options.timeoutMs, writableDirs });
+  // A Node command's scope (npm's caches, the worktree; the tools dir read-only) plus its
+  // own temp dir under the tools dir, renamed into place here, outside the sandbox.
+  const scope = setupScope({ owners: [EcosystemId.Node], caches, worktree: options.worktree });
+  const writableDirs = [temp, ...scope.writableDirs];
+  const call = { command, cwd: options.cwd, env, timeoutMs: options.timeoutMs };
+  const result = await runner.run({ ...call, writableDirs, readOnlyDirs: scope.readOnlyDirs });
   if (result.exitCode !== 0) {
     await rm(temp, { recursive: true, force: true });
     throw setupFailure({ step, result, timeoutMs: options.timeoutMs, worktreePath: options.cwd });
