@@ -1,8 +1,9 @@
 /**
  * Landlock's network rules on a command (Linux 6.7+, Landlock ABI 4): connect(2) over TCP
  * succeeds only to the ports given (setup-connect-ports.ts); any other port, on any host,
- * fails with EACCES. The restriction holds for the command and every child, and nothing
- * in the sandbox can lift it.
+ * fails with EACCES, and so does connecting to an abstract unix socket of a process outside
+ * the command (Linux 6.12+, ABI 6). The restriction holds for the command and every child,
+ * and nothing in the sandbox can lift it.
  *
  * Put in front of the command line the way the seccomp installer is (seccomp-exec.ts):
  * `env PERL_BADLANG=0 perl -e <program> <prctl number> <ports> <the rest>`. The program
@@ -16,13 +17,19 @@
 import { existsSync } from 'node:fs';
 import { archTable, type SeccompArch } from './seccomp-filter.js';
 
-/** struct landlock_ruleset_attr {u64 fs; u64 net}, struct landlock_net_port_attr {u64 access; u64 port}; CONNECT_TCP = 2. */
+/**
+ * struct landlock_ruleset_attr {u64 fs; u64 net; u64 scoped}, struct landlock_net_port_attr
+ * {u64 access; u64 port}; CONNECT_TCP = 2, SCOPE_ABSTRACT_UNIX_SOCKET = 1 (ABI 6: the host's
+ * network namespace holds abstract sockets, containerd-shim's among them; before ABI 6 the
+ * ports alone).
+ */
 export const LANDLOCK_NET_PROGRAM = [
   'my ($nr, $ports) = (0 + shift, shift);',
   'delete $ENV{PERL_BADLANG};',
   'syscall($nr, 38, 1, 0, 0, 0) == 0 or die "sandbox: no_new_privs: $!\\n";',
-  'my $attr = pack("QQ", 0, 2);',
-  'my $ruleset = syscall(444, $attr, 16, 0);',
+  'my $attr = pack("QQQ", 0, 2, 1);',
+  'my $ruleset = syscall(444, $attr, 24, 0);',
+  'if ($ruleset < 0) { $attr = pack("QQ", 0, 2); $ruleset = syscall(444, $attr, 16, 0); }',
   'if ($ruleset >= 0) {',
   '  for my $port (split /,/, $ports) {',
   '    my $rule = pack("QQ", 2, $port);',

@@ -98,6 +98,28 @@ test("setup connects only to the setup ports: this host's Temporal frontend (any
       assert.doesNotMatch(result.output, /reached/);
     }
     assert.deepEqual(seen, [], 'no connection reached the frontend');
+    // An abstract unix socket of a host process (the host's network namespace holds them: containerd-shim's).
+    const abstract = `issue-agent-test-${process.pid}`;
+    const abstractSeen: string[] = [];
+    const host = createNetServer((socket) => {
+      abstractSeen.push('abstract');
+      socket.end();
+    });
+    await new Promise<void>((resolve) => host.listen(`\0${abstract}`, resolve));
+    const unix = `node -e 'require("net").connect("\\0${abstract}").on("connect", () => { console.log("reached"); process.exit(0); }).on("error", (e) => { console.log(e.code); process.exit(1); })'`;
+    try {
+      const viaUnix = await createContainedSetupRunner().run({
+        command: unix,
+        cwd: repo.dir,
+        env: { PATH: process.env['PATH'] ?? '' },
+        timeoutMs: 60_000,
+      });
+      assert.notEqual(viaUnix.exitCode, 0, viaUnix.output);
+      assert.match(viaUnix.output, /EPERM|EACCES/, viaUnix.output);
+      assert.deepEqual(abstractSeen, [], 'no connection reached the abstract socket');
+    } finally {
+      host.close();
+    }
     // The operator opens a port for a registry of their own.
     process.env[SETUP_PORTS_ENV] = `8081, ${frontendPort}`;
     const opened = await createContainedSetupRunner().run({
