@@ -1,5 +1,5 @@
 /**
- * The batch (the external orchestrator of seed 001): which issues, how many at once,
+ * The batch (docs/concepts.md#batch): which issues, how many at once,
  * the label state machine (ready → in-progress → done | blocked), the progress a query
  * returns and the result table. Shared by the batch workflow, its activities and the CLI.
  */

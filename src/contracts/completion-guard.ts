@@ -3,11 +3,11 @@
  * conditions run after a `closing`), by the load warnings and by the docs
  * (registry-reference §6). PURE.
  *
- * Seed 002 keys `completionSteps` by the closure step they belong to
- * (`completionSteps["closure.issue"]` for closure step `closure.issue`), so a closure
- * step is guarded by the completion step with its own id. Seed 003 shows a registry
- * with a single completion step under another name (`complete.issue`): when a registry
- * declares exactly one completion step, it guards every closure step without one of its
+ * The seed vocabulary (docs/registry-reference.md) keys `completionSteps` by the closure
+ * step they belong to (`completionSteps["closure.issue"]` for closure step
+ * `closure.issue`), so a closure step is guarded by the completion step with its own id.
+ * Some registries declare a single completion step under another name (`complete.issue`):
+ * when a registry declares exactly one completion step, it guards every closure step without one of its
  * own. With several declared, a closure step with none of its own has no conditions
  * (the load warns), and a completion step matching no closure step never runs (the
  * load warns too).

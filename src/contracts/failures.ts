@@ -56,7 +56,7 @@ export function asFailureType(type: string | null | undefined): FailureType | un
     : undefined;
 }
 
-/** Failure types that counts toward schema fail-fast (seed 004 §5). */
+/** Failure types that count toward schema fail-fast (docs/concepts.md#gate). */
 export const SCHEMA_FAILURE_TYPES: readonly FailureType[] = [
   FailureType.SchemaResolution,
   FailureType.StructuredOutputInvalid,

@@ -1,5 +1,5 @@
 /**
- * The run workflow: one issue, one branch, one worktree, one agent (seed 000).
+ * The run workflow: one issue, one branch, one worktree, one agent (docs/concepts.md#run).
  * Loads the definition once (the snapshot lands in history), prepares the worktree,
  * then runs the Flow loop until the Completion loop says done, a fail-fast rule
  * stops it, the iteration cap is reached, or an operator cancels it.

@@ -1,7 +1,8 @@
 /**
  * The shapes of agent.json and steps_registry.json as written on disk, after the
- * JSON Schemas in ./schemas/ have accepted them. Both vocabularies appear here (seed
- * `completionSteps`/`onFail`, upstream `validationSteps`/`onFailure`); the normalisers
+ * JSON Schemas in ./schemas/ have accepted them. Both vocabularies appear here
+ * (docs/registry-reference.md; seed `completionSteps`/`onFail`, upstream
+ * `validationSteps`/`onFailure`); the normalisers
  * map them onto the vocabulary-neutral AgentDefinition. Keys with no runtime meaning
  * for us (permissionMode, allowedTools, sandbox, logging, ...) are accepted and not typed.
  */

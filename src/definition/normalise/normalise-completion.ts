@@ -18,7 +18,7 @@ import { pointer, problem, warning, type Problem } from '../problem.js';
 import type { RawCompletionStep, RawRegistryFile, RawValidationCommands, RawValidator } from '../load/raw-files.js';
 
 export const DEFAULT_MAX_ATTEMPTS = 3;
-/** Retry prompts live under `<c1>/retry/...` (seed 002: RetryHandler resolves steps/retry/*). */
+/** Retry prompts live under `<c1>/retry/...` (the seed layout's `steps/retry/*`, docs/registry-reference.md). */
 export const DEFAULT_RETRY_C2 = 'retry';
 
 const SUCCESS_WHEN = /^(empty|exitCode:-?\d+|contains:.+|matches:.+)$/;

@@ -1,7 +1,7 @@
 /**
  * Every step's output schema resolves, and its `intentSchemaRef` points (within the
- * resolved schema) at an enum equal, as a set, to `allowedIntents` (seed 004 §4
- * "pointer validation"; upstream SR-VALID-002/003). Checked at load, so a broken
+ * resolved schema) at an enum equal, as a set, to `allowedIntents` (docs/concepts.md#gate;
+ * upstream SR-VALID-002/003). Checked at load, so a broken
  * pointer stops the definition before any run starts.
  */
 import { AgentError } from '../../contracts/errors.js';

@@ -1,4 +1,4 @@
-/** Rules on each step by itself: id, kind, and the intents its gate may declare (seed 004 §3–4, §7.3). */
+/** Rules on each step by itself: id, kind, and the intents its gate may declare (docs/concepts.md#intents). */
 import { STEP_KIND_INTENTS } from '../../contracts/intents.js';
 import { problem, warning, type Problem } from '../problem.js';
 import type { DefinitionRule } from './rule.js';
@@ -69,7 +69,7 @@ export const intentsAllowedForKind: DefinitionRule = (ctx) => {
   return problems;
 };
 
-/** Seed 004 §7.3: an initial step that may hand off skips the work cycle; allowed, but flagged. */
+/** An initial step that may hand off skips the work cycle; allowed, but flagged (docs/concepts.md#handoff). */
 export const handoffOnInitialStep: DefinitionRule = (ctx) =>
   ctx.steps
     .filter((s) => s.raw.c2 === 'initial' && s.definition.structuredGate.allowedIntents.includes('handoff'))

@@ -7,8 +7,8 @@
  *   - an agent without any gate may have ungated closure steps (triager): they close
  *     after one answer. An ungated work/verification step cannot be routed: an error.
  *     Under stepMachine (`detect:graph`) such an agent is an error too: that completion
- *     type is the step machine's own end, reached only through gated transitions (seed
- *     000: stepMachine requires structuredGate), and a gateless agent has no machine.
+ *     type is the step machine's own end, reached only through gated transitions
+ *     (docs/concepts.md#completion-types), and a gateless agent has no machine.
  * Runner args may only use `${context.<key>}` keys the run context has (agent
  * parameters and `issue`); step `inputs` must read `<stepId>.<key>` of a known step.
  */

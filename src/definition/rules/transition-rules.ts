@@ -124,7 +124,7 @@ export const deadTransitions: DefinitionRule = (ctx) =>
       ),
   );
 
-/** Seed 004 §3 "loop safety": closing on a closure step goes to the flow end. */
+/** Loop safety (docs/concepts.md#intents): closing on a closure step goes to the flow end. */
 export const closingEndsFlow: DefinitionRule = (ctx) =>
   ctx.steps.filter(closingLeadsSomewhere).map((step) =>
     warning({

@@ -1,5 +1,5 @@
 /**
- * The runtime owns a step's `stepId` (seed 004, stepId normalisation): a model that
+ * The runtime owns a step's `stepId` (docs/concepts.md#gate): a model that
  * reports another one is corrected, never rejected. Upstream schemas often pin it with
  * `const` (or a one-value `enum`); left in place, the local schema check and the
  * provider's constrained decoding would reject (or force) the answer before the Flow

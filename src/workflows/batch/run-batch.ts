@@ -1,5 +1,6 @@
 /**
- * The batch workflow: the external orchestrator of seed 001 as a parent workflow.
+ * The batch workflow: the orchestrator over many issues as a parent workflow
+ * (docs/concepts.md#batch).
  * Selects issues once (label, explicit list or query), then works them with at most
  * `concurrency` child runs at once — one `runAgentWorkflow` per issue under its usual
  * Workflow ID `<repo-id>/<agent>/issue-<n>` (as start-run; `<agent>-issue-<n>` for batches

@@ -1,6 +1,6 @@
 /**
- * The environment phase, before the first model call (seed 000 keeps model calls for
- * work; a broken environment must not be found after every model call was paid for):
+ * The environment phase, before the first model call (model calls are for the work; a
+ * broken environment must not be found after every model call was paid for):
  *
  * 1. `prepareEnvironment` installs what the repository's commands need into the run's
  *    worktree (commands.setup, else detected per ecosystem), with the network and no

@@ -1,5 +1,5 @@
 /**
- * One iteration of the Flow loop (seed 000 "Basic Loop"): run the current step,
+ * One iteration of the Flow loop (docs/concepts.md#flow-loop): run the current step,
  * interpret its intent through the structured gate, record its handoff, and route.
  * A closure step's `closing` (the completionSignal) leads into the Completion loop.
  *

@@ -88,7 +88,7 @@ export function interpretGate(step: StepDefinition, output: JsonObject): GateRes
 }
 
 /**
- * stepId normalisation (seed 004 §3.1): the Flow owns the canonical stepId. A model
+ * stepId normalisation (docs/concepts.md#gate): the Flow owns the canonical stepId. A model
  * that reports another one is corrected, and the correction is logged.
  */
 export interface NormalisedOutput {

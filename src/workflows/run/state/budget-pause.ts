@@ -1,5 +1,5 @@
 /**
- * The budget is a hard limit (seed 001: exceeding a hard limit forces a stop). A run
+ * The budget is a hard limit (docs/concepts.md#budget): exceeding it forces a stop. A run
  * whose budget is exhausted pauses as `budget-exhausted` so an operator can raise it
  * (`raiseBudget`) or `retry`; if nobody does within the pause timeout (RunInput
  * `budgetPauseTimeoutMs`, default 24 h) the run ends stopped, code BUDGET_EXHAUSTED,

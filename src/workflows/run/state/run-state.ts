@@ -58,7 +58,8 @@ export interface RunState {
   /**
    * Why the completion type's criterion allows the agent to complete, once it was met
    * at a work or verification step (latched). It never completes the agent by itself:
-   * it sends the flow to a closure step, whose validated `closing` completes (seed 000).
+   * it sends the flow to a closure step, whose validated `closing` completes
+   * (docs/concepts.md#completion-types).
    */
   readonly criterionMet?: string;
   readonly usage: Usage;
