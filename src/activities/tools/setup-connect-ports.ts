@@ -39,9 +39,12 @@ function urlPorts(value: string): number[] {
   return ports;
 }
 
+/** `ISSUE_AGENT_SETUP_PORTS=any`: no port rule at all (build tools that talk to a daemon of their own on loopback). */
+export const ANY_PORT = 'any';
+
 function extraPorts(env: Env): number[] {
   const raw = env[SETUP_PORTS_ENV]?.trim();
-  if (raw === undefined || raw === '') return [];
+  if (raw === undefined || raw === '' || raw.toLowerCase() === ANY_PORT) return [];
   return raw.split(/[,\s]+/).map((word) => {
     const port = Number(word);
     if (!/^\d{1,5}$/.test(word) || port < 1 || port > 65535)
@@ -50,15 +53,20 @@ function extraPorts(env: Env): number[] {
         `${SETUP_PORTS_ENV}=${JSON.stringify(raw)}: "${word}" is not a port`,
         {
           where: SETUP_PORTS_ENV,
-          expected: 'TCP port numbers (1-65535) separated by commas, e.g. 8081,4873',
+          expected: `TCP port numbers (1-65535) separated by commas, e.g. 8081,4873, or "${ANY_PORT}" for no port rule`,
         },
       );
     return port;
   });
 }
 
-/** Every port setup may connect to, sorted, once each. */
-export function setupConnectPorts(env: Env = process.env): number[] {
+/**
+ * Every port setup may connect to, sorted, once each; undefined with `any`: setup then
+ * connects anywhere, this host's Temporal frontend included, as before the rule (Gradle's
+ * and Bazel's clients reach their daemons over loopback on a port of the moment).
+ */
+export function setupConnectPorts(env: Env = process.env): number[] | undefined {
+  if (env[SETUP_PORTS_ENV]?.trim().toLowerCase() === ANY_PORT) return undefined;
   const ports = new Set<number>(DEFAULT_SETUP_PORTS);
   for (const name of [...PROXY_VARS, ...REGISTRY_VARS]) {
     const value = env[name];

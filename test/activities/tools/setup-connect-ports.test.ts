@@ -15,18 +15,23 @@ import { landlockNetArgv } from '../../../src/activities/tools/landlock-net.js';
 
 test('defaults, proxies, registries and the operator list; never Temporal by default', () => {
   assert.deepEqual(setupConnectPorts({}), [...DEFAULT_SETUP_PORTS]);
-  assert.ok(!setupConnectPorts({ TEMPORAL_ADDRESS: '127.0.0.1:7233' }).includes(7233));
+  assert.ok(!setupConnectPorts({ TEMPORAL_ADDRESS: '127.0.0.1:7233' })?.includes(7233));
   const ports = setupConnectPorts({
     HTTPS_PROXY: 'http://proxy.internal:3128',
     NPM_CONFIG_REGISTRY: 'https://npm.internal:8443/',
     PIP_INDEX_URL: 'https://pypi.org/simple',
     [SETUP_PORTS_ENV]: '4873, 8081',
   });
-  for (const port of [443, 3128, 8443, 4873, 8081]) assert.ok(ports.includes(port), `${port} in ${ports.join(',')}`);
+  for (const port of [443, 3128, 8443, 4873, 8081]) assert.ok(ports?.includes(port), `${port} in ${ports?.join(',')}`);
   assert.deepEqual(
     ports,
-    [...ports].sort((a, b) => a - b),
+    [...(ports ?? [])].sort((a, b) => a - b),
   );
+});
+
+test('"any" lifts the rule (a build tool with a daemon on loopback)', () => {
+  assert.equal(setupConnectPorts({ [SETUP_PORTS_ENV]: 'any' }), undefined);
+  assert.equal(setupConnectPorts({ [SETUP_PORTS_ENV]: ' ANY ' }), undefined);
 });
 
 test('a bad port list names the variable and what it takes', () => {
