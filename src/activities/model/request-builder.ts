@@ -147,7 +147,7 @@ function shaped(view: MaskedView): TurnContext {
   };
 }
 
-/** One per step: `settings` absent (definitions from before issue 38) means the default. */
+/** One per step: `settings` absent (a definition that sets no context strategy) means the default. */
 export function createTurnContext(
   settings: ContextManagement | undefined,
   store: ArtifactStore,

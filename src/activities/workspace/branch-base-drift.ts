@@ -2,7 +2,7 @@
  * An issue branch left by an earlier run whose base branch moved since it was cut. A run
  * that failed before any step (ENVIRONMENT_FAILED: setup could not install) leaves
  * `agent/issue-N` at the old base; the user fixes the repository with a new commit on
- * main, and a rerun used to pick up the stale branch and not see the fix. So: a branch
+ * main, and a rerun that picked up the stale branch would not see the fix. So: a branch
  * with nothing of its own (no commit beyond its base, no changed or new file in its
  * worktree) is moved to the base's new tip before the run (recutUntouchedBranch); a
  * branch with work is kept, and the CLI says so in one line naming the branch, its base

@@ -2,7 +2,7 @@
  * Starts (or attaches to) the pipeline of each queued issue, at most `concurrency` at a
  * time, and collects their results. Each pipeline is its own durable workflow: this
  * queue is the client's, so a re-run of the command attaches to live pipelines
- * (USE_EXISTING) and no longer queues issues whose labels moved past the actionable phases.
+ * (USE_EXISTING) and does not queue issues whose labels moved past the actionable phases.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PipelineDefinition } from '../../contracts/pipeline.js';

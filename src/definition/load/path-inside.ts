@@ -1,8 +1,8 @@
 /**
  * The one path-containment check: is a path the directory itself or something under it?
- * Sandbox views, setup scopes and the editor's path guard all ask it, and a copy per
- * caller had drifted: `rel.startsWith('..')` read a child named `..cache` as outside.
- * Only `..` itself or a first segment of `..` leaves the parent.
+ * Sandbox views, setup scopes and the editor's path guard all ask it. Only `..` itself or
+ * a first segment of `..` leaves the parent: a child named `..cache` is inside (a test of
+ * `rel.startsWith('..')` would call it outside).
  *
  * Lexical only: symlinks are not resolved (callers that need that pass real paths).
  * It lives beside `read-optional.ts` on the lowest floor that may use `node:path`, so

@@ -1,9 +1,9 @@
 /**
  * Starting the embedded dev server when nothing answered, and saying truthfully what
  * answers afterwards. The probe before it (a gRPC call with a 1.5 s deadline) can miss a
- * running server on a loaded machine: the CLI then started a second `temporal server
- * start-dev`, which died with "address already in use" while the old one went on
- * answering, and reported the dead child's pid as the server's. So: an address that
+ * running server on a loaded machine: a second `temporal server start-dev` started then
+ * dies with "address already in use" while the first goes on answering, and the dead
+ * child's pid would be reported as the server's. So: an address that
  * accepts TCP is never started over (we wait for whatever holds it to answer); the
  * child's exit is watched while waiting; an answer after our child exited is "an
  * already-running server answers" (no pid); no answer stops our child and fails naming
