@@ -12,6 +12,7 @@ import { lstat, mkdir } from 'node:fs/promises';
 import { isAbsolute, join, normalize, sep } from 'node:path';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
+import { isMissing } from '../../definition/load/read-optional.js';
 
 /** The absolute path of `relativeDir` under `root`, every component a real directory. */
 export async function realDirectoryInTree(root: string, relativeDir: string): Promise<string> {
@@ -39,7 +40,7 @@ async function kindOf(path: string): Promise<Kind> {
     const s = await lstat(path);
     return s.isSymbolicLink() ? 'symlink' : s.isDirectory() ? 'directory' : 'other';
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    if (isMissing(error)) return 'missing';
     throw error;
   }
 }

@@ -15,7 +15,7 @@
  * worktree it runs in the agent's sandbox like every harness git call.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError } from '../../../contracts/errors.js';
 import { FailureType } from '../../../contracts/failures.js';
@@ -23,6 +23,7 @@ import { git, gitOrThrow, gitScript } from '../../workspace/git/git.js';
 import { stageWorktree } from '../../workspace/checkpoints/stage-worktree.js';
 import { seedFromWorktreeIndex, withTemporaryIndex } from '../../workspace/checkpoints/temporary-index.js';
 import { baselineCacheDir } from './baseline-run.js';
+import { readOptional } from '../../../definition/load/read-optional.js';
 
 interface SwapJournal {
   readonly worktreePath: string;
@@ -102,13 +103,8 @@ export async function withFilesAtBase<T>(
  */
 export async function restoreInterruptedSwap(worktreePath: string): Promise<boolean> {
   const file = journalFile(worktreePath);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
+  const text = await readOptional(file);
+  if (text === undefined) return false;
   const journal = parseJournal(text);
   const head = await git(worktreePath, ['rev-parse', 'HEAD']);
   if (journal === undefined || head.exitCode !== 0 || head.stdout.trim() !== journal.head) {
