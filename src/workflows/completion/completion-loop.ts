@@ -13,7 +13,8 @@ import type { ConditionResult, ValidationReport } from '../../contracts/activiti
 import type { AgentDefinition, CompletionStepDefinition } from '../../contracts/definition.js';
 import { FailureType } from '../../contracts/failures.js';
 import { snapshotOf } from '../../contracts/step-inputs.js';
-import { isJsonObject, type JsonObject } from '../../contracts/json.js';
+import type { JsonObject } from '../../contracts/json.js';
+import { describeFailures } from './describe-failures.js';
 import { noChangeDeclarationOf, type NoChangeDeclaration, type UnchangedBranch } from '../../contracts/no-change.js';
 import { preExistingClaimsOf, type PreExistingClaim } from '../../contracts/pre-existing-claims.js';
 import { awaitRetryPrompt, countCompletionFailure } from '../run/state/run-transitions.js';
@@ -30,31 +31,6 @@ import type { RunContext } from '../run/run-context.js';
 export function completionStepFor(definition: AgentDefinition, stepId: string): CompletionStepDefinition | undefined {
   const guard = completionGuardFor(stepId, Object.keys(definition.completionSteps));
   return guard.kind === 'none' ? undefined : definition.completionSteps[guard.completionStepId];
-}
-
-/** Names what failed, with the items a user looks for first (failing tests, dirty files). */
-export function describeFailures(failed: readonly ConditionResult[]): string {
-  return failed
-    .map((r) => {
-      const items = Object.entries(r.params).flatMap(([key, value]) =>
-        Array.isArray(value) && value.length > 0
-          ? [
-              `${key}: ${value
-                .slice(0, 10)
-                .map((v) =>
-                  isJsonObject(v) && typeof v['name'] === 'string'
-                    ? v['name']
-                    : typeof v === 'string'
-                      ? v
-                      : JSON.stringify(v),
-                )
-                .join(', ')}`,
-            ]
-          : [],
-      );
-      return `${r.validator}: ${r.summary.trim()}${items.length > 0 ? ` (${items.join('; ')})` : ''}`;
-    })
-    .join('; ');
 }
 
 async function validate(

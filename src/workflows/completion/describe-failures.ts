@@ -1,0 +1,50 @@
+/**
+ * What failed, in one line for a run's reason and the retry prompt: each failed
+ * condition's summary, then the items a user looks for first (failing tests, dirty
+ * files, weakened tests) from its list parameters. PURE.
+ *
+ * An item is shown as a person reads it: a named one by its name, a finding by where and
+ * what (`isnil_test.go:6 skips a test`), never as JSON; a finding the summary already says
+ * is not said twice.
+ */
+import type { ConditionResult } from '../../contracts/activities.js';
+import { isJsonObject, type JsonValue } from '../../contracts/json.js';
+
+/** How many items of one list parameter the line shows. */
+const ITEMS_SHOWN = 10;
+
+function isFinding(value: JsonValue): boolean {
+  return isJsonObject(value) && typeof value['finding'] === 'string' && typeof value['name'] !== 'string';
+}
+
+function itemText(value: JsonValue): string {
+  if (typeof value === 'string') return value;
+  if (isJsonObject(value)) {
+    if (typeof value['name'] === 'string') return value['name'];
+    const finding = value['finding'];
+    if (typeof finding === 'string') {
+      const where =
+        typeof value['file'] === 'string' ? `${value['file']}:${String(value['line'] ?? '')}`.replace(/:$/, '') : '';
+      return where === '' ? finding : `${where} ${finding}`;
+    }
+  }
+  return JSON.stringify(value);
+}
+
+export function describeFailures(failed: readonly ConditionResult[]): string {
+  return failed
+    .map((r) => {
+      const summary = r.summary.trim();
+      const items = Object.entries(r.params).flatMap(([key, value]) => {
+        if (!Array.isArray(value) || value.length === 0) return [];
+        // A finding the summary already tells (its first few are there) is not told again.
+        const texts = value
+          .slice(0, ITEMS_SHOWN)
+          .filter((item) => !(isFinding(item) && summary.includes(itemText(item))))
+          .map(itemText);
+        return texts.length > 0 ? [`${key}: ${texts.join(', ')}`] : [];
+      });
+      return `${r.validator}: ${summary}${items.length > 0 ? ` (${items.join('; ')})` : ''}`;
+    })
+    .join('; ');
+}
