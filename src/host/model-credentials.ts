@@ -6,7 +6,8 @@
 import { AgentError } from '../contracts/errors.js';
 import { FailureType } from '../contracts/failures.js';
 
-const OFFLINE_HINT =
+/** Where an offline model server comes from: the installed command first, then a clone's demo session. */
+export const OFFLINE_HINT =
   '`issue-agent model-server --session FILE` gives an offline one; in a clone, `npm run model-server -- --session demo/session.json`';
 
 export function hasModelCredentials(env: Readonly<Record<string, string | undefined>> = process.env): boolean {

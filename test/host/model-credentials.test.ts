@@ -4,6 +4,7 @@
  * clone's `npm run model-server -- --session demo/session.json` (no npm script, no demo/ in the
  * package).
  */
+import { START_COMMANDS } from '../../src/cli/flags/start-commands.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AgentError } from '../../src/contracts/errors.js';
@@ -27,4 +28,9 @@ test('no credentials: MODEL_AUTH names the variables and the installed offline s
       return true;
     },
   );
+});
+
+test("start-batch's help names the offline server an installed copy has", () => {
+  const summary = START_COMMANDS['start-batch']?.summary ?? '';
+  assert.match(summary, /`issue-agent model-server --session FILE`/);
 });

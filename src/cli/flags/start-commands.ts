@@ -1,6 +1,7 @@
 /**
  * Flags of the commands that start work: a run, a batch of runs, a label pipeline.
  */
+import { OFFLINE_HINT } from '../../host/model-credentials.js';
 import { DELIVER_FLAG } from './delivery-flag.js';
 import { COMMON_FLAGS, type CommandSpec } from './flag-spec.js';
 
@@ -41,7 +42,7 @@ export const START_COMMANDS: Readonly<Record<string, CommandSpec>> = {
       'Work many issues at once: one child run per issue (Workflow ID <repo-id>/<agent>/issue-<n>, as start-run), at most --concurrency at a time,',
       'labels moved ready → in-progress → done | blocked; prints live progress and the result table. Exit 0 when every issue succeeded.',
       'Without ANTHROPIC_API_KEY set ANTHROPIC_BASE_URL to a Messages-API-compatible server;',
-      '`npm run model-server -- --session demo/session.json` gives an offline one.',
+      `${OFFLINE_HINT}.`,
     ].join('\n'),
     flags: {
       label: {
