@@ -8,8 +8,11 @@
  */
 import type { ConditionResult } from '../../contracts/activities.js';
 import { baselineAccountOf } from '../../contracts/pre-existing-claims.js';
+import { nameList } from '../../contracts/name-list.js';
 
 const MAX_REASON = 400;
+/** Fixed tests named in a comment before "(+N more)" (the run's verdict keeps them all). */
+const FIXED_SHOWN = 20;
 
 /** Markdown lines (with a heading of the caller's level), or none when nothing failed on the base. */
 export function baselineNotes(
@@ -29,7 +32,9 @@ export function baselineNotes(
   }
   if (account.fixed.length > 0) {
     if (account.unrelated.length > 0) lines.push('');
-    lines.push(`Failing on the base commit${base}, passing now (fixed): ${account.fixed.map(inlineCode).join(', ')}`);
+    // A base with one broken helper fails dozens of tests: the first ones, then how many more.
+    const fixed = nameList(account.fixed.map(inlineCode), FIXED_SHOWN);
+    lines.push(`Failing on the base commit${base}, passing now (fixed): ${fixed}`);
   }
   return lines;
 }

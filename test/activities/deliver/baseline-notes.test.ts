@@ -61,3 +61,16 @@ test('no base failures, no section', () => {
   assert.doesNotMatch(pullRequestBody({ ...facts, evidence: plain }), /base commit/);
   assert.doesNotMatch(completionComment({ ...facts, evidence: plain }), /base commit/);
 });
+
+test('a base with dozens of failing tests: the comment names the first 20, then how many more', () => {
+  const many = Array.from({ length: 56 }, (_, i) => ({ name: `test_changed_value[${i}]` }));
+  const text = closingComment({
+    workflowId: 'wf-1',
+    branch: 'agent/issue-4',
+    closes: true,
+    summary: 'Fixed.',
+    evidence: [{ ...evidence[0]!, params: { baseCommit: 'a'.repeat(40), fixed: many } }],
+  });
+  assert.match(text, /`test_changed_value\[19\]` \(\+36 more\)/);
+  assert.doesNotMatch(text, /test_changed_value\[20\]/);
+});

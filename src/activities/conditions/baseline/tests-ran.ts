@@ -91,5 +91,5 @@ function basisOf(fix: {
   if (byCount === undefined)
     return fix.named ? '' : ' (by the exit status alone: the output names no passing test and no count)';
   if (fix.unseen.length === 0 || fix.unseen.length === fix.all) return ` (${byCount})`;
-  return ` (${byCount}; not named among the passing tests: ${fix.unseen.join(', ')})`;
+  return ` (${byCount}; not named among the passing tests: ${nameList(fix.unseen)})`;
 }

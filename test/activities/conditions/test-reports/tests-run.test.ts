@@ -113,3 +113,10 @@ test('a base without a count blocks nothing; a fix it cannot see passing is not 
     'a base that ran nothing has nothing to lose',
   );
 });
+
+test('the tests not seen passing are named a few at a time, then how many more', () => {
+  const failedTests = Array.from({ length: 32 }, (_, i) => `t${i}`);
+  const verdict = judgeTestsRan({ ...base, failedTests }, { count: 31, passed: ['t0'] });
+  const line = verdict.blocks ? '' : (verdict.fixedLine ?? '');
+  assert.match(line, /not named among the passing tests: t1, t2, t3, t4, t5, t6 \(\+25 more\)\)$/);
+});
