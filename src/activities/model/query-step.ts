@@ -45,6 +45,7 @@ import {
   toUsage,
   type StepCheckpoint,
   type StepState,
+  noCheckpointYet,
 } from './step-state.js';
 import { decideOutcome } from './turn-outcome.js';
 import { withTranscript, writeTranscript } from './step-transcript.js';
@@ -108,7 +109,7 @@ export async function runQueryStep(
   }
   // Until the first new checkpoint, keep-alive heartbeats repeat the one we resumed from,
   // so a crash in between still resumes at the same place.
-  let lastDetails: unknown = ctx.resumeFrom ?? { v: 0, step, turn: 0 };
+  let lastDetails: unknown = ctx.resumeFrom ?? noCheckpointYet(step);
   const keepAlive = setInterval(() => {
     try {
       ctx.heartbeat(lastDetails);

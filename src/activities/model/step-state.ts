@@ -14,8 +14,14 @@ import { ZERO_USAGE, addUsage, type Usage } from '../../contracts/usage.js';
 import { isArtifactRef, type ArtifactStore } from '../artifacts/artifact-store.js';
 import type { LogFn } from '../tools/tool-types.js';
 import type { LlmMessage, LlmUsage } from './llm-client.js';
+import { isJsonObject } from '../../contracts/json.js';
 
 export const CHECKPOINT_VERSION = 1;
+
+/** What a step heartbeats before its first checkpoint (keep-alive): a retry finds no checkpoint, and nothing wrong. */
+export function noCheckpointYet(step: string): { readonly v: 0; readonly step: string; readonly turn: 0 } {
+  return { v: 0, step, turn: 0 };
+}
 
 export interface StepCheckpoint {
   readonly v: typeof CHECKPOINT_VERSION;
@@ -146,7 +152,8 @@ export async function restoreState(
   scope?: string,
 ): Promise<StepState> {
   const heartbeat = resumeFrom === undefined || resumeFrom === null ? undefined : readCheckpoint(resumeFrom, step);
-  if (resumeFrom !== undefined && resumeFrom !== null && heartbeat === undefined)
+  const keptAlive = isJsonObject(resumeFrom) && resumeFrom['v'] === 0 && resumeFrom['step'] === step;
+  if (resumeFrom !== undefined && resumeFrom !== null && heartbeat === undefined && !keptAlive)
     log('warn', 'heartbeat details are not a checkpoint of this step', { step });
   const checkpoint = furthest(heartbeat, await recordedCheckpoint(store, step, scope));
   if (!checkpoint) return freshState(first);
