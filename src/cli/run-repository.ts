@@ -43,7 +43,7 @@ export async function runRepository(raw: string | undefined, options: { clone: b
     return { repoPath: url, localPath, id, artifactsDir: `artifacts/${id}`, remote: true, notes };
   }
   const repoPath = resolveUserPath(raw ?? userCwd());
-  await checkRepository(repoPath);
+  await checkRepository(repoPath, raw !== undefined);
   const identity = await repoIdentity(repoPath);
   return {
     repoPath,

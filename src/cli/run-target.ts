@@ -13,7 +13,7 @@ import type { RepoSettings } from '../definition/repo-config/repo-settings.js';
 import { loadAgentDefinitionOrThrow } from '../definition/load/load-agent-definition.js';
 import { isGitWorkTree } from '../activities/workspace/git/repo-queries.js';
 import { PROJECT_ROOT } from '../host/project-root.js';
-import type { ParsedFlags } from './flags/parse-flags.js';
+import { optionalString, type ParsedFlags } from './flags/parse-flags.js';
 
 /** `npm run` changes into the package directory; INIT_CWD is where the user was. */
 export function userCwd(): string {
@@ -74,18 +74,33 @@ export async function loadRepoDefinition(
 
 export { workflowIdFor } from '../host/repo-identity.js';
 
-export async function checkRepository(repoPath: string): Promise<void> {
+/** The local repository a command works on: --repo, else the current directory; checked. */
+export async function localRepositoryOf(flags: ParsedFlags): Promise<string> {
+  const given = optionalString(flags, 'repo');
+  const repoPath = resolveUserPath(given ?? userCwd());
+  await checkRepository(repoPath, given !== undefined);
+  return repoPath;
+}
+
+/**
+ * The repository a command works on exists and is a git work tree. `given`: it came from
+ * --repo; else it is the current directory, and the error says so (no flag to blame).
+ */
+export async function checkRepository(repoPath: string, given: boolean): Promise<void> {
+  const where = given ? '--repo' : 'the current directory (no --repo given)';
   const info = await stat(repoPath).catch(() => undefined);
   if (!info?.isDirectory()) {
     throw new AgentError(FailureType.RepoNotFound, `repository ${repoPath} does not exist`, {
-      where: '--repo',
+      where,
       expected: 'a path to a git repository',
     });
   }
   if (!(await isGitWorkTree(repoPath))) {
     throw new AgentError(FailureType.RepoNotFound, `${repoPath} is not a git repository`, {
-      where: '--repo',
-      expected: 'a git work tree (git init, or clone one)',
+      where,
+      expected: given
+        ? 'a git work tree (git init, or clone one)'
+        : 'to be run inside a git work tree, or --repo naming one',
     });
   }
 }

@@ -238,6 +238,15 @@ describe('bad repository, issue and server', { concurrency: CONCURRENCY }, () =>
     assertCleanFailure(await cli('worker', '--host-id', 'bad id'), { mentions: ['--host-id', 'bad id'] });
   });
 
+  it('run outside a git repository without --repo: the error names the current directory, not the flag', async () => {
+    const result = await runCli(['start-run', '--issue', '1'], {
+      env: { ...env, INIT_CWD: notARepo },
+      timeoutMs: 60_000,
+    });
+    assertCleanFailure(result, { mentions: [notARepo, 'not a git repository', 'the current directory'] });
+    assert.doesNotMatch(`${result.stdout}${result.stderr}`, /at --repo/, describeResult(result));
+  });
+
   it('--repo <a directory that is not a git repository> says so', async () => {
     assertCleanFailure(await cli('start-run', '--issue', '1', '--repo', notARepo), {
       mentions: [notARepo, 'not a git repository'],

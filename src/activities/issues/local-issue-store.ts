@@ -56,7 +56,7 @@ export function createLocalIssueStore(repoPath: string): LocalIssueStore {
       if (isMissing(error)) {
         throw new AgentError(FailureType.IssueNotFound, `Issue #${issue} not found: no file ${path}`, {
           where: path,
-          expected: `a Markdown issue file at ${path}`,
+          expected: 'the issue as a Markdown file there (a title line, then its body), one file per issue number',
         });
       }
       throw error;

@@ -17,7 +17,7 @@ import { ArtifactCheck, checkArtifactBytes } from '../../activities/artifacts/ar
 import { commandFlags } from '../flags/command-specs.js';
 import { optionalString, requireIssue } from '../flags/parse-flags.js';
 import { repoIdentity, workflowIdFor } from '../../host/repo-identity.js';
-import { checkRepository, loadDefinition, resolveUserPath, userCwd } from '../run-target.js';
+import { localRepositoryOf, loadDefinition, userCwd } from '../run-target.js';
 import { artifactsDirOf } from '../../host/state-paths.js';
 import { printLine, terminalText } from '../../host/terminal-text.js';
 
@@ -116,8 +116,7 @@ export async function artifactsCommand(argv: readonly string[]): Promise<number>
   const flags = commandFlags('artifacts', argv);
   if (flags === undefined) return 0;
   const issue = requireIssue(flags);
-  const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
-  await checkRepository(repoPath);
+  const repoPath = await localRepositoryOf(flags);
   const repo = await repoIdentity(repoPath);
   const artifactsDir = artifactsDirOf(repo.commonDir);
   const agent = flags['agent'] === undefined ? undefined : (await loadDefinition(flags, { repoPath })).name;

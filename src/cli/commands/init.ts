@@ -12,9 +12,8 @@ import type { RepoConfigFile } from '../../contracts/repo-config.js';
 import { detectCommands } from '../../definition/repo-config/detect-commands.js';
 import { REPO_CONFIG_FILE } from '../../definition/repo-config/read-repo-config.js';
 import { commandFlags } from '../flags/command-specs.js';
-import { optionalString } from '../flags/parse-flags.js';
 import { PROJECT_ROOT } from '../../host/project-root.js';
-import { checkRepository, REPO_AGENTS_DIR, resolveUserPath, userCwd } from '../run-target.js';
+import { localRepositoryOf, REPO_AGENTS_DIR } from '../run-target.js';
 import { printLine } from '../../host/terminal-text.js';
 
 const DEFAULT_AGENT_NAME = 'default';
@@ -29,8 +28,7 @@ async function exists(path: string): Promise<boolean> {
 export async function initCommand(argv: readonly string[]): Promise<number> {
   const flags = commandFlags('init', argv);
   if (flags === undefined) return 0;
-  const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
-  await checkRepository(repoPath);
+  const repoPath = await localRepositoryOf(flags);
   const configPath = join(repoPath, REPO_CONFIG_FILE);
   const agentRel = join(REPO_AGENTS_DIR, DEFAULT_AGENT_NAME);
   const agentPath = join(repoPath, agentRel);

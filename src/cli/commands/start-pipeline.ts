@@ -18,7 +18,7 @@ import { commandFlags } from '../flags/command-specs.js';
 import { deliveryOf } from '../flags/delivery-flag.js';
 import { optionalNumber, optionalString, requireIssue, type ParsedFlags } from '../flags/parse-flags.js';
 import { repoIdentity } from '../../host/repo-identity.js';
-import { checkRepository, resolveUserPath, userCwd } from '../run-target.js';
+import { localRepositoryOf } from '../run-target.js';
 import { serveUntilDone } from '../serve-until-done.js';
 import { artifactsDirOf } from '../../host/state-paths.js';
 import { workflowUrl } from '../../host/temporal/ensure-temporal.js';
@@ -64,8 +64,7 @@ export async function startPipelineCommand(argv: readonly string[]): Promise<num
   const concurrency = optionalNumber(flags, 'concurrency', { integer: true }) ?? 3;
   if (concurrency > MAX_BATCH_CONCURRENCY)
     throw new UsageError(`--concurrency must be at most ${MAX_BATCH_CONCURRENCY}, got ${concurrency}`, '--concurrency');
-  const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
-  await checkRepository(repoPath);
+  const repoPath = await localRepositoryOf(flags);
   const settings = await repoSettings(repoPath);
   const issueSource = issueSourceOf(flags, settings.config.issues);
   const delivery = deliveryOf(flags, issueSource, settings.config.deliver);

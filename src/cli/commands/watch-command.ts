@@ -13,9 +13,8 @@ import type { WatchInput } from '../../contracts/watch.js';
 import { runWatchWorkflow } from '../../workflows/watch/run-watch.js';
 import { stopWatchSignal } from '../../workflows/watch/watch-messages.js';
 import { commandFlags } from '../flags/command-specs.js';
-import { optionalString } from '../flags/parse-flags.js';
 import { parseWatchFlags } from '../flags/watch-flags.js';
-import { checkRepository, loadRepoDefinition, resolveUserPath, userCwd } from '../run-target.js';
+import { localRepositoryOf, loadRepoDefinition } from '../run-target.js';
 import { printLine } from '../../host/terminal-text.js';
 
 export const watchWorkflowId = (repoId: string): string => `${repoId}/watch`;
@@ -23,8 +22,7 @@ export const watchWorkflowId = (repoId: string): string => `${repoId}/watch`;
 export async function watchCommand(argv: readonly string[]): Promise<number> {
   const flags = commandFlags('watch', argv);
   if (flags === undefined) return 0;
-  const repoPath = resolveUserPath(optionalString(flags, 'repo') ?? userCwd());
-  await checkRepository(repoPath);
+  const repoPath = await localRepositoryOf(flags);
   const settings = await repoSettings(repoPath);
   const watch = parseWatchFlags(flags, settings.config);
   const repo = await repoIdentity(repoPath);
