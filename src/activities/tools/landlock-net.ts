@@ -11,8 +11,9 @@
  * handles TCP connect only (landlock_create_ruleset, 444), adds one rule per port
  * (landlock_add_rule, 445, LANDLOCK_RULE_NET_PORT), restricts itself
  * (landlock_restrict_self, 446; the same numbers on every architecture) and execs the
- * rest. On a kernel without Landlock's network rules the ruleset cannot be made and the
- * command runs without them: the worker says so once (process-isolation).
+ * rest. Whether the kernel has network rules is probed once per worker (process-isolation):
+ * where it has none, the worker says so once and the words are not put in front; where it
+ * has them, a rule that cannot be made stops the command (it never runs unrestricted).
  */
 import { existsSync } from 'node:fs';
 import { archTable, type SeccompArch } from './seccomp-filter.js';
@@ -30,13 +31,12 @@ export const LANDLOCK_NET_PROGRAM = [
   'my $attr = pack("QQQ", 0, 2, 1);',
   'my $ruleset = syscall(444, $attr, 24, 0);',
   'if ($ruleset < 0) { $attr = pack("QQ", 0, 2); $ruleset = syscall(444, $attr, 16, 0); }',
-  'if ($ruleset >= 0) {',
-  '  for my $port (split /,/, $ports) {',
-  '    my $rule = pack("QQ", 2, $port);',
-  '    syscall(445, $ruleset, 2, $rule, 0) == 0 or die "sandbox: landlock port $port: $!\\n";',
-  '  }',
-  '  syscall(446, $ruleset, 0) == 0 or die "sandbox: landlock: $!\\n";',
+  '$ruleset >= 0 or die "sandbox: landlock: $!\\n";',
+  'for my $port (split /,/, $ports) {',
+  '  my $rule = pack("QQ", 2, $port);',
+  '  syscall(445, $ruleset, 2, $rule, 0) == 0 or die "sandbox: landlock port $port: $!\\n";',
   '}',
+  'syscall(446, $ruleset, 0) == 0 or die "sandbox: landlock: $!\\n";',
   'exec { $ARGV[0] } @ARGV or die "sandbox: $ARGV[0]: $!\\n";',
 ].join('\n');
 
