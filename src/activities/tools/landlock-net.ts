@@ -17,6 +17,8 @@
  */
 import { existsSync } from 'node:fs';
 import { archTable, type SeccompArch } from './seccomp-filter.js';
+import { remountPerl } from './readonly-remounts.js';
+import { systemPerlWords } from './seccomp-exec.js';
 
 /**
  * struct landlock_ruleset_attr {u64 fs; u64 net; u64 scoped}, struct landlock_net_port_attr
@@ -43,38 +45,21 @@ export const LANDLOCK_NET_PROGRAM = [
 /** Exits 0 when this kernel's Landlock has network rules (ABI 4 or later). */
 const ABI_PROBE = 'my $abi = syscall(444, 0, 0, 1); exit($abi >= 4 ? 0 : 1);';
 
-const SYSTEM_PERLS = ['/usr/bin/perl', '/bin/perl'];
-const SYSTEM_ENVS = ['/usr/bin/env', '/bin/env'];
-
-function systemPerl(exists: (path: string) => boolean): { perl: string; env: string } | undefined {
-  const perl = SYSTEM_PERLS.find(exists);
-  const env = SYSTEM_ENVS.find(exists);
-  return perl === undefined || env === undefined ? undefined : { perl, env };
-}
-
 /** The words that run what follows them allowed to connect only to `ports`; undefined where that cannot work. */
 export function landlockNetArgv(
   arch: SeccompArch | undefined,
   ports: readonly number[],
   exists: (path: string) => boolean = existsSync,
 ): string[] | undefined {
-  const found = systemPerl(exists);
-  if (arch === undefined || found === undefined) return undefined;
-  return [
-    found.env,
-    'PERL_BADLANG=0',
-    found.perl,
-    '-e',
-    LANDLOCK_NET_PROGRAM,
-    String(archTable(arch).prctl),
-    ports.join(','),
-  ];
+  const words = systemPerlWords(exists);
+  if (arch === undefined || words === undefined) return undefined;
+  return [...words, '-e', LANDLOCK_NET_PROGRAM, String(archTable(arch).prctl), ports.join(',')];
 }
 
 /** The probe's argv (exit 0: network rules work here); undefined without a system perl. */
 export function landlockNetProbeArgv(exists: (path: string) => boolean = existsSync): string[] | undefined {
-  const found = systemPerl(exists);
-  return found === undefined ? undefined : [found.perl, '-e', ABI_PROBE];
+  const perl = remountPerl(exists);
+  return perl === undefined ? undefined : [perl, '-e', ABI_PROBE];
 }
 
 /** Whether network rules work here; the worker says once what it means when they do not. */

@@ -20,6 +20,7 @@
  * the probe says so once and commands run without the filter.
  */
 import { existsSync } from 'node:fs';
+import { remountPerl } from './readonly-remounts.js';
 import { archTable, seccompArchOf, seccompFilter, type SeccompArch } from './seccomp-filter.js';
 
 /** PR_SET_NO_NEW_PRIVS = 38, PR_SET_SECCOMP = 22, SECCOMP_MODE_FILTER = 2. */
@@ -33,19 +34,27 @@ export const SECCOMP_EXEC_PROGRAM = [
   'exec { $ARGV[0] } @ARGV or die "sandbox: $ARGV[0]: $!\\n";',
 ].join('\n');
 
-const SYSTEM_PERLS = ['/usr/bin/perl', '/bin/perl'];
 const SYSTEM_ENVS = ['/usr/bin/env', '/bin/env'];
+
+/**
+ * `env PERL_BADLANG=0 <system perl>`: how an installer program (this one, landlock-net's)
+ * starts, both by absolute path; undefined without them.
+ */
+export function systemPerlWords(exists: (path: string) => boolean = existsSync): string[] | undefined {
+  const perl = remountPerl(exists);
+  const env = SYSTEM_ENVS.find(exists);
+  return perl === undefined || env === undefined ? undefined : [env, 'PERL_BADLANG=0', perl];
+}
 
 /** The words that run what follows them under the filter; undefined where that cannot work. */
 export function seccompExecArgv(
   arch: SeccompArch | undefined,
   exists: (path: string) => boolean = existsSync,
 ): string[] | undefined {
-  const perl = SYSTEM_PERLS.find(exists);
-  const env = SYSTEM_ENVS.find(exists);
-  if (arch === undefined || perl === undefined || env === undefined) return undefined;
+  const words = systemPerlWords(exists);
+  if (arch === undefined || words === undefined) return undefined;
   const filter = seccompFilter(arch).toString('hex');
-  return [env, 'PERL_BADLANG=0', perl, '-e', SECCOMP_EXEC_PROGRAM, String(archTable(arch).prctl), filter];
+  return [...words, '-e', SECCOMP_EXEC_PROGRAM, String(archTable(arch).prctl), filter];
 }
 
 /** Why there is no filter here, for the worker's one warning. */

@@ -44,7 +44,7 @@ export const ANY_PORT = 'any';
 
 function extraPorts(env: Env): number[] {
   const raw = env[SETUP_PORTS_ENV]?.trim();
-  if (raw === undefined || raw === '' || raw.toLowerCase() === ANY_PORT) return [];
+  if (raw === undefined || raw === '') return [];
   return raw.split(/[,\s]+/).map((word) => {
     const port = Number(word);
     if (!/^\d{1,5}$/.test(word) || port < 1 || port > 65535)
