@@ -15,6 +15,7 @@ import {
   createContainedSetupRunner,
   createSandboxedSetupRunner,
 } from '../../../src/activities/environment/sandboxed-setup-runner.js';
+import type { SetupProcessRunner } from '../../../src/activities/environment/setup-process.js';
 import { detectIsolation } from '../../../src/activities/tools/process-isolation.js';
 import { SETUP_PORTS_ENV } from '../../../src/activities/tools/setup-connect-ports.js';
 import { makeTempGitRepo, type TempGitRepo } from '../../helpers/temp-git-repo.js';
@@ -35,6 +36,11 @@ after(async () => {
   await repo.cleanup();
 });
 
+/** One setup command in the test repository, with the runner's own environment rules. */
+function runIn(runner: SetupProcessRunner, command: string) {
+  return runner.run({ command, cwd: repo.dir, env: { PATH: process.env['PATH'] ?? '' }, timeoutMs: 60_000 });
+}
+
 test('a model-written setup command: the worktree and the network yes; git config, hooks, host files and secrets no', async () => {
   const marker = `/tmp/agent-setup-host-${process.pid}`;
   const configBefore = readFileSync(join(repo.dir, '.git', 'config'), 'utf8');
@@ -43,13 +49,7 @@ test('a model-written setup command: the worktree and the network yes; git confi
   // The test's stand-in for a registry listens on a port of its own: allowed as an operator would.
   process.env[SETUP_PORTS_ENV] = String(port);
   try {
-    const run = (command: string) =>
-      createSandboxedSetupRunner().run({
-        command,
-        cwd: repo.dir,
-        env: { PATH: process.env['PATH'] ?? '' },
-        timeoutMs: 60_000,
-      });
+    const run = (command: string) => runIn(createSandboxedSetupRunner(), command);
     const installed = await run(
       `mkdir -p .deps && exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3 > .deps/got.txt`,
     );
@@ -87,12 +87,7 @@ test("setup connects only to the setup ports: this host's Temporal frontend (any
   const probe = `exec 3<>/dev/tcp/127.0.0.1/${frontendPort} && echo reached`;
   try {
     for (const runner of [createSandboxedSetupRunner(), createContainedSetupRunner()]) {
-      const result = await runner.run({
-        command: probe,
-        cwd: repo.dir,
-        env: { PATH: process.env['PATH'] ?? '' },
-        timeoutMs: 60_000,
-      });
+      const result = await runIn(runner, probe);
       assert.notEqual(result.exitCode, 0, result.output);
       assert.match(result.output, /Permission denied/, result.output);
       assert.doesNotMatch(result.output, /reached/);
@@ -108,12 +103,7 @@ test("setup connects only to the setup ports: this host's Temporal frontend (any
     await new Promise<void>((resolve) => host.listen(`\0${abstract}`, resolve));
     const unix = `node -e 'require("net").connect("\\0${abstract}").on("connect", () => { console.log("reached"); process.exit(0); }).on("error", (e) => { console.log(e.code); process.exit(1); })'`;
     try {
-      const viaUnix = await createContainedSetupRunner().run({
-        command: unix,
-        cwd: repo.dir,
-        env: { PATH: process.env['PATH'] ?? '' },
-        timeoutMs: 60_000,
-      });
+      const viaUnix = await runIn(createContainedSetupRunner(), unix);
       assert.notEqual(viaUnix.exitCode, 0, viaUnix.output);
       assert.match(viaUnix.output, /EPERM|EACCES/, viaUnix.output);
       assert.deepEqual(abstractSeen, [], 'no connection reached the abstract socket');
@@ -122,12 +112,7 @@ test("setup connects only to the setup ports: this host's Temporal frontend (any
     }
     // The operator opens a port for a registry of their own.
     process.env[SETUP_PORTS_ENV] = `8081, ${frontendPort}`;
-    const opened = await createContainedSetupRunner().run({
-      command: probe,
-      cwd: repo.dir,
-      env: { PATH: process.env['PATH'] ?? '' },
-      timeoutMs: 60_000,
-    });
+    const opened = await runIn(createContainedSetupRunner(), probe);
     assert.equal(opened.exitCode, 0, opened.output);
     assert.deepEqual(seen, ['connected']);
   } finally {
