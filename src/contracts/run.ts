@@ -123,6 +123,12 @@ export interface StepRecord {
   readonly transcript?: string;
   /** The worktree checkpoint recorded after the step (contracts/worktree-checkpoint.ts). */
   readonly checkpoint?: string;
+  /**
+   * A closing step's completion conditions, as the harness judged them after the model
+   * answered: `passed`, or `failed: git-clean, tests`. Without it a refused closure read
+   * `closure.issue → closing: <the model's own summary>` in the step list, as if it had passed.
+   */
+  readonly checks?: string;
 }
 
 export interface RunProgress {

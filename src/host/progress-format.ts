@@ -46,7 +46,7 @@ export function resultSummary(result: RunResult): string {
   }
   for (const s of result.steps)
     lines.push(
-      `  #${s.iteration} ${s.stepId} → ${s.intent ?? '-'}${s.next ? ` → ${s.next}` : ''}: ${terminalLine(s.summary.slice(0, 100))}`,
+      `  #${s.iteration} ${s.stepId} → ${s.intent ?? '-'}${s.next ? ` → ${s.next}` : ''}: ${terminalLine(s.summary.slice(0, 100))}${s.checks ? ` · checks ${s.checks}` : ''}`,
     );
   return terminalText(lines.join('\n'));
 }

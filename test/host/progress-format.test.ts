@@ -1,23 +1,24 @@
 /**
  * The end-of-run summary names the delivery's own step by the word the user chose it with:
  * `--deliver branch` prints `branch: done`, not the stored effect name `keep-branch`
- * (which the result keeps: local-boundary-hook.test.ts). Other effects keep their names.
+ * (which the result keeps: local-boundary-hook.test.ts). Other effects keep their names. A
+ * closing step the completion conditions refused says so after the model's summary.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isDeliveryMode } from '../../src/contracts/delivery.js';
-import type { BoundaryReport, RunResult } from '../../src/contracts/run.js';
+import type { BoundaryReport, RunResult, StepRecord } from '../../src/contracts/run.js';
 import { effectLabel } from '../../src/contracts/delivery.js';
 import { resultSummary } from '../../src/host/progress-format.js';
 
 const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
-function summaryOf(boundary: BoundaryReport): string[] {
+function summaryOf(boundary: BoundaryReport | undefined, steps: readonly StepRecord[] = []): string[] {
   const result = {
     outcome: 'success',
     reason: 'closed',
     iterations: 1,
-    steps: [],
+    steps,
     usage,
     costUsd: 0,
     definitionHash: 'abcdef0123456789',
@@ -54,4 +55,20 @@ test('the other effects are printed under their own names', () => {
     pending: [],
   });
   assert.ok(lines.includes('  - merge: done (merged)'), lines.join('\n'));
+});
+
+test("a closing the checks refused says so in the step list, after the model's own summary", () => {
+  const closing = { stepId: 'closure.issue', stepKind: 'closure', intent: 'closing', next: null, summary: 'fixed it' };
+  const spent = { usage, costUsd: 0, turns: 1 };
+  const lines = summaryOf(undefined, [
+    { iteration: 4, ...closing, ...spent, checks: 'failed: git-clean, tests' },
+    { iteration: 5, ...closing, ...spent, checks: 'passed' },
+    { iteration: 6, stepId: 'continuation.implement', stepKind: 'continuation', summary: 'edited', ...spent },
+  ] as StepRecord[]);
+  assert.ok(
+    lines.includes('  #4 closure.issue → closing: fixed it · checks failed: git-clean, tests'),
+    lines.join('\n'),
+  );
+  assert.ok(lines.includes('  #5 closure.issue → closing: fixed it · checks passed'), lines.join('\n'));
+  assert.ok(lines.includes('  #6 continuation.implement → -: edited'), lines.join('\n'));
 });

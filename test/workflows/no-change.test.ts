@@ -32,6 +32,10 @@ test('(a) a closing that changed nothing is a failed check: the retry prompt say
   assert.equal(result.code, 'VALIDATION_ABORTED', result.reason);
   assert.match(result.reason, /branch-changed: nothing changed/);
   assert.equal(model.stats().byRule['retry-nothing-changed'], 2, 'each retry prompt said nothing changed');
+  // The step list says the checks refused each closing the model called done.
+  const closings = result.steps.filter((s) => s.intent === 'closing');
+  assert.ok(closings.length >= 3, JSON.stringify(result.steps));
+  for (const s of closings) assert.match(s.checks ?? '', /^failed: (.*, )?branch-changed\b/, JSON.stringify(s));
   const issue = await readFile(join(repoPath, '.agent', 'issues', '1.md'), 'utf8');
   assert.match(issue, /state: open/);
   assert.equal(commitsOnBranch(repoPath, result.branch ?? 'agent/issue-1'), '0');
@@ -47,6 +51,7 @@ test('(b) a closing that declares no_change ends no-change: nothing delivered, a
   assert.equal(result.code, undefined);
   assert.match(result.reason, /the closure declared already-fixed; nothing delivered, issue #1 left open/);
   assert.equal(result.noChange?.declaration.reason, 'already-fixed');
+  assert.equal(result.steps.at(-1)?.checks, 'passed', 'the accepted declaration passed the checks');
   assert.equal(model.stats().byRule['retry-nothing-changed'] ?? 0, 0, 'accepted at the first closing');
   assert.deepEqual(
     result.boundary?.effects.map((e) => `${e.name}:${e.status}`),

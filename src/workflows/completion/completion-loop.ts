@@ -17,7 +17,7 @@ import type { JsonObject } from '../../contracts/json.js';
 import { describeFailures } from './describe-failures.js';
 import { noChangeDeclarationOf, type NoChangeDeclaration, type UnchangedBranch } from '../../contracts/no-change.js';
 import { preExistingClaimsOf, type PreExistingClaim } from '../../contracts/pre-existing-claims.js';
-import { awaitRetryPrompt, countCompletionFailure } from '../run/state/run-transitions.js';
+import { awaitRetryPrompt, countCompletionFailure, noteChecks } from '../run/state/run-transitions.js';
 import { configActivities, workspaceActivities } from '../run/activity-proxies.js';
 import { onRunHost } from '../hosting/run-host.js';
 import type { IterationOutcome } from '../run/iteration-outcome.js';
@@ -69,6 +69,13 @@ async function validate(
   );
 }
 
+/** The step list's word on the conditions: which failed, by validator name. */
+function checksNote(report: ValidationReport): string {
+  if (report.passed) return 'passed';
+  const failed = [...new Set(report.results.filter((r) => !r.passed).map((r) => r.validator))];
+  return `failed: ${failed.join(', ')}`;
+}
+
 export type ConditionsOutcome =
   | {
       readonly kind: 'passed';
@@ -99,6 +106,7 @@ export async function runCompletionConditions(
   const report = await validate(ctx, session, completionStep, noChange, claims);
   session.noteGitRestored(`validators of ${stepId}`, report.gitRestored);
   log.info('[CompletionLoop] validation result', { passed: report.passed, results: report.results.length });
+  session.apply(noteChecks, stepId, checksNote(report));
   if (report.passed || completionStep === undefined)
     return { kind: 'passed', evidence: report.results, ...(report.unchanged ? { unchanged: report.unchanged } : {}) };
 

@@ -51,7 +51,8 @@ export function renderDetails(progress: RunProgress): string {
     for (const s of recent) {
       const tokens = s.usage.inputTokens + s.usage.outputTokens + s.usage.cacheReadTokens + s.usage.cacheWriteTokens;
       const route = s.intent ? `${s.intent}${s.next ? ` → ${code(s.next)}` : ''}` : '';
-      lines.push(row([`${s.iteration}.`, code(s.stepId), route, `${tokens} tokens`, plainText(s.summary)]));
+      const summary = s.checks ? `${s.summary} · checks ${s.checks}` : s.summary;
+      lines.push(row([`${s.iteration}.`, code(s.stepId), route, `${tokens} tokens`, plainText(summary)]));
     }
   }
   return lines.join('\n');

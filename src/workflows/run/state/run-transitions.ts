@@ -26,6 +26,13 @@ export function recordStep(state: RunState, record: StepRecord): RunState {
   };
 }
 
+/** The completion conditions judged this iteration's closing step: their word joins its record. */
+export function noteChecks(state: RunState, stepId: string, checks: string): RunState {
+  const last = state.steps.at(-1);
+  if (last === undefined || last.stepId !== stepId || last.iteration !== state.iteration) return state;
+  return { ...state, steps: [...state.steps.slice(0, -1), { ...last, checks }] };
+}
+
 /** The harness's environment.setup step spent this; it is not one of the agent's steps, so no record. */
 export function environmentStepSpent(state: RunState, usage: Usage, costUsd: number): RunState {
   return { ...state, usage: addUsage(state.usage, usage), costUsd: state.costUsd + costUsd };
