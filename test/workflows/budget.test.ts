@@ -6,15 +6,31 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import type { WorkflowHandle } from '@temporalio/client';
 import { DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { totalTokens } from '../../src/contracts/usage.js';
+import type { RunProgress } from '../../src/contracts/run.js';
 import { progressQuery, raiseBudgetUpdate } from '../../src/workflows/run/messages.js';
 import { untilParked } from '../helpers/parked.js';
 import { runScenario } from '../helpers/run-scenario.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
+import { until } from '../helpers/until.js';
 
 after(teardownEnv);
+
+/** The run's progress once it pauses for its budget or ends, each phase seen passed to `seen`. */
+function pausedOrEnded(handle: WorkflowHandle, seen: (phase: string) => void = () => undefined): Promise<RunProgress> {
+  return until(
+    'the run to pause for its budget (or end)',
+    async () => {
+      const p = await handle.query(progressQuery).catch(() => undefined);
+      if (p) seen(p.phase);
+      return p?.phase === 'budget-exhausted' || p?.phase === 'completed' || p?.phase === 'failed' ? p : undefined;
+    },
+    180_000,
+    100,
+  );
+}
 
 test(
   'a token budget pauses the run before it is exceeded; raising it resumes the run',
@@ -26,21 +42,14 @@ test(
       session: join(DEMO_DIR, 'session.json'),
       input: { budget: { maxTokens: 3000 } },
       during: async (handle) => {
-        for (;;) {
-          const p = await handle.query(progressQuery).catch(() => undefined);
-          if (p) phases.add(p.phase);
-          if (p?.phase === 'budget-exhausted') {
-            pausedAt = { tokens: p.tokensTotal, step: p.stepId };
-            await untilParked(handle, 'the budget pause');
-            const still = await handle.query(progressQuery);
-            assert.equal(still.phase, 'budget-exhausted', 'the run stays paused until the budget is raised');
-            const budget = await handle.executeUpdate(raiseBudgetUpdate, { args: [{ maxTokens: 200_000 }] });
-            assert.equal(budget.maxTokens, 200_000);
-            return;
-          }
-          if (p?.phase === 'completed' || p?.phase === 'failed') return;
-          await sleep(100);
-        }
+        const p = await pausedOrEnded(handle, (phase) => phases.add(phase));
+        if (p.phase !== 'budget-exhausted') return;
+        pausedAt = { tokens: p.tokensTotal, step: p.stepId };
+        await untilParked(handle, 'the budget pause');
+        const still = await handle.query(progressQuery);
+        assert.equal(still.phase, 'budget-exhausted', 'the run stays paused until the budget is raised');
+        const budget = await handle.executeUpdate(raiseBudgetUpdate, { args: [{ maxTokens: 200_000 }] });
+        assert.equal(budget.maxTokens, 200_000);
       },
     });
     assert.ok(pausedAt, `the run paused (phases seen: ${[...phases].join(', ')})`);
@@ -85,15 +94,9 @@ test(
       session: join(DEMO_DIR, 'session.json'),
       input: { budget: { maxUsd: 0.00001, hardMaxUsd: 0.00002 } },
       during: async (handle) => {
-        for (;;) {
-          const p = await handle.query(progressQuery).catch(() => undefined);
-          if (p?.phase === 'budget-exhausted') {
-            raised = (await handle.executeUpdate(raiseBudgetUpdate, { args: [{ maxUsd: 5 }] })).maxUsd;
-            return;
-          }
-          if (p?.phase === 'completed' || p?.phase === 'failed') return;
-          await sleep(100);
-        }
+        const p = await pausedOrEnded(handle);
+        if (p.phase === 'budget-exhausted')
+          raised = (await handle.executeUpdate(raiseBudgetUpdate, { args: [{ maxUsd: 5 }] })).maxUsd;
       },
     });
     assert.equal(raised, 0.00002, 'the extension was capped at the hard limit');
