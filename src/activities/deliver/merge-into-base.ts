@@ -8,6 +8,7 @@
  *   refuses to overwrite anything); a dirty checkout is refused, untouched;
  * - base checked out nowhere: `git update-ref <ref> <new> <old>`, an atomic
  *   compare-and-swap.
+ * A change to what the user's git runs as hooks is never merged unattended (hook-run-files.ts).
  * A crash at any point leaves the base either untouched or fully moved (at worst an
  * unreferenced commit object), and a re-run finds the delivery (branch contained in
  * the base, or the squash commit's trailer) and reports it as already done.
@@ -16,6 +17,7 @@ import type { DeliveryMode } from '../../contracts/delivery.js';
 import { git } from '../workspace/git/git.js';
 import { isAncestor, listWorktrees, statusLines } from '../workspace/git/repo-queries.js';
 import { already, done, failed, skipped, type Step } from './boundary-steps.js';
+import { hookFilesChanged } from './hook-run-files.js';
 
 export interface IntoBaseRequest {
   readonly repoPath: string;
@@ -94,6 +96,19 @@ export async function mergeIntoBase(request: IntoBaseRequest): Promise<Step> {
         `resolve the conflict and merge ${manual}`,
       );
     }
+    const hooks = await hookFilesChanged(repoPath, old, treeId);
+    if (hooks.kind === 'unknown')
+      return failed(
+        name,
+        `could not list what the merge changes (${hooks.reason}); ${baseBranch} is unchanged`,
+        manual,
+      );
+    if (hooks.files.length > 0)
+      return skipped(
+        name,
+        `${branch} changes what your git runs by itself as hooks (${hooks.files.slice(0, 5).join(', ')}): not merged unattended; ${baseBranch} is unchanged`,
+        `read ${hooks.files.slice(0, 5).join(', ')} on ${branch}, then ${manual}`,
+      );
     const parents = strategy === 'merge' ? ['-p', old, '-p', branchSha] : ['-p', old];
     const commit = await git(repoPath, ['commit-tree', treeId, ...parents, '-m', message(request, branchSha)]);
     const newSha = commit.stdout.trim();
