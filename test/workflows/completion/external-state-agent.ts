@@ -13,6 +13,7 @@ import type { temporal } from '@temporalio/proto';
 import { createLocalIssueStore } from '../../../src/activities/issues/local-issue-store.js';
 import type { SessionRule } from '../../../src/dev/model-server/session-script.js';
 import type { Scenario } from '../../helpers/run-scenario.js';
+import { until } from '../../helpers/until.js';
 import { build, closing, plan } from './verdict-retry-agent.js';
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'agents', 'intents');
@@ -77,10 +78,6 @@ async function ended(handle: WorkflowHandle): Promise<boolean> {
   return (await handle.describe()).status.name !== 'RUNNING';
 }
 
-async function until(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 100));
-}
-
 /**
  * A closing that finds the issue open polls (up to 50 times, 300 ms apart); someone closes
  * the issue once the run waits on its durable timer, and the next poll finds it closed.
@@ -90,7 +87,12 @@ export async function closedWhilePolling(): Promise<Scenario> {
     session: { name: 'external-state-polling', rules: RULES },
     agentDir: await externalStateAgent({ maxIterations: 6, pollIntervalMs: 300, maxPolls: 50 }),
     during: async (handle, _model, run) => {
-      await until(async () => (await events(handle)).some((e) => e.timerStartedEventAttributes));
+      await until(
+        'the closing to wait on its poll timer',
+        async () => ((await events(handle)).some((e) => e.timerStartedEventAttributes) ? true : undefined),
+        180_000,
+        100,
+      );
       await createLocalIssueStore(run.repoPath).close(run.issue);
     },
   };
@@ -108,7 +110,12 @@ export async function closedAfterFirstClosing(
     session: { name: 'external-state-not-yet', rules: [buildToldStateNotReached, ...RULES] },
     agentDir: await externalStateAgent(ONE_SHORT_POLL),
     during: async (handle, model, run) => {
-      await until(async () => (model.stats().byRule['build-told'] ?? 0) > 0 || (await ended(handle)));
+      await until(
+        'the build step to be asked again (or the run to end)',
+        async () => ((model.stats().byRule['build-told'] ?? 0) > 0 || (await ended(handle)) ? true : undefined),
+        180_000,
+        100,
+      );
       if (await ended(handle)) return;
       await beforeClose(run.repoPath, run.issue);
       await createLocalIssueStore(run.repoPath).close(run.issue);
