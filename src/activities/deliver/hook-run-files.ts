@@ -42,8 +42,18 @@ export async function hookFilesChanged(repoPath: string, from: string, to: strin
     return { kind: 'unknown', reason: diff.stderr.trim().split('\n')[0] || `git diff exited ${diff.exitCode}` };
   const prefixes = [...HOOK_MANAGER_PATHS, ...(await configuredHookDirs(repoPath))];
   const changed = diff.stdout.split('\0').filter((f) => f !== '');
-  const files = changed.filter((file) => prefixes.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p)));
+  const files = changed.filter((file) => prefixes.some((p) => reaches(file, p)));
   return { kind: 'listed', files };
+}
+
+/**
+ * The changed path is the hook file or directory, inside it, or a directory on the way to
+ * it: a symlink committed in place of `.husky` or of `tools` (for `tools/hooks`) moves
+ * every hook under it without changing a file below it.
+ */
+function reaches(file: string, hookPath: string): boolean {
+  const path = hookPath.replace(/\/$/, '');
+  return file === path || file.startsWith(`${path}/`) || path.startsWith(`${file}/`);
 }
 
 /** `core.hooksPath` of the user's config (not the harness's `-c`), as paths inside the working tree. */

