@@ -4,9 +4,10 @@
  * refused so a definition cannot probe the worker's file system.
  */
 import { lstat, realpath } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { ConditionResult } from '../../contracts/activities.js';
 import type { JsonValue } from '../../contracts/json.js';
+import { isInside } from '../../definition/load/path-inside.js';
 
 export async function runFileValidator(options: {
   validator: string;
@@ -50,7 +51,7 @@ export async function runFileValidator(options: {
 }
 
 async function checkPath(root: string, path: string): Promise<'present' | 'missing' | 'outside'> {
-  if (isAbsolute(path) || escapes(root, resolve(root, path))) return 'outside';
+  if (isAbsolute(path) || !isInside(root, resolve(root, path))) return 'outside';
   const target = resolve(root, path);
   const exists = await lstat(target).then(
     () => true,
@@ -59,10 +60,5 @@ async function checkPath(root: string, path: string): Promise<'present' | 'missi
   if (!exists) return 'missing';
   const real = await realpath(target).catch(() => undefined);
   if (real === undefined) return 'missing'; // dangling symlink
-  return escapes(root, real) ? 'outside' : 'present';
-}
-
-function escapes(root: string, target: string): boolean {
-  const rel = relative(root, target);
-  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+  return isInside(root, real) ? 'present' : 'outside';
 }

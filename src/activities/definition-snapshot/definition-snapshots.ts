@@ -38,6 +38,7 @@ import type { BuildRetryPromptInput } from '../../contracts/validation.js';
 import { DefinitionError } from '../../definition/definition-error.js';
 import { loadAgentDefinition } from '../../definition/load/load-agent-definition.js';
 import { hashDefinitionFiles, listFiles, type DefinitionFiles } from '../../definition/load/definition-files.js';
+import { isInside, isStrictlyInside } from '../../definition/load/path-inside.js';
 
 export interface DefinitionSnapshots {
   load(input: LoadDefinitionInput): Promise<AgentDefinition>;
@@ -52,13 +53,12 @@ export function createDefinitionSnapshots(store: SnapshotStore): DefinitionSnaps
   const open = async (ref: DefinitionSnapshotRef): Promise<(p: string) => string> => {
     const dir = await store.open(ref, () => filesNow(ref));
     return (p) => {
-      const rel = path.relative(ref.agentDir, p);
-      if (rel.startsWith('..') || path.isAbsolute(rel))
+      if (!isInside(ref.agentDir, p))
         throw new AgentError(FailureType.DefinitionChanged, `${p} is outside the run's definition snapshot`, {
           where: p,
           expected: `a path under ${ref.agentDir}`,
         });
-      return path.join(dir, rel);
+      return path.join(dir, path.relative(ref.agentDir, p));
     };
   };
   const prompt = (to: (p: string) => string, input: ResolvePromptInput): ResolvePromptInput => ({
@@ -78,7 +78,7 @@ export function createDefinitionSnapshots(store: SnapshotStore): DefinitionSnaps
         const result = await loadAgentDefinition(agentDir, overrides);
         if (!result.ok) throw new DefinitionError(path.resolve(agentDir), result.problems);
         const digest = await store.put(result.files);
-        const whole = result.files.files.every((f) => !path.relative(result.files.root, f).startsWith('..'));
+        const whole = result.files.files.every((f) => isInside(result.files.root, f));
         if (whole && digest !== result.files.hash && attempt < 2) continue;
         return { ...result.definition, snapshot: { digest, agentDir: result.definition.agentDir } };
       }
@@ -144,7 +144,7 @@ export function createSnapshotStore(root: string): SnapshotStore {
   return {
     root,
     async put(files) {
-      const inside = files.files.filter((f) => isInside(files.root, f));
+      const inside = files.files.filter((f) => isStrictlyInside(files.root, f));
       const tmp = path.join(root, `.tmp-${randomUUID()}`);
       try {
         for (const file of inside) {
@@ -211,11 +211,6 @@ function checkedDigest(digest: string): string {
 }
 
 const short = (digest: string): string => digest.slice(0, 12);
-
-function isInside(root: string, file: string): boolean {
-  const rel = path.relative(root, file);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-}
 
 async function isDirectory(dir: string): Promise<boolean> {
   return stat(dir).then(

@@ -16,6 +16,7 @@ import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { hiddenDirs } from '../tools/sandbox-launch.js';
 import type { SetupProcessRunner } from './setup-process.js';
+import { isInside } from '../../definition/load/path-inside.js';
 
 /** A directory with `lib/python3.*\/os.py` (or `lib/python3.*t`), as every CPython prefix has. */
 async function holdsStandardLibrary(prefix: string): Promise<boolean> {
@@ -26,10 +27,7 @@ async function holdsStandardLibrary(prefix: string): Promise<boolean> {
 
 /** The prefix is, or is an ancestor of, a directory the sandbox hides. */
 function coversHidden(prefix: string, hidden: readonly string[]): boolean {
-  return hidden.some((dir) => {
-    const rel = path.relative(prefix, dir);
-    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-  });
+  return hidden.some((dir) => isInside(prefix, dir));
 }
 
 export async function pythonBasePrefix(options: {

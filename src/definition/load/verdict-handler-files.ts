@@ -13,6 +13,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { VerdictSpec } from '../../contracts/definition.js';
+import { isStrictlyInside } from './path-inside.js';
 
 /** The `handlerPath` of each `custom` verdict (composite children included), as written. */
 export function verdictHandlerPaths(verdict: VerdictSpec): string[] {
@@ -26,8 +27,7 @@ export function verdictHandlerPaths(verdict: VerdictSpec): string[] {
 /** Where `handlerPath` leads from `agentDir`, or undefined when that is outside it. */
 export function handlerFile(agentDir: string, handlerPath: string): string | undefined {
   const abs = path.resolve(agentDir, handlerPath);
-  const rel = path.relative(agentDir, abs);
-  return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? undefined : abs;
+  return isStrictlyInside(agentDir, abs) ? abs : undefined;
 }
 
 /** Absolute paths of the handler files that exist (a missing handler is a load error of its own). */

@@ -13,6 +13,7 @@ import { loadAgentDefinition } from '../load/load-agent-definition.js';
 import { pointer, problem, type Problem } from '../problem.js';
 import { WfCode } from './wf-codes.js';
 import type { WorkflowView } from './workflow-view.js';
+import { isStrictlyInside } from '../load/path-inside.js';
 
 export interface LoadedAgents {
   /** Agent id (and the prioritizer's agent) → absolute agent directory; only those that loaded. */
@@ -51,7 +52,7 @@ export async function loadPipelineAgents(view: WorkflowView, workflowDir: string
     wanted.map(async (w) => {
       const dir = path.resolve(workflowDir, w.dirName);
       const rel = path.relative(workflowDir, dir);
-      const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+      const inside = isStrictlyInside(workflowDir, dir);
       if (!inside || !(await isDirectory(dir))) return { w, dir, rel, missing: true as const };
       let load = loads.get(dir);
       if (load === undefined) loads.set(dir, (load = loadAgentDefinition(dir)));

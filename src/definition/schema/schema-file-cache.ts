@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { JsonValue } from '../../contracts/json.js';
 import { parseJsonText } from '../load/read-json-file.js';
 import { schemaError, schemaWhere } from './schema-error.js';
+import { isInside } from '../load/path-inside.js';
 
 export class SchemaFileCache {
   readonly schemasDir: string;
@@ -32,15 +33,14 @@ export class SchemaFileCache {
   /** Normalised schemas-relative path, `/`-separated; rejects paths leaving the directory. */
   normalise(file: string): string {
     const abs = path.resolve(this.schemasDir, file);
-    const rel = path.relative(this.schemasDir, abs);
-    if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    if (!isInside(this.schemasDir, abs)) {
       throw schemaError(
         `schema file '${file}' is outside the schemas directory`,
         schemaWhere(file, ''),
         'a path inside schemas/',
       );
     }
-    return rel.split(path.sep).join('/');
+    return path.relative(this.schemasDir, abs).split(path.sep).join('/');
   }
 
   private async read(rel: string): Promise<JsonValue> {

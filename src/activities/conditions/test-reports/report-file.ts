@@ -10,7 +10,7 @@
  */
 import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
-import path from 'node:path';
+import { isStrictlyInside } from '../../../definition/load/path-inside.js';
 
 export interface ReportFile {
   /** Undefined when the file is larger than asked for. */
@@ -23,8 +23,7 @@ export interface ReportFile {
 export async function readReportFile(file: string, root: string, maxBytes: number): Promise<ReportFile | undefined> {
   try {
     const [real, top] = await Promise.all([realpath(file), realpath(root)]);
-    const rel = path.relative(top, real);
-    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+    if (!isStrictlyInside(top, real)) return undefined;
     const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
       const info = await handle.stat();
