@@ -21,6 +21,7 @@
  * caused it (unrecoverable.ts explains why the same output is retryable later on).
  */
 import { firstMeaningfulLine } from '../conditions/summarize.js';
+import { stripAnsi } from '../conditions/strip-ansi.js';
 import { parseTestFailures, testFailures, type TestReports } from '../conditions/test-reports/parse-test-failures.js';
 import type { FailedTest } from '../../definition/ecosystems/test-runners/failed-test.js';
 import { environmentProblem, unrecoverableReason } from '../conditions/unrecoverable.js';
@@ -160,11 +161,13 @@ function excerptLines(failure: FailedTest): string[] {
   return [failure.name, ...(failure.excerpt?.split('\n') ?? [])];
 }
 
-/** The first meaningful line and the next few non-blank ones. */
+/** The first meaningful line and the next few non-blank ones (found without colour codes, as it was). */
 function meaningfulLines(text: string, count: number): string[] {
   const first = firstMeaningfulLine(text);
   if (first === undefined) return [];
-  const lines = text.split(/\r?\n/).map((l) => l.trim());
+  const lines = stripAnsi(text)
+    .split(/\r?\n/)
+    .map((l) => l.trim());
   const at = lines.findIndex((l) => l.startsWith(first.replace(/…$/, '')));
   return (at === -1 ? [first] : lines.slice(at).filter((l) => l !== '')).slice(0, count);
 }

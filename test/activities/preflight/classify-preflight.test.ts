@@ -81,6 +81,21 @@ test('a test command failing with no failure named: the gate could not tell a fi
   assert.equal(run('make: *** [Makefile:3: lint] Error 1\n', 2, 'lint').verdict, 'failing-checks-baseline');
 });
 
+test('the lines shown go on past the first one when the output is coloured', () => {
+  // Maven 3.8.7 on commons-cli (stranger run): the lines begin with colour codes.
+  const enforcer = [
+    '\u001b[0m\u001b[0m[ERROR] Failed to execute goal org.apache.maven.plugins:maven-enforcer-plugin:3.6.3:enforce (enforce-maven-version) on project commons-cli: ',
+    '[ERROR] Rule 0: org.apache.maven.enforcer.rules.version.RequireMavenVersion failed with message:',
+    '[ERROR] Detected Maven Version: 3.8.7 is not in the allowed range [3.9,).',
+    '[ERROR] -> [Help 1]',
+  ].join('\n');
+  const lines = environment(run(enforcer)).lines;
+  assert.ok(
+    lines.includes('[ERROR] Detected Maven Version: 3.8.7 is not in the allowed range [3.9,).'),
+    JSON.stringify(lines),
+  );
+});
+
 test('a command that could not run, behind a wrapper too, for tests and checks alike', () => {
   const silent = classifyPreflight({
     kind: 'test',
