@@ -13,7 +13,6 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createDefaultDeps } from '../../../src/activities/deps.js';
 import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
 import { createModelServer } from '../../../src/dev/model-server/model-server.js';
@@ -27,6 +26,7 @@ import { runAgentWorkflow } from '../../../src/workflows/run-agent.js';
 import { runBatchWorkflow } from '../../../src/workflows/batch/run-batch.js';
 import { batchProgressQuery } from '../../../src/workflows/batch/batch-messages.js';
 import { teardownEnv, testEnv, workflowBundle } from '../../helpers/temporal-env.js';
+import { until } from '../../helpers/until.js';
 import { listChildren, readIssue, sampleRepoWithIssues } from './batch-fixture.js';
 
 after(teardownEnv);
@@ -84,11 +84,15 @@ test(
       const { worker: main } = await worker(taskQueue);
       const result = await main.runUntil(async () => {
         // Once the batch waits on issue 3, serve the parked run.
-        for (;;) {
-          const p = await handle.query(batchProgressQuery).catch(() => undefined);
-          if (p?.issues.some((i) => i.issue === 3 && i.state === 'running')) break;
-          await sleep(100);
-        }
+        await until(
+          'the batch to wait on issue 3',
+          async () => {
+            const p = await handle.query(batchProgressQuery).catch(() => undefined);
+            return p?.issues.some((i) => i.issue === 3 && i.state === 'running') ? true : undefined;
+          },
+          600_000,
+          100,
+        );
         const { worker: parked } = await worker(parkedQueue);
         return parked.runUntil(handle.result());
       });
