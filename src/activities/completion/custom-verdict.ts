@@ -3,16 +3,16 @@
  * (the workflow cannot import user code). The module's default export receives the
  * iteration, the step output and the verdict config, and returns `{ done, reason }`.
  */
-import { isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CustomVerdictInput } from '../../contracts/activities.js';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
+import { handlerFile } from '../../definition/load/verdict-handler-files.js';
 
 export async function evaluateCustomVerdict(input: CustomVerdictInput): Promise<{ done: boolean; reason: string }> {
-  const path = resolve(input.agentDir, input.handlerPath);
-  const rel = relative(input.agentDir, path);
-  if (rel.startsWith('..') || isAbsolute(rel)) {
+  // The loader checked the same rule; the activity checks it again on the path it is given.
+  const path = handlerFile(input.agentDir, input.handlerPath);
+  if (path === undefined) {
     throw new AgentError(
       FailureType.CustomHandler,
       `custom handler ${input.handlerPath} is outside the agent directory`,
