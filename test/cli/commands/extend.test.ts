@@ -8,7 +8,6 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_DIR } from '../../../src/dev/sample-repo.js';
 import { AgentError } from '../../../src/contracts/errors.js';
 import { localIssuePath } from '../../../src/activities/issues/local-issue-store.js';
@@ -18,6 +17,7 @@ import { progressQuery } from '../../../src/workflows/run/messages.js';
 import { runScenario } from '../../helpers/run-scenario.js';
 import { captured, findableId } from '../../helpers/in-process-cli.js';
 import { serverAddress, teardownEnv, testEnv } from '../../helpers/temporal-env.js';
+import { until } from '../../helpers/until.js';
 
 before(async () => {
   process.env.TEMPORAL_ADDRESS = serverAddress(await testEnv());
@@ -38,17 +38,27 @@ test(
       workflowId: findableId,
       during: async (handle, _model, run) => {
         const flags = ['--issue', String(run.issue), '--repo', run.repoPath];
-        for (;;) {
-          const p = await handle.query(progressQuery).catch(() => undefined);
-          if (p?.phase === 'budget-exhausted' && p.waiting?.kind === 'budget') break;
-          if (p?.phase === 'completed' || p?.phase === 'failed') assert.fail(`the run never paused (${p.phase})`);
-          await sleep(100);
-        }
-        // The notice is posted by an activity after the pause starts: wait for it.
-        for (let i = 0; i < 100 && !issueText.includes('budget'); i++) {
-          issueText = await readFile(localIssuePath(run.repoPath, run.issue), 'utf8');
-          await sleep(100);
-        }
+        await until(
+          'the run to pause on its budget',
+          async () => {
+            const p = await handle.query(progressQuery).catch(() => undefined);
+            if (p?.phase === 'completed' || p?.phase === 'failed') assert.fail(`the run never paused (${p.phase})`);
+            return p?.phase === 'budget-exhausted' && p.waiting?.kind === 'budget' ? true : undefined;
+          },
+          240_000,
+          100,
+        );
+        // The notice is posted by an activity after the pause starts: wait for it (about 10 s;
+        // without it the assertions below say what is missing, and the run is not left paused).
+        issueText = await until(
+          'the budget notice on the issue',
+          async () => {
+            issueText = await readFile(localIssuePath(run.repoPath, run.issue), 'utf8');
+            return issueText.includes('budget') ? issueText : undefined;
+          },
+          10_000,
+          100,
+        ).catch(() => issueText);
         statusOut = (await captured(() => statusCommand(flags))).out;
         // Paused on its token limit: more dollars would not help, and it says so.
         await assert.rejects(extendCommand([...flags, '--usd', '1']), /paused on its token limit.*add --tokens N/);
