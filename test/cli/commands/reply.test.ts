@@ -9,7 +9,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { RunProgress } from '../../../src/contracts/run.js';
 import { localIssuePath } from '../../../src/activities/issues/local-issue-store.js';
@@ -22,6 +21,7 @@ import { runScenario } from '../../helpers/run-scenario.js';
 import { ANSWER, askingSession as askingSession_ } from '../../workflows/asking-session.js';
 import { serverAddress, teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 import { captured, findableId } from '../../helpers/in-process-cli.js';
+import { until } from '../../helpers/until.js';
 
 before(async () => {
   process.env.TEMPORAL_ADDRESS = serverAddress(await testEnv());
@@ -31,17 +31,40 @@ after(teardownEnv);
 
 const askingSession = askingSession_();
 
-async function waitFor(
+/** The run's progress once `ok` holds for it; fails if the run ends first. */
+function progressWhen(
   handle: WorkflowHandle<typeof runAgentWorkflow>,
+  what: string,
   ok: (p: RunProgress) => boolean,
 ): Promise<RunProgress> {
-  for (let i = 0; i < 600; i++) {
-    const p = await handle.query(progressQuery).catch(() => undefined);
-    if (p !== undefined && ok(p)) return p;
-    if (p?.phase === 'completed' || p?.phase === 'failed') assert.fail(`the run ended (${p.phase}) before it waited`);
-    await sleep(100);
-  }
-  assert.fail('the run never got there');
+  return until(
+    what,
+    async () => {
+      const p = await handle.query(progressQuery).catch(() => undefined);
+      if (p !== undefined && ok(p)) return p;
+      if (p?.phase === 'completed' || p?.phase === 'failed') assert.fail(`the run ended (${p.phase}) before it waited`);
+      return undefined;
+    },
+    90_000,
+    100,
+  );
+}
+
+/**
+ * The issue's text once it carries the waiting label, or its last text after about 5 s
+ * (the caller's assertion then says what is missing; a throw here would leave the run waiting).
+ */
+function issueOnceLabelled(path: string): Promise<string> {
+  let text = '';
+  return until(
+    'the waiting label on the issue',
+    async () => {
+      text = await readFile(path, 'utf8');
+      return text.includes('agent:waiting') ? text : undefined;
+    },
+    5_000,
+    100,
+  ).catch(() => text);
 }
 
 test('ask: the run waits for an answer, `reply` answers, the next prompt quotes it', { timeout: 240_000 }, async () => {
@@ -53,13 +76,10 @@ test('ask: the run waits for an answer, `reply` answers, the next prompt quotes 
     workflowId: findableId,
     during: async (handle, server, run) => {
       const flags = ['--issue', String(run.issue), '--repo', run.repoPath];
-      const p = await waitFor(handle, (q) => q.waiting?.kind === 'answer');
+      const p = await progressWhen(handle, 'the run to wait for an answer', (q) => q.waiting?.kind === 'answer');
       assert.equal(p.phase, 'waiting-for-answer');
       assert.deepEqual(p.waiting?.choices, ['add', 'subtract']);
-      for (let i = 0; i < 50 && !issueWhileWaiting.includes('agent:waiting'); i++) {
-        issueWhileWaiting = await readFile(localIssuePath(run.repoPath, run.issue), 'utf8');
-        await sleep(100);
-      }
+      issueWhileWaiting = await issueOnceLabelled(localIssuePath(run.repoPath, run.issue));
       requestsWhileWaiting = [server.stats().requests];
       await untilParked(handle, 'the wait for an answer');
       requestsWhileWaiting.push(server.stats().requests);
@@ -97,7 +117,7 @@ test('an unanswered question parks the run; a later reply resumes it', { timeout
     input: { answerTimeoutMs: 1000 },
     during: async (handle, _server, run) => {
       const flags = ['--issue', String(run.issue), '--repo', run.repoPath];
-      parked = await waitFor(handle, (q) => q.waiting?.timedOut === true);
+      parked = await progressWhen(handle, 'the question to time out', (q) => q.waiting?.timedOut === true);
       await untilParked(handle, 'the unanswered question');
       const still = await handle.query(progressQuery);
       assert.equal(still.phase, 'unanswered', 'parked, not failed');
@@ -119,11 +139,8 @@ test(
     const { result, repoPath } = await runScenario({
       session: askingSession,
       during: async (handle, _server, run) => {
-        await waitFor(handle, (q) => q.waiting?.kind === 'answer');
-        for (let i = 0; i < 50 && !labelled; i++) {
-          labelled = (await readFile(localIssuePath(run.repoPath, run.issue), 'utf8')).includes('agent:waiting');
-          if (!labelled) await sleep(100);
-        }
+        await progressWhen(handle, 'the run to wait for an answer', (q) => q.waiting?.kind === 'answer');
+        labelled = (await issueOnceLabelled(localIssuePath(run.repoPath, run.issue))).includes('agent:waiting');
         await handle.signal(cancelSignal, { reason: 'not needed any more' });
       },
     });
