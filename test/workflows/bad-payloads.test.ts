@@ -7,7 +7,6 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { SessionScript } from '../../src/dev/model-server/session-script.js';
 import type { ModelServer } from '../../src/dev/model-server/model-server.js';
@@ -22,6 +21,7 @@ import {
 import type { runAgentWorkflow } from '../../src/workflows/run-agent.js';
 import { runScenario } from '../helpers/run-scenario.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
+import { until } from '../helpers/until.js';
 
 after(teardownEnv);
 
@@ -34,17 +34,25 @@ const PARKED: SessionScript = {
 type Handle = WorkflowHandle<typeof runAgentWorkflow>;
 
 async function untilModelCalled(model: ModelServer): Promise<void> {
-  for (let i = 0; i < 600 && model.stats().requests === 0; i++) await sleep(100);
-  assert.ok(model.stats().requests > 0, 'the run reached its first model call');
+  await until(
+    'the run to reach its first model call',
+    () => (model.stats().requests > 0 ? true : undefined),
+    60_000,
+    100,
+  );
 }
 
-async function untilWarnings(handle: Handle, count: number): Promise<RunProgress> {
-  let progress = await handle.query(progressQuery);
-  for (let i = 0; i < 100 && (progress.warnings?.length ?? 0) < count; i++) {
-    await sleep(100);
-    progress = await handle.query(progressQuery);
-  }
-  return progress;
+/** The run's progress once it records `count` warnings (about 10 s, as the run goes on meanwhile). */
+function untilWarnings(handle: Handle, count: number): Promise<RunProgress> {
+  return until(
+    `${count} warning(s) in the run's progress`,
+    async () => {
+      const progress = await handle.query(progressQuery);
+      return (progress.warnings?.length ?? 0) >= count ? progress : undefined;
+    },
+    10_000,
+    100,
+  );
 }
 
 async function workflowTaskFailures(handle: Handle): Promise<number> {
