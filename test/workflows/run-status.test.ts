@@ -8,7 +8,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { DEMO_DIR } from '../../src/dev/sample-repo.js';
@@ -17,6 +16,7 @@ import { RUN_RESULT_MEMO, runResultOf } from '../../src/contracts/run-end.js';
 import { readRunResult } from '../../src/host/run-result.js';
 import { runScenario } from '../helpers/run-scenario.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
+import { until } from '../helpers/until.js';
 
 after(teardownEnv);
 
@@ -48,7 +48,12 @@ test('a run cancelled through Temporal ends CANCELLED with its result in the mem
   const { result, handle, workflowId } = await runScenario({
     session: slow,
     during: async (h, model) => {
-      while (model.stats().requests === 0) await sleep(100);
+      await until(
+        'the run to reach its first model call',
+        () => (model.stats().requests > 0 ? true : undefined),
+        180_000,
+        100,
+      );
       await h.cancel();
     },
   });
@@ -64,7 +69,12 @@ test('a run stopped by the cancel signal alone ends CANCELLED too, with its reas
   const { result, handle, workflowId } = await runScenario({
     session: slow,
     during: async (h, model) => {
-      while (model.stats().requests === 0) await sleep(100);
+      await until(
+        'the run to reach its first model call',
+        () => (model.stats().requests > 0 ? true : undefined),
+        180_000,
+        100,
+      );
       // What the Web UI's Signal dialog sends: our signal, no Temporal cancel request.
       await h.signal('cancel', { reason: 'stopped from the Signal dialog' });
     },
