@@ -17,6 +17,7 @@ import { loadSessionScript, type SessionRule } from '../../src/dev/model-server/
 import { PROJECT_ROOT } from '../../src/host/project-root.js';
 import { runScenario } from '../helpers/run-scenario.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
+import { until } from '../helpers/until.js';
 
 after(teardownEnv);
 
@@ -45,7 +46,12 @@ test('a prompt file edited during a run does not change what the model receives 
       session: { ...demo, rules },
       agentDir,
       during: async (_handle, server) => {
-        while (server.stats().requests === 0) await new Promise((r) => setTimeout(r, 10));
+        await until(
+          'the run to reach its first model call',
+          () => (server.stats().requests > 0 ? true : undefined),
+          180_000,
+          10,
+        );
         editedAt = server.stats().requests;
         const step = await readFile(join(agentDir, REPRODUCE), 'utf8');
         await writeFile(join(agentDir, REPRODUCE), step.replace('# Step continuation.reproduce', `# Step ${EDIT}`));
@@ -151,7 +157,12 @@ test('the custom handler, both retry templates and every other definition file a
       session: { name: 'snapshot-kinds', rules },
       agentDir,
       during: async (_handle, server) => {
-        while (server.stats().requests === 0) await new Promise((r) => setTimeout(r, 10));
+        await until(
+          'the run to reach its first model call',
+          () => (server.stats().requests > 0 ? true : undefined),
+          180_000,
+          10,
+        );
         for (const [file, text] of Object.entries(edits)) await writeFile(join(agentDir, file), text);
       },
     });
