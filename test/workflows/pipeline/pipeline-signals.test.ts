@@ -5,7 +5,6 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   cancelPipelineSignal,
   pausePipelineSignal,
@@ -15,6 +14,7 @@ import {
 import { untilParked } from '../../helpers/parked.js';
 import { teardownEnv } from '../../helpers/temporal-env.js';
 import { waitFor } from '../../helpers/worker-process.js';
+import { until } from '../../helpers/until.js';
 import { agentRule, writePipelineAgents } from './pipeline-agents.js';
 import { pipelineDefinition, transformer } from './pipeline-definitions.js';
 import { ISSUE, pipelineRepo, readIssueFile, runPipelineScenario } from './pipeline-scenario.js';
@@ -44,11 +44,15 @@ test('pause holds the pipeline between cycles until resume', { timeout: 180_000 
       await waitFor(() => (model.stats().byRule['considerer-none'] ?? 0) >= 1, 60_000, 'the first agent');
       await handle.signal(pausePipelineSignal, { reason: 'look first' });
       // The first cycle finishes; the pipeline then waits instead of dispatching the implementer.
-      let p = await handle.query(pipelineProgressQuery);
-      for (let i = 0; i < 100 && p.history.length < 1; i++) {
-        await sleep(200);
-        p = await handle.query(pipelineProgressQuery);
-      }
+      const p = await until(
+        "the pipeline's first cycle to finish",
+        async () => {
+          const q = await handle.query(pipelineProgressQuery);
+          return q.history.length >= 1 ? q : undefined;
+        },
+        20_000,
+        200,
+      );
       assert.equal(p.paused, true);
       assert.equal(p.history.length, 1);
       await untilParked(handle, 'the paused pipeline');
