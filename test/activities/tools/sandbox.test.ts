@@ -20,6 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { agentHomePath } from '../../../src/activities/workspace/sandbox-state.js';
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
 import { toolContext } from './tool-fixtures.js';
+import { until } from '../../helpers/until.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -179,11 +180,19 @@ test('when the worker dies, detached children of a running command die too', asy
     stdio: 'ignore',
   });
   try {
-    for (let i = 0; i < 100 && pidsWith(marker).length < 2; i++) await sleep(100);
-    assert.ok(pidsWith(marker).length >= 2, 'the command and its detached child are running');
+    await until(
+      'the command and its detached child to run',
+      () => (pidsWith(marker).length >= 2 ? true : undefined),
+      10_000,
+      100,
+    );
     worker.kill('SIGKILL');
-    for (let i = 0; i < 50 && pidsWith(marker).length > 0; i++) await sleep(100);
-    assert.deepEqual(pidsWith(marker), [], 'nothing survives the worker');
+    await until(
+      () => `nothing of the command to survive the worker (left: ${pidsWith(marker).join(', ')})`,
+      () => (pidsWith(marker).length === 0 ? true : undefined),
+      5_000,
+      100,
+    );
   } finally {
     for (const pid of pidsWith(marker)) if (alive(pid)) process.kill(pid, 'SIGKILL');
   }
