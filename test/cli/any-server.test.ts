@@ -19,6 +19,7 @@ import { createSampleRepo } from '../../src/dev/sample-repo.js';
 import { repoIdentity } from '../../src/host/repo-identity.js';
 import { REQUIRED_SEARCH_ATTRIBUTES } from '../../src/host/temporal/search-attributes-check.js';
 import { bareTestEnv, serverAddress } from '../helpers/temporal-env.js';
+import { until } from '../helpers/until.js';
 import { describeResult, runCli } from './cli-process.js';
 
 let env: TestWorkflowEnvironment;
@@ -69,11 +70,16 @@ test(
     // The attributes work: the run is found by them.
     const repoId = (await repoIdentity(repo)).id;
     const query = `RepoId = ${JSON.stringify(repoId)} AND IssueNumber = 1`;
-    let found = 0;
-    for (let i = 0; i < 40 && found === 0; i++) {
-      for await (const _ of env.client.workflow.list({ query })) found++;
-      if (found === 0) await new Promise((r) => setTimeout(r, 250));
-    }
+    const found = await until(
+      `the run to be listed by ${query}`,
+      async () => {
+        let n = 0;
+        for await (const _ of env.client.workflow.list({ query })) n++;
+        return n === 0 ? undefined : n;
+      },
+      10_000,
+      250,
+    );
     assert.equal(found, 1, `the run is listed by ${query}`);
   },
 );
