@@ -11,6 +11,7 @@ import { after, test } from 'node:test';
 import { AgentError } from '../../../../src/contracts/errors.js';
 import { createHelperSpawner } from '../../../../src/activities/process/spawner/process-spawner.js';
 import { PROJECT_ROOT } from '../../../../src/host/project-root.js';
+import { until } from '../../../helpers/until.js';
 
 const spawner = createHelperSpawner();
 after(() => spawner.close());
@@ -211,7 +212,7 @@ test('a helper killed mid-request rejects it even when nothing else keeps the pr
   assert.equal(child.status, 0, child.stderr);
 });
 
-test('an idle helper does not keep its parent alive, and goes with it', () => {
+test('an idle helper does not keep its parent alive, and goes with it', async () => {
   const script = `
     import { createHelperSpawner } from ${JSON.stringify(join(PROJECT_ROOT, 'src/activities/process/spawner/process-spawner.ts'))};
     const s = createHelperSpawner();
@@ -229,15 +230,17 @@ test('an idle helper does not keep its parent alive, and goes with it', () => {
   assert.equal(word, 'hi');
   assert.ok(Date.now() - started < 25_000, 'the parent exited by itself');
   // The helper exits once its channel closes.
-  const deadline = Date.now() + 5000;
-  let alive = true;
-  while (alive && Date.now() < deadline) {
-    try {
-      process.kill(Number(pid), 0);
-      spawnSync('sleep', ['0.1']);
-    } catch {
-      alive = false;
-    }
-  }
-  assert.equal(alive, false, 'the helper went with its parent');
+  await until(
+    'the helper to go with its parent',
+    () => {
+      try {
+        process.kill(Number(pid), 0);
+        return undefined;
+      } catch {
+        return true;
+      }
+    },
+    5000,
+    100,
+  );
 });
