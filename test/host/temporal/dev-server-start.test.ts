@@ -16,6 +16,7 @@ import { AgentError } from '../../../src/contracts/errors.js';
 import { ensureTemporal, serverAnswers } from '../../../src/host/temporal/ensure-temporal.js';
 import { tcpPortHeld, type DevServerPorts } from '../../../src/host/temporal/dev-server-start.js';
 import { processAlive } from '../../../src/host/temporal/local-worker-identity.js';
+import { until } from '../../helpers/until.js';
 
 /** Answers every gRPC call with an empty message and status OK (enough for GetSystemInfo). */
 const FRONTEND = `import { createServer } from 'node:http2';
@@ -176,8 +177,7 @@ test('a child that never answers is stopped, and the failure says so', { timeout
     const ports = f.ports('echo "starting"; exec sleep 30', { startTimeoutMs: 1500 });
     await assert.rejects(ensureTemporal({}, ports), /did not answer within 2 s and was stopped;[^]*starting/);
     const childPid = Number(readFileSync(f.pidFile, 'utf8'));
-    for (let i = 0; i < 40 && processAlive(childPid); i++) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(processAlive(childPid), false, 'the child we started is not left running');
+    await until('the child we started to stop', () => (processAlive(childPid) ? undefined : true), 2_000, 50);
   } finally {
     rmSync(f.dir, { recursive: true, force: true });
   }
