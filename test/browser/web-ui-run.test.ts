@@ -13,13 +13,13 @@ import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import { runResultOf, RUN_RESULT_MEMO } from '../../src/contracts/run-end.js';
 import { progressQuery } from '../../src/workflows/run/messages.js';
 import { startUiDemoRun, type UiDemoRun } from '../../scripts/bench/ui-demo-run.js';
 import { launchChromium } from '../../scripts/bench/chromium.js';
 import { BROWSER_TESTS_ENABLED } from './browser-harness.js';
+import { until } from '../helpers/until.js';
 
 const skip = BROWSER_TESTS_ENABLED ? false : 'the browser suite runs with npm run test:browser';
 const HELD_STEP = 'verification.review';
@@ -37,16 +37,6 @@ async function shot(name: string): Promise<string> {
   return path;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(300);
-  }
-}
-
 before(
   async () => {
     if (!BROWSER_TESTS_ENABLED) return;
@@ -57,10 +47,11 @@ before(
     await until(
       `the run to reach ${HELD_STEP}`,
       async () => {
-        const progress = await live.handle.query(progressQuery);
-        return progress.stepId === HELD_STEP && progress.steps.length >= 3 ? progress : undefined;
+        const progress = await live.handle.query(progressQuery).catch(() => undefined);
+        return progress?.stepId === HELD_STEP && progress.steps.length >= 3 ? progress : undefined;
       },
       90_000,
+      300,
     );
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   },
@@ -123,10 +114,11 @@ test("a cancel signal sent through the UI's Send a Signal dialog reaches the run
   const status = await until(
     'the run to end',
     async () => {
-      const name = (await live.handle.describe()).status.name;
-      return name === 'RUNNING' ? undefined : name;
+      const name = (await live.handle.describe().catch(() => undefined))?.status.name;
+      return name === undefined || name === 'RUNNING' ? undefined : name;
     },
     60_000,
+    300,
   );
   const history = await live.handle.fetchHistory();
   const signals = (history.events ?? [])
