@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { WorkflowHandle } from '@temporalio/client';
 import { DEMO_DIR } from '../src/dev/sample-repo.js';
 import { loadSessionScript, type SessionScript } from '../src/dev/model-server/session-script.js';
 import { runScenario } from './helpers/run-scenario.js';
@@ -20,6 +21,7 @@ import * as noChange from './workflows/no-change-session.js';
 import * as externalState from './workflows/completion/external-state-agent.js';
 import { resolveTemporalCliPath } from '../src/host/temporal/temporal-cli.js';
 import { serverAddress, teardownEnv, testEnv } from './helpers/temporal-env.js';
+import { until } from './helpers/until.js';
 import { agentRule, writePipelineAgents } from './workflows/pipeline/pipeline-agents.js';
 import { pipelineDefinition } from './workflows/pipeline/pipeline-definitions.js';
 import { ISSUE, pipelineRepo, runPipelineScenario } from './workflows/pipeline/pipeline-scenario.js';
@@ -110,6 +112,11 @@ async function recordHostLost(name: string): Promise<void> {
   await save(name, result.outcome, workflowId);
 }
 
+/** True once the run's progress says it waits on `kind` (undefined before: a probe for until). */
+async function waitingOn(handle: WorkflowHandle, kind: 'budget' | 'answer'): Promise<true | undefined> {
+  return (await handle.query(progressQuery).catch(() => undefined))?.waiting?.kind === kind ? true : undefined;
+}
+
 /** The demo session with a 4 s first model turn, so a cancel lands while a step runs. */
 function slowFirstTurn(): SessionScript {
   const demo = loadSessionScript(join(DEMO_DIR, 'session.json'));
@@ -175,7 +182,7 @@ async function recordRuns(): Promise<void> {
   await record('signal-cancel', {
     session: slowFirstTurn(),
     during: async (handle, model) => {
-      while (model.stats().requests === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      await until('the first model call', () => (model.stats().requests > 0 ? true : undefined), 180_000, 100);
       await handle.signal('cancel', { reason: 'stopped from the Signal dialog' });
     },
   });
@@ -197,8 +204,7 @@ async function recordRuns(): Promise<void> {
     session: join(DEMO_DIR, 'session.json'),
     input: { budget: { maxTokens: 3000 } },
     during: async (handle) => {
-      while ((await handle.query(progressQuery).catch(() => undefined))?.waiting?.kind !== 'budget')
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      await until('the budget pause', () => waitingOn(handle, 'budget'), 180_000, 100);
       await handle.executeUpdate(raiseBudgetUpdate, { args: [{ maxTokens: 200_000 }] });
     },
   });
@@ -206,8 +212,7 @@ async function recordRuns(): Promise<void> {
   await record('ask-and-wait', {
     session: askingSession(),
     during: async (handle) => {
-      while ((await handle.query(progressQuery).catch(() => undefined))?.waiting?.kind !== 'answer')
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      await until('the wait for an answer', () => waitingOn(handle, 'answer'), 180_000, 100);
       await handle.executeUpdate(answerUpdate, { args: [{ author: 'ann', text: ANSWER }] });
     },
   });
