@@ -10,6 +10,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../src/host/project-root.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
+import { until } from '../helpers/until.js';
 
 after(teardownEnv);
 
@@ -63,13 +64,15 @@ test('the demo completes end to end with no keys and exits 0', { timeout: 300_00
 
 /** Retries a query until a worker answers it (the reader bundles the workflows first). */
 async function readable<T>(query: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    try {
-      return await query();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  }
+  let last: unknown;
+  return until(
+    () => `a worker to answer the query (last error: ${String(last)})`,
+    () =>
+      query().catch((err: unknown) => {
+        last = err;
+        return undefined;
+      }),
+    120_000,
+    1000,
+  );
 }
