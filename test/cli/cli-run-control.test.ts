@@ -28,6 +28,7 @@ import { createSampleRepo } from '../../src/dev/sample-repo.js';
 import { progressQuery } from '../../src/workflows/run/messages.js';
 import { repoIdentity, workflowIdFor } from '../../src/host/repo-identity.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
+import { until } from '../helpers/until.js';
 import { assertNoStack, describeResult, runCli, startCli, type CliResult, type RunningCli } from './cli-process.js';
 
 const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -167,17 +168,17 @@ async function progress(f: Fixture): Promise<RunProgress | undefined> {
  * (its prompt is taken, its response is delayed): the window for operator actions.
  */
 async function waitForSlowStep(f: Fixture, background: RunningCli, timeoutMs = 120_000): Promise<RunProgress> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (background.child.exitCode !== null) {
-      assert.fail(`the background start-run exited early:\n${describeResult(await background.done)}`);
-    }
-    const p = await progress(f);
-    if (p?.stepId === 'continuation.implement' && editAsked(f.model)) return p;
-    await sleep(250);
-  }
-  assert.fail(
-    `the run never reached the slow continuation step; model stats ${JSON.stringify(f.model.stats())}; stderr so far:\n${background.out.stderr}`,
+  return until(
+    () =>
+      `the run to reach the slow continuation step; model stats ${JSON.stringify(f.model.stats())}; stderr so far:\n${background.out.stderr}`,
+    async () => {
+      if (background.child.exitCode !== null) {
+        assert.fail(`the background start-run exited early:\n${describeResult(await background.done)}`);
+      }
+      const p = await progress(f);
+      return p?.stepId === 'continuation.implement' && editAsked(f.model) ? p : undefined;
+    },
+    timeoutMs,
   );
 }
 
@@ -440,12 +441,14 @@ describe('the CLI controlling a live run', { concurrency: true }, () => {
   async function startWorker(f: Fixture): Promise<RunningCli> {
     const worker = startCli(['worker'], { env: f.childEnv, timeoutMs: 200_000 });
     f.children.push(worker);
-    const deadline = Date.now() + 90_000;
-    while (!/worker polling/.test(worker.out.stdout)) {
-      if (worker.child.exitCode !== null || Date.now() > deadline)
-        assert.fail(`the worker never polled:\n${describeResult(await worker.done)}`);
-      await sleep(100);
-    }
+    // true once it polls, false if it exits first or not within 90 s (then its output says why).
+    const polled = await until(
+      'the worker to poll',
+      () => (/worker polling/.test(worker.out.stdout) ? true : worker.child.exitCode !== null ? false : undefined),
+      90_000,
+      100,
+    ).catch(() => false);
+    if (!polled) assert.fail(`the worker never polled:\n${describeResult(await worker.done)}`);
     return worker;
   }
 
@@ -457,11 +460,12 @@ describe('the CLI controlling a live run', { concurrency: true }, () => {
         timeoutMs: 60_000,
       });
       assert.equal(detached.code, 0, describeResult(detached));
-      const deadline = Date.now() + 120_000;
-      while (!editAsked(f.model)) {
-        if (Date.now() > deadline) assert.fail(`the run never reached its slow step:\n${first.out.stderr}`);
-        await sleep(100);
-      }
+      await until(
+        () => `the run to reach its slow step:\n${first.out.stderr}`,
+        () => (editAsked(f.model) ? true : undefined),
+        120_000,
+        100,
+      );
       first.kill();
       await first.done;
       const second = await startWorker(f);
