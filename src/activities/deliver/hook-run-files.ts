@@ -7,15 +7,16 @@
  * branch is kept for a person to read (merge-into-base.ts).
  *
  * Hooks are found two ways:
- * - the directory the user's git config names as `core.hooksPath` (any scope but the
- *   harness's own `-c`), when it is inside the working tree;
+ * - what the user's git config (any scope but the harness's own `-c`) points into the
+ *   working tree: the `core.hooksPath` directory, and config files it includes;
  * - the files of the common hook managers, whose installed hook runs what the file says
  *   (husky's scripts, pre-commit's and lefthook's commands, a `.githooks/` directory a
  *   set-up script points git at).
  * Everything else an agent writes runs only when someone runs the project, which is the
  * trust a user gives the code itself.
  */
-import { isAbsolute, relative } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { isStrictlyInside } from '../../definition/load/path-inside.js';
 import { git } from '../workspace/git/git.js';
 
 /** Hook managers' paths at the repository's root (a trailing `/`: everything under it). */
@@ -40,7 +41,7 @@ export async function hookFilesChanged(repoPath: string, from: string, to: strin
   const diff = await git(repoPath, ['diff', '--name-only', '-z', '--no-renames', '--ignore-submodules=all', from, to]);
   if (diff.exitCode !== 0)
     return { kind: 'unknown', reason: diff.stderr.trim().split('\n')[0] || `git diff exited ${diff.exitCode}` };
-  const prefixes = [...HOOK_MANAGER_PATHS, ...(await configuredHookDirs(repoPath))];
+  const prefixes = [...HOOK_MANAGER_PATHS, ...(await configuredPaths(repoPath))];
   const changed = diff.stdout.split('\0').filter((f) => f !== '');
   const files = changed.filter((file) => prefixes.some((p) => reaches(file, p)));
   return { kind: 'listed', files };
@@ -56,19 +57,36 @@ function reaches(file: string, hookPath: string): boolean {
   return file === path || file.startsWith(`${path}/`) || path.startsWith(`${file}/`);
 }
 
-/** `core.hooksPath` of the user's config (not the harness's `-c`), as paths inside the working tree. */
-async function configuredHookDirs(repoPath: string): Promise<readonly string[]> {
-  const found = await git(repoPath, ['config', '--show-scope', '--get-all', 'core.hooksPath']);
+/**
+ * What the user's git config (any scope but the harness's `-c`) makes git run or read from
+ * the working tree, as paths inside it: the `core.hooksPath` directory, and the files it
+ * includes (`include.path`, `includeIf.*.path`): a project that ships a `.gitconfig` its
+ * users include lets whoever edits that file set hooks, fsmonitor or filters.
+ */
+async function configuredPaths(repoPath: string): Promise<readonly string[]> {
   const top = await git(repoPath, ['rev-parse', '--show-toplevel']);
   const root = top.exitCode === 0 ? top.stdout.trim() : repoPath;
-  return found.stdout
-    .split('\n')
-    .map((line) => line.split('\t'))
-    .filter(([scope, value]) => scope !== 'command' && value !== undefined && value.trim() !== '')
-    .flatMap(([, value = '']) => {
-      const path = isAbsolute(value) ? relative(root, value) : value;
-      if (path.startsWith('..') || isAbsolute(path) || path.startsWith('~')) return [];
-      const inside = path.replace(/^(\.\/)+/, '').replace(/\/*$/, '/');
-      return inside === '/' || inside === './' ? [] : [inside];
-    });
+  const found = await git(repoPath, [
+    'config',
+    '-z',
+    '--show-scope',
+    '--show-origin',
+    '--get-regexp',
+    '^(core\\.hookspath|include\\.path|includeif\\..*\\.path)$',
+  ]);
+  const fields = found.stdout.split('\0');
+  const paths: string[] = [];
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const [scope = '', origin = '', entry = ''] = fields.slice(i, i + 3);
+    const newline = entry.indexOf('\n');
+    if (scope === 'command' || newline === -1) continue;
+    const key = entry.slice(0, newline);
+    const value = entry.slice(newline + 1).trim();
+    if (value === '' || value.startsWith('~')) continue;
+    // Hooks are relative to the working tree's top; an include to the file that names it.
+    const base = key === 'core.hookspath' ? root : dirname(resolve(repoPath, origin.replace(/^file:/, '')));
+    const target = resolve(base, value);
+    if (isStrictlyInside(root, target)) paths.push(relative(root, target).split(sep).join('/'));
+  }
+  return paths;
 }

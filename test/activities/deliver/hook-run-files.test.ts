@@ -1,9 +1,9 @@
 /**
  * `merge`/`squash` delivery never puts an agent's hook into the user's branch unattended:
- * a branch that adds a husky hook, or a file under the user's own `core.hooksPath`, is
- * kept for a person to read, as is a symlink put in place of a directory on the way to the
- * hooks; the base, the checkout and the issue stay as they were. A
- * branch whose only "hooks" file is outside any hooks path merges as usual.
+ * a branch that adds a husky hook, a file under the user's own `core.hooksPath`, a config
+ * file the user's config includes, or a symlink put in place of a directory on the way to
+ * the hooks, is kept for a person to read; the base, the checkout and the issue stay as
+ * they were. A branch whose only "hooks" file is outside any hooks path merges as usual.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,6 +51,17 @@ test('merge: a symlink committed in place of a directory on the way to the hooks
     await symlink('evil', join(fixture.input.worktreePath, 'tools'));
     await commitOnBranch(fixture, {});
     await assertNotDelivered(fixture, 'tools');
+  } finally {
+    await fixture.repo.cleanup();
+  }
+});
+
+test("merge: a config file the user's git config includes from the tree is a hook change too", async () => {
+  const fixture = await localFixture({ delivery: 'merge' });
+  try {
+    await fixture.repo.git('config', 'include.path', '../tools/git.cfg');
+    await commitOnBranch(fixture, { 'tools/git.cfg': '[core]\n\tfsmonitor = ./evil.sh\n' });
+    await assertNotDelivered(fixture, 'tools/git.cfg');
   } finally {
     await fixture.repo.cleanup();
   }
