@@ -24,6 +24,7 @@ import { createSampleRepo, DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { findPgCluster, startPostgres, stopPostgres, waitForPostgres } from '../../src/dev/cluster/postgres-cluster.js';
 import { repoIdentity } from '../../src/host/repo-identity.js';
 import { runCli, describeResult } from '../cli/cli-process.js';
+import { until } from '../helpers/until.js';
 import {
   CLUSTER_TESTS_ENABLED,
   clusterCommand,
@@ -101,37 +102,46 @@ async function newRepo(): Promise<{ repoPath: string; issue: number; repoId: str
   return { repoPath, issue, repoId: (await repoIdentity(repoPath)).id };
 }
 
-/** Visibility is written asynchronously: ask until the query lists the run (or time out). */
-async function listed(query: string, workflowId: string): Promise<boolean> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    for await (const execution of temporal!.client.workflow.list({ query }))
-      if (execution.workflowId === workflowId) return true;
-    await sleep(1000);
-  }
-  return false;
+/** Visibility is written asynchronously: ask every second until the query lists the run. */
+async function untilListed(query: string, workflowId: string, what: string): Promise<void> {
+  await until(
+    `${what} (${query})`,
+    async () => {
+      for await (const execution of temporal!.client.workflow.list({ query }))
+        if (execution.workflowId === workflowId) return true;
+      return undefined;
+    },
+    30_000,
+    1000,
+  );
 }
 
 /** The result, asking again while the server or its database is down. */
 async function awaitResult(workflowId: string, timeoutMs: number): Promise<RunResult> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return (await temporal!.client.workflow.getHandle(workflowId).result()) as RunResult;
-    } catch (err) {
-      if (err instanceof WorkflowFailedError || Date.now() > deadline) throw err;
-      await sleep(1000);
-    }
-  }
+  let last: unknown;
+  return until(
+    () => `the result of ${workflowId} (last error: ${String(last)})`,
+    async () => {
+      try {
+        return (await temporal!.client.workflow.getHandle(workflowId).result()) as RunResult;
+      } catch (err) {
+        if (err instanceof WorkflowFailedError) throw err;
+        last = err;
+        return undefined;
+      }
+    },
+    timeoutMs,
+    1000,
+  );
 }
 
 async function waitForRequests(count: number, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (model!.stats().requests < count) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what} (${model!.stats().requests} model requests)`);
-    await sleep(200);
-  }
+  await until(
+    () => `${what} (${model!.stats().requests} model requests)`,
+    () => (model!.stats().requests >= count ? true : undefined),
+    timeoutMs,
+    200,
+  );
 }
 
 test(
@@ -182,12 +192,10 @@ test(
     };
     assert.equal(result.outcome, 'success', result.reason);
     assert.deepEqual(await deliveredEffects(repoPath, issue), { mergeCommits: 1, comments: 1, issueState: 'closed' });
-    assert.ok(
-      await listed(
-        `RepoId = '${repoId}' AND IssueNumber = ${issue} AND ExecutionStatus = 'Completed'`,
-        result.workflowId,
-      ),
-      'the visibility query on RepoId and IssueNumber lists the completed run',
+    await untilListed(
+      `RepoId = '${repoId}' AND IssueNumber = ${issue} AND ExecutionStatus = 'Completed'`,
+      result.workflowId,
+      'the visibility query on RepoId and IssueNumber to list the completed run',
     );
     // Persistence and visibility are PostgreSQL: the run's rows are in both databases.
     const id = result.workflowId.replaceAll("'", "''");
@@ -240,7 +248,7 @@ test(
     assert.equal(result.outcome, 'success', result.reason);
     assert.ok(model!.stats().requests > atPgStop, 'the run went on after PostgreSQL came back');
     assert.deepEqual(await deliveredEffects(repoPath, issue), { mergeCommits: 1, comments: 1, issueState: 'closed' });
-    assert.ok(await listed(`RepoId = '${repoId}' AND ExecutionStatus = 'Completed'`, workflowId), 'listed by RepoId');
+    await untilListed(`RepoId = '${repoId}' AND ExecutionStatus = 'Completed'`, workflowId, 'the run listed by RepoId');
     const id = workflowId.replaceAll("'", "''");
     assert.equal(
       sql('temporal_visibility', `select count(*) from executions_visibility where workflow_id = '${id}'`),
