@@ -11,7 +11,6 @@ import assert from 'node:assert/strict';
 import { readFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from '@temporalio/worker';
 import { createDefaultDeps } from '../../../src/activities/deps.js';
 import { loadAgentDefinitionOrThrow } from '../../../src/definition/load/load-agent-definition.js';
@@ -25,6 +24,7 @@ import type { RunResult } from '../../../src/contracts/run.js';
 import { runBatchWorkflow } from '../../../src/workflows/batch/run-batch.js';
 import { batchProgressQuery } from '../../../src/workflows/batch/batch-messages.js';
 import { teardownEnv, testEnv, workflowBundle } from '../../helpers/temporal-env.js';
+import { until } from '../../helpers/until.js';
 import { listChildren, maxOverlap, readIssue, sampleRepoWithIssues } from './batch-fixture.js';
 
 after(teardownEnv);
@@ -59,13 +59,18 @@ test('10 issues, concurrency 3: one run per issue, at most 3 at once, all done',
     const handle = await env.client.workflow.start(runBatchWorkflow, { taskQueue, workflowId: batchId, args: [input] });
     const samples: BatchProgress[] = [];
     let finished = false;
-    const sampler = (async () => {
-      while (!finished) {
+    // Samples the batch's progress every 50 ms until its result is in.
+    const sampler = until(
+      'the batch to finish',
+      async () => {
+        if (finished) return true;
         const p = await handle.query(batchProgressQuery).catch(() => undefined);
         if (p) samples.push(p);
-        await sleep(50);
-      }
-    })();
+        return undefined;
+      },
+      600_000,
+      50,
+    );
     const result = await worker.runUntil(handle.result().finally(() => (finished = true)));
     await sampler;
 
