@@ -6,15 +6,18 @@
  */
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
+import { stripAnsi } from '../conditions/strip-ansi.js';
 import type { PlannedStep } from './planned-step.js';
 import type { SetupProcessResult } from './setup-process.js';
 
 const LAST_LINES = 20;
 const LAST_CHARS = 3000;
 
-/** The last non-empty lines of an output, bounded. */
+/** The last non-empty lines of an output, bounded, without colour codes (Maven ends with a line of them). */
 export function lastLines(output: string, count = LAST_LINES): string {
-  const lines = output.split('\n').filter((l) => l.trim() !== '');
+  const lines = stripAnsi(output)
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   const tail = lines.slice(-count).join('\n');
   return tail.length > LAST_CHARS ? `…${tail.slice(-LAST_CHARS)}` : tail;
 }
