@@ -14,6 +14,7 @@ import { DEMO_DIR } from '../../../src/dev/sample-repo.js';
 import { git } from '../../../src/activities/workspace/git/git.js';
 import { runAgentWorkflow } from '../../../src/workflows/run-agent.js';
 import { serverAddress, teardownEnv, testEnv } from '../../helpers/temporal-env.js';
+import { until } from '../../helpers/until.js';
 import { waitFor } from '../../helpers/worker-process.js';
 import { createRemoteSampleRepo, killHost, remoteRefs, startHost, type FleetHost } from './remote-fixture.js';
 
@@ -46,11 +47,7 @@ test(
             taskQueueType: 2, // activities: prepareWorkspace, which picks the run's host
           })
         ).pollers?.length ?? 0;
-      const deadline = Date.now() + 120_000;
-      while ((await pollers()) < 2) {
-        if (Date.now() > deadline) throw new Error('the two workers did not both poll within 120 s');
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
+      await until('the two workers to both poll', async () => ((await pollers()) >= 2 ? true : undefined), 120_000);
       const remotes = await Promise.all(Array.from({ length: RUNS }, () => createRemoteSampleRepo()));
       const handles = await Promise.all(
         remotes.map(({ url, issue }, i) =>
