@@ -126,7 +126,10 @@ function firstSign(text: string): Found | undefined {
     if (sign === undefined) continue;
     if (lines.length < 4) lines.push(fromSign(line.trim(), sign.match));
     if (first !== undefined) continue;
-    const program = sign.match.exec(line)?.[1];
+    const program = sign.match
+      .exec(line)
+      ?.slice(1)
+      .find((group) => group !== undefined);
     first = { sign, ...(program === undefined ? {} : { program }) };
   }
   return first === undefined ? undefined : { ...first, lines };

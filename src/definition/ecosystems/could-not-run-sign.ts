@@ -13,6 +13,10 @@ export const Remedy = {
   FetchInSetup: 'fetch-in-setup',
   /** Gradle: the environment phase fetches neither its distribution nor a build's dependencies yet. */
   GradleOffline: 'gradle-offline',
+  /** Jest: the worktree's path has a `.git` segment, and Jest ignores every such path. */
+  WorktreeRoot: 'worktree-root',
+  /** The project asks for a newer version of its build tool (group 1) than the host has. */
+  NewerTool: 'newer-tool',
 } as const;
 export type Remedy = (typeof Remedy)[keyof typeof Remedy];
 

@@ -29,6 +29,12 @@ export const MAVEN_ECOSYSTEM: EcosystemModule = {
       seen: 'Maven could not resolve a plugin or dependency (the preflight and the agent run offline)',
       remedy: Remedy.FetchInSetup,
     },
+    {
+      // maven-enforcer's requireMavenVersion, and a plugin's own prerequisite (checked even when skipped).
+      match: /Detected Maven Version: \S+ is not in the allowed range (\S+?)\.?$|requires Maven version (\d[\w.-]*)/,
+      seen: "the project needs a newer Maven than this host's",
+      remedy: Remedy.NewerTool,
+    },
   ],
   setupEnv: (caches, _worktree, inherited) => ({
     // Maven has no variable for its local repository: a system property, after the worker's own options.

@@ -132,6 +132,14 @@ export const NODE_ECOSYSTEM: EcosystemModule = {
   setup: nodeSetup,
   couldNotRun: [
     {
+      // jest-haste-map ignores every absolute path with a `/.git/` segment, and the run's
+      // worktree is under the git dir by default: Jest sees no file at all (verbose: "No
+      // files found in <rootDir>"; else "0 files checked").
+      match: /^No files found in \S*\/\.git\/|^\s*0 files checked across \d+ projects?\./,
+      seen: 'Jest found no file at all: it ignores every path under a `.git` directory, and the worktree is under the git dir',
+      remedy: Remedy.WorktreeRoot,
+    },
+    {
       match: /^npm (?:error|ERR!) (?:enoent )?Could not read package\.json/m,
       seen: 'npm found no package.json here',
       remedy: Remedy.OtherCommand,

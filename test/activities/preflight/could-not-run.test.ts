@@ -92,6 +92,27 @@ test('Maven offline: an unresolved plugin or dependency, a failed transfer, Sure
   }
 });
 
+test('Jest under the git dir sees no file; Maven older than the project needs: each with its own remedy', () => {
+  // Jest 27 in a worktree under .git (memoize-one, stranger run), and Jest 29's shorter form.
+  const jest = cannot(run('yarn test', 1, fixture('jest-27-worktree-under-git-dir.txt')));
+  assert.equal(jest.remedy, Remedy.WorktreeRoot);
+  assert.match(jest.seen, /ignores every path under a `\.git` directory/);
+  const jest29 =
+    'No tests found, exiting with code 1\nIn /repo/.git/agent/worktrees/issue-1\n  0 files checked across 1 project. Run with `--verbose` for more details.\n';
+  assert.equal(cannot(run('npx jest', 1, jest29)).remedy, Remedy.WorktreeRoot);
+  // Maven 3.8.7 on commons-cli: the enforcer's range, and a plugin's own prerequisite.
+  const enforcer = cannot(
+    run('mvn -B test', 1, '[ERROR] Detected Maven Version: 3.8.7 is not in the allowed range [3.9,).\n'),
+  );
+  assert.deepEqual([enforcer.remedy, enforcer.program], [Remedy.NewerTool, '[3.9,)']);
+  const rat =
+    '[ERROR] Failed to execute goal org.apache.rat:apache-rat-plugin:0.18:check (rat-check) on project commons-cli: The plugin org.apache.rat:apache-rat-plugin:0.18 requires Maven version 3.9 -> [Help 1]\n';
+  assert.deepEqual(
+    [cannot(run('mvn -B test', 1, rat)).remedy, cannot(run('mvn -B test', 1, rat)).program],
+    [Remedy.NewerTool, '3.9'],
+  );
+});
+
 // Written after the Gradle wrapper's and Gradle 8's output (no Gradle on the machine that captured the others).
 test('Gradle offline: the wrapper downloading its distribution, a dependency with no cached version', () => {
   const wrapper = cannot(

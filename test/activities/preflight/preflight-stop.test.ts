@@ -169,3 +169,23 @@ test('Gradle, which the environment phase does not prepare yet: the stop says so
     /; set `commands\.test` in \.agent\/config\.json to a command that runs in this repository; or let the model write the setup/,
   );
 });
+
+test('Jest under the git dir and a Maven older than the project needs: each stop names its own remedy', () => {
+  const stop = (command: string, stdout: string) => {
+    const verdict = classifyPreflight({ kind: 'test', command, exitCode: 1, stdout, stderr: '' });
+    assert.ok(verdict.verdict === 'environment-failure' && stopsTheRun(verdict), JSON.stringify(verdict));
+    return preflightStop({ validator: 'tests', command }, 1, verdict).message;
+  };
+  const jest = stop('yarn test', fixture('jest-27-worktree-under-git-dir.txt'));
+  assert.match(jest, /Jest found no file at all: it ignores every path under a `\.git` directory/);
+  assert.match(
+    jest,
+    /To fix: put the run's worktrees inside the repository.*`runner\.execution\.worktree\.root` to `\.worktrees`/,
+  );
+  const maven = stop('mvn -B test', '[ERROR] Detected Maven Version: 3.8.7 is not in the allowed range [3.9,).\n');
+  assert.match(maven, /the project needs a newer Maven than this host's: `\[3\.9,\)`/);
+  assert.match(
+    maven,
+    /To fix: install Maven version \[3\.9,\) on the worker's machine, or commit the project's Maven wrapper/,
+  );
+});
