@@ -22,11 +22,21 @@ export function firstMeaningfulLine(text: string): string | undefined {
 }
 
 /**
- * npm's and pnpm's own lines around a script: the `> pkg@1.0.0 test` banner and the
- * script line under it (`> mocha`), config warnings. They say nothing about the failure.
+ * The package managers' own lines around a script: npm's and pnpm's `> pkg@1.0.0 test`
+ * banner and the script line under it (`> mocha`), config warnings; yarn classic's
+ * `yarn run v1.22.22`, `$ jest`, `error Command failed with exit code 1.` (once per nested
+ * `yarn` call) and its `info Visit …` line. They say nothing about the failure. (Trimmed lines.)
  */
-function isNoise(line: string): boolean {
-  return /^> \S/.test(line) || /^npm (warn|notice)\b/i.test(line) || /^(ELIFECYCLE|WARN)\s/.test(line);
+export function isNoise(line: string): boolean {
+  return (
+    /^> \S/.test(line) ||
+    /^npm (warn|notice)\b/i.test(line) ||
+    /^(ELIFECYCLE|WARN)\s/.test(line) ||
+    /^yarn run v\d/.test(line) ||
+    /^\$ \S/.test(line) ||
+    /^error Command failed with exit code \d+\.$/.test(line) ||
+    /^info Visit https:\/\/yarnpkg\.com\//.test(line)
+  );
 }
 
 /** `name: first line of its excerpt`, and how many more failed. */

@@ -20,7 +20,7 @@
  * 'mypkg'`) is an environment failure here: on the base nothing the agent did can have
  * caused it (unrecoverable.ts explains why the same output is retryable later on).
  */
-import { firstMeaningfulLine } from '../conditions/summarize.js';
+import { firstMeaningfulLine, isNoise } from '../conditions/summarize.js';
 import { stripAnsi } from '../conditions/strip-ansi.js';
 import { parseTestFailures, testFailures, type TestReports } from '../conditions/test-reports/parse-test-failures.js';
 import type { FailedTest } from '../../definition/ecosystems/test-runners/failed-test.js';
@@ -169,5 +169,5 @@ function meaningfulLines(text: string, count: number): string[] {
     .split(/\r?\n/)
     .map((l) => l.trim());
   const at = lines.findIndex((l) => l.startsWith(first.replace(/…$/, '')));
-  return (at === -1 ? [first] : lines.slice(at).filter((l) => l !== '')).slice(0, count);
+  return (at === -1 ? [first] : lines.slice(at).filter((l) => l !== '' && !isNoise(l))).slice(0, count);
 }

@@ -124,3 +124,16 @@ test('a lint or type check failing on the base with diagnostics is a baseline, n
   assert.ok(lint.verdict === 'failing-checks-baseline' && lint.lines.some((l) => /no-unused-vars/.test(l)));
   assert.match(environment(run('', 127, 'typeCheck', 'bash: tsc: command not found\n')).reason, /not found/);
 });
+
+test("yarn classic's own lines around a script are not what the stop shows", () => {
+  // memoize-one (stranger run): yarn test → yarn jest, each yarn adding its lines; stderr comes first.
+  const lines = environment(
+    run(
+      'yarn run v1.22.22\n$ yarn jest\n$ /repo/node_modules/.bin/jest\nSetup script crashed: cannot reach the fixture server\n  at setup (jest.setup.js:3)\n$ node scripts/report.js\n',
+      1,
+      'test',
+      'error Command failed with exit code 1.\ninfo Visit https://yarnpkg.com/en/docs/cli/run for documentation about this command.\nerror Command failed with exit code 1.\n',
+    ),
+  ).lines;
+  assert.deepEqual(lines, ['Setup script crashed: cannot reach the fixture server', 'at setup (jest.setup.js:3)']);
+});
