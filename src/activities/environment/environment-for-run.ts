@@ -26,7 +26,7 @@ type Prepare = (input: PrepareEnvironmentInput) => Promise<EnvironmentReport>;
 
 export async function environmentForRun(prepare: Prepare, input: PrepareEnvironmentInput): Promise<EnvironmentReport> {
   const existing = readEnvironmentReport(input.worktreePath);
-  if (existing !== undefined && input.agentWritten !== true) return reused(existing);
+  if (existing !== undefined && input.agentWritten !== true) return reused(existing, input);
   const state = await worktreeState(input.worktreePath);
   const base = input.baseCommit ?? (await baseCommit(input.worktreePath, undefined, state));
   const pristine =
@@ -36,7 +36,7 @@ export async function environmentForRun(prepare: Prepare, input: PrepareEnvironm
   if (base === undefined || pristine) {
     return prepare({ ...input, ...(base === undefined ? {} : { baseCommit: base }) });
   }
-  if (existing !== undefined) return reused(existing);
+  if (existing !== undefined) return reused(existing, input);
   return {
     version: 1,
     worktreePath: input.worktreePath,
@@ -51,13 +51,23 @@ export async function environmentForRun(prepare: Prepare, input: PrepareEnvironm
   };
 }
 
-function reused(existing: EnvironmentReport): EnvironmentReport {
+function reused(existing: EnvironmentReport, input: PrepareEnvironmentInput): EnvironmentReport {
+  // A configured setup changed since (a fix after a preflight stop): say it did not run and how to get it.
+  const ran = new Set(existing.steps.map((step) => step.command));
+  const missed = (input.setup ?? []).filter((command) => !ran.has(command));
+  const changed =
+    missed.length === 0
+      ? []
+      : [
+          `commands.setup changed since this worktree was prepared, and \`${missed[0]}\` did not run: setup never runs again in a worktree the agent may have worked in; to prepare it from the base, remove it and its branch (\`git worktree remove --force ${input.worktreePath}\`, then \`git branch -D\` the issue's branch: their work is lost) and start the run again`,
+        ];
   return {
     ...existing,
     steps: existing.steps.map((step) => ({ ...step, status: 'skipped', durationMs: 0 })),
     warnings: [
       ...existing.warnings,
       'the environment prepared when the run began is reused: setup runs only before the agent works in the worktree',
+      ...changed,
     ],
     durationMs: 0,
   };

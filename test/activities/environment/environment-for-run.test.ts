@@ -3,7 +3,9 @@
  * agent's commits, one of which changes `.agent/config.json` `commands.setup` to write a
  * canary. The environment phase reuses the environment prepared when the run began (or
  * prepares none and says so); the real prepareEnvironment never runs on that worktree.
- * A worktree still at its base is prepared, with the base as the guard.
+ * A worktree still at its base is prepared, with the base as the guard. A setup the user
+ * changed after the worktree was prepared does not run there either; the warning says how
+ * to get it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,14 +37,17 @@ async function agentRewritesSetup(dir: string): Promise<void> {
 }
 
 /** environmentForRun on `dir` with the real prepareEnvironment, and the inputs that reached it. */
-async function forRun(dir: string): Promise<{ report: EnvironmentReport; seen: PrepareEnvironmentInput[] }> {
+async function forRun(
+  dir: string,
+  setup?: readonly string[],
+): Promise<{ report: EnvironmentReport; seen: PrepareEnvironmentInput[] }> {
   const seen: PrepareEnvironmentInput[] = [];
   const report = await environmentForRun(
     async (input) => {
       seen.push(input);
       return env.prepareEnvironment(input);
     },
-    { worktreePath: dir, repoPath: env.project.repo.dir },
+    { worktreePath: dir, repoPath: env.project.repo.dir, ...(setup === undefined ? {} : { setup }) },
   );
   return { report, seen };
 }
@@ -67,6 +72,21 @@ test('a revived worktree reuses the environment prepared when the run began; the
     [['true', 'skipped']],
   );
   assert.match(report.warnings.join('\n'), /environment prepared when the run began is reused/);
+});
+
+test('a setup the user changed after the worktree was prepared does not run there; the warning says how to get it', async () => {
+  const dir = await runWorktree('setup-changed');
+  await env.prepare(dir);
+  const { report, seen } = await forRun(dir, ['true', 'mvn -B dependency:go-offline']);
+  assert.equal(seen.length, 0, 'a prepared worktree is never prepared again');
+  const warnings = report.warnings.join('\n');
+  assert.match(
+    warnings,
+    /commands\.setup changed since this worktree was prepared, and `mvn -B dependency:go-offline` did not run/,
+  );
+  assert.ok(warnings.includes(`git worktree remove --force ${dir}`), warnings);
+  const same = await forRun(dir, ['true']);
+  assert.doesNotMatch(same.report.warnings.join('\n'), /changed since/, 'the same setup says nothing more');
 });
 
 test('a revived worktree with no prepared environment gets none, and says so', async () => {
