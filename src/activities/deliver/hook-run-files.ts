@@ -10,14 +10,16 @@
  * - what the user's git config (any scope but the harness's own `-c`) points into the
  *   working tree: the `core.hooksPath` directory, and config files it includes;
  * - the files of the common hook managers, whose installed hook runs what the file says
- *   (husky's scripts, pre-commit's and lefthook's commands, a `.githooks/` directory a
- *   set-up script points git at).
+ *   (husky's scripts, pre-commit's, lefthook's, overcommit's and lint-staged's commands, a
+ *   `.githooks/` directory a set-up script points git at), and the package.json keys such
+ *   a hook reads (`lint-staged`, husky 4's `husky`).
  * Everything else an agent writes runs only when someone runs the project, which is the
  * trust a user gives the code itself.
  */
 import { dirname, relative, resolve, sep } from 'node:path';
 import { isStrictlyInside } from '../../definition/load/path-inside.js';
 import { git } from '../workspace/git/git.js';
+import { isJsonObject, type JsonObject } from '../../contracts/json.js';
 
 /** Hook managers' paths at the repository's root (a trailing `/`: everything under it). */
 export const HOOK_MANAGER_PATHS = [
@@ -30,7 +32,23 @@ export const HOOK_MANAGER_PATHS = [
   '.lefthook.yml',
   '.lefthook.yaml',
   'lefthook-local.yml',
+  '.overcommit.yml',
+  // lint-staged: run by a husky (or other) pre-commit hook, with the commands these name.
+  '.lintstagedrc',
+  '.lintstagedrc.json',
+  '.lintstagedrc.yaml',
+  '.lintstagedrc.yml',
+  '.lintstagedrc.js',
+  '.lintstagedrc.cjs',
+  '.lintstagedrc.mjs',
+  'lint-staged.config.js',
+  'lint-staged.config.cjs',
+  'lint-staged.config.mjs',
+  '.nano-staged.json',
 ] as const;
+
+/** package.json keys a hook reads on every commit (husky 4, pre-commit, lint-staged, nano-staged). */
+export const MANIFEST_HOOK_KEYS = ['husky', 'pre-commit', 'lint-staged', 'nano-staged'] as const;
 
 export type HookFilesFound =
   | { readonly kind: 'listed'; readonly files: readonly string[] }
@@ -44,7 +62,28 @@ export async function hookFilesChanged(repoPath: string, from: string, to: strin
   const prefixes = [...HOOK_MANAGER_PATHS, ...(await configuredPaths(repoPath))];
   const changed = diff.stdout.split('\0').filter((f) => f !== '');
   const files = changed.filter((file) => prefixes.some((p) => reaches(file, p)));
-  return { kind: 'listed', files };
+  const keys = changed.includes('package.json') ? await manifestHookKeysChanged(repoPath, from, to) : [];
+  return { kind: 'listed', files: [...files, ...keys] };
+}
+
+/** `package.json ("lint-staged")` for each hook key whose value differs between the two trees. */
+async function manifestHookKeysChanged(repoPath: string, from: string, to: string): Promise<readonly string[]> {
+  const [before, after] = await Promise.all([manifestAt(repoPath, from), manifestAt(repoPath, to)]);
+  return MANIFEST_HOOK_KEYS.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key])).map(
+    (key) => `package.json ("${key}")`,
+  );
+}
+
+/** The root package.json of a tree, parsed; empty when there is none or it does not parse (then no hook reads it). */
+async function manifestAt(repoPath: string, treeish: string): Promise<JsonObject> {
+  const shown = await git(repoPath, ['cat-file', 'blob', `${treeish}:package.json`]);
+  if (shown.exitCode !== 0) return {};
+  try {
+    const parsed: unknown = JSON.parse(shown.stdout);
+    return isJsonObject(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
 }
 
 /**

@@ -20,14 +20,19 @@ async function commitOnBranch(fixture: LocalFixture, files: Record<string, strin
   await repo.git('-C', input.worktreePath, 'commit', '-qm', 'the agent adds a hook');
 }
 
-async function assertNotDelivered(fixture: LocalFixture, hook: string): Promise<void> {
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+async function assertNotDelivered(fixture: LocalFixture, hook: string, file = hook): Promise<void> {
   const { repo, input, mainBefore } = fixture;
   const report = await runLocalBoundaryHook(deps, input);
   assert.equal(report.effects[0]?.status, 'skipped', JSON.stringify(report, null, 2));
-  assert.match(report.effects[0]?.detail ?? '', new RegExp(`runs by itself as hooks \\(${hook}\\).*main is unchanged`));
-  assert.match(report.pending[0] ?? '', new RegExp(`read ${hook} on agent/issue-5, then in .*git merge`));
+  assert.match(
+    report.effects[0]?.detail ?? '',
+    new RegExp(`runs by itself as hooks \\(${escaped(hook)}\\).*main is unchanged`),
+  );
+  assert.match(report.pending[0] ?? '', new RegExp(`read ${escaped(hook)} on agent/issue-5, then in .*git merge`));
   assert.equal(await repo.git('rev-parse', 'main'), mainBefore, 'main did not move');
-  assert.equal(await exists(join(repo.dir, hook)), false, 'the hook is not in the checkout');
+  assert.equal(await exists(join(repo.dir, file)), false, 'the hook is not in the checkout');
   assert.equal(await exists(input.worktreePath), true, 'the worktree is kept');
   assert.equal((await createLocalIssueStore(repo.dir).read(5)).state, 'open', 'the issue stays open');
   await assertCheckoutIntact(repo);
@@ -64,6 +69,25 @@ test("merge: a config file the user's git config includes from the tree is a hoo
     await assertNotDelivered(fixture, 'tools/git.cfg');
   } finally {
     await fixture.repo.cleanup();
+  }
+});
+
+test('package.json: a change to the lint-staged a commit hook runs is kept; one to its scripts merges', async () => {
+  const hooked = await localFixture({ delivery: 'merge' });
+  try {
+    const manifest = { name: 'app', 'lint-staged': { '*.js': 'node -e "require(`child_process`).execSync(`evil`)"' } };
+    await commitOnBranch(hooked, { 'package.json': JSON.stringify(manifest) });
+    await assertNotDelivered(hooked, 'package.json ("lint-staged")', 'package.json');
+  } finally {
+    await hooked.repo.cleanup();
+  }
+  const plain = await localFixture({ delivery: 'squash' });
+  try {
+    await commitOnBranch(plain, { 'package.json': JSON.stringify({ name: 'app', scripts: { test: 'node t.js' } }) });
+    const report = await runLocalBoundaryHook(deps, plain.input);
+    assert.equal(report.status, 'success', JSON.stringify(report, null, 2));
+  } finally {
+    await plain.repo.cleanup();
   }
 });
 
