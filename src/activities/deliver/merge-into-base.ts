@@ -103,12 +103,14 @@ export async function mergeIntoBase(request: IntoBaseRequest): Promise<Step> {
         `could not list what the merge changes (${hooks.reason}); ${baseBranch} is unchanged`,
         manual,
       );
-    if (hooks.files.length > 0)
+    if (hooks.files.length > 0) {
+      const listed = hooks.files.slice(0, 5).join(', ');
       return skipped(
         name,
-        `${branch} changes what your git runs by itself as hooks (${hooks.files.slice(0, 5).join(', ')}): not merged unattended; ${baseBranch} is unchanged`,
-        `read ${hooks.files.slice(0, 5).join(', ')} on ${branch}, then ${manual}`,
+        `${branch} changes what your git runs by itself as hooks (${listed}): not merged unattended; ${baseBranch} is unchanged`,
+        `read ${listed} on ${branch}, then ${manual}`,
       );
+    }
     const parents = strategy === 'merge' ? ['-p', old, '-p', branchSha] : ['-p', old];
     const commit = await git(repoPath, ['commit-tree', treeId, ...parents, '-m', message(request, branchSha)]);
     const newSha = commit.stdout.trim();

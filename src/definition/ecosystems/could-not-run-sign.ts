@@ -15,8 +15,8 @@ export const Remedy = {
   GradleOffline: 'gradle-offline',
   /** Jest: the worktree's path has a `.git` segment, and Jest ignores every such path. */
   WorktreeRoot: 'worktree-root',
-  /** The project asks for a newer version of its build tool (group 1) than the host has. */
-  NewerTool: 'newer-tool',
+  /** The project asks for a newer Maven (the version in the sign's group) than the host has. */
+  NewerMaven: 'newer-maven',
 } as const;
 export type Remedy = (typeof Remedy)[keyof typeof Remedy];
 

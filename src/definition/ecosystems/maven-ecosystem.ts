@@ -33,7 +33,7 @@ export const MAVEN_ECOSYSTEM: EcosystemModule = {
       // maven-enforcer's requireMavenVersion, and a plugin's own prerequisite (checked even when skipped).
       match: /Detected Maven Version: \S+ is not in the allowed range (\S+?)\.?$|requires Maven version (\d[\w.-]*)/,
       seen: "the project needs a newer Maven than this host's",
-      remedy: Remedy.NewerTool,
+      remedy: Remedy.NewerMaven,
     },
   ],
   setupEnv: (caches, _worktree, inherited) => ({

@@ -104,12 +104,12 @@ test('Jest under the git dir sees no file; Maven older than the project needs: e
   const enforcer = cannot(
     run('mvn -B test', 1, '[ERROR] Detected Maven Version: 3.8.7 is not in the allowed range [3.9,).\n'),
   );
-  assert.deepEqual([enforcer.remedy, enforcer.program], [Remedy.NewerTool, '[3.9,)']);
+  assert.deepEqual([enforcer.remedy, enforcer.program], [Remedy.NewerMaven, '[3.9,)']);
   const rat =
     '[ERROR] Failed to execute goal org.apache.rat:apache-rat-plugin:0.18:check (rat-check) on project commons-cli: The plugin org.apache.rat:apache-rat-plugin:0.18 requires Maven version 3.9 -> [Help 1]\n';
   assert.deepEqual(
     [cannot(run('mvn -B test', 1, rat)).remedy, cannot(run('mvn -B test', 1, rat)).program],
-    [Remedy.NewerTool, '3.9'],
+    [Remedy.NewerMaven, '3.9'],
   );
 });
 
