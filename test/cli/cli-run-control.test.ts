@@ -30,6 +30,7 @@ import { repoIdentity, workflowIdFor } from '../../src/host/repo-identity.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
 import { until } from '../helpers/until.js';
 import { assertNoStack, describeResult, runCli, startCli, type CliResult, type RunningCli } from './cli-process.js';
+import { defaultWorktreeOf } from '../helpers/worktree-path.js';
 
 const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const CONTINUATION_RULES = new Set(['work-edit', 'work-test-commit', 'work-answer']);
@@ -208,7 +209,7 @@ async function assertCancelled(f: Fixture, background: RunningCli, expectedReaso
   assert.equal(json.workflowId, f.workflowId);
   assert.equal(json.outcome, 'cancelled', describeResult(result));
   assert.match(json.reason, expectedReason);
-  const worktree = join(f.repoPath, '.git', 'agent', 'worktrees', 'issue-1');
+  const worktree = await defaultWorktreeOf(f.repoPath, 1);
   assert.ok(existsSync(worktree), `the worktree ${worktree} is kept after a cancel`);
   assert.equal(json.worktreePath, worktree);
   // The run never reached the closure step.
@@ -281,10 +282,7 @@ describe('the CLI controlling a live run', { concurrency: true }, () => {
         status.stdout.includes(p.definitionHash.slice(0, 12)),
         `status shows the definition hash ${p.definitionHash}:\n${status.stdout}`,
       );
-      assert.ok(
-        status.stdout.includes(join(f.repoPath, '.git', 'agent', 'worktrees', 'issue-1')),
-        'status shows the worktree',
-      );
+      assert.ok(status.stdout.includes(await defaultWorktreeOf(f.repoPath, 1)), 'status shows the worktree');
 
       // status --json carries the same, machine-readable.
       const statusJson = await runCli(['status', '--issue', '1', '--repo', f.repoPath, '--json'], {

@@ -30,6 +30,7 @@ import { createRunWorker } from '../../src/worker/create-run-worker.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
 import { serverAddress, teardownEnv, testEnv, workflowBundle } from '../helpers/temporal-env.js';
 import { assertCleanFailure, describeResult, runCli } from './cli-process.js';
+import { defaultWorktreeOf } from '../helpers/worktree-path.js';
 
 const AGENT = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'agents', 'checkpoints');
 
@@ -103,7 +104,7 @@ test('reset --to-step 2 brings back step 2 files and the run completes from step
     delivery: 'branch',
     artifactsDir,
   };
-  const worktree = join(repoPath, '.git', 'agent', 'worktrees', 'issue-1');
+  const worktree = await defaultWorktreeOf(repoPath, 1);
   const inRepo = async (...args: string[]) => (await git(repoPath, args)).stdout.trim();
   try {
     await worker.runUntil(async () => {

@@ -26,6 +26,7 @@ import { loadSessionScript, type SessionRule } from '../../src/dev/model-server/
 import { runScenario } from '../helpers/run-scenario.js';
 import { toolResultText } from '../helpers/tool-results.js';
 import { teardownEnv, testEnv } from '../helpers/temporal-env.js';
+import { defaultWorktreeOf } from '../helpers/worktree-path.js';
 
 before(async () => {
   await testEnv();
@@ -43,7 +44,7 @@ const ATTACKS: Record<string, string> = {
   objectWrite: 'echo planted > "$U/objects/planted"',
   objectDelete: 'for o in "$U"/objects/??/*; do rm -f "$o" || exit 1; done',
   artifact: 'echo forged > "$U/agent/forged.txt"',
-  otherRun: 'echo forged > "$U/agent/worktrees/issue-99/planted.txt"',
+  otherRun: 'echo forged > "$(dirname "$PWD")/issue-99/planted.txt"',
   ownMain:
     'c=$(git commit-tree -m base 4b825dc642cb6eb9a060e54bf8d69288fbee4904) && git update-ref refs/heads/main "$c"',
   ownConfig: 'git config core.fsmonitor "touch /tmp/ran"',
@@ -55,8 +56,8 @@ const ATTACKS: Record<string, string> = {
 
 function attackRule(): SessionRule {
   const lines = [
-    // The worktree is <user git dir>/agent/worktrees/issue-1.
-    'U="$(cd ../../.. && pwd)"',
+    // The worktree's .git file names its admin dir, <user git dir>/worktrees/issue-1.
+    'U="$(dirname "$(dirname "$(sed -n \'s/^gitdir: //p\' .git)")")"',
     ...Object.entries(ATTACKS).map(
       ([name, cmd]) =>
         `if ( ${cmd} ) 2>/dev/null; then echo "ATTACK ${name}: ok"; else echo "ATTACK ${name}: refused"; fi`,
@@ -78,12 +79,14 @@ test(
   async () => {
     const demo = loadSessionScript(join(DEMO_DIR, 'session.json'));
     const rules = [attackRule(), ...demo.rules.filter((r) => r.id !== 'understand-explore')];
+    let otherRun: string | undefined;
     const { result, repoPath, model } = await runScenario({
       session: { ...demo, rules },
       during: async (_handle, _model, run) => {
-        // Another run's worktree, there before this run's agent acts.
-        await mkdir(join(run.repoPath, '.git/agent/worktrees/issue-99'), { recursive: true });
-        await writeFile(join(run.repoPath, '.git/agent/worktrees/issue-99/keep.txt'), 'other run\n');
+        // Another run's worktree, beside this run's, there before this run's agent acts.
+        otherRun = await defaultWorktreeOf(run.repoPath, 99);
+        await mkdir(otherRun, { recursive: true });
+        await writeFile(join(otherRun, 'keep.txt'), 'other run\n');
       },
     });
     assert.equal(model.stats().byRule['attack-shared'], 1, 'the attack ran');
@@ -96,10 +99,8 @@ test(
     assert.ok(!existsSync(join(repoPath, '.git/commondir')), 'no commondir planted');
     assert.ok(!existsSync(join(repoPath, '.git/info/attributes')), 'no info/attributes planted');
     assert.ok(!existsSync(join(repoPath, '.git/objects/info/alternates')), 'no alternates planted');
-    assert.ok(
-      !existsSync(join(repoPath, '.git/agent/worktrees/issue-99/planted.txt')),
-      "no write into another run's worktree",
-    );
+    assert.ok(otherRun !== undefined && existsSync(join(otherRun, 'keep.txt')), 'the other run was there');
+    assert.ok(!existsSync(join(otherRun, 'planted.txt')), "no write into another run's worktree");
     assert.doesNotMatch(git(repoPath, 'log', '--format=%s', 'main'), /backdoor/, 'main was not moved by the agent');
     assert.equal(
       git(repoPath, 'status', '--porcelain'),

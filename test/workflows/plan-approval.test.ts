@@ -7,6 +7,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import { localIssuePath } from '../../src/activities/issues/local-issue-store.js';
@@ -15,6 +16,7 @@ import { CHANGE, planSession } from './plan-session.js';
 import { runScenario } from '../helpers/run-scenario.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { until } from '../helpers/until.js';
+import { defaultWorktreeOf } from '../helpers/worktree-path.js';
 
 after(teardownEnv);
 
@@ -35,10 +37,10 @@ test(
         const first = await until('the plan posted', waitingForPlan(1), 120_000, 100);
         assert.match(first.issue, /Files it names: `src\/sum\.js`/);
         assert.match(first.issue, /plan approval is always required/);
-        const planted = await execa('grep', ['-rl', 'planted', `${run.repoPath}/.git/agent/worktrees`], {
-          reject: false,
-        });
-        assert.equal(planted.stdout, '', 'the plan step could not write');
+        const worktree = await defaultWorktreeOf(run.repoPath, run.issue);
+        assert.ok(existsSync(worktree), worktree);
+        const planted = await execa('grep', ['-rl', 'planted', worktree], { reject: false });
+        assert.equal(planted.exitCode, 1, `the plan step could not write: ${planted.stdout}${planted.stderr}`);
         assert.equal(model.stats().byRule['reproduce'] ?? 0, 0, 'nothing ran past the plan');
 
         await handle.executeUpdate(answerUpdate, { args: [{ author: 'ann', text: CHANGE }] });

@@ -11,7 +11,7 @@
  * (git-state-snapshot; a resumed run keeps its first snapshot) and creates the agent's
  * private HOME; sandbox state of worktrees that are gone is swept first.
  */
-import { mkdir, readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
@@ -33,13 +33,16 @@ import { ensurePrivateRepo } from './private-repo/create-private-repo.js';
 import { ensureAgentHome, sweepStaleSandboxesOccasionally } from './sandbox-state.js';
 import { ensureExcluded } from './ensure-excluded.js';
 import { recordRunRef } from './run-refs.js';
-import { worktreeLayout } from './worktree-layout.js';
+import { legacyWorktreePath, worktreeLayout } from './worktree-layout.js';
+import { isDeadWorktree, sweepDeadWorktreesOccasionally } from './state-worktrees.js';
 import { claimBranch, refuseIfOwnedByAnother, refuseSecondLiveBranch, setBranchOwner } from './branch-owner.js';
 import { isMissing } from '../../definition/load/read-optional.js';
 import { BASE_CONFIG_KEY, recutUntouchedBranch } from './branch-base-drift.js';
 
 export interface PrepareWorkspaceDeps {
   readonly issueSource: IssueSourceFactory;
+  /** The worker's state dir, home of the default worktree root (default: harnessStateBase()). */
+  readonly stateDir?: string;
 }
 
 export async function prepareWorkspace(
@@ -53,8 +56,9 @@ export async function prepareWorkspace(
   // Outside the lock too: the sweep only removes the state of worktrees that are gone (it
   // already runs alongside other repositories' runs), and the agent's HOME is this worktree's.
   await sweepStaleSandboxesOccasionally();
+  await sweepDeadWorktreesOccasionally(deps.stateDir);
   const prepared = await withRepoLock(repoPath, async () => {
-    const locked = await prepareLocked(issue, input, repoPath);
+    const locked = await prepareLocked(issue, input, repoPath, deps.stateDir);
     await snapshotGitState(repoPath, locked.worktreePath, { keepExisting: locked.reused });
     await ensureOwnRepository(repoPath, locked);
     return locked;
@@ -69,13 +73,16 @@ async function prepareLocked(
   issue: IssueSnapshot,
   input: PrepareWorkspaceInput,
   repoPath: string,
+  stateDir: string | undefined,
 ): Promise<PrepareWorkspaceOutput> {
+  const commonDir = await commonGitDir(repoPath);
   const layout = worktreeLayout({
     repoPath,
-    commonDir: await commonGitDir(repoPath),
+    commonDir,
     issue: input.issue,
     worktreeRoot: input.worktreeRoot,
     branchPrefix: input.branchPrefix,
+    ...(stateDir === undefined ? {} : { stateDir }),
   });
   if (!(await isValidBranchName(repoPath, layout.branch))) {
     throw new AgentError(
@@ -89,8 +96,11 @@ async function prepareLocked(
   }
   if (layout.root !== undefined) await ensureExcluded(repoPath, layout.root);
 
-  const worktreePath = await realOrSelf(layout.worktreePath);
   const worktrees = await listWorktrees(repoPath);
+  // A run begun before the default moved out of the git dir resumes where its worktree is.
+  const legacy = layout.root === undefined ? legacyWorktreePath(commonDir, input.issue) : undefined;
+  const atLegacy = legacy !== undefined && worktrees.some((w) => w.path === legacy && !w.prunable);
+  const worktreePath = atLegacy ? legacy : await realOrSelf(layout.worktreePath);
   const existing = worktrees.find((w) => w.path === worktreePath && !w.prunable);
   const claim = { repoPath, branch: layout.branch, worktreePath, issue: input.issue, agent: input.agent };
   if (existing) {
@@ -113,6 +123,9 @@ async function prepareLocked(
   }
   await refuseSecondLiveBranch(claim, worktrees);
   if (worktrees.some((w) => w.prunable)) await git(repoPath, ['worktree', 'prune']);
+  // Left by a repository deleted or cloned afresh at the same path (state-worktrees.ts).
+  if (layout.root === undefined && (await isDeadWorktree(layout.worktreePath)))
+    await rm(layout.worktreePath, { recursive: true, force: true });
   await assertFreeDirectory(layout.worktreePath);
   await mkdir(dirname(layout.worktreePath), { recursive: true });
 

@@ -148,10 +148,10 @@ test('a second agent with its own branchPrefix is refused the first agent’s li
 
 test('a second agent with its own worktree root is refused the first agent’s checked-out branch, naming its owner', async () => {
   await withRepo(async (repo) => {
-    await prepareWorkspace(deps, input(repo.dir, 'considerer'));
+    const first = await prepareWorkspace(deps, input(repo.dir, 'considerer'));
     await assert.rejects(
       prepareWorkspace(deps, { ...input(repo.dir, 'detailer'), worktreeRoot: '.worktrees' }),
-      (e: unknown) => ownedBy('considerer', 'detailer')(e) && (e as Error).message.includes('/agent/worktrees/issue-7'), // the owner's worktree, not .worktrees
+      (e: unknown) => ownedBy('considerer', 'detailer')(e) && (e as Error).message.includes(first.worktreePath), // the owner's worktree, not .worktrees
     );
     assert.equal(await branchOwner(repo.dir, 'agent/issue-7'), 'considerer');
     const list = await repo.git('worktree', 'list', '--porcelain');

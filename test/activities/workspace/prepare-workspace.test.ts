@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { AgentError } from '../../../src/contracts/errors.js';
 import { writeLocalIssue } from '../../../src/activities/issues/local-issue-store.js';
 import { prepareWorkspace } from '../../../src/activities/workspace/prepare-workspace.js';
@@ -107,13 +107,18 @@ test('a worktree root outside the repository is refused', async () => {
   }
 });
 
-test('without a worktree root the worktree lives under the git dir, outside the work tree', async () => {
+test("without a worktree root the worktree lives in the worker's state dir, outside the work tree and any .git", async () => {
   const repo = await makeTempGitRepo({});
+  const stateDir = await realpath(await mkdtemp(join(tmpdir(), 'state-')));
+  const withState = { ...deps, stateDir };
   try {
     await writeLocalIssue(repo.dir, { number: 6, title: 'T', body: 'B' });
-    const out = await prepareWorkspace(deps, { ...input(repo.dir, 6), worktreeRoot: undefined });
+    const out = await prepareWorkspace(withState, { ...input(repo.dir, 6), worktreeRoot: undefined });
     const real = await realpath(repo.dir);
-    assert.equal(out.worktreePath, join(real, '.git', 'agent', 'worktrees', 'issue-6'));
+    const root = join(stateDir, 'worktrees', `${basename(real)}-`);
+    assert.match(out.worktreePath.slice(root.length), /^[0-9a-f]{12}\/issue-6$/, out.worktreePath);
+    assert.ok(out.worktreePath.startsWith(root), out.worktreePath);
+    assert.doesNotMatch(out.worktreePath, /\/\.git\//, 'Jest skips every path with a /.git/ segment');
     assert.equal(await repo.git('-C', out.worktreePath, 'branch', '--show-current'), 'agent/issue-6');
     assert.equal(await repo.git('-C', out.worktreePath, 'rev-parse', '--show-toplevel'), out.worktreePath);
     await writeFile(join(out.worktreePath, 'new.txt'), 'x\n');
@@ -124,10 +129,11 @@ test('without a worktree root the worktree lives under the git dir, outside the 
     );
     const exclude = await readFile(join(repo.dir, '.git', 'info', 'exclude'), 'utf8').catch(() => '');
     assert.doesNotMatch(exclude, /worktrees/, 'nothing to exclude: the worktree is not in the work tree');
-    const again = await prepareWorkspace(deps, { ...input(repo.dir, 6), worktreeRoot: undefined });
+    const again = await prepareWorkspace(withState, { ...input(repo.dir, 6), worktreeRoot: undefined });
     assert.equal(again.reused, true);
     assert.equal(again.worktreePath, out.worktreePath);
   } finally {
     await repo.cleanup();
+    await rm(stateDir, { recursive: true, force: true });
   }
 });

@@ -47,7 +47,10 @@ export async function prepareRemoteWorkspace(
   const cache = await ensureRepoCache(deps.remoteGit, deps.stateDir, input.repoPath, [checkpointRefspec(namespace)]);
   if (input.resumeAt !== undefined) await placeBranchAtCheckpoint(cache, input, input.resumeAt, namespace);
   const { resumeAt: _resumeAt, ...local } = input;
-  const prepared = await prepareWorkspace({ issueSource: deps.issueSource }, { ...local, repoPath: cache });
+  const prepared = await prepareWorkspace(
+    { issueSource: deps.issueSource, stateDir: deps.stateDir },
+    { ...local, repoPath: cache },
+  );
   if (input.resumeAt !== undefined) {
     await restoreWorktreeCheckpoint(prepared.worktreePath, input.resumeAt);
     await writeMarker(await markerPath(prepared.worktreePath, namespace), {

@@ -67,7 +67,7 @@ test('a branch the user moved on its own is adopted by the agent, never thrown a
   const { repo, worktree } = await workspace();
   try {
     // The user commits in the worktree with the host's git, which sees the user's repository.
-    await repo.write({ [`${worktree.slice(repo.dir.length + 1)}/by-user.txt`]: 'user\n' });
+    await writeFile(join(worktree, 'by-user.txt'), 'user\n');
     await repo.git('-C', worktree, 'add', 'by-user.txt');
     await repo.git('-C', worktree, 'commit', '-qm', 'by the user');
     const userTip = await repo.git('rev-parse', 'agent/issue-3');

@@ -18,6 +18,7 @@ import { git, gitOrThrow } from '../../../../src/activities/workspace/git/git.js
 import { recordWorktreeCheckpoint } from '../../../../src/activities/workspace/checkpoints/record-checkpoint.js';
 import { createRemoteGit } from '../../../../src/activities/workspace/remote/remote-git.js';
 import { ensureRepoCache } from '../../../../src/activities/workspace/remote/repo-cache.js';
+import { repoCacheDir } from '../../../../src/activities/workspace/remote/repo-cache-layout.js';
 import { prepareRemoteWorkspace } from '../../../../src/activities/workspace/remote/prepare-remote-workspace.js';
 import { publishCheckpoint } from '../../../../src/activities/workspace/remote/remote-checkpoints.js';
 import { runRemoteBoundaryHook } from '../../../../src/activities/deliver/remote-boundary-hook.js';
@@ -92,7 +93,7 @@ test('a step checkpoint pushed by host A is where host B continues; delivery pus
   // Delivery from host B: the draft is committed first (delivery wants a clean worktree).
   await gitOrThrow(onB.worktreePath, ['add', 'draft.txt'], 'WORKTREE_FAILED');
   await gitOrThrow(onB.worktreePath, [...IDENTITY, 'commit', '-q', '-m', 'step 2'], 'WORKTREE_FAILED');
-  const cache = join(stateB, 'repos', onB.worktreePath.split('/repos/')[1]!.split('/')[0]!);
+  const cache = repoCacheDir(stateB, url);
   const hook = {
     workflowId: WORKFLOW_ID,
     mode: 'local' as const,
