@@ -239,7 +239,7 @@ export interface AgentDefinition {
    * absent when the agent turns GitHub integration off, and in definitions recorded before it existed.
    */
   readonly githubTool?: { readonly labels: readonly string[] };
-  /** root undefined: worktrees under `<git-common-dir>/agent/worktrees` (outside the work tree). */
+  /** root undefined: worktrees in `<state-dir>/worktrees/<checkout>-<hash>` (worktree-layout.ts). */
   readonly worktree: { readonly root: string | undefined; readonly branchPrefix: string };
   readonly warnings: readonly string[];
 }

@@ -16,7 +16,7 @@ export interface PrepareWorkspaceInput {
   readonly repoPath: string;
   readonly issue: number;
   readonly issueSource: IssueSourceKind;
-  /** Relative to the repository; undefined: `<git-common-dir>/agent/worktrees`. */
+  /** Relative to the repository; undefined: `<state-dir>/worktrees/<checkout>-<hash>` (worktree-layout.ts). */
   readonly worktreeRoot: string | undefined;
   readonly branchPrefix: string;
   /**

@@ -101,7 +101,7 @@ function remedyText(verdict: EnvironmentVerdict, setting: string): string {
     case Remedy.GradleOffline:
       return `the environment phase does not fetch Gradle or a Gradle build's dependencies yet (docs/environments/java-gradle.md), so nothing this command needs is there once the run is offline; ${other}`;
     case Remedy.WorktreeRoot:
-      return `put the run's worktrees inside the repository, where Jest sees them: \`issue-agent init\`, then set \`runner.execution.worktree.root\` to \`.worktrees\` in .agent/agents/<agent>/registry/agent.json (listed in .git/info/exclude; docs/environments/node.md, "Jest"); or ${other}`;
+      return `put the run's worktree outside any \`.git\` directory, where Jest sees it: leave \`runner.execution.worktree.root\` unset in the agent's registry/agent.json (worktrees then go to the worker's state dir) or set it to a directory outside \`.git\` such as \`.worktrees\`, remove this worktree and its branch (\`git worktree remove --force <worktree>\`, \`git branch -D <branch>\`: their work is lost) and start the run again (docs/environments/node.md, "Jest"); or ${other}`;
     case Remedy.NewerMaven: {
       const version = verdict.program === undefined ? 'a newer version' : `version ${verdict.program}`;
       return `install Maven ${version} on the worker's machine, or commit the project's Maven wrapper (\`mvn wrapper:wrapper\`: ./mvnw, whose Maven the environment phase fetches; docs/environments/java-maven.md); or ${other}`;

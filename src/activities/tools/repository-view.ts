@@ -2,7 +2,7 @@
  * What an agent command may write of the repository its worktree belongs to.
  *
  * A linked worktree shares the user's git dir: its `config`, `hooks/`, `index`, `HEAD`,
- * `info/`, the other runs' worktrees and the run artifacts under `agent/`, and any file
+ * `info/`, the run artifacts (and earlier versions' worktrees) under `agent/`, and any file
  * git would read there if it existed (`commondir`, `info/attributes`). So the shared
  * git dir is shown read-only, and only what a commit on the run's own branch needs is
  * writable again on top of it:

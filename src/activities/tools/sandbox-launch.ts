@@ -109,8 +109,9 @@ export function toolchainDirs(pathVar: string, hidden: readonly string[]): strin
 
 /**
  * Installed dependencies the worktree resolves through its ancestors or caches: the
- * user's checkout's `node_modules` (node and npm walk up from the worktree, which lives
- * under the checkout's git dir) and Go's module cache. Shown read-only; usually they sit
+ * user's checkout's `node_modules` (node and npm walk up from a worktree inside the
+ * checkout: under a configured root, or an earlier version's default under its git dir)
+ * and Go's module cache. Shown read-only; usually they sit
  * under a hidden HOME. They hold packages, not credentials.
  */
 export function dependencyDirs(

@@ -132,11 +132,11 @@ export const NODE_ECOSYSTEM: EcosystemModule = {
   setup: nodeSetup,
   couldNotRun: [
     {
-      // jest-haste-map ignores every absolute path with a `/.git/` segment, and the run's
-      // worktree is under the git dir by default: Jest sees no file at all (verbose: "No
-      // files found in <rootDir>"; else "0 files checked").
+      // jest-haste-map ignores every absolute path with a `/.git/` segment: in a worktree
+      // under a git dir (an earlier version's default, a root configured there) Jest sees
+      // no file at all (verbose: "No files found in <rootDir>"; else "0 files checked").
       match: /^No files found in \S*\/\.git\/|^\s*0 files checked across \d+ projects?\./,
-      seen: 'Jest found no file at all: it ignores every path under a `.git` directory, and the worktree is under the git dir',
+      seen: 'Jest found no file at all: it ignores every path under a `.git` directory, and the worktree is under one',
       remedy: Remedy.WorktreeRoot,
     },
     {

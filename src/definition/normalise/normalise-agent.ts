@@ -28,7 +28,7 @@ export const DEFAULT_MODEL: ModelSettings = {
   maxTurnsPerStep: 40,
   contextManagement: DEFAULT_CONTEXT_MANAGEMENT,
 };
-/** No root by default: worktrees go under the repository's git dir, outside the work tree. */
+/** No root by default: worktrees go to the worker's state dir, outside the work tree and any `.git`. */
 export const DEFAULT_WORKTREE = { branchPrefix: 'agent' } as const;
 
 export interface AgentSettings {

@@ -180,7 +180,7 @@ test('Jest under the git dir and a Maven older than the project needs: each stop
   assert.match(jest, /Jest found no file at all: it ignores every path under a `\.git` directory/);
   assert.match(
     jest,
-    /To fix: put the run's worktrees inside the repository.*`runner\.execution\.worktree\.root` to `\.worktrees`/,
+    /To fix: put the run's worktree outside any `\.git` directory.*leave `runner\.execution\.worktree\.root` unset/,
   );
   const maven = stop('mvn -B test', '[ERROR] Detected Maven Version: 3.8.7 is not in the allowed range [3.9,).\n');
   assert.match(maven, /the project needs a newer Maven than this host's: `\[3\.9,\)`/);

@@ -2,7 +2,7 @@
  * Where a worker keeps what it needs for runs on remote repositories, all under its own
  * state directory (`--state-dir`, ISSUE_AGENT_STATE_DIR, default the XDG state dir):
  * `<state>/repos/<repo-id>/` is its clone of a repository (fetched before each run),
- * holding the runs' worktrees under its git dir like any checkout; `<state>/artifacts/`
+ * whose runs' worktrees go to `<state>/worktrees/` like any checkout's; `<state>/artifacts/`
  * the runs' transcripts. Two workers on one machine with two state directories share
  * nothing, as two machines would.
  *
