@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunProgress, RunResult } from '../contracts/run.js';
-import { newEnvironmentLines, progressKey, progressLine, waitingLine } from '../host/progress-format.js';
+import { newEnvironmentLines, progressKey, progressLine, stillLine, waitingLine } from '../host/progress-format.js';
 import { defaultOrphanPorts, releaseOrphanedActivities } from '../host/orphans/orphaned-activities.js';
 import { readRunResult } from '../host/run-result.js';
 import type { CliTemporal } from '../host/temporal/temporal-client.js';
@@ -18,6 +18,9 @@ import { serveUntilDone } from './serve-until-done.js';
 
 const say = (line: string): boolean => printLine(process.stderr, line);
 
+/** With nothing new for this long, --follow says what the run is still doing. */
+const STILL_AFTER_MS = 30_000;
+
 async function follow(
   handle: { query: (q: typeof progressQuery) => Promise<RunProgress> },
   done: () => boolean,
@@ -25,11 +28,21 @@ async function follow(
 ): Promise<void> {
   let last = '';
   let environmentShown = 0;
+  let changedAt = Date.now();
+  let saidAt = changedAt;
   while (!done()) {
     try {
       const p = await handle.query(progressQuery);
       const key = progressKey(p);
+      const now = Date.now();
+      if (key === last && !json && now - saidAt >= STILL_AFTER_MS) {
+        const still = stillLine(p, now - changedAt);
+        if (still !== undefined) say(`${new Date(now).toISOString().slice(11, 19)}   ${still}`);
+        saidAt = now;
+      }
       if (key !== last) {
+        changedAt = now;
+        saidAt = now;
         if (json)
           process.stdout.write(`${JSON.stringify({ event: 'progress', at: new Date().toISOString(), ...p })}\n`);
         else {

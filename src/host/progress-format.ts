@@ -6,7 +6,7 @@
  */
 import { effectLabel } from '../contracts/delivery.js';
 import { waitingLine as waitingText } from '../contracts/human-loop.js';
-import type { RunProgress, RunResult } from '../contracts/run.js';
+import { RunPhase, type RunProgress, type RunResult } from '../contracts/run.js';
 import { terminalLine, terminalText } from './terminal-text.js';
 
 /** What the run waits for (a budget, a plan's approval, an answer), or undefined. */
@@ -28,6 +28,54 @@ export function progressKey(p: RunProgress): string {
 /** The environment lines not printed yet (they only grow during a run). */
 export function newEnvironmentLines(p: RunProgress, printed: number): readonly string[] {
   return (p.environment ?? []).slice(printed).map(terminalText);
+}
+
+/**
+ * What `--follow` prints when nothing has changed for a while (a setup fetching every
+ * dependency on a cold cache, a slow test run inside a step), so a silent terminal never
+ * reads as a hung run; undefined where the run is waiting (its waiting line says for what)
+ * or over.
+ */
+export function stillLine(p: RunProgress, elapsedMs: number): string | undefined {
+  if (p.waiting !== undefined) return undefined;
+  const what = stillDoing(p);
+  return what === undefined ? undefined : terminalText(`still ${what} (${elapsed(elapsedMs)} so far)`);
+}
+
+function stillDoing(p: RunProgress): string | undefined {
+  switch (p.phase) {
+    case RunPhase.Loading:
+    case RunPhase.Preparing:
+      return 'preparing the worktree';
+    case RunPhase.Environment:
+      return "preparing the environment: setup installs what the project's commands need (slow on a cold cache)";
+    case RunPhase.Preflight:
+      return 'running the checks on the base';
+    case RunPhase.Flow:
+    case RunPhase.Closure:
+      return `on step ${p.stepId || '-'}`;
+    case RunPhase.Validating:
+      return 'running the completion checks';
+    case RunPhase.Boundary:
+      return 'delivering';
+    case RunPhase.BudgetExhausted:
+    case RunPhase.WaitingForAnswer:
+    case RunPhase.Unanswered:
+    case RunPhase.Completed:
+    case RunPhase.NoChange:
+    case RunPhase.Failed:
+    case RunPhase.Cancelled:
+      return undefined;
+    default: {
+      const unknown: never = p.phase;
+      return unknown;
+    }
+  }
+}
+
+function elapsed(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }
 
 export function resultSummary(result: RunResult): string {

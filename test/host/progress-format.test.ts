@@ -7,9 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isDeliveryMode } from '../../src/contracts/delivery.js';
-import type { BoundaryReport, RunResult, StepRecord } from '../../src/contracts/run.js';
+import type { BoundaryReport, RunProgress, RunResult, StepRecord } from '../../src/contracts/run.js';
 import { effectLabel } from '../../src/contracts/delivery.js';
-import { resultSummary } from '../../src/host/progress-format.js';
+import { resultSummary, stillLine } from '../../src/host/progress-format.js';
 
 const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
@@ -71,4 +71,18 @@ test("a closing the checks refused says so in the step list, after the model's o
   );
   assert.ok(lines.includes('  #5 closure.issue → closing: fixed it · checks passed'), lines.join('\n'));
   assert.ok(lines.includes('  #6 continuation.implement → -: edited'), lines.join('\n'));
+});
+
+test('a quiet stretch says what the run is still doing; a waiting or ended run says nothing more', () => {
+  const progress = (phase: string, extra: Partial<RunProgress> = {}) =>
+    ({ phase, stepId: 'continuation.implement', ...extra }) as unknown as RunProgress;
+  assert.equal(
+    stillLine(progress('environment'), 95_000),
+    "still preparing the environment: setup installs what the project's commands need (slow on a cold cache) (1 min 35 s so far)",
+  );
+  assert.equal(stillLine(progress('flow'), 30_400), 'still on step continuation.implement (30 s so far)');
+  assert.equal(stillLine(progress('flow', { stepId: 'x\u001b[2Jy' }), 30_000), 'still on step x\\x1b[2Jy (30 s so far)');
+  assert.equal(stillLine(progress('waiting-for-answer'), 60_000), undefined);
+  assert.equal(stillLine(progress('flow', { waiting: { kind: 'plan' } as RunProgress['waiting'] }), 60_000), undefined);
+  assert.equal(stillLine(progress('completed'), 60_000), undefined);
 });
