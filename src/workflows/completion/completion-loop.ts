@@ -69,8 +69,9 @@ async function validate(
   );
 }
 
-/** The step list's word on the conditions: which failed, by validator name. */
-function checksNote(report: ValidationReport): string {
+/** The step list's word on the conditions: which failed, by validator name; none run is not a pass. */
+export function checksNote(report: ValidationReport): string {
+  if (report.results.length === 0) return 'none configured';
   if (report.passed) return 'passed';
   const failed = [...new Set(report.results.filter((r) => !r.passed).map((r) => r.validator))];
   return `failed: ${failed.join(', ')}`;
