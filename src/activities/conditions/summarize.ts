@@ -25,7 +25,10 @@ export function firstMeaningfulLine(text: string): string | undefined {
  * The package managers' own lines around a script: npm's and pnpm's `> pkg@1.0.0 test`
  * banner and the script line under it (`> mocha`), config warnings; yarn classic's
  * `yarn run v1.22.22`, `$ jest`, `error Command failed with exit code 1.` (once per nested
- * `yarn` call) and its `info Visit …` line. They say nothing about the failure. (Trimmed lines.)
+ * `yarn` call), its `info Visit …` line, and the warning it prints on every command in
+ * the offline sandbox (`warning You don't appear to have an internet connection…`: it
+ * finds no network interface but the loopback). They say nothing about the failure.
+ * (Trimmed lines.)
  */
 export function isNoise(line: string): boolean {
   return (
@@ -35,7 +38,8 @@ export function isNoise(line: string): boolean {
     /^yarn run v\d/.test(line) ||
     /^\$ \S/.test(line) ||
     /^error Command failed with exit code \d+\.$/.test(line) ||
-    /^info Visit https:\/\/yarnpkg\.com\//.test(line)
+    /^info Visit https:\/\/yarnpkg\.com\//.test(line) ||
+    /^warning You don't appear to have an internet connection\./.test(line)
   );
 }
 

@@ -129,7 +129,7 @@ test("yarn classic's own lines around a script are not what the stop shows", () 
   // memoize-one (stranger run): yarn test → yarn jest, each yarn adding its lines; stderr comes first.
   const lines = environment(
     run(
-      'yarn run v1.22.22\n$ yarn jest\n$ /repo/node_modules/.bin/jest\nSetup script crashed: cannot reach the fixture server\n  at setup (jest.setup.js:3)\n$ node scripts/report.js\n',
+      "yarn run v1.22.22\nwarning You don't appear to have an internet connection. Try the --offline flag to use the cache for registry queries.\n$ yarn jest\n$ /repo/node_modules/.bin/jest\nSetup script crashed: cannot reach the fixture server\n  at setup (jest.setup.js:3)\n$ node scripts/report.js\n",
       1,
       'test',
       'error Command failed with exit code 1.\ninfo Visit https://yarnpkg.com/en/docs/cli/run for documentation about this command.\nerror Command failed with exit code 1.\n',
