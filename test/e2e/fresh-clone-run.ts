@@ -30,18 +30,19 @@ export interface FreshCloneRun {
   changedOnBranch(): Promise<string[]>;
 }
 
-let stateDir: string | undefined;
+/** The promise, not the path: runs started at once (python-managers.test.ts) share one dir. */
+let stateDir: Promise<string> | undefined;
 /** The clones this file made: removed with the state dir (they used to pile up in /tmp). */
 const clones: string[] = [];
 
 /** One harness state dir per test file: caches are shared by the runs of one file only. */
-export async function sharedStateDir(): Promise<string> {
-  stateDir ??= await realpath(await mkdtemp(join(tmpdir(), 'e2e-state-')));
+export function sharedStateDir(): Promise<string> {
+  stateDir ??= mkdtemp(join(tmpdir(), 'e2e-state-')).then((dir) => realpath(dir));
   return stateDir;
 }
 
 export async function removeStateDir(): Promise<void> {
-  if (stateDir !== undefined) await rm(stateDir, { recursive: true, force: true });
+  if (stateDir !== undefined) await rm(await stateDir, { recursive: true, force: true });
   stateDir = undefined;
   for (const dir of clones.splice(0)) await rm(dir, { recursive: true, force: true });
 }

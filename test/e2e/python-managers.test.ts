@@ -8,10 +8,12 @@
  *     (PDM), the detected test command runs offline in the sandbox, the preflight keeps
  *     the red test as the baseline by its pytest node id, and the delivered diff is the fix;
  *   - a second run of the same repository takes every install from the cache.
- * The three share one harness state dir (the pip cache too): each case's second run is
- * what shows its own cache reused.
+ * The three share one harness state dir (each repository keeps its own caches under it):
+ * each case's second run is what shows its own cache reused. The three cases run at the
+ * same time (their two runs in order): each is a different clone, workflow and task queue,
+ * and most of a run is waiting on a registry, a child process or the server.
  */
-import { after, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TempGitRepo } from '../helpers/temp-git-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
@@ -78,38 +80,41 @@ after(async () => {
   await teardownEnv();
 });
 
-for (const c of CASES) {
-  let origin: TempGitRepo | undefined;
-  const session = fixSession({
-    name: `calc (${c.name})`,
-    fix: { path: c.path, ...CALC_BUG },
-    testCommand: c.testCommand,
-  });
+describe('three managers at once', { concurrency: CASES.length }, () => {
+  for (const c of CASES)
+    describe(c.name, { concurrency: 1 }, () => {
+      let origin: TempGitRepo | undefined;
+      const session = fixSession({
+        name: `calc (${c.name})`,
+        fix: { path: c.path, ...CALC_BUG },
+        testCommand: c.testCommand,
+      });
 
-  test(
-    `${c.name}: a fresh clone is set up without the manager's envs, the red test is the baseline, the fix delivered`,
-    {
-      skip,
-    },
-    async () => {
-      origin = await c.origin();
-      origins.push(origin);
-      const run = await runOnFreshClone({ origin, issue: ISSUE, session });
-      assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-      assert.equal(run.result?.outcome, 'success', run.result?.reason);
-      assert.deepEqual(await run.changedOnBranch(), [c.path]);
-      const environment = (run.result?.environment ?? []).join('\n');
-      assert.match(environment, c.detected);
-      assert.ok(environment.includes(`\`${c.testCommand}\` fails on the base`), 'the detected test command ran');
-      assert.match(environment, /preflight: tests: baseline .*tests\/test_calc\.py::test_subtracts/);
-      assert.match(run.result?.reason ?? '', /fixed since base: tests\/test_calc\.py::test_subtracts/);
-    },
-  );
+      test(
+        `${c.name}: a fresh clone is set up without the manager's envs, the red test is the baseline, the fix delivered`,
+        {
+          skip,
+        },
+        async () => {
+          origin = await c.origin();
+          origins.push(origin);
+          const run = await runOnFreshClone({ origin, issue: ISSUE, session });
+          assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
+          assert.equal(run.result?.outcome, 'success', run.result?.reason);
+          assert.deepEqual(await run.changedOnBranch(), [c.path]);
+          const environment = (run.result?.environment ?? []).join('\n');
+          assert.match(environment, c.detected);
+          assert.ok(environment.includes(`\`${c.testCommand}\` fails on the base`), 'the detected test command ran');
+          assert.match(environment, /preflight: tests: baseline .*tests\/test_calc\.py::test_subtracts/);
+          assert.match(run.result?.reason ?? '', /fixed since base: tests\/test_calc\.py::test_subtracts/);
+        },
+      );
 
-  test(`${c.name}: a second run of the same repository takes every install from the cache`, { skip }, async () => {
-    assert.ok(origin, 'the first run made the origin');
-    const run = await runOnFreshClone({ origin, issue: ISSUE, session });
-    assert.equal(run.result?.outcome, 'success', run.result?.reason ?? run.cli.stderr);
-    assert.match((run.result?.environment ?? []).join('\n'), /setup: every install came from the cache/);
-  });
-}
+      test(`${c.name}: a second run of the same repository takes every install from the cache`, { skip }, async () => {
+        assert.ok(origin, 'the first run made the origin');
+        const run = await runOnFreshClone({ origin, issue: ISSUE, session });
+        assert.equal(run.result?.outcome, 'success', run.result?.reason ?? run.cli.stderr);
+        assert.match((run.result?.environment ?? []).join('\n'), /setup: every install came from the cache/);
+      });
+    });
+});
