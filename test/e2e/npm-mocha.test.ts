@@ -9,7 +9,7 @@
  *   - a broken `commands.setup` and a missing test runner fail as ENVIRONMENT_FAILED with
  *     zero model requests; missing model credentials fail before anything is created.
  */
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
 import type { TempGitRepo } from '../helpers/temp-git-repo.js';
@@ -53,69 +53,78 @@ after(async () => {
   await teardownEnv();
 });
 
-test('a fresh clone: npm ci, the red test on main kept as the baseline, the fix delivered on its branch', async () => {
-  const run = await runOnFreshClone({ origin, issue: ISSUE, session: SESSION });
-  assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-  assert.equal(run.result?.outcome, 'success', run.result?.reason);
-  assert.deepEqual(await run.changedOnBranch(), ['lib/clamp.js']);
-  const environment = (run.result?.environment ?? []).join('\n');
-  assert.match(environment, /npm ci/);
-  assert.match(environment, /preflight: tests: baseline .*legacy keeps the old rounding/);
-  // The closure's claim and the test the fix made pass, in the run's summary (issue 37).
-  assert.match(run.result?.reason ?? '', /classified unrelated by the closure: legacy keeps the old rounding \(Math/);
-  assert.match(run.result?.reason ?? '', /fixed since base: clamp lowers values above the range/);
-});
+// The fixture repository's two runs in order (the second reuses the first's cache); the other
+// three cases have their own repository or stop before a workflow exists: all four at once.
+describe('npm and mocha', { concurrency: 4 }, () => {
+  describe('the fixture repository, twice', { concurrency: 1 }, () => {
+    test('a fresh clone: npm ci, the red test on main kept as the baseline, the fix delivered on its branch', async () => {
+      const run = await runOnFreshClone({ origin, issue: ISSUE, session: SESSION });
+      assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
+      assert.equal(run.result?.outcome, 'success', run.result?.reason);
+      assert.deepEqual(await run.changedOnBranch(), ['lib/clamp.js']);
+      const environment = (run.result?.environment ?? []).join('\n');
+      assert.match(environment, /npm ci/);
+      assert.match(environment, /preflight: tests: baseline .*legacy keeps the old rounding/);
+      // The closure's claim and the test the fix made pass, in the run's summary (issue 37).
+      assert.match(
+        run.result?.reason ?? '',
+        /classified unrelated by the closure: legacy keeps the old rounding \(Math/,
+      );
+      assert.match(run.result?.reason ?? '', /fixed since base: clamp lowers values above the range/);
+    });
 
-test('a second run of the same repository and lockfile installs from the cache', async () => {
-  const run = await runOnFreshClone({ origin, issue: ISSUE, session: SESSION });
-  assert.equal(run.result?.outcome, 'success', run.result?.reason ?? run.cli.stderr);
-  assert.match((run.result?.environment ?? []).join('\n'), /setup: every install came from the cache/);
-});
-
-test('a broken commands.setup is ENVIRONMENT_FAILED before any model request', async () => {
-  const broken = await makeOrigin({
-    ...FILES,
-    '.agent/config.json': `${JSON.stringify({ commands: { setup: 'echo "registry unreachable" >&2; exit 3' } })}\n`,
+    test('a second run of the same repository and lockfile installs from the cache', async () => {
+      const run = await runOnFreshClone({ origin, issue: ISSUE, session: SESSION });
+      assert.equal(run.result?.outcome, 'success', run.result?.reason ?? run.cli.stderr);
+      assert.match((run.result?.environment ?? []).join('\n'), /setup: every install came from the cache/);
+    });
   });
-  try {
-    const run = await runOnFreshClone({ origin: broken, issue: ISSUE, session: SESSION });
-    assert.equal(run.cli.code, 1);
-    assert.equal(run.result?.code, 'ENVIRONMENT_FAILED', run.cli.stderr);
-    assert.match(run.result?.reason ?? '', /exit 3/);
-    assert.match(run.result?.reason ?? '', /registry unreachable/);
-    assert.equal(run.modelRequests, 0);
-  } finally {
-    await broken.cleanup();
-  }
-});
 
-test('a missing test runner is ENVIRONMENT_FAILED naming the command, before any model request', async () => {
-  const missing = await makeOrigin({
-    ...FILES,
-    'package.json': `${JSON.stringify({ ...CLAMP_PACKAGE, scripts: { test: 'vitest-that-is-not-installed run' } }, null, 2)}\n`,
-    // The stop itself, as a user who turned the agent-written setup off gets it (test/e2e/agent-setup.test.ts has it on).
-    '.agent/config.json': `${JSON.stringify({ environment: { agentSetup: false } })}\n`,
+  test('a broken commands.setup is ENVIRONMENT_FAILED before any model request', async () => {
+    const broken = await makeOrigin({
+      ...FILES,
+      '.agent/config.json': `${JSON.stringify({ commands: { setup: 'echo "registry unreachable" >&2; exit 3' } })}\n`,
+    });
+    try {
+      const run = await runOnFreshClone({ origin: broken, issue: ISSUE, session: SESSION });
+      assert.equal(run.cli.code, 1);
+      assert.equal(run.result?.code, 'ENVIRONMENT_FAILED', run.cli.stderr);
+      assert.match(run.result?.reason ?? '', /exit 3/);
+      assert.match(run.result?.reason ?? '', /registry unreachable/);
+      assert.equal(run.modelRequests, 0);
+    } finally {
+      await broken.cleanup();
+    }
   });
-  try {
-    const run = await runOnFreshClone({ origin: missing, issue: ISSUE, session: SESSION });
-    assert.equal(run.cli.code, 1);
-    assert.equal(run.result?.code, 'ENVIRONMENT_FAILED', run.cli.stderr);
-    assert.match(run.result?.reason ?? '', /npm test/);
-    assert.match(run.result?.reason ?? '', /vitest-that-is-not-installed/);
-    assert.equal(run.modelRequests, 0);
-  } finally {
-    await missing.cleanup();
-  }
-});
 
-test('without model credentials nothing is created: no workflow, no worktree, no branch', async () => {
-  const run = await runOnFreshClone({ origin, issue: ISSUE, session: SESSION, env: { ANTHROPIC_BASE_URL: '' } });
-  assert.equal(run.cli.code, 1);
-  assert.match(run.cli.stderr, /MODEL_AUTH/);
-  assert.match(run.cli.stderr, /ANTHROPIC_API_KEY/);
-  assert.equal(run.result, undefined);
-  const worktrees = await execa('git', ['worktree', 'list'], { cwd: run.clone });
-  assert.equal(worktrees.stdout.trim().split('\n').length, 1);
-  const branches = await execa('git', ['branch', '--list', 'agent/*'], { cwd: run.clone });
-  assert.equal(branches.stdout.trim(), '');
+  test('a missing test runner is ENVIRONMENT_FAILED naming the command, before any model request', async () => {
+    const missing = await makeOrigin({
+      ...FILES,
+      'package.json': `${JSON.stringify({ ...CLAMP_PACKAGE, scripts: { test: 'vitest-that-is-not-installed run' } }, null, 2)}\n`,
+      // The stop itself, as a user who turned the agent-written setup off gets it (test/e2e/agent-setup.test.ts has it on).
+      '.agent/config.json': `${JSON.stringify({ environment: { agentSetup: false } })}\n`,
+    });
+    try {
+      const run = await runOnFreshClone({ origin: missing, issue: ISSUE, session: SESSION });
+      assert.equal(run.cli.code, 1);
+      assert.equal(run.result?.code, 'ENVIRONMENT_FAILED', run.cli.stderr);
+      assert.match(run.result?.reason ?? '', /npm test/);
+      assert.match(run.result?.reason ?? '', /vitest-that-is-not-installed/);
+      assert.equal(run.modelRequests, 0);
+    } finally {
+      await missing.cleanup();
+    }
+  });
+
+  test('without model credentials nothing is created: no workflow, no worktree, no branch', async () => {
+    const run = await runOnFreshClone({ origin, issue: ISSUE, session: SESSION, env: { ANTHROPIC_BASE_URL: '' } });
+    assert.equal(run.cli.code, 1);
+    assert.match(run.cli.stderr, /MODEL_AUTH/);
+    assert.match(run.cli.stderr, /ANTHROPIC_API_KEY/);
+    assert.equal(run.result, undefined);
+    const worktrees = await execa('git', ['worktree', 'list'], { cwd: run.clone });
+    assert.equal(worktrees.stdout.trim().split('\n').length, 1);
+    const branches = await execa('git', ['branch', '--list', 'agent/*'], { cwd: run.clone });
+    assert.equal(branches.stdout.trim(), '');
+  });
 });
