@@ -4,18 +4,20 @@
  * 2.0.0 (newer ones exist on PyPI) and pytest, made up as each manager's users write them:
  *   - locked (uv, Poetry, PDM): the lock is made by the manager itself at test time while
  *     pyproject pins iniconfig, then pyproject asks for any version (a fresh resolution
- *     would take the newest); the manager used to lock is fetched into `<work dir>/lock-tools`,
- *     apart from the tools dir setup fills;
+ *     would take the newest); the manager used to lock is installed once for every test file
+ *     and suite (`lockTool`), apart from the tools dir setup fills;
  *   - Hatch: the test tools only in `[tool.hatch.envs.test]`, no lock;
  *   - tox only: no pyproject, the deps only in tox.ini `[testenv]` (one through `-r`).
  * `detectAndPrepare` and `assertLockedOffline` are the steps they share: offline in the sandbox the venv has the
  * pinned iniconfig and the preflight keeps the failing test as the baseline by name.
  */
 import assert from 'node:assert/strict';
-import { rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { PYTHON_TOOL_VERSIONS } from '../../../src/definition/ecosystems/python-tool.js';
+import { PROJECT_ROOT } from '../../../src/host/project-root.js';
 import { PreflightStatus } from '../../../src/contracts/preflight.js';
 import type { EnvironmentReport } from '../../../src/contracts/environment.js';
 import { detectCommands } from '../../../src/definition/repo-config/detect-commands.js';
@@ -64,14 +66,38 @@ export const INICONFIG_VERSION = `python -c "import importlib.metadata as m; pri
 
 const stateDir = (): string => process.env['ISSUE_AGENT_STATE_DIR'] ?? '/nonexistent';
 
-/** `manager==version` installed with pip into `<work dir>/lock-tools/<manager>`; the program's path. */
-export async function lockTool(manager: LockingManager, version: string, workDir = stateDir()): Promise<string> {
-  const dir = path.join(workDir, 'lock-tools', manager);
+/**
+ * Where the lock tools are kept, as the suite's bundles are (node_modules/.cache): they only
+ * write the fixtures' lockfiles, never what a test checks, so one install of each
+ * `manager==version` serves every test file of every suite (each file used to install its own:
+ * 10-20 s of PyPI downloads and pip each time).
+ */
+const LOCK_TOOLS = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'issue-agent-lock-tools');
+
+/**
+ * `manager==version` installed with pip into a venv of its own; the program's path. The venv
+ * is built at a path of its own and published by a symlink (created atomically; never
+ * moved: a venv's scripts name their own path), so two test files installing at once both
+ * finish and the first link wins. Keyed by the python3 it was made with, too.
+ */
+export async function lockTool(manager: LockingManager, version: string): Promise<string> {
+  const python = (await execa('python3', ['--version'])).stdout.trim().replace(/\s+/g, '');
+  const link = path.join(LOCK_TOOLS, `${manager}-${version}-${python}`);
+  const program = path.join(link, 'bin', manager);
+  if (existsSync(program)) return program;
+  await mkdir(LOCK_TOOLS, { recursive: true });
+  const dir = await mkdtemp(`${link}.build-`);
   await execa('python3', ['-m', 'venv', dir]);
   // PDM 2.29 does not cap hishel, whose 2.0 dropped the module PDM imports (as python-tool.ts).
   const extra = manager === 'pdm' ? ['hishel<2'] : [];
   await execa(path.join(dir, 'bin', 'python'), ['-m', 'pip', 'install', '--quiet', `${manager}==${version}`, ...extra]);
-  return path.join(dir, 'bin', manager);
+  try {
+    await symlink(path.basename(dir), link);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    await rm(dir, { recursive: true, force: true });
+  }
+  return program;
 }
 
 /**
@@ -182,7 +208,7 @@ export function lockedPythonProject(manager: LockingManager): LockedProject {
     },
     async lock(repo, workDir = stateDir()) {
       if (skipWithoutPypi !== false) return;
-      const tool = await lockTool(manager, PYTHON_TOOL_VERSIONS[manager], workDir);
+      const tool = await lockTool(manager, PYTHON_TOOL_VERSIONS[manager]);
       await lockAtOlderVersion(
         repo,
         lockedPyproject(manager, false),
