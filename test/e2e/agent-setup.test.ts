@@ -13,7 +13,7 @@
  *   installed): three proposals, ENVIRONMENT_FAILED naming each, and no work-step model
  *   request (the model server's log holds the environment step's requests only).
  */
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SessionRule, SessionScript } from '../../src/dev/model-server/session-script.js';
 import type { TempGitRepo } from '../helpers/temp-git-repo.js';
@@ -112,46 +112,50 @@ after(async () => {
   await teardownEnv();
 });
 
-test('a working agent-written setup: the baseline is named, the fix delivered, the commands offered; a second run takes them from the cache', async () => {
-  assert.ok(origin);
-  const run = await runOnFreshClone({ origin, issue: ISSUE, session: session([{ setup: [SETUP], test: TEST }]) });
-  assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-  assert.equal(run.result?.outcome, 'success', run.result?.reason);
-  assert.deepEqual(await run.changedOnBranch(), ['lib/calc.sh']);
-  assert.equal(requestsOf(run.byRule, 'env-'), 2, 'one environment step: a look, then the answer');
-  const environment = (run.result?.environment ?? []).join('\n');
-  assert.match(environment, /agent setup: `npm test --silent` cannot run here/);
-  assert.match(environment, /preflight: tests: baseline .*sub/);
-  assert.match(environment, /agent setup: accepted \(attempt 1\)/);
-  const snippet = JSON.stringify({ commands: { setup: [SETUP], test: TEST } });
-  assert.ok(environment.includes(`put this in .agent/config.json: ${snippet}`), environment);
+// The two cases are two repositories (the broken one its own origin, nothing cached from the
+// other): they run at once.
+describe('agent-written setups', { concurrency: 2 }, () => {
+  test('a working agent-written setup: the baseline is named, the fix delivered, the commands offered; a second run takes them from the cache', async () => {
+    assert.ok(origin);
+    const run = await runOnFreshClone({ origin, issue: ISSUE, session: session([{ setup: [SETUP], test: TEST }]) });
+    assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
+    assert.equal(run.result?.outcome, 'success', run.result?.reason);
+    assert.deepEqual(await run.changedOnBranch(), ['lib/calc.sh']);
+    assert.equal(requestsOf(run.byRule, 'env-'), 2, 'one environment step: a look, then the answer');
+    const environment = (run.result?.environment ?? []).join('\n');
+    assert.match(environment, /agent setup: `npm test --silent` cannot run here/);
+    assert.match(environment, /preflight: tests: baseline .*sub/);
+    assert.match(environment, /agent setup: accepted \(attempt 1\)/);
+    const snippet = JSON.stringify({ commands: { setup: [SETUP], test: TEST } });
+    assert.ok(environment.includes(`put this in .agent/config.json: ${snippet}`), environment);
 
-  const again = await runOnFreshClone({ origin, issue: ISSUE, session: session([{ setup: [SETUP], test: TEST }]) });
-  assert.equal(again.result?.outcome, 'success', again.result?.reason);
-  assert.equal(requestsOf(again.byRule, 'env-'), 0, 'the cached setup: no environment step request');
-  assert.match((again.result?.environment ?? []).join('\n'), /accepted \(from the cache/);
-});
+    const again = await runOnFreshClone({ origin, issue: ISSUE, session: session([{ setup: [SETUP], test: TEST }]) });
+    assert.equal(again.result?.outcome, 'success', again.result?.reason);
+    assert.equal(requestsOf(again.byRule, 'env-'), 0, 'the cached setup: no environment step request');
+    assert.match((again.result?.environment ?? []).join('\n'), /accepted \(from the cache/);
+  });
 
-test('a broken agent-written setup: ENVIRONMENT_FAILED naming each proposal, and no work-step model request', async () => {
-  assert.ok(origin);
-  const broken = [
-    { setup: ['sh tools/install-shtest.sh'], test: 'shtest t/' },
-    { setup: [], test: 'shtest t/' },
-    { setup: [], test: 'shtest --tap t/' },
-  ];
-  // A new repository (another root commit): nothing cached from the test above.
-  const other = await makeOrigin({ ...FILES, 'NOTES.md': 'another repository\n' });
-  try {
-    const run = await runOnFreshClone({ origin: other, issue: ISSUE, session: session(broken) });
-    assert.notEqual(run.cli.code, 0);
-    assert.equal(run.result?.code, 'ENVIRONMENT_FAILED', `${run.result?.reason}\n${run.cli.stderr}`);
-    const reason = run.result?.reason ?? '';
-    assert.match(reason, /3 agent-written setups/);
-    assert.match(reason, /1\. setup `sh tools\/install-shtest\.sh`; test `shtest t\/`/);
-    assert.match(reason, /3\. setup \(none\); test `shtest --tap t\/`/);
-    assert.equal(requestsOf(run.byRule, 'env-'), 6, 'three environment steps of two turns');
-    assert.equal(run.modelRequests, 6, `only the environment step asked the model: ${JSON.stringify(run.byRule)}`);
-  } finally {
-    await other.cleanup();
-  }
+  test('a broken agent-written setup: ENVIRONMENT_FAILED naming each proposal, and no work-step model request', async () => {
+    assert.ok(origin);
+    const broken = [
+      { setup: ['sh tools/install-shtest.sh'], test: 'shtest t/' },
+      { setup: [], test: 'shtest t/' },
+      { setup: [], test: 'shtest --tap t/' },
+    ];
+    // A new repository (another root commit): nothing cached from the test above.
+    const other = await makeOrigin({ ...FILES, 'NOTES.md': 'another repository\n' });
+    try {
+      const run = await runOnFreshClone({ origin: other, issue: ISSUE, session: session(broken) });
+      assert.notEqual(run.cli.code, 0);
+      assert.equal(run.result?.code, 'ENVIRONMENT_FAILED', `${run.result?.reason}\n${run.cli.stderr}`);
+      const reason = run.result?.reason ?? '';
+      assert.match(reason, /3 agent-written setups/);
+      assert.match(reason, /1\. setup `sh tools\/install-shtest\.sh`; test `shtest t\/`/);
+      assert.match(reason, /3\. setup \(none\); test `shtest --tap t\/`/);
+      assert.equal(requestsOf(run.byRule, 'env-'), 6, 'three environment steps of two turns');
+      assert.equal(run.modelRequests, 6, `only the environment step asked the model: ${JSON.stringify(run.byRule)}`);
+    } finally {
+      await other.cleanup();
+    }
+  });
 });

@@ -16,7 +16,7 @@ import { createServer, type Server } from 'node:http';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
 import type { TempGitRepo } from '../helpers/temp-git-repo.js';
@@ -99,77 +99,80 @@ after(async () => {
   await teardownEnv();
 });
 
-test(
-  'a fresh clone: configure, build and CTest in the sandbox, the red CTest test is the baseline by name, the fix delivered',
-  { skip: tools ? false : 'cmake or a C compiler is not installed' },
-  async () => {
-    assert.ok(origin);
-    const session = fixSession({
-      name: 'calc',
-      fix: { path: 'src/calc.c', old: BUGGY, new: RIGHT },
-      testCommand: TEST_COMMAND,
-    });
-    const run = await runOnFreshClone({ origin, issue: ISSUE, session });
-    assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-    assert.match(run.cli.stderr, /test: cmake -S \. -B build .*ctest --output-on-failure/);
-    assert.equal(run.result?.outcome, 'success', run.result?.reason);
-    assert.deepEqual(await run.changedOnBranch(), ['src/calc.c']);
-    const environment = (run.result?.environment ?? []).join('\n');
-    assert.match(environment, /c\/c\+\+: CMakeLists\.txt: nothing to fetch/);
-    assert.match(environment, /preflight: tests: baseline .*calc_sub/);
-    assert.doesNotMatch(environment, /preflight: tests: baseline .*calc_add/);
-  },
-);
-
-/** A one-header library as a .tar.gz, served on loopback: the URL FetchContent downloads. */
-async function serveLibrary(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'cmake-fetch-'));
-  await mkdir(join(dir, 'mini'));
-  await writeFile(
-    join(dir, 'mini', 'CMakeLists.txt'),
-    'add_library(mini INTERFACE)\ntarget_include_directories(mini INTERFACE .)\n',
-  );
-  await writeFile(join(dir, 'mini', 'mini.h'), '#define MINI_WANT(x) (x)\n');
-  await execa('tar', ['-czf', 'mini.tar.gz', 'mini'], { cwd: dir });
-  tarball = join(dir, 'mini.tar.gz');
-  const body = await readFile(tarball);
-  server = createServer((_req, res) => res.end(body));
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/mini.tar.gz`;
-}
-
-test(
-  'FetchContent: setup downloads while it has the network, the offline test command finds it, the fix delivered',
-  { skip: tools ? false : 'cmake or a C compiler is not installed' },
-  async () => {
-    const url = await serveLibrary();
-    const cmake = FILES['CMakeLists.txt']
-      .replace(
-        'enable_testing()',
-        `include(FetchContent)\nFetchContent_Declare(mini URL ${url})\nFetchContent_MakeAvailable(mini)\nenable_testing()`,
-      )
-      .replace('target_link_libraries(calc_test calc)', 'target_link_libraries(calc_test calc mini)');
-    const test = FILES['tests/calc_test.c']
-      .replace('#include "calc.h"', '#include "calc.h"\n#include "mini.h"')
-      .replace('want = 1;', 'want = MINI_WANT(1);');
-    const fetching = await makeOrigin({ ...FILES, 'CMakeLists.txt': cmake, 'tests/calc_test.c': test });
-    try {
+// The two cases are two repositories (FetchContent's its own origin): they run at once.
+describe('CMake and CTest', { concurrency: 2 }, () => {
+  test(
+    'a fresh clone: configure, build and CTest in the sandbox, the red CTest test is the baseline by name, the fix delivered',
+    { skip: tools ? false : 'cmake or a C compiler is not installed' },
+    async () => {
+      assert.ok(origin);
       const session = fixSession({
-        name: 'calc-fetch',
+        name: 'calc',
         fix: { path: 'src/calc.c', old: BUGGY, new: RIGHT },
         testCommand: TEST_COMMAND,
       });
-      // The library's server listens on a port of its own, which the operator allows as a registry's.
-      const env = { ISSUE_AGENT_SETUP_PORTS: new URL(url).port };
-      const run = await runOnFreshClone({ origin: fetching, issue: ISSUE, session, env });
-      const environment = (run.result?.environment ?? []).join('\n');
-      assert.equal(run.result?.outcome, 'success', `${run.result?.reason}\n${environment}`);
+      const run = await runOnFreshClone({ origin, issue: ISSUE, session });
+      assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
+      assert.match(run.cli.stderr, /test: cmake -S \. -B build .*ctest --output-on-failure/);
+      assert.equal(run.result?.outcome, 'success', run.result?.reason);
       assert.deepEqual(await run.changedOnBranch(), ['src/calc.c']);
-      assert.match(environment, /cmake: FetchContent_Declare in CMakeLists\.txt downloads at configure time/);
+      const environment = (run.result?.environment ?? []).join('\n');
+      assert.match(environment, /c\/c\+\+: CMakeLists\.txt: nothing to fetch/);
       assert.match(environment, /preflight: tests: baseline .*calc_sub/);
-    } finally {
-      await fetching.cleanup();
-    }
-  },
-);
+      assert.doesNotMatch(environment, /preflight: tests: baseline .*calc_add/);
+    },
+  );
+
+  /** A one-header library as a .tar.gz, served on loopback: the URL FetchContent downloads. */
+  async function serveLibrary(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'cmake-fetch-'));
+    await mkdir(join(dir, 'mini'));
+    await writeFile(
+      join(dir, 'mini', 'CMakeLists.txt'),
+      'add_library(mini INTERFACE)\ntarget_include_directories(mini INTERFACE .)\n',
+    );
+    await writeFile(join(dir, 'mini', 'mini.h'), '#define MINI_WANT(x) (x)\n');
+    await execa('tar', ['-czf', 'mini.tar.gz', 'mini'], { cwd: dir });
+    tarball = join(dir, 'mini.tar.gz');
+    const body = await readFile(tarball);
+    server = createServer((_req, res) => res.end(body));
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/mini.tar.gz`;
+  }
+
+  test(
+    'FetchContent: setup downloads while it has the network, the offline test command finds it, the fix delivered',
+    { skip: tools ? false : 'cmake or a C compiler is not installed' },
+    async () => {
+      const url = await serveLibrary();
+      const cmake = FILES['CMakeLists.txt']
+        .replace(
+          'enable_testing()',
+          `include(FetchContent)\nFetchContent_Declare(mini URL ${url})\nFetchContent_MakeAvailable(mini)\nenable_testing()`,
+        )
+        .replace('target_link_libraries(calc_test calc)', 'target_link_libraries(calc_test calc mini)');
+      const test = FILES['tests/calc_test.c']
+        .replace('#include "calc.h"', '#include "calc.h"\n#include "mini.h"')
+        .replace('want = 1;', 'want = MINI_WANT(1);');
+      const fetching = await makeOrigin({ ...FILES, 'CMakeLists.txt': cmake, 'tests/calc_test.c': test });
+      try {
+        const session = fixSession({
+          name: 'calc-fetch',
+          fix: { path: 'src/calc.c', old: BUGGY, new: RIGHT },
+          testCommand: TEST_COMMAND,
+        });
+        // The library's server listens on a port of its own, which the operator allows as a registry's.
+        const env = { ISSUE_AGENT_SETUP_PORTS: new URL(url).port };
+        const run = await runOnFreshClone({ origin: fetching, issue: ISSUE, session, env });
+        const environment = (run.result?.environment ?? []).join('\n');
+        assert.equal(run.result?.outcome, 'success', `${run.result?.reason}\n${environment}`);
+        assert.deepEqual(await run.changedOnBranch(), ['src/calc.c']);
+        assert.match(environment, /cmake: FetchContent_Declare in CMakeLists\.txt downloads at configure time/);
+        assert.match(environment, /preflight: tests: baseline .*calc_sub/);
+      } finally {
+        await fetching.cleanup();
+      }
+    },
+  );
+});
