@@ -81,7 +81,10 @@ test('a quiet stretch says what the run is still doing; a waiting or ended run s
     "still preparing the environment: setup installs what the project's commands need (slow on a cold cache) (1 min 35 s so far)",
   );
   assert.equal(stillLine(progress('flow'), 30_400), 'still on step continuation.implement (30 s so far)');
-  assert.equal(stillLine(progress('flow', { stepId: 'x\u001b[2Jy' }), 30_000), 'still on step x\\x1b[2Jy (30 s so far)');
+  assert.equal(
+    stillLine(progress('flow', { stepId: 'x\u001b[2Jy' }), 30_000),
+    'still on step x\\x1b[2Jy (30 s so far)',
+  );
   assert.equal(stillLine(progress('waiting-for-answer'), 60_000), undefined);
   assert.equal(stillLine(progress('flow', { waiting: { kind: 'plan' } as RunProgress['waiting'] }), 60_000), undefined);
   assert.equal(stillLine(progress('completed'), 60_000), undefined);
