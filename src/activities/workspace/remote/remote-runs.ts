@@ -9,7 +9,8 @@
  * - a step's checkpoint is pushed to the remote after the step, for the worktree of a
  *   remote run only (it lives in this worker's clones).
  */
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import type { PrepareWorkspaceInput, PrepareWorkspaceOutput } from '../../../contracts/workspace.js';
 import type { WorktreeCheckpointRequest } from '../../../contracts/worktree-checkpoint.js';
 import { isRepoUrl } from '../../../contracts/repo-url.js';
@@ -48,7 +49,10 @@ export function createRemoteRuns(deps: {
       return stateDir;
     }
   })();
-  const inCache = (path: string): boolean => isInRepoCache(stateDir, path) || isInRepoCache(real, path);
+  // A remote run's worktree is in the state dir's `worktrees/` (worktree-layout.ts); its git
+  // dir, named by its `.git` file, is in this worker's clone.
+  const inCache = (path: string): boolean =>
+    [path, adminDirOf(path)].some((p) => p !== undefined && (isInRepoCache(stateDir, p) || isInRepoCache(real, p)));
   const cloned = new Set<string>();
   return {
     remoteGit,
@@ -72,4 +76,13 @@ export function createRemoteRuns(deps: {
       return result;
     },
   };
+}
+
+/** The admin dir a linked worktree's `.git` file names, or undefined. */
+function adminDirOf(worktreePath: string): string | undefined {
+  try {
+    return /^gitdir: (.+)$/m.exec(readFileSync(join(worktreePath, '.git'), 'utf8'))?.[1]?.trim();
+  } catch {
+    return undefined;
+  }
 }
