@@ -12,7 +12,8 @@
  * - A live worktree at the old default path (`<git-dir>/agent/worktrees/issue-<n>`, made by
  *   an earlier version) is used where it is, so a run begun before an upgrade resumes.
  */
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { harnessStateBase } from './sandbox-state.js';
 import { worktreesStateRoot } from './worktree-layout.js';
@@ -56,13 +57,21 @@ export async function sweepDeadWorktrees(stateDir: string = harnessStateBase()):
  * `.git` file (a worktree being made right now) or any other `.git` is left alone.
  */
 export async function isDeadWorktree(worktree: string): Promise<boolean> {
-  const text = await readFile(path.join(worktree, '.git'), 'utf8').catch(() => undefined);
-  const gitDir = /^gitdir: (.+)$/m.exec(text ?? '')?.[1]?.trim();
+  const gitDir = worktreeAdminDir(worktree);
   if (gitDir === undefined || !path.isAbsolute(gitDir)) return false;
   return stat(gitDir).then(
     () => false,
     (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
   );
+}
+
+/** The admin dir a linked worktree's `.git` file names (`gitdir: …`), or undefined. */
+export function worktreeAdminDir(worktree: string): string | undefined {
+  try {
+    return /^gitdir: (.+)$/m.exec(readFileSync(path.join(worktree, '.git'), 'utf8'))?.[1]?.trim();
+  } catch {
+    return undefined;
+  }
 }
 
 async function entries(dir: string): Promise<string[]> {

@@ -9,8 +9,7 @@
  * - a step's checkpoint is pushed to the remote after the step, for the worktree of a
  *   remote run only (it lives in this worker's clones).
  */
-import { readFileSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
 import type { PrepareWorkspaceInput, PrepareWorkspaceOutput } from '../../../contracts/workspace.js';
 import type { WorktreeCheckpointRequest } from '../../../contracts/worktree-checkpoint.js';
 import { isRepoUrl } from '../../../contracts/repo-url.js';
@@ -19,6 +18,7 @@ import { hostArtifactsDir, isInRepoCache, repoCacheDir } from './repo-cache-layo
 import { ensureRepoCache } from './repo-cache.js';
 import { prepareRemoteWorkspace, type RemoteWorkspaceScope } from './prepare-remote-workspace.js';
 import { publishCheckpoint } from './remote-checkpoints.js';
+import { worktreeAdminDir } from '../state-worktrees.js';
 import type { RemoteGit } from './remote-git.js';
 
 export interface RemoteRuns {
@@ -52,7 +52,9 @@ export function createRemoteRuns(deps: {
   // A remote run's worktree is in the state dir's `worktrees/` (worktree-layout.ts); its git
   // dir, named by its `.git` file, is in this worker's clone.
   const inCache = (path: string): boolean =>
-    [path, adminDirOf(path)].some((p) => p !== undefined && (isInRepoCache(stateDir, p) || isInRepoCache(real, p)));
+    [path, worktreeAdminDir(path)].some(
+      (p) => p !== undefined && (isInRepoCache(stateDir, p) || isInRepoCache(real, p)),
+    );
   const cloned = new Set<string>();
   return {
     remoteGit,
@@ -76,13 +78,4 @@ export function createRemoteRuns(deps: {
       return result;
     },
   };
-}
-
-/** The admin dir a linked worktree's `.git` file names, or undefined. */
-function adminDirOf(worktreePath: string): string | undefined {
-  try {
-    return /^gitdir: (.+)$/m.exec(readFileSync(join(worktreePath, '.git'), 'utf8'))?.[1]?.trim();
-  } catch {
-    return undefined;
-  }
 }
