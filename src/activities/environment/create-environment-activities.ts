@@ -1,17 +1,17 @@
 /**
  * The environment phase's activities, built from their ports so the worker binds the
- * real ones (execa, process.env) and tests pass fakes. The workflow calls
+ * real ones (the sandboxed command runner, process.env) and tests pass fakes. The workflow calls
  * `prepareEnvironment` once per run before the first model call; it is idempotent, so
  * a retry or a resumed run reuses what the first attempt installed.
  */
 import type { EnvironmentReport, PrepareEnvironmentInput } from '../../contracts/environment.js';
 import { prepareEnvironment } from './prepare-environment.js';
-import type { SetupProcessRunner } from './setup-process.js';
+import type { CommandRunner } from '../process/command-runner.js';
 import { createContainedSetupRunner } from './sandboxed-setup-runner.js';
 
 export interface EnvironmentActivityDeps {
   /** Runs setup commands (default: in the sandbox with the network; capped and redacted output). */
-  readonly runner?: SetupProcessRunner;
+  readonly runner?: CommandRunner;
   /** The worker's environment (default process.env). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly log?: (line: string) => void;

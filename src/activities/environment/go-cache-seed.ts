@@ -12,12 +12,12 @@ import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Ecosystem, SetupStepStatus, type SetupStepReport } from '../../contracts/environment.js';
 import { q } from '../../definition/ecosystems/ecosystem.js';
-import type { SetupProcessRunner } from './setup-process.js';
+import type { CommandRunner } from '../process/command-runner.js';
 
 export async function seedGoCache(options: {
   readonly shared: string;
   readonly target: string;
-  readonly runner: SetupProcessRunner;
+  readonly runner: CommandRunner;
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string;
 }): Promise<SetupStepReport> {
@@ -47,7 +47,7 @@ export async function seedGoCache(options: {
       timeoutMs: 10 * 60_000,
     });
     if (result.exitCode !== 0)
-      note = `copy failed (${result.output.trim().slice(-300)}): the agent starts with an empty GOCACHE`;
+      note = `copy failed (${result.all.trim().slice(-300)}): the agent starts with an empty GOCACHE`;
   }
   await mkdir(path.dirname(target), { recursive: true });
   await rename(temp, target);

@@ -22,7 +22,7 @@ import { promisify } from 'node:util';
 import { Ecosystem } from '../../contracts/environment.js';
 import { sha, type CacheLayout } from './cache-layout.js';
 import type { PlannedStep } from './planned-step.js';
-import type { SetupProcessRunner } from './setup-process.js';
+import type { CommandRunner } from '../process/command-runner.js';
 
 const run = promisify(execFile);
 
@@ -40,7 +40,7 @@ const nodeVersions = new Map<string, Promise<string | undefined>>();
 /** The snapshot's directory for a step that may be one (`snapshot`), with the Node version setup runs. */
 export async function nodeModulesSnapshotFor(options: {
   readonly step: PlannedStep;
-  readonly runner: SetupProcessRunner;
+  readonly runner: CommandRunner;
   /** The environment setup runs with. */
   readonly env: Readonly<Record<string, string>>;
   readonly worktreePath: string;
@@ -53,7 +53,7 @@ export async function nodeModulesSnapshotFor(options: {
   if (version === undefined) {
     version = options.runner
       .run({ command: 'node --version', cwd: worktreePath, env, timeoutMs: 30_000 })
-      .then((r) => (r.exitCode === 0 ? r.output.trim().split('\n').pop() : undefined))
+      .then((r) => (r.exitCode === 0 ? r.all.trim().split('\n').pop() : undefined))
       .catch(() => undefined);
     nodeVersions.set(pathVar, version);
   }

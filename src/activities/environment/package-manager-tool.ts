@@ -15,7 +15,7 @@ import { setupScope } from './setup-scope.js';
 import { EcosystemId, q, type ToolRequest } from '../../definition/ecosystems/ecosystem.js';
 import type { PlannedStep } from './planned-step.js';
 import { setupFailure } from './setup-failure.js';
-import type { SetupProcessRunner } from './setup-process.js';
+import type { CommandRunner } from '../process/command-runner.js';
 
 export interface ToolOutcome {
   readonly report: SetupStepReport;
@@ -37,7 +37,7 @@ export async function ensureTool(options: {
   readonly request: ToolRequest;
   readonly caches: CacheLayout;
   readonly worktree: WorktreeLayout;
-  readonly runner: SetupProcessRunner;
+  readonly runner: CommandRunner;
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string;
   readonly timeoutMs: number;
@@ -48,8 +48,8 @@ export async function ensureTool(options: {
   const found = onPath(request.name, env['PATH'] ?? '');
   if (found !== undefined) {
     const probe = await runner.run({ command: `${q(found)} --version`, cwd: options.cwd, env, timeoutMs: 30_000 });
-    if (probe.exitCode === 0 && (!request.pinned || probe.output.trim() === request.version)) {
-      const version = probe.output.trim();
+    if (probe.exitCode === 0 && (!request.pinned || probe.all.trim() === request.version)) {
+      const version = probe.all.trim();
       return {
         report: {
           ecosystem,

@@ -32,15 +32,15 @@ import { lastLines, setupFailure } from './setup-failure.js';
 import { setupEnv, setupTmpDir } from './setup-env.js';
 import { NO_CACHE_OWNERS, scopedSetupRunner, setupScope, type CacheOwners } from './setup-scope.js';
 import { setupHost } from './setup-host.js';
-import type { SetupProcessRunner } from './setup-process.js';
+import type { CommandRunner } from '../process/command-runner.js';
 import { createSandboxedSetupRunner } from './sandboxed-setup-runner.js';
 import { hasStamp, stepKeys, writeStamp } from './step-stamps.js';
 import { nodeModulesSnapshotFor, restoreNodeModules, saveNodeModules } from './node-modules-snapshot.js';
 
 export interface PrepareEnvironmentDeps {
-  readonly runner: SetupProcessRunner;
+  readonly runner: CommandRunner;
   /** Runs the commands of an agent-written setup (default: in the sandbox, with the network). */
-  readonly agentRunner?: SetupProcessRunner;
+  readonly agentRunner?: CommandRunner;
   /** The worker's environment (default process.env): the source of the scrubbed setup env. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly log?: (line: string) => void;
@@ -107,7 +107,7 @@ async function runStep(options: {
   if (result.exitCode !== 0) {
     if (!step.optional)
       throw setupFailure({ step, result, timeoutMs: options.timeoutMs, worktreePath: input.worktreePath });
-    const note = lastLines(result.output, 5);
+    const note = lastLines(result.all, 5);
     return { ...base, status: SetupStepStatus.FailedOptional, cacheHit, reused, durationMs: result.durationMs, note };
   }
   await writeStamp(options.stamps.worktree, keys.worktree, step);
@@ -121,7 +121,7 @@ async function plan(
   input: PrepareEnvironmentInput,
   caches: ReturnType<typeof cacheLayout>,
   env: Readonly<Record<string, string | undefined>>,
-  probe: SetupProcessRunner,
+  probe: CommandRunner,
   probeEnv: Readonly<Record<string, string>>,
 ): Promise<EnvironmentPlan> {
   const configured = input.setup ?? setupCommandsOf((await readRepoConfig(input.worktreePath))?.commands);

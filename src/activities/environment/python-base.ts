@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { hiddenDirs } from '../tools/sandbox-launch.js';
-import type { SetupProcessRunner } from './setup-process.js';
+import type { CommandRunner } from '../process/command-runner.js';
 import { isInside } from '../../definition/load/path-inside.js';
 
 /** A directory with `lib/python3.*\/os.py` (or `lib/python3.*t`), as every CPython prefix has. */
@@ -31,7 +31,7 @@ function coversHidden(prefix: string, hidden: readonly string[]): boolean {
 }
 
 export async function pythonBasePrefix(options: {
-  readonly runner: SetupProcessRunner;
+  readonly runner: CommandRunner;
   /** The venv's interpreter (`<venv>/bin/python`). */
   readonly python: string;
   readonly cwd: string;
@@ -45,7 +45,7 @@ export async function pythonBasePrefix(options: {
     env: options.env,
     timeoutMs: 60_000,
   });
-  const base = probe.output.trim().split('\n').pop()?.trim();
+  const base = probe.all.trim().split('\n').pop()?.trim();
   if (probe.exitCode !== 0 || !base || !path.isAbsolute(base)) return undefined;
   const real = await realpath(base).catch(() => undefined);
   if (real === undefined || coversHidden(real, options.hidden ?? hiddenDirs())) return undefined;

@@ -16,35 +16,30 @@
  *   agent's own environment and private HOME (where the later, offline test command finds
  *   what they cached), nothing of the shared caches writable.
  */
-import { sandboxCommand } from '../tools/sandbox-launch.js';
-import { createExecaSetupRunner, type SetupProcessRunner } from './setup-process.js';
+import { CommandSandbox, createSpawnerCommandRunner } from '../process/spawner-command-runner.js';
+import type { CommandRunner } from '../process/command-runner.js';
 import type { Redact } from '../edge/secret-redactor.js';
 
-/** Both runners: bash in the sandbox with the network; `contained` says whose environment. */
-function sandboxedRunner(contained: boolean, redact: Redact | undefined): SetupProcessRunner {
-  return createExecaSetupRunner({
+/** What setup prints is kept short: the failure's last lines are what a user reads. */
+const SETUP_OUTPUT_CAP_CHARS = 64 * 1024;
+/** npm and pip get a little longer than a test to write their caches on SIGTERM. */
+const SETUP_KILL_GRACE_MS = 3000;
+
+function setupRunner(sandbox: CommandSandbox, redact: Redact | undefined): CommandRunner {
+  return createSpawnerCommandRunner({
+    sandbox,
+    outputCapChars: SETUP_OUTPUT_CAP_CHARS,
+    killGraceMs: SETUP_KILL_GRACE_MS,
+    // Nothing a setup command started outlives it.
+    killGroupAfterExit: true,
     ...(redact ? { redact } : {}),
-    launch: async (request) => {
-      const command = await sandboxCommand({
-        dir: request.cwd,
-        command: request.command,
-        readOnly: false,
-        network: true,
-        ...(contained
-          ? {
-              setup: { env: request.env, writable: request.writableDirs ?? [], readOnly: request.readOnlyDirs ?? [] },
-            }
-          : {}),
-      });
-      return { file: command.file, args: command.args, env: command.env };
-    },
   });
 }
 
-export function createContainedSetupRunner(options: { readonly redact?: Redact } = {}): SetupProcessRunner {
-  return sandboxedRunner(true, options.redact);
+export function createContainedSetupRunner(options: { readonly redact?: Redact } = {}): CommandRunner {
+  return setupRunner(CommandSandbox.Setup, options.redact);
 }
 
-export function createSandboxedSetupRunner(options: { readonly redact?: Redact } = {}): SetupProcessRunner {
-  return sandboxedRunner(false, options.redact);
+export function createSandboxedSetupRunner(options: { readonly redact?: Redact } = {}): CommandRunner {
+  return setupRunner(CommandSandbox.AgentNetworked, options.redact);
 }

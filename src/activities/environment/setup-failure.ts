@@ -8,7 +8,7 @@ import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { stripAnsi } from '../conditions/strip-ansi.js';
 import type { PlannedStep } from './planned-step.js';
-import type { SetupProcessResult } from './setup-process.js';
+import type { CommandOutcome } from '../process/command-runner.js';
 
 const LAST_LINES = 20;
 const LAST_CHARS = 3000;
@@ -22,20 +22,28 @@ export function lastLines(output: string, count = LAST_LINES): string {
   return tail.length > LAST_CHARS ? `…${tail.slice(-LAST_CHARS)}` : tail;
 }
 
-export function howItEnded(result: SetupProcessResult, timeoutMs: number): string {
-  if (result.timedOut) return `timed out after ${Math.round(timeoutMs / 1000)} s and was killed`;
-  return result.exitCode === undefined ? 'was killed or could not be started' : `exited with code ${result.exitCode}`;
+export function howItEnded(result: CommandOutcome, timeoutMs: number): string {
+  switch (result.kind) {
+    case 'exited':
+      return `exited with code ${result.exitCode}`;
+    case 'timedOut':
+      return `timed out after ${Math.round(timeoutMs / 1000)} s and was killed`;
+    case 'canceled':
+      return 'was canceled';
+    case 'crashed':
+      return `was killed or could not be started${result.error ? ` (${result.error})` : ''}`;
+  }
 }
 
 export function setupFailure(options: {
   readonly step: PlannedStep;
-  readonly result: SetupProcessResult;
+  readonly result: CommandOutcome;
   readonly timeoutMs: number;
   readonly worktreePath: string;
 }): AgentError {
   const { step, result } = options;
   const ended = howItEnded(result, options.timeoutMs);
-  const tail = lastLines(result.output);
+  const tail = lastLines(result.all);
   const where = step.id.startsWith('setup-')
     ? `.agent/config.json#/commands/setup/${step.id.slice('setup-'.length)}`
     : step.command;
@@ -50,7 +58,7 @@ export function setupFailure(options: {
         command: step.command,
         ecosystem: step.ecosystem,
         ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
-        timedOut: result.timedOut,
+        timedOut: result.kind === 'timedOut',
         lastLines: tail,
       },
     },

@@ -11,14 +11,14 @@
 import path from 'node:path';
 import type { PythonTools } from '../../definition/ecosystems/ecosystem.js';
 import { onPath } from './package-manager-tool.js';
-import type { SetupProcessRunner } from './setup-process.js';
+import type { CommandRunner } from '../process/command-runner.js';
 
 const SHIM_DIR = 'shims';
 
 async function throughShim(
   shim: string,
   options: {
-    readonly probe: SetupProcessRunner;
+    readonly probe: CommandRunner;
     readonly probeEnv: Readonly<Record<string, string>>;
     readonly cwd: string;
   },
@@ -30,7 +30,7 @@ async function throughShim(
     env: options.probeEnv,
     timeoutMs: 60_000,
   });
-  const real = result.output.trim().split('\n').pop()?.trim() ?? '';
+  const real = result.all.trim().split('\n').pop()?.trim() ?? '';
   // Unresolved (no version selected, a broken shim): the shim, whose own error says why.
   return result.exitCode === 0 && path.isAbsolute(real) ? real : shim;
 }
@@ -38,7 +38,7 @@ async function throughShim(
 export async function setupHost(options: {
   /** The worker's environment: its PATH is searched. */
   readonly env: Readonly<Record<string, string | undefined>>;
-  readonly probe: SetupProcessRunner;
+  readonly probe: CommandRunner;
   /** The environment the probe runs with (setup's, before any tool is fetched). */
   readonly probeEnv: Readonly<Record<string, string>>;
   readonly cwd: string;
@@ -53,6 +53,6 @@ export async function setupHost(options: {
     pipVersion: () =>
       (pip ??= options.probe
         .run({ command: `'${python}' -m pip --version`, cwd: options.cwd, env: options.probeEnv, timeoutMs: 60_000 })
-        .then((result) => (result.exitCode === 0 ? result.output : undefined))),
+        .then((result) => (result.exitCode === 0 ? result.all : undefined))),
   };
 }

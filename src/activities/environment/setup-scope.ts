@@ -20,7 +20,7 @@ import type { EcosystemId } from '../../definition/ecosystems/ecosystem.js';
 import { ECOSYSTEMS } from '../../definition/ecosystems/ecosystem-registry.js';
 import { cachesUnder } from './cache-layout.js';
 import { isStrictlyInside } from '../../definition/load/path-inside.js';
-import type { SetupProcessRunner } from './setup-process.js';
+import type { CommandRunner } from '../process/command-runner.js';
 
 /** The ecosystems whose shared caches a command fills. */
 export type CacheOwners = readonly EcosystemId[];
@@ -75,11 +75,7 @@ export function setupScope(options: {
  * scope (setupScope), else it writes only the worktree's own dirs and reads the tools;
  * the writable dirs are made first, so the sandbox can show them.
  */
-export function scopedSetupRunner(
-  runner: SetupProcessRunner,
-  caches: CacheLayout,
-  worktree: WorktreeLayout,
-): SetupProcessRunner {
+export function scopedSetupRunner(runner: CommandRunner, caches: CacheLayout, worktree: WorktreeLayout): CommandRunner {
   return {
     run: async (request) => {
       const writableDirs = request.writableDirs ?? [worktree.dir];

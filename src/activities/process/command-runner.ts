@@ -1,8 +1,9 @@
 /**
  * The CommandRunner port: run one shell command line in a directory and report what
  * happened, never throwing for an ordinary failure (a non-zero exit is a result, not
- * an error). Validators and anything else that runs configured commands depend on this
- * port, so tests can substitute a fake and adapters can change (execa today).
+ * an error). The one way the harness runs a command line: validators, preflight, the
+ * environment phase's setup and probes all depend on this port, so tests can substitute
+ * a fake (the adapter: spawner-command-runner, in one of the sandbox's shapes).
  */
 
 /** How a command ended. Closed set: callers switch over it exhaustively. */
@@ -23,17 +24,25 @@ export interface CommandRequest {
   readonly command: string;
   /** Absolute working directory. */
   readonly cwd: string;
-  /** Extra environment variables, layered over the sandbox environment (credential-like names are dropped). */
+  /**
+   * Environment variables. In the agent's sandbox: layered over its environment
+   * (credential-like names are dropped). In the setup sandbox: the whole environment
+   * (already without credentials). An agent-written setup's command gets the agent's own.
+   */
   readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
+  /** Setup sandbox only: directories the command may write besides `cwd`. */
+  readonly writableDirs?: readonly string[];
+  /** Setup sandbox only: directories it sees read-only. */
+  readonly readOnlyDirs?: readonly string[];
 }
 
 export interface CommandOutcome {
   readonly kind: CommandOutcomeKind;
   /** Present when the process exited by itself. */
   readonly exitCode?: number;
-  /** Captured output, capped (head and tail kept, the middle elided with a marker). */
+  /** Captured output, capped (head and tail kept, the middle elided with a marker) and redacted. */
   readonly stdout: string;
   readonly stderr: string;
   /** stdout and stderr interleaved in arrival order, capped the same way. */

@@ -10,6 +10,7 @@ import { cacheLayout } from '../../../src/activities/environment/cache-layout.js
 import { planConfigured } from '../../../src/activities/environment/detect-setup.js';
 import { setupFailure } from '../../../src/activities/environment/setup-failure.js';
 import { tempDir } from '../model/step-fixtures.js';
+import { exited } from '../../helpers/command-outcome.js';
 
 test('the same steps and commands, labelled as written by the agent', async () => {
   const dir = tempDir('agent-plan-');
@@ -30,7 +31,7 @@ test('the same steps and commands, labelled as written by the agent', async () =
   assert.ok(step);
   const error = setupFailure({
     step,
-    result: { exitCode: 2, output: 'no such file', timedOut: false, durationMs: 1 },
+    result: exited(2, 'no such file'),
     timeoutMs: 1000,
     worktreePath: dir,
   });

@@ -12,7 +12,8 @@ import { after, before, test } from 'node:test';
 import { cacheLayout, worktreeLayout } from '../../../src/activities/environment/cache-layout.js';
 import { planConfigured, planDetected } from '../../../src/activities/environment/detect-setup.js';
 import { prepareEnvironment } from '../../../src/activities/environment/prepare-environment.js';
-import type { SetupProcessRequest, SetupProcessRunner } from '../../../src/activities/environment/setup-process.js';
+import type { CommandRequest, CommandRunner } from '../../../src/activities/process/command-runner.js';
+import { exited, timedOut } from '../../helpers/command-outcome.js';
 import { AgentError } from '../../../src/contracts/errors.js';
 import { removeTempStateDir, useTempStateDir } from './environment-fixtures.js';
 
@@ -129,21 +130,16 @@ test('commands.setup replaces detection and keys its stamps on the lockfiles', a
 /** A runner at our own port: answers by command prefix, records what ran. */
 function fakeRunner(
   answers: Array<[RegExp, { exitCode?: number; timedOut?: boolean; output: string }]>,
-): SetupProcessRunner & {
-  ran: SetupProcessRequest[];
+): CommandRunner & {
+  ran: CommandRequest[];
 } {
-  const ran: SetupProcessRequest[] = [];
+  const ran: CommandRequest[] = [];
   return {
     ran,
     run(request) {
       ran.push(request);
       const answer = answers.find(([re]) => re.test(request.command))?.[1] ?? { exitCode: 0, output: '' };
-      return Promise.resolve({
-        exitCode: answer.timedOut ? undefined : answer.exitCode,
-        timedOut: answer.timedOut ?? false,
-        output: answer.output,
-        durationMs: 1,
-      });
+      return Promise.resolve(answer.timedOut ? timedOut(answer.output) : exited(answer.exitCode ?? 0, answer.output));
     },
   };
 }
@@ -168,7 +164,7 @@ test('a timed-out step is ENVIRONMENT_FAILED; a failing warm-up build is reporte
   assert.equal(warm?.status, 'failed-optional');
   assert.match(warm?.note ?? '', /undefined: Foo/);
   assert.ok(
-    broken.ran.every((r) => r.env['HOME'] !== process.env['HOME']),
+    broken.ran.every((r) => r.env?.['HOME'] !== process.env['HOME']),
     'a private setup HOME',
   );
 });

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { cachesUnder } from '../../../src/activities/environment/cache-layout.js';
 import { ensureTool } from '../../../src/activities/environment/package-manager-tool.js';
-import type { SetupProcessRequest } from '../../../src/activities/environment/setup-process.js';
+import type { CommandRequest } from '../../../src/activities/process/command-runner.js';
+import { exited } from '../../helpers/command-outcome.js';
 import { scopedSetupRunner, sharedCacheDirs } from '../../../src/activities/environment/setup-scope.js';
 import { EcosystemId } from '../../../src/definition/ecosystems/ecosystem.js';
 
@@ -26,12 +27,9 @@ test('a package-manager fetch writes its temp dir, npm caches and the worktree; 
     setupHome: `${dir}/home`,
     stamps: `${dir}/stamps`,
   };
-  const seen: SetupProcessRequest[] = [];
+  const seen: CommandRequest[] = [];
   const fake = {
-    run: async (request: SetupProcessRequest) => (
-      seen.push(request),
-      { exitCode: 0, timedOut: false, output: '', durationMs: 1 }
-    ),
+    run: async (request: CommandRequest) => (seen.push(request), exited(0)),
   };
   const outcome = await ensureTool({
     request: { name: 'pnpm', version: '9.15.0', spec: 'pnpm@9.15.0', pinned: true, needsScripts: false },

@@ -10,18 +10,19 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pythonBasePrefix } from '../../../src/activities/environment/python-base.js';
-import type { SetupProcessRunner, SetupProcessRequest } from '../../../src/activities/environment/setup-process.js';
+import type { CommandRequest, CommandRunner } from '../../../src/activities/process/command-runner.js';
+import { exited } from '../../helpers/command-outcome.js';
 
 const dirs: string[] = [];
 after(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
-function answering(output: string, seen: SetupProcessRequest[] = []): SetupProcessRunner {
+function answering(output: string, seen: CommandRequest[] = []): CommandRunner {
   return {
     run: async (request) => {
       seen.push(request);
-      return { exitCode: 0, timedOut: false, output, durationMs: 1 };
+      return exited(0, output);
     },
   };
 }
@@ -34,12 +35,12 @@ async function pythonPrefix(): Promise<string> {
   return dir;
 }
 
-const ask = (runner: SetupProcessRunner, hidden: readonly string[]) =>
+const ask = (runner: CommandRunner, hidden: readonly string[]) =>
   pythonBasePrefix({ runner, python: '/v/bin/python', cwd: '/', env: {}, hidden });
 
 test('a real prefix is kept; the probe runs isolated and without site', async () => {
   const prefix = await pythonPrefix();
-  const seen: SetupProcessRequest[] = [];
+  const seen: CommandRequest[] = [];
   assert.equal(await ask(answering(`${prefix}\n`, seen), ['/root', '/tmp']), prefix);
   assert.match(seen[0]?.command ?? '', /-I -S -c/);
 });

@@ -15,7 +15,7 @@ import {
   createContainedSetupRunner,
   createSandboxedSetupRunner,
 } from '../../../src/activities/environment/sandboxed-setup-runner.js';
-import type { SetupProcessRunner } from '../../../src/activities/environment/setup-process.js';
+import type { CommandRunner } from '../../../src/activities/process/command-runner.js';
 import { detectIsolation } from '../../../src/activities/tools/process-isolation.js';
 import { SETUP_PORTS_ENV } from '../../../src/activities/tools/setup-connect-ports.js';
 import { makeTempGitRepo, type TempGitRepo } from '../../helpers/temp-git-repo.js';
@@ -37,7 +37,7 @@ after(async () => {
 });
 
 /** One setup command in the test repository, with the runner's own environment rules. */
-function runIn(runner: SetupProcessRunner, command: string) {
+function runIn(runner: CommandRunner, command: string) {
   return runner.run({ command, cwd: repo.dir, env: { PATH: process.env['PATH'] ?? '' }, timeoutMs: 60_000 });
 }
 
@@ -53,13 +53,13 @@ test('a model-written setup command: the worktree and the network yes; git confi
     const installed = await run(
       `mkdir -p .deps && exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3 > .deps/got.txt`,
     );
-    assert.equal(installed.exitCode, 0, installed.output);
+    assert.equal(installed.exitCode, 0, installed.all);
     assert.match(readFileSync(join(repo.dir, '.deps', 'got.txt'), 'utf8'), /fetched/, 'the worktree and the network');
 
     const planted = await run(
       `git config core.hooksPath /tmp/x; echo 'touch /tmp/pwned' > .git/hooks/post-checkout; touch ${marker}; env > .deps/env.txt; true`,
     );
-    assert.equal(planted.exitCode, 0, planted.output);
+    assert.equal(planted.exitCode, 0, planted.all);
     assert.equal(readFileSync(join(repo.dir, '.git', 'config'), 'utf8'), configBefore, 'git config unchanged');
     assert.equal(existsSync(join(repo.dir, '.git', 'hooks', 'post-checkout')), false, 'no hook planted');
     assert.equal(existsSync(marker), false, "the host's /tmp is not the command's");
@@ -88,9 +88,9 @@ test("setup connects only to the setup ports: this host's Temporal frontend (any
   try {
     for (const runner of [createSandboxedSetupRunner(), createContainedSetupRunner()]) {
       const result = await runIn(runner, probe);
-      assert.notEqual(result.exitCode, 0, result.output);
-      assert.match(result.output, /Permission denied/, result.output);
-      assert.doesNotMatch(result.output, /reached/);
+      assert.notEqual(result.exitCode, 0, result.all);
+      assert.match(result.all, /Permission denied/, result.all);
+      assert.doesNotMatch(result.all, /reached/);
     }
     assert.deepEqual(seen, [], 'no connection reached the frontend');
     // An abstract unix socket of a host process (the host's network namespace holds them: containerd-shim's).
@@ -104,8 +104,8 @@ test("setup connects only to the setup ports: this host's Temporal frontend (any
     const unix = `node -e 'require("net").connect("\\0${abstract}").on("connect", () => { console.log("reached"); process.exit(0); }).on("error", (e) => { console.log(e.code); process.exit(1); })'`;
     try {
       const viaUnix = await runIn(createContainedSetupRunner(), unix);
-      assert.notEqual(viaUnix.exitCode, 0, viaUnix.output);
-      assert.match(viaUnix.output, /EPERM|EACCES/, viaUnix.output);
+      assert.notEqual(viaUnix.exitCode, 0, viaUnix.all);
+      assert.match(viaUnix.all, /EPERM|EACCES/, viaUnix.all);
       assert.deepEqual(abstractSeen, [], 'no connection reached the abstract socket');
     } finally {
       host.close();
@@ -113,7 +113,7 @@ test("setup connects only to the setup ports: this host's Temporal frontend (any
     // The operator opens a port for a registry of their own.
     process.env[SETUP_PORTS_ENV] = `8081, ${frontendPort}`;
     const opened = await runIn(createContainedSetupRunner(), probe);
-    assert.equal(opened.exitCode, 0, opened.output);
+    assert.equal(opened.exitCode, 0, opened.all);
     assert.deepEqual(seen, ['connected']);
   } finally {
     delete process.env[SETUP_PORTS_ENV];

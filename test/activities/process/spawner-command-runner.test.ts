@@ -85,3 +85,20 @@ test('secrets of the worker are not inherited', async () => {
     delete process.env['TEST_SECRET_TOKEN'];
   }
 });
+
+test('a worker secret a command prints anyway (read from a file, say) is redacted in every stream', async () => {
+  const secret = 'plain-github-token-value-0123456789';
+  const previous = process.env['GITHUB_TOKEN'];
+  process.env['GITHUB_TOKEN'] = secret;
+  try {
+    const r = await runner.run({ command: `echo ${secret}; echo ${secret} >&2`, cwd: tmpdir() });
+    assert.equal(r.kind, 'exited');
+    for (const text of [r.stdout, r.stderr, r.all]) {
+      assert.doesNotMatch(text, new RegExp(secret));
+      assert.match(text, /\[REDACTED\]/);
+    }
+  } finally {
+    if (previous === undefined) delete process.env['GITHUB_TOKEN'];
+    else process.env['GITHUB_TOKEN'] = previous;
+  }
+});
