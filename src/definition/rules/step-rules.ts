@@ -80,6 +80,6 @@ export const handoffOnInitialStep: DefinitionRule = (ctx) =>
         pointer: `${s.pointer}/structuredGate/allowedIntents`,
         rule: 'sequential-step-enforcement',
         expected: "initial steps use 'next'/'repeat'",
-        message: `initial step '${s.key}' may emit 'handoff' before any continuation work (seed 004 §7.3)`,
+        message: `initial step '${s.key}' may emit 'handoff' before any continuation work (docs/concepts.md, Handoff)`,
       }),
     );

@@ -65,7 +65,7 @@ function resolveRule(input: RouteInput, rule: TransitionRule | undefined): Route
   const warnings =
     intent === 'handoff' && step.c2 === 'initial'
       ? [
-          `[StepFlow] Handoff from initial step '${step.stepId}'. Consider using 'next' to proceed to continuation steps first (seed 004 §7.3).`,
+          `[StepFlow] Handoff from initial step '${step.stepId}'. Consider using 'next' to proceed to continuation steps first (docs/concepts.md, Handoff).`,
         ]
       : [];
   return { kind: 'goto', stepId: target, warnings };
