@@ -31,6 +31,7 @@ import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js'
 import { until } from '../helpers/until.js';
 import { assertNoStack, describeResult, runCli, startCli, type CliResult, type RunningCli } from './cli-process.js';
 import { defaultWorktreeOf } from '../helpers/worktree-path.js';
+import { readRunResult } from '../../src/host/run-result.js';
 
 const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const CONTINUATION_RULES = new Set(['work-edit', 'work-test-commit', 'work-answer']);
@@ -468,7 +469,7 @@ describe('the CLI controlling a live run', { concurrency: true }, () => {
       await first.done;
       const second = await startWorker(f);
       const handle = env.client.workflow.getHandle(f.workflowId);
-      const result = await handle.result();
+      const result = await readRunResult(handle);
       assert.equal((result as RunResult).outcome, 'success');
       assert.match(
         second.out.stdout,

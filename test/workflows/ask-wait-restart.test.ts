@@ -13,6 +13,7 @@ import { teardownEnv } from '../helpers/temporal-env.js';
 import { until } from '../helpers/until.js';
 import { ANSWER, askingSession } from './asking-session.js';
 import { restartableRun } from './restartable-run.js';
+import { readRunResult } from '../../src/host/run-result.js';
 
 after(teardownEnv);
 
@@ -38,7 +39,7 @@ test(
       );
       await run.restartWorker();
       await handle.executeUpdate(answerUpdate, { args: [{ author: 'ann', text: ANSWER }] });
-      const result = await handle.result();
+      const result = await readRunResult(handle);
       assert.equal(result.outcome, 'success', result.reason);
       const byRule = model.stats().byRule;
       assert.equal(byRule['ask'], 1, 'the question was not asked again after the restart');

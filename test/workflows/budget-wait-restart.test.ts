@@ -13,6 +13,7 @@ import { progressQuery, raiseBudgetUpdate } from '../../src/workflows/run/messag
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { until } from '../helpers/until.js';
 import { restartableRun } from './restartable-run.js';
+import { readRunResult } from '../../src/host/run-result.js';
 
 after(teardownEnv);
 
@@ -43,7 +44,7 @@ test(
       await run.restartWorker();
       const raised = await handle.executeUpdate(raiseBudgetUpdate, { args: [{ maxTokens: 200_000 }] });
       assert.equal(raised.maxTokens, 200_000);
-      const result = await handle.result();
+      const result = await readRunResult(handle);
       assert.equal(result.outcome, 'success', result.reason);
       assert.ok(model.stats().requests > requestsBefore, 'the run went on after the extension');
       assert.ok(

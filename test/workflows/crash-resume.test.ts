@@ -11,6 +11,7 @@ import { DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { waitFor } from '../helpers/worker-process.js';
 import { restartableRun } from './restartable-run.js';
+import { readRunResult } from '../../src/host/run-result.js';
 
 after(teardownEnv);
 
@@ -39,7 +40,7 @@ test(
       );
       await run.killWorker();
       run.startWorker();
-      const result = await handle.result();
+      const result = await readRunResult(handle);
       assert.equal(result.outcome, 'success', result.reason);
       const byRule = model.stats().byRule;
       assert.equal(byRule['understand-explore'], 1, 'completed step 1 was not re-queried');

@@ -15,6 +15,7 @@ import { pausingGit } from '../helpers/pausing-git.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { waitFor } from '../helpers/worker-process.js';
 import { restartableRun } from './restartable-run.js';
+import { readRunResult } from '../../src/host/run-result.js';
 
 after(teardownEnv);
 
@@ -45,7 +46,7 @@ test(
       assert.equal(git(repoPath, 'branch', '--show-current'), 'main');
 
       run.startWorker();
-      const result = await handle.result();
+      const result = await readRunResult(handle);
       assert.equal(result.outcome, 'success', result.reason);
       assert.equal(result.boundary?.status, 'success');
       assert.equal(git(repoPath, 'rev-parse', 'main^1'), mainBefore, 'merged once, on the old main');

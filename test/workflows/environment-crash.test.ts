@@ -14,6 +14,7 @@ import { DEMO_DIR } from '../../src/dev/sample-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { waitFor } from '../helpers/worker-process.js';
 import { restartableRun } from './restartable-run.js';
+import { readRunResult } from '../../src/host/run-result.js';
 
 after(teardownEnv);
 
@@ -40,7 +41,7 @@ test(
       assert.equal(model.stats().requests, 0, 'no model request before the environment phase');
       await run.killWorker();
       run.startWorker();
-      const result = await handle.result();
+      const result = await readRunResult(handle);
       assert.equal(result.outcome, 'success', result.reason);
       const lines = (await readFile(starts, 'utf8')).trim().split('\n');
       assert.deepEqual(lines, ['one', 'two', 'two'], 'the finished command ran once, the interrupted one again');

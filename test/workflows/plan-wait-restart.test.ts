@@ -12,6 +12,7 @@ import { teardownEnv } from '../helpers/temporal-env.js';
 import { until } from '../helpers/until.js';
 import { planSession } from './plan-session.js';
 import { restartableRun } from './restartable-run.js';
+import { readRunResult } from '../../src/host/run-result.js';
 
 after(teardownEnv);
 
@@ -37,7 +38,7 @@ test(
       );
       await run.restartWorker();
       await handle.executeUpdate(answerUpdate, { args: [{ author: 'ann', text: '/approve' }] });
-      const result = await handle.result();
+      const result = await readRunResult(handle);
       assert.equal(result.outcome, 'success', result.reason);
       assert.equal(model.stats().byRule['plan'], 1, 'the plan was not made again after the restart');
       assert.equal(model.stats().byRule['reproduce'], 1, 'the run went on past the plan');

@@ -15,6 +15,7 @@ import { runAgentWorkflow } from '../../../src/workflows/run-agent.js';
 import { serverAddress } from '../../helpers/temporal-env.js';
 import { waitFor } from '../../helpers/worker-process.js';
 import { createRemoteSampleRepo, killHost, remoteRefs, startHost, type FleetHost } from './remote-fixture.js';
+import { readRunResult } from '../../../src/host/run-result.js';
 
 export interface HostLostOutcome {
   readonly workflowId: string;
@@ -70,7 +71,7 @@ export async function runHostLostScenario(env: TestWorkflowEnvironment): Promise
     const pushedBeforeKill = await remoteRefs(barePath, 'refs/issue-agent/');
     hosts.push(await startHost('host-b', workerEnv));
     await killHost(first);
-    const result = await handle.result();
+    const result = await readRunResult(handle);
     return { workflowId, result, barePath, hosts, pushedBeforeKill, byRule: model.stats().byRule };
   } finally {
     for (const host of hosts) await killHost(host);

@@ -17,6 +17,7 @@ import { serverAddress, teardownEnv, testEnv } from '../../helpers/temporal-env.
 import { until } from '../../helpers/until.js';
 import { waitFor } from '../../helpers/worker-process.js';
 import { createRemoteSampleRepo, killHost, remoteRefs, startHost, type FleetHost } from './remote-fixture.js';
+import { readRunResult } from '../../../src/host/run-result.js';
 
 after(teardownEnv);
 
@@ -72,7 +73,7 @@ test(
       await waitFor(() => (model.stats().byRule['work-edit'] ?? 0) >= 3, 400_000, 'three runs to reach the work step');
       await killHost(hosts[0]!);
 
-      const results = await Promise.all(handles.map((h) => h.result()));
+      const results = await Promise.all(handles.map((h) => readRunResult(h)));
       for (const [i, result] of results.entries())
         assert.equal(result.outcome, 'success', `run ${i}: ${result.reason}`);
       const moved = results.filter((r) => (r.warnings ?? []).some((w) => /moved to .*host-b/.test(w)));

@@ -14,6 +14,7 @@ import { githubWatchScenario, signalsReceived, watcherCaughtUp } from './github-
 import { until } from '../../helpers/until.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
 import { ANSWER, askingSession, QUESTION } from '../asking-session.js';
+import { readRunResult } from '../../../src/host/run-result.js';
 
 after(teardownEnv);
 
@@ -42,7 +43,7 @@ test('a question on a GitHub issue: a stranger is ignored, a collaborator answer
       assert.ok(!(await signalsReceived(run)).includes('answer'), "no answer signal from a stranger's comment");
 
       server.addComment(1, { body: ANSWER, user: 'alice', association: 'COLLABORATOR' });
-      const result = await run.result();
+      const result = await readRunResult(run);
       assert.equal(result.outcome, 'success', result.reason);
       const byRule = model.stats().byRule;
       assert.equal(byRule['ask'], 1);

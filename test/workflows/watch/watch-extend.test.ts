@@ -15,6 +15,7 @@ import type { runAgentWorkflow } from '../../../src/workflows/run-agent.js';
 import { githubWatchScenario, signalsReceived, watcherCaughtUp } from './github-watch-scenario.js';
 import { until } from '../../helpers/until.js';
 import { teardownEnv, testEnv } from '../../helpers/temporal-env.js';
+import { readRunResult } from '../../../src/host/run-result.js';
 
 after(teardownEnv);
 
@@ -49,7 +50,7 @@ test(
         assert.ok(!(await signalsReceived(run)).includes('extendBudget'), "no signal from a stranger's /extend");
 
         server.addComment(1, { body: 'Fine by me.\n/extend 5', user: 'alice', association: 'COLLABORATOR' });
-        const result = await run.result();
+        const result = await readRunResult(run);
         assert.equal(result.outcome, 'success', result.reason);
         const budget = (await run.query(progressQuery)).budget;
         assert.equal(budget?.maxUsd, LIMIT_USD + 5, 'the limit was raised by $5, once');
