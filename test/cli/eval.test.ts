@@ -27,14 +27,17 @@ async function evalCli(args: readonly string[]): Promise<{ stdout: string; stder
   });
 }
 
+// One eval process over every shipped task (each task is a whole run): its JSON on stdout
+// and its table on stderr are both checked, so no task runs twice.
 test(
-  'eval over two offline tasks: one solved, one delivered but failing its hidden checks',
+  'eval over the shipped tasks, offline: four solved, js-clamp delivered but failing its hidden checks; JSON and table',
   { timeout: 300_000 },
   async () => {
-    const { stdout } = await evalCli(['--offline', '--only', 'js-sum,js-clamp', '--json']);
+    const { stdout, stderr } = await evalCli(['--offline', '--concurrency', '3', '--json']);
     const report = JSON.parse(stdout) as { tasks: EvalRow[]; totals: EvalTotals };
-    const [sum, clamp] = report.tasks;
-    assert.equal(sum?.task, 'js-sum');
+    const sum = report.tasks.find((t) => t.task === 'js-sum');
+    const clamp = report.tasks.find((t) => t.task === 'js-clamp');
+    assert.ok(sum && clamp, JSON.stringify(report.tasks.map((t) => t.task)));
     assert.equal(sum.solved, true, sum.reason);
     assert.equal(sum.outcome, 'success');
     assert.equal(sum.delivered, true);
@@ -46,22 +49,32 @@ test(
       sum.checks.map((c) => c.exitCode),
       [0, 0],
     );
-    assert.equal(clamp?.task, 'js-clamp');
     assert.equal(clamp.outcome, 'success', 'the agent believed it was done');
     assert.equal(clamp.solved, false);
     assert.match(clamp.reason, /hidden check failed: node --test test\/hidden.test.js/);
-    assert.equal(report.totals.tasks, 2);
-    assert.equal(report.totals.solved, 1);
-    assert.equal(report.totals.tokens, sum.tokens + clamp.tokens);
+    assert.equal(report.totals.tasks, 5);
+    assert.equal(report.totals.solved, 4);
+    assert.equal(
+      report.totals.tokens,
+      report.tasks.reduce((n, t) => n + t.tokens, 0),
+    );
+
+    assert.match(stderr, /task +mode +delivered +solved +outcome +iterations +tokens +cost +wall +reason/);
+    for (const id of ['js-sum', 'js-slugify', 'py-median', 'go-maxint'])
+      assert.match(stderr, new RegExp(`^${id} +recorded +yes +yes +success`, 'm'), `${id} is solved`);
+    assert.match(stderr, /^js-clamp +recorded +yes +no +success/m);
+    assert.match(stderr, /solved 4\/5 · \d+ iterations · \d+ tokens · \$\d+\.\d{4} · [\d.]+s wall/);
   },
 );
 
-test('eval prints a table with every shipped task and the totals', { timeout: 300_000 }, async () => {
-  const { stdout } = await evalCli(['--offline', '--concurrency', '3']);
-  process.stdout.write(stdout);
-  assert.match(stdout, /task +mode +delivered +solved +outcome +iterations +tokens +cost +wall +reason/);
-  for (const id of ['js-sum', 'js-slugify', 'py-median', 'go-maxint'])
-    assert.match(stdout, new RegExp(`^${id} +recorded +yes +yes +success`, 'm'), `${id} is solved`);
-  assert.match(stdout, /^js-clamp +recorded +yes +no +success/m);
-  assert.match(stdout, /solved 4\/5 · \d+ iterations · \d+ tokens · \$\d+\.\d{4} · [\d.]+s wall/);
+test('eval --only with a name no task has is refused before anything runs, naming the tasks', async () => {
+  const err = await evalCli(['--offline', '--only', 'js-sum,js-nope']).then(
+    () => assert.fail('eval ran'),
+    (e: { code?: number; stderr?: string }) => e,
+  );
+  assert.equal(err.code, 2);
+  assert.match(
+    err.stderr ?? '',
+    /--only names no task "js-nope"; tasks: js-sum, js-clamp, js-slugify, py-median, go-maxint/,
+  );
 });

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { UsageError } from '../../contracts/errors.js';
-import { loadTaskFile } from '../../dev/eval/task-file.js';
+import { loadTaskFile, selectTasks } from '../../dev/eval/task-file.js';
 import { runEval } from '../../dev/eval/run-eval.js';
 import { evalTable, evalTotals } from '../../dev/eval/eval-table.js';
 import { GateMode } from '../../dev/eval/gate/gate-sessions.js';
@@ -38,16 +38,7 @@ export async function evalCommand(argv: readonly string[]): Promise<number> {
       ...(repoMap === undefined ? {} : { repoMap: parseRepoMap(repoMap) }),
     },
   );
-  const only = optionalString(flags, 'only')
-    ?.split(',')
-    .map((s) => s.trim());
-  const unknown = only?.find((id) => !file.tasks.some((t) => t.id === id));
-  if (unknown !== undefined)
-    throw new UsageError(
-      `--only names no task "${unknown}"; tasks: ${file.tasks.map((t) => t.id).join(', ')}`,
-      '--only',
-    );
-  const tasks = only === undefined ? file.tasks : file.tasks.filter((t) => only.includes(t.id));
+  const tasks = selectTasks(file.tasks, optionalString(flags, 'only'));
   const concurrency = optionalNumber(flags, 'concurrency', { integer: true }) ?? 2;
   const modes = Object.values(GateMode).filter((m) => flags[m] === true);
   if (modes.length > 0 && !tasks.some((t) => t.swe !== undefined))
@@ -94,8 +85,9 @@ export async function evalCommand(argv: readonly string[]): Promise<number> {
       },
     );
     const totals = evalTotals(rows, Date.now() - started);
+    // With --json the table still reaches a reader, on stderr beside the progress lines.
     if (json) process.stdout.write(`${JSON.stringify({ name: file.name, tasks: rows, totals }, null, 2)}\n`);
-    else say(`\n${evalTable(rows, totals)}`);
+    say(`\n${evalTable(rows, totals)}`);
     return 0;
   } finally {
     await clientConnection.close();

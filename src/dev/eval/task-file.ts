@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { AgentError } from '../../contracts/errors.js';
+import { AgentError, UsageError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { looksLikeSwe, parseSweFile, type SweTask } from './swe-jsonl.js';
 import { sweEvalTask, type RepoLookup } from './swe-tasks.js';
@@ -121,4 +121,14 @@ export function loadTaskFile(file: string, lookup: RepoLookup = {}): EvalTaskFil
     invalid(path, `not JSON (${(err as Error).message})`, 'a JSON object');
   }
   return parseTaskFile(json, path);
+}
+
+/** The tasks `--only` names (comma-separated ids), in the file's order; all when absent. A name no task has is refused. */
+export function selectTasks(tasks: readonly EvalTask[], only: string | undefined): readonly EvalTask[] {
+  if (only === undefined) return tasks;
+  const ids = only.split(',').map((s) => s.trim());
+  const unknown = ids.find((id) => !tasks.some((t) => t.id === id));
+  if (unknown !== undefined)
+    throw new UsageError(`--only names no task "${unknown}"; tasks: ${tasks.map((t) => t.id).join(', ')}`, '--only');
+  return tasks.filter((t) => ids.includes(t.id));
 }

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../../src/host/project-root.js';
-import { loadTaskFile, parseTaskFile } from '../../../src/dev/eval/task-file.js';
+import { loadTaskFile, parseTaskFile, selectTasks } from '../../../src/dev/eval/task-file.js';
 
 test('the shipped task set loads: several languages, every task with hidden checks and a session', () => {
   const file = loadTaskFile(join(PROJECT_ROOT, 'eval', 'tasks.json'));
@@ -27,4 +27,17 @@ test('a task without checks, a duplicate id and a hidden file outside the repo a
   const ok = parseTaskFile({ tasks: [{ ...task, repo: 'https://example.invalid/r.git' }] }, '/x/tasks.json');
   assert.equal(ok.tasks[0]?.repo, 'https://example.invalid/r.git', 'git URLs are kept');
   assert.equal(parseTaskFile({ tasks: [task] }, '/x/tasks.json').tasks[0]?.repo, '/x/r');
+});
+
+test('--only selects the named tasks in the file order; none named is all; an unknown name is a usage error', () => {
+  const { tasks } = loadTaskFile(join(PROJECT_ROOT, 'eval', 'tasks.json'));
+  assert.deepEqual(
+    selectTasks(tasks, ' py-median,js-sum ').map((t) => t.id),
+    ['js-sum', 'py-median'],
+  );
+  assert.equal(selectTasks(tasks, undefined), tasks);
+  assert.throws(() => selectTasks(tasks, 'js-sum,nope'), {
+    name: 'UsageError',
+    message: /--only names no task "nope"/,
+  });
 });
