@@ -10,9 +10,9 @@
  * the run, so afterwards there is nothing left to see) and said once, after the start
  * went through: a start refused (no model credentials, the server) says none of them.
  *
- * Not covered: two invocations racing for the same issue. Both see no live run, both
- * start with `USE_EXISTING`, and the second one attaches to the first's run without
- * knowing it (the SDK does not return the server's `started` flag), so both say the note.
+ * Two invocations racing for the same issue both see no live run and both start with
+ * `USE_EXISTING`: the server starts one run, and the start port says which invocation's
+ * request it was (host/temporal/started-by.ts); the other says it attached.
  */
 
 /** What the decision needs of the server's description of a run. */
@@ -27,7 +27,8 @@ export interface StartOrAttachPorts<Run extends RunStatus> {
   readonly mayStart: () => Promise<void>;
   /** What starting the run will do to the workspace (the base-drift note): read before the start. */
   readonly startNotes: () => Promise<readonly string[]>;
-  readonly start: () => Promise<void>;
+  /** Starts the run; false when the server kept a run another invocation started meanwhile. */
+  readonly start: () => Promise<boolean>;
   /** Releases the live run's steps whose worker process is gone: one line each. */
   readonly releaseOrphans: (run: Run) => Promise<readonly string[]>;
   readonly say: (line: string) => void;
@@ -52,20 +53,31 @@ export async function startOrAttach<Run extends RunStatus>(
 ): Promise<StartOrAttachResult> {
   const existing = await ports.describe();
   if (existing?.status.name === 'RUNNING') {
-    ports.say(`attached to the live run ${run.workflowId}\nWeb UI: ${run.url}`);
-    // The live run keeps the input it started with: a flag that would change it is said, not dropped silently.
-    if (run.startOnly !== undefined && run.startOnly.given.length > 0)
-      ports.say(
-        `note: ${run.startOnly.given.join(', ')} not applied: the live run keeps the settings it started with ` +
-          `(to use them: ${run.startOnly.cancel}, then start-run again)`,
-      );
+    attached(ports, run);
     for (const line of await ports.releaseOrphans(existing)) ports.say(line);
     return { attaching: true };
   }
   await ports.mayStart();
   const notes = await ports.startNotes();
-  await ports.start();
+  if (!(await ports.start())) {
+    // Its starter read the branch before its own start and says the notes.
+    attached(ports, run);
+    return { attaching: true };
+  }
   ports.say(`started run ${run.workflowId}\nWeb UI: ${run.url}`);
   for (const note of notes) ports.say(note);
   return { attaching: false };
+}
+
+function attached(
+  ports: Pick<StartOrAttachPorts<RunStatus>, 'say'>,
+  run: { readonly workflowId: string; readonly url: string; readonly startOnly?: StartOnlyFlags },
+): void {
+  ports.say(`attached to the live run ${run.workflowId}\nWeb UI: ${run.url}`);
+  // The live run keeps the input it started with: a flag that would change it is said, not dropped silently.
+  if (run.startOnly !== undefined && run.startOnly.given.length > 0)
+    ports.say(
+      `note: ${run.startOnly.given.join(', ')} not applied: the live run keeps the settings it started with ` +
+        `(to use them: ${run.startOnly.cancel}, then start-run again)`,
+    );
 }

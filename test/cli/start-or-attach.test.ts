@@ -2,7 +2,8 @@
  * start-run's decision between attaching to the live run and starting it: the base-drift
  * note ("the issue branch was re-cut because its base moved") is said only by an
  * invocation that starts (or restarts) the run, once, after the start went through; one
- * that attaches to a live run re-cut nothing and says nothing about the branch.
+ * that attaches to a live run re-cut nothing and says nothing about the branch, nor does
+ * one whose start found the run another invocation had just started.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,7 +19,7 @@ interface Fake {
 }
 
 /** Ports over a server whose run for the issue has `status` (undefined: no run yet). */
-function fake(status: string | undefined, options: { refuseStart?: boolean } = {}): Fake {
+function fake(status: string | undefined, options: { refuseStart?: boolean; raced?: boolean } = {}): Fake {
   const said: string[] = [];
   const calls: string[] = [];
   const ports: Fake['ports'] = {
@@ -28,7 +29,7 @@ function fake(status: string | undefined, options: { refuseStart?: boolean } = {
       if (options.refuseStart) throw new Error('no model credentials');
     },
     startNotes: async () => (calls.push('startNotes'), [NOTE]),
-    start: async () => void calls.push('start'),
+    start: async () => (calls.push('start'), options.raced !== true),
     releaseOrphans: async () => (calls.push('releaseOrphans'), ['the worker that ran queryStep is gone']),
     say: (line) => void said.push(line),
   };
@@ -79,4 +80,15 @@ test('attaching with flags only a start applies says they were not applied, and 
   const bare = fake('RUNNING');
   await startOrAttach(bare.ports, { ...RUN, startOnly: { ...startOnly, given: [] } });
   assert.ok(!bare.said.some((line) => line.includes('not applied')), 'nothing given, nothing said');
+});
+
+test('a start that found the run another invocation had just started says it attached, without the note', async () => {
+  const startOnly = { given: ['--deliver'], cancel: 'issue-agent cancel --issue 5' };
+  const { said, calls, ports } = fake(undefined, { raced: true });
+  const { attaching } = await startOrAttach(ports, { ...RUN, startOnly });
+  assert.equal(attaching, true);
+  assert.equal(said[0], 'attached to the live run repo/agent/issue-5\nWeb UI: http://ui/wf');
+  assert.match(said[1] ?? '', /--deliver not applied/);
+  assert.equal(said.length, 2, said.join('\n'));
+  assert.deepEqual(calls, ['mayStart', 'startNotes', 'start']);
 });

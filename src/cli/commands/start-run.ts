@@ -11,6 +11,7 @@ import { AgentError, UsageError } from '../../contracts/errors.js';
 import type { IssueSourceKind, RunInput } from '../../contracts/run.js';
 import { createIssueSourceFactory } from '../../activities/issues/issue-source-factory.js';
 import { baseDriftNote } from '../../activities/workspace/branch-base-drift.js';
+import { startedByThisClient } from '../../host/temporal/started-by.js';
 import { repoSettings } from '../../definition/repo-config/repo-settings.js';
 import { workflowUrl } from '../../host/temporal/ensure-temporal.js';
 import { runAgentWorkflow } from '../../workflows/run-agent.js';
@@ -168,7 +169,7 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
           return drift === undefined ? [] : [drift];
         },
         start: async () => {
-          await cli.client.workflow.start(runAgentWorkflow, {
+          const handle = await cli.client.workflow.start(runAgentWorkflow, {
             taskQueue: cli.taskQueue,
             workflowId,
             args: [input],
@@ -180,6 +181,8 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
               { key: AgentNameKey, value: definition.name },
             ],
           });
+          // The run exists either way; a history that cannot be read leaves the notes said, as by a start.
+          return startedByThisClient(cli.client, workflowId, handle.firstExecutionRunId).catch(() => true);
         },
         releaseOrphans: (existing) => releaseOrphansOfRun(cli, existing),
         say,
