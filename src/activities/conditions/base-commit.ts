@@ -4,7 +4,7 @@
  * or an explicit commit/branch. Shared by the test-integrity guard (diff against it)
  * and baseline-aware test failures (tests run on it).
  */
-import { git } from '../workspace/git/git.js';
+import { git, gitScript } from '../workspace/git/git.js';
 
 /**
  * HEAD's commit and branch and whether a tracked file differs from HEAD, from one
@@ -43,30 +43,39 @@ export async function worktreeState(worktreePath: string): Promise<WorktreeState
   return { head, branch, clean };
 }
 
-/** The base commit id, or undefined when nothing is recorded and nothing was given. */
+/**
+ * Finds the base in one harness git call: in an agent's worktree every git process is a
+ * sandbox launch (~80 ms: sandboxed-git.ts), and the branch, its recorded base and the
+ * merge-base were three of them, asked by every validator and phase that judges against
+ * the base. `$1`: the explicit base, or empty; `$2`: the branch, or empty (asked here).
+ * Prints the commit; exits 3 when there is none.
+ */
+const BASE_COMMIT_SCRIPT = `
+ref="$1"; branch="$2"
+if [ -z "$ref" ]; then
+  [ -n "$branch" ] || branch=$(git symbolic-ref --quiet --short HEAD) || exit 3
+  ref=$(git config --get "branch.$branch.agentBase") || exit 3
+  [ -n "$ref" ] || exit 3
+fi
+base=$(git merge-base HEAD "$ref^{commit}" 2>/dev/null) && [ -n "$base" ] && { printf '%s\\n' "$base"; exit 0; }
+git rev-parse --verify --quiet "$ref^{commit}" || exit 3
+`;
+
+/**
+ * The base commit id: the merge-base of HEAD and `explicit` (or the branch's recorded
+ * base), else that ref's own commit; undefined when nothing is recorded and nothing was given.
+ */
 export async function baseCommit(
   worktreePath: string,
   explicit?: string,
   state?: WorktreeState,
 ): Promise<string | undefined> {
-  const baseRef = explicit ?? (await recordedBase(worktreePath, state));
-  if (baseRef === undefined) return undefined;
-  const mergeBase = await git(worktreePath, ['merge-base', 'HEAD', `${baseRef}^{commit}`]);
-  if (mergeBase.exitCode === 0 && mergeBase.stdout.trim() !== '') return mergeBase.stdout.trim();
-  const resolved = await git(worktreePath, ['rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`]);
-  return resolved.exitCode === 0 ? resolved.stdout.trim() : undefined;
-}
-
-async function recordedBase(worktreePath: string, state?: WorktreeState): Promise<string | undefined> {
-  const branch = state === undefined ? await currentBranch(worktreePath) : state.branch;
-  if (branch === undefined) return undefined;
-  const recorded = await git(worktreePath, ['config', '--get', `branch.${branch}.agentBase`]);
-  return recorded.exitCode === 0 && recorded.stdout.trim() !== '' ? recorded.stdout.trim() : undefined;
-}
-
-async function currentBranch(worktreePath: string): Promise<string | undefined> {
-  const branch = await git(worktreePath, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
-  return branch.exitCode === 0 ? branch.stdout.trim() : undefined;
+  if (explicit === '') return undefined;
+  // A state read on a detached HEAD names no branch, so no recorded base.
+  if (explicit === undefined && state !== undefined && state.branch === undefined) return undefined;
+  const found = await gitScript(worktreePath, BASE_COMMIT_SCRIPT, [explicit ?? '', state?.branch ?? '']);
+  const commit = found.stdout.trim();
+  return found.exitCode === 0 && commit !== '' ? commit : undefined;
 }
 
 /** HEAD is `commit` and no tracked file differs from it: the worktree holds no work yet. */

@@ -4,6 +4,7 @@
  * calls it replaces reported them.
  */
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { baseCommit, worktreeAtCommit, worktreeState } from '../../../src/activities/conditions/base-commit.js';
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
@@ -64,6 +65,43 @@ test('a repository with no commit yet: no HEAD, not at any commit', async () => 
     const state = await worktreeState(repo.dir);
     assert.equal(state.head, undefined);
     assert.equal(state.branch, 'fresh');
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('an explicit base: the merge-base with HEAD, else its own commit; nothing recorded or resolvable is undefined', async () => {
+  const repo = await makeTempGitRepo({ files: { 'a.txt': 'a\n' } });
+  try {
+    const fork = await repo.git('rev-parse', 'HEAD');
+    await repo.git('checkout', '-q', '-b', 'side');
+    await repo.write({ 'b.txt': 'side\n' });
+    await repo.git('add', '-A');
+    await repo.git('commit', '-qm', 'side');
+    await repo.git('checkout', '-q', '-b', 'agent/issue-8', 'main');
+    await repo.write({ 'a.txt': 'work\n' });
+    await repo.git('commit', '-qam', 'work');
+    // main is an ancestor: its own commit; side forked at main's commit: the fork point.
+    assert.equal(await baseCommit(repo.dir, 'main'), fork);
+    assert.equal(await baseCommit(repo.dir, 'side'), fork);
+    assert.equal(await baseCommit(repo.dir, 'no-such-branch'), undefined);
+    assert.equal(await baseCommit(repo.dir, ''), undefined);
+    // No agentBase recorded for this branch; a detached state names no branch.
+    assert.equal(await baseCommit(repo.dir), undefined);
+    assert.equal(await baseCommit(repo.dir, undefined, { head: fork, branch: undefined, clean: true }), undefined);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('a base that is shell text stays an argument: nothing runs', async () => {
+  const repo = await makeTempGitRepo({ files: { 'a.txt': 'a\n' } });
+  try {
+    const marker = `${repo.dir}/ran`;
+    assert.equal(await baseCommit(repo.dir, `main"; touch ${marker}; echo "`), undefined);
+    await repo.git('config', 'branch.main.agentBase', `$(touch ${marker})`);
+    assert.equal(await baseCommit(repo.dir), undefined);
+    assert.equal(existsSync(marker), false);
   } finally {
     await repo.cleanup();
   }
