@@ -146,6 +146,10 @@ for p in "\${points[@]}"; do
   [ -z "\${mine[$p]:-}" ] || continue
   printf -v q '%b' "$p"; ro+=("$q")
 done
+# In the same perl process: the kernel's knobs (/proc/sys: core_pattern, ...) and /sys with
+# the cgroup hierarchies (release_agent, ...); the command below holds no capability to undo it.
+! mount --bind /proc/sys /proc/sys 2>/dev/null || ro+=(/proc/sys)
+for p in "\${sysfs[@]}"; do printf -v q '%b' "$p"; ro+=("$q"); done
 readonly_all "\${ro[@]}"
 # Every hide must be one of ours now (mountinfo, no process), or the command does not run.
 declare -A ours=()
@@ -174,11 +178,6 @@ for i in "\${!binds[@]}"; do
   [ "\${modes[$i]}" = ro ] || continue
   if [ -w "\${binds[$i]}" ]; then echo "sandbox: \${binds[$i]} is not read-only" >&2; exit 32; fi
 done
-# The kernel's knobs (/proc/sys: core_pattern, ...) and /sys with the cgroup hierarchies
-# (release_agent, ...) read-only; the command below holds no capability to undo it.
-ro=(); ! mount --bind /proc/sys /proc/sys 2>/dev/null || ro+=(/proc/sys)
-for p in "\${sysfs[@]}"; do printf -v q '%b' "$p"; ro+=("$q"); done
-readonly_all "\${ro[@]}"
 if [ -w /proc/sys/kernel/core_pattern ]; then echo "sandbox: /proc/sys is writable" >&2; exit 32; fi
 for fd in "\${fds[@]}"; do exec {fd}<&-; done
 ip link set lo up 2>/dev/null || true
