@@ -20,6 +20,7 @@ import type { TempGitRepo } from '../helpers/temp-git-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { fixSession } from '../helpers/fix-session.js';
 import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
+import { assertSucceeded } from './run-diagnosis.js';
 
 const BUGGY = 'sub() { echo $(($1 + $2)); }';
 const RIGHT = 'sub() { echo $(($1 - $2)); }';
@@ -119,7 +120,7 @@ describe('agent-written setups', { concurrency: 2 }, () => {
     assert.ok(origin);
     const run = await runOnFreshClone({ origin, issue: ISSUE, session: session([{ setup: [SETUP], test: TEST }]) });
     assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-    assert.equal(run.result?.outcome, 'success', run.result?.reason);
+    await assertSucceeded(run);
     assert.deepEqual(await run.changedOnBranch(), ['lib/calc.sh']);
     assert.equal(requestsOf(run.byRule, 'env-'), 2, 'one environment step: a look, then the answer');
     const environment = (run.result?.environment ?? []).join('\n');
@@ -130,7 +131,7 @@ describe('agent-written setups', { concurrency: 2 }, () => {
     assert.ok(environment.includes(`put this in .agent/config.json: ${snippet}`), environment);
 
     const again = await runOnFreshClone({ origin, issue: ISSUE, session: session([{ setup: [SETUP], test: TEST }]) });
-    assert.equal(again.result?.outcome, 'success', again.result?.reason);
+    await assertSucceeded(again);
     assert.equal(requestsOf(again.byRule, 'env-'), 0, 'the cached setup: no environment step request');
     assert.match((again.result?.environment ?? []).join('\n'), /accepted \(from the cache/);
   });

@@ -17,6 +17,7 @@ import type { TempGitRepo } from '../helpers/temp-git-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { fixSession } from '../helpers/fix-session.js';
 import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
+import { assertSucceeded } from './run-diagnosis.js';
 
 const BUGGY = 'if x < lo { lo } else { x }';
 const RIGHT = 'x.max(lo).min(hi)';
@@ -117,7 +118,7 @@ after(async () => {
 test('a fresh clone: every member crate tested, both members failures in the baseline, the fix delivered', async () => {
   const run = await runOnFreshClone({ origin, issue: ISSUE, session: SESSION });
   assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-  assert.equal(run.result?.outcome, 'success', run.result?.reason);
+  await assertSucceeded(run);
   assert.deepEqual(await run.changedOnBranch(), ['crates/beta/src/lib.rs']);
   const environment = (run.result?.environment ?? []).join('\n');
   assert.match(environment, /setup: `cargo fetch --locked` ran/);
@@ -128,6 +129,6 @@ test('a fresh clone: every member crate tested, both members failures in the bas
 
 test('a second run of the same repository and lockfile fetches nothing', async () => {
   const run = await runOnFreshClone({ origin, issue: ISSUE, session: SESSION });
-  assert.equal(run.result?.outcome, 'success', run.result?.reason ?? run.cli.stderr);
+  await assertSucceeded(run);
   assert.match((run.result?.environment ?? []).join('\n'), /setup: every install came from the cache/);
 });

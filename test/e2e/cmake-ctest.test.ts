@@ -23,6 +23,7 @@ import type { TempGitRepo } from '../helpers/temp-git-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { fixSession } from '../helpers/fix-session.js';
 import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
+import { assertSucceeded } from './run-diagnosis.js';
 
 const works = async (cmd: string, args: string[]): Promise<boolean> =>
   execa(cmd, args, { reject: false }).then(
@@ -114,7 +115,7 @@ describe('CMake and CTest', { concurrency: 2 }, () => {
       const run = await runOnFreshClone({ origin, issue: ISSUE, session });
       assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
       assert.match(run.cli.stderr, /test: cmake -S \. -B build .*ctest --output-on-failure/);
-      assert.equal(run.result?.outcome, 'success', run.result?.reason);
+      await assertSucceeded(run);
       assert.deepEqual(await run.changedOnBranch(), ['src/calc.c']);
       const environment = (run.result?.environment ?? []).join('\n');
       assert.match(environment, /c\/c\+\+: CMakeLists\.txt: nothing to fetch/);
@@ -166,7 +167,7 @@ describe('CMake and CTest', { concurrency: 2 }, () => {
         const env = { ISSUE_AGENT_SETUP_PORTS: new URL(url).port };
         const run = await runOnFreshClone({ origin: fetching, issue: ISSUE, session, env });
         const environment = (run.result?.environment ?? []).join('\n');
-        assert.equal(run.result?.outcome, 'success', `${run.result?.reason}\n${environment}`);
+        await assertSucceeded(run, environment);
         assert.deepEqual(await run.changedOnBranch(), ['src/calc.c']);
         assert.match(environment, /cmake: FetchContent_Declare in CMakeLists\.txt downloads at configure time/);
         assert.match(environment, /preflight: tests: baseline .*calc_sub/);

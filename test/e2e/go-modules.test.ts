@@ -14,6 +14,7 @@ import { teardownEnv } from '../helpers/temporal-env.js';
 import { fixSession } from '../helpers/fix-session.js';
 import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
 import * as shortid from './shortid-project.js';
+import { assertSucceeded } from './run-diagnosis.js';
 
 const LOOP = (command: string) => `rc=0; for m in '.' 'lib'; do (cd "$m" && ${command}) || rc=1; done; exit $rc`;
 
@@ -66,7 +67,7 @@ test("a fresh clone: each module downloaded and tested, both modules' failures i
   });
   const run = await runOnFreshClone({ origin, issue: ISSUE, session });
   assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-  assert.equal(run.result?.outcome, 'success', run.result?.reason);
+  await assertSucceeded(run);
   assert.deepEqual(await run.changedOnBranch(), ['lib/shortid.go']);
   const environment = (run.result?.environment ?? []).join('\n');
   assert.ok(environment.includes(`setup: \`${LOOP('go mod download')}\` ran`), environment);

@@ -16,6 +16,7 @@ import { fixSession } from '../helpers/fix-session.js';
 import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
 import { RETRY_NAMES_TEST, wrongThenRightSession } from './retry-fix-session.js';
 import * as shortid from './shortid-project.js';
+import { assertSucceeded } from './run-diagnosis.js';
 
 const WRONG = 'return strings.ReplaceAll(u.String()[:n+1], "-", "")';
 
@@ -51,7 +52,7 @@ test('a fresh clone: go mod download and a warm build cache, the red test kept a
   });
   const run = await runOnFreshClone({ origin, issue: ISSUE, session });
   assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-  assert.equal(run.result?.outcome, 'success', run.result?.reason);
+  await assertSucceeded(run);
   assert.deepEqual(await run.changedOnBranch(), ['shortid.go']);
   const environment = (run.result?.environment ?? []).join('\n');
   assert.match(environment, /setup: `go mod download` ran/);
@@ -72,6 +73,6 @@ test('a wrong first fix: the retry prompt names the broken go test, the right fi
   const run = await runOnFreshClone({ origin, issue: ISSUE, session });
   assert.equal(run.byRule[RETRY_NAMES_TEST], 1, `retry prompt did not name the test: ${JSON.stringify(run.byRule)}`);
   assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-  assert.equal(run.result?.outcome, 'success', run.result?.reason);
+  await assertSucceeded(run);
   assert.deepEqual(await run.changedOnBranch(), ['shortid.go']);
 });

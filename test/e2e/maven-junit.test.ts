@@ -14,6 +14,7 @@ import { teardownEnv } from '../helpers/temporal-env.js';
 import { fixSession } from '../helpers/fix-session.js';
 import { CALC_TEST, mavenProject, skipWithoutMaven } from '../activities/environment/maven-project.js';
 import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
+import { assertSucceeded } from './run-diagnosis.js';
 
 const BUGGY = 'return b + a;';
 const RIGHT = 'return a - b;';
@@ -63,7 +64,7 @@ test(
     });
     const run = await runOnFreshClone({ origin, issue: ISSUE, session });
     assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-    assert.equal(run.result?.outcome, 'success', run.result?.reason);
+    await assertSucceeded(run);
     assert.deepEqual(await run.changedOnBranch(), ['src/main/java/demo/Calc.java']);
     const environment = (run.result?.environment ?? []).join('\n');
     assert.match(environment, /setup: `mvn -B dependency:go-offline` ran/);

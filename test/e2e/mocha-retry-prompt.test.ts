@@ -11,6 +11,7 @@ import { teardownEnv } from '../helpers/temporal-env.js';
 import { CLAMP_BUGGY, CLAMP_FILES, CLAMP_RIGHT, lockClampOrigin } from './clamp-project.js';
 import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
 import { RETRY_NAMES_TEST, wrongThenRightSession } from './retry-fix-session.js';
+import { assertSucceeded } from './run-diagnosis.js';
 
 const WRONG = 'return Math.min(value, hi);';
 
@@ -41,7 +42,7 @@ test('a wrong first fix: the retry prompt names the broken mocha test by its ful
   const run = await runOnFreshClone({ origin, issue: ISSUE, session });
   assert.equal(run.byRule[RETRY_NAMES_TEST], 1, `retry prompt did not name the test: ${JSON.stringify(run.byRule)}`);
   assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-  assert.equal(run.result?.outcome, 'success', run.result?.reason);
+  await assertSucceeded(run);
   assert.deepEqual(await run.changedOnBranch(), ['lib/clamp.js']);
   assert.match((run.result?.environment ?? []).join('\n'), /preflight: tests: baseline .*clamp lowers values above/);
 });

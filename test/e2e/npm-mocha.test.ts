@@ -17,6 +17,7 @@ import { teardownEnv } from '../helpers/temporal-env.js';
 import { fixSession } from '../helpers/fix-session.js';
 import { CLAMP_BUGGY, CLAMP_FILES, CLAMP_PACKAGE, CLAMP_RIGHT, lockClampOrigin } from './clamp-project.js';
 import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
+import { assertSucceeded } from './run-diagnosis.js';
 
 const FILES = {
   ...CLAMP_FILES,
@@ -60,7 +61,7 @@ describe('npm and mocha', { concurrency: 4 }, () => {
     test('a fresh clone: npm ci, the red test on main kept as the baseline, the fix delivered on its branch', async () => {
       const run = await runOnFreshClone({ origin, issue: ISSUE, session: SESSION });
       assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-      assert.equal(run.result?.outcome, 'success', run.result?.reason);
+      await assertSucceeded(run);
       assert.deepEqual(await run.changedOnBranch(), ['lib/clamp.js']);
       const environment = (run.result?.environment ?? []).join('\n');
       assert.match(environment, /npm ci/);
@@ -75,7 +76,7 @@ describe('npm and mocha', { concurrency: 4 }, () => {
 
     test('a second run of the same repository and lockfile installs from the cache', async () => {
       const run = await runOnFreshClone({ origin, issue: ISSUE, session: SESSION });
-      assert.equal(run.result?.outcome, 'success', run.result?.reason ?? run.cli.stderr);
+      await assertSucceeded(run);
       assert.match((run.result?.environment ?? []).join('\n'), /setup: every install came from the cache/);
     });
   });

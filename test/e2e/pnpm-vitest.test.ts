@@ -16,6 +16,7 @@ import { teardownEnv } from '../helpers/temporal-env.js';
 import { fixSession } from '../helpers/fix-session.js';
 import { makeOriginLockedBy, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
 import { RETRY_NAMES_TEST, wrongThenRightSession } from './retry-fix-session.js';
+import { assertSucceeded } from './run-diagnosis.js';
 
 const PNPM = '9.15.0';
 
@@ -81,7 +82,7 @@ test('a fresh clone: pnpm fetched, pnpm install from the lockfile, the red test 
   });
   const run = await runOnFreshClone({ origin, issue: ISSUE, session });
   assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-  assert.equal(run.result?.outcome, 'success', run.result?.reason);
+  await assertSucceeded(run);
   assert.deepEqual(await run.changedOnBranch(), ['src/slug.js']);
   const environment = (run.result?.environment ?? []).join('\n');
   // Not on PATH: fetched from the npm registry into the harness's tools cache, then used.
@@ -104,6 +105,6 @@ test('a wrong first fix: the retry prompt names the broken vitest test, the righ
   const run = await runOnFreshClone({ origin, issue: ISSUE, session });
   assert.equal(run.byRule[RETRY_NAMES_TEST], 1, `retry prompt did not name the test: ${JSON.stringify(run.byRule)}`);
   assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-  assert.equal(run.result?.outcome, 'success', run.result?.reason);
+  await assertSucceeded(run);
   assert.deepEqual(await run.changedOnBranch(), ['src/slug.js']);
 });

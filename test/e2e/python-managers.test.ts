@@ -27,6 +27,7 @@ import {
   TOX_PROJECT,
 } from '../activities/environment/python-locked-project.js';
 import { makeOrigin, removeStateDir, runOnFreshClone, sharedStateDir } from './fresh-clone-run.js';
+import { assertSucceeded } from './run-diagnosis.js';
 
 interface ManagerCase {
   readonly name: string;
@@ -100,7 +101,7 @@ describe('three managers at once', { concurrency: CASES.length }, () => {
           origins.push(origin);
           const run = await runOnFreshClone({ origin, issue: ISSUE, session });
           assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-          assert.equal(run.result?.outcome, 'success', run.result?.reason);
+          await assertSucceeded(run);
           assert.deepEqual(await run.changedOnBranch(), [c.path]);
           const environment = (run.result?.environment ?? []).join('\n');
           assert.match(environment, c.detected);
@@ -113,7 +114,7 @@ describe('three managers at once', { concurrency: CASES.length }, () => {
       test(`${c.name}: a second run of the same repository takes every install from the cache`, { skip }, async () => {
         assert.ok(origin, 'the first run made the origin');
         const run = await runOnFreshClone({ origin, issue: ISSUE, session });
-        assert.equal(run.result?.outcome, 'success', run.result?.reason ?? run.cli.stderr);
+        await assertSucceeded(run);
         assert.match((run.result?.environment ?? []).join('\n'), /setup: every install came from the cache/);
       });
     });

@@ -15,6 +15,7 @@ import { teardownEnv } from '../helpers/temporal-env.js';
 import { fixSession } from '../helpers/fix-session.js';
 import { makeOrigin, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
 import { RETRY_NAMES_TEST, wrongThenRightSession } from './retry-fix-session.js';
+import { assertSucceeded } from './run-diagnosis.js';
 
 const PYPROJECT = `[build-system]
 requires = ["setuptools>=64"]
@@ -93,7 +94,7 @@ test('a fresh clone: a venv with the worktree installed editable, the red test k
   const session = fixSession({ name: 'age', fix: { path: PATH, old: BUGGY, new: RIGHT }, testCommand: 'pytest' });
   const run = await runOnFreshClone({ origin, issue: ISSUE, session });
   assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-  assert.equal(run.result?.outcome, 'success', run.result?.reason);
+  await assertSucceeded(run);
   assert.deepEqual(await run.changedOnBranch(), [PATH]);
   const environment = (run.result?.environment ?? []).join('\n');
   assert.match(environment, /a virtualenv \S+venv for this worktree/);
@@ -115,6 +116,6 @@ test('a wrong first fix: the retry prompt names the broken test by its pytest no
   const run = await runOnFreshClone({ origin, issue: ISSUE, session });
   assert.equal(run.byRule[RETRY_NAMES_TEST], 1, `retry prompt did not name the test: ${JSON.stringify(run.byRule)}`);
   assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-  assert.equal(run.result?.outcome, 'success', run.result?.reason);
+  await assertSucceeded(run);
   assert.deepEqual(await run.changedOnBranch(), [PATH]);
 });

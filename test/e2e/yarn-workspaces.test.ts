@@ -16,6 +16,7 @@ import type { TempGitRepo } from '../helpers/temp-git-repo.js';
 import { teardownEnv } from '../helpers/temporal-env.js';
 import { fixSession } from '../helpers/fix-session.js';
 import { makeOriginLockedBy, removeStateDir, runOnFreshClone } from './fresh-clone-run.js';
+import { assertSucceeded } from './run-diagnosis.js';
 
 const YARN = '1.22.22';
 const BUGGY = 'return Math.max(x, lo);';
@@ -94,7 +95,7 @@ after(async () => {
 test('a fresh clone: yarn fetched, every workspace tested to the end, both failures in the baseline, the fix delivered', async () => {
   const run = await runOnFreshClone({ origin, issue: ISSUE, session: SESSION });
   assert.equal(run.cli.code, 0, `${run.cli.stderr}\n${run.cli.stdout}`);
-  assert.equal(run.result?.outcome, 'success', run.result?.reason);
+  await assertSucceeded(run);
   assert.deepEqual(await run.changedOnBranch(), ['packages/beta/clamp.js']);
   const environment = (run.result?.environment ?? []).join('\n');
   assert.match(environment, /setup: `\S*yarn install --frozen-lockfile/);
@@ -105,6 +106,6 @@ test('a fresh clone: yarn fetched, every workspace tested to the end, both failu
 
 test('a second run of the same repository and lockfile installs from the cache', async () => {
   const run = await runOnFreshClone({ origin, issue: ISSUE, session: SESSION });
-  assert.equal(run.result?.outcome, 'success', run.result?.reason ?? run.cli.stderr);
+  await assertSucceeded(run);
   assert.match((run.result?.environment ?? []).join('\n'), /setup: every install came from the cache/);
 });
