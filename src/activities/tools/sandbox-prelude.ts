@@ -129,9 +129,9 @@ for i in "\${!binds[@]}"; do
   entry "/proc/self/fd/\${fds[$i]}" "\${binds[$i]}" none "$o"
 done
 apply --no-canonicalize
-# From / and by its path; as root before the drop, so with an empty environment (no PERL5OPT).
+# From / (env -C: no subshell), by its path, as root before the drop: an empty environment.
 [ -z "$uid" ] || [ "\${#idmapped[@]}" -eq 0 ] ||
-  (cd / && env -i "$binder" -e "$IDMAPPED_BINDS" "$unshare_nr" "$uid" "$uid" "\${idmapped[@]}")
+  env -i -C / "$binder" -e "$IDMAPPED_BINDS" "$unshare_nr" "$uid" "$uid" "\${idmapped[@]}"
 # Where ours are, as mountinfo names them (escaped; through symlinks too, by cd -P).
 declare -A mine=()
 for t in "$scratch" "\${tgts[@]}" "\${binds[@]}"; do
@@ -190,8 +190,10 @@ trap 'kill -TERM -1 2>/dev/null; sleep 0.5; exit 143' TERM
 # With a sandbox user (a root worker), not root either.
 user=(); [ -z "$uid" ] || user=(--reuid "$uid" --regid "$uid" --clear-groups)
 unset uid
-# The command's PATH (the prepared bins first) only now: setpriv and bash found on the launcher's.
-drop=$(command -v setpriv); shell=$(command -v bash)
+# The command's PATH (the prepared bins first) only now: setpriv and bash found on the launcher's,
+# by bash's own lookup (hash fills BASH_CMDS; a $(command -v) would fork a subshell each).
+# Before PATH changes: assigning PATH empties the table.
+hash setpriv bash; drop="\${BASH_CMDS[setpriv]}"; shell="\${BASH_CMDS[bash]}"
 [ -z "$command_path" ] || PATH="$command_path"
 unset command_path
 "$drop" "\${user[@]}" --no-new-privs --bounding-set=-all --inh-caps=-all "$shell" -c "$cmd" <&0 &
