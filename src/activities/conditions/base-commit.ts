@@ -95,3 +95,22 @@ export async function filesTouchedSince(worktreePath: string, commit: string): P
   if (diff.exitCode !== 0) return undefined;
   return diff.stdout.split('\0').filter((p) => p !== '');
 }
+
+/** The base for an explicit ref (or, without one, the recorded base), as baseCommit finds it. */
+export type BaseCommits = (explicit?: string) => Promise<string | undefined>;
+
+/**
+ * baseCommit, each base found once: a closure's validators (branch-changed, test-integrity
+ * and the baseline's two checks) judge one tree, and each asked for the same base; in an
+ * agent's worktree every ask is a sandbox launch. One per runValidators call, never kept
+ * longer: the next closure may judge another HEAD.
+ */
+export function baseCommitsOf(worktreePath: string): BaseCommits {
+  const found = new Map<string, Promise<string | undefined>>();
+  return (explicit) => {
+    const key = explicit === undefined ? 'recorded' : `explicit:${explicit}`;
+    let base = found.get(key);
+    if (base === undefined) found.set(key, (base = baseCommit(worktreePath, explicit)));
+    return base;
+  };
+}

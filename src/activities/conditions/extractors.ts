@@ -65,6 +65,17 @@ export function extract(name: string, ctx: ExtractorContext): JsonValue | undefi
   return isExtractorName(name) ? EXTRACTORS[name](ctx) : undefined;
 }
 
+/** A validator's `extractParams` (param name → extractor name), each run on the command's output. */
+export function extractParams(
+  extractors: Readonly<Record<string, string>>,
+  ctx: ExtractorContext,
+): Record<string, JsonValue> {
+  const params: Record<string, JsonValue> = {};
+  // Unknown extractors are rejected by the loader; null keeps a stale definition from crashing a run.
+  for (const [param, extractor] of Object.entries(extractors)) params[param] = extract(extractor, ctx) ?? null;
+  return params;
+}
+
 /** Error text from the first line that looks like an error, else all of stderr (or stdout). */
 function errorOutput(ctx: ExtractorContext): string {
   const text = stripAnsi(ctx.stderr.trim() !== '' ? ctx.stderr : ctx.stdout);

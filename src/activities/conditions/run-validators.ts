@@ -10,15 +10,14 @@ import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { ArtifactRef, ConditionResult, RunValidatorsInput, ValidationReport } from '../../contracts/activities.js';
 import type { ConditionRef, ValidatorDefinition } from '../../contracts/definition.js';
-import type { JsonValue } from '../../contracts/json.js';
-import type { CommandOutcome, CommandRunner } from '../process/command-runner.js';
-import { extract } from './extractors.js';
+import type { CommandRunner } from '../process/command-runner.js';
+import { extractParams } from './extractors.js';
 import { runsTests } from './test-reports/runs-tests.js';
 import { runFileValidator } from './file-validator.js';
 import { judgeAgainstBaseline } from './baseline/judge-against-baseline.js';
 import { testsNotRunResult, testsRanSinceBase } from './baseline/tests-ran-since-base.js';
 import { restoreInterruptedSwap } from './baseline/code-at-base.js';
-import { parseTestFailures, type TestReports } from './test-reports/parse-test-failures.js';
+import { parseTestFailures } from './test-reports/parse-test-failures.js';
 import { runCollectingReports } from './test-reports/report-files.js';
 import { runTestIntegrityValidator } from './integrity/test-integrity-validator.js';
 import { runBranchChangedValidator } from './branch-change/branch-changed-validator.js';
@@ -28,6 +27,7 @@ import { commandSummary, fullOutput } from './summarize.js';
 import { describeRule, parseSuccessWhen, satisfies } from './success-when.js';
 import { substituteParams } from './substitute-params.js';
 import { unrecoverableReason } from './unrecoverable.js';
+import { baseCommitsOf, type BaseCommits } from './base-commit.js';
 import { cleanTreeFirst, isCleanTreeCheck, removeValidatorOutputs, snapshotTree } from './validator-outputs.js';
 
 export interface RunValidatorsDeps {
@@ -46,6 +46,7 @@ export async function runValidators(deps: RunValidatorsDeps, input: RunValidator
   await restoreInterruptedSwap(input.worktreePath);
   // The tree as the agent left it; what a validator command adds is not the agent's (validator-outputs.ts).
   const before = await snapshotTree(input.worktreePath);
+  const bases = baseCommitsOf(input.worktreePath);
   const results: ConditionResult[] = [];
   let unchanged: UnchangedBranch | undefined;
   for (const index of cleanTreeFirst(conditions, input.validators)) {
@@ -54,6 +55,7 @@ export async function runValidators(deps: RunValidatorsDeps, input: RunValidator
     const checked = await runCondition({
       deps,
       worktreePath: input.worktreePath,
+      bases,
       condition,
       definition,
       ...(input.issueText === undefined ? {} : { issueText: input.issueText }),
@@ -92,6 +94,7 @@ interface CheckedCondition {
 async function runCondition(options: {
   deps: RunValidatorsDeps;
   worktreePath: string;
+  bases: BaseCommits;
   condition: ConditionRef;
   definition: ValidatorDefinition;
   issueText?: string;
@@ -104,6 +107,7 @@ async function runCondition(options: {
   const on = {
     validator: condition.validator,
     worktreePath: options.worktreePath,
+    bases: options.bases,
     params: condition.params,
     ...pattern,
   };
@@ -130,6 +134,7 @@ async function runCondition(options: {
 async function runCommandValidator(options: {
   deps: RunValidatorsDeps;
   worktreePath: string;
+  bases: BaseCommits;
   issueText?: string;
   issueLabels?: readonly string[];
   claims?: readonly PreExistingClaim[];
@@ -159,7 +164,10 @@ async function runCommandValidator(options: {
       ...failurePattern,
       passed: false,
       summary: commandSummary({ command, ended, stdout: outcome.stdout, stderr: outcome.stderr, failures }),
-      params: { ...condition.params, ...extractParams(definition.extractParams, outcome, null, reports) },
+      params: {
+        ...condition.params,
+        ...extractParams(definition.extractParams, { ...outcome, exitCode: null, reports }),
+      },
       // A command that cannot start (worktree gone, bash missing) will not start next time either.
       unrecoverable: outcome.kind === 'crashed',
     };
@@ -186,13 +194,14 @@ async function runCommandValidator(options: {
     rule.kind === 'invalid'
       ? rule.problem
       : unrecoverableReason({ exitCode, stdout: outcome.stdout, stderr: outcome.stderr });
-  const params = { ...condition.params, ...extractParams(definition.extractParams, outcome, exitCode, reports) };
+  const params = { ...condition.params, ...extractParams(definition.extractParams, { ...outcome, exitCode, reports }) };
   const judged =
     fatal === undefined && definition.baseline !== undefined
       ? await judgeAgainstBaseline({
           commands: deps.commands,
           ...(deps.signal ? { signal: deps.signal } : {}),
           worktreePath: options.worktreePath,
+          bases: options.bases,
           command,
           timeoutMs: definition.timeoutMs ?? DEFAULT_VALIDATOR_TIMEOUT_MS,
           mode: definition.baseline,
@@ -228,23 +237,4 @@ async function runCommandValidator(options: {
     params: { ...params, ...(judged?.params ?? {}) },
     unrecoverable: fatal !== undefined,
   };
-}
-
-/**
- * A test command: it extracts failing tests or is judged against a baseline. Such a
- * command runs with test reports asked for (report-files) and its failures are named
- * in the summary.
- */
-function extractParams(
-  extractors: Readonly<Record<string, string>>,
-  outcome: CommandOutcome,
-  exitCode: number | null,
-  reports: TestReports,
-): Record<string, JsonValue> {
-  const params: Record<string, JsonValue> = {};
-  for (const [param, extractor] of Object.entries(extractors)) {
-    // Unknown extractors are rejected by the loader; null keeps a stale definition from crashing a run.
-    params[param] = extract(extractor, { stdout: outcome.stdout, stderr: outcome.stderr, exitCode, reports }) ?? null;
-  }
-  return params;
 }

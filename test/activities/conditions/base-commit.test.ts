@@ -6,7 +6,12 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { baseCommit, worktreeAtCommit, worktreeState } from '../../../src/activities/conditions/base-commit.js';
+import {
+  baseCommit,
+  baseCommitsOf,
+  worktreeAtCommit,
+  worktreeState,
+} from '../../../src/activities/conditions/base-commit.js';
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
 
 test('a clean checkout: HEAD, branch, clean; untracked files do not count', async () => {
@@ -102,6 +107,28 @@ test('a base that is shell text stays an argument: nothing runs', async () => {
     await repo.git('config', 'branch.main.agentBase', `$(touch ${marker})`);
     assert.equal(await baseCommit(repo.dir), undefined);
     assert.equal(existsSync(marker), false);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test("a closure's bases are found once each: the recorded one and each explicit ref apart", async () => {
+  const repo = await makeTempGitRepo({ files: { 'a.txt': 'a\n' } });
+  try {
+    const first = await repo.git('rev-parse', 'HEAD');
+    await repo.write({ 'a.txt': 'second\n' });
+    await repo.git('commit', '-qam', 'second');
+    const second = await repo.git('rev-parse', 'HEAD');
+    await repo.git('checkout', '-q', '-b', 'agent/issue-8');
+    await repo.git('config', 'branch.agent/issue-8.agentBase', first);
+    const bases = baseCommitsOf(repo.dir);
+    assert.equal(await bases(), first);
+    assert.equal(await bases(second), second, 'an explicit ref is its own question');
+    // The recorded base moves: the closure's answer stays the one its validators share.
+    await repo.git('config', 'branch.agent/issue-8.agentBase', second);
+    assert.equal(await bases(), first, 'asked again: the first answer, no second git call');
+    assert.equal(await baseCommitsOf(repo.dir)(), second, 'the next closure asks git again');
+    assert.equal(await bases(''), undefined, 'an empty explicit base is none');
   } finally {
     await repo.cleanup();
   }

@@ -13,7 +13,7 @@ import type { BaselineMode } from '../../../contracts/definition.js';
 import type { JsonValue } from '../../../contracts/json.js';
 import { UNCLASSIFIED_PATTERN, type PreExistingClaim } from '../../../contracts/pre-existing-claims.js';
 import type { CommandRunner } from '../../process/command-runner.js';
-import { baseCommit, filesTouchedSince } from '../base-commit.js';
+import { baseCommitsOf, filesTouchedSince, type BaseCommits } from '../base-commit.js';
 import { capExcerpts, type FailedTest } from '../../../definition/ecosystems/test-runners/failed-test.js';
 import { baselineFailures } from './baseline-run.js';
 import { classifyFailures } from './classify-failures.js';
@@ -42,8 +42,10 @@ export async function judgeAgainstBaseline(options: {
    * none is required (a closing that declares no change delivers nothing).
    */
   readonly claims?: readonly PreExistingClaim[];
+  /** The closure's bases (run-validators.ts); without it, this judgement finds its own. */
+  readonly bases?: BaseCommits;
 }): Promise<BaselineJudgement | undefined> {
-  const commit = await baseCommit(options.worktreePath);
+  const commit = await (options.bases ?? baseCommitsOf(options.worktreePath))();
   if (commit === undefined) return undefined;
   const baseline = await baselineFailures(options.commands, {
     worktreePath: options.worktreePath,

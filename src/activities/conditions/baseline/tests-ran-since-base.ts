@@ -9,7 +9,7 @@
 import type { ConditionResult } from '../../../contracts/activities.js';
 import type { JsonValue } from '../../../contracts/json.js';
 import type { CommandRunner } from '../../process/command-runner.js';
-import { baseCommit } from '../base-commit.js';
+import { baseCommitsOf, type BaseCommits } from '../base-commit.js';
 import { changedFiles } from './changed-files.js';
 import { fixedInTestsOnly } from './fixed-in-tests-only.js';
 import { fixedByTestsAlone } from './tests-alone.js';
@@ -33,9 +33,11 @@ export async function testsRanSinceBase(run: {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
   readonly issueLabels?: readonly string[];
+  /** The closure's bases (run-validators.ts); without it, this check finds its own. */
+  readonly bases?: BaseCommits;
 }): Promise<TestsRanVerdict | undefined> {
   const { worktreePath, command, output, reports } = run;
-  const commit = await baseCommit(worktreePath);
+  const commit = await (run.bases ?? baseCommitsOf(worktreePath))();
   const baseline = commit === undefined ? undefined : await cachedBaseline(worktreePath, commit, command);
   if (commit === undefined || baseline === undefined) return undefined;
   const verdict = judgeTestsRan(baseline, testsSeen(output, reports));

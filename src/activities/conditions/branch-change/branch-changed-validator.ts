@@ -14,7 +14,7 @@
 import type { ConditionResult } from '../../../contracts/activities.js';
 import type { JsonValue } from '../../../contracts/json.js';
 import type { NoChangeDeclaration, UnchangedBranch } from '../../../contracts/no-change.js';
-import { baseCommit } from '../base-commit.js';
+import { baseCommitsOf, type BaseCommits } from '../base-commit.js';
 import { readBranchDiff, type BranchDiff } from './branch-diff.js';
 
 const LISTED_FILES = 5;
@@ -25,6 +25,8 @@ export interface BranchChangeOptions {
   readonly params: Readonly<Record<string, JsonValue>>;
   readonly failurePattern?: string;
   readonly declared?: NoChangeDeclaration;
+  /** The closure's bases (run-validators.ts); without it, this check finds its own. */
+  readonly bases?: BaseCommits;
 }
 
 export interface BranchChangeCheck {
@@ -35,7 +37,8 @@ export interface BranchChangeCheck {
 
 export async function runBranchChangedValidator(options: BranchChangeOptions): Promise<BranchChangeCheck> {
   const { validator, params } = options;
-  const base = await baseCommit(options.worktreePath, typeof params['base'] === 'string' ? params['base'] : undefined);
+  const bases = options.bases ?? baseCommitsOf(options.worktreePath);
+  const base = await bases(typeof params['base'] === 'string' ? params['base'] : undefined);
   const plain = { validator, params: { ...params }, unrecoverable: false };
   if (base === undefined)
     return { result: { ...plain, passed: true, summary: 'no base commit recorded for this branch; nothing compared' } };

@@ -14,7 +14,7 @@ import type { ConditionResult } from '../../../contracts/activities.js';
 import type { JsonValue } from '../../../contracts/json.js';
 import { git } from '../../workspace/git/git.js';
 import { TESTS_ONLY_LABEL } from '../../../contracts/tests-not-run.js';
-import { baseCommit } from '../base-commit.js';
+import { baseCommitsOf, type BaseCommits } from '../base-commit.js';
 import { detectTestWeakening, type IntegrityFinding } from './detect-test-weakening.js';
 import { inSourceTests } from './in-source-tests.js';
 import { splitWaived } from './issue-waiver.js';
@@ -45,9 +45,13 @@ export async function runTestIntegrityValidator(options: {
   readonly failurePattern?: string;
   /** The issue's labels: TESTS_ONLY_LABEL waives the findings (issue-waiver.ts). */
   readonly issueLabels?: readonly string[];
+  /** The closure's bases (run-validators.ts); without it, this check finds its own. */
+  readonly bases?: BaseCommits;
 }): Promise<ConditionResult> {
   const { validator, worktreePath, params } = options;
-  const base = await baseCommit(worktreePath, typeof params['base'] === 'string' ? params['base'] : undefined);
+  const base = await (options.bases ?? baseCommitsOf(worktreePath))(
+    typeof params['base'] === 'string' ? params['base'] : undefined,
+  );
   if (base === undefined) {
     return {
       validator,
