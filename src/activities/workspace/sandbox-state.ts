@@ -10,12 +10,15 @@
  * stale entries can be swept), `home/`, `git-snapshot.json`, and the environment
  * phase's `environment.json` and `env/`; shared caches live beside `sandbox/`.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** In each sandbox dir: the worktree's path, what the sweep judges the dir by. */
+const OWNER_FILE = 'worktree';
 
 /** The worker's state dir: `$ISSUE_AGENT_STATE_DIR`, else the XDG state dir of issue-agent. */
 export function harnessStateBase(env: Env = process.env): string {
@@ -67,10 +70,21 @@ export function environmentCacheRoot(env: Env = process.env): string {
   return path.join(path.dirname(sandboxStateRoot(env)), 'cache');
 }
 
+/**
+ * The directory, with its owner file naming the worktree. Other runs' sweeps read that file
+ * at any moment, so it is written once and whole (a temp file renamed over it): rewritten
+ * in place on every launch, a sweep could read it empty, take the live worktree for gone
+ * and remove its state, the private repository with the agent's commits among it.
+ */
 async function ensureSandboxDir(worktreePath: string): Promise<string> {
   const dir = sandboxDir(worktreePath);
+  const owner = path.resolve(worktreePath);
+  const ownerFile = path.join(dir, OWNER_FILE);
+  if ((await readFile(ownerFile, 'utf8').catch(() => undefined)) === owner) return dir;
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  await writeFile(path.join(dir, 'worktree'), path.resolve(worktreePath), 'utf8');
+  const temp = `${ownerFile}.${process.pid}-${randomBytes(6).toString('hex')}`;
+  await writeFile(temp, owner, 'utf8');
+  await rename(temp, ownerFile);
   return dir;
 }
 
@@ -119,15 +133,22 @@ export async function sweepStaleSandboxes(env: Env = process.env): Promise<strin
   const removed: string[] = [];
   for (const entry of entries) {
     const dir = path.join(root, entry);
-    const owner = await readFile(path.join(dir, 'worktree'), 'utf8').catch(() => undefined);
-    if (owner === undefined) continue;
-    const alive = await stat(owner).then(
-      (s) => s.isDirectory(),
-      () => false,
+    // No owner named (none yet, or an older version's file read mid-write): never judged gone.
+    const owner = (await readFile(path.join(dir, OWNER_FILE), 'utf8').catch(() => '')).trim();
+    if (!path.isAbsolute(owner)) continue;
+    const gone = await stat(owner).then(
+      (s) => !s.isDirectory(),
+      (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
     );
-    if (alive) continue;
-    await rm(dir, { recursive: true, force: true });
-    removed.push(dir);
+    // Housekeeping never fails a run: a directory refilled while it is removed stays for the next sweep.
+    if (
+      gone &&
+      (await rm(dir, { recursive: true, force: true }).then(
+        () => true,
+        () => false,
+      ))
+    )
+      removed.push(dir);
   }
   return removed;
 }
