@@ -82,10 +82,15 @@ async function ensureSandboxDir(worktreePath: string): Promise<string> {
   const ownerFile = path.join(dir, OWNER_FILE);
   if ((await readFile(ownerFile, 'utf8').catch(() => undefined)) === owner) return dir;
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const temp = `${ownerFile}.${process.pid}-${randomBytes(6).toString('hex')}`;
-  await writeFile(temp, owner, 'utf8');
-  await rename(temp, ownerFile);
+  await writeWhole(ownerFile, owner);
   return dir;
+}
+
+/** A temp file renamed over `file`: a reader sees the old text or the new, never a part. */
+async function writeWhole(file: string, text: string): Promise<void> {
+  const temp = `${file}.${process.pid}-${randomBytes(6).toString('hex')}`;
+  await writeFile(temp, text, { encoding: 'utf8', mode: 0o600 });
+  await rename(temp, file);
 }
 
 /** The agent's private HOME (also its TMPDIR) for this worktree, created when missing. */
@@ -96,9 +101,10 @@ export async function ensureAgentHome(worktreePath: string): Promise<string> {
   return home;
 }
 
+/** Whole (writeWhole): every launch reads the run's ref record and git snapshot, also mid-write. */
 export async function writeSandboxFile(worktreePath: string, file: string, text: string): Promise<void> {
   const dir = await ensureSandboxDir(worktreePath);
-  await writeFile(path.join(dir, file), text, { encoding: 'utf8', mode: 0o600 });
+  await writeWhole(path.join(dir, file), text);
 }
 
 /**
