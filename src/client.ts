@@ -5,6 +5,9 @@
  */
 import { reportFatal } from './host/report-error.js';
 import { packageVersion, PROGRAM_NAME, renderTopLevelHelp } from './cli/program.js';
+import { commandFlags } from './cli/flags/command-specs.js';
+import { CONTROL_COMMANDS } from './cli/flags/control-commands.js';
+import { requireIssue } from './cli/flags/parse-flags.js';
 
 type Handler = (argv: readonly string[]) => Promise<number>;
 
@@ -44,13 +47,28 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const load = command === undefined ? undefined : HANDLERS[command];
-  if (load === undefined) {
+  if (command === undefined || load === undefined) {
     process.stderr.write(
       `error: unknown command "${command ?? ''}"; expected one of ${Object.keys(HANDLERS).join(', ')} (${PROGRAM_NAME} --help)\n`,
     );
     return 2;
   }
+  if (!checkedBeforeLoading(command, rest)) return 0;
   return (await load())(rest);
+}
+
+/**
+ * A command on one run (status, retry, cancel, extend, reply, reset) has its flags and
+ * --issue checked before its module loads, the same checks it makes itself: that module
+ * brings the Temporal client and the definition loader (~0.5 s of CPU), which `--help`
+ * and a usage error never need. False: the help was printed.
+ */
+function checkedBeforeLoading(command: string, argv: readonly string[]): boolean {
+  if (!Object.hasOwn(CONTROL_COMMANDS, command)) return true;
+  const flags = commandFlags(command, argv);
+  if (flags === undefined) return false;
+  requireIssue(flags);
+  return true;
 }
 
 main(process.argv.slice(2)).then(
