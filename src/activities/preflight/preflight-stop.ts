@@ -46,7 +46,7 @@ const SETUP = '`commands.setup` of .agent/config.json (setup has the network; th
 const AGENT_SETUP_HINT =
   '; or let the model write the setup and the test command: it does where detection ends unless .agent/config.json sets "environment": {"agentSetup": false}, commands.setup or commands.test (docs/environments/agent-setup.md)';
 const NAMED_RUNNERS =
-  'node:test, mocha, jest, vitest, pytest, go test, cargo test, Maven Surefire, CTest, Automake (make check)';
+  'node:test, mocha, jest, vitest, uvu, pytest, go test, cargo test, Maven Surefire, CTest, Automake (make check)';
 
 export function preflightStop(
   planned: { readonly validator: string; readonly command: string },

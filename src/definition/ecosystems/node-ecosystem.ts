@@ -23,6 +23,7 @@ import { Remedy } from './could-not-run-sign.js';
 import { detectNode, NODE_LOCKFILES, YARN_IGNORE_PATH } from './node-setup.js';
 import { JEST, VITEST } from './test-runners/jest-vitest.js';
 import { MOCHA } from './test-runners/mocha.js';
+import { UVU } from './test-runners/uvu.js';
 import { NODE_TEST } from './test-runners/node-test.js';
 
 async function packageManager(dir: string): Promise<{ pm: string; lockfile: string } | undefined> {
@@ -176,5 +177,5 @@ export const NODE_ECOSYSTEM: EcosystemModule = {
     },
     { match: /\bMissing script: "?[^"\s]+"?/, reason: 'the package has no such script; fix the validator command' },
   ],
-  testRunners: [NODE_TEST, VITEST, JEST, MOCHA],
+  testRunners: [NODE_TEST, VITEST, JEST, MOCHA, UVU],
 };

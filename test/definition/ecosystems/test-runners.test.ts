@@ -24,6 +24,7 @@ const SUMMARIES: ReadonlyArray<[runner: string, output: string, count: number]> 
   ['jest', 'Tests:       2 failed, 1 skipped, 28 passed, 31 total', 30],
   ['mocha', '  28 passing (12ms)\n  1 pending\n  2 failing', 30],
   ['node:test', '# tests 31\n# pass 28\n# fail 2\n# skipped 1', 30],
+  ['uvu', '  Total:     30\n  Passed:    28\n  Skipped:   1\n  Duration:  8.36ms', 30],
   ['pytest', '=========== 2 failed, 28 passed, 1 skipped, 3 warnings in 0.52s ===========', 30],
   ['go test', 'ok  \tdemo/a\t0.01s\nFAIL\tdemo/b\t0.02s', 2],
   [

@@ -50,6 +50,17 @@ export function isStackLine(line: string): boolean {
   return /^\s*at\s+\S/.test(line);
 }
 
+/** The file of the first stack frame outside node's internals and node_modules: the test's own (mocha, uvu). */
+export function firstOwnFrame(lines: readonly string[]): string | undefined {
+  for (const line of lines) {
+    if (!isStackLine(line)) continue;
+    const m = /\(?((?:file:\/\/)?[^\s()]+?):\d+:\d+\)?\s*$/.exec(line);
+    const file = m?.[1]?.replace(/^file:\/\//, '');
+    if (file && !file.startsWith('node:') && !file.includes('node_modules/')) return file;
+  }
+  return undefined;
+}
+
 /**
  * The same test reported twice (inline and in a recap): keep one, preferring the entry
  * with a file, then the one with an excerpt. Same-named failures in different files

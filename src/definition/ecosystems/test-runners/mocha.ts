@@ -15,7 +15,7 @@
  * and node internals. The numbered lines of the progress tree above `N failing` are
  * not failures to report twice. PURE.
  */
-import { failedTest, isStackLine, type FailedTest } from './failed-test.js';
+import { failedTest, firstOwnFrame, isStackLine, type FailedTest } from './failed-test.js';
 import { specTree } from './spec-tree.js';
 import { summed } from './summary-counts.js';
 import type { TestRunner } from './test-runner.js';
@@ -52,19 +52,9 @@ export function mocha(lines: readonly string[]): FailedTest[] {
     // The message already states expected and actual; mocha's own diff after it repeats them.
     const diff = body.findIndex((l) => /^\s*\+ expected - actual\s*$/.test(l));
     const message = (diff === -1 ? body : body.slice(0, diff)).filter((l) => !isStackLine(l));
-    out.push(failedTest(name, fileOf(body), message));
+    out.push(failedTest(name, firstOwnFrame(body), message));
   }
   return out;
-}
-
-function fileOf(body: readonly string[]): string | undefined {
-  for (const line of body) {
-    if (!isStackLine(line)) continue;
-    const m = /\(?((?:file:\/\/)?[^\s()]+?):\d+:\d+\)?\s*$/.exec(line);
-    const file = m?.[1]?.replace(/^file:\/\//, '');
-    if (file && !file.startsWith('node:') && !file.includes('node_modules/')) return file;
-  }
-  return undefined;
 }
 
 /** The spec reporter's `✓ title` under its suites, up to `N passing`: the full title, joined by spaces, as the recap names it. */
