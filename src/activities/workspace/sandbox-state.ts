@@ -146,15 +146,13 @@ export async function sweepStaleSandboxes(env: Env = process.env): Promise<strin
       (s) => !s.isDirectory(),
       (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
     );
+    if (!gone) continue;
     // Housekeeping never fails a run: a directory refilled while it is removed stays for the next sweep.
-    if (
-      gone &&
-      (await rm(dir, { recursive: true, force: true }).then(
-        () => true,
-        () => false,
-      ))
-    )
-      removed.push(dir);
+    const done = await rm(dir, { recursive: true, force: true }).then(
+      () => true,
+      () => false,
+    );
+    if (done) removed.push(dir);
   }
   return removed;
 }
