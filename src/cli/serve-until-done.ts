@@ -89,6 +89,7 @@ export async function serveUntilDone<R>(cli: CliTemporal, result: Promise<R>, op
       address: cli.target.address,
       namespace: cli.target.namespace,
       taskQueue: cli.taskQueue,
+      runEndsReportedByCaller: true,
     });
     try {
       value = await worker.runUntil(tracked);

@@ -10,6 +10,12 @@
 import { AgentError } from '../contracts/errors.js';
 import { printLine } from './terminal-text.js';
 
+/**
+ * Codes that mean the user's input was wrong (a flag, a config file, a repository path
+ * that is not one): exit 2, as README's exit codes say; anything else exits 1.
+ */
+const INPUT_ERROR_CODES: ReadonlySet<string> = new Set(['USAGE', 'CONFIG_INVALID', 'REPO_NOT_FOUND']);
+
 export function reportFatal(err: unknown): number {
   if (AgentError.isInstance(err)) {
     printLine(process.stderr, `error: ${err.code === 'USAGE' ? err.message : err.describe()}`);
@@ -19,7 +25,7 @@ export function reportFatal(err: unknown): number {
       const format = (err as { format?: () => string }).format;
       if (typeof format === 'function') printLine(process.stderr, format.call(err));
     }
-    return err.code === 'USAGE' || err.code === 'CONFIG_INVALID' ? 2 : 1;
+    return INPUT_ERROR_CODES.has(err.code) ? 2 : 1;
   }
   printLine(process.stderr, `error: ${describeWithCauses(err)}`);
   if (process.env.DEBUG && err instanceof Error && err.stack) printLine(process.stderr, err.stack);

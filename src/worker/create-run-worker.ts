@@ -15,7 +15,7 @@ import {
 } from '@temporalio/worker';
 import { AgentError } from '../contracts/errors.js';
 import { telemetryOptionsFromEnv } from './telemetry.js';
-import { formatLogLine, LogFormat, logFormatOf } from './log-line.js';
+import { formatLogLine, isNoise, LogFormat, logFormatOf } from './log-line.js';
 import { tracingPluginFromEnv } from './tracing.js';
 import type { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityDeps } from '../activities/deps.js';
@@ -44,6 +44,11 @@ export interface RunWorkerOptions {
   readonly connection?: NativeConnection;
   /** Tracing plugin (tests pass one with an in-memory exporter); default from OTEL_TRACES_EXPORTER. */
   readonly tracing?: OpenTelemetryPlugin;
+  /**
+   * The process reports each run's end itself (start-run serving its own run): the SDK's
+   * `Workflow failed` warning, with the error's stack, would repeat that report after it.
+   */
+  readonly runEndsReportedByCaller?: boolean;
 }
 
 let runtimeInstalled = false;
@@ -72,14 +77,7 @@ export function installRuntime(
   }
 }
 
-/**
- * The host-queue worker serves activities only, the demo's reader (dev/demo-reader.ts)
- * workflows only; the SDK's warnings about that are noise.
- */
-const EXPECTED_WARNINGS = [
-  'No workflows registered, not polling for workflow tasks',
-  'No activities registered, not polling for activity tasks',
-];
+let runEndsReportedByCaller = false;
 
 let logRedactor: Redact | undefined;
 
@@ -87,7 +85,7 @@ let logRedactor: Redact | undefined;
 const logListeners = new Set<(text: string) => void>();
 
 function printLogEntry(entry: LogEntry): void {
-  if (EXPECTED_WARNINGS.some((w) => entry.message.startsWith(w))) return;
+  if (isNoise(entry.message, { runEndsReportedByCaller })) return;
   const time = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
   // Log lines are persisted by whoever runs the worker: no secret of the environment may appear.
   const redact = (logRedactor ??= redactorForEnv(process.env));
@@ -165,6 +163,7 @@ export async function createRunWorker(
   options: RunWorkerOptions,
 ): Promise<{ worker: RunWorker; connection: NativeConnection }> {
   installRuntime();
+  if (options.runEndsReportedByCaller === true) runEndsReportedByCaller = true;
   const hostTaskQueue = hostTaskQueueName(options.taskQueue);
   // The activities (most of this worker's modules, ~0.3 s to load) load in the background
   // while the connection opens and the shared worker's workflow thread loads the bundle on

@@ -58,3 +58,25 @@ export function formatLogLine(
     }
   }
 }
+
+/**
+ * The host-queue worker serves activities only, the demo's reader (dev/demo-reader.ts)
+ * workflows only; the SDK's warnings about that are noise.
+ */
+const EXPECTED_WARNINGS = [
+  'No workflows registered, not polling for workflow tasks',
+  'No activities registered, not polling for activity tasks',
+];
+
+/** The SDK's line when a workflow ends failed (@temporalio/workflow's lifecycle logging). */
+const WORKFLOW_FAILED = 'Workflow failed';
+
+/**
+ * A runtime log line nobody needs on stderr. `runEndsReportedByCaller`: the process
+ * reports each run's end itself (start-run serving its run), so the SDK's `Workflow
+ * failed` warning, with the error's stack, would only repeat it after the outcome.
+ */
+export function isNoise(message: string, options: { readonly runEndsReportedByCaller: boolean }): boolean {
+  if (EXPECTED_WARNINGS.some((w) => message.startsWith(w))) return true;
+  return options.runEndsReportedByCaller && message === WORKFLOW_FAILED;
+}

@@ -202,6 +202,7 @@ describe('bad repository, issue and server', { concurrency: CONCURRENCY }, () =>
 
   it('--repo /nonexistent/path names the path', async () => {
     assertCleanFailure(await cli('start-run', '--issue', '1', '--repo', '/nonexistent/path'), {
+      code: 2,
       mentions: ['/nonexistent/path', '--repo'],
     });
   });
@@ -213,7 +214,7 @@ describe('bad repository, issue and server', { concurrency: CONCURRENCY }, () =>
       ['start-run', '--issue', '1', '--repo', `https://user:${secret}@127.0.0.1:9/none.git`],
       { env: { ...env, ISSUE_AGENT_STATE_DIR: stateDir }, timeoutMs: 60_000 },
     );
-    assertCleanFailure(result, { mentions: ['cannot reach https://127.0.0.1:9/none.git', '--repo'] });
+    assertCleanFailure(result, { code: 2, mentions: ['cannot reach https://127.0.0.1:9/none.git', '--repo'] });
     assert.ok(!`${result.stdout}${result.stderr}`.includes(secret), describeResult(result));
     await rm(stateDir, { recursive: true, force: true });
   });
@@ -243,12 +244,13 @@ describe('bad repository, issue and server', { concurrency: CONCURRENCY }, () =>
       env: { ...env, INIT_CWD: notARepo },
       timeoutMs: 60_000,
     });
-    assertCleanFailure(result, { mentions: [notARepo, 'not a git repository', 'the current directory'] });
+    assertCleanFailure(result, { code: 2, mentions: [notARepo, 'not a git repository', 'the current directory'] });
     assert.doesNotMatch(`${result.stdout}${result.stderr}`, /at --repo/, describeResult(result));
   });
 
   it('--repo <a directory that is not a git repository> says so', async () => {
     assertCleanFailure(await cli('start-run', '--issue', '1', '--repo', notARepo), {
+      code: 2,
       mentions: [notARepo, 'not a git repository'],
     });
   });
@@ -368,7 +370,7 @@ describe('eval: task files and modes', { concurrency: CONCURRENCY }, () => {
   });
 
   it('--mine on a directory that is not a git repository names it', async () => {
-    assertCleanFailure(await cli('eval', '--mine', dir), { code: 1, mentions: ['--mine', dir] });
+    assertCleanFailure(await cli('eval', '--mine', dir), { code: 2, mentions: ['--mine', dir] });
   });
 
   it('a SWE-bench line without FAIL_TO_PASS names the line and the field', async () => {

@@ -43,6 +43,8 @@ test('no package.json: the fallback `npm test --silent` (exit 254, silent) stops
     const run = await runOnFreshClone({ origin, issue: ISSUE, session: SESSION });
     assert.equal(run.cli.code, 1, run.cli.stderr);
     assert.equal(run.result?.code, 'ENVIRONMENT_FAILED', run.cli.stderr);
+    // The result says how the run ended; the in-process worker does not say it again (the SDK's warning, with a stack).
+    assert.doesNotMatch(run.cli.stderr, /Workflow failed/);
     const reason = run.result?.reason ?? '';
     assert.match(reason, /`npm test --silent`/);
     assert.match(reason, /exit 254/);

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatLogLine, LogFormat, logFormatOf } from '../../src/worker/log-line.js';
+import { formatLogLine, isNoise, LogFormat, logFormatOf } from '../../src/worker/log-line.js';
 import { assertTerminalSafe, HOSTILE } from '../helpers/hostile-text.js';
 
 const entry = {
@@ -56,4 +56,12 @@ test('an activity failure quoting the model or the tested code drives no termina
   const json = formatLogLine(hostile, LogFormat.Json);
   const fields = JSON.parse(json.slice(json.indexOf(' {') + 1)) as { error: { message: string } };
   assert.equal(fields.error.message, HOSTILE, 'the JSON fields keep their values');
+});
+
+test("noise: the SDK's `Workflow failed` only where the caller reports the run's end itself; a worker keeps it", () => {
+  assert.equal(isNoise('Workflow failed', { runEndsReportedByCaller: true }), true);
+  assert.equal(isNoise('Workflow failed', { runEndsReportedByCaller: false }), false);
+  assert.equal(isNoise('Activity failed', { runEndsReportedByCaller: true }), false);
+  const idle = 'No activities registered, not polling for activity tasks';
+  assert.equal(isNoise(idle, { runEndsReportedByCaller: false }), true);
 });

@@ -71,9 +71,12 @@ export function parseIssueFile(text: string, path: string): IssueFile {
   return { frontMatter, title, state, labels, body, rest, commentKeys };
 }
 
-/** Serialises front matter + the stored rest (body and comments) unchanged. */
+/**
+ * Serialises front matter + the stored rest (body and comments) unchanged. Flow lists
+ * keep the spacing people write (`[bug]`, not the library's default `[ bug ]`).
+ */
 export function renderIssueFile(frontMatter: Document, rest: string): string {
-  const yaml = frontMatter.toString().replace(/\n+$/, '');
+  const yaml = frontMatter.toString({ flowCollectionPadding: false }).replace(/\n+$/, '');
   return `---\n${yaml}\n---\n${rest}`;
 }
 

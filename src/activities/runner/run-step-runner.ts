@@ -8,15 +8,11 @@
 import type { RunStepRunnerInput, RunStepRunnerOutput } from '../../contracts/activities.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../contracts/json.js';
 import { CommandOutcomeKind, type CommandRunner } from '../process/command-runner.js';
+import { shellQuote } from '../process/shell-quote.js';
 
 export interface RunStepRunnerDeps {
   readonly commands: CommandRunner;
   readonly signal?: AbortSignal;
-}
-
-/** POSIX single-quoting: every argument reaches the program as one literal word. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 export function parseRunnerStdout(stdout: string): JsonObject {

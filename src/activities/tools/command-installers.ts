@@ -6,7 +6,7 @@
  * word, so the command and every child run under both; where one does not work on this
  * machine the worker has said so once, and the command runs without it.
  */
-import { shellQuote } from '../runner/run-step-runner.js';
+import { shellQuote } from '../process/shell-quote.js';
 import { landlockNetArgv } from './landlock-net.js';
 import type { Isolation } from './process-isolation.js';
 import { seccompArchOf } from './seccomp-filter.js';

@@ -19,7 +19,7 @@ import { AgentNameKey, IssueNumberKey, RepoIdKey } from '../../workflows/run/sea
 import { COMMANDS, renderHelp } from '../flags/command-specs.js';
 import { deliveryOf } from '../flags/delivery-flag.js';
 import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFlags } from '../flags/parse-flags.js';
-import { resultSummary } from '../../host/progress-format.js';
+import { keptWorkHint, resultSummary } from '../../host/progress-format.js';
 import { loadRepoDefinition } from '../run-target.js';
 import { closureActionNotice } from '../../definition/normalise/closure-action.js';
 import { assertRunVariablesBound } from '../../definition/prompt-variable-check.js';
@@ -199,7 +199,12 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
     const json = flags['json'] === true;
     const result = await awaitResult(cli, workflowId, { follow: flags['follow'] === true, embedded, json });
     if (json) process.stdout.write(`${JSON.stringify({ event: 'result', workflowId, url, ...result })}\n`);
-    else printLine(process.stdout, `${resultSummary(result)}\nWeb UI: ${url}`);
+    else {
+      const kept = target.remote
+        ? undefined
+        : keptWorkHint(result, { issue, repoPath: target.repoPath, repoFlag: optionalString(flags, 'repo') });
+      printLine(process.stdout, `${resultSummary(result)}${kept === undefined ? '' : `\n${kept}`}\nWeb UI: ${url}`);
+    }
     return runExitCode(result.outcome);
   } finally {
     await cli.close();

@@ -21,3 +21,13 @@ test('other broken front matter is still refused with the reason', () => {
   assert.throws(() => parseIssueFile('---\ntitle: ok\nlabels: [a\n---\nbody\n', 'y.md'), /invalid YAML/);
   assert.equal(parseIssueFile('---\ntitle: "quoted: fine"\n---\n', 'z.md').title, 'quoted: fine');
 });
+
+test('written back, the front matter keeps what the person wrote: `[bug]` stays `[bug]`, comments stay', () => {
+  const text = '---\ntitle: T\nstate: open # still open\nlabels: [bug, ui]\n---\nBody.\n';
+  const file = parseIssueFile(text, 'w.md');
+  file.frontMatter.set('state', 'closed');
+  const written = renderIssueFile(file.frontMatter, file.rest);
+  assert.match(written, /^labels: \[bug, ui\]$/m);
+  assert.match(written, /^state: closed # still open$/m);
+  assert.equal(renderIssueFile(parseIssueFile(text, 'w.md').frontMatter, file.rest), text);
+});

@@ -20,7 +20,9 @@
  * A name matches as a whole word: not inside a longer identifier (`test_b` is not in
  * `test_bar`, `my_test_b` or `test_b.py`), but after a path or module separator
  * (`test_six.py::test_b`, `CalcTest.testAdd`) and before punctuation or a parameter
- * (`test_b.`, `test_b[1]`). Identifiers match case-sensitively; a title with spaces
+ * (`test_b.`, `test_b[1]`), except that a parametrized test's bare name is not named by
+ * another parametrization (`test_b[2]` does not name the failing `test_b[1]`; a bare
+ * `test_b` names every one). Identifiers match case-sensitively; a title with spaces
  * (`returns the sum`) matches in any case. A file name matches the same way, so
  * `test_six.py` is not named by `test_six.pyc` or `my-test_six.py`.
  */
@@ -33,7 +35,12 @@ export interface IssueMention {
 }
 
 export function namedByIssue(issueText: string, test: FailedTest): IssueMention | undefined {
-  const name = testNames(test.name).find((n) => mentions(issueText, n));
+  // A parametrized test's bare name does not answer to another parametrization of it:
+  // `test_b[2]` in the issue names `test_b[2]`, not the failing `test_b[1]`.
+  const parametrized = test.name.includes('[');
+  const name = testNames(test.name).find((n) =>
+    mentions(issueText, n, '', parametrized && !n.includes('[') ? '[' : ''),
+  );
   if (name !== undefined) return { text: name, kind: 'test' };
   const file = testFile(test);
   const fileName = file === undefined ? undefined : fileNames(file).find((n) => mentions(issueText, n, '-'));
@@ -43,11 +50,14 @@ export function namedByIssue(issueText: string, test: FailedTest): IssueMention 
 /** Characters that continue an identifier: a match may not touch one on either side. */
 const WORD = 'A-Za-z0-9_$';
 
-/** `name` in `text` as a whole word; `alsoBefore` are more characters that may not precede it. */
-export function mentions(text: string, name: string, alsoBefore = ''): boolean {
+/**
+ * `name` in `text` as a whole word; `alsoBefore` and `alsoAfter` are more characters that
+ * may not precede or follow it.
+ */
+export function mentions(text: string, name: string, alsoBefore = '', alsoAfter = ''): boolean {
   if (name === '') return false;
   const before = `(?<![${WORD}${escapeClass(alsoBefore)}])`;
-  const after = `(?![${WORD}]|\\.[${WORD}])`;
+  const after = `(?![${WORD}${escapeClass(alsoAfter)}]|\\.[${WORD}])`;
   const flags = /\s/.test(name) ? 'iu' : 'u';
   return new RegExp(`${before}${escapeRegExp(name)}${after}`, flags).test(text);
 }

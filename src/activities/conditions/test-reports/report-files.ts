@@ -22,6 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandOutcome, CommandRequest, CommandRunner } from '../../process/command-runner.js';
+import { shellQuote } from '../../process/shell-quote.js';
 import { ensureAgentHome } from '../../workspace/sandbox-state.js';
 import { ctestReports } from './ctest-report-files.js';
 import { readReportFile } from './report-file.js';
@@ -64,8 +65,4 @@ export async function runCollectingReports(commands: CommandRunner, request: Com
 /** The variables that ask runners for reports. pytest splits PYTEST_ADDOPTS like a shell. */
 export function reportEnv(junitPath: string): Record<string, string> {
   return { PYTEST_ADDOPTS: `${shellQuote(`--junitxml=${junitPath}`)} -o junit_family=xunit1` };
-}
-
-function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'"'"'`)}'`;
 }

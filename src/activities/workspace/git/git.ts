@@ -26,7 +26,8 @@ import type { FailureType } from '../../../contracts/failures.js';
 import { sharedSpawner } from '../../process/spawner/process-spawner.js';
 import { createGitLayoutCache, isLayoutQuery } from './git-layout-cache.js';
 import { harnessGitEnv } from './harness-git-env.js';
-import { agentWorktreeOf, runSandboxedGit, shellQuote } from './sandboxed-git.js';
+import { shellQuote } from '../../process/shell-quote.js';
+import { agentWorktreeOf, runSandboxedGit } from './sandboxed-git.js';
 
 export { harnessGitEnv } from './harness-git-env.js';
 

@@ -17,6 +17,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { shellQuote } from '../../process/shell-quote.js';
 import { sharedSpawner } from '../../process/spawner/process-spawner.js';
 import { sandboxCommand } from '../../tools/sandbox-launch.js';
 import { agentHomePath } from '../sandbox-state.js';
@@ -51,11 +52,6 @@ export function agentWorktreeOf(cwd: string): string | undefined {
     if (parent === dir) return undefined;
     dir = parent;
   }
-}
-
-/** POSIX single quotes: the argv reaches git as given, whatever it holds. */
-export function shellQuote(arg: string): string {
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

@@ -74,3 +74,16 @@ test('an issue names a test by any of its names or by its file, and says which',
   });
   assert.equal(namedByIssue('adds_two_more panics', { name: 'calc::tests::adds_two' }), undefined);
 });
+
+test('a parametrized test is named by its own parameters or its bare name, not by another parametrization', () => {
+  const spaced = { name: 'tests/test_parse.py::test_tokenize[comment2 on section]' };
+  assert.equal(namedByIssue('test_tokenize[comment2] fails on a comment', spaced), undefined);
+  assert.deepEqual(namedByIssue('test_tokenize[comment2 on section] fails', spaced), {
+    text: 'test_tokenize[comment2 on section]',
+    kind: 'test',
+  });
+  assert.deepEqual(namedByIssue('test_tokenize fails for comments', spaced), { text: 'test_tokenize', kind: 'test' });
+  const b = { name: 'tests/test_six.py::test_b[1]' };
+  assert.equal(namedByIssue('test_b[2] is red', b), undefined);
+  assert.deepEqual(namedByIssue('test_b[1] is red', b), { text: 'test_b[1]', kind: 'test' });
+});

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { agentWorktreeOf, shellQuote } from '../../../../src/activities/workspace/git/sandboxed-git.js';
+import { agentWorktreeOf } from '../../../../src/activities/workspace/git/sandboxed-git.js';
 import { ensureAgentHome, removeAgentSandbox } from '../../../../src/activities/workspace/sandbox-state.js';
 
 test('a worktree with an agent HOME captures its subdirectories and nested repositories, a plain dir does not', async () => {
@@ -33,11 +33,4 @@ test('a worktree with an agent HOME captures its subdirectories and nested repos
     await removeAgentSandbox(repo);
     rmSync(root, { recursive: true, force: true });
   }
-});
-
-test('shellQuote keeps every argument as one word, quotes included', () => {
-  const args = ["it's", 'a b', '$(touch x)', '`id`', ''];
-  const line = args.map(shellQuote).join(' ');
-  const out = execFileSync('bash', ['-c', `printf '%s\\n' ${line}`], { encoding: 'utf8' });
-  assert.deepEqual(out.split('\n').slice(0, -1), args);
 });
