@@ -15,7 +15,9 @@ import { gitDirsOf, protectedFiles } from '../workspace/git/git-state-snapshot.j
 import { ensureAgentHome, sandboxStateRoot } from '../workspace/sandbox-state.js';
 import { runRefDirs } from '../workspace/run-refs.js';
 import { privateRepositoryView, repositoryView } from './repository-view.js';
-import { privateRepoOf } from '../workspace/private-repo/private-repo-layout.js';
+import { OWN_REPOSITORY_MARKER, privateRepoOf } from '../workspace/private-repo/private-repo-layout.js';
+import { AgentError } from '../../contracts/errors.js';
+import { FailureType } from '../../contracts/failures.js';
 import {
   detectIsolation,
   enforcesFilesystem,
@@ -42,6 +44,12 @@ export interface SandboxRequest {
    * checkpoint index beside its marker); never for a command the agent chose.
    */
   readonly harnessWritable?: readonly string[];
+  /**
+   * The harness's own git (sandboxed-git.ts): it may see a worktree whose private
+   * repository is gone through the shared view (prepareWorkspace makes a new one);
+   * any other command there is refused (lostOwnRepository).
+   */
+  readonly harnessGit?: boolean;
   /**
    * The host's network even when the sandbox policy has none: for the commands of an
    * agent-written setup only, which fetch what the tests need (agent-setup.md).
@@ -138,6 +146,25 @@ export function applyEnvironment(
   if (prepared.pathPrepend.length > 0) env['PATH'] = [...prepared.pathPrepend, env['PATH'] ?? ''].join(':');
 }
 
+/**
+ * A worktree that was given a private repository (its admin dir holds the marker) but
+ * has none now: its sandbox state was removed under the live run. The shared view would
+ * let the agent's git stage into the user's admin dir and fail on the user's read-only
+ * refs, far from the cause: refuse the command here, naming it.
+ */
+function refuseLostOwnRepository(worktree: string, userAdminDir: string): void {
+  const marker = path.join(userAdminDir, OWN_REPOSITORY_MARKER);
+  if (!existsSync(marker)) return;
+  throw new AgentError(
+    FailureType.WorktreeFailed,
+    `the run's own git repository for worktree ${worktree} is gone (its sandbox state was removed while the run lived), so no agent command runs there (the worktree's files are kept; commits made since the last completed step were only in that repository)`,
+    {
+      where: marker,
+      expected: 'the run retried (`issue-agent retry`), which makes the repository again from the branch',
+    },
+  );
+}
+
 export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCommand> {
   const detected = await detectIsolation(request.warn);
   const isolation: Isolation = namespacesDisabled() ? { ...detected, mode: IsolationMode.None } : detected;
@@ -166,6 +193,7 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
   // user's git dir without one (made outside a run): that git dir read-only, with holes
   // for what the run's own commits write (repository-view.ts).
   const own = dirs && !isInside(request.dir, dirs.commonDir) ? privateRepoOf(request.dir) : undefined;
+  if (dirs && own === undefined && request.harnessGit !== true) refuseLostOwnRepository(request.dir, dirs.gitDir);
   const shared =
     dirs === undefined || isInside(request.dir, dirs.commonDir)
       ? undefined

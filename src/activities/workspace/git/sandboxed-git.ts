@@ -73,6 +73,7 @@ export async function runSandboxedGit(request: SandboxedGitRequest): Promise<San
     command,
     readOnly: false,
     extraEnv,
+    harnessGit: true,
     ...(index === undefined ? {} : { harnessWritable: [path.dirname(index)] }),
   });
   const result = await sharedSpawner().run({

@@ -10,13 +10,14 @@
  * a whole repository. Git runs only in the user's repository (harness git, hardened),
  * to read the branch tip and the object format.
  */
-import { copyFile, lstat, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError } from '../../../contracts/errors.js';
 import { FailureType } from '../../../contracts/failures.js';
 import { gitOrThrow } from '../git/git.js';
 import { runRefFilter, writeUserRefs } from './user-refs-snapshot.js';
 import {
+  OWN_REPOSITORY_MARKER,
   privateRepoLayout,
   privateRepoOf,
   worktreeStamp,
@@ -39,7 +40,10 @@ export async function ensurePrivateRepo(request: PrivateRepoRequest): Promise<Pr
   const stamp = worktreeStamp(request.worktreePath);
   if (stamp === undefined)
     throw new AgentError(FailureType.WorktreeFailed, 'the worktree has no .git file', { where: request.worktreePath });
-  if (existing !== undefined && existing.record.worktreeStamp === stamp) return existing.repo;
+  if (existing !== undefined && existing.record.worktreeStamp === stamp) {
+    await markOwnRepository(request.userAdminDir, existing.repo);
+    return existing.repo;
+  }
   const layout = privateRepoLayout(request.worktreePath);
   await mkdir(path.dirname(layout.root), { recursive: true, mode: 0o700 });
   const staging = await mkdtemp(`${layout.root}.new-`);
@@ -51,7 +55,15 @@ export async function ensurePrivateRepo(request: PrivateRepoRequest): Promise<Pr
     await rm(staging, { recursive: true, force: true });
     throw err;
   }
+  await markOwnRepository(request.userAdminDir, layout);
   return layout;
+}
+
+/** Records in the worktree's admin dir that it has a private repository (OWN_REPOSITORY_MARKER). */
+async function markOwnRepository(userAdminDir: string, repo: PrivateRepo): Promise<void> {
+  const marker = path.join(userAdminDir, OWN_REPOSITORY_MARKER);
+  const recorded = await readFile(marker, 'utf8').catch(() => undefined);
+  if (recorded !== `${repo.root}\n`) await writeFile(marker, `${repo.root}\n`);
 }
 
 async function assemble(

@@ -45,6 +45,16 @@ export interface PrivateRepoRecord {
   readonly worktreeStamp: string;
 }
 
+/**
+ * The file in the worktree's admin dir of the user's repository (`<common>/worktrees/<name>`)
+ * that says the worktree was given a private repository, naming its root. It lives and
+ * goes with the worktree (git removes the admin dir with it), outside the sandbox state
+ * that holds the repository, and is read-only to every agent command (the user's git dir
+ * is): so a launch that finds the marker but not the repository knows the repository was
+ * lost, and refuses to fall back to the shared view (sandbox-launch.ts).
+ */
+export const OWN_REPOSITORY_MARKER = 'issue-agent-own-repository';
+
 /** The stamp of the worktree's `.git` file (read-only in the sandbox), or undefined. */
 export function worktreeStamp(worktreePath: string): string | undefined {
   try {
