@@ -23,19 +23,19 @@ export interface WorktreeState {
 /** A whole commit id (SHA-1, or SHA-256 in a repository that uses it), not an abbreviation or a ref. */
 export const FULL_COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
+const STATUS_ARGS = ['status', '--porcelain=v2', '--branch', '--no-ahead-behind', '--untracked-files=no'] as const;
+const UNKNOWN_STATE: WorktreeState = { head: undefined, branch: undefined, clean: false };
+
 export async function worktreeState(worktreePath: string): Promise<WorktreeState> {
-  const status = await git(worktreePath, [
-    'status',
-    '--porcelain=v2',
-    '--branch',
-    '--no-ahead-behind',
-    '--untracked-files=no',
-  ]);
-  if (status.exitCode !== 0) return { head: undefined, branch: undefined, clean: false };
+  const status = await git(worktreePath, STATUS_ARGS);
+  return status.exitCode === 0 ? parseStatus(status.stdout) : UNKNOWN_STATE;
+}
+
+function parseStatus(stdout: string): WorktreeState {
   let head: string | undefined;
   let branch: string | undefined;
   let clean = true;
-  for (const line of status.stdout.split('\n')) {
+  for (const line of stdout.split('\n')) {
     if (line.startsWith('# branch.oid ')) head = FULL_COMMIT_ID.test(line.slice(13)) ? line.slice(13) : undefined;
     else if (line.startsWith('# branch.head ')) branch = line.slice(14) === '(detached)' ? undefined : line.slice(14);
     else if (line.trim() !== '' && !line.startsWith('#')) clean = false;
@@ -76,6 +76,31 @@ export async function baseCommit(
   const found = await gitScript(worktreePath, BASE_COMMIT_SCRIPT, [explicit ?? '', state?.branch ?? '']);
   const commit = found.stdout.trim();
   return found.exitCode === 0 && commit !== '' ? commit : undefined;
+}
+
+/** Between the status and the base in STATE_AND_BASE_SCRIPT's output: no status line starts so. */
+const BASE_MARKER = '# issue-agent-base';
+
+/**
+ * worktreeState and the recorded base (baseCommit without an explicit one) in one harness
+ * git call, not two sandbox launches: the status, the marker line, then the base script
+ * (exit 3: no base). Exit 4: the status failed, and nothing is known.
+ */
+const STATE_AND_BASE_SCRIPT = `
+git ${STATUS_ARGS.join(' ')} || exit 4
+printf '%s\\n' '${BASE_MARKER}'
+set -- "" ""
+${BASE_COMMIT_SCRIPT}`;
+
+export async function worktreeStateAndBase(
+  worktreePath: string,
+): Promise<{ readonly state: WorktreeState; readonly base: string | undefined }> {
+  const found = await gitScript(worktreePath, STATE_AND_BASE_SCRIPT, []);
+  // The output may come trimmed: the marker is a line of its own, maybe the last.
+  const [status = '', after] = found.stdout.split(new RegExp(`^${BASE_MARKER}$`, 'm'));
+  if (found.exitCode === 4 || after === undefined) return { state: UNKNOWN_STATE, base: undefined };
+  const base = found.exitCode === 0 ? after.trim() : '';
+  return { state: parseStatus(status), base: base === '' ? undefined : base };
 }
 
 /** HEAD is `commit` and no tracked file differs from it: the worktree holds no work yet. */

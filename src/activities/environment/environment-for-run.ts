@@ -17,7 +17,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { EnvironmentReport, PrepareEnvironmentInput } from '../../contracts/environment.js';
-import { baseCommit, worktreeAtCommit, worktreeState } from '../conditions/base-commit.js';
+import { worktreeAtCommit, worktreeState, worktreeStateAndBase } from '../conditions/base-commit.js';
 import { git } from '../workspace/git/git.js';
 import { worktreeLayout } from './cache-layout.js';
 import { readEnvironmentReport } from './environment-file.js';
@@ -27,8 +27,11 @@ type Prepare = (input: PrepareEnvironmentInput) => Promise<EnvironmentReport>;
 export async function environmentForRun(prepare: Prepare, input: PrepareEnvironmentInput): Promise<EnvironmentReport> {
   const existing = readEnvironmentReport(input.worktreePath);
   if (existing !== undefined && input.agentWritten !== true) return reused(existing, input);
-  const state = await worktreeState(input.worktreePath);
-  const base = input.baseCommit ?? (await baseCommit(input.worktreePath, undefined, state));
+  // One sandbox launch for both when the base is not given.
+  const { state, base } =
+    input.baseCommit === undefined
+      ? await worktreeStateAndBase(input.worktreePath)
+      : { state: await worktreeState(input.worktreePath), base: input.baseCommit };
   const pristine =
     base !== undefined &&
     (await worktreeAtCommit(input.worktreePath, base, state)) &&

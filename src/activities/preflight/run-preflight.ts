@@ -27,7 +27,7 @@ import {
   type PreflightReport,
 } from '../../contracts/preflight.js';
 import type { CommandRunner } from '../process/command-runner.js';
-import { baseCommit, worktreeAtCommit, worktreeState, type WorktreeState } from '../conditions/base-commit.js';
+import { worktreeAtCommit, worktreeStateAndBase, type WorktreeState } from '../conditions/base-commit.js';
 import { recordBaseline } from '../conditions/baseline/baseline-run.js';
 import { notLoadingOf } from '../conditions/baseline/classify-failures.js';
 import { commandSummary } from '../conditions/summarize.js';
@@ -48,8 +48,7 @@ export interface PreflightDeps {
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 
 export async function runPreflight(deps: PreflightDeps, input: PreflightInput): Promise<PreflightReport> {
-  const state = await worktreeState(input.worktreePath);
-  const commit = await baseCommit(input.worktreePath, undefined, state);
+  const { state, base: commit } = await worktreeStateAndBase(input.worktreePath);
   const notAtBase = await workBeyondBase(input.worktreePath, commit, state);
   if (notAtBase !== undefined) return { checks: [], skipped: notAtBase };
   const checks: PreflightCheck[] = [];

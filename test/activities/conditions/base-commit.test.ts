@@ -11,6 +11,7 @@ import {
   baseCommitsOf,
   worktreeAtCommit,
   worktreeState,
+  worktreeStateAndBase,
 } from '../../../src/activities/conditions/base-commit.js';
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
 
@@ -132,4 +133,39 @@ test("a closure's bases are found once each: the recorded one and each explicit 
   } finally {
     await repo.cleanup();
   }
+});
+
+test('state and recorded base in one call: the same answers as worktreeState and baseCommit apart', async () => {
+  const repo = await makeTempGitRepo({ files: { 'a.txt': 'a\n' } });
+  try {
+    const base = await repo.git('rev-parse', 'HEAD');
+    // No recorded base: the state, no base.
+    assert.deepEqual(await worktreeStateAndBase(repo.dir), { state: await worktreeState(repo.dir), base: undefined });
+    await repo.git('checkout', '-q', '-b', 'agent/issue-8');
+    await repo.git('config', 'branch.agent/issue-8.agentBase', 'main');
+    await repo.write({ 'a.txt': 'work\n' });
+    await repo.git('commit', '-qam', 'work');
+    await repo.write({ 'a.txt': 'uncommitted\n' });
+    const both = await worktreeStateAndBase(repo.dir);
+    assert.deepEqual(both.state, await worktreeState(repo.dir));
+    assert.equal(both.state.clean, false);
+    assert.equal(both.state.branch, 'agent/issue-8');
+    assert.equal(both.base, base);
+    assert.equal(both.base, await baseCommit(repo.dir));
+    // A detached HEAD names no branch, so no recorded base.
+    await repo.git('checkout', '-q', '-f', '--detach', base);
+    assert.deepEqual(await worktreeStateAndBase(repo.dir), {
+      state: { head: base, branch: undefined, clean: true },
+      base: undefined,
+    });
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('outside a repository: nothing is known', async () => {
+  assert.deepEqual(await worktreeStateAndBase('/'), {
+    state: { head: undefined, branch: undefined, clean: false },
+    base: undefined,
+  });
 });

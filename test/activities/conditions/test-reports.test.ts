@@ -161,7 +161,7 @@ test('PYTEST_ADDOPTS asks for a JUnit report, quoting a path with spaces', () =>
   });
   assert.equal(
     reportEnv("/my home/it's.xml")['PYTEST_ADDOPTS'],
-    `'--junitxml=/my home/it'"'"'s.xml' -o junit_family=xunit1`,
+    `'--junitxml=/my home/it'\\''s.xml' -o junit_family=xunit1`,
   );
 });
 
