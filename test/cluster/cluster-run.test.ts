@@ -182,6 +182,11 @@ test(
     );
     assert.equal(cli.code, 0, describeResult(cli));
     assert.match(cli.stderr, /a worker polls task queue/, 'the separate worker took the run');
+    assert.match(
+      cli.stderr,
+      /worker \d+@\S+ took the run: that process calls the model with its own/,
+      'and says which',
+    );
     const result = JSON.parse(
       cli.stdout
         .split('\n')

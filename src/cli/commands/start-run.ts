@@ -27,13 +27,23 @@ import { runRepository, workflowIdFor } from '../run-repository.js';
 import { NOT_SERVING } from '../serve-until-done.js';
 import { runExitCode } from '../../contracts/run-end.js';
 import { extractAgentParameters, resolveAgentParameters } from '../flags/agent-parameters.js';
-import { connectCli, livePollers, workflowTaskTaken, type CliTemporal } from '../../host/temporal/temporal-client.js';
+import {
+  connectCli,
+  livePollers,
+  workflowTaskTaken,
+  workflowTaskTaker,
+  type CliTemporal,
+} from '../../host/temporal/temporal-client.js';
 import { printLine } from '../../host/terminal-text.js';
 import { awaitResult, releaseOrphansOfRun } from '../await-run-result.js';
 import { startOrAttach } from '../start-or-attach.js';
 
 /** How long a worker that looks alive gets to take the run before this process serves it. */
 const PICKUP_TIMEOUT_MS = 5000;
+
+/** Said when a worker of the queue took the run instead of this process. */
+const TAKEN_BY_OTHER =
+  "that process calls the model with its own ANTHROPIC_BASE_URL and key (this command's are not used), as every worker of the queue does; run one worker (issue-agent worker) for runs that share a task queue, or give a run its own with TEMPORAL_TASK_QUEUE";
 
 /** What only a start applies: an invocation attaching to a live run says it did not apply them. */
 const START_ONLY_FLAGS = ['deliver', 'budget-usd', 'budget-tokens', 'max-iterations', 'force'] as const;
@@ -53,7 +63,13 @@ async function needsOwnWorker(cli: CliTemporal, workflowId: string): Promise<boo
     return true;
   }
   say(`a worker polls task queue ${cli.taskQueue}; waiting up to ${PICKUP_TIMEOUT_MS / 1000} s for it to take the run`);
-  if (await workflowTaskTaken(cli, workflowId, PICKUP_TIMEOUT_MS)) return false;
+  if (await workflowTaskTaken(cli, workflowId, PICKUP_TIMEOUT_MS)) {
+    // Any worker of the queue may take it (another start-run serving its own run too): its
+    // model settings serve this run, not this command's, and the user should know whose.
+    const taker = await workflowTaskTaker(cli, workflowId);
+    say(`${taker === undefined ? 'a worker' : `worker ${taker}`} took the run: ${TAKEN_BY_OTHER}`);
+    return false;
+  }
   const stale = `no worker took the run within ${PICKUP_TIMEOUT_MS / 1000} s (a stale poller?)`;
   if (!hasModelCredentials()) {
     say(`${stale}; ${NOT_SERVING}`);

@@ -74,3 +74,22 @@ export async function workflowTaskTaken(cli: CliTemporal, workflowId: string, ti
     await sleep(250);
   }
 }
+
+/**
+ * The identity of the worker that started the run's latest workflow task (`<pid>@<host>`
+ * unless the worker set another), from its history; undefined when none did or the
+ * history cannot be read. Says who serves a run this command did not serve itself.
+ */
+export async function workflowTaskTaker(cli: CliTemporal, workflowId: string): Promise<string | undefined> {
+  try {
+    const history = await cli.client.workflow.getHandle(workflowId).fetchHistory();
+    let identity: string | undefined;
+    for (const event of history.events ?? []) {
+      const started = event.workflowTaskStartedEventAttributes;
+      if (started?.identity) identity = started.identity;
+    }
+    return identity;
+  } catch {
+    return undefined;
+  }
+}
