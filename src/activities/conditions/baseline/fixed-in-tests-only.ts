@@ -47,8 +47,8 @@ export function fixedInTestsOnly(options: {
   const asked = `(an issue about the tests themselves carries the label ${TESTS_ONLY_LABEL})`;
   const line =
     code.length === 0
-      ? `the tests red on the base commit ${at} pass now (${nameList(fixed)}), but the branch changed only test files (${nameList(tests)}): a fix changes the code under test ${asked}`
-      : `the tests red on the base commit ${at} pass now (${nameList(fixed)}), and they pass as well with this branch's tests on the base's code (${nameList(code)} as on the base): the test changes made them pass (${nameList(tests)}), not the code changes ${asked}`;
+      ? `the tests red on the base commit ${at} no longer fail (${nameList(fixed)}) and the branch changed only test files (${nameList(tests)}): a fix changes the code under test ${asked}`
+      : `the tests red on the base commit ${at} no longer fail (${nameList(fixed)}), and they pass as well with this branch's tests on the base's code (${nameList(code)} as on the base): the test changes made them pass (${nameList(tests)}), not the code changes ${asked}`;
   return {
     line,
     params: {

@@ -229,7 +229,7 @@ test('tests red on the base made to pass by changing only the tests are refused 
   assert.equal(result?.failurePattern, 'fixed-in-tests-only');
   assert.match(
     result?.summary ?? '',
-    /exited 0, but the tests red on the base commit [0-9a-f]{12} pass now \(old broken\), but the branch changed only test files \(test\/old\.test\.js\)/,
+    /exited 0, but the tests red on the base commit [0-9a-f]{12} no longer fail \(old broken\) and the branch changed only test files \(test\/old\.test\.js\)/,
   );
   assert.deepEqual(result?.params['testFiles'], ['test/old.test.js']);
   const prompt = await retryPrompt(cheat.results);

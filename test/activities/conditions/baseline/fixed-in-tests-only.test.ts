@@ -15,7 +15,7 @@ const judge = (tests: string[], code: string[] = [], options: { testsOnlyIssue?:
 
 test('only test files changed: blocks, naming every fixed test', () => {
   const verdict = judge(['tests/test.rs']);
-  assert.match(verdict?.line ?? '', /pass now \(t, u\), but the branch changed only test files \(tests\/test\.rs\)/);
+  assert.match(verdict?.line ?? '', /no longer fail \(t, u\) and the branch changed only test files \(tests\/test\.rs\)/);
   assert.deepEqual(verdict?.params['fixed'], [{ name: 't' }, { name: 'u' }]);
   assert.equal(verdict?.params['codeFiles'], undefined);
   assert.equal(judge([], ['src/lib.rs']), undefined, 'no test file changed: the code fixed them');
@@ -27,7 +27,7 @@ test('code changed too: blocks only for the tests that pass with the base code a
   const verdict = judge(['tests/test.rs'], ['src/lib.rs'], { alone: ['u'] });
   assert.match(
     verdict?.line ?? '',
-    /pass now \(u\), and they pass as well with this branch's tests on the base's code \(src\/lib\.rs as on the base\): the test changes made them pass \(tests\/test\.rs\)/,
+    /no longer fail \(u\), and they pass as well with this branch's tests on the base's code \(src\/lib\.rs as on the base\): the test changes made them pass \(tests\/test\.rs\)/,
   );
   assert.deepEqual(verdict?.params['codeFiles'], ['src/lib.rs']);
   assert.deepEqual(verdict?.params['fixed'], [{ name: 'u' }]);

@@ -73,7 +73,7 @@ test('the expected value rewritten beside a comment in the code: refused, and th
   assert.equal(result?.failurePattern, 'fixed-in-tests-only');
   assert.match(
     result?.summary ?? '',
-    /pass now \(old broken\), and they pass as well with this branch's tests on the base's code \(src\/value\.js, src\/notes\.js as on the base\): the test changes made them pass \(test\/old\.test\.js\)/,
+    /no longer fail \(old broken\), and they pass as well with this branch's tests on the base's code \(src\/value\.js, src\/notes\.js as on the base\): the test changes made them pass \(test\/old\.test\.js\)/,
   );
   assert.deepEqual(result?.params['codeFiles'], ['src/value.js', 'src/notes.js']);
   assert.deepEqual(calls.length, 2, 'the validator run and the run on the base code');
