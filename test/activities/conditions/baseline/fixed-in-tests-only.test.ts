@@ -15,7 +15,10 @@ const judge = (tests: string[], code: string[] = [], options: { testsOnlyIssue?:
 
 test('only test files changed: blocks, naming every fixed test', () => {
   const verdict = judge(['tests/test.rs']);
-  assert.match(verdict?.line ?? '', /no longer fail \(t, u\) and the branch changed only test files \(tests\/test\.rs\)/);
+  assert.match(
+    verdict?.line ?? '',
+    /no longer fail \(t, u\) and the branch changed only test files \(tests\/test\.rs\)/,
+  );
   assert.deepEqual(verdict?.params['fixed'], [{ name: 't' }, { name: 'u' }]);
   assert.equal(verdict?.params['codeFiles'], undefined);
   assert.equal(judge([], ['src/lib.rs']), undefined, 'no test file changed: the code fixed them');
