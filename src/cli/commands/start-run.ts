@@ -129,7 +129,8 @@ export async function startRunCommand(argv: readonly string[]): Promise<number> 
     if (closureNotice !== undefined) say(`note: ${closureNotice}`);
     for (const key of ['baseBranch'] as const)
       if (config[key] !== undefined) say(`note: ${key} in .agent/config.json is not applied by this version yet`);
-    say(`run ${workflowId}: issue #${issue} "${issueSnapshot.title}" of ${target.repoPath}`);
+    // A title's own quotes escaped: it stays one quoted string (printLine makes the rest terminal-safe).
+    say(`run ${workflowId}: issue #${issue} "${issueSnapshot.title.replace(/["\\]/g, '\\$&')}" of ${target.repoPath}`);
     const input: RunInput = {
       issue,
       agentDir: definition.agentDir,

@@ -85,7 +85,9 @@ function basisOf(fix: {
   readonly counted?: { readonly ranNow?: number; readonly onBase?: number };
 }): string {
   const byCount =
-    fix.counted && `by the exit status and the count: ${fix.counted.ranNow} ran, ${fix.counted.onBase} on the base`;
+    // The runner's own count, in its unit (tests; packages for a plain `go test`).
+    fix.counted &&
+    `by the exit status and the runner's count: ${fix.counted.ranNow} now, ${fix.counted.onBase} on the base`;
   if (fix.unseen.length === 0 && fix.named) return '';
   // Not seen and not counted: those are told apart as "not seen passing", not claimed.
   if (byCount === undefined)

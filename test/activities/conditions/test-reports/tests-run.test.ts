@@ -95,7 +95,7 @@ test('the gate: nothing seen, or fewer than on the base, blocks; as many passes 
   const counted = judgeTestsRan(base, { count: 31 });
   assert.match(
     counted.blocks ? '' : (counted.fixedLine ?? ''),
-    /broken \(by the exit status and the count: 31 ran, 30 on the base\)/,
+    /broken \(by the exit status and the runner's count: 31 now, 30 on the base\)/,
   );
 });
 
