@@ -82,6 +82,13 @@ export interface SandboxEnvironment {
   readonly readOnlyDirs: readonly string[];
   /** Shown writable (the worktree's own GOCACHE, seeded from the warm shared one). */
   readonly writableDirs: readonly string[];
+  /**
+   * The dependencies setup installed in the worktree (its `node_modules`): read-only to the
+   * agent's commands and the validators, but for the caches test tools write in them
+   * (`writable`); writable to an agent-written setup, which has the network to install.
+   * Absent in reports written before it existed.
+   */
+  readonly installed?: { readonly readOnly: readonly string[]; readonly writable: readonly string[] };
 }
 
 export interface EnvironmentReport {

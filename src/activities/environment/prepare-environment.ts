@@ -28,6 +28,7 @@ import { seedGoCache } from './go-cache-seed.js';
 import { ensureTool } from './package-manager-tool.js';
 import type { PlannedStep } from './planned-step.js';
 import { sandboxEnvironment } from './sandbox-environment.js';
+import { installedDependencies } from './installed-dependencies.js';
 import { lastLines, setupFailure } from './setup-failure.js';
 import { setupEnv, setupTmpDir } from './setup-env.js';
 import { NO_CACHE_OWNERS, scopedSetupRunner, setupScope, type CacheOwners } from './setup-scope.js';
@@ -197,13 +198,16 @@ export async function prepareEnvironment(
     steps.push(seed);
     cacheUsers.push(seed);
   }
-  const sandbox = sandboxEnvironment({
-    plan: thePlan,
-    toolBins,
-    toolPrefixes,
-    ...(pythonBase === undefined ? {} : { pythonBase }),
-    setupEnv: env,
-  });
+  const sandbox = {
+    ...sandboxEnvironment({
+      plan: thePlan,
+      toolBins,
+      toolPrefixes,
+      ...(pythonBase === undefined ? {} : { pythonBase }),
+      setupEnv: env,
+    }),
+    installed: await installedDependencies(input.worktreePath),
+  };
   const report: EnvironmentReport = {
     version: 1,
     worktreePath: input.worktreePath,

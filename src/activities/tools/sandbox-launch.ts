@@ -175,6 +175,8 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
   const prepared = request.setup ? undefined : readEnvironmentReport(request.dir)?.sandbox;
   const launcherPath = absolutePathEntries(env['PATH']) ?? '';
   if (prepared) applyEnvironment(env, prepared, request.extraEnv ?? {});
+  // What setup installed in the worktree: read-only but to an agent-written setup (the network's).
+  const installed = request.network === true ? undefined : prepared?.installed;
   // rustup, cargo and go find their installs and modules through these, defaulting to the
   // (hidden) real HOME.
   for (const [name, dir] of [
@@ -208,7 +210,7 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
       ...(request.readOnly ? [home] : [...work, home]),
       ...(request.harnessWritable ?? []).filter((d) => existsSync(d)),
       ...(request.setup?.writable ?? []).filter((d) => existsSync(d)),
-      ...(prepared?.writableDirs ?? []).filter((d) => existsSync(d)),
+      ...[...(prepared?.writableDirs ?? []), ...(installed?.writable ?? [])].filter((d) => existsSync(d)),
     ],
     ...(shared?.overlays === undefined
       ? {}
@@ -219,7 +221,7 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
       ...toolchainDirs(env['PATH'] ?? '', hidden),
       // A prepared worktree has its own node_modules: the checkout's is not shown.
       ...dependencyDirs(prepared ? undefined : dirs?.commonDir, process.env),
-      ...(prepared?.readOnlyDirs ?? []).filter((d) => existsSync(d)),
+      ...[...(prepared?.readOnlyDirs ?? []), ...(installed?.readOnly ?? [])].filter((d) => existsSync(d)),
       ...(request.setup?.readOnly ?? []).filter((d) => existsSync(d)),
     ],
     hidden,
