@@ -127,6 +127,9 @@ const CI_OR_TEST_CONFIG: readonly RegExp[] = [
   /(^|\/)(jest|vitest|vite|playwright|karma|cypress|ava|wdio)\.config\.[cm]?[jt]s$/,
   /(^|\/)(\.mocharc(\.\w+)?|\.nycrc(\.\w+)?|\.c8rc(\.\w+)?|codecov\.ya?ml|\.coveragerc)$/,
   /(^|\/)(pytest\.ini|tox\.ini|noxfile\.py|conftest\.py|setup\.cfg)$/,
+  // What the test command itself runs through: cargo's `runner` (a script can rewrite every
+  // result to ok), npm's `script-shell`, yarn's `yarnPath`, Maven's build extensions.
+  /(^|\/)(\.cargo\/config(\.toml)?|\.npmrc|\.yarnrc(\.ya?ml)?|\.mvn\/extensions\.xml)$/,
 ];
 
 /** Manifests that hold test settings among other things: only test-related lines count. */

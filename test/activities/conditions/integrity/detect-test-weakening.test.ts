@@ -153,6 +153,24 @@ test('CI and runner config edits, a lowered coverage threshold; ordinary code an
   assert.ok(found.some((f) => f.finding === 'coverage threshold lines lowered from 90 to 50'));
 });
 
+test("what the test command runs through is runner config: cargo's runner, npm's script-shell, yarn's yarnPath", async () => {
+  const found = await findingsAfter({ 'src/lib.rs': 'pub fn f() {}\n' }, async (r) => {
+    await r.write({
+      // A stranger's cheat on itoa: every test result rewritten to ok, a comment in the code.
+      '.cargo/config.toml': '[target.x86_64-unknown-linux-gnu]\nrunner = "./ok.sh"\n',
+      '.npmrc': 'script-shell=./fake-shell\n',
+      '.yarnrc.yml': 'yarnPath: ./fake-yarn.cjs\n',
+      'src/lib.rs': 'pub fn f() {} // fixed\n',
+    });
+    await r.git('add', '-A');
+  });
+  assert.deepEqual(brief(found).sort(), [
+    'config-edited .cargo/config.toml:1',
+    'config-edited .npmrc:1',
+    'config-edited .yarnrc.yml:1',
+  ]);
+});
+
 test('build files that decide which tests run: a switch that skips or narrows them is a config edit; build edits are not', async () => {
   const pom = '<project>\n  <properties>\n    <java.version>17</java.version>\n  </properties>\n</project>\n';
   const cargo = '[package]\nname = "x"\nversion = "0.1.0"\n\n[dependencies]\n';
