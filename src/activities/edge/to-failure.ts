@@ -5,6 +5,7 @@
  * crosses here lands in workflow history, so every message, detail and stack is
  * passed through the worker's secret redactor first.
  */
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { AgentError } from '../../contracts/errors.js';
 import { redactDeep, redactorForEnv, type Redact } from './secret-redactor.js';
@@ -57,17 +58,43 @@ export function toFailure(err: unknown, redact: Redact = (text) => text): unknow
 
 type Activity<A extends unknown[], R> = (...args: A) => Promise<R>;
 
-/** An edge bound to a redactor: wraps activity implementations so errors cross typed and secret-free. */
-export function edgeWith(redact: Redact) {
+/** This activity was cancelled because its worker is stopping (SIGTERM, a serving start-run that exits). */
+function workerShuttingDown(): boolean {
+  try {
+    return Context.current().cancellationDetails?.workerShutdown === true;
+  } catch {
+    return false; // not in an activity (a test calling it directly)
+  }
+}
+
+/**
+ * An edge bound to a redactor: wraps activity implementations so errors cross typed and
+ * secret-free. Whatever an activity ends with while its worker stops is retried on another
+ * worker: a test suite the preflight ran, cancelled by the stop, ended the run as
+ * VALIDATION_ABORTED, where a killed worker's step resumed.
+ */
+export function edgeWith(redact: Redact, shuttingDown: () => boolean = workerShuttingDown) {
   return <A extends unknown[], R>(fn: Activity<A, R>): Activity<A, R> =>
     async (...args: A) => {
       try {
         return await fn(...args);
       } catch (err) {
+        if (shuttingDown()) {
+          scrubError(err, redact);
+          throw ApplicationFailure.create({
+            type: WORKER_SHUTDOWN,
+            message: 'the worker stopped during this activity: it runs again on a live worker',
+            nonRetryable: false,
+            ...(err instanceof Error ? { cause: err } : {}),
+          });
+        }
         throw toFailure(err, redact);
       }
     };
 }
+
+/** The failure type of an activity its stopping worker cancelled (retried). */
+export const WORKER_SHUTDOWN = 'WORKER_SHUTDOWN';
 
 let processRedactor: Redact | undefined;
 
