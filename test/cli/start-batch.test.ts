@@ -58,7 +58,7 @@ describe('start-batch usage errors exit 2 naming the flag', { concurrency: 6 }, 
 
   it('a missing repository fails naming --repo', async () => {
     assertCleanFailure(await cli('--label', 'ready', '--repo', '/nonexistent/repo'), {
-      code: 1,
+      code: 2,
       mentions: ['/nonexistent/repo'],
     });
   });
