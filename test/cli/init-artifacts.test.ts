@@ -48,7 +48,8 @@ test('artifacts lists a run’s saved outputs by kind with paths, prints one, an
       [transcript.slice(repo.dir.length + 1)]: '{"turns":[]}',
       [validator.slice(repo.dir.length + 1)]: '$ npm test\nok 1 - adds\n',
       [tool.slice(repo.dir.length + 1)]: 'lots of output',
-      [join(other, 'x', 'transcript.ddd.json').slice(repo.dir.length + 1)]: '{}',
+      // A name no temp path or repository hash can hold (hex, mkdtemp's letters): `ddd` once matched a hash.
+      [join(other, 'x', 'transcript.not-this-run.json').slice(repo.dir.length + 1)]: '{}',
     });
 
     const list = await runCli(['artifacts', '--issue', '4', '--repo', repo.dir], { env });
@@ -56,7 +57,7 @@ test('artifacts lists a run’s saved outputs by kind with paths, prints one, an
     assert.match(list.stdout, new RegExp(`model-transcript\\s+\\d+\\s+${transcript.replace(/[.]/g, '\\.')}`));
     assert.match(list.stdout, /validator-output .*validator\.bbb\.txt/);
     assert.match(list.stdout, /tool-result .*bash-output\.ccc\.txt/);
-    assert.doesNotMatch(list.stdout, /ddd/, 'issue 40 is another run');
+    assert.doesNotMatch(list.stdout, /not-this-run/, 'issue 40 is another run');
 
     const json = await runCli(['artifacts', '--issue', '4', '--repo', repo.dir, '--json'], { env });
     const parsed = JSON.parse(json.stdout) as { artifacts: Array<{ kind: string; path: string }> };
