@@ -33,6 +33,8 @@ export interface WorktreeLayout {
   readonly dir: string;
   readonly venv: string;
   readonly goCache: string;
+  /** The validators' own GOCACHE, seeded like the agent's (tools/validator-view.ts). */
+  readonly validatorGoCache: string;
   readonly setupHome: string;
   readonly stamps: string;
 }

@@ -89,6 +89,17 @@ export interface SandboxEnvironment {
    * Absent in reports written before it existed.
    */
   readonly installed?: { readonly readOnly: readonly string[]; readonly writable: readonly string[] };
+  /**
+   * What configured commands (validators, the preflight) use instead of the agent's
+   * `writableDirs` (tools/validator-view.ts): Go's GOCACHE of their own, seeded like the
+   * agent's. Absent in reports written before it existed, and for ecosystems with none.
+   */
+  readonly validators?: ValidatorsEnvironment;
+}
+
+export interface ValidatorsEnvironment {
+  readonly env: Readonly<Record<string, string>>;
+  readonly writableDirs: readonly string[];
 }
 
 export interface EnvironmentReport {

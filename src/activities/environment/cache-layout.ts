@@ -64,6 +64,7 @@ export function worktreeLayout(worktreePath: string, env: Env = process.env): Wo
     dir,
     venv: path.join(dir, 'venv'),
     goCache: path.join(dir, 'gocache'),
+    validatorGoCache: path.join(dir, 'validator-gocache'),
     setupHome: path.join(dir, 'setup-home'),
     stamps: path.join(dir, 'stamps'),
   };

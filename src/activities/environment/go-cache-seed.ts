@@ -17,6 +17,7 @@ import type { CommandRunner } from '../process/command-runner.js';
 export async function seedGoCache(options: {
   readonly shared: string;
   readonly target: string;
+  readonly for: 'agent' | 'validators';
   readonly runner: CommandRunner;
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string;
@@ -27,7 +28,10 @@ export async function seedGoCache(options: {
   const base = {
     ecosystem: Ecosystem.Go,
     command,
-    reason: "go: this worktree's own GOCACHE, seeded from the warm shared one",
+    reason:
+      options.for === 'agent'
+        ? "go: this worktree's own GOCACHE, seeded from the warm shared one"
+        : "go: the validators' own GOCACHE in this worktree (the agent cannot write it), seeded from the warm shared one",
   };
   if (existsSync(target)) {
     return { ...base, status: SetupStepStatus.Skipped, cacheHit: true, reused: [`GOCACHE ${target}`], durationMs: 0 };
@@ -47,7 +51,7 @@ export async function seedGoCache(options: {
       timeoutMs: 10 * 60_000,
     });
     if (result.exitCode !== 0)
-      note = `copy failed (${result.all.trim().slice(-300)}): the agent starts with an empty GOCACHE`;
+      note = `copy failed (${result.all.trim().slice(-300)}): the ${options.for} start with an empty GOCACHE`;
   }
   await mkdir(path.dirname(target), { recursive: true });
   await rename(temp, target);

@@ -192,9 +192,9 @@ export async function prepareEnvironment(
     basePython === undefined
       ? undefined
       : await pythonBasePrefix({ runner: deps.runner, python: basePython, cwd: input.worktreePath, env });
-  for (const { shared, target } of thePlan.buildCacheSeeds) {
-    await mkdir(shared, { recursive: true });
-    const seed = await seedGoCache({ shared, target, runner: deps.runner, env, cwd: input.worktreePath });
+  for (const seedOf of thePlan.buildCacheSeeds) {
+    await mkdir(seedOf.shared, { recursive: true });
+    const seed = await seedGoCache({ ...seedOf, runner: deps.runner, env, cwd: input.worktreePath });
     steps.push(seed);
     cacheUsers.push(seed);
   }

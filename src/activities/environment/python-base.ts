@@ -14,7 +14,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { hiddenDirs } from '../tools/sandbox-launch.js';
+import { hiddenDirs } from '../tools/sandbox-host-dirs.js';
 import type { CommandRunner } from '../process/command-runner.js';
 import { isInside } from '../../definition/load/path-inside.js';
 

@@ -13,7 +13,7 @@ import {
   EcosystemId,
   q,
   type EcosystemModule,
-  type EcosystemSetup,
+  type BuildCacheSeed,
   type PythonApp,
   type PythonTools,
   type SandboxView,
@@ -43,7 +43,7 @@ export interface RegistrySetups {
   /** What the sandbox gets of each ecosystem set up, in registry order. */
   readonly sandboxViews: readonly SandboxView[];
   /** Build caches to copy for the worktree once the steps ran. */
-  readonly buildCacheSeeds: readonly NonNullable<EcosystemSetup['buildCacheSeed']>[];
+  readonly buildCacheSeeds: readonly BuildCacheSeed[];
 }
 
 function pythonAppStep(
@@ -87,7 +87,7 @@ export async function planRegistrySetups(options: {
   let interpreter: string | undefined;
   const pythonApps: FetchedPythonApp[] = [];
   const sandboxViews: SandboxView[] = [];
-  const buildCacheSeeds: NonNullable<EcosystemSetup['buildCacheSeed']>[] = [];
+  const buildCacheSeeds: BuildCacheSeed[] = [];
   for (const ecosystem of options.ecosystems ?? ECOSYSTEMS_IN_SETUP_ORDER) {
     const setup = await ecosystem.setup?.(options.dir, options.caches, options.worktree, options.python);
     if (setup === undefined) continue;
@@ -108,7 +108,7 @@ export async function planRegistrySetups(options: {
         owners: [setup.cacheOwner ?? ecosystem.id],
       });
     if (setup.sandbox !== undefined) sandboxViews.push(setup.sandbox);
-    if (setup.buildCacheSeed !== undefined) buildCacheSeeds.push(setup.buildCacheSeed);
+    buildCacheSeeds.push(...(setup.buildCacheSeeds ?? []));
   }
   return {
     detected,

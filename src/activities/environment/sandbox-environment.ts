@@ -25,6 +25,7 @@ export function sandboxEnvironment(options: {
   const env: Record<string, string> = {};
   const readOnlyDirs: string[] = [...options.toolPrefixes];
   const writableDirs: string[] = [];
+  const validators = { env: {} as Record<string, string>, writableDirs: [] as string[] };
   // A venv, or a fetched Python application's venvs (nox's), link to their base interpreter.
   if (options.pythonBase !== undefined) readOnlyDirs.push(options.pythonBase);
   for (const view of plan.sandboxViews) {
@@ -33,7 +34,10 @@ export function sandboxEnvironment(options: {
     for (const name of view.fromSetupEnv ?? []) if (options.setupEnv?.[name]) env[name] = options.setupEnv[name];
     readOnlyDirs.push(...view.readOnlyDirs);
     writableDirs.push(...(view.writableDirs ?? []));
+    Object.assign(validators.env, view.validators?.env);
+    validators.writableDirs.push(...(view.validators?.writableDirs ?? []));
   }
   pathPrepend.push(...options.toolBins);
-  return { pathPrepend, env, readOnlyDirs, writableDirs };
+  const own = validators.writableDirs.length > 0 || Object.keys(validators.env).length > 0;
+  return { pathPrepend, env, readOnlyDirs, writableDirs, ...(own ? { validators } : {}) };
 }

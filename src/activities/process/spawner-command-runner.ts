@@ -20,7 +20,10 @@ import type { CommandOutcome, CommandOutcomeKind, CommandRequest, CommandRunner 
 
 /** The sandbox's shapes a runner starts its commands in. */
 export const CommandSandbox = {
-  /** The agent's, offline: configured commands (validators, preflight). `env` is layered over the agent's. */
+  /**
+   * The agent's, offline: configured commands (validators, preflight), with a HOME and build
+   * outputs of their own (tools/validator-view.ts). `env` is layered over the agent's.
+   */
   Agent: 'agent',
   /** The agent's with the host's network: an agent-written setup's commands. `env` is not used. */
   AgentNetworked: 'agentNetworked',
@@ -97,6 +100,8 @@ async function runCommand(request: CommandRequest, options: SpawnerCommandRunner
     }
     const message = redact(err instanceof Error ? err.message : String(err));
     return { kind: 'crashed', stdout: '', stderr: '', all: '', durationMs: Date.now() - started, error: message };
+  } finally {
+    await sandbox.dispose?.().catch(() => undefined);
   }
 }
 
@@ -104,7 +109,7 @@ function sandboxRequest(sandbox: CommandSandbox, request: CommandRequest): Sandb
   const base = { dir: request.cwd, command: request.command, readOnly: false };
   switch (sandbox) {
     case CommandSandbox.Agent:
-      return { ...base, ...(request.env ? { extraEnv: request.env } : {}) };
+      return { ...base, validator: true, ...(request.env ? { extraEnv: request.env } : {}) };
     case CommandSandbox.AgentNetworked:
       return { ...base, network: true };
     case CommandSandbox.Setup:

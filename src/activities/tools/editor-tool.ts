@@ -10,6 +10,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { truncateToolOutput } from './output-truncation.js';
 import { resolveInWorktree } from './path-guard.js';
+import { installedWriteRefusal } from './installed-guard.js';
 import type { ToolContext, ToolResult } from './tool-types.js';
 
 export const EditorCommand = { View: 'view', Create: 'create', StrReplace: 'str_replace', Insert: 'insert' } as const;
@@ -64,6 +65,10 @@ export async function runEditor(
   }
   const checked = await resolveInWorktree(ctx.worktreePath, requested);
   if (!checked.ok) return fail(checked.reason);
+  if (WRITE_COMMANDS.includes(command)) {
+    const refused = await installedWriteRefusal(ctx.worktreePath, checked.absolute, requested);
+    if (refused !== undefined) return fail(refused);
+  }
   // Recorded before the write: a write that fails half-way still may have changed the file.
   if (WRITE_COMMANDS.includes(command)) ctx.changes?.add(path.relative(ctx.worktreePath, checked.absolute));
   try {

@@ -12,7 +12,7 @@ import { readEnvironmentReport } from '../environment/environment-file.js';
 import os from 'node:os';
 import path from 'node:path';
 import { gitDirsOf, protectedFiles } from '../workspace/git/git-state-snapshot.js';
-import { ensureAgentHome, sandboxStateRoot } from '../workspace/sandbox-state.js';
+import { ensureAgentHome } from '../workspace/sandbox-state.js';
 import { runRefDirs } from '../workspace/run-refs.js';
 import { privateRepositoryView, repositoryView } from './repository-view.js';
 import { OWN_REPOSITORY_MARKER, privateRepoOf } from '../workspace/private-repo/private-repo-layout.js';
@@ -31,6 +31,8 @@ import { buildSandboxEnv } from './sandbox-env.js';
 import { setupConnectPorts } from './setup-connect-ports.js';
 import { absolutePathEntries } from '../process/absolute-path.js';
 import { isInside } from '../../definition/load/path-inside.js';
+import { dependencyDirs, hiddenDirs, toolchainDirs } from './sandbox-host-dirs.js';
+import { validatorView } from './validator-view.js';
 
 export interface SandboxRequest {
   /** The worktree (or any directory) the command runs in. */
@@ -50,6 +52,11 @@ export interface SandboxRequest {
    * any other command there is refused (lostOwnRepository).
    */
   readonly harnessGit?: boolean;
+  /**
+   * A configured command (a validator, the preflight, a run step): a fresh HOME and build
+   * outputs of its own, which the agent's commands never see (validator-view.ts).
+   */
+  readonly validator?: boolean;
   /**
    * The host's network even when the sandbox policy has none: for the commands of an
    * agent-written setup only, which fetch what the tests need (agent-setup.md).
@@ -75,61 +82,8 @@ export interface SandboxCommand {
   readonly args: string[];
   readonly env: Record<string, string>;
   readonly isolation: Isolation;
-}
-
-/** Directories covered by an empty tmpfs: the worker's home and state, shared temp dirs. */
-export function hiddenDirs(env: Readonly<Record<string, string | undefined>> = process.env): string[] {
-  const candidates = [env['HOME'], os.homedir(), path.dirname(sandboxStateRoot(env)), '/tmp', '/var/tmp', '/dev/shm'];
-  const out = new Set<string>();
-  for (const dir of candidates) if (dir && path.resolve(dir) !== '/' && existsSync(dir)) out.add(path.resolve(dir));
-  return [...out];
-}
-
-/**
- * Version managers whose whole root holds toolchains and nothing secret: their shims
- * need the root (pyenv's `libexec/` and `version` file, nvm's `versions/`, rustup's
- * toolchains), so the root is shown read-only when a PATH entry lies inside it.
- */
-const TOOLCHAIN_ROOTS = new Set(['.pyenv', '.rbenv', '.nodenv', '.nvm', '.volta', '.asdf', '.rustup', '.sdkman', 'go']);
-
-/**
- * Toolchains installed under a hidden home (nvm, cargo, pyenv) stay usable: each PATH
- * entry inside a hidden dir is shown read-only, with the `lib` (npm) or `versions`
- * directory next to it, or the whole root of a known version manager. For cargo, the
- * registry and rustup's toolchains are shown, never `~/.cargo/credentials.toml`.
- * Nothing else of the home is shown.
- */
-export function toolchainDirs(pathVar: string, hidden: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const entry of pathVar.split(':')) {
-    if (!entry || !path.isAbsolute(entry) || !hidden.some((h) => isInside(h, entry))) continue;
-    const root = path.dirname(entry);
-    const candidates = TOOLCHAIN_ROOTS.has(path.basename(root))
-      ? [root]
-      : [entry, path.join(root, 'lib'), path.join(root, 'versions')];
-    if (path.basename(root) === '.cargo') {
-      candidates.push(path.join(root, 'registry'), path.join(path.dirname(root), '.rustup'));
-    }
-    for (const dir of candidates) if (existsSync(dir)) out.add(dir);
-  }
-  return [...out];
-}
-
-/**
- * Installed dependencies the worktree resolves through its ancestors or caches: the
- * user's checkout's `node_modules` (node and npm walk up from a worktree inside the
- * checkout: under a configured root, or an earlier version's default under its git dir)
- * and Go's module cache. Shown read-only; usually they sit
- * under a hidden HOME. They hold packages, not credentials.
- */
-export function dependencyDirs(
-  commonDir: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): string[] {
-  const checkout = commonDir !== undefined && path.basename(commonDir) === '.git' ? path.dirname(commonDir) : undefined;
-  const goModCache = env['GOMODCACHE'] ?? path.join(env['GOPATH'] ?? path.join(os.homedir(), 'go'), 'pkg', 'mod');
-  const candidates = [...(checkout === undefined ? [] : [path.join(checkout, 'node_modules')]), goModCache];
-  return candidates.filter((dir) => existsSync(dir));
+  /** Called once the command ended: removes what was made for it alone (a validator's HOME). */
+  readonly dispose?: () => Promise<void>;
 }
 
 /**
@@ -169,14 +123,22 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
   const detected = await detectIsolation(request.warn);
   const isolation: Isolation = namespacesDisabled() ? { ...detected, mode: IsolationMode.None } : detected;
   if (isolation !== detected) request.warn?.(`[tools] WARNING: namespaces turned off by ${SANDBOX_ISOLATION_ENV}`);
-  const home = await ensureAgentHome(request.dir);
-  const env = request.setup ? { ...request.setup.env } : buildSandboxEnv(home, process.env, request.extraEnv);
+  const agentHome = await ensureAgentHome(request.dir);
   // Setup makes the prepared environment; it never runs in an earlier one.
   const prepared = request.setup ? undefined : readEnvironmentReport(request.dir)?.sandbox;
+  const validator =
+    request.validator === true && request.setup === undefined ? await validatorView(request.dir, prepared) : undefined;
+  const home = validator?.home ?? agentHome;
+  const env = request.setup ? { ...request.setup.env } : buildSandboxEnv(home, process.env, request.extraEnv);
   const launcherPath = absolutePathEntries(env['PATH']) ?? '';
   if (prepared) applyEnvironment(env, prepared, request.extraEnv ?? {});
+  for (const [name, value] of Object.entries(validator?.env ?? {}))
+    if (request.extraEnv?.[name] === undefined) env[name] = value;
   // What setup installed in the worktree: read-only but to an agent-written setup (the network's).
   const installed = request.network === true ? undefined : prepared?.installed;
+  // A validator's own copies replace the agent's writable caches (Go's build cache, node_modules/.cache).
+  const preparedWritable = validator && prepared?.validators ? [] : (prepared?.writableDirs ?? []);
+  const installedWritable = validator ? [] : (installed?.writable ?? []);
   // rustup, cargo and go find their installs and modules through these, defaulting to the
   // (hidden) real HOME.
   for (const [name, dir] of [
@@ -210,11 +172,12 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
       ...(request.readOnly ? [home] : [...work, home]),
       ...(request.harnessWritable ?? []).filter((d) => existsSync(d)),
       ...(request.setup?.writable ?? []).filter((d) => existsSync(d)),
-      ...[...(prepared?.writableDirs ?? []), ...(installed?.writable ?? [])].filter((d) => existsSync(d)),
+      ...[...preparedWritable, ...installedWritable, ...(validator?.writable ?? [])].filter((d) => existsSync(d)),
     ],
-    ...(shared?.overlays === undefined
-      ? {}
-      : { overlays: shared.overlays.map((o) => ({ ...o, readOnly: request.readOnly })) }),
+    overlays: [
+      ...(shared?.overlays ?? []).map((o) => ({ ...o, readOnly: request.readOnly })),
+      ...(validator?.overlays ?? []),
+    ],
     readOnly: [
       ...(shared?.readOnly ?? []),
       ...(request.readOnly ? work : []),
@@ -245,5 +208,5 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
     privateNetwork,
     ...(connectPorts === undefined ? {} : { connectPorts }),
   });
-  return { file, args, env, isolation };
+  return { file, args, env, isolation, ...(validator ? { dispose: validator.dispose } : {}) };
 }

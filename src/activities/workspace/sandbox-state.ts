@@ -7,8 +7,9 @@
  * against. The agent's sandbox hides the worker's home (see process-isolation).
  *
  * One directory per worktree, keyed by its path, holding `worktree` (the path, so
- * stale entries can be swept), `home/`, `git-snapshot.json`, and the environment
- * phase's `environment.json` and `env/`; shared caches live beside `sandbox/`.
+ * stale entries can be swept), `home/`, `git-snapshot.json`, the environment phase's
+ * `environment.json` and `env/`, and the validators' own `validators/`; shared caches
+ * live beside `sandbox/`.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -54,6 +55,15 @@ export function gitSnapshotPath(worktreePath: string, env: Env = process.env): s
  */
 export function environmentStateDir(worktreePath: string, env: Env = process.env): string {
   return path.join(sandboxDir(worktreePath, env), 'env');
+}
+
+/**
+ * What configured commands (validators, the preflight, run steps) keep of their own, never
+ * shown to the agent's commands: build outputs and caches a test tool trusts, and a fresh
+ * HOME per command (tools/validator-view.ts).
+ */
+export function validatorStateDir(worktreePath: string, env: Env = process.env): string {
+  return path.join(sandboxDir(worktreePath, env), 'validators');
 }
 
 /** The persisted EnvironmentReport of a worktree; sandbox-launch reads it. */

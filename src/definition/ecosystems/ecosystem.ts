@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CacheLayout, WorktreeLayout } from '../../contracts/environment-dirs.js';
-import type { Ecosystem } from '../../contracts/environment.js';
+import type { Ecosystem, ValidatorsEnvironment } from '../../contracts/environment.js';
 import type { CouldNotRunSign } from './could-not-run-sign.js';
 import type { RepoCommands } from '../../contracts/repo-config.js';
 import type { TestRunner } from './test-runners/test-runner.js';
@@ -81,6 +81,16 @@ export interface SandboxView {
   readonly writableDirs?: readonly string[];
   /** Variables taken from setup's environment when set there (GOFLAGS: Go's build cache is keyed by them). */
   readonly fromSetupEnv?: readonly string[];
+  /** What configured commands use instead of `writableDirs` (a build cache of their own). */
+  readonly validators?: ValidatorsEnvironment;
+}
+
+/** A copy of a warm shared build cache: the agent's, or the validators' own. */
+export interface BuildCacheSeed {
+  readonly shared: string;
+  readonly target: string;
+  /** Whose copy, for the report. */
+  readonly for: 'agent' | 'validators';
 }
 
 /** One step of its setup (activities/environment/planned-step.ts runs them). */
@@ -130,8 +140,8 @@ export interface EcosystemSetup {
   /** Said (and run) only when no other ecosystem was found: a C build that downloads nothing. */
   readonly onlyAlone?: boolean;
   readonly sandbox?: SandboxView;
-  /** A build cache setup warmed in the shared dir, copied for this worktree after the steps (go-cache-seed.ts). */
-  readonly buildCacheSeed?: { readonly shared: string; readonly target: string };
+  /** Build caches setup warmed in the shared dir, copied for this worktree after the steps (go-cache-seed.ts). */
+  readonly buildCacheSeeds?: readonly BuildCacheSeed[];
 }
 
 export interface EcosystemModule {

@@ -33,8 +33,12 @@ export const GO_ECOSYSTEM: EcosystemModule = {
         fromSetupEnv: ['GOFLAGS'],
         readOnlyDirs: [caches.goMod],
         writableDirs: [worktree.goCache],
+        validators: { env: { GOCACHE: worktree.validatorGoCache }, writableDirs: [worktree.validatorGoCache] },
       },
-      buildCacheSeed: { shared: caches.goBuild, target: worktree.goCache },
+      buildCacheSeeds: [
+        { shared: caches.goBuild, target: worktree.goCache, for: 'agent' },
+        { shared: caches.goBuild, target: worktree.validatorGoCache, for: 'validators' },
+      ],
     };
   },
   testCommand: async (dir) => {

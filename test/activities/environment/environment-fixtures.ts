@@ -10,13 +10,12 @@ import { copyFile, mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
-import { execa } from 'execa';
 import {
   createEnvironmentActivities,
   type EnvironmentActivities,
 } from '../../../src/activities/environment/create-environment-activities.js';
 import type { EnvironmentReport, PrepareEnvironmentInput } from '../../../src/contracts/environment.js';
-import { sandboxCommand } from '../../../src/activities/tools/sandbox-launch.js';
+import { runInSandbox as runCommandInSandbox } from '../../helpers/run-in-sandbox.js';
 import { makeTempGitRepo, type TempGitRepo } from '../../helpers/temp-git-repo.js';
 
 export interface Project {
@@ -71,18 +70,17 @@ export interface SandboxRun {
   readonly output: string;
 }
 
-/** Runs `command` in the worktree exactly as a validator would: inside the agent's sandbox. */
-export async function runInSandbox(worktree: string, command: string): Promise<SandboxRun> {
-  const sandbox = await sandboxCommand({ dir: worktree, command, readOnly: false });
-  const result = await execa(sandbox.file, sandbox.args, {
-    cwd: worktree,
-    env: sandbox.env,
-    extendEnv: false,
-    reject: false,
-    all: true,
-    timeout: 180_000,
-  });
-  return { exitCode: result.exitCode, output: result.all ?? '' };
+/**
+ * Runs `command` in the worktree as the agent's bash tool does (`validator: true`: as a
+ * validator does, with its own HOME and build outputs).
+ */
+export async function runInSandbox(
+  worktree: string,
+  command: string,
+  options: { readonly validator?: boolean } = {},
+): Promise<SandboxRun> {
+  const run = await runCommandInSandbox(worktree, command, { ...options, timeoutMs: 180_000 });
+  return { exitCode: run.exitCode, output: run.all };
 }
 
 /** Asserts `command` exits 0 in the sandbox (output shown if not) and its output matches each pattern. */

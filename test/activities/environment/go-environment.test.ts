@@ -8,7 +8,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { execa } from 'execa';
-import { assertPassesInSandbox, assertReadOnlyInSandbox, useEnvironmentProject } from './environment-fixtures.js';
+import {
+  assertPassesInSandbox,
+  assertReadOnlyInSandbox,
+  runInSandbox,
+  useEnvironmentProject,
+} from './environment-fixtures.js';
 
 const env = useEnvironmentProject(
   {
@@ -38,6 +43,7 @@ test('go mod download and a warm build cache; go test in the sandbox reuses it; 
       ['go mod download', 'ran'],
       ['go test -count=1', 'ran'],
       ['cp -a --reflink=auto', 'ran'],
+      ['cp -a --reflink=auto', 'ran'],
     ],
   );
   assert.equal(cold.sandbox.env['GOPROXY'], 'off');
@@ -45,6 +51,15 @@ test('go mod download and a warm build cache; go test in the sandbox reuses it; 
   const run = await assertPassesInSandbox(wt, 'go test ./... && go env GOCACHE', /^ok\s+example\.com\/envdemo/m);
   assert.ok(run.output.includes(goCache), run.output);
   await assertReadOnlyInSandbox(wt, cold.sandbox.env['GOMODCACHE']);
+  // The validators' GOCACHE is their own, seeded warm too: the agent cannot forge a `(cached)` result there.
+  const validatorCache = cold.sandbox.validators?.env['GOCACHE'] ?? '';
+  assert.notEqual(validatorCache, goCache);
+  const judged = await runInSandbox(wt, 'go test ./... && go env GOCACHE', { validator: true });
+  assert.equal(judged.exitCode, 0, judged.output);
+  assert.match(judged.output, /^ok\s+example\.com\/envdemo\s+[\d.]+s$/m, 'not a cached result');
+  assert.ok(judged.output.includes(validatorCache), judged.output);
+  const reach = await runInSandbox(wt, `touch "${validatorCache}/poison" 2>&1; echo rc=$?`);
+  assert.match(reach.output, /rc=1/);
 
   const second = await env.project.worktree();
   const warm = await env.prepareWarm(second);

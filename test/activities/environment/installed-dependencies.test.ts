@@ -11,24 +11,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import type { EnvironmentReport } from '../../../src/contracts/environment.js';
 import { installedDependencies } from '../../../src/activities/environment/installed-dependencies.js';
 import { writeEnvironmentReport } from '../../../src/activities/environment/environment-file.js';
-import { sandboxCommand } from '../../../src/activities/tools/sandbox-launch.js';
 import { removeAgentSandbox } from '../../../src/activities/workspace/sandbox-state.js';
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
+import { runInSandbox } from '../../helpers/run-in-sandbox.js';
 
-async function run(dir: string, command: string, network = false): Promise<number> {
-  const sandbox = await sandboxCommand({ dir, command, readOnly: false, ...(network ? { network: true } : {}) });
-  const result = await execa(sandbox.file, sandbox.args, {
-    env: sandbox.env,
-    extendEnv: false,
-    cwd: dir,
-    reject: false,
-  });
-  return result.exitCode ?? -1;
-}
+const run = async (dir: string, command: string, network = false): Promise<number> =>
+  (await runInSandbox(dir, command, network ? { network: true } : {})).exitCode;
 
 test("the agent cannot replace an installed test runner; test tools' caches stay writable", async () => {
   const repo = await makeTempGitRepo({

@@ -24,6 +24,7 @@ test('a package-manager fetch writes its temp dir, npm caches and the worktree; 
     dir,
     venv: `${dir}/venv`,
     goCache: `${dir}/gocache`,
+    validatorGoCache: `${dir}/validator-gocache`,
     setupHome: `${dir}/home`,
     stamps: `${dir}/stamps`,
   };

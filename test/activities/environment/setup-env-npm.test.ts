@@ -21,6 +21,7 @@ test('npm under the setup env warns about none of its variables; pnpm 11 still f
       dir: path.join(dir, 'wt'),
       venv: path.join(dir, 'wt', 'venv'),
       goCache: path.join(dir, 'wt', 'gocache'),
+      validatorGoCache: path.join(dir, 'wt', 'validator-gocache'),
       setupHome: path.join(dir, 'wt', 'setup-home'),
       stamps: path.join(dir, 'wt', 'stamps'),
     };

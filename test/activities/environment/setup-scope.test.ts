@@ -17,6 +17,7 @@ const worktree = {
   dir,
   venv: `${dir}/venv`,
   goCache: `${dir}/gocache`,
+  validatorGoCache: `${dir}/validator-gocache`,
   setupHome: `${dir}/setup-home`,
   stamps: `${dir}/stamps`,
 };

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { runEditor } from '../../../src/activities/tools/editor-tool.js';
 import { toolContext } from './tool-fixtures.js';
+import { writeEnvironmentReport } from '../../../src/activities/environment/environment-file.js';
+import { removeAgentSandbox } from '../../../src/activities/workspace/sandbox-state.js';
 
 function worktreeWithOutside(): { worktree: string; outside: string } {
   const base = mkdtempSync(path.join(os.tmpdir(), 'editor-'));
@@ -135,4 +137,48 @@ test('refusals name only the path the agent gave: no worker PID, no resolved tar
   assert.equal(viaLink.content, 'Error: envlink is a symlink (or passes through one) leading outside the worktree');
   const outsideFile = await runEditor({ command: 'view', path: '../outside/secret.txt' }, ctx);
   assert.match(outsideFile.content, /^Error: \.\.\/outside\/secret\.txt is outside the worktree/);
+});
+
+test('the editor cannot replace what setup installed (a test runner in node_modules), but for the caches', async () => {
+  const { worktree } = worktreeWithOutside();
+  const jest = path.join(worktree, 'node_modules/jest/bin/jest.js');
+  mkdirSync(path.dirname(jest), { recursive: true });
+  mkdirSync(path.join(worktree, 'node_modules/.bin'));
+  mkdirSync(path.join(worktree, 'node_modules/.cache'));
+  writeFileSync(jest, 'real jest\n');
+  symlinkSync('../jest/bin/jest.js', path.join(worktree, 'node_modules/.bin/jest'));
+  const installed = {
+    readOnly: [path.join(worktree, 'node_modules')],
+    writable: [path.join(worktree, 'node_modules/.cache')],
+  };
+  await writeEnvironmentReport({
+    version: 1,
+    worktreePath: worktree,
+    detected: [],
+    steps: [],
+    cached: false,
+    sandbox: { pathPrepend: [], env: {}, readOnlyDirs: [], writableDirs: [], installed },
+    warnings: [],
+    durationMs: 0,
+  });
+  const ctx = toolContext({ worktreePath: worktree });
+  try {
+    const attempts: Array<Record<string, unknown>> = [
+      { command: 'create', path: 'node_modules/.bin/jest', file_text: 'console.log("PASS")\n' },
+      { command: 'str_replace', path: 'node_modules/jest/bin/jest.js', old_str: 'real', new_str: 'fake' },
+      { command: 'insert', path: 'node_modules/jest/bin/jest.js', insert_line: 0, insert_text: 'process.exit(0)\n' },
+      { command: 'create', path: 'node_modules/vitest/index.js', file_text: 'x' },
+    ];
+    for (const input of attempts) {
+      const result = await runEditor(input, ctx);
+      assert.equal(result.isError, true, JSON.stringify(input));
+      assert.match(result.content, /installed dependencies are read-only/);
+    }
+    assert.equal(readFileSync(jest, 'utf8'), 'real jest\n');
+    assert.match((await runEditor({ command: 'view', path: 'node_modules/jest/bin/jest.js' }, ctx)).content, /real/);
+    const cache = await runEditor({ command: 'create', path: 'node_modules/.cache/x', file_text: 'x' }, ctx);
+    assert.equal(cache.isError, false, cache.content);
+  } finally {
+    await removeAgentSandbox(worktree);
+  }
 });

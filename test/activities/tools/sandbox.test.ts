@@ -13,7 +13,7 @@ import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runBash } from '../../../src/activities/tools/bash-tool.js';
-import { dependencyDirs, toolchainDirs } from '../../../src/activities/tools/sandbox-launch.js';
+import { dependencyDirs, toolchainDirs } from '../../../src/activities/tools/sandbox-host-dirs.js';
 import { detectIsolation, enforcesFilesystem } from '../../../src/activities/tools/process-isolation.js';
 import { execFileSync } from 'node:child_process';
 import { agentHomePath } from '../../../src/activities/workspace/sandbox-state.js';

@@ -15,7 +15,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { detectIsolation, isolatedArgv, IsolationMode } from '../../../src/activities/tools/process-isolation.js';
-import { hiddenDirs, sandboxCommand } from '../../../src/activities/tools/sandbox-launch.js';
+import { hiddenDirs } from '../../../src/activities/tools/sandbox-host-dirs.js';
+import { sandboxCommand } from '../../../src/activities/tools/sandbox-launch.js';
 import { seccompExecArgv, seccompMissingReason } from '../../../src/activities/tools/seccomp-exec.js';
 import { SeccompArch, seccompArchOf } from '../../../src/activities/tools/seccomp-filter.js';
 

@@ -8,10 +8,10 @@
  * (ctest-report-files.ts). `go test` and `cargo test` are read from their text,
  * which is reliable; GOFLAGS is left alone.
  *
- * The report goes to the sandbox's private HOME of the directory the command runs in
- * (sandbox-state: the agent's HOME and TMPDIR, writable inside the sandbox at the same
- * path, outside the worktree so nothing is committed), under a fresh name per run; it is
- * read back and removed. When pytest did not run, crashed before writing, or the user's
+ * The report goes to the configured command's own reports dir (tools/validator-view.ts:
+ * writable inside its sandbox at the same path, hidden from the agent's commands, outside
+ * the worktree so nothing is committed), under a fresh name per run; it is read back and
+ * removed. When pytest did not run, crashed before writing, or the user's
  * own `-p no:junitxml` wins, there is no file and the caller parses the text alone.
  *
  * The report is written by the code under test, like its output: it is trusted as much
@@ -23,7 +23,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandOutcome, CommandRequest, CommandRunner } from '../../process/command-runner.js';
 import { shellQuote } from '../../process/shell-quote.js';
-import { ensureAgentHome } from '../../workspace/sandbox-state.js';
+import { validatorReportDir } from '../../tools/validator-view.js';
 import { ctestReports } from './ctest-report-files.js';
 import { readReportFile } from './report-file.js';
 import type { TestReports } from './parse-test-failures.js';
@@ -31,7 +31,6 @@ import { surefireReports } from './surefire-report-files.js';
 
 /** A report larger than this is not read (a runaway suite); the text is parsed instead. */
 const MAX_REPORT_BYTES = 4 * 1024 * 1024;
-const REPORT_DIR = '.issue-agent-reports';
 
 export interface ReportedOutcome {
   readonly outcome: CommandOutcome;
@@ -39,14 +38,13 @@ export interface ReportedOutcome {
 }
 
 export async function runCollectingReports(commands: CommandRunner, request: CommandRequest): Promise<ReportedOutcome> {
-  const home = await ensureAgentHome(request.cwd);
-  const dir = path.join(home, REPORT_DIR);
+  const dir = validatorReportDir(request.cwd);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const junit = path.join(dir, `junit-${randomUUID()}.xml`);
   try {
     const started = Date.now();
     const outcome = await commands.run({ ...request, env: { ...request.env, ...reportEnv(junit) } });
-    const junitXml = (await readReportFile(junit, home, MAX_REPORT_BYTES))?.text;
+    const junitXml = (await readReportFile(junit, dir, MAX_REPORT_BYTES))?.text;
     const surefireXml = await surefireReports(request.cwd, started);
     const ctestJunit = await ctestReports(request.cwd, started);
     return {

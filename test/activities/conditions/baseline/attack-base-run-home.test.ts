@@ -19,6 +19,7 @@ import { baselineFailures } from '../../../../src/activities/conditions/baseline
 import { createSpawnerCommandRunner } from '../../../../src/activities/process/spawner-command-runner.js';
 import { agentHomePath } from '../../../../src/activities/workspace/sandbox-state.js';
 import { makeTempGitRepo } from '../../../helpers/temp-git-repo.js';
+import { runInSandbox } from '../../../helpers/run-in-sandbox.js';
 
 const stateDir = await mkdtemp(path.join(os.tmpdir(), 'base-run-home-state-'));
 process.env['ISSUE_AGENT_STATE_DIR'] = stateDir;
@@ -33,11 +34,8 @@ test('the base is measured where nothing the agent wrote is a parent directory',
   });
   try {
     const runner = createSpawnerCommandRunner();
-    const planted = await runner.run({
-      command: `printf '{"type":"module"}' > "$HOME/package.json" && echo planted`,
-      cwd: repo.dir,
-      timeoutMs: 30_000,
-    });
+    // From the agent's bash tool (a validator's command has a HOME of its own).
+    const planted = await runInSandbox(repo.dir, `printf '{"type":"module"}' > "$HOME/package.json" && echo planted`);
     assert.match(planted.all, /planted/);
     assert.equal(existsSync(path.join(agentHomePath(repo.dir), 'package.json')), true);
     const baseline = await baselineFailures(runner, {

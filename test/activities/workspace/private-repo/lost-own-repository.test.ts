@@ -12,7 +12,6 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { AgentError } from '../../../../src/contracts/errors.js';
 import { localIssueSourceFactory, writeLocalIssue } from '../../../../src/activities/issues/local-issue-store.js';
 import { prepareWorkspace } from '../../../../src/activities/workspace/prepare-workspace.js';
@@ -24,23 +23,13 @@ import {
 } from '../../../../src/activities/workspace/private-repo/private-repo-layout.js';
 import { sandboxCommand } from '../../../../src/activities/tools/sandbox-launch.js';
 import { makeTempGitRepo } from '../../../helpers/temp-git-repo.js';
+import { runInSandbox } from '../../../helpers/run-in-sandbox.js';
 
 const prepare = (repoPath: string) =>
   prepareWorkspace(
     { issueSource: localIssueSourceFactory },
     { repoPath, issue: 4, issueSource: 'local', worktreeRoot: undefined, branchPrefix: 'agent' },
   );
-
-async function runInSandbox(dir: string, command: string): Promise<number> {
-  const sandbox = await sandboxCommand({ dir, command, readOnly: false });
-  const result = await execa(sandbox.file, sandbox.args, {
-    env: sandbox.env,
-    extendEnv: false,
-    cwd: dir,
-    reject: false,
-  });
-  return result.exitCode ?? -1;
-}
 
 test('a lost private repository stops agent commands with the cause; harness git and the next prepare recover', async () => {
   const repo = await makeTempGitRepo({});
@@ -76,7 +65,7 @@ test('a lost private repository stops agent commands with the cause; harness git
     const again = await prepare(repo.dir);
     assert.equal(again.worktreePath, worktree);
     assert.ok(privateRepoOf(worktree), 'the next prepare made the repository again');
-    assert.equal(await runInSandbox(worktree, 'git status --porcelain'), 0);
+    assert.equal((await runInSandbox(worktree, 'git status --porcelain')).exitCode, 0);
   } finally {
     await repo.cleanup();
   }
@@ -89,7 +78,7 @@ test('a worktree made outside a run (no marker) keeps the shared view', async ()
     await repo.git('worktree', 'add', '-q', '-b', 'by-hand', worktree);
     try {
       assert.equal(privateRepoOf(worktree), undefined);
-      assert.equal(await runInSandbox(worktree, 'git status --porcelain'), 0);
+      assert.equal((await runInSandbox(worktree, 'git status --porcelain')).exitCode, 0);
     } finally {
       await rm(worktree, { recursive: true, force: true });
     }

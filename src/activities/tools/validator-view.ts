@@ -1,0 +1,151 @@
+/**
+ * What a configured command (a validator, the preflight, a run step) trusts that the
+ * agent's own commands could have written, and so gets of its own. Test tools reuse what
+ * they find without rebuilding it: a test binary in cargo's `target/` whose fingerprints
+ * say it is fresh, test classes in Maven's `target/` newer than their sources, a Gradle
+ * task its execution history calls up to date, a `(cached)` result in Go's build cache,
+ * bytecode Python loads instead of the source (its header holds the source's mtime and
+ * size, both of which the agent sets), a transform cache under `node_modules/.cache`. And
+ * tools read their user config from HOME: `~/.npmrc`'s `script-shell`, a profile in
+ * `~/.m2/settings.xml` that skips the tests, a `.pth` in Python's user site. None of it is
+ * tracked by git, so no check of the diff sees it.
+ *
+ * So a configured command runs with a fresh HOME, and with build outputs and caches kept
+ * under the worktree's sandbox state, which the agent's commands never see: named by the
+ * tools' own variables, or shown at the paths the build expects (overlays). They persist
+ * across the run's configured commands, so a validator rebuilds only what changed. What
+ * the code under test writes while a validator runs it is the diff's to answer for.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, lstatSync, readdirSync, type Dirent } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { SandboxEnvironment } from '../../contracts/environment.js';
+import { validatorStateDir } from '../workspace/sandbox-state.js';
+import type { SandboxOverlay } from './sandbox-prelude.js';
+
+export interface ValidatorView {
+  /** A fresh, empty HOME for this command only. */
+  readonly home: string;
+  /** Set over the prepared environment (a command's own `env` still wins). */
+  readonly env: Readonly<Record<string, string>>;
+  /** Writable besides the worktree and the HOME. */
+  readonly writable: readonly string[];
+  /** The validators' own directories shown at the build's paths in the worktree. */
+  readonly overlays: readonly SandboxOverlay[];
+  /** Removes the HOME once the command ended. */
+  readonly dispose: () => Promise<void>;
+}
+
+/**
+ * Build files and the output directories their tool reuses beside them. Maven's compiled
+ * classes only: Surefire's reports stay in `target/` where the report reader finds them
+ * (test-reports/surefire-report-files.ts), read only if this run wrote them.
+ */
+const BUILD_OUTPUTS: readonly (readonly [file: string, output: string])[] = [
+  ['pom.xml', 'target/classes'],
+  ['pom.xml', 'target/test-classes'],
+  ['pom.xml', 'target/generated-sources'],
+  ['pom.xml', 'target/generated-test-sources'],
+  ['build.gradle', 'build'],
+  ['build.gradle.kts', 'build'],
+  ['settings.gradle', '.gradle'],
+  ['settings.gradle.kts', '.gradle'],
+];
+/** Deep enough for a module of a module; the worktree's root is depth 0. */
+const MAX_DEPTH = 3;
+const NOT_SEARCHED = new Set(['node_modules', 'target', 'build', 'vendor']);
+
+/** Worktree-relative output directories of the builds found (`target`, `core/target`, `build`, `.gradle`). */
+export function buildOutputPaths(worktree: string): string[] {
+  const out: string[] = [];
+  const visit = (rel: string, depth: number): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(path.join(worktree, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const files = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
+    for (const [file, output] of BUILD_OUTPUTS) {
+      const at = path.join(rel, output);
+      if (files.has(file) && !out.includes(at)) out.push(at);
+    }
+    if (depth === MAX_DEPTH) return;
+    for (const entry of entries) {
+      if (!entry.isDirectory() || entry.name.startsWith('.') || NOT_SEARCHED.has(entry.name)) continue;
+      visit(path.join(rel, entry.name), depth + 1);
+    }
+  };
+  visit('', 0);
+  return out;
+}
+
+/**
+ * A symlink or a file the agent made where a build output directory goes (`target`, or
+ * `target/classes`) would lead the overlay elsewhere: it is build output, so it is removed
+ * (the link, not what it points to) and the directories are made again.
+ */
+async function clearPlanted(worktree: string, rel: string): Promise<void> {
+  let at = worktree;
+  for (const part of rel.split(path.sep)) {
+    at = path.join(at, part);
+    let directory: boolean;
+    try {
+      directory = lstatSync(at).isDirectory();
+    } catch {
+      return;
+    }
+    if (!directory) return void (await rm(at, { force: true }));
+  }
+}
+
+/**
+ * Where a configured command's test reports go (test-reports/report-files.ts): writable to
+ * it, never seen by the agent's commands, outside the worktree so nothing is committed.
+ */
+export function validatorReportDir(worktree: string): string {
+  return path.join(validatorStateDir(worktree), 'reports');
+}
+
+export async function validatorView(
+  worktree: string,
+  prepared: SandboxEnvironment | undefined,
+): Promise<ValidatorView> {
+  const root = validatorStateDir(worktree);
+  const home = path.join(root, `home-${randomUUID().slice(0, 12)}`);
+  const dirs = {
+    pycache: path.join(root, 'pycache'),
+    cargoTarget: path.join(root, 'cargo-target'),
+    ruff: path.join(root, 'ruff'),
+    mypy: path.join(root, 'mypy'),
+    reports: validatorReportDir(worktree),
+  };
+  const rels = buildOutputPaths(worktree);
+  const outputs = rels.map((rel) => path.join(worktree, rel));
+  // The caches test tools write inside read-only installed dependencies (node_modules/.cache).
+  const caches = (prepared?.installed?.writable ?? []).filter((dir) => existsSync(dir));
+  const overlays = [...outputs, ...caches].map((target) => ({
+    target,
+    source: path.join(root, 'at', path.relative(worktree, target)),
+  }));
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  for (const dir of [...Object.values(dirs), ...overlays.map((o) => o.source)]) await mkdir(dir, { recursive: true });
+  // Made here, whole: the sandbox makes a missing mount point but not its parents (`target/`).
+  for (const rel of rels) await clearPlanted(worktree, rel);
+  for (const target of outputs) await mkdir(target, { recursive: true });
+  const own = prepared?.validators;
+  return {
+    home,
+    env: {
+      PYTHONPYCACHEPREFIX: dirs.pycache,
+      CARGO_TARGET_DIR: dirs.cargoTarget,
+      RUFF_CACHE_DIR: dirs.ruff,
+      MYPY_CACHE_DIR: dirs.mypy,
+      ...own?.env,
+    },
+    writable: [...Object.values(dirs), ...(own?.writableDirs ?? [])],
+    overlays,
+    dispose: () => rm(home, { recursive: true, force: true }),
+  };
+}
