@@ -19,7 +19,7 @@ import type { RunInput, RunResult } from '../contracts/run.js';
 import type { RunBudget } from '../contracts/usage.js';
 import { formatIssueContext, systemPromptInput } from '../contracts/step-inputs.js';
 import { localConfigActivities, workspaceActivities } from './run/activity-proxies.js';
-import { failureInfo } from './run/failure-info.js';
+import { codeAndReason, failureInfo } from './run/failure-info.js';
 import { runFlowIteration } from './flow/flow-iteration.js';
 import { withinClosureGrace } from './completion/criterion-gate.js';
 import { applicableResume } from '../contracts/resume-point.js';
@@ -189,7 +189,7 @@ export async function runAgentWorkflow(input: RunInput): Promise<RunResult> {
   session.apply(
     endRun,
     endPhaseOf(result.outcome),
-    result.outcome === 'failed' ? `${result.code}: ${result.reason}` : undefined,
+    result.outcome === 'failed' ? codeAndReason(String(result.code), result.reason) : undefined,
   );
   log.info('run finished', { outcome: result.outcome, code: result.code, reason: result.reason });
   await endProgressComment(session, result);

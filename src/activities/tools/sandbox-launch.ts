@@ -49,7 +49,7 @@ export interface SandboxRequest {
   /**
    * The harness's own git (sandboxed-git.ts): it may see a worktree whose private
    * repository is gone through the shared view (prepareWorkspace makes a new one);
-   * any other command there is refused (lostOwnRepository).
+   * any other command there is refused (refuseLostOwnRepository).
    */
   readonly harnessGit?: boolean;
   /**

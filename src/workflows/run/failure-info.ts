@@ -22,3 +22,11 @@ export function failureInfo(err: unknown): FailureInfo {
   const message = cause instanceof Error ? cause.message : String(cause);
   return { message, details: [], cancelled: false };
 }
+
+/**
+ * `CODE: reason` once: an activity's failure message already starts with its code (the
+ * edge sends AgentError.describe()), a workflow's own reason does not. PURE.
+ */
+export function codeAndReason(code: string, reason: string): string {
+  return reason.startsWith(`${code}: `) ? reason : `${code}: ${reason}`;
+}
