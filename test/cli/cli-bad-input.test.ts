@@ -64,8 +64,10 @@ describe('usage errors exit 2 naming the flag', { concurrency: CONCURRENCY }, ()
 
   for (const bad of ['0', '-3', '1.5']) {
     it(`start-run --issue ${bad}`, async () => {
-      // `-3` looks like a flag to parseArgs; the message still names --issue.
-      assertCleanFailure(await cli('start-run', '--issue', bad), { code: 2, mentions: ['--issue'] });
+      assertCleanFailure(await cli('start-run', '--issue', bad), {
+        code: 2,
+        mentions: ['--issue', 'positive integer', `"${bad}"`],
+      });
     });
   }
 
@@ -74,6 +76,10 @@ describe('usage errors exit 2 naming the flag', { concurrency: CONCURRENCY }, ()
       code: 2,
       mentions: ['--issue', 'positive integer', '-3'],
     });
+  });
+
+  it('a flag is still a flag after a string flag: --issue --repo x says --issue needs its value', async () => {
+    assertCleanFailure(await cli('start-run', '--issue', '--repo', 'x'), { code: 2, mentions: ['--issue'] });
   });
 
   it('an unknown flag --bogus', async () => {

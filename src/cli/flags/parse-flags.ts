@@ -12,7 +12,8 @@ export function parseFlags(spec: CommandSpec, argv: readonly string[]): ParsedFl
   const options: Record<string, { type: 'string' | 'boolean' }> = {};
   for (const [name, flag] of Object.entries(spec.flags)) options[name] = { type: flag.type };
   try {
-    const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+    const args = negativeValuesJoined(argv, options);
+    const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: true });
     if (spec.rest !== undefined && positionals.length > 0) {
       if (values[spec.rest] !== undefined)
         throw new UsageError(`give the text once: as --${spec.rest} or after the flags`, `--${spec.rest}`);
@@ -25,6 +26,24 @@ export function parseFlags(spec: CommandSpec, argv: readonly string[]): ParsedFl
     const message = err instanceof Error ? (err.message.split('\n')[0] ?? String(err)) : String(err);
     throw new UsageError(`${message.replace(/\. To specify.*$/, '').replace(/\.$/, '')}; see --help`);
   }
+}
+
+/**
+ * `--issue -1`: parseArgs calls a value that starts with a dash ambiguous; a negative
+ * number is never a flag, so it is passed as `--issue=-1` and its own check names it.
+ */
+function negativeValuesJoined(argv: readonly string[], options: Record<string, { type: string }>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const next = argv[i + 1];
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 export function requireIssue(flags: ParsedFlags): number {
