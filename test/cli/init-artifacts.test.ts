@@ -25,6 +25,9 @@ test('init scaffolds .agent/ with detected commands and an editable copy of the 
     assert.ok(existsSync(join(copy, 'prompts', 'system.md')));
     const validate = await runCli(['validate', '--agent', copy], { env });
     assert.equal(validate.code, 0, describeResult(validate));
+    // Not ignored: init says how to keep it out of git, and writes nothing into the git dir.
+    assert.match(first.stdout, /git does not ignore \.agent\/: .* echo \.agent\/ >> \.git\/info\/exclude/);
+    assert.doesNotMatch(await readFile(join(repo.dir, '.git', 'info', 'exclude'), 'utf8').catch(() => ''), /\.agent/);
 
     const again = await runCli(['init', '--repo', repo.dir], { env });
     assert.notEqual(again.code, 0, describeResult(again));

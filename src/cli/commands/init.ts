@@ -10,7 +10,9 @@ import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { RepoConfigFile } from '../../contracts/repo-config.js';
 import { detectCommands } from '../../definition/repo-config/detect-commands.js';
-import { REPO_CONFIG_FILE } from '../../definition/repo-config/read-repo-config.js';
+import { REPO_AGENT_DIR, REPO_CONFIG_FILE } from '../../definition/repo-config/read-repo-config.js';
+import { git } from '../../activities/workspace/git/git.js';
+import { shellQuote } from '../../activities/process/shell-quote.js';
 import { commandFlags } from '../flags/command-specs.js';
 import { PROJECT_ROOT } from '../../host/project-root.js';
 import { localRepositoryOf, REPO_AGENTS_DIR } from '../run-target.js';
@@ -58,5 +60,12 @@ export async function initCommand(argv: readonly string[]): Promise<number> {
       `check it with: issue-agent validate --agent ${agentPath}`,
     ].join('\n') + '\n',
   );
+  // Left to the user: init writes nothing into the git dir.
+  const ignored = await git(repoPath, ['check-ignore', '-q', REPO_CONFIG_FILE]);
+  const exclude = (await git(repoPath, ['rev-parse', '--git-path', 'info/exclude'])).stdout.trim();
+  if (ignored.exitCode === 1 && exclude !== '')
+    process.stdout.write(
+      `git does not ignore ${REPO_AGENT_DIR}/: commit it to share the agent, or keep it yours with: echo ${REPO_AGENT_DIR}/ >> ${shellQuote(exclude)} (local issues are then written in place)\n`,
+    );
   return 0;
 }
