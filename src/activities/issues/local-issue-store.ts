@@ -56,7 +56,8 @@ export function createLocalIssueStore(repoPath: string): LocalIssueStore {
       if (isMissing(error)) {
         throw new AgentError(FailureType.IssueNotFound, `Issue #${issue} not found: no file ${path}`, {
           where: path,
-          expected: 'the issue as a Markdown file there (a title line, then its body), one file per issue number',
+          expected:
+            'the issue as a Markdown file there, one per issue number: front matter between `---` lines (`title: ...`, `state: open`), then its body',
         });
       }
       throw error;

@@ -121,9 +121,14 @@ test('unknown issue → ISSUE_NOT_FOUND naming the path', async () => {
       assert.ok(AgentError.isInstance(e));
       assert.equal(e.code, 'ISSUE_NOT_FOUND');
       assert.ok(e.message.includes(localIssuePath(dir, 99)), e.message);
+      assert.match(e.expected ?? '', /front matter between `---` lines/);
       return true;
     });
     await assert.rejects(store.close(99), /ISSUE_NOT_FOUND|not found/);
+    // A file written as the hint says is read.
+    await mkdir(join(dir, '.agent', 'issues'), { recursive: true });
+    await writeFile(localIssuePath(dir, 99), '---\ntitle: Fix it\nstate: open\n---\nThe body.\n');
+    assert.equal((await store.read(99)).title, 'Fix it');
   });
 });
 
