@@ -18,7 +18,7 @@ import { hostLine, progressLine, resultSummary, waitingLine } from '../../host/p
 import { loadDefinition } from '../run-target.js';
 import { runRepository } from '../run-repository.js';
 import { findRun } from '../find-run.js';
-import { connectCli, type CliTemporal } from '../../host/temporal/temporal-client.js';
+import { connectCli, livePollers, type CliTemporal } from '../../host/temporal/temporal-client.js';
 
 /** A query needs a worker; without one the answer comes from the server's own records. */
 const QUERY_DEADLINE_MS = 1000;
@@ -129,7 +129,15 @@ export async function cancelCommand(argv: readonly string[]): Promise<number> {
     await handle.signal(cancelSignal, reason === undefined ? {} : { reason });
     // The signal carries the reason; the cancel request makes the run end CANCELLED in Temporal.
     await handle.cancel();
-    printLine(process.stdout, `cancel signalled to ${workflowId}: the running step stops and the worktree is kept`);
+    // Only a worker acts on it: without one the run stays RUNNING, which `status` would show unexplained.
+    const queue = (await handle.describe()).taskQueue;
+    const served = (await livePollers({ ...cli, taskQueue: queue })) > 0;
+    printLine(
+      process.stdout,
+      served
+        ? `cancel signalled to ${workflowId}: the running step stops and the worktree is kept`
+        : `cancel signalled to ${workflowId}: no worker serves its task queue ${queue} now, so the run stays RUNNING until one does (\`issue-agent worker\` with TEMPORAL_TASK_QUEUE=${queue}); then it ends cancelled, the worktree kept`,
+    );
     return 0;
   });
 }
