@@ -18,7 +18,7 @@ export function waitingLine(p: Parameters<typeof waitingText>[0]): string | unde
 
 export function progressLine(p: RunProgress): string {
   return terminalText(
-    `iteration ${p.iteration}/${p.maxIterations} · ${p.stepId || '-'} · ${p.phase} · ${p.tokensTotal} tokens · $${p.costUsd.toFixed(4)}${p.lastError ? ` · ${p.lastError.slice(0, 120)}` : ''}`,
+    `${p.maxIterations > 0 ? `iteration ${p.iteration}/${p.maxIterations}` : 'starting'} · ${p.stepId || '-'} · ${p.phase} · ${p.tokensTotal} tokens · $${p.costUsd.toFixed(4)}${p.lastError ? ` · ${p.lastError.slice(0, 120)}` : ''}`,
   );
 }
 

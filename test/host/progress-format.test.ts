@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { isDeliveryMode } from '../../src/contracts/delivery.js';
 import type { BoundaryReport, RunProgress, RunResult, StepRecord } from '../../src/contracts/run.js';
 import { effectLabel } from '../../src/contracts/delivery.js';
-import { keptWorkHint, resultSummary, stillLine } from '../../src/host/progress-format.js';
+import { keptWorkHint, progressLine, resultSummary, stillLine } from '../../src/host/progress-format.js';
 
 const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
@@ -131,4 +131,11 @@ test("a failed run's hint names what resumes it, and its discard commands remove
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+});
+
+test('a run still loading its definition says starting, not iteration 0/0', () => {
+  const base = { stepId: '', phase: 'loading', tokensTotal: 0, costUsd: 0, iteration: 0, maxIterations: 0 };
+  assert.equal(progressLine(base as unknown as RunProgress), 'starting · - · loading · 0 tokens · $0.0000');
+  const running = { ...base, stepId: 'initial.issue', phase: 'flow', iteration: 1, maxIterations: 20 };
+  assert.match(progressLine(running as unknown as RunProgress), /^iteration 1\/20 · initial\.issue · flow/);
 });
