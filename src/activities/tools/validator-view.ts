@@ -13,8 +13,9 @@
  * So a configured command runs with a fresh HOME, and with build outputs and caches kept
  * under the worktree's sandbox state, which the agent's commands never see: named by the
  * tools' own variables, or shown at the paths the build expects (overlays). They persist
- * across the run's configured commands, so a validator rebuilds only what changed. What
- * the code under test writes while a validator runs it is the diff's to answer for.
+ * across the run's configured commands, so a validator rebuilds only what changed (by the
+ * files' ctimes, which the agent cannot set: changed-sources.ts). What the code under
+ * test writes while a validator runs it is the diff's to answer for.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, type Dirent } from 'node:fs';
@@ -23,6 +24,7 @@ import path from 'node:path';
 import type { SandboxEnvironment } from '../../contracts/environment.js';
 import { validatorStateDir } from '../workspace/sandbox-state.js';
 import type { SandboxOverlay } from './sandbox-prelude.js';
+import { freshenChangedSources } from './changed-sources.js';
 
 export interface ValidatorView {
   /** A fresh, empty HOME for this command only. */
@@ -134,6 +136,7 @@ export async function validatorView(
   // Made here, whole: the sandbox makes a missing mount point but not its parents (`target/`).
   for (const rel of rels) await clearPlanted(worktree, rel);
   for (const target of outputs) await mkdir(target, { recursive: true });
+  await freshenChangedSources(worktree, path.join(root, 'sources-checked-at'), new Set(outputs));
   const own = prepared?.validators;
   return {
     home,
