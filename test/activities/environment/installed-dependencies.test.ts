@@ -11,12 +11,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EnvironmentReport } from '../../../src/contracts/environment.js';
 import { installedDependencies } from '../../../src/activities/environment/installed-dependencies.js';
-import { writeEnvironmentReport } from '../../../src/activities/environment/environment-file.js';
 import { removeAgentSandbox } from '../../../src/activities/workspace/sandbox-state.js';
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
 import { runInSandbox } from '../../helpers/run-in-sandbox.js';
+import { writeInstalledReport } from '../../helpers/installed-report.js';
 
 const run = async (dir: string, command: string, network = false): Promise<number> =>
   (await runInSandbox(dir, command, network ? { network: true } : {})).exitCode;
@@ -38,17 +37,7 @@ test("the agent cannot replace an installed test runner; test tools' caches stay
       join(repo.dir, 'packages/a/src/node_modules'),
     ]);
     assert.ok(installed.writable.includes(join(repo.dir, 'node_modules/.cache')));
-    const report: EnvironmentReport = {
-      version: 1,
-      worktreePath: repo.dir,
-      detected: [],
-      steps: [],
-      cached: false,
-      sandbox: { pathPrepend: [], env: {}, readOnlyDirs: [], writableDirs: [], installed },
-      warnings: [],
-      durationMs: 0,
-    };
-    await writeEnvironmentReport(report);
+    await writeInstalledReport(repo.dir, installed);
     const jest = join(repo.dir, 'node_modules/.bin/jest');
     assert.notEqual(await run(repo.dir, `printf '#!/bin/sh\\necho PASS\\n' > node_modules/.bin/jest`), 0);
     assert.notEqual(await run(repo.dir, 'rm -f node_modules/.bin/jest'), 0);

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { runEditor } from '../../../src/activities/tools/editor-tool.js';
 import { toolContext } from './tool-fixtures.js';
-import { writeEnvironmentReport } from '../../../src/activities/environment/environment-file.js';
 import { removeAgentSandbox } from '../../../src/activities/workspace/sandbox-state.js';
+import { writeInstalledReport } from '../../helpers/installed-report.js';
 
 function worktreeWithOutside(): { worktree: string; outside: string } {
   const base = mkdtempSync(path.join(os.tmpdir(), 'editor-'));
@@ -151,16 +151,7 @@ test('the editor cannot replace what setup installed (a test runner in node_modu
     readOnly: [path.join(worktree, 'node_modules')],
     writable: [path.join(worktree, 'node_modules/.cache')],
   };
-  await writeEnvironmentReport({
-    version: 1,
-    worktreePath: worktree,
-    detected: [],
-    steps: [],
-    cached: false,
-    sandbox: { pathPrepend: [], env: {}, readOnlyDirs: [], writableDirs: [], installed },
-    warnings: [],
-    durationMs: 0,
-  });
+  await writeInstalledReport(worktree, installed);
   const ctx = toolContext({ worktreePath: worktree });
   try {
     const attempts: Array<Record<string, unknown>> = [

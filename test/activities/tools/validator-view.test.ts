@@ -9,12 +9,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EnvironmentReport } from '../../../src/contracts/environment.js';
-import { writeEnvironmentReport } from '../../../src/activities/environment/environment-file.js';
 import { buildOutputPaths } from '../../../src/activities/tools/validator-view.js';
 import { removeAgentSandbox, validatorStateDir } from '../../../src/activities/workspace/sandbox-state.js';
 import { makeTempGitRepo, type TempGitRepo } from '../../helpers/temp-git-repo.js';
 import { runInSandbox } from '../../helpers/run-in-sandbox.js';
+import { writeInstalledReport } from '../../helpers/installed-report.js';
 
 const agent = (dir: string, command: string) => runInSandbox(dir, command);
 const validator = (dir: string, command: string) => runInSandbox(dir, command, { validator: true });
@@ -92,17 +91,7 @@ test("Maven's compiled classes and Gradle's build dirs are the validators' own",
 test("cargo's target dir, Python's bytecode and the node_modules caches are out of the agent's reach", async () => {
   await withRepo({ '.gitignore': 'node_modules/\n', 'node_modules/.cache/keep': '' }, async (repo) => {
     const installed = { readOnly: [join(repo.dir, 'node_modules')], writable: [join(repo.dir, 'node_modules/.cache')] };
-    const report: EnvironmentReport = {
-      version: 1,
-      worktreePath: repo.dir,
-      detected: [],
-      steps: [],
-      cached: false,
-      sandbox: { pathPrepend: [], env: {}, readOnlyDirs: [], writableDirs: [], installed },
-      warnings: [],
-      durationMs: 0,
-    };
-    await writeEnvironmentReport(report);
+    await writeInstalledReport(repo.dir, installed);
     assert.equal((await agent(repo.dir, 'echo forged > node_modules/.cache/transform')).exitCode, 0);
     const judged = await validator(
       repo.dir,
