@@ -16,17 +16,13 @@ export type SandboxRunOptions = Omit<SandboxRequest, 'dir' | 'command' | 'readOn
 export async function runInSandbox(dir: string, command: string, options: SandboxRunOptions = {}): Promise<SandboxRun> {
   const { timeoutMs, ...request } = options;
   const sandbox = await sandboxCommand({ dir, command, readOnly: false, ...request });
-  try {
-    const result = await execa(sandbox.file, sandbox.args, {
-      env: sandbox.env,
-      extendEnv: false,
-      cwd: dir,
-      reject: false,
-      all: true,
-      ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }),
-    });
-    return { exitCode: result.exitCode ?? -1, stdout: result.stdout, all: result.all ?? '' };
-  } finally {
-    await sandbox.dispose?.();
-  }
+  const result = await execa(sandbox.file, sandbox.args, {
+    env: sandbox.env,
+    extendEnv: false,
+    cwd: dir,
+    reject: false,
+    all: true,
+    ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }),
+  });
+  return { exitCode: result.exitCode ?? -1, stdout: result.stdout, all: result.all ?? '' };
 }

@@ -22,7 +22,7 @@ import type { CommandOutcome, CommandOutcomeKind, CommandRequest, CommandRunner 
 export const CommandSandbox = {
   /**
    * The agent's, offline: configured commands (validators, preflight), with a HOME and build
-   * outputs of their own (tools/validator-view.ts). `env` is layered over the agent's.
+   * outputs of the validators' own (tools/validator-view.ts). `env` is layered over the agent's.
    */
   Agent: 'agent',
   /** The agent's with the host's network: an agent-written setup's commands. `env` is not used. */
@@ -100,8 +100,6 @@ async function runCommand(request: CommandRequest, options: SpawnerCommandRunner
     }
     const message = redact(err instanceof Error ? err.message : String(err));
     return { kind: 'crashed', stdout: '', stderr: '', all: '', durationMs: Date.now() - started, error: message };
-  } finally {
-    await sandbox.dispose?.().catch(() => undefined);
   }
 }
 

@@ -53,8 +53,8 @@ export interface SandboxRequest {
    */
   readonly harnessGit?: boolean;
   /**
-   * A configured command (a validator, the preflight, a run step): a fresh HOME and build
-   * outputs of its own, which the agent's commands never see (validator-view.ts).
+   * A configured command (a validator, the preflight, a run step): a HOME and build
+   * outputs of the validators' own, which the agent's commands never see (validator-view.ts).
    */
   readonly validator?: boolean;
   /**
@@ -82,8 +82,6 @@ export interface SandboxCommand {
   readonly args: string[];
   readonly env: Record<string, string>;
   readonly isolation: Isolation;
-  /** Called once the command ended: removes what was made for it alone (a validator's HOME). */
-  readonly dispose?: () => Promise<void>;
 }
 
 /**
@@ -127,7 +125,9 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
   // Setup makes the prepared environment; it never runs in an earlier one.
   const prepared = request.setup ? undefined : readEnvironmentReport(request.dir)?.sandbox;
   const validator =
-    request.validator === true && request.setup === undefined ? await validatorView(request.dir, prepared) : undefined;
+    request.validator === true && request.setup === undefined
+      ? await validatorView(request.dir, agentHome, prepared)
+      : undefined;
   const home = validator?.home ?? agentHome;
   const env = request.setup ? { ...request.setup.env } : buildSandboxEnv(home, process.env, request.extraEnv);
   const launcherPath = absolutePathEntries(env['PATH']) ?? '';
@@ -208,5 +208,5 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
     privateNetwork,
     ...(connectPorts === undefined ? {} : { connectPorts }),
   });
-  return { file, args, env, isolation, ...(validator ? { dispose: validator.dispose } : {}) };
+  return { file, args, env, isolation };
 }

@@ -10,14 +10,17 @@
  * `~/.m2/settings.xml` that skips the tests, a `.pth` in Python's user site. None of it is
  * tracked by git, so no check of the diff sees it.
  *
- * So a configured command runs with a fresh HOME, and with build outputs and caches kept
- * under the worktree's sandbox state, which the agent's commands never see: named by the
- * tools' own variables, or shown at the paths the build expects (overlays). They persist
+ * So a configured command runs with a HOME of the validators' own, and with build outputs
+ * and caches kept under the worktree's sandbox state, which the agent's commands never
+ * see: named by the tools' own variables, or shown at the paths the build expects
+ * (overlays). The HOME is a copy of the agent's made at the worktree's first configured
+ * command, the preflight, which runs before any of the agent's steps: what an
+ * agent-written setup cached there (its `~/.m2`) is found, what a step wrote later is not
+ * (validator-home.ts). They persist
  * across the run's configured commands, so a validator rebuilds only what changed (by the
  * files' ctimes, which the agent cannot set: changed-sources.ts). What the code under
  * test writes while a validator runs it is the diff's to answer for.
  */
-import { randomUUID } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -25,9 +28,10 @@ import type { SandboxEnvironment } from '../../contracts/environment.js';
 import { validatorStateDir } from '../workspace/sandbox-state.js';
 import type { SandboxOverlay } from './sandbox-prelude.js';
 import { freshenChangedSources } from './changed-sources.js';
+import { validatorHome } from './validator-home.js';
 
 export interface ValidatorView {
-  /** A fresh, empty HOME for this command only. */
+  /** The validators' HOME (validator-home.ts). */
   readonly home: string;
   /** Set over the prepared environment (a command's own `env` still wins). */
   readonly env: Readonly<Record<string, string>>;
@@ -35,8 +39,6 @@ export interface ValidatorView {
   readonly writable: readonly string[];
   /** The validators' own directories shown at the build's paths in the worktree. */
   readonly overlays: readonly SandboxOverlay[];
-  /** Removes the HOME once the command ended. */
-  readonly dispose: () => Promise<void>;
 }
 
 /**
@@ -112,10 +114,11 @@ export function validatorReportDir(worktree: string): string {
 
 export async function validatorView(
   worktree: string,
+  agentHome: string,
   prepared: SandboxEnvironment | undefined,
 ): Promise<ValidatorView> {
   const root = validatorStateDir(worktree);
-  const home = path.join(root, `home-${randomUUID().slice(0, 12)}`);
+  const home = await validatorHome(root, agentHome);
   const dirs = {
     pycache: path.join(root, 'pycache'),
     cargoTarget: path.join(root, 'cargo-target'),
@@ -131,7 +134,6 @@ export async function validatorView(
     target,
     source: path.join(root, 'at', path.relative(worktree, target)),
   }));
-  await mkdir(home, { recursive: true, mode: 0o700 });
   for (const dir of [...Object.values(dirs), ...overlays.map((o) => o.source)]) await mkdir(dir, { recursive: true });
   // Made here, whole: the sandbox makes a missing mount point but not its parents (`target/`).
   for (const rel of rels) await clearPlanted(worktree, rel);
@@ -149,6 +151,5 @@ export async function validatorView(
     },
     writable: [...Object.values(dirs), ...(own?.writableDirs ?? [])],
     overlays,
-    dispose: () => rm(home, { recursive: true, force: true }),
   };
 }

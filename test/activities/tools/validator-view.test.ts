@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildOutputPaths } from '../../../src/activities/tools/validator-view.js';
 import { removeAgentSandbox, validatorStateDir } from '../../../src/activities/workspace/sandbox-state.js';
@@ -28,18 +28,24 @@ async function withRepo(files: Record<string, string>, body: (repo: TempGitRepo)
   }
 }
 
-test("a validator's HOME is its own and fresh: the agent's ~/.npmrc is not read", async () => {
+test("a validator's HOME is the agent's as setup left it: what a step wrote there later is not read", async () => {
   await withRepo({ 'README.md': 'x\n' }, async (repo) => {
+    // An agent-written setup caches what the offline tests need in HOME (agent-setup.md).
+    assert.equal((await agent(repo.dir, 'mkdir -p "$HOME/.m2" && echo cached > "$HOME/.m2/dep"')).exitCode, 0);
+    // The preflight: the worktree's first configured command, before any step.
+    const preflight = await validator(repo.dir, 'cat "$HOME/.m2/dep"; echo "home=$HOME"');
+    assert.match(preflight.stdout, /^cached$/m, preflight.all);
+    const home = /home=(.*)/.exec(preflight.stdout)?.[1] ?? '';
+    assert.ok(home.startsWith(validatorStateDir(repo.dir)), home);
+    // A step plants user config a test tool reads: npm's script-shell.
     const planted = await agent(repo.dir, `printf 'script-shell=/bin/true\\n' > "$HOME/.npmrc" && cat "$HOME/.npmrc"`);
     assert.equal(planted.stdout, 'script-shell=/bin/true', planted.all);
-    const seen = await validator(repo.dir, 'ls -A "$HOME"; echo "home=$HOME"; echo mine > "$HOME/left"');
-    assert.equal(seen.exitCode, 0, seen.all);
-    assert.doesNotMatch(seen.stdout, /\.npmrc/);
-    const home = /home=(.*)/.exec(seen.stdout)?.[1] ?? '';
-    assert.ok(home.startsWith(validatorStateDir(repo.dir)), home);
-    assert.equal(existsSync(home), false, 'removed once the command ended');
-    const next = await validator(repo.dir, 'ls -A "$HOME"');
-    assert.equal(next.stdout, '', 'the next validator starts with an empty HOME');
+    const closing = await validator(repo.dir, 'ls -A "$HOME"');
+    assert.equal(closing.exitCode, 0, closing.all);
+    assert.doesNotMatch(closing.stdout, /\.npmrc/);
+    assert.match(closing.stdout, /\.m2/);
+    const reach = await agent(repo.dir, `ls ${JSON.stringify(home)} || echo unreachable`);
+    assert.match(reach.all, /unreachable/);
   });
 });
 
