@@ -11,7 +11,8 @@
  *   its last `::` segment                    test_b[1]
  *   that segment's base before `[`           test_b          (a parametrized id)
  *   the full id without its parameters       tests/test_six.py::test_b
- *   the last `.` or `/` segment of a path    adds            (Rust, Go subtests, Java)
+ *   the last `.`, `/` or `#` segment         adds            (Rust, Go subtests, Java's
+ *                                                            `Class#method(args)`: method)
  *   a `describe > it` title's last part      adds            (jest `›`, vitest `>`)
  *
  * Derived names shorter than three characters are dropped (`it`, `t1` would name half
@@ -86,9 +87,19 @@ export function testNames(name: string): string[] {
   if (base !== last) derived.push([...segments.slice(0, -1), base].join('::'));
   const parts = base.split(TITLE_SEPARATOR);
   if (parts.length > 1) derived.push(parts[parts.length - 1] ?? base);
-  else if (!/\s/.test(base) && !SOURCE_FILE.test(base)) derived.push(base.split(/[./]/).pop() ?? base);
+  else if (!/\s/.test(base) && !SOURCE_FILE.test(base)) derived.push(memberName(base));
   const kept = derived.map((n) => n.trim()).filter((n) => n.length >= MIN_DERIVED);
   return [...new Set([full, ...kept])].filter((n) => n !== '');
+}
+
+/**
+ * The last `.`, `/` or `#` segment, without a Java signature: `crate::tests::adds` →
+ * `adds`, `org.json.CookieTest#escapeString` → `escapeString` (so `CookieTest.escapeString`
+ * in prose names it), `demo.ParamTest#positive(int)` → `positive`.
+ */
+function memberName(base: string): string {
+  const last = base.split(/[./#]/).pop() ?? base;
+  return last.replace(/\(.*\)$/, '');
 }
 
 /** `test_b[1-2]` → `test_b`; a name that is only brackets stays as it is. */

@@ -75,6 +75,21 @@ test('an issue names a test by any of its names or by its file, and says which',
   assert.equal(namedByIssue('adds_two_more panics', { name: 'calc::tests::adds_two' }), undefined);
 });
 
+test('a Surefire test (Class#method) is named by its method, as an issue writes Class.method', () => {
+  assert.deepEqual(testNames('org.json.junit.CookieTest#escapeString'), [
+    'org.json.junit.CookieTest#escapeString',
+    'escapeString',
+  ]);
+  assert.deepEqual(testNames('demo.ParamTest#positive(int)[2]').slice(-1), ['positive']);
+  // A stranger's issue named the failing test so, and the closing excused it as unrelated.
+  const issue = '`Cookie.escape("a;b")` returns `a;b`. `CookieTest.escapeString` fails (`mvn test`).';
+  assert.deepEqual(namedByIssue(issue, { name: 'org.json.junit.CookieTest#escapeString' }), {
+    text: 'escapeString',
+    kind: 'test',
+  });
+  assert.equal(namedByIssue(issue, { name: 'org.json.junit.CookieTest#escapeStringTwice' }), undefined);
+});
+
 test('a parametrized test is named by its own parameters or its bare name, not by another parametrization', () => {
   const spaced = { name: 'tests/test_parse.py::test_tokenize[comment2 on section]' };
   assert.equal(namedByIssue('test_tokenize[comment2] fails on a comment', spaced), undefined);
