@@ -122,11 +122,12 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
   const isolation: Isolation = namespacesDisabled() ? { ...detected, mode: IsolationMode.None } : detected;
   if (isolation !== detected) request.warn?.(`[tools] WARNING: namespaces turned off by ${SANDBOX_ISOLATION_ENV}`);
   const agentHome = await ensureAgentHome(request.dir);
+  const dirs = await gitDirsOf(request.dir).catch(() => undefined);
   // Setup makes the prepared environment; it never runs in an earlier one.
   const prepared = request.setup ? undefined : readEnvironmentReport(request.dir)?.sandbox;
   const validator =
     request.validator === true && request.setup === undefined
-      ? await validatorView(request.dir, agentHome, prepared)
+      ? await validatorView(request.dir, agentHome, prepared, dirs !== undefined)
       : undefined;
   const home = validator?.home ?? agentHome;
   const env = request.setup ? { ...request.setup.env } : buildSandboxEnv(home, process.env, request.extraEnv);
@@ -151,7 +152,6 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
   }
   // Looked up in the worktree, a relative entry would start the agent's `setpriv` on the host.
   env['PATH'] = absolutePathEntries(env['PATH']) ?? '';
-  const dirs = await gitDirsOf(request.dir).catch(() => undefined);
   // A worktree with a repository of its own (private-repo): the user's git dir read-only,
   // whole, and the private one shown at the admin dir's path. One that shares the
   // user's git dir without one (made outside a run): that git dir read-only, with holes

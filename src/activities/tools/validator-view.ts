@@ -116,6 +116,8 @@ export async function validatorView(
   worktree: string,
   agentHome: string,
   prepared: SandboxEnvironment | undefined,
+  /** A git work tree: its build outputs are shown from the validators' own, its sources freshened. Not `/tmp`. */
+  inWorktree: boolean,
 ): Promise<ValidatorView> {
   const root = validatorStateDir(worktree);
   const home = await validatorHome(root, agentHome);
@@ -126,7 +128,7 @@ export async function validatorView(
     mypy: path.join(root, 'mypy'),
     reports: validatorReportDir(worktree),
   };
-  const rels = buildOutputPaths(worktree);
+  const rels = inWorktree ? buildOutputPaths(worktree) : [];
   const outputs = rels.map((rel) => path.join(worktree, rel));
   // The caches test tools write inside read-only installed dependencies (node_modules/.cache).
   const caches = (prepared?.installed?.writable ?? []).filter((dir) => existsSync(dir));
@@ -138,7 +140,7 @@ export async function validatorView(
   // Made here, whole: the sandbox makes a missing mount point but not its parents (`target/`).
   for (const rel of rels) await clearPlanted(worktree, rel);
   for (const target of outputs) await mkdir(target, { recursive: true });
-  await freshenChangedSources(worktree, path.join(root, 'sources-checked-at'), new Set(outputs));
+  if (inWorktree) await freshenChangedSources(worktree, path.join(root, 'sources-checked-at'), new Set(outputs));
   const own = prepared?.validators;
   return {
     home,
