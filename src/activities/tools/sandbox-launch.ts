@@ -12,7 +12,8 @@ import { readEnvironmentReport } from '../environment/environment-file.js';
 import os from 'node:os';
 import path from 'node:path';
 import { gitDirsOf, protectedFiles } from '../workspace/git/git-state-snapshot.js';
-import { ensureAgentHome } from '../workspace/sandbox-state.js';
+import { ensureAgentHome, validatorStateDir } from '../workspace/sandbox-state.js';
+import { forgetValidatorHome } from './validator-home.js';
 import { runRefDirs } from '../workspace/run-refs.js';
 import { privateRepositoryView, repositoryView } from './repository-view.js';
 import { OWN_REPOSITORY_MARKER, privateRepoOf } from '../workspace/private-repo/private-repo-layout.js';
@@ -123,6 +124,8 @@ export async function sandboxCommand(request: SandboxRequest): Promise<SandboxCo
   if (isolation !== detected) request.warn?.(`[tools] WARNING: namespaces turned off by ${SANDBOX_ISOLATION_ENV}`);
   const agentHome = await ensureAgentHome(request.dir);
   const dirs = await gitDirsOf(request.dir).catch(() => undefined);
+  if (request.network === true && request.setup === undefined)
+    await forgetValidatorHome(validatorStateDir(request.dir));
   // Setup makes the prepared environment; it never runs in an earlier one.
   const prepared = request.setup ? undefined : readEnvironmentReport(request.dir)?.sandbox;
   const validator =

@@ -2,10 +2,11 @@
  * The validators' HOME in a worktree (validator-view.ts): tools read user config there
  * (`~/.npmrc`'s `script-shell`, a `~/.m2/settings.xml` profile that skips the tests, a
  * `.pth` in Python's user site), so the agent's HOME, which its steps write, is not it.
- * It is a copy of the agent's HOME made once, at the worktree's first configured command:
- * the preflight, which runs after the environment phase and before any of the agent's
- * steps. So what an agent-written setup cached in HOME for the offline test command
- * (agent-setup.md: its `~/.m2`, `~/.cargo`) is there, and nothing a step wrote later.
+ * It is a copy of the agent's HOME made at the worktree's first configured command, and
+ * again at the first one after an agent-written setup command: the preflight, which runs
+ * after the environment phase and before any of the agent's steps. So what an
+ * agent-written setup cached in HOME for the offline test command (agent-setup.md: its
+ * `~/.m2`, `~/.cargo`) is there, and nothing a step wrote later.
  * Copied whole into a temp dir and renamed, so a copy cut short is made again.
  */
 import { existsSync } from 'node:fs';
@@ -33,4 +34,14 @@ export async function validatorHome(validatorRoot: string, agentHome: string): P
     await rm(temp, { recursive: true, force: true });
   });
   return home;
+}
+
+/**
+ * An agent-written setup command is about to write the agent's HOME (what the offline tests
+ * need, with the network): the copy is made again at the next configured command, its
+ * preflight, so it holds what the setup cached. A detected command's preflight, which ran
+ * before the agent-written setup, made one without it.
+ */
+export async function forgetValidatorHome(validatorRoot: string): Promise<void> {
+  await rm(path.join(validatorRoot, 'home'), { recursive: true, force: true });
 }

@@ -49,6 +49,19 @@ test("a validator's HOME is the agent's as setup left it: what a step wrote ther
   });
 });
 
+test("an agent-written setup's HOME cache reaches the validators, though a detected command's preflight came first", async () => {
+  await withRepo({ 'README.md': 'x\n' }, async (repo) => {
+    assert.equal((await validator(repo.dir, 'true')).exitCode, 0, "the detected command's preflight");
+    const setup = await runInSandbox(repo.dir, 'mkdir -p "$HOME/.m2" && echo cached > "$HOME/.m2/dep"', {
+      network: true,
+    });
+    assert.equal(setup.exitCode, 0, setup.all);
+    assert.equal((await validator(repo.dir, 'cat "$HOME/.m2/dep"')).stdout, 'cached', "the setup's preflight");
+    assert.equal((await agent(repo.dir, 'echo planted > "$HOME/.npmrc"')).exitCode, 0);
+    assert.equal((await validator(repo.dir, 'ls -A "$HOME"')).stdout, '.m2', 'a step wrote there later');
+  });
+});
+
 test("Python bytecode the agent forged is not loaded by a validator's Python", async () => {
   await withRepo({ 'README.md': 'x\n' }, async (repo) => {
     // Same size and mtime as the real source: the pyc's header matches, so Python trusts it.
