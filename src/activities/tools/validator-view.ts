@@ -86,22 +86,29 @@ export function buildOutputPaths(worktree: string): string[] {
 }
 
 /**
- * A symlink or a file the agent made where a build output directory goes (`target`, or
- * `target/classes`) would lead the overlay elsewhere: it is build output, so it is removed
- * (the link, not what it points to) and the directories are made again.
+ * Whether a build output directory (`target`, `target/classes`) can be shown from the
+ * validators' own. A symlink the agent made there would lead the overlay elsewhere: it is
+ * removed (the link, not what it points to) and the directories are made again. A file
+ * there (a `build` script beside build.gradle) is the repository's: it stays, and that
+ * output is not shown from the validators' own.
  */
-async function clearPlanted(worktree: string, rel: string): Promise<void> {
+async function clearPlanted(worktree: string, rel: string): Promise<boolean> {
   let at = worktree;
   for (const part of rel.split(path.sep)) {
     at = path.join(at, part);
-    let directory: boolean;
+    let info;
     try {
-      directory = lstatSync(at).isDirectory();
+      info = lstatSync(at);
     } catch {
-      return;
+      return true;
     }
-    if (!directory) return void (await rm(at, { force: true }));
+    if (info.isSymbolicLink()) {
+      await rm(at, { force: true });
+      return true;
+    }
+    if (!info.isDirectory()) return false;
   }
+  return true;
 }
 
 /**
@@ -128,7 +135,8 @@ export async function validatorView(
     mypy: path.join(root, 'mypy'),
     reports: validatorReportDir(worktree),
   };
-  const rels = inWorktree ? buildOutputPaths(worktree) : [];
+  const rels: string[] = [];
+  for (const rel of inWorktree ? buildOutputPaths(worktree) : []) if (await clearPlanted(worktree, rel)) rels.push(rel);
   const outputs = rels.map((rel) => path.join(worktree, rel));
   // The caches test tools write inside read-only installed dependencies (node_modules/.cache).
   const caches = (prepared?.installed?.writable ?? []).filter((dir) => existsSync(dir));
@@ -138,7 +146,6 @@ export async function validatorView(
   }));
   for (const dir of [...Object.values(dirs), ...overlays.map((o) => o.source)]) await mkdir(dir, { recursive: true });
   // Made here, whole: the sandbox makes a missing mount point but not its parents (`target/`).
-  for (const rel of rels) await clearPlanted(worktree, rel);
   for (const target of outputs) await mkdir(target, { recursive: true });
   if (inWorktree) await freshenChangedSources(worktree, path.join(root, 'sources-checked-at'), new Set(outputs));
   const own = prepared?.validators;

@@ -104,6 +104,10 @@ test("Maven's compiled classes and Gradle's build dirs are the validators' own",
     const linked = await validator(repo.dir, 'touch target/classes/X.class && ls src');
     assert.equal(linked.stdout, 'Keep.java', linked.all);
     assert.equal(lstatSync(join(repo.dir, 'target')).isSymbolicLink(), false);
+    // A file where an output goes is the repository's (a `build` script beside build.gradle): kept, and run.
+    await repo.write({ 'tool/build.gradle': '\n', 'tool/build': 'echo built by the script\n' });
+    const script = await validator(repo.dir, 'sh tool/build');
+    assert.equal(script.stdout, 'built by the script', script.all);
   });
 });
 
