@@ -17,8 +17,9 @@
  * command, the preflight, which runs before any of the agent's steps: what an
  * agent-written setup cached there (its `~/.m2`) is found, what a step wrote later is not
  * (validator-home.ts). They persist
- * across the run's configured commands, so a validator rebuilds only what changed (by the
- * files' ctimes, which the agent cannot set: changed-sources.ts). What the code under
+ * across the run's configured commands, so a validator rebuilds only what changed. Not
+ * covered yet: tools decide that by mtimes, which the agent sets, so a source changed back
+ * with its old mtime may keep an earlier validator run's build of it. What the code under
  * test writes while a validator runs it is the diff's to answer for.
  */
 import { existsSync, lstatSync, readdirSync, type Dirent } from 'node:fs';
@@ -27,7 +28,6 @@ import path from 'node:path';
 import type { SandboxEnvironment } from '../../contracts/environment.js';
 import { validatorStateDir } from '../workspace/sandbox-state.js';
 import type { SandboxOverlay } from './sandbox-prelude.js';
-import { freshenChangedSources } from './changed-sources.js';
 import { validatorHome } from './validator-home.js';
 
 export interface ValidatorView {
@@ -147,7 +147,6 @@ export async function validatorView(
   for (const dir of [...Object.values(dirs), ...overlays.map((o) => o.source)]) await mkdir(dir, { recursive: true });
   // Made here, whole: the sandbox makes a missing mount point but not its parents (`target/`).
   for (const target of outputs) await mkdir(target, { recursive: true });
-  if (inWorktree) await freshenChangedSources(worktree, path.join(root, 'sources-checked-at'), new Set(outputs));
   const own = prepared?.validators;
   return {
     home,
