@@ -64,6 +64,12 @@ export interface ValidationReport {
   readonly gitRestored?: readonly string[];
   /** Set when a `branch-changed` condition confirmed the closure's no-change declaration. */
   readonly unchanged?: UnchangedBranch;
+  /**
+   * What was undone in the worktree before the validators judged it, one line each: index
+   * bits that hid changes, ignored files the agent's commands wrote, back-dated sources
+   * (activities/conditions/judged-tree). Absent when there was nothing.
+   */
+  readonly treeNotes?: readonly string[];
 }
 
 export interface BuildRetryPromptInput {

@@ -29,6 +29,7 @@ import { substituteParams } from './substitute-params.js';
 import { unrecoverableReason } from './unrecoverable.js';
 import { baseCommitsOf, type BaseCommits } from './base-commit.js';
 import { cleanTreeFirst, isCleanTreeCheck, removeValidatorOutputs, snapshotTree } from './validator-outputs.js';
+import { describeJudgedTree, judgeTheCommit, markTrusted } from './judged-tree/judge-the-commit.js';
 
 export interface RunValidatorsDeps {
   readonly commands: CommandRunner;
@@ -44,6 +45,8 @@ export async function runValidators(deps: RunValidatorsDeps, input: RunValidator
   const definitions = conditions.map((condition) => definitionOf(input, condition));
   // A worker that died while the tests ran on the base's code left files at the base (code-at-base.ts).
   await restoreInterruptedSwap(input.worktreePath);
+  // The validators vouch for the commit: nothing the index hides or the agent left ignored (judged-tree/).
+  const treeNotes = describeJudgedTree(await judgeTheCommit(input.worktreePath));
   // The tree as the agent left it; what a validator command adds is not the agent's (validator-outputs.ts).
   const before = await snapshotTree(input.worktreePath);
   const bases = baseCommitsOf(input.worktreePath);
@@ -69,7 +72,13 @@ export async function runValidators(deps: RunValidatorsDeps, input: RunValidator
     results[index] = checked.result;
     unchanged ??= checked.unchanged;
   }
-  return { passed: results.every((r) => r.passed), results, ...(unchanged === undefined ? {} : { unchanged }) };
+  await markTrusted(input.worktreePath);
+  return {
+    passed: results.every((r) => r.passed),
+    results,
+    ...(unchanged === undefined ? {} : { unchanged }),
+    ...(treeNotes.length === 0 ? {} : { treeNotes }),
+  };
 }
 
 function definitionOf(input: RunValidatorsInput, condition: ConditionRef): ValidatorDefinition {

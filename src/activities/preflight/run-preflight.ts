@@ -35,6 +35,7 @@ import { runCollectingReports } from '../conditions/test-reports/report-files.js
 import { testFailures } from '../conditions/test-reports/parse-test-failures.js';
 import { countTestsRun } from '../conditions/test-reports/tests-run.js';
 import { removeValidatorOutputs, snapshotTree } from '../conditions/validator-outputs.js';
+import { markTrusted } from '../conditions/judged-tree/judge-the-commit.js';
 import type { FailedTest } from '../../definition/ecosystems/test-runners/failed-test.js';
 import { classifyPreflight, type PreflightVerdict } from './classify-preflight.js';
 import { preflightCommands, type PreflightCommand } from './preflight-commands.js';
@@ -100,6 +101,8 @@ export async function runPreflight(deps: PreflightDeps, input: PreflightInput): 
     }
     checks.push(check);
   }
+  // What setup and the preflight left is the harness's: the validators keep it (judged-tree/).
+  await markTrusted(input.worktreePath);
   return { checks };
 }
 

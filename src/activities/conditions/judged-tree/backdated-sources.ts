@@ -1,0 +1,34 @@
+/**
+ * Build tools decide what to rebuild by modification times, which the agent sets. A test
+ * made to pass trivially, compiled by one closure's validators, then changed back with
+ * its old mtime (`touch -d`), would look older than that compiled output, and the next
+ * closure would run the trivial test again. The change time cannot be set back: a tracked
+ * file changed since the trusted stamp whose mtime says it was not is given the current
+ * time, so every tool rebuilds from it. Only tracked files: build outputs are untracked
+ * or ignored, and making an output as new as its sources would make the tools keep it.
+ */
+import { lstatSync } from 'node:fs';
+import { utimes } from 'node:fs/promises';
+import path from 'node:path';
+import { git } from '../../workspace/git/git.js';
+
+/** Freshens the tracked files back-dated since `since`; returns their worktree-relative paths. */
+export async function freshenBackdated(worktreePath: string, since: bigint): Promise<string[]> {
+  const listed = await git(worktreePath, ['ls-files', '-z', '--cached']);
+  if (listed.exitCode !== 0) return [];
+  const freshened: string[] = [];
+  const now = new Date();
+  for (const rel of new Set(listed.stdout.split('\0').filter((p) => p.length > 0))) {
+    const file = path.join(worktreePath, rel);
+    let info;
+    try {
+      info = lstatSync(file, { bigint: true });
+    } catch {
+      continue;
+    }
+    if (!info.isFile() || info.ctimeNs < since || info.mtimeNs >= since) continue;
+    await utimes(file, now, now);
+    freshened.push(rel);
+  }
+  return freshened;
+}

@@ -1,0 +1,46 @@
+/**
+ * The index the clean-tree check reads is the agent's to write (its admin dir is
+ * writable in its sandbox). Three ways to make `git status` say "clean" while the
+ * worktree is not what the branch holds:
+ * - `git update-index --skip-worktree f` or `--assume-unchanged f`: git stops looking
+ *   at `f`, so a fix left uncommitted passes the tests and the branch keeps the bug;
+ * - an index entry whose cached stat data matches the changed file: git trusts the stat
+ *   and never reads the content.
+ *
+ * So before any validator judges the tree, the index is rebuilt from what it stages: the
+ * same tree (`write-tree`, then `read-tree` of it), with no flag and no stat data, so the
+ * next `git status` compares every file's content. What the agent staged stays staged;
+ * an index git cannot write as a tree (a conflict) is replaced by HEAD's, which leaves
+ * every difference visible as unstaged.
+ */
+import { git } from '../../workspace/git/git.js';
+
+export interface FreshIndex {
+  /** Paths whose skip-worktree or assume-unchanged bit was set (`git ls-files -v`). */
+  readonly hiddenPaths: readonly string[];
+}
+
+export async function rebuildIndex(worktreePath: string): Promise<FreshIndex | undefined> {
+  const listed = await git(worktreePath, ['ls-files', '-v', '-z']);
+  if (listed.exitCode !== 0) return undefined;
+  const hiddenPaths = hiddenByFlags(listed.stdout);
+  const tree = await git(worktreePath, ['write-tree']);
+  const source = tree.exitCode === 0 ? tree.stdout.trim() : 'HEAD';
+  const read = await git(worktreePath, ['read-tree', source]);
+  if (read.exitCode !== 0) return undefined;
+  return { hiddenPaths };
+}
+
+/**
+ * Paths `git ls-files -v` tags as skip-worktree (`S`) or assume-unchanged (a lowercase
+ * tag). PURE.
+ */
+export function hiddenByFlags(output: string): string[] {
+  const hidden: string[] = [];
+  for (const field of output.split('\0')) {
+    if (field.length < 3) continue;
+    const tag = field[0]!;
+    if (tag === 'S' || /^[a-z]$/.test(tag)) hidden.push(field.slice(2));
+  }
+  return hidden;
+}

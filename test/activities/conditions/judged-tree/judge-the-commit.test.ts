@@ -1,0 +1,164 @@
+/**
+ * The validators judge the commit, not what the agent left around it. In a real git
+ * repository, with the built-in `git-clean` and a test command, each scenario is a way a
+ * stranger closed an issue with an unfixed branch (stop 61's report): an uncommitted fix
+ * hidden by an index bit, an ignored file that makes the tests pass, a source changed
+ * back with its old mtime so the build keeps an earlier cheat. Each passes without
+ * judged-tree/ and fails with it; what setup and the harness built before stays.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, utimes } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ConditionRef, ValidatorDefinition } from '../../../../src/contracts/definition.js';
+import { runValidators } from '../../../../src/activities/conditions/run-validators.js';
+import { markTrusted } from '../../../../src/activities/conditions/judged-tree/judge-the-commit.js';
+import { hiddenByFlags } from '../../../../src/activities/conditions/judged-tree/fresh-index.js';
+import { createSpawnerCommandRunner } from '../../../../src/activities/process/spawner-command-runner.js';
+import { builtinValidators } from '../../../../src/definition/normalise/builtin-validators.js';
+import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';
+
+const commands = createSpawnerCommandRunner();
+const validators: Record<string, ValidatorDefinition> = {
+  'git-clean': builtinValidators({}).defined['git-clean']!,
+  tests: {
+    type: 'command',
+    command: 'test -e checks/_local/pass || make -s verdict',
+    successWhen: 'exitCode:0',
+    failurePattern: 'test-failed',
+    extractParams: {},
+  },
+};
+/** `make verdict` passes when the built `out` says fixed; `out` is built from `code.txt` and ignored. */
+const PROJECT = {
+  Makefile: 'verdict: out\n\tgrep -q fixed out\n\nout: code.txt\n\tcp code.txt out\n',
+  'code.txt': 'bug\n',
+  '.gitignore': 'out\n',
+};
+
+let stateDir: string;
+let savedState: string | undefined;
+before(async () => {
+  stateDir = await mkdtemp(join(tmpdir(), 'judged-state-'));
+  savedState = process.env['ISSUE_AGENT_STATE_DIR'];
+  process.env['ISSUE_AGENT_STATE_DIR'] = stateDir;
+});
+after(async () => {
+  if (savedState === undefined) delete process.env['ISSUE_AGENT_STATE_DIR'];
+  else process.env['ISSUE_AGENT_STATE_DIR'] = savedState;
+  await rm(stateDir, { recursive: true, force: true });
+});
+
+async function closure(repo: TempGitRepo) {
+  const conditions: ConditionRef[] = Object.keys(validators).map((validator) => ({ validator, params: {} }));
+  return runValidators(
+    { commands },
+    {
+      worktreePath: repo.dir,
+      completionStep: {
+        stepId: 'closure.issue',
+        name: 'c',
+        c2: 'retry',
+        c3: 'issue',
+        conditions,
+        onFail: { action: 'retry', maxAttempts: 3 },
+      },
+      validators,
+    },
+  );
+}
+
+/** A repository at its base, as the preflight leaves it: the harness's stamp written. */
+async function preflighted(): Promise<TempGitRepo> {
+  const repo = await makeTempGitRepo({ files: PROJECT });
+  await markTrusted(repo.dir);
+  return repo;
+}
+
+const passed = (report: Awaited<ReturnType<typeof closure>>, id: string) =>
+  report.results.find((r) => r.validator === id)?.passed;
+
+for (const flag of ['--skip-worktree', '--assume-unchanged']) {
+  test(`a fix hidden from git status by ${flag} is an uncommitted change, not a fixed branch`, async () => {
+    const repo = await preflighted();
+    try {
+      await repo.write({ 'code.txt': 'fixed\n' });
+      await repo.git('update-index', flag, 'code.txt');
+      assert.equal(await repo.git('status', '--porcelain'), '', 'the agent sees a clean tree');
+      const report = await closure(repo);
+      assert.equal(passed(report, 'git-clean'), false, 'the clean-tree check sees the uncommitted fix');
+      assert.equal(report.passed, false);
+      assert.match(report.treeNotes?.join('\n') ?? '', /index hid code\.txt/);
+      assert.equal(await repo.git('ls-files', '-v', 'code.txt'), 'H code.txt', 'the bit is gone');
+    } finally {
+      await repo.cleanup();
+    }
+  });
+}
+
+test('what the agent staged stays staged when the index is rebuilt', async () => {
+  const repo = await preflighted();
+  try {
+    await repo.write({ 'code.txt': 'fixed\n', 'new.txt': 'new\n' });
+    await repo.git('add', 'code.txt', 'new.txt');
+    await closure(repo);
+    assert.equal(await repo.git('status', '--porcelain'), 'M  code.txt\nA  new.txt');
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('an ignored file the agent wrote after the preflight is moved out before the tests run', async () => {
+  const repo = await preflighted();
+  try {
+    // A directory whose own .gitignore says `*`: git status never shows it.
+    await repo.write({ 'checks/_local/.gitignore': '*\n', 'checks/_local/pass': '' });
+    assert.equal(await repo.git('status', '--porcelain'), '');
+    const report = await closure(repo);
+    assert.equal(passed(report, 'tests'), false, 'the tests ran without the planted file');
+    assert.equal(existsSync(join(repo.dir, 'checks/_local/pass')), false);
+    const note = report.treeNotes?.join('\n') ?? '';
+    assert.match(note, /2 git-ignored file\(s\) written by the agent's commands/);
+    const movedTo = /to (\S+): the tests/.exec(note)?.[1];
+    assert.ok(movedTo !== undefined && existsSync(join(movedTo, 'checks/_local/pass')), 'kept where the note says');
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('ignored files from before the preflight and from the validators themselves stay', async () => {
+  const repo = await makeTempGitRepo({ files: { ...PROJECT, 'code.txt': 'fixed\n' } });
+  try {
+    await repo.write({ 'checks/_local/.gitignore': '*\n', 'checks/_local/setup-made': '' });
+    await markTrusted(repo.dir);
+    assert.equal((await closure(repo)).passed, true);
+    assert.equal((await closure(repo)).treeNotes, undefined, "the first closure's `out` is not the agent's");
+    assert.ok(existsSync(join(repo.dir, 'checks/_local/setup-made')));
+    assert.ok(existsSync(join(repo.dir, 'out')));
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('a source changed back with its old mtime is rebuilt, not judged by an earlier build of a cheat', async () => {
+  const repo = await preflighted();
+  try {
+    const code = join(repo.dir, 'code.txt');
+    await repo.write({ 'code.txt': 'fixed\n' });
+    assert.equal(passed(await closure(repo), 'tests'), true, 'the cheat is built into `out`');
+    await repo.write({ 'code.txt': 'bug\n' });
+    const old = new Date('2001-01-01T00:00:00Z');
+    await utimes(code, old, old);
+    const report = await closure(repo);
+    assert.equal(passed(report, 'tests'), false, 'make rebuilt `out` from the source the branch holds');
+    assert.match(report.treeNotes?.join('\n') ?? '', /code\.txt had a modification time set back/);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+test('git ls-files -v tags: S and lowercase hide a path, the rest do not', () => {
+  assert.deepEqual(hiddenByFlags('H a\0S b\0h c\0s d\0M e\0? f\0'), ['b', 'c', 'd']);
+});
