@@ -165,6 +165,21 @@ test('PYTEST_ADDOPTS asks for a JUnit report, quoting a path with spaces', () =>
   );
 });
 
+test('jest names the file of a slow test file too (`FAIL test/x.spec.ts (5.622 s)`), so an issue naming the file names its tests', () => {
+  assert.deepEqual(summary(fixture('jest-29-slow-file.txt')), [
+    [
+      'should include a provided message when an invariant does throw',
+      'test/message-behaviour.spec.ts',
+      'expect(received).toEqual(expected) // deep equality',
+    ],
+    [
+      'should execute a message function if the invariant does throw',
+      'test/message-behaviour.spec.ts',
+      'expect(received).toEqual(expected) // deep equality',
+    ],
+  ]);
+});
+
 test('real jest 29 and vitest 3 output (vitest colours its diff even without a TTY)', () => {
   assert.deepEqual(summary(fixture('jest-29.txt')), [
     ['math › adds', 'jt/math.test.js', 'expect(received).toBe(expected) // Object.is equality'],

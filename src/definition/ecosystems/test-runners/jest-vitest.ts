@@ -62,16 +62,20 @@ function recapExcerpt(lines: readonly string[], index: number): string[] {
   return out;
 }
 
+/** A file's header; jest adds the time of a file that took over five seconds: `FAIL test/x.spec.ts (5.622 s)`. */
+const FAIL_HEADER = /^\s*FAIL\s+(\S+)(?:\s+\([\d.]+\s*m?s\))?\s*$/;
+const PASS_HEADER = /^\s*PASS\s+\S+(?:\s+\([\d.]+\s*m?s\))?\s*$/;
+
 export function jest(lines: readonly string[]): FailedTest[] {
   const out: FailedTest[] = [];
   let file: string | undefined;
   lines.forEach((line, i) => {
-    const header = /^\s*FAIL\s+(\S+)\s*$/.exec(line);
+    const header = FAIL_HEADER.exec(line);
     if (header) {
       file = header[1];
       return;
     }
-    if (/^\s*PASS\s+\S+\s*$/.test(line)) file = undefined;
+    if (PASS_HEADER.test(line)) file = undefined;
     const m = /^\s*● (.+?)\s*$/.exec(line);
     if (!m?.[1] || /^Console$/.test(m[1])) return;
     const load = m[1] === 'Test suite failed to run' ? 'load' : undefined;
