@@ -17,10 +17,9 @@
  * command, the preflight, which runs before any of the agent's steps: what an
  * agent-written setup cached there (its `~/.m2`) is found, what a step wrote later is not
  * (validator-home.ts). They persist
- * across the run's configured commands, so a validator rebuilds only what changed. Not
- * covered yet: tools decide that by mtimes, which the agent sets, so a source changed back
- * with its old mtime may keep an earlier validator run's build of it. What the code under
- * test writes while a validator runs it is the diff's to answer for.
+ * across the run's configured commands, so a validator rebuilds only what changed (a
+ * source changed back with its old mtime is freshened first: conditions/judged-tree/).
+ * What the code under test writes while a validator runs it is the diff's to answer for.
  */
 import { existsSync, lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';

@@ -7,7 +7,7 @@
  * time, so every tool rebuilds from it. Only tracked files: build outputs are untracked
  * or ignored, and making an output as new as its sources would make the tools keep it.
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { git } from '../../workspace/git/git.js';
@@ -27,8 +27,20 @@ export async function freshenBackdated(worktreePath: string, since: bigint): Pro
       continue;
     }
     if (!info.isFile() || info.ctimeNs < since || info.mtimeNs >= since) continue;
+    // An index can name `link/file` under a symlink the agent made: only files really in the worktree.
+    if (!insideWorktree(worktreePath, file)) continue;
     await utimes(file, now, now);
     freshened.push(rel);
   }
   return freshened;
+}
+
+function insideWorktree(worktreePath: string, file: string): boolean {
+  try {
+    const root = realpathSync(worktreePath);
+    const dir = realpathSync(path.dirname(file));
+    return dir === root || dir.startsWith(root + path.sep);
+  } catch {
+    return false;
+  }
 }
