@@ -26,7 +26,7 @@ export async function freshenBackdated(worktreePath: string, since: bigint): Pro
     } catch {
       continue;
     }
-    if (!info.isFile() || info.ctimeNs < since || info.mtimeNs >= since) continue;
+    if (!info.isFile() || info.ctimeNs <= since || info.mtimeNs >= since) continue;
     // An index can name `link/file` under a symlink the agent made: only files really in the worktree.
     if (!insideWorktree(worktreePath, file)) continue;
     await utimes(file, now, now);

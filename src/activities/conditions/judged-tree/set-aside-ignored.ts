@@ -21,6 +21,9 @@ import path from 'node:path';
 import { git } from '../../workspace/git/git.js';
 import { validatorStateDir } from '../../workspace/sandbox-state.js';
 
+/** How many closures' set-aside files are kept (the newest). */
+const KEPT = 3;
+
 export interface SetAside {
   /** Worktree-relative paths moved out (or deleted when they could not be moved). */
   readonly paths: readonly string[];
@@ -49,7 +52,7 @@ async function ignoredEntries(worktreePath: string, skipped: ReadonlySet<string>
   return listed.stdout.split('\0').filter((entry) => entry.length > 0);
 }
 
-/** Files (and links) under `rel` whose change time is at or after `since`, not descending into `skipped`. */
+/** Files (and links) under `rel` whose change time is after `since`, not descending into `skipped`. */
 function writtenSince(worktreePath: string, rel: string, since: bigint, skipped: ReadonlySet<string>): string[] {
   if (skipped.has(rel)) return [];
   let info: BigIntStats;
@@ -58,7 +61,7 @@ function writtenSince(worktreePath: string, rel: string, since: bigint, skipped:
   } catch {
     return [];
   }
-  if (!info.isDirectory()) return info.ctimeNs >= since ? [rel] : [];
+  if (!info.isDirectory()) return info.ctimeNs > since ? [rel] : [];
   let names: string[];
   try {
     names = readdirSync(path.join(worktreePath, rel));
@@ -81,7 +84,9 @@ export async function setAsideIgnored(
   if (entries === undefined) return undefined;
   const found = entries.flatMap((entry) => writtenSince(worktreePath, entry.replace(/\/+$/, ''), since, skipped));
   const paths = [...new Set(found)];
-  const dir = path.join(validatorStateDir(worktreePath), 'set-aside', new Date().toISOString().replace(/[:.]/g, '-'));
+  const root = path.join(validatorStateDir(worktreePath), 'set-aside');
+  if (paths.length > 0) await pruneOlder(root);
+  const dir = path.join(root, new Date().toISOString().replace(/[:.]/g, '-'));
   for (const rel of paths) {
     const to = path.join(dir, rel);
     try {
@@ -92,4 +97,16 @@ export async function setAsideIgnored(
     }
   }
   return { paths, dir };
+}
+
+/** Keeps the newest KEPT set-aside directories: an agent's rebuilt outputs are moved at every closure. */
+async function pruneOlder(root: string): Promise<void> {
+  let names: string[];
+  try {
+    names = readdirSync(root).sort();
+  } catch {
+    return;
+  }
+  for (const name of names.slice(0, Math.max(0, names.length - (KEPT - 1))))
+    await rm(path.join(root, name), { recursive: true, force: true });
 }

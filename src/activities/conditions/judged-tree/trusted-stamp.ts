@@ -8,9 +8,12 @@
 import { lstatSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { environmentReportPath, validatorStateDir } from '../../workspace/sandbox-state.js';
 
 const STAMP = 'trusted-until';
+/** Longer than the kernel's coarse clock tick (1–10 ms) that change times are taken from. */
+const CLOCK_TICK_MS = 20;
 
 function stampPath(worktreePath: string): string {
   return path.join(validatorStateDir(worktreePath), STAMP);
@@ -21,6 +24,8 @@ export async function markTrusted(worktreePath: string): Promise<void> {
   const file = stampPath(worktreePath);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `${new Date().toISOString()}\n`);
+  // Change times tick coarsely (a few ms): whatever is written from now on is strictly newer.
+  await delay(CLOCK_TICK_MS);
 }
 
 /**

@@ -162,3 +162,21 @@ test('a source changed back with its old mtime is rebuilt, not judged by an earl
 test('git ls-files -v tags: S and lowercase hide a path, the rest do not', () => {
   assert.deepEqual(hiddenByFlags('H a\0S b\0h c\0s d\0M e\0? f\0'), ['b', 'c', 'd']);
 });
+
+test('only the newest three closures keep what they set aside', async () => {
+  const repo = await preflighted();
+  try {
+    const dirs = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      await repo.write({ 'checks/_local/.gitignore': '*\n', 'checks/_local/pass': `${i}` });
+      const note = (await closure(repo)).treeNotes?.join('\n') ?? '';
+      dirs.add(/to (\S+): the tests/.exec(note)?.[1] ?? '');
+    }
+    const kept = [...dirs].filter((dir) => existsSync(dir));
+    assert.equal(dirs.size, 4);
+    assert.equal(kept.length, 3, 'the oldest is gone');
+    assert.ok(!kept.includes([...dirs][0]!));
+  } finally {
+    await repo.cleanup();
+  }
+});
