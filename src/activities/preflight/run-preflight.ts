@@ -36,6 +36,7 @@ import { testFailures } from '../conditions/test-reports/parse-test-failures.js'
 import { countTestsRun } from '../conditions/test-reports/tests-run.js';
 import { removeValidatorOutputs, snapshotTree } from '../conditions/validator-outputs.js';
 import { markTrusted } from '../conditions/judged-tree/judge-the-commit.js';
+import { seedAgentCargoTarget } from './seed-agent-build.js';
 import type { FailedTest } from '../../definition/ecosystems/test-runners/failed-test.js';
 import { classifyPreflight, type PreflightVerdict } from './classify-preflight.js';
 import { preflightCommands, type PreflightCommand } from './preflight-commands.js';
@@ -101,6 +102,8 @@ export async function runPreflight(deps: PreflightDeps, input: PreflightInput): 
     }
     checks.push(check);
   }
+  // The agent's first cargo build starts from the base's, not cold (seed-agent-build.ts).
+  await seedAgentCargoTarget(deps.commands, input.worktreePath).catch(() => false);
   // What setup and the preflight left is the harness's: the validators keep it (judged-tree/).
   await markTrusted(input.worktreePath);
   return { checks };
