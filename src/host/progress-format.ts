@@ -49,7 +49,8 @@ function stillDoing(p: RunProgress): string | undefined {
     case RunPhase.Preparing:
       return 'preparing the worktree';
     case RunPhase.Environment:
-      return "preparing the environment: setup installs what the project's commands need (slow on a cold cache)";
+      // One activity does both (prepare-environment-and-preflight.ts): the phase cannot tell which is running.
+      return "preparing the environment: setup installs what the project's commands need (slow on a cold cache), then the checks run once on the base";
     case RunPhase.Preflight:
       return 'running the checks on the base';
     case RunPhase.Flow:

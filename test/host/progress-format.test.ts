@@ -85,7 +85,7 @@ test('a quiet stretch says what the run is still doing; a waiting or ended run s
     ({ phase, stepId: 'continuation.implement', ...extra }) as unknown as RunProgress;
   assert.equal(
     stillLine(progress('environment'), 95_000),
-    "still preparing the environment: setup installs what the project's commands need (slow on a cold cache) (1 min 35 s so far)",
+    "still preparing the environment: setup installs what the project's commands need (slow on a cold cache), then the checks run once on the base (1 min 35 s so far)",
   );
   assert.equal(stillLine(progress('flow'), 30_400), 'still on step continuation.implement (30 s so far)');
   assert.equal(

@@ -8,8 +8,19 @@ import type { PreflightCheck, PreflightReport } from '../../contracts/preflight.
 
 const MAX_COMMAND = 100;
 
+const LONG_PATH = 40;
+
+/**
+ * A long path keeps its head and its tail (two copies into different dirs differ only at
+ * their ends), then the line is capped.
+ */
 function short(command: string): string {
-  const one = command.replace(/\s+/g, ' ').trim();
+  const one = command
+    .replace(/\s+/g, ' ')
+    .trim()
+    .split(' ')
+    .map((word) => (word.length > LONG_PATH && word.includes('/') ? `${word.slice(0, 12)}…${word.slice(-22)}` : word))
+    .join(' ');
   return one.length > MAX_COMMAND ? `${one.slice(0, MAX_COMMAND - 1)}…` : one;
 }
 
