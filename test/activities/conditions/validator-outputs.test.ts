@@ -11,8 +11,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConditionResult } from '../../../src/contracts/activities.js';
-import type { ConditionRef, ValidatorDefinition } from '../../../src/contracts/definition.js';
-import { runValidators } from '../../../src/activities/conditions/run-validators.js';
+import type { ValidatorDefinition } from '../../../src/contracts/definition.js';
 import { buildRetryPrompt } from '../../../src/activities/conditions/retry-prompt/build-retry-prompt.js';
 import { readOptional } from '../../../src/definition/load/read-optional.js';
 import { cleanTreeFirst, outputsSince, parseStatusZ } from '../../../src/activities/conditions/validator-outputs.js';
@@ -20,6 +19,7 @@ import { createSpawnerCommandRunner } from '../../../src/activities/process/spaw
 import { BUILTIN_FAILURE_PATTERNS, builtinValidators } from '../../../src/definition/normalise/builtin-validators.js';
 import { PROJECT_ROOT } from '../../../src/host/project-root.js';
 import { makeTempGitRepo, type TempGitRepo } from '../../helpers/temp-git-repo.js';
+import { runClosure } from '../../helpers/run-closure.js';
 
 const commands = createSpawnerCommandRunner();
 const gitClean = builtinValidators({}).defined['git-clean']!;
@@ -41,24 +41,8 @@ const PROJECT = {
 };
 const OUTPUTS = ['test_runner', 'coverage.xml', 'BUILDINFO'];
 
-async function closure(repo: TempGitRepo, validators: Record<string, ValidatorDefinition>) {
-  const conditions: ConditionRef[] = Object.keys(validators).map((validator) => ({ validator, params: {} }));
-  return runValidators(
-    { commands },
-    {
-      worktreePath: repo.dir,
-      completionStep: {
-        stepId: 'closure.issue',
-        name: 'c',
-        c2: 'retry',
-        c3: 'issue',
-        conditions,
-        onFail: { action: 'retry', maxAttempts: 3 },
-      },
-      validators,
-    },
-  );
-}
+const closure = (repo: TempGitRepo, validators: Record<string, ValidatorDefinition>) =>
+  runClosure(commands, repo.dir, validators);
 
 async function retryPrompt(failed: readonly ConditionResult[]): Promise<string> {
   const prompt = await buildRetryPrompt(

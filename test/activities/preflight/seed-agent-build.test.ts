@@ -9,26 +9,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { seedAgentCargoTarget } from '../../../src/activities/preflight/seed-agent-build.js';
 import { createSpawnerCommandRunner } from '../../../src/activities/process/spawner-command-runner.js';
-import { removeAgentSandbox } from '../../../src/activities/workspace/sandbox-state.js';
-import { makeTempGitRepo, type TempGitRepo } from '../../helpers/temp-git-repo.js';
+import { withSandboxedRepo } from '../../helpers/sandboxed-repo.js';
 
 const commands = createSpawnerCommandRunner();
 const CRATE = { 'Cargo.toml': '[package]\nname = "x"\nversion = "0.1.0"\n', '.gitignore': '/target/\n' };
 /** What the preflight's `cargo test` leaves in the validators' target dir. */
 const BUILD = 'mkdir -p "$CARGO_TARGET_DIR/debug/deps" && echo built > "$CARGO_TARGET_DIR/debug/deps/x-test"';
 
-async function withRepo(files: Record<string, string>, body: (repo: TempGitRepo) => Promise<void>): Promise<void> {
-  const repo = await makeTempGitRepo({ files });
-  try {
-    await body(repo);
-  } finally {
-    await removeAgentSandbox(repo.dir);
-    await repo.cleanup();
-  }
-}
-
 test("the agent's target/ is seeded from the preflight's build, and git still sees a clean tree", async () => {
-  await withRepo(CRATE, async (repo) => {
+  await withSandboxedRepo(CRATE, async (repo) => {
     assert.equal((await commands.run({ command: BUILD, cwd: repo.dir })).exitCode, 0);
     assert.equal(await seedAgentCargoTarget(commands, repo.dir), true);
     assert.equal(readFileSync(join(repo.dir, 'target/debug/deps/x-test'), 'utf8'), 'built\n');
@@ -39,16 +28,16 @@ test("the agent's target/ is seeded from the preflight's build, and git still se
 });
 
 test('no seed where git would show target/, where nothing was built, or without a Cargo.toml', async () => {
-  await withRepo({ ...CRATE, '.gitignore': '' }, async (repo) => {
+  await withSandboxedRepo({ ...CRATE, '.gitignore': '' }, async (repo) => {
     assert.equal((await commands.run({ command: BUILD, cwd: repo.dir })).exitCode, 0);
     assert.equal(await seedAgentCargoTarget(commands, repo.dir), false);
     assert.equal(existsSync(join(repo.dir, 'target')), false);
   });
-  await withRepo(CRATE, async (repo) => {
+  await withSandboxedRepo(CRATE, async (repo) => {
     assert.equal(await seedAgentCargoTarget(commands, repo.dir), false);
     assert.equal(existsSync(join(repo.dir, 'target')), false);
   });
-  await withRepo({ '.gitignore': '/target/\n' }, async (repo) => {
+  await withSandboxedRepo({ '.gitignore': '/target/\n' }, async (repo) => {
     assert.equal((await commands.run({ command: BUILD, cwd: repo.dir })).exitCode, 0);
     assert.equal(await seedAgentCargoTarget(commands, repo.dir), false);
   });

@@ -10,26 +10,16 @@ import assert from 'node:assert/strict';
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildOutputPaths } from '../../../src/activities/tools/validator-view.js';
-import { removeAgentSandbox, validatorStateDir } from '../../../src/activities/workspace/sandbox-state.js';
-import { makeTempGitRepo, type TempGitRepo } from '../../helpers/temp-git-repo.js';
+import { validatorStateDir } from '../../../src/activities/workspace/sandbox-state.js';
+import { withSandboxedRepo } from '../../helpers/sandboxed-repo.js';
 import { runInSandbox } from '../../helpers/run-in-sandbox.js';
 import { writeInstalledReport } from '../../helpers/installed-report.js';
 
 const agent = (dir: string, command: string) => runInSandbox(dir, command);
 const validator = (dir: string, command: string) => runInSandbox(dir, command, { validator: true });
 
-async function withRepo(files: Record<string, string>, body: (repo: TempGitRepo) => Promise<void>): Promise<void> {
-  const repo = await makeTempGitRepo({ files });
-  try {
-    await body(repo);
-  } finally {
-    await removeAgentSandbox(repo.dir);
-    await repo.cleanup();
-  }
-}
-
 test("a validator's HOME is the agent's as setup left it: what a step wrote there later is not read", async () => {
-  await withRepo({ 'README.md': 'x\n' }, async (repo) => {
+  await withSandboxedRepo({ 'README.md': 'x\n' }, async (repo) => {
     // An agent-written setup caches what the offline tests need in HOME (agent-setup.md).
     assert.equal((await agent(repo.dir, 'mkdir -p "$HOME/.m2" && echo cached > "$HOME/.m2/dep"')).exitCode, 0);
     // The preflight: the worktree's first configured command, before any step.
@@ -50,7 +40,7 @@ test("a validator's HOME is the agent's as setup left it: what a step wrote ther
 });
 
 test("an agent-written setup's HOME cache reaches the validators, though a detected command's preflight came first", async () => {
-  await withRepo({ 'README.md': 'x\n' }, async (repo) => {
+  await withSandboxedRepo({ 'README.md': 'x\n' }, async (repo) => {
     assert.equal((await validator(repo.dir, 'true')).exitCode, 0, "the detected command's preflight");
     const setup = await runInSandbox(repo.dir, 'mkdir -p "$HOME/.m2" && echo cached > "$HOME/.m2/dep"', {
       network: true,
@@ -63,7 +53,7 @@ test("an agent-written setup's HOME cache reaches the validators, though a detec
 });
 
 test("Python bytecode the agent forged is not loaded by a validator's Python", async () => {
-  await withRepo({ 'README.md': 'x\n' }, async (repo) => {
+  await withSandboxedRepo({ 'README.md': 'x\n' }, async (repo) => {
     // Same size and mtime as the real source: the pyc's header matches, so Python trusts it.
     const forge = [
       "printf 'X = 1\\n' > mod.py && mkdir -p fake && printf 'X = 2\\n' > fake/mod.py",
@@ -81,7 +71,7 @@ test("Python bytecode the agent forged is not loaded by a validator's Python", a
 
 test("Maven's compiled classes and Gradle's build dirs are the validators' own", async () => {
   const files = { 'pom.xml': '<project/>\n', 'core/pom.xml': '<project/>\n', 'app/build.gradle': '\n' };
-  await withRepo(files, async (repo) => {
+  await withSandboxedRepo(files, async (repo) => {
     assert.deepEqual(
       buildOutputPaths(repo.dir).filter((p) => !p.includes('generated')),
       ['target/classes', 'target/test-classes', 'app/build', 'core/target/classes', 'core/target/test-classes'],
@@ -112,7 +102,7 @@ test("Maven's compiled classes and Gradle's build dirs are the validators' own",
 });
 
 test("cargo's target dir, Python's bytecode and the node_modules caches are out of the agent's reach", async () => {
-  await withRepo({ '.gitignore': 'node_modules/\n', 'node_modules/.cache/keep': '' }, async (repo) => {
+  await withSandboxedRepo({ '.gitignore': 'node_modules/\n', 'node_modules/.cache/keep': '' }, async (repo) => {
     const installed = { readOnly: [join(repo.dir, 'node_modules')], writable: [join(repo.dir, 'node_modules/.cache')] };
     await writeInstalledReport(repo.dir, installed);
     assert.equal((await agent(repo.dir, 'echo forged > node_modules/.cache/transform')).exitCode, 0);

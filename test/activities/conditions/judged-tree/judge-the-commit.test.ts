@@ -12,13 +12,13 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ConditionRef, ValidatorDefinition } from '../../../../src/contracts/definition.js';
-import { runValidators } from '../../../../src/activities/conditions/run-validators.js';
+import type { ValidatorDefinition } from '../../../../src/contracts/definition.js';
 import { markTrusted } from '../../../../src/activities/conditions/judged-tree/judge-the-commit.js';
 import { hiddenByFlags } from '../../../../src/activities/conditions/judged-tree/fresh-index.js';
 import { createSpawnerCommandRunner } from '../../../../src/activities/process/spawner-command-runner.js';
 import { builtinValidators } from '../../../../src/definition/normalise/builtin-validators.js';
 import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';
+import { runClosure } from '../../../helpers/run-closure.js';
 
 const commands = createSpawnerCommandRunner();
 const validators: Record<string, ValidatorDefinition> = {
@@ -51,24 +51,7 @@ after(async () => {
   await rm(stateDir, { recursive: true, force: true });
 });
 
-async function closure(repo: TempGitRepo) {
-  const conditions: ConditionRef[] = Object.keys(validators).map((validator) => ({ validator, params: {} }));
-  return runValidators(
-    { commands },
-    {
-      worktreePath: repo.dir,
-      completionStep: {
-        stepId: 'closure.issue',
-        name: 'c',
-        c2: 'retry',
-        c3: 'issue',
-        conditions,
-        onFail: { action: 'retry', maxAttempts: 3 },
-      },
-      validators,
-    },
-  );
-}
+const closure = (repo: TempGitRepo) => runClosure(commands, repo.dir, validators);
 
 /** A repository at its base, as the preflight leaves it: the harness's stamp written. */
 async function preflighted(): Promise<TempGitRepo> {
