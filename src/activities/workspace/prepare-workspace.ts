@@ -32,7 +32,7 @@ import { gitDirsOf, snapshotGitState } from './git/git-state-snapshot.js';
 import { ensurePrivateRepo } from './private-repo/create-private-repo.js';
 import { ensureAgentHome, sweepStaleSandboxesOccasionally } from './sandbox-state.js';
 import { ensureExcluded } from './ensure-excluded.js';
-import { recordRunRef } from './run-refs.js';
+import { recordRunBranch } from './run-refs.js';
 import { legacyWorktreePath, worktreeLayout } from './worktree-layout.js';
 import { isDeadWorktree, sweepDeadWorktreesOccasionally } from './state-worktrees.js';
 import { claimBranch, refuseIfOwnedByAnother, refuseSecondLiveBranch, setBranchOwner } from './branch-owner.js';
@@ -64,8 +64,8 @@ export async function prepareWorkspace(
     return locked;
   });
   await ensureAgentHome(prepared.worktreePath);
-  // What the sandbox lets this worktree's commands write of the shared git dir (run-refs).
-  await recordRunRef(prepared.worktreePath, `refs/heads/${prepared.branch}`);
+  // What the sandbox lets this worktree's commands write of the shared git dir, and the branch judged (run-refs).
+  await recordRunBranch(prepared.worktreePath, prepared.branch);
   return prepared;
 }
 

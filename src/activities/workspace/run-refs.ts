@@ -14,6 +14,8 @@ import path from 'node:path';
 import { sandboxDir, writeSandboxFile } from './sandbox-state.js';
 
 const RECORD = 'run-refs.json';
+/** The run's branch, which the validators judge and the delivery delivers (judged-tree/head-on-branch.ts). */
+const BRANCH_RECORD = 'run-branch';
 
 function read(worktreePath: string): string[] {
   try {
@@ -48,5 +50,21 @@ export function runRefDirs(worktreePath: string, gitDir: string): string[] {
     return match?.[1] === undefined || match[1].includes('..') ? [] : [refDirectory(match[1])];
   } catch {
     return [];
+  }
+}
+
+/** Records the run's branch: its ref dir becomes writable, and the validators judge only it. */
+export async function recordRunBranch(worktreePath: string, branch: string): Promise<void> {
+  await recordRunRef(worktreePath, `refs/heads/${branch}`);
+  await writeSandboxFile(worktreePath, BRANCH_RECORD, branch);
+}
+
+/** The recorded run branch (`agent/issue-7`), or undefined for a worktree made outside a run. */
+export function recordedRunBranch(worktreePath: string): string | undefined {
+  try {
+    const branch = readFileSync(path.join(sandboxDir(worktreePath), BRANCH_RECORD), 'utf8').trim();
+    return branch === '' ? undefined : branch;
+  } catch {
+    return undefined;
   }
 }

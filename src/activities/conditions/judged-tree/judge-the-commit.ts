@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { readEnvironmentReport } from '../../environment/environment-file.js';
 import { buildOutputPaths } from '../../tools/validator-view.js';
 import { freshenBackdated } from './backdated-sources.js';
+import { headOnRunBranch, type HeadMoved } from './head-on-branch.js';
 import { rebuildIndex } from './fresh-index.js';
 import { setAsideIgnored } from './set-aside-ignored.js';
 import { trustedUntil } from './trusted-stamp.js';
@@ -20,6 +21,8 @@ import { trustedUntil } from './trusted-stamp.js';
 export { markTrusted } from './trusted-stamp.js';
 
 export interface JudgedTree {
+  /** Where HEAD was when it was not on the run's branch, and that branch (head-on-branch.ts). */
+  readonly headMoved?: HeadMoved;
   /** Paths whose index bits hid them from `git status` until now. */
   readonly unhidden: readonly string[];
   /** Ignored files the agent's commands wrote, moved to `setAsideDir`. */
@@ -30,13 +33,16 @@ export interface JudgedTree {
 }
 
 export async function judgeTheCommit(worktreePath: string): Promise<JudgedTree> {
+  const headMoved = await headOnRunBranch(worktreePath);
+  const moved = headMoved === undefined ? {} : { headMoved };
   const index = await rebuildIndex(worktreePath);
   const unhidden = index?.hiddenPaths ?? [];
   const since = trustedUntil(worktreePath);
-  if (since === undefined) return { unhidden, setAside: [], freshened: [] };
+  if (since === undefined) return { ...moved, unhidden, setAside: [], freshened: [] };
   const aside = await setAsideIgnored(worktreePath, since, notWalked(worktreePath));
   const freshened = await freshenBackdated(worktreePath, since);
   return {
+    ...moved,
     unhidden,
     setAside: aside?.paths ?? [],
     ...(aside && aside.paths.length > 0 ? { setAsideDir: aside.dir } : {}),
@@ -65,6 +71,10 @@ function some(paths: readonly string[]): string {
 /** One line per kind of thing undone, for the run's warnings. PURE. */
 export function describeJudgedTree(judged: JudgedTree): string[] {
   const notes: string[] = [];
+  if (judged.headMoved !== undefined)
+    notes.push(
+      `HEAD was on ${judged.headMoved.from}, not on the run's branch ${judged.headMoved.to} (the one delivered); put back on it with the worktree and index as they were, so what the branch lacks counts as uncommitted`,
+    );
   if (judged.unhidden.length > 0)
     notes.push(
       `git's index hid ${some(judged.unhidden)} from \`git status\` (skip-worktree or assume-unchanged); the index was rebuilt, so an uncommitted change there counts`,

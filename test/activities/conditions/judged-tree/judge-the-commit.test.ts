@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ValidatorDefinition } from '../../../../src/contracts/definition.js';
 import { markTrusted } from '../../../../src/activities/conditions/judged-tree/judge-the-commit.js';
+import { recordRunBranch } from '../../../../src/activities/workspace/run-refs.js';
 import { hiddenByFlags } from '../../../../src/activities/conditions/judged-tree/fresh-index.js';
 import { createSpawnerCommandRunner } from '../../../../src/activities/process/spawner-command-runner.js';
 import { builtinValidators } from '../../../../src/definition/normalise/builtin-validators.js';
@@ -163,3 +164,32 @@ test('only the newest three closures keep what they set aside', async () => {
     await repo.cleanup();
   }
 });
+
+for (const [how, move] of [
+  ['another branch', ['checkout', '-q', '-b', 'agent/side']],
+  ['a detached HEAD', ['checkout', '-q', '--detach']],
+] as const) {
+  test(`a fix committed on ${how} is not the run's branch: HEAD goes back and the fix shows as uncommitted`, async () => {
+    const repo = await preflighted();
+    try {
+      await repo.git('checkout', '-q', '-b', 'agent/issue-4');
+      await recordRunBranch(repo.dir, 'agent/issue-4');
+      await repo.write({ 'README.md': '# a comment\n' });
+      await repo.git('commit', '-q', '-am', 'comment on the run branch');
+      await repo.git(...move);
+      await repo.write({ 'code.txt': 'fixed\n' });
+      await repo.git('commit', '-q', '-am', 'the fix, elsewhere');
+      const report = await closure(repo);
+      assert.equal(passed(report, 'git-clean'), false, 'the branch lacks the fix');
+      assert.equal(report.passed, false);
+      assert.equal(await repo.git('symbolic-ref', 'HEAD'), 'refs/heads/agent/issue-4');
+      assert.equal(await repo.git('status', '--porcelain'), 'M  code.txt', 'the fix is staged, to be committed');
+      assert.match(
+        report.treeNotes?.join('\n') ?? '',
+        /HEAD was on (agent\/side|a detached HEAD), not on the run's branch agent\/issue-4/,
+      );
+    } finally {
+      await repo.cleanup();
+    }
+  });
+}

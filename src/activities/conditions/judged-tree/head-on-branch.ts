@@ -1,0 +1,34 @@
+/**
+ * The validators judge HEAD; the delivery delivers the run's branch. The agent can move
+ * HEAD (`git checkout -b agent/side`, `git checkout --detach`: the branch's ref directory
+ * is writable to it) and commit the fix there, leaving the run's branch with a comment:
+ * the clean-tree check and the tests pass on the fix, and the branch delivered and the
+ * issue closed have none of it (stranger-62's G2). So before the validators run, HEAD is
+ * pointed back at the run's branch, leaving the worktree and the index as they are:
+ * whatever the branch lacks then shows as an uncommitted change, and the retry prompt
+ * asks the agent to commit it, on the run's branch.
+ */
+import { git } from '../../workspace/git/git.js';
+import { recordedRunBranch } from '../../workspace/run-refs.js';
+
+export interface HeadMoved {
+  /** A branch, or `a detached HEAD`. */
+  readonly from: string;
+  /** The run's branch. */
+  readonly to: string;
+}
+
+/** Puts HEAD back on the run's branch; says from where when it moved it. */
+export async function headOnRunBranch(worktreePath: string): Promise<HeadMoved | undefined> {
+  const branch = recordedRunBranch(worktreePath);
+  if (branch === undefined) return undefined;
+  const ref = `refs/heads/${branch}`;
+  const head = await git(worktreePath, ['symbolic-ref', '-q', 'HEAD']);
+  const at = head.exitCode === 0 ? head.stdout.trim() : undefined;
+  if (at === ref) return undefined;
+  const exists = await git(worktreePath, ['rev-parse', '--verify', '-q', `${ref}^{commit}`]);
+  if (exists.exitCode !== 0) return undefined;
+  const moved = await git(worktreePath, ['symbolic-ref', 'HEAD', ref]);
+  if (moved.exitCode !== 0) return undefined;
+  return { from: at === undefined ? 'a detached HEAD' : at.replace(/^refs\/heads\//, ''), to: branch };
+}
