@@ -7,7 +7,14 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunProgress, RunResult } from '../contracts/run.js';
-import { newEnvironmentLines, progressKey, progressLine, stillLine, waitingLine } from '../host/progress-format.js';
+import {
+  newEnvironmentLines,
+  newWarningLines,
+  progressKey,
+  progressLine,
+  stillLine,
+  waitingLine,
+} from '../host/progress-format.js';
 import { defaultOrphanPorts, releaseOrphanedActivities } from '../host/orphans/orphaned-activities.js';
 import { readRunResult } from '../host/run-result.js';
 import type { CliTemporal } from '../host/temporal/temporal-client.js';
@@ -28,6 +35,7 @@ async function follow(
 ): Promise<void> {
   let last = '';
   let environmentShown = 0;
+  const warningsShown = new Set<string>();
   let changedAt = Date.now();
   let saidAt = changedAt;
   while (!done()) {
@@ -48,6 +56,7 @@ async function follow(
         else {
           say(`${new Date().toISOString().slice(11, 19)} ${progressLine(p).replace(/\s*\n\s*/g, ' ')}`);
           for (const line of newEnvironmentLines(p, environmentShown)) say(`  ${line}`);
+          for (const line of newWarningLines(p, warningsShown)) say(`  ${line}`);
           const waiting = waitingLine(p);
           if (waiting !== undefined) say(`  ${waiting}`);
         }

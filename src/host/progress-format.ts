@@ -23,12 +23,23 @@ export function progressLine(p: RunProgress): string {
 }
 
 export function progressKey(p: RunProgress): string {
-  return `${p.iteration}|${p.stepId}|${p.phase}|${p.tokensTotal}|${p.lastError ?? ''}|${p.environment?.length ?? 0}|${p.waiting?.timedOut ?? p.waiting?.kind ?? ''}`;
+  return `${p.iteration}|${p.stepId}|${p.phase}|${p.tokensTotal}|${p.lastError ?? ''}|${p.environment?.length ?? 0}|${p.warnings?.at(-1) ?? ''}|${p.waiting?.timedOut ?? p.waiting?.kind ?? ''}`;
 }
 
 /** The environment lines not printed yet (they only grow during a run). */
 export function newEnvironmentLines(p: RunProgress, printed: number): readonly string[] {
   return (p.environment ?? []).slice(printed).map(terminalText);
+}
+
+/**
+ * The run's warnings `--follow` has not printed yet (what the validators undid in the
+ * worktree, a rejected signal). The run keeps the newest few, so they are told apart by
+ * text, not by position: a warning repeated word for word is printed once.
+ */
+export function newWarningLines(p: RunProgress, printed: Set<string>): readonly string[] {
+  const fresh = (p.warnings ?? []).filter((w) => !printed.has(w));
+  for (const w of fresh) printed.add(w);
+  return fresh.map((w) => `warning: ${terminalLine(w)}`);
 }
 
 /**
@@ -88,6 +99,7 @@ export function resultSummary(result: RunResult): string {
     `definition: ${result.definitionHash.slice(0, 12)}`,
   ];
   for (const line of result.environment ?? []) lines.push(`  ${line}`);
+  for (const warning of result.warnings ?? []) lines.push(`warning: ${terminalLine(warning)}`);
   if (result.branch) lines.push(`branch: ${result.branch} · worktree: ${result.worktreePath}`);
   if (result.boundary) {
     lines.push(`boundary: ${result.boundary.status}`);

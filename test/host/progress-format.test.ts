@@ -16,7 +16,13 @@ import { join } from 'node:path';
 import { isDeliveryMode } from '../../src/contracts/delivery.js';
 import type { BoundaryReport, RunProgress, RunResult, StepRecord } from '../../src/contracts/run.js';
 import { effectLabel } from '../../src/contracts/delivery.js';
-import { keptWorkHint, progressLine, resultSummary, stillLine } from '../../src/host/progress-format.js';
+import {
+  keptWorkHint,
+  newWarningLines,
+  progressLine,
+  resultSummary,
+  stillLine,
+} from '../../src/host/progress-format.js';
 
 const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
@@ -138,4 +144,25 @@ test('a run still loading its definition says starting, not iteration 0/0', () =
   assert.equal(progressLine(base as unknown as RunProgress), 'starting · - · loading · 0 tokens · $0.0000');
   const running = { ...base, stepId: 'initial.issue', phase: 'flow', iteration: 1, maxIterations: 20 };
   assert.match(progressLine(running as unknown as RunProgress), /^iteration 1\/20 · initial\.issue · flow/);
+});
+
+test("the run's warnings are printed: in the summary, and once each while following", () => {
+  const undone = "validators of closure.issue: HEAD was on agent/side, not on the run's branch agent/issue-4";
+  const result = {
+    outcome: 'failed',
+    reason: 'r',
+    iterations: 1,
+    steps: [],
+    usage,
+    costUsd: 0,
+    definitionHash: 'abc',
+    handoff: {},
+    warnings: [undone],
+  } as unknown as RunResult;
+  assert.ok(resultSummary(result).split('\n').includes(`warning: ${undone}`));
+  const printed = new Set<string>();
+  const progress = (warnings: string[]) => ({ warnings }) as unknown as Parameters<typeof newWarningLines>[0];
+  assert.deepEqual(newWarningLines(progress([undone]), printed), [`warning: ${undone}`]);
+  assert.deepEqual(newWarningLines(progress([undone]), printed), [], 'not twice');
+  assert.deepEqual(newWarningLines(progress([undone, 'second']), printed), ['warning: second']);
 });

@@ -29,7 +29,8 @@ import { substituteParams } from './substitute-params.js';
 import { unrecoverableReason } from './unrecoverable.js';
 import { baseCommitsOf, type BaseCommits } from './base-commit.js';
 import { cleanTreeFirst, isCleanTreeCheck, removeValidatorOutputs, snapshotTree } from './validator-outputs.js';
-import { describeJudgedTree, judgeTheCommit, markTrusted } from './judged-tree/judge-the-commit.js';
+import { judgeTheCommit, markTrusted } from './judged-tree/judge-the-commit.js';
+import { describeJudgedTree } from './judged-tree/judged-tree-notes.js';
 
 export interface RunValidatorsDeps {
   readonly commands: CommandRunner;

@@ -14,7 +14,7 @@ import type { runAgentWorkflow } from '../../workflows/run-agent.js';
 import { commandFlags } from '../flags/command-specs.js';
 import { optionalString, requireIssue, type ParsedFlags } from '../flags/parse-flags.js';
 import { readRunResult } from '../../host/run-result.js';
-import { hostLine, progressLine, resultSummary, waitingLine } from '../../host/progress-format.js';
+import { newWarningLines, hostLine, progressLine, resultSummary, waitingLine } from '../../host/progress-format.js';
 import { loadDefinition } from '../run-target.js';
 import { runRepository } from '../run-repository.js';
 import { findRun } from '../find-run.js';
@@ -97,6 +97,8 @@ export async function statusCommand(argv: readonly string[]): Promise<number> {
         );
       if (progress?.worktreePath) lines.push(`worktree: ${progress.worktreePath} (branch ${progress.branch})`);
       if (progress?.host) lines.push(hostLine(progress.host));
+      // A finished run's summary lists its warnings itself.
+      if (progress && !result) lines.push(...newWarningLines(progress, new Set()));
       if (result) lines.push(resultSummary(result));
       printLine(process.stdout, lines.join('\n'));
     }

@@ -60,32 +60,3 @@ function notWalked(worktreePath: string): Set<string> {
   if (existsSync(path.join(worktreePath, 'Cargo.toml'))) skipped.add('target');
   return skipped;
 }
-
-const LISTED = 5;
-
-function some(paths: readonly string[]): string {
-  const shown = paths.slice(0, LISTED).join(', ');
-  return paths.length > LISTED ? `${shown} and ${paths.length - LISTED} more` : shown;
-}
-
-/** One line per kind of thing undone, for the run's warnings. PURE. */
-export function describeJudgedTree(judged: JudgedTree): string[] {
-  const notes: string[] = [];
-  if (judged.headMoved !== undefined)
-    notes.push(
-      `HEAD was on ${judged.headMoved.from}, not on the run's branch ${judged.headMoved.to} (the one delivered); put back on it with the worktree and index as they were, so what the branch lacks counts as uncommitted`,
-    );
-  if (judged.unhidden.length > 0)
-    notes.push(
-      `git's index hid ${some(judged.unhidden)} from \`git status\` (skip-worktree or assume-unchanged); the index was rebuilt, so an uncommitted change there counts`,
-    );
-  if (judged.setAside.length > 0)
-    notes.push(
-      `${judged.setAside.length} git-ignored file(s) written by the agent's commands since the last validation were moved out of the worktree (${some(judged.setAside)}) to ${judged.setAsideDir ?? 'the validators\u2019 state'}: the tests run on the commit, not on files it does not hold`,
-    );
-  if (judged.freshened.length > 0)
-    notes.push(
-      `${some(judged.freshened)} had a modification time set back; given the current time so the validators rebuild from it`,
-    );
-  return notes;
-}

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { ValidatorDefinition } from '../../../../src/contracts/definition.js';
 import { markTrusted } from '../../../../src/activities/conditions/judged-tree/judge-the-commit.js';
 import { recordRunBranch } from '../../../../src/activities/workspace/run-refs.js';
+import { describeJudgedTree } from '../../../../src/activities/conditions/judged-tree/judged-tree-notes.js';
 import { hiddenByFlags } from '../../../../src/activities/conditions/judged-tree/fresh-index.js';
 import { createSpawnerCommandRunner } from '../../../../src/activities/process/spawner-command-runner.js';
 import { builtinValidators } from '../../../../src/definition/normalise/builtin-validators.js';
@@ -104,8 +105,11 @@ test('an ignored file the agent wrote after the preflight is moved out before th
     assert.equal(passed(report, 'tests'), false, 'the tests ran without the planted file');
     assert.equal(existsSync(join(repo.dir, 'checks/_local/pass')), false);
     const note = report.treeNotes?.join('\n') ?? '';
-    assert.match(note, /2 git-ignored file\(s\) written by the agent's commands/);
-    const movedTo = /to (\S+): the tests/.exec(note)?.[1];
+    assert.match(
+      note,
+      /set aside 2 git-ignored file\(s\) the agent's commands wrote that no commit holds: checks\/_local\/\.gitignore, checks\/_local\/pass /,
+    );
+    const movedTo = /kept in (\S+) while/.exec(note)?.[1];
     assert.ok(movedTo !== undefined && existsSync(join(movedTo, 'checks/_local/pass')), 'kept where the note says');
   } finally {
     await repo.cleanup();
@@ -154,7 +158,7 @@ test('only the newest three closures keep what they set aside', async () => {
     for (let i = 0; i < 4; i++) {
       await repo.write({ 'checks/_local/.gitignore': '*\n', 'checks/_local/pass': `${i}` });
       const note = (await closure(repo)).treeNotes?.join('\n') ?? '';
-      dirs.add(/to (\S+): the tests/.exec(note)?.[1] ?? '');
+      dirs.add(/kept in (\S+) while/.exec(note)?.[1] ?? '');
     }
     const kept = [...dirs].filter((dir) => existsSync(dir));
     assert.equal(dirs.size, 4);
@@ -193,3 +197,20 @@ for (const [how, move] of [
     }
   });
 }
+
+test('build outputs and caches are summed up by directory; any other ignored file is named, not hidden among them', () => {
+  const setAside = [
+    '.pytest_cache/v/cache/nodeids',
+    'src/pkg/__pycache__/a.cpython-312.pyc',
+    'src/pkg/__pycache__/b.cpython-312.pyc',
+    'target/surefire-reports/TEST-x.xml',
+    'testing/_local/conftest.py',
+  ];
+  const notes = describeJudgedTree({ unhidden: [], setAside, setAsideDir: '/s', freshened: [] });
+  assert.equal(notes.length, 2);
+  assert.match(notes[0]!, /set aside 1 git-ignored file\(s\) .*: testing\/_local\/conftest\.py \(kept in \/s while/);
+  assert.match(
+    notes[1]!,
+    /set aside 4 build output and cache file\(s\) .*\(\.pytest_cache\/, src\/pkg\/__pycache__\/, target\/\); the validators build their own$/,
+  );
+});
