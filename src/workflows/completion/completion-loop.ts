@@ -106,7 +106,8 @@ export async function runCompletionConditions(
   const claims = output === undefined ? [] : preExistingClaimsOf(output);
   const report = await validate(ctx, session, completionStep, noChange, claims);
   session.noteGitRestored(`validators of ${stepId}`, report.gitRestored);
-  session.noteTreeJudged(`validators of ${stepId}`, report.treeNotes);
+  // What was undone in the worktree before the validators judged it (ValidationReport.treeNotes).
+  for (const note of report.treeNotes ?? []) session.warn(`validators of ${stepId}: ${note}`);
   log.info('[CompletionLoop] validation result', { passed: report.passed, results: report.results.length });
   session.apply(noteChecks, stepId, checksNote(report));
   if (report.passed || completionStep === undefined)

@@ -210,11 +210,6 @@ export class RunSession extends StateOwner<RunState> {
     this.warn(`${where}: the agent changed ${restored.join(', ')}; restored to the pre-run snapshot`);
   }
 
-  /** What the validators' harness undid in the worktree before judging it (ValidationReport.treeNotes). */
-  noteTreeJudged(where: string, notes: readonly string[] | undefined): void {
-    for (const note of notes ?? []) this.warn(`${where}: ${note}`);
-  }
-
   /** Operator retry (checked payload): the given prompt is guidance added to the next iteration's prompt. */
   requestRetry(prompt: string | undefined): void {
     log.info('retry requested', { withPrompt: prompt !== undefined });
