@@ -27,7 +27,7 @@ export function describeJudgedTree(judged: JudgedTree): string[] {
   const notes: string[] = [];
   if (judged.headMoved !== undefined)
     notes.push(
-      `HEAD was on ${judged.headMoved.from}, not on the run's branch ${judged.headMoved.to} (the one delivered); put back on it with the worktree and index as they were, so what the branch lacks counts as uncommitted`,
+      `HEAD was ${judged.headMoved.from === undefined ? 'detached' : `on ${judged.headMoved.from}`}, not on the run's branch ${judged.headMoved.to} (the one delivered); put back on it with the worktree and index as they were, so what the branch lacks counts as uncommitted`,
     );
   if (judged.unhidden.length > 0)
     notes.push(
@@ -40,9 +40,10 @@ export function describeJudgedTree(judged: JudgedTree): string[] {
     notes.push(
       `set aside ${others.length} git-ignored file(s) the agent's commands wrote that no commit holds: ${some(others, 20)}${where}; the validators judge the commit without them`,
     );
-  if (outputs.length > 0)
+  // Alone, moved outputs and caches are routine (every pytest run leaves some): no warning.
+  if (outputs.length > 0 && others.length > 0)
     notes.push(
-      `set aside ${outputs.length} build output and cache file(s) the agent's own commands wrote (${some([...new Set(outputs.map(outputDir))])})${others.length > 0 ? '' : where}; the validators build their own`,
+      `set aside ${outputs.length} build output and cache file(s) the agent's own commands wrote (${some([...new Set(outputs.map(outputDir))])}); the validators build their own`,
     );
   if (judged.freshened.length > 0)
     notes.push(

@@ -9,11 +9,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, utimes } from 'node:fs/promises';
+import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ValidatorDefinition } from '../../../../src/contracts/definition.js';
 import { markTrusted } from '../../../../src/activities/conditions/judged-tree/judge-the-commit.js';
+import { AgentError } from '../../../../src/contracts/errors.js';
+import { FailureType } from '../../../../src/contracts/failures.js';
 import { recordRunBranch } from '../../../../src/activities/workspace/run-refs.js';
 import { describeJudgedTree } from '../../../../src/activities/conditions/judged-tree/judged-tree-notes.js';
 import { hiddenByFlags } from '../../../../src/activities/conditions/judged-tree/fresh-index.js';
@@ -190,7 +192,7 @@ for (const [how, move] of [
       assert.equal(await repo.git('status', '--porcelain'), 'M  code.txt', 'the fix is staged, to be committed');
       assert.match(
         report.treeNotes?.join('\n') ?? '',
-        /HEAD was on (agent\/side|a detached HEAD), not on the run's branch agent\/issue-4/,
+        /HEAD was (on agent\/side|detached), not on the run's branch agent\/issue-4/,
       );
     } finally {
       await repo.cleanup();
@@ -213,4 +215,29 @@ test('build outputs and caches are summed up by directory; any other ignored fil
     notes[1]!,
     /set aside 4 build output and cache file\(s\) .*\(\.pytest_cache\/, src\/pkg\/__pycache__\/, target\/\); the validators build their own$/,
   );
+  const routine = { unhidden: [], setAside: setAside.slice(0, 4), setAsideDir: '/s', freshened: [] };
+  assert.deepEqual(describeJudgedTree(routine), [], 'an honest pytest run leaves caches: no warning');
+});
+
+test('a run branch whose ref was emptied ends the validation: nothing is judged on whatever HEAD is', async () => {
+  const repo = await preflighted();
+  try {
+    await repo.git('checkout', '-q', '-b', 'agent/issue-9');
+    await recordRunBranch(repo.dir, 'agent/issue-9');
+    await repo.git('checkout', '-q', '-b', 'agent/side');
+    await repo.write({ 'code.txt': 'fixed\n' });
+    await repo.git('commit', '-q', '-am', 'the fix, elsewhere');
+    await writeFile(join(repo.dir, '.git/refs/heads/agent/issue-9'), '');
+    await assert.rejects(closure(repo), (error: unknown) => {
+      assert.ok(AgentError.isInstance(error));
+      assert.equal(error.code, FailureType.WorktreeFailed);
+      assert.match(
+        error.message,
+        /the run's branch agent\/issue-9 no longer names a commit .*HEAD is on agent\/side\)/,
+      );
+      return true;
+    });
+  } finally {
+    await repo.cleanup();
+  }
 });
