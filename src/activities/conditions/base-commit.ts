@@ -4,6 +4,8 @@
  * or an explicit commit/branch. Shared by the test-integrity guard (diff against it)
  * and baseline-aware test failures (tests run on it).
  */
+import type { ConditionResult } from '../../contracts/activities.js';
+import type { JsonValue } from '../../contracts/json.js';
 import { git, gitScript } from '../workspace/git/git.js';
 
 /**
@@ -137,5 +139,24 @@ export function baseCommitsOf(worktreePath: string): BaseCommits {
     let base = found.get(key);
     if (base === undefined) found.set(key, (base = baseCommit(worktreePath, explicit)));
     return base;
+  };
+}
+
+/**
+ * The verdict of a check that judges against the base when there is none: a failure the
+ * agent cannot repair. It used to pass ("nothing compared"), and an agent that moved HEAD
+ * off the run's branch and emptied it had its unchanged branch judged changed enough
+ * (stranger-63's G7). A run always records its branch's base; a worktree made outside
+ * a run names one with the condition param `base`.
+ */
+export function noBaseResult(validator: string, params: Readonly<Record<string, JsonValue>>): ConditionResult {
+  return {
+    validator,
+    passed: false,
+    summary:
+      "no base commit to judge against: HEAD's branch has no recorded base (git config branch.<branch>.agentBase) " +
+      'and the condition gives no `base` param; nothing can be compared, so nothing is vouched for',
+    params: { ...params },
+    unrecoverable: true,
   };
 }

@@ -9,12 +9,12 @@
  *
  * The base is the one test-integrity uses (base-commit.ts): the merge-base of HEAD and the
  * branch recorded at worktree creation, or a condition param `base`. Without one nothing
- * can be compared and the check passes, saying so (no declaration is confirmed then).
+ * can be compared and the check fails, unrecoverable (base-commit.ts, noBaseResult).
  */
 import type { ConditionResult } from '../../../contracts/activities.js';
 import type { JsonValue } from '../../../contracts/json.js';
 import type { NoChangeDeclaration, UnchangedBranch } from '../../../contracts/no-change.js';
-import { baseCommitsOf, type BaseCommits } from '../base-commit.js';
+import { baseCommitsOf, noBaseResult, type BaseCommits } from '../base-commit.js';
 import { readBranchDiff, type BranchDiff } from './branch-diff.js';
 
 const LISTED_FILES = 5;
@@ -40,8 +40,7 @@ export async function runBranchChangedValidator(options: BranchChangeOptions): P
   const bases = options.bases ?? baseCommitsOf(options.worktreePath);
   const base = await bases(typeof params['base'] === 'string' ? params['base'] : undefined);
   const plain = { validator, params: { ...params }, unrecoverable: false };
-  if (base === undefined)
-    return { result: { ...plain, passed: true, summary: 'no base commit recorded for this branch; nothing compared' } };
+  if (base === undefined) return { result: noBaseResult(validator, params) };
   const read = await readBranchDiff(options.worktreePath, base);
   if (!read.ok) return { result: { ...plain, passed: false, summary: read.error, unrecoverable: true } };
   return judgeBranchChange(read.diff, options);

@@ -8,13 +8,14 @@
  *
  * The base is the merge-base of HEAD and the branch recorded at worktree creation
  * (`branch.<branch>.agentBase`); a condition param `base` (a commit or branch) takes
- * precedence. Without either there is nothing to compare and the check passes, saying so.
+ * precedence. Without either there is nothing to compare and the check fails,
+ * unrecoverable (base-commit.ts, noBaseResult).
  */
 import type { ConditionResult } from '../../../contracts/activities.js';
 import type { JsonValue } from '../../../contracts/json.js';
 import { git } from '../../workspace/git/git.js';
 import { TESTS_ONLY_LABEL } from '../../../contracts/tests-not-run.js';
-import { baseCommitsOf, type BaseCommits } from '../base-commit.js';
+import { baseCommitsOf, noBaseResult, type BaseCommits } from '../base-commit.js';
 import { detectTestWeakening, type IntegrityFinding } from './detect-test-weakening.js';
 import { inSourceTests } from './in-source-tests.js';
 import { splitWaived } from './issue-waiver.js';
@@ -52,15 +53,7 @@ export async function runTestIntegrityValidator(options: {
   const base = await (options.bases ?? baseCommitsOf(worktreePath))(
     typeof params['base'] === 'string' ? params['base'] : undefined,
   );
-  if (base === undefined) {
-    return {
-      validator,
-      passed: true,
-      summary: 'no base commit recorded for this branch; nothing compared',
-      params: { ...params },
-      unrecoverable: false,
-    };
-  }
+  if (base === undefined) return noBaseResult(validator, params);
   const diff = await git(worktreePath, [...INTEGRITY_DIFF_ARGS, base, '--']);
   if (diff.exitCode !== 0) {
     return {

@@ -92,12 +92,15 @@ test('a declaration on a branch with changes fails, and the retry prompt asks to
   assert.match(prompt.text, /leave `no_change` out of your answer/);
 });
 
-test('no recorded base: nothing compared, passes and confirms no declaration', async () => {
+test('no recorded base: nothing can be compared, so the check fails unrecoverable and confirms no declaration', async () => {
   const repo = await repos.plainRepo();
-  const report = await check(repo, declared);
-  assert.equal(report.passed, true);
-  assert.equal(report.unchanged, undefined);
-  assert.match(report.results[0]?.summary ?? '', /no base commit recorded/);
+  for (const declaration of [declared, undefined]) {
+    const report = await check(repo, declaration);
+    assert.equal(report.passed, false);
+    assert.equal(report.unchanged, undefined);
+    assert.equal(report.results[0]?.unrecoverable, true);
+    assert.match(report.results[0]?.summary ?? '', /no base commit to judge against.*agentBase.*`base` param/);
+  }
 });
 
 test('judgeBranchChange: a submodule-only change is a change; params name base, commits and files', () => {

@@ -72,7 +72,7 @@ test('a bug report naming the test file and asking for the skip is no waiver; th
   ]);
 });
 
-test('no recorded base: nothing compared, passes and says so; a `base` param is used instead', async () => {
+test('no recorded base: nothing can be compared, so the check fails unrecoverable; a `base` param is used instead', async () => {
   const repo = await repos.plainRepo({ 'test/sum.test.ts': TEST });
   await repo.write({ 'test/sum.test.ts': TEST.replace("test('adds'", "test.skip('adds'") });
   const validators = { 'test-integrity': { type: 'test-integrity', failurePattern: 'test-weakened' } } as const;
@@ -80,8 +80,9 @@ test('no recorded base: nothing compared, passes and says so; a `base` param is 
     { commands: noCommands },
     { worktreePath: repo.dir, completionStep: step, validators },
   );
-  assert.equal(plain.passed, true);
-  assert.match(plain.results[0]?.summary ?? '', /no base commit recorded/);
+  assert.equal(plain.passed, false);
+  assert.equal(plain.results[0]?.unrecoverable, true);
+  assert.match(plain.results[0]?.summary ?? '', /no base commit to judge against/);
   const withBase = await runValidators(
     { commands: noCommands },
     {
