@@ -241,3 +241,27 @@ test('a run branch whose ref was emptied ends the validation: nothing is judged 
     await repo.cleanup();
   }
 });
+
+test('a run branch pointed back at its base while the fix sits on another branch: nothing changed, and the fix is uncommitted', async () => {
+  const repo = await preflighted();
+  try {
+    const base = await repo.git('rev-parse', 'HEAD');
+    await repo.git('checkout', '-q', '-b', 'agent/issue-9');
+    await repo.git('config', 'branch.agent/issue-9.agentBase', 'main');
+    await recordRunBranch(repo.dir, 'agent/issue-9');
+    await repo.write({ 'README.md': '# a comment\n' });
+    await repo.git('commit', '-q', '-am', 'comment on the run branch');
+    await repo.git('checkout', '-q', '-b', 'agent/side');
+    await repo.write({ 'code.txt': 'fixed\n' });
+    await repo.git('commit', '-q', '-am', 'the fix, elsewhere');
+    await repo.git('update-ref', 'refs/heads/agent/issue-9', base);
+    const withNoOpGuard = { ...validators, 'branch-changed': builtinValidators({}).defined['branch-changed']! };
+    const report = await runClosure(commands, repo.dir, withNoOpGuard);
+    assert.equal(report.passed, false);
+    assert.equal(passed(report, 'git-clean'), false, 'the fix is not on the run branch');
+    assert.equal(passed(report, 'branch-changed'), false, 'the run branch is its base');
+    assert.equal(await repo.git('symbolic-ref', 'HEAD'), 'refs/heads/agent/issue-9');
+  } finally {
+    await repo.cleanup();
+  }
+});
