@@ -1,10 +1,9 @@
 /**
- * Runs a completion step's conditions in the worktree, ALL of them: the retry prompt
- * should list everything that is still wrong, not one problem per iteration. Each failure
- * carries its failure pattern and the params its extractors pulled from the output, which
- * the retry prompt is built from. Results come in declared order; a clean-tree check runs
- * first, and what each validator command adds to the worktree is taken away after it
- * (validator-outputs.ts): every condition judges the tree the agent left.
+ * Runs a completion step's conditions in the worktree, ALL of them: the retry prompt lists
+ * everything still wrong. Each failure carries its failure pattern and the params its
+ * extractors pulled from the output. Results come in declared order (then the run branch's
+ * hold: judged-tree/held-branch.ts); a clean-tree check runs first, and what each validator
+ * command adds is taken away after it (validator-outputs.ts): all judge the agent's tree.
  */
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
@@ -30,7 +29,8 @@ import { unrecoverableReason } from './unrecoverable.js';
 import { baseCommitsOf, type BaseCommits } from './base-commit.js';
 import { cleanTreeFirst, isCleanTreeCheck, removeValidatorOutputs, snapshotTree } from './validator-outputs.js';
 import { judgeTheCommit, markTrusted } from './judged-tree/judge-the-commit.js';
-import { describeJudgedTree } from './judged-tree/judged-tree-notes.js';
+import { treeNotesOf } from './judged-tree/judged-tree-notes.js';
+import { branchMoved } from './judged-tree/held-branch.js';
 
 export interface RunValidatorsDeps {
   readonly commands: CommandRunner;
@@ -44,10 +44,10 @@ const DEFAULT_VALIDATOR_TIMEOUT_MS = 10 * 60 * 1000;
 export async function runValidators(deps: RunValidatorsDeps, input: RunValidatorsInput): Promise<ValidationReport> {
   const conditions = input.completionStep.conditions;
   const definitions = conditions.map((condition) => definitionOf(input, condition));
-  // A worker that died while the tests ran on the base's code left files at the base (code-at-base.ts).
+  // Files a worker left at the base when it died (code-at-base.ts) go back; then the validators vouch for
+  // the commit: nothing the index hides or the agent left ignored (judged-tree/).
   await restoreInterruptedSwap(input.worktreePath);
-  // The validators vouch for the commit: nothing the index hides or the agent left ignored (judged-tree/).
-  const treeNotes = describeJudgedTree(await judgeTheCommit(input.worktreePath));
+  const judged = await judgeTheCommit(input.worktreePath);
   // The tree as the agent left it; what a validator command adds is not the agent's (validator-outputs.ts).
   const before = await snapshotTree(input.worktreePath);
   const bases = baseCommitsOf(input.worktreePath);
@@ -64,21 +64,21 @@ export async function runValidators(deps: RunValidatorsDeps, input: RunValidator
       definition,
       ...(input.issueText === undefined ? {} : { issueText: input.issueText }),
       ...(input.issueLabels === undefined ? {} : { issueLabels: input.issueLabels }),
-      ...(input.noChange === undefined ? {} : { noChange: input.noChange }),
       // A closing that declares no change delivers nothing: the base's failures need no account.
-      ...(input.noChange === undefined ? { claims: input.preExistingClaims ?? [] } : {}),
+      ...(input.noChange === undefined ? { claims: input.preExistingClaims ?? [] } : { noChange: input.noChange }),
     });
     if (before !== undefined && definition.type === 'command' && !isCleanTreeCheck(definition, condition))
       await removeValidatorOutputs(input.worktreePath, before);
     results[index] = checked.result;
     unchanged ??= checked.unchanged;
   }
+  results.push(...(await branchMoved(input.worktreePath, judged.branch)));
   await markTrusted(input.worktreePath);
   return {
     passed: results.every((r) => r.passed),
     results,
     ...(unchanged === undefined ? {} : { unchanged }),
-    ...(treeNotes.length === 0 ? {} : { treeNotes }),
+    ...treeNotesOf(judged),
   };
 }
 

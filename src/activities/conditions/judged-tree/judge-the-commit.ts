@@ -14,6 +14,7 @@ import { readEnvironmentReport } from '../../environment/environment-file.js';
 import { buildOutputPaths } from '../../tools/validator-view.js';
 import { freshenBackdated } from './backdated-sources.js';
 import { headOnRunBranch, type HeadMoved } from './head-on-branch.js';
+import { judgedBranch, type JudgedBranch } from './held-branch.js';
 import { rebuildIndex } from './fresh-index.js';
 import { setAsideIgnored } from './set-aside-ignored.js';
 import { trustedUntil } from './trusted-stamp.js';
@@ -23,6 +24,8 @@ export { markTrusted } from './trusted-stamp.js';
 export interface JudgedTree {
   /** Where HEAD was when it was not on the run's branch, and that branch (head-on-branch.ts). */
   readonly headMoved?: HeadMoved;
+  /** The run's branch and the commit judged, to see that no validator moves it (held-branch.ts). */
+  readonly branch?: JudgedBranch;
   /** Paths whose index bits hid them from `git status` until now. */
   readonly unhidden: readonly string[];
   /** Ignored files the agent's commands wrote, moved to `setAsideDir`. */
@@ -34,7 +37,8 @@ export interface JudgedTree {
 
 export async function judgeTheCommit(worktreePath: string): Promise<JudgedTree> {
   const headMoved = await headOnRunBranch(worktreePath);
-  const moved = headMoved === undefined ? {} : { headMoved };
+  const branch = await judgedBranch(worktreePath);
+  const moved = { ...(headMoved === undefined ? {} : { headMoved }), ...(branch === undefined ? {} : { branch }) };
   const index = await rebuildIndex(worktreePath);
   const unhidden = index?.hiddenPaths ?? [];
   const since = trustedUntil(worktreePath);

@@ -51,3 +51,9 @@ export function describeJudgedTree(judged: JudgedTree): string[] {
     );
   return notes;
 }
+
+/** The report's `treeNotes`: absent when nothing was undone. */
+export function treeNotesOf(judged: JudgedTree): { readonly treeNotes?: readonly string[] } {
+  const notes = describeJudgedTree(judged);
+  return notes.length === 0 ? {} : { treeNotes: notes };
+}

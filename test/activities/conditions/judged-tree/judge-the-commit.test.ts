@@ -265,3 +265,34 @@ test('a run branch pointed back at its base while the fix sits on another branch
     await repo.cleanup();
   }
 });
+
+test("the commit's own code moving the run's branch while the validators run it fails the closure, and the branch goes back", async () => {
+  const repo = await preflighted();
+  try {
+    const base = await repo.git('rev-parse', 'HEAD');
+    await repo.git('checkout', '-q', '-b', 'agent/issue-9');
+    await recordRunBranch(repo.dir, 'agent/issue-9');
+    // The fix, and a build rule that, once the tests pass, points the branch at the base:
+    // the validators would vouch for one commit and the delivery take another.
+    await repo.write({
+      'code.txt': 'fixed\n',
+      Makefile: `verdict: out\n\tgrep -q fixed out\n\tgit update-ref refs/heads/agent/issue-9 ${base}\n\nout: code.txt\n\tcp code.txt out\n`,
+    });
+    await repo.git('commit', '-q', '-am', 'the fix');
+    const judged = await repo.git('rev-parse', 'HEAD');
+    const report = await closure(repo);
+    assert.equal(passed(report, 'tests'), true, 'the tests passed on the judged commit');
+    const held = report.results.find((r) => r.validator === 'run-branch');
+    assert.equal(held?.passed, false, 'the move fails the closure');
+    assert.equal(held?.unrecoverable, true);
+    assert.match(held?.summary ?? '', /moved the run's branch agent\/issue-9 from [0-9a-f]{12} to [0-9a-f]{12}/);
+    assert.equal(report.passed, false);
+    assert.equal(
+      await repo.git('rev-parse', 'refs/heads/agent/issue-9'),
+      judged,
+      'the branch names the judged commit again',
+    );
+  } finally {
+    await repo.cleanup();
+  }
+});
