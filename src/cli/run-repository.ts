@@ -42,8 +42,9 @@ export async function runRepository(raw: string | undefined, options: { clone: b
     const localPath = options.clone ? await ensureRepoCache(createRemoteGit(process.env), stateDirFromEnv(), url) : url;
     return { repoPath: url, localPath, id, artifactsDir: `artifacts/${id}`, remote: true, notes };
   }
-  const repoPath = resolveUserPath(raw ?? userCwd());
-  await checkRepository(repoPath, raw !== undefined);
+  const repoPath = await checkRepository(resolveUserPath(raw ?? userCwd()), raw !== undefined, {
+    needsCommit: options.clone,
+  });
   const identity = await repoIdentity(repoPath);
   return {
     repoPath,

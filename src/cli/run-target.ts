@@ -11,7 +11,8 @@ import type { AgentDefinition } from '../contracts/definition.js';
 import type { DefinitionOverrides } from '../contracts/repo-config.js';
 import type { RepoSettings } from '../definition/repo-config/repo-settings.js';
 import { loadAgentDefinitionOrThrow } from '../definition/load/load-agent-definition.js';
-import { isGitWorkTree } from '../activities/workspace/git/repo-queries.js';
+import { hasCommits, isGitWorkTree, realOrSelf } from '../activities/workspace/git/repo-queries.js';
+import { git } from '../activities/workspace/git/git.js';
 import { PROJECT_ROOT } from '../host/project-root.js';
 import { optionalString, type ParsedFlags } from './flags/parse-flags.js';
 
@@ -75,25 +76,35 @@ export async function loadRepoDefinition(
 export { workflowIdFor } from '../host/repo-identity.js';
 
 /** The local repository a command works on: --repo, else the current directory; checked. */
-export async function localRepositoryOf(flags: ParsedFlags): Promise<string> {
+export async function localRepositoryOf(flags: ParsedFlags, options: RepositoryCheck = {}): Promise<string> {
   const given = optionalString(flags, 'repo');
-  const repoPath = resolveUserPath(given ?? userCwd());
-  await checkRepository(repoPath, given !== undefined);
-  return repoPath;
+  return checkRepository(resolveUserPath(given ?? userCwd()), given !== undefined, options);
+}
+
+export interface RepositoryCheck {
+  /** A run starts from it: a repository with no commit yet is refused before any run exists. */
+  readonly needsCommit?: boolean;
 }
 
 /**
- * The repository a command works on exists and is a git work tree. `given`: it came from
- * --repo; else it is the current directory, and the error says so (no flag to blame).
+ * The repository a command works on exists and is a git work tree; returned as its work
+ * tree's root (from a subdirectory, the issues, `.agent/` and the worktrees are the
+ * root's). `given`: it came from --repo; else it is the current directory, and the error
+ * says so (no flag to blame).
  */
-export async function checkRepository(repoPath: string, given: boolean): Promise<void> {
+export async function checkRepository(
+  repoPath: string,
+  given: boolean,
+  options: RepositoryCheck = {},
+): Promise<string> {
   const where = given ? '--repo' : 'the current directory (no --repo given)';
   const info = await stat(repoPath).catch(() => undefined);
   if (!info?.isDirectory()) {
-    throw new AgentError(FailureType.RepoNotFound, `repository ${repoPath} does not exist`, {
-      where,
-      expected: 'a path to a git repository',
-    });
+    throw new AgentError(
+      FailureType.RepoNotFound,
+      info === undefined ? `repository ${repoPath} does not exist` : `${repoPath} is not a directory`,
+      { where, expected: 'a path to a git repository' },
+    );
   }
   if (!(await isGitWorkTree(repoPath))) {
     throw new AgentError(FailureType.RepoNotFound, `${repoPath} is not a git repository`, {
@@ -103,4 +114,20 @@ export async function checkRepository(repoPath: string, given: boolean): Promise
         : 'to be run inside a git work tree, or --repo naming one',
     });
   }
+  const root = await workTreeRoot(repoPath);
+  if (options.needsCommit === true && !(await hasCommits(root))) {
+    throw new AgentError(FailureType.RepoNotFound, `${root} has no commits yet: a run's branch starts from one`, {
+      where,
+      expected: 'a repository with at least one commit (git commit the project first)',
+    });
+  }
+  return root;
+}
+
+/** The work tree's root; the path as given when it is the root already (a symlinked path stays). */
+async function workTreeRoot(repoPath: string): Promise<string> {
+  const top = await git(repoPath, ['rev-parse', '--show-toplevel']);
+  const root = top.exitCode === 0 ? top.stdout.trim() : '';
+  if (root === '') return repoPath;
+  return (await realOrSelf(repoPath)) === (await realOrSelf(root)) ? repoPath : root;
 }

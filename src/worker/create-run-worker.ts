@@ -85,7 +85,7 @@ let logRedactor: Redact | undefined;
 const logListeners = new Set<(text: string) => void>();
 
 function printLogEntry(entry: LogEntry): void {
-  if (isNoise(entry.message, { runEndsReportedByCaller })) return;
+  if (isNoise(entry.message, { runEndsReportedByCaller }, entry.meta)) return;
   const time = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
   // Log lines are persisted by whoever runs the worker: no secret of the environment may appear.
   const redact = (logRedactor ??= redactorForEnv(process.env));

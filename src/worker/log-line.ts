@@ -71,12 +71,26 @@ const EXPECTED_WARNINGS = [
 /** The SDK's line when a workflow ends failed (@temporalio/workflow's lifecycle logging). */
 const WORKFLOW_FAILED = 'Workflow failed';
 
+/** The SDK's line when an activity attempt throws (@temporalio/worker's activity logging). */
+const ACTIVITY_FAILED = 'Activity failed';
+
 /**
  * A runtime log line nobody needs on stderr. `runEndsReportedByCaller`: the process
  * reports each run's end itself (start-run serving its run), so the SDK's `Workflow
- * failed` warning, with the error's stack, would only repeat it after the outcome.
+ * failed` warning, with the error's stack, would only repeat it after the outcome; so
+ * would its `Activity failed` for a failure no retry follows (the run's outcome names
+ * it, with its code once, not `CODE: CODE: …`). A retried attempt's failure still shows.
  */
-export function isNoise(message: string, options: { readonly runEndsReportedByCaller: boolean }): boolean {
+export function isNoise(
+  message: string,
+  options: { readonly runEndsReportedByCaller: boolean },
+  meta?: Readonly<Record<string, unknown>>,
+): boolean {
   if (EXPECTED_WARNINGS.some((w) => message.startsWith(w))) return true;
-  return options.runEndsReportedByCaller && message === WORKFLOW_FAILED;
+  if (!options.runEndsReportedByCaller) return false;
+  return message === WORKFLOW_FAILED || (message === ACTIVITY_FAILED && notRetried(meta?.['error']));
+}
+
+function notRetried(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { nonRetryable?: unknown }).nonRetryable === true;
 }

@@ -8,7 +8,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { localIssuePath } from '../../src/activities/issues/local-issue-store.js';
@@ -36,6 +38,7 @@ function invalidAgent(name: string): string {
 after(teardownEnv);
 
 const env = { TEMPORAL_ADDRESS: DEAD_ADDRESS };
+const execFileAsync = promisify(execFile);
 const cli = (...args: string[]) => runCli(args, { env, timeoutMs: 60_000 });
 
 /** Independent processes: run a handful at once to keep the file fast. */
@@ -259,6 +262,33 @@ describe('bad repository, issue and server', { concurrency: CONCURRENCY }, () =>
       code: 2,
       mentions: [notARepo, 'not a git repository'],
     });
+  });
+
+  it('--repo <a regular file> says it is not a directory', async () => {
+    const file = join(notARepo, 'a-file');
+    await writeFile(file, 'not a repository\n');
+    assertCleanFailure(await cli('start-run', '--issue', '1', '--repo', file), {
+      code: 2,
+      mentions: [file, 'is not a directory', '--repo'],
+    });
+  });
+
+  it('--repo <a repository with no commit> is refused before any run starts', async () => {
+    const empty = join(notARepo, 'empty-repo');
+    await mkdir(join(empty, '.agent', 'issues'), { recursive: true });
+    await execFileAsync('git', ['init', '-q', empty]);
+    await writeFile(localIssuePath(empty, 1), '---\ntitle: t\nstate: open\n---\nbody\n');
+    const result = await cli('start-run', '--issue', '1', '--repo', empty);
+    assertCleanFailure(result, { code: 2, mentions: [empty, 'has no commits yet', '--repo'] });
+    assert.doesNotMatch(result.stdout, /started run/, describeResult(result));
+  });
+
+  it("from a subdirectory of the repository, start-run reads the root's issues", async () => {
+    const sub = join(sampleRepo, 'deep', 'er');
+    await mkdir(sub, { recursive: true });
+    const result = await runCli(['start-run', '--issue', '78'], { env: { ...env, INIT_CWD: sub }, timeoutMs: 60_000 });
+    assertCleanFailure(result, { mentions: [localIssuePath(sampleRepo, 78)] });
+    assert.doesNotMatch(`${result.stdout}${result.stderr}`, /deep\/er\/\.agent/, describeResult(result));
   });
 
   it('--issue 77 without .agent/issues/77.md names the issue file', async () => {

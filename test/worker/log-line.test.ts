@@ -5,6 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ApplicationFailure } from '@temporalio/common';
 import { formatLogLine, isNoise, LogFormat, logFormatOf } from '../../src/worker/log-line.js';
 import { assertTerminalSafe, HOSTILE } from '../helpers/hostile-text.js';
 
@@ -58,10 +59,17 @@ test('an activity failure quoting the model or the tested code drives no termina
   assert.equal(fields.error.message, HOSTILE, 'the JSON fields keep their values');
 });
 
-test("noise: the SDK's `Workflow failed` only where the caller reports the run's end itself; a worker keeps it", () => {
+test("noise: the SDK's `Workflow failed` and a final `Activity failed` only where the caller reports the run's end itself; a worker keeps it", () => {
   assert.equal(isNoise('Workflow failed', { runEndsReportedByCaller: true }), true);
   assert.equal(isNoise('Workflow failed', { runEndsReportedByCaller: false }), false);
   assert.equal(isNoise('Activity failed', { runEndsReportedByCaller: true }), false);
+  const ends = { error: ApplicationFailure.create({ type: 'REPO_NOT_FOUND', message: 'x', nonRetryable: true }) };
+  const retried = {
+    error: ApplicationFailure.create({ type: 'MODEL_UNAVAILABLE', message: 'x', nonRetryable: false }),
+  };
+  assert.equal(isNoise('Activity failed', { runEndsReportedByCaller: true }, ends), true, 'the outcome names it');
+  assert.equal(isNoise('Activity failed', { runEndsReportedByCaller: true }, retried), false, 'a retry follows');
+  assert.equal(isNoise('Activity failed', { runEndsReportedByCaller: false }, ends), false, 'a worker keeps it');
   const idle = 'No activities registered, not polling for activity tasks';
   assert.equal(isNoise(idle, { runEndsReportedByCaller: false }), true);
 });

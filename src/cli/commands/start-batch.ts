@@ -110,7 +110,7 @@ export async function startBatchCommand(argv: readonly string[]): Promise<number
   const flags = commandFlags('start-batch', argv);
   if (flags === undefined) return 0;
   const batch = parseBatchFlags(flags);
-  const repoPath = await localRepositoryOf(flags);
+  const repoPath = await localRepositoryOf(flags, { needsCommit: true });
   const settings = await repoSettings(repoPath);
   const definition = await loadRepoDefinition(flags, repoPath, settings);
   const repo = await repoIdentity(repoPath);

@@ -64,7 +64,7 @@ export async function startPipelineCommand(argv: readonly string[]): Promise<num
   const concurrency = optionalNumber(flags, 'concurrency', { integer: true }) ?? 3;
   if (concurrency > MAX_BATCH_CONCURRENCY)
     throw new UsageError(`--concurrency must be at most ${MAX_BATCH_CONCURRENCY}, got ${concurrency}`, '--concurrency');
-  const repoPath = await localRepositoryOf(flags);
+  const repoPath = await localRepositoryOf(flags, { needsCommit: true });
   const settings = await repoSettings(repoPath);
   const issueSource = issueSourceOf(flags, settings.config.issues);
   const delivery = deliveryOf(flags, issueSource, settings.config.deliver);

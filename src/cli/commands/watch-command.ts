@@ -22,7 +22,7 @@ export const watchWorkflowId = (repoId: string): string => `${repoId}/watch`;
 export async function watchCommand(argv: readonly string[]): Promise<number> {
   const flags = commandFlags('watch', argv);
   if (flags === undefined) return 0;
-  const repoPath = await localRepositoryOf(flags);
+  const repoPath = await localRepositoryOf(flags, { needsCommit: true });
   const settings = await repoSettings(repoPath);
   const watch = parseWatchFlags(flags, settings.config);
   const repo = await repoIdentity(repoPath);

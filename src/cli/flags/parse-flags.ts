@@ -19,7 +19,11 @@ export function parseFlags(spec: CommandSpec, argv: readonly string[]): ParsedFl
         throw new UsageError(`give the text once: as --${spec.rest} or after the flags`, `--${spec.rest}`);
       return { ...(values as ParsedFlags), [spec.rest]: positionals.join(' ') };
     }
-    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}" (flags start with --)`);
+    if (positionals.length > 0) {
+      // `retry --issue 7 "try X"`: the text has a flag of its own there.
+      const hint = spec.flags['prompt']?.type === 'string' ? '; text goes in --prompt "..."' : '';
+      throw new UsageError(`unexpected argument "${positionals[0]}" (flags start with --${hint})`);
+    }
     return values as ParsedFlags;
   } catch (err) {
     if (err instanceof UsageError) throw err;

@@ -24,6 +24,10 @@ test('reply: the words after the flags are the text; other commands refuse them'
   assert.equal(flags['text'], 'use v2 please');
   assert.equal(parseFlags(COMMANDS['reply']!, ['--issue', '3', '--text', 'v2'])['text'], 'v2');
   assert.throws(() => parseFlags(COMMANDS['status']!, ['--issue', '3', 'extra']), /unexpected argument "extra"/);
+  assert.throws(
+    () => parseFlags(COMMANDS['retry']!, ['--issue', '3', 'try v2']),
+    /unexpected argument "try v2" \(flags start with --; text goes in --prompt/,
+  );
 });
 
 test('which limit stopped the run, from the pause reason', () => {

@@ -44,7 +44,7 @@ export async function headOnRunBranch(worktreePath: string): Promise<HeadMoved |
 function branchGone(branch: string, head: string | undefined): AgentError {
   return new AgentError(
     FailureType.WorktreeFailed,
-    `the run's branch ${branch} no longer names a commit in the run's repository (a command emptied or removed its ref; HEAD is ${head === undefined ? 'detached' : `on ${head.replace(/^refs\/heads\//, '')}`}): nothing on it can be validated or delivered`,
+    `the run's branch ${branch} no longer names a commit in the run's repository (a command emptied or removed its ref, or wrote something else than a commit into it; HEAD is ${head === undefined ? 'detached' : `on ${head.replace(/^refs\/heads\//, '')}`}): nothing on it can be validated or delivered`,
     {
       where: `refs/heads/${branch}`,
       expected: "the run's branch as the run's commits left it: no command may rewrite, empty or delete its ref",
