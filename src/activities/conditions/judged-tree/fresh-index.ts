@@ -11,25 +11,20 @@
  * same tree (`write-tree`, then `read-tree` of it), with no flag and no stat data, so the
  * next `git status` compares every file's content. What the agent staged stays staged;
  * an index git cannot write as a tree (a conflict) is replaced by HEAD's, which leaves
- * every difference visible as unstaged.
+ * every difference visible as unstaged. It runs in the same harness git call as HEAD's
+ * check (pin-the-commit.ts).
  */
-import { git } from '../../workspace/git/git.js';
 
-export interface FreshIndex {
-  /** Paths whose skip-worktree or assume-unchanged bit was set (`git ls-files -v`). */
-  readonly hiddenPaths: readonly string[];
-}
+/** The marker line after which the script prints `git ls-files -v -z` (the flags before the rebuild). */
+export const INDEX_MARKER = 'index';
 
-export async function rebuildIndex(worktreePath: string): Promise<FreshIndex | undefined> {
-  const listed = await git(worktreePath, ['ls-files', '-v', '-z']);
-  if (listed.exitCode !== 0) return undefined;
-  const hiddenPaths = hiddenByFlags(listed.stdout);
-  const tree = await git(worktreePath, ['write-tree']);
-  const source = tree.exitCode === 0 ? tree.stdout.trim() : 'HEAD';
-  const read = await git(worktreePath, ['read-tree', source]);
-  if (read.exitCode !== 0) return undefined;
-  return { hiddenPaths };
-}
+/** Exits 5 when the index cannot be listed, 6 when it cannot be read back. */
+export const FRESH_INDEX_SCRIPT = `
+printf '%s\\n' '${INDEX_MARKER}'
+git ls-files -v -z || exit 5
+tree=$(git write-tree 2>/dev/null) || tree=HEAD
+git read-tree "$tree" || exit 6
+`;
 
 /**
  * Paths `git ls-files -v` tags as skip-worktree (`S`) or assume-unchanged (a lowercase

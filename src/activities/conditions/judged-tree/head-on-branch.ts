@@ -7,11 +7,12 @@
  * pointed back at the run's branch, leaving the worktree and the index as they are:
  * whatever the branch lacks then shows as an uncommitted change, and the retry prompt
  * asks the agent to commit it, on the run's branch.
+ *
+ * The shell part below runs in the same harness git call as the index's rebuild
+ * (pin-the-commit.ts): in an agent's worktree each call is a sandbox launch.
  */
 import { AgentError } from '../../../contracts/errors.js';
 import { FailureType } from '../../../contracts/failures.js';
-import { git } from '../../workspace/git/git.js';
-import { recordedRunBranch } from '../../workspace/run-refs.js';
 
 export interface HeadMoved {
   /** The branch HEAD was on; absent when it was detached. */
@@ -20,19 +21,47 @@ export interface HeadMoved {
   readonly to: string;
 }
 
-/** Puts HEAD back on the run's branch; says from where when it moved it. */
-export async function headOnRunBranch(worktreePath: string): Promise<HeadMoved | undefined> {
-  const branch = recordedRunBranch(worktreePath);
-  if (branch === undefined) return undefined;
-  const ref = `refs/heads/${branch}`;
-  const head = await git(worktreePath, ['symbolic-ref', '-q', 'HEAD']);
-  const at = head.exitCode === 0 ? head.stdout.trim() : undefined;
-  if (at === ref) return undefined;
-  const exists = await git(worktreePath, ['rev-parse', '--verify', '-q', `${ref}^{commit}`]);
-  if (exists.exitCode !== 0) throw branchGone(branch, at);
-  const moved = await git(worktreePath, ['symbolic-ref', 'HEAD', ref]);
-  if (moved.exitCode !== 0) return undefined;
-  return { ...(at === undefined ? {} : { from: at.replace(/^refs\/heads\//, '') }), to: branch };
+/**
+ * `$1`: the run's branch, or empty (a worktree made outside a run: nothing is moved).
+ * Prints `at <HEAD's ref or nothing>`, `commit <the branch's commit or nothing>`, and
+ * `moved` when HEAD was pointed back; exits 4 when the branch names no commit and HEAD is
+ * elsewhere (nothing on it can be judged).
+ */
+export const HEAD_ON_BRANCH_SCRIPT = `
+branch="$1"
+at=$(git symbolic-ref -q HEAD) || at=""
+printf 'at %s\\n' "$at"
+if [ -n "$branch" ]; then
+  ref="refs/heads/$branch"
+  commit=$(git rev-parse --verify -q "$ref^{commit}") || commit=""
+  printf 'commit %s\\n' "$commit"
+  if [ "$at" != "$ref" ]; then
+    [ -n "$commit" ] || exit 4
+    git symbolic-ref HEAD "$ref" && printf 'moved\\n'
+  fi
+fi
+`;
+
+export interface HeadLines {
+  readonly at: string | undefined;
+  readonly commit: string | undefined;
+  readonly moved: boolean;
+}
+
+/** The script's lines, read. PURE. */
+export function readHeadLines(lines: readonly string[]): HeadLines {
+  const value = (key: string): string | undefined => {
+    const line = lines.find((l) => l.startsWith(`${key} `));
+    const found = line?.slice(key.length + 1).trim();
+    return found === undefined || found === '' ? undefined : found;
+  };
+  return { at: value('at'), commit: value('commit'), moved: lines.includes('moved') };
+}
+
+/** Where HEAD was, when the script moved it. */
+export function headMovedOf(branch: string, head: HeadLines): HeadMoved | undefined {
+  if (!head.moved) return undefined;
+  return { ...(head.at === undefined ? {} : { from: head.at.replace(/^refs\/heads\//, '') }), to: branch };
 }
 
 /**
@@ -41,7 +70,7 @@ export async function headOnRunBranch(worktreePath: string): Promise<HeadMoved |
  * wherever HEAD is (stranger-63's G7: the validators passed on another branch and the
  * delivery found the emptied branch "already contained" in the base, and closed the issue).
  */
-function branchGone(branch: string, head: string | undefined): AgentError {
+export function branchGone(branch: string, head: string | undefined): AgentError {
   return new AgentError(
     FailureType.WorktreeFailed,
     `the run's branch ${branch} no longer names a commit in the run's repository (a command emptied or removed its ref, or wrote something else than a commit into it; HEAD is ${head === undefined ? 'detached' : `on ${head.replace(/^refs\/heads\//, '')}`}): nothing on it can be validated or delivered`,

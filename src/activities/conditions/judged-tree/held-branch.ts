@@ -10,7 +10,6 @@
  */
 import type { ConditionResult } from '../../../contracts/activities.js';
 import { git } from '../../workspace/git/git.js';
-import { recordedRunBranch } from '../../workspace/run-refs.js';
 
 /** The name the result carries among the closure's conditions. */
 export const HELD_BRANCH_CHECK = 'run-branch';
@@ -19,13 +18,6 @@ export interface JudgedBranch {
   readonly branch: string;
   /** undefined when the ref names no commit (head-on-branch.ts has ended the run then). */
   readonly commit: string | undefined;
-}
-
-/** The run's branch and its commit, before the validators run; undefined outside a run. */
-export async function judgedBranch(worktreePath: string): Promise<JudgedBranch | undefined> {
-  const branch = recordedRunBranch(worktreePath);
-  if (branch === undefined) return undefined;
-  return { branch, commit: await commitOf(worktreePath, branch) };
 }
 
 /** A failed result when the branch moved while the validators ran (the ref put back), else none. */

@@ -13,9 +13,9 @@ import { existsSync } from 'node:fs';
 import { readEnvironmentReport } from '../../environment/environment-file.js';
 import { buildOutputPaths } from '../../tools/validator-view.js';
 import { freshenBackdated } from './backdated-sources.js';
-import { headOnRunBranch, type HeadMoved } from './head-on-branch.js';
-import { judgedBranch, type JudgedBranch } from './held-branch.js';
-import { rebuildIndex } from './fresh-index.js';
+import type { HeadMoved } from './head-on-branch.js';
+import type { JudgedBranch } from './held-branch.js';
+import { pinTheCommit } from './pin-the-commit.js';
 import { setAsideIgnored } from './set-aside-ignored.js';
 import { trustedUntil } from './trusted-stamp.js';
 
@@ -36,11 +36,8 @@ export interface JudgedTree {
 }
 
 export async function judgeTheCommit(worktreePath: string): Promise<JudgedTree> {
-  const headMoved = await headOnRunBranch(worktreePath);
-  const branch = await judgedBranch(worktreePath);
-  const moved = { ...(headMoved === undefined ? {} : { headMoved }), ...(branch === undefined ? {} : { branch }) };
-  const index = await rebuildIndex(worktreePath);
-  const unhidden = index?.hiddenPaths ?? [];
+  const { hiddenPaths, ...moved } = await pinTheCommit(worktreePath);
+  const unhidden = hiddenPaths ?? [];
   const since = trustedUntil(worktreePath);
   if (since === undefined) return { ...moved, unhidden, setAside: [], freshened: [] };
   const aside = await setAsideIgnored(worktreePath, since, notWalked(worktreePath));
