@@ -10,15 +10,19 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { utimes } from 'node:fs/promises';
 import path from 'node:path';
-import { git } from '../../workspace/git/git.js';
 
-/** Freshens the tracked files back-dated since `since`; returns their worktree-relative paths. */
-export async function freshenBackdated(worktreePath: string, since: bigint): Promise<string[]> {
-  const listed = await git(worktreePath, ['ls-files', '-z', '--cached']);
-  if (listed.exitCode !== 0) return [];
+/**
+ * Freshens the tracked files (`tracked`: the index's paths, as pin-the-commit.ts listed
+ * them) back-dated since `since`; returns their worktree-relative paths.
+ */
+export async function freshenBackdated(
+  worktreePath: string,
+  since: bigint,
+  tracked: readonly string[],
+): Promise<string[]> {
   const freshened: string[] = [];
   const now = new Date();
-  for (const rel of new Set(listed.stdout.split('\0').filter((p) => p.length > 0))) {
+  for (const rel of new Set(tracked)) {
     const file = path.join(worktreePath, rel);
     let info;
     try {

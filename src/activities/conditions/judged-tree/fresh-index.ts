@@ -26,16 +26,22 @@ tree=$(git write-tree 2>/dev/null) || tree=HEAD
 git read-tree "$tree" || exit 6
 `;
 
-/**
- * Paths `git ls-files -v` tags as skip-worktree (`S`) or assume-unchanged (a lowercase
- * tag). PURE.
- */
-export function hiddenByFlags(output: string): string[] {
+export interface IndexPaths {
+  /** Every path the index names. */
+  readonly tracked: string[];
+  /** Those `git ls-files -v` tags as skip-worktree (`S`) or assume-unchanged (a lowercase tag). */
+  readonly hidden: string[];
+}
+
+/** `git ls-files -v -z`, read. PURE. */
+export function readIndexListing(output: string): IndexPaths {
+  const tracked: string[] = [];
   const hidden: string[] = [];
   for (const field of output.split('\0')) {
     if (field.length < 3) continue;
     const tag = field[0]!;
+    tracked.push(field.slice(2));
     if (tag === 'S' || /^[a-z]$/.test(tag)) hidden.push(field.slice(2));
   }
-  return hidden;
+  return { tracked, hidden };
 }

@@ -6,10 +6,13 @@
  * another, never judged. So the run's branch is read before the validators and again
  * after: a branch that moved fails the closure, unrecoverable (no retry prompt asks an
  * agent to undo its own trick), and its ref is put back to the commit that was judged,
- * so nothing after this can deliver the other.
+ * so nothing after this can deliver the other. A move that took the files along (`git
+ * reset --hard`) is undone in the worktree too, as a checkout from the one commit to the
+ * other would (`read-tree -m -u`: a local change it would overwrite stops it), so the
+ * kept worktree is the judged commit's.
  */
 import type { ConditionResult } from '../../../contracts/activities.js';
-import { git } from '../../workspace/git/git.js';
+import { git, gitScript } from '../../workspace/git/git.js';
 
 /** The name the result carries among the closure's conditions. */
 export const HELD_BRANCH_CHECK = 'run-branch';
@@ -25,8 +28,9 @@ export async function branchMoved(worktreePath: string, judged: JudgedBranch | u
   if (judged?.commit === undefined) return [];
   const now = await commitOf(worktreePath, judged.branch);
   if (now === judged.commit) return [];
-  const restored = await git(worktreePath, ['update-ref', `refs/heads/${judged.branch}`, judged.commit]);
+  const restored = await gitScript(worktreePath, PUT_BACK_SCRIPT, [judged.branch, judged.commit, now ?? '']);
   const short = (commit: string | undefined): string => commit?.slice(0, 12) ?? '(nothing)';
+  const why = restored.stderr.trim().split('\n')[0] ?? '';
   const moved: ConditionResult = {
     validator: HELD_BRANCH_CHECK,
     passed: false,
@@ -34,13 +38,22 @@ export async function branchMoved(worktreePath: string, judged: JudgedBranch | u
       `a validator's command moved the run's branch ${judged.branch} from ${short(judged.commit)} to ${short(now)} ` +
       `while it ran: the commit the validators judged is not the one that would be delivered. ` +
       (restored.exitCode === 0
-        ? `The branch was put back to ${short(judged.commit)}.`
-        : `Putting it back failed: ${restored.stderr.trim().split('\n')[0] ?? ''}`),
+        ? `The branch and the worktree were put back to ${short(judged.commit)}.`
+        : restored.exitCode === FILES_LEFT
+          ? `The branch was put back to ${short(judged.commit)}; the worktree's files were not (${why}).`
+          : `Putting it back failed: ${why}`),
     params: { branch: judged.branch, judgedCommit: judged.commit, movedTo: now ?? null },
     unrecoverable: true,
   };
   return [moved];
 }
+
+/** `$1` branch, `$2` the judged commit, `$3` where it had moved (or empty). Exit 3: the files stayed. */
+const FILES_LEFT = 3;
+const PUT_BACK_SCRIPT = `
+git update-ref "refs/heads/$1" "$2" || exit 1
+[ -z "$3" ] || git read-tree -m -u "$3" "$2" || exit ${FILES_LEFT}
+`;
 
 async function commitOf(worktreePath: string, branch: string): Promise<string | undefined> {
   const found = await git(worktreePath, ['rev-parse', '--verify', '-q', `refs/heads/${branch}^{commit}`]);

@@ -36,12 +36,12 @@ export interface JudgedTree {
 }
 
 export async function judgeTheCommit(worktreePath: string): Promise<JudgedTree> {
-  const { hiddenPaths, ...moved } = await pinTheCommit(worktreePath);
-  const unhidden = hiddenPaths ?? [];
+  const { index, ...moved } = await pinTheCommit(worktreePath);
+  const unhidden = index?.hidden ?? [];
   const since = trustedUntil(worktreePath);
   if (since === undefined) return { ...moved, unhidden, setAside: [], freshened: [] };
   const aside = await setAsideIgnored(worktreePath, since, notWalked(worktreePath));
-  const freshened = await freshenBackdated(worktreePath, since);
+  const freshened = await freshenBackdated(worktreePath, since, index?.tracked ?? []);
   return {
     ...moved,
     unhidden,

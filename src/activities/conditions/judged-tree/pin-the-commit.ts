@@ -5,7 +5,7 @@
  */
 import { gitScript } from '../../workspace/git/git.js';
 import { recordedRunBranch } from '../../workspace/run-refs.js';
-import { FRESH_INDEX_SCRIPT, hiddenByFlags, INDEX_MARKER } from './fresh-index.js';
+import { FRESH_INDEX_SCRIPT, INDEX_MARKER, readIndexListing, type IndexPaths } from './fresh-index.js';
 import { branchGone, HEAD_ON_BRANCH_SCRIPT, headMovedOf, readHeadLines, type HeadMoved } from './head-on-branch.js';
 import type { JudgedBranch } from './held-branch.js';
 
@@ -14,8 +14,8 @@ export interface PinnedCommit {
   readonly headMoved?: HeadMoved;
   /** The run's branch and its commit; absent for a worktree made outside a run. */
   readonly branch?: JudgedBranch;
-  /** Paths whose index bits hid them from `git status`; undefined when the index was not rebuilt. */
-  readonly hiddenPaths?: readonly string[];
+  /** The index's paths, and those whose bits hid them from `git status`; undefined when it was not rebuilt. */
+  readonly index?: IndexPaths;
 }
 
 const BRANCH_GONE = 4;
@@ -32,7 +32,7 @@ export async function pinTheCommit(worktreePath: string): Promise<PinnedCommit> 
     ...(headMoved === undefined ? {} : { headMoved }),
     ...(branch === undefined ? {} : { branch: { branch, commit: head.commit } }),
     ...(ran.exitCode === 0 && marker !== -1
-      ? { hiddenPaths: hiddenByFlags(ran.stdout.slice(marker + INDEX_MARKER.length + 2)) }
+      ? { index: readIndexListing(ran.stdout.slice(marker + INDEX_MARKER.length + 2)) }
       : {}),
   };
 }

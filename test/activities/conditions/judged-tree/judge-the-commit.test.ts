@@ -18,7 +18,7 @@ import { AgentError } from '../../../../src/contracts/errors.js';
 import { FailureType } from '../../../../src/contracts/failures.js';
 import { recordRunBranch } from '../../../../src/activities/workspace/run-refs.js';
 import { describeJudgedTree } from '../../../../src/activities/conditions/judged-tree/judged-tree-notes.js';
-import { hiddenByFlags } from '../../../../src/activities/conditions/judged-tree/fresh-index.js';
+import { readIndexListing } from '../../../../src/activities/conditions/judged-tree/fresh-index.js';
 import { createSpawnerCommandRunner } from '../../../../src/activities/process/spawner-command-runner.js';
 import { builtinValidators } from '../../../../src/definition/normalise/builtin-validators.js';
 import { makeTempGitRepo, type TempGitRepo } from '../../../helpers/temp-git-repo.js';
@@ -150,7 +150,13 @@ test('a source changed back with its old mtime is rebuilt, not judged by an earl
 });
 
 test('git ls-files -v tags: S and lowercase hide a path, the rest do not', () => {
-  assert.deepEqual(hiddenByFlags('H a\0S b\0h c\0s d\0M e\0? f\0'), ['b', 'c', 'd']);
+  const listing = readIndexListing('H a\0S b\0h c\0s d\0M e\0? f\0');
+  assert.deepEqual(listing.hidden, ['b', 'c', 'd']);
+  assert.deepEqual(
+    listing.tracked,
+    ['a', 'b', 'c', 'd', 'e', 'f'],
+    'every path the index names, for the back-dated check',
+  );
 });
 
 test('only the newest three closures keep what they set aside', async () => {
@@ -266,33 +272,40 @@ test('a run branch pointed back at its base while the fix sits on another branch
   }
 });
 
-test("the commit's own code moving the run's branch while the validators run it fails the closure, and the branch goes back", async () => {
-  const repo = await preflighted();
-  try {
-    const base = await repo.git('rev-parse', 'HEAD');
-    await repo.git('checkout', '-q', '-b', 'agent/issue-9');
-    await recordRunBranch(repo.dir, 'agent/issue-9');
-    // The fix, and a build rule that, once the tests pass, points the branch at the base:
-    // the validators would vouch for one commit and the delivery take another.
-    await repo.write({
-      'code.txt': 'fixed\n',
-      Makefile: `verdict: out\n\tgrep -q fixed out\n\tgit update-ref refs/heads/agent/issue-9 ${base}\n\nout: code.txt\n\tcp code.txt out\n`,
-    });
-    await repo.git('commit', '-q', '-am', 'the fix');
-    const judged = await repo.git('rev-parse', 'HEAD');
-    const report = await closure(repo);
-    assert.equal(passed(report, 'tests'), true, 'the tests passed on the judged commit');
-    const held = report.results.find((r) => r.validator === 'run-branch');
-    assert.equal(held?.passed, false, 'the move fails the closure');
-    assert.equal(held?.unrecoverable, true);
-    assert.match(held?.summary ?? '', /moved the run's branch agent\/issue-9 from [0-9a-f]{12} to [0-9a-f]{12}/);
-    assert.equal(report.passed, false);
-    assert.equal(
-      await repo.git('rev-parse', 'refs/heads/agent/issue-9'),
-      judged,
-      'the branch names the judged commit again',
-    );
-  } finally {
-    await repo.cleanup();
-  }
-});
+for (const move of ['update-ref refs/heads/agent/issue-9', 'reset -q --hard'])
+  test(`the commit's own code moving the run's branch (git ${move.split(' ')[0]}) while the validators run it fails the closure; branch and files go back`, async () => {
+    const repo = await preflighted();
+    try {
+      const base = await repo.git('rev-parse', 'HEAD');
+      await repo.git('checkout', '-q', '-b', 'agent/issue-9');
+      await recordRunBranch(repo.dir, 'agent/issue-9');
+      // The fix, and a build rule that, once the tests pass, points the branch at the base:
+      // the validators would vouch for one commit and the delivery take another.
+      await repo.write({
+        'code.txt': 'fixed\n',
+        Makefile: `verdict: out\n\tgrep -q fixed out\n\tgit ${move} ${base}\n\nout: code.txt\n\tcp code.txt out\n`,
+      });
+      await repo.git('commit', '-q', '-am', 'the fix');
+      const judged = await repo.git('rev-parse', 'HEAD');
+      const report = await closure(repo);
+      assert.equal(passed(report, 'tests'), true, 'the tests passed on the judged commit');
+      const held = report.results.find((r) => r.validator === 'run-branch');
+      assert.equal(held?.passed, false, 'the move fails the closure');
+      assert.equal(held?.unrecoverable, true);
+      assert.match(held?.summary ?? '', /moved the run's branch agent\/issue-9 from [0-9a-f]{12} to [0-9a-f]{12}/);
+      assert.equal(report.passed, false);
+      assert.equal(
+        await repo.git('rev-parse', 'refs/heads/agent/issue-9'),
+        judged,
+        'the branch names the judged commit again',
+      );
+      assert.match(held?.summary ?? '', /The branch and the worktree were put back/);
+      assert.equal(
+        await repo.git('status', '--porcelain', '--untracked-files=no'),
+        '',
+        "the files are the judged commit's",
+      );
+    } finally {
+      await repo.cleanup();
+    }
+  });
