@@ -15,7 +15,7 @@
  */
 import type { DeliveryMode } from '../../contracts/delivery.js';
 import { git } from '../workspace/git/git.js';
-import { isAncestor, listWorktrees, statusLines } from '../workspace/git/repo-queries.js';
+import { isAncestor, listWorktrees, resolveCommit, statusLines } from '../workspace/git/repo-queries.js';
 import { already, done, failed, skipped, type Step } from './boundary-steps.js';
 import { hookFilesChanged } from './hook-run-files.js';
 
@@ -152,12 +152,6 @@ function message(request: IntoBaseRequest, branchSha: string): string {
   return request.strategy === 'merge'
     ? `Merge branch '${branch}' (issue #${issue})`
     : `Squash branch '${branch}' (issue #${issue})\n\n${SQUASH_TRAILER}: ${branchSha}`;
-}
-
-async function resolveCommit(repoPath: string, ref: string): Promise<string | undefined> {
-  const r = await git(repoPath, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-  const sha = r.stdout.trim();
-  return r.exitCode === 0 && sha !== '' ? sha : undefined;
 }
 
 const short = (sha: string): string => sha.slice(0, 12);

@@ -9,6 +9,7 @@
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import { git } from '../workspace/git/git.js';
+import { resolveCommit } from '../workspace/git/repo-queries.js';
 import { FULL_COMMIT_ID, worktreeState } from '../conditions/base-commit.js';
 
 export async function assertAtBaseCommit(worktreePath: string, baseCommit: string): Promise<void> {
@@ -26,11 +27,6 @@ export async function assertAtBaseCommit(worktreePath: string, baseCommit: strin
     `environment setup refused in ${worktreePath}: ${why}; setup runs only the repository's committed code at the base commit`,
     { where: worktreePath, expected: `a clean worktree at ${baseCommit}` },
   );
-}
-
-async function resolveCommit(worktreePath: string, ref: string): Promise<string | undefined> {
-  const id = await git(worktreePath, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-  return id.exitCode === 0 ? id.stdout.trim() : undefined;
 }
 
 async function changedTrackedFiles(worktreePath: string): Promise<string[]> {

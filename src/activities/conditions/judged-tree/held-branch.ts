@@ -12,7 +12,8 @@
  * kept worktree is the judged commit's.
  */
 import type { ConditionResult } from '../../../contracts/activities.js';
-import { git, gitScript } from '../../workspace/git/git.js';
+import { gitScript } from '../../workspace/git/git.js';
+import { resolveCommit } from '../../workspace/git/repo-queries.js';
 
 /** The name the result carries among the closure's conditions. */
 export const HELD_BRANCH_CHECK = 'run-branch';
@@ -26,7 +27,7 @@ export interface JudgedBranch {
 /** A failed result when the branch moved while the validators ran (the ref put back), else none. */
 export async function branchMoved(worktreePath: string, judged: JudgedBranch | undefined): Promise<ConditionResult[]> {
   if (judged?.commit === undefined) return [];
-  const now = await commitOf(worktreePath, judged.branch);
+  const now = await resolveCommit(worktreePath, `refs/heads/${judged.branch}`);
   if (now === judged.commit) return [];
   const restored = await gitScript(worktreePath, PUT_BACK_SCRIPT, [judged.branch, judged.commit, now ?? '']);
   const short = (commit: string | undefined): string => commit?.slice(0, 12) ?? '(nothing)';
@@ -54,9 +55,3 @@ const PUT_BACK_SCRIPT = `
 git update-ref "refs/heads/$1" "$2" || exit 1
 [ -z "$3" ] || git read-tree -m -u "$3" "$2" || exit ${FILES_LEFT}
 `;
-
-async function commitOf(worktreePath: string, branch: string): Promise<string | undefined> {
-  const found = await git(worktreePath, ['rev-parse', '--verify', '-q', `refs/heads/${branch}^{commit}`]);
-  const commit = found.stdout.trim();
-  return found.exitCode === 0 && commit !== '' ? commit : undefined;
-}

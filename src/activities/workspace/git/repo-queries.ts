@@ -22,6 +22,13 @@ export async function hasCommits(dir: string): Promise<boolean> {
   return (await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD'])).exitCode === 0;
 }
 
+/** The commit `ref` names, or undefined when it names none. */
+export async function resolveCommit(dir: string, ref: string): Promise<string | undefined> {
+  const r = await git(dir, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  const sha = r.stdout.trim();
+  return r.exitCode === 0 && sha !== '' ? sha : undefined;
+}
+
 export async function branchExists(dir: string, branch: string): Promise<boolean> {
   return (await git(dir, ['show-ref', '--verify', '--quiet', `refs/heads/${branch}`])).exitCode === 0;
 }
