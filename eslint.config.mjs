@@ -16,7 +16,18 @@ const restrict = (regexes, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.tools/', '.temporal/', '.artifacts/', 'dist/', 'test/fixtures/', 'eval/repos/'] },
+  {
+    ignores: [
+      'node_modules/',
+      '.test-build/',
+      '.tools/',
+      '.temporal/',
+      '.artifacts/',
+      'dist/',
+      'test/fixtures/',
+      'eval/repos/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

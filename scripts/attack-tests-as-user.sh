@@ -16,9 +16,10 @@ base=$(mktemp -d)
 trap 'rm -rf "$base"' EXIT
 chmod 755 "$base"
 mkdir "$base/repo" "$base/home"
-# Everything but .tools (the cluster provisioning may be writing there): the Temporal CLI
+# Everything but .tools (the cluster provisioning may be writing there) and .test-build
+# (the runs' compiled test trees, rebuilt by the copy's own run): the Temporal CLI
 # is one static binary, copied alone.
-tar -c --exclude=./.tools -f - . | tar -x -C "$base/repo"
+tar -c --exclude=./.tools --exclude=./.test-build -f - . | tar -x -C "$base/repo"
 temporal=$(node scripts/setup-temporal.mjs --quiet | tail -n 1)
 mkdir -p "$base/repo/.tools/bin" && cp "$temporal" "$base/repo/.tools/bin/temporal"
 printf "[user]\n\tname = CI\n\temail = ci@example.invalid\n" > "$base/home/.gitconfig"

@@ -15,6 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { buildCompiledTestTree, removeCompiledTestTree } from './compiled-test-tree.mjs';
 
 /** Directories whose files start Temporal servers, workers or whole runs: started first. */
 const SLOW_FIRST = ['test/e2e/', 'test/cli/', 'test/workflows/', 'test/chaos/', 'test/worker/'];
@@ -60,11 +61,25 @@ const cliBundle = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/
 const cliBundlePath = cliBundle.status === 0 ? cliBundle.stdout.trim() : '';
 if (cliBundlePath === '')
   console.error('# no CLI bundle kept for the suite: the CLI tests run src/client.ts under tsx');
+// The files run compiled (scripts/compiled-test-tree.mjs: no tsx loader in ~380 processes),
+// unless TEST_LOADER=tsx asks for the sources themselves.
+const loader = process.env.TEST_LOADER ?? 'compiled';
+if (loader !== 'compiled' && loader !== 'tsx') {
+  console.error(`TEST_LOADER must be "compiled" (the default) or "tsx", not "${loader}"`);
+  process.exit(2);
+}
+let runArgs = ['--import', 'tsx'];
+let runFiles = files;
+let tree;
+if (loader === 'compiled') {
+  tree = await buildCompiledTestTree(process.cwd());
+  runArgs = [];
+  runFiles = files.map((file) => join(relative(process.cwd(), tree), file.replace(/\.ts$/, '.js')));
+}
 const result = spawnSync(
   process.execPath,
   [
-    '--import',
-    'tsx',
+    ...runArgs,
     '--test',
     `--test-concurrency=${concurrency}`,
     // Per test, and per file as a whole (node counts a file as one test of the run).
@@ -77,7 +92,7 @@ const result = spawnSync(
     '--test-reporter=./scripts/test-file-times.mjs',
     '--test-reporter-destination=stdout',
     ...flags,
-    ...files,
+    ...runFiles,
   ],
   {
     stdio: 'inherit',
@@ -88,4 +103,5 @@ const result = spawnSync(
     },
   },
 );
+if (tree !== undefined) removeCompiledTestTree(tree);
 process.exit(result.status ?? 1);

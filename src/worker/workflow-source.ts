@@ -22,15 +22,20 @@ export type WorkflowSource = { readonly workflowsPath: string } | { readonly wor
 
 /**
  * The prebuilt bundle when running compiled and no plugin needs to add workflow
- * interceptors to the bundle (tracing does); under tsx, ISSUE_AGENT_WORKFLOW_BUNDLE's on
- * the same condition; otherwise the path to bundle now.
+ * interceptors to the bundle (tracing does); else ISSUE_AGENT_WORKFLOW_BUNDLE's on the
+ * same condition; otherwise the path to bundle now.
  */
 export function workflowSource(
   options: { readonly pluginsChangeBundle: boolean },
   env: NodeJS.ProcessEnv = process.env,
 ): WorkflowSource {
   if (options.pluginsChangeBundle) return { workflowsPath: WORKFLOWS_PATH };
-  const prebuilt = COMPILED ? PREBUILT_BUNDLE_PATH : env.ISSUE_AGENT_WORKFLOW_BUNDLE;
-  if (prebuilt && existsSync(prebuilt)) return { workflowBundle: { codePath: prebuilt } };
+  // Compiled JavaScript with no prebuilt bundle beside it is the test suite's compiled tree
+  // (scripts/compiled-test-tree.mjs): it takes the handed-in bundle as tsx does.
+  const candidates = COMPILED
+    ? [PREBUILT_BUNDLE_PATH, env.ISSUE_AGENT_WORKFLOW_BUNDLE]
+    : [env.ISSUE_AGENT_WORKFLOW_BUNDLE];
+  const prebuilt = candidates.find((path) => path !== undefined && path !== '' && existsSync(path));
+  if (prebuilt !== undefined) return { workflowBundle: { codePath: prebuilt } };
   return { workflowsPath: WORKFLOWS_PATH };
 }

@@ -45,11 +45,13 @@ export const cliEntry = (dir: string): string => join(dir, 'client.mjs');
 const moduleUrls: Plugin = {
   name: 'module-urls',
   setup(b) {
-    b.onLoad({ filter: /\.ts$/ }, async (args) => {
+    // .js too: in the suite's compiled tree (scripts/compiled-test-tree.mjs) an import of
+    // `./x.js` finds the compiled x.js beside x.ts.
+    b.onLoad({ filter: /\.[jt]s$/ }, async (args) => {
       if (!args.path.startsWith(`${SRC}/`)) return undefined;
       const text = await readFile(args.path, 'utf8');
       const own = JSON.stringify(pathToFileURL(args.path).href);
-      return { contents: text.replaceAll('import.meta.url', own), loader: 'ts' };
+      return { contents: text.replaceAll('import.meta.url', own), loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
     });
   },
 };
