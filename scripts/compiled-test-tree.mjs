@@ -1,6 +1,7 @@
 // The suite's compiled mirror of the checkout (issue 39): every file of src/, test/ and
 // scripts/ copied into `.test-build/`, each .ts with its .js compiled beside it by esbuild
-// (types stripped, one file per module, no bundling), the other small top-level entries
+// (types stripped, one file per module, no bundling, a source map beside it: run with
+// --enable-source-maps, a failure's location and stack name the .ts lines), the other small top-level entries
 // (registry, prompts, demo, package.json, …) copied, and the large or stateful ones
 // (node_modules, .git, .tools, .temporal, dist) symlinks to the originals. Copied, not
 // linked, wherever a test may copy and then edit: fs.cp turns a relative symlink into an
@@ -16,8 +17,8 @@
 // runs in a process of its own, so that is paid ~380 times a suite.
 //
 // Paths stay what the tests expect: PROJECT_ROOT (two folders above src/host/) is the
-// run's tree, where registry/, prompts/, package.json, .tools and .git are found through
-// their symlinks; a test that spawns `node --import tsx some/file.ts` finds the .ts beside
+// run's tree, with its copies of registry/, prompts/ and package.json and its links to
+// .tools and .git; a test that spawns `node --import tsx some/file.ts` finds the .ts beside
 // its .js. Rebuilt whole on every run: esbuild compiles the ~1 900 files in ~2 s.
 import { copyFileSync, cpSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -90,6 +91,7 @@ export async function buildCompiledTestTree(root) {
     platform: 'node',
     target: 'node20',
     tsconfig: join(root, 'tsconfig.json'),
+    sourcemap: 'linked',
     logLevel: 'error',
   });
   return out;

@@ -73,7 +73,8 @@ let runFiles = files;
 let tree;
 if (loader === 'compiled') {
   tree = await buildCompiledTestTree(process.cwd());
-  runArgs = [];
+  // A failure's location and stack name the .ts file and line (esbuild's source maps).
+  runArgs = ['--enable-source-maps'];
   runFiles = files.map((file) => join(relative(process.cwd(), tree), file.replace(/\.ts$/, '.js')));
 }
 const result = spawnSync(

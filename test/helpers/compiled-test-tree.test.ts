@@ -48,6 +48,8 @@ test('every .ts gets a working .js beside it; copies where a test may edit, link
       'a module sees the copy',
     );
     assert.ok(existsSync(join(tree, 'src/answer.ts')), 'the .ts stays beside its .js (tests spawn it under tsx)');
+    const map = JSON.parse(readFileSync(join(tree, 'src/answer.js.map'), 'utf8')) as { sources: string[] };
+    assert.deepEqual(map.sources, ['../../../src/answer.ts'], "the source map names the checkout's .ts");
     for (const copied of ['src/data.json', 'scripts/tool.mjs', 'registry/agent.json', 'README.md'])
       assert.ok(lstatSync(join(tree, copied)).isFile(), `${copied} is a copy`);
     for (const linked of ['node_modules', '.git']) assert.ok(lstatSync(join(tree, linked)).isSymbolicLink(), linked);
