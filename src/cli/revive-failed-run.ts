@@ -3,7 +3,9 @@
  * new run of the same issue (same Workflow ID) starts with the failed run's input,
  * seeded with its StepContext at the step after the last completed one
  * (contracts/resume-point.ts), and the command says so. A live run is left to the
- * retry signal; a run that succeeded or was cancelled is not restarted.
+ * retry signal; a run that succeeded or was cancelled is not restarted. A `--prompt` is the
+ * new run's guidance (RunInput.guidance), as a retry signal's would be: the same work after a
+ * check that cannot pass by retrying would fail it again.
  */
 import { defaultPayloadConverter } from '@temporalio/common';
 import { AgentError } from '../contracts/errors.js';
@@ -18,7 +20,7 @@ export type Revival =
   | { readonly kind: 'revived'; readonly message: string }
   | { readonly kind: 'not-failed'; readonly message: string };
 
-export async function reviveFailedRun(cli: CliTemporal, workflowId: string): Promise<Revival> {
+export async function reviveFailedRun(cli: CliTemporal, workflowId: string, prompt?: string): Promise<Revival> {
   const handle = cli.client.workflow.getHandle<typeof runAgentWorkflow>(workflowId);
   const description = await handle.describe();
   if (description.status.name === 'RUNNING') return { kind: 'live' };
@@ -38,7 +40,12 @@ export async function reviveFailedRun(cli: CliTemporal, workflowId: string): Pro
   const previous = defaultPayloadConverter.fromPayload<RunInput>(payload);
   const resume = result === undefined ? undefined : resumePointAfterFailure(result, description.runId);
   const { resumeFrom: _old, ...rest } = previous;
-  const input: RunInput = { ...rest, ...(resume === undefined ? {} : { resumeFrom: resume }) };
+  const input: RunInput = {
+    ...rest,
+    ...(resume === undefined ? {} : { resumeFrom: resume }),
+    // A prompt given now replaces the failed run's own guidance (a watcher's review text, say).
+    ...(prompt === undefined ? {} : { guidance: prompt }),
+  };
   await cli.client.workflow.start(runAgentWorkflow, {
     taskQueue: description.taskQueue,
     workflowId,
@@ -56,6 +63,6 @@ export async function reviveFailedRun(cli: CliTemporal, workflowId: string): Pro
       : `\nno worker polls task queue ${description.taskQueue}: run it with \`issue-agent start-run --issue ${input.issue} --repo ${input.repoPath}\` (attaches and serves it in that process) or start \`issue-agent worker\``;
   return {
     kind: 'revived',
-    message: `run ${workflowId} had failed (${result?.code ?? description.status.name}): started a new run ${where}${served}\n`,
+    message: `run ${workflowId} had failed (${result?.code ?? description.status.name}): started a new run ${where}${prompt === undefined ? '' : ', with your guidance for its first step'}${served}\n`,
   };
 }

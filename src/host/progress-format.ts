@@ -7,7 +7,6 @@
 import { effectLabel } from '../contracts/delivery.js';
 import { waitingLine as waitingText } from '../contracts/human-loop.js';
 import { RunPhase, type RunProgress, type RunResult } from '../contracts/run.js';
-import { shellQuote } from '../activities/process/shell-quote.js';
 import { terminalLine, terminalText } from './terminal-text.js';
 
 /** What the run waits for (a budget, a plan's approval, an answer), or undefined. */
@@ -111,38 +110,6 @@ export function resultSummary(result: RunResult): string {
       `  #${s.iteration} ${s.stepId} → ${s.intent ?? '-'}${s.next ? ` → ${s.next}` : ''}: ${terminalLine(s.summary.slice(0, 100))}${s.checks ? ` · checks ${s.checks}` : ''}`,
     );
   return terminalText(lines.join('\n'));
-}
-
-/**
- * After a failed or cancelled run on a local checkout: the branch and worktree stay (the
- * work so far is there), what picks them up again, and the two git commands that discard
- * them. `repoFlag`: the --repo the command was given, repeated in the commands it names.
- */
-export function keptWorkHint(
-  result: RunResult,
-  run: { readonly issue: number; readonly repoPath: string; readonly repoFlag: string | undefined },
-): string | undefined {
-  if (result.branch === undefined || result.worktreePath === undefined) return undefined;
-  const repo = run.repoFlag === undefined ? '' : ` --repo ${shellQuote(run.repoFlag)}`;
-  let again: string;
-  switch (result.outcome) {
-    case 'failed':
-      again = `\`issue-agent retry --issue ${run.issue}${repo}\` resumes after the last completed step`;
-      break;
-    case 'cancelled':
-      again = `\`issue-agent start-run --issue ${run.issue}${repo}\` starts a new run on them`;
-      break;
-    case 'success':
-    case 'no-change':
-      return undefined;
-    default: {
-      const unknown: never = result.outcome;
-      return unknown;
-    }
-  }
-  const git = `git -C ${shellQuote(run.repoPath)}`;
-  const discard = `${git} worktree remove --force ${shellQuote(result.worktreePath)} && ${git} branch -D ${shellQuote(result.branch)}`;
-  return terminalLine(`kept: branch ${result.branch} and its worktree; ${again}; to discard both: ${discard}`);
 }
 
 /** Where the run's worktree is, and whether the run can leave that host (status). */

@@ -31,7 +31,7 @@ test('a claim needs a test, unrelated: true and a reason; anything else is no cl
 const tests = (params: ConditionResult['params']): ConditionResult => ({
   validator: 'tests',
   passed: true,
-  summary: '`npm test` failed; baseline ignore: …',
+  summary: '`npm test` exited 1, accepted under baseline ignore: …',
   params,
   unrecoverable: false,
 });

@@ -2,27 +2,14 @@
  * The end-of-run summary names the delivery's own step by the word the user chose it with:
  * `--deliver branch` prints `branch: done`, not the stored effect name `keep-branch`
  * (which the result keeps: local-boundary-hook.test.ts). Other effects keep their names. A
- * closing step the completion conditions refused says so after the model's summary. A
- * failed or cancelled run says what picks its kept branch and worktree up, and how to
- * discard them (commands that work when pasted, quotes and spaces included).
+ * closing step the completion conditions refused says so after the model's summary.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { isDeliveryMode } from '../../src/contracts/delivery.js';
 import type { BoundaryReport, RunProgress, RunResult, StepRecord } from '../../src/contracts/run.js';
 import { effectLabel } from '../../src/contracts/delivery.js';
-import {
-  keptWorkHint,
-  newWarningLines,
-  progressLine,
-  resultSummary,
-  stillLine,
-} from '../../src/host/progress-format.js';
+import { newWarningLines, progressLine, resultSummary, stillLine } from '../../src/host/progress-format.js';
 
 const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
@@ -101,42 +88,6 @@ test('a quiet stretch says what the run is still doing; a waiting or ended run s
   assert.equal(stillLine(progress('waiting-for-answer'), 60_000), undefined);
   assert.equal(stillLine(progress('flow', { waiting: { kind: 'plan' } as RunProgress['waiting'] }), 60_000), undefined);
   assert.equal(stillLine(progress('completed'), 60_000), undefined);
-});
-
-test("a failed run's hint names what resumes it, and its discard commands remove exactly its worktree and branch", async () => {
-  const root = await mkdtemp(join(tmpdir(), "kept it's-"));
-  try {
-    const repo = join(root, 'my repo');
-    const worktree = join(root, 'wt', 'issue-3');
-    const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' });
-    execFileSync('git', ['init', '-q', '-b', 'main', repo]);
-    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'base');
-    git('worktree', 'add', '-q', '-b', 'agent/issue-3', worktree);
-    const result = {
-      outcome: 'failed',
-      branch: 'agent/issue-3',
-      worktreePath: worktree,
-    } as unknown as RunResult;
-    const hint = keptWorkHint(result, { issue: 3, repoPath: repo, repoFlag: repo }) ?? '';
-    assert.match(hint, /^kept: branch agent\/issue-3 and its worktree; `issue-agent retry --issue 3 --repo '/);
-    const discard = hint.split('to discard both: ')[1] ?? '';
-    execFileSync('bash', ['-c', discard]);
-    assert.equal(existsSync(worktree), false);
-    assert.doesNotMatch(git('branch', '--list'), /agent\/issue-3/);
-    assert.match(git('branch', '--list'), /main/);
-
-    const cancelled = keptWorkHint(
-      { ...result, outcome: 'cancelled' },
-      { issue: 3, repoPath: repo, repoFlag: undefined },
-    );
-    assert.match(cancelled ?? '', /`issue-agent start-run --issue 3` starts a new run on them/);
-    assert.equal(
-      keptWorkHint({ ...result, outcome: 'success' }, { issue: 3, repoPath: repo, repoFlag: undefined }),
-      undefined,
-    );
-  } finally {
-    await rm(root, { recursive: true, force: true });
-  }
 });
 
 test('a run still loading its definition says starting, not iteration 0/0', () => {

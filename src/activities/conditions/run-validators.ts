@@ -227,7 +227,7 @@ async function runCommandValidator(options: {
       ...base,
       exitCode,
       passed: true,
-      summary: `\`${command}\` failed; ${judged.line}`,
+      summary: `\`${command}\` exited ${exitCode}, accepted under ${judged.line}`,
       params: { ...params, ...judged.params },
       unrecoverable: false,
     };

@@ -110,7 +110,7 @@ export async function statusCommand(argv: readonly string[]): Promise<number> {
 export async function retryCommand(argv: readonly string[]): Promise<number> {
   return withRun('retry', argv, async ({ cli, workflowId, flags }) => {
     const prompt = optionalString(flags, 'prompt');
-    const revival = await reviveFailedRun(cli, workflowId);
+    const revival = await reviveFailedRun(cli, workflowId, prompt);
     if (revival.kind !== 'live') {
       printLine(process.stdout, revival.message.replace(/\n$/, ''));
       return revival.kind === 'revived' ? 0 : 1;

@@ -19,7 +19,8 @@ import { AgentNameKey, IssueNumberKey, RepoIdKey } from '../../workflows/run/sea
 import { COMMANDS, renderHelp } from '../flags/command-specs.js';
 import { deliveryOf } from '../flags/delivery-flag.js';
 import { optionalNumber, optionalString, parseFlags, requireIssue, type ParsedFlags } from '../flags/parse-flags.js';
-import { keptWorkHint, resultSummary } from '../../host/progress-format.js';
+import { keptWorkHint } from '../../host/kept-work-hint.js';
+import { resultSummary } from '../../host/progress-format.js';
 import { loadRepoDefinition } from '../run-target.js';
 import { closureActionNotice } from '../../definition/normalise/closure-action.js';
 import { assertRunVariablesBound } from '../../definition/prompt-variable-check.js';

@@ -14,7 +14,7 @@ import type { AgentDefinition, CompletionStepDefinition } from '../../contracts/
 import { FailureType } from '../../contracts/failures.js';
 import { snapshotOf } from '../../contracts/step-inputs.js';
 import type { JsonObject } from '../../contracts/json.js';
-import { describeFailures } from './describe-failures.js';
+import { describeFailures, unrecoverableReason } from './describe-failures.js';
 import { noChangeDeclarationOf, type NoChangeDeclaration, type UnchangedBranch } from '../../contracts/no-change.js';
 import { preExistingClaimsOf, type PreExistingClaim } from '../../contracts/pre-existing-claims.js';
 import { awaitRetryPrompt, countCompletionFailure, noteChecks } from '../run/state/run-transitions.js';
@@ -119,7 +119,7 @@ export async function runCompletionConditions(
     return {
       kind: 'failed',
       code: FailureType.ValidatorUnrecoverable,
-      reason: `validator "${unrecoverable.validator}" cannot succeed by retrying: ${unrecoverable.summary}`,
+      reason: unrecoverableReason(failed, unrecoverable),
     };
   }
   const { action, maxAttempts } = completionStep.onFail;

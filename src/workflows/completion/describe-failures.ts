@@ -48,3 +48,13 @@ export function describeFailures(failed: readonly ConditionResult[]): string {
     })
     .join('; ');
 }
+
+/**
+ * The run's reason when a check cannot pass by retrying: that check first, then every other
+ * failed check, so that a user fixing the first does not meet the second on the next run.
+ */
+export function unrecoverableReason(failed: readonly ConditionResult[], unrecoverable: ConditionResult): string {
+  const others = failed.filter((r) => r !== unrecoverable);
+  const also = others.length > 0 ? `; also failed: ${describeFailures(others)}` : '';
+  return `validator "${unrecoverable.validator}" cannot succeed by retrying: ${unrecoverable.summary}${also}`;
+}

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeFailures } from '../../../src/workflows/completion/describe-failures.js';
+import { describeFailures, unrecoverableReason } from '../../../src/workflows/completion/describe-failures.js';
 import type { ConditionResult } from '../../../src/contracts/activities.js';
 
 const result = (validator: string, summary: string, params: ConditionResult['params']): ConditionResult =>
@@ -40,5 +40,22 @@ test('named tests and dirty files are listed; other values never as JSON objects
   assert.equal(
     line,
     'tests: npm test failed: sum adds (failed: sum adds, sum subtracts); git-clean: uncommitted changes (untrackedFiles: a.txt)',
+  );
+});
+
+test('a check that cannot pass by retrying comes first, and every other failed check is told after it', () => {
+  const moved = {
+    ...result('run-branch', 'the branch moved from 1111111 to 2222222 while the checks ran', {}),
+    unrecoverable: true,
+  };
+  const integrity = result('test-integrity', '1 weakened test(s): a.test.js:3 skips a test', {});
+  const dirty = result('git-clean', 'uncommitted changes', { untrackedFiles: ['x.txt'] });
+  assert.equal(
+    unrecoverableReason([integrity, moved, dirty], moved),
+    'validator "run-branch" cannot succeed by retrying: the branch moved from 1111111 to 2222222 while the checks ran; also failed: test-integrity: 1 weakened test(s): a.test.js:3 skips a test; git-clean: uncommitted changes (untrackedFiles: x.txt)',
+  );
+  assert.equal(
+    unrecoverableReason([moved], moved),
+    'validator "run-branch" cannot succeed by retrying: the branch moved from 1111111 to 2222222 while the checks ran',
   );
 });
