@@ -15,7 +15,8 @@ const evidence: ConditionResult[] = [
     passed: true,
     command: 'npm test',
     exitCode: 1,
-    summary: '`npm test` exited 1, accepted under baseline ignore: only failures already on base abc, each classified unrelated',
+    summary:
+      '`npm test` exited 1, accepted under baseline ignore: only failures already on base abc, each classified unrelated',
     params: {
       baseCommit: 'abcdef0123456789'.repeat(2),
       preExisting: [{ name: 'legacy keeps the old rounding', unrelated: 'fixes #9 is where\nrounding lives' }],
