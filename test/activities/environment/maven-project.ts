@@ -44,6 +44,13 @@ const POM = `<?xml version="1.0" encoding="UTF-8"?>
 </project>
 `;
 
+/**
+ * The JVM of every mvn run in the project: the client compiler only and the serial
+ * collector, as short builds on a small machine are best served (the C2 compiler's
+ * threads cost a short Maven build more CPU than they save).
+ */
+const JVM_CONFIG = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC\n';
+
 /** `adds` passes; `subtracts` fails while `Calc.sub` adds (or does not compile while it is missing). */
 export const CALC_TEST =
   'package demo;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\nimport org.junit.jupiter.api.Test;\n\n' +
@@ -52,7 +59,7 @@ export const CALC_TEST =
 
 /** pom.xml and .gitignore with `sources` (worktree-relative path → text). */
 export function mavenProject(sources: Record<string, string>): Record<string, string> {
-  return { 'pom.xml': POM, '.gitignore': 'target/\n', ...sources };
+  return { 'pom.xml': POM, '.gitignore': 'target/\n', '.mvn/jvm.config': JVM_CONFIG, ...sources };
 }
 
 const step: CompletionStepDefinition = {
