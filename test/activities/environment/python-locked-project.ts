@@ -12,7 +12,7 @@
  * pinned iniconfig and the preflight keeps the failing test as the baseline by name.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -70,9 +70,11 @@ const stateDir = (): string => process.env['ISSUE_AGENT_STATE_DIR'] ?? '/nonexis
  * Where the lock tools are kept, as the suite's bundles are (node_modules/.cache): they only
  * write the fixtures' lockfiles, never what a test checks, so one install of each
  * `manager==version` serves every test file of every suite (each file used to install its own:
- * 10-20 s of PyPI downloads and pip each time).
+ * 10-20 s of PyPI downloads and pip each time). Under the real node_modules, not through the
+ * compiled test tree's link to it: a venv's scripts name the path it was built at, and the
+ * tree is removed when its run ends.
  */
-const LOCK_TOOLS = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'issue-agent-lock-tools');
+const LOCK_TOOLS = path.join(realpathSync(path.join(PROJECT_ROOT, 'node_modules')), '.cache', 'issue-agent-lock-tools');
 
 /**
  * `manager==version` installed with pip into a venv of its own; the program's path. The venv
