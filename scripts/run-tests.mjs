@@ -61,6 +61,14 @@ const cliBundle = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/
 const cliBundlePath = cliBundle.status === 0 ? cliBundle.stdout.trim() : '';
 if (cliBundlePath === '')
   console.error('# no CLI bundle kept for the suite: the CLI tests run src/client.ts under tsx');
+// The Temporal CLI, resolved once for the suite: each test file would otherwise run
+// setup-temporal.mjs (a node process and `temporal --version`, ~0.5 s blocking its main
+// thread) before its dev server starts (test/helpers/temporal-env.ts).
+const temporalCli = spawnSync(process.execPath, ['scripts/setup-temporal.mjs', '--quiet'], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const temporalCliPath = temporalCli.status === 0 ? (temporalCli.stdout.trim().split('\n').pop() ?? '') : '';
 // The files run compiled (scripts/compiled-test-tree.mjs: no tsx loader in ~380 processes),
 // unless TEST_LOADER=tsx asks for the sources themselves.
 const loader = process.env.TEST_LOADER ?? 'compiled';
@@ -101,6 +109,7 @@ const result = spawnSync(
       ...process.env,
       ...(bundlePath ? { ISSUE_AGENT_WORKFLOW_BUNDLE: bundlePath } : {}),
       ...(cliBundlePath ? { ISSUE_AGENT_TEST_CLI_BUNDLE: cliBundlePath } : {}),
+      ...(temporalCliPath ? { ISSUE_AGENT_TEST_TEMPORAL_CLI: temporalCliPath } : {}),
     },
   },
 );

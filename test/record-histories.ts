@@ -19,8 +19,7 @@ import { runScenario } from './helpers/run-scenario.js';
 import * as verdictRetry from './workflows/completion/verdict-retry-agent.js';
 import * as noChange from './workflows/no-change-session.js';
 import * as externalState from './workflows/completion/external-state-agent.js';
-import { resolveTemporalCliPath } from '../src/host/temporal/temporal-cli.js';
-import { serverAddress, teardownEnv, testEnv } from './helpers/temporal-env.js';
+import { serverAddress, teardownEnv, temporalCliPath, testEnv } from './helpers/temporal-env.js';
 import { until } from './helpers/until.js';
 import { agentRule, writePipelineAgents } from './workflows/pipeline/pipeline-agents.js';
 import { pipelineDefinition } from './workflows/pipeline/pipeline-definitions.js';
@@ -42,7 +41,7 @@ function kept(...files: string[]): boolean {
 /** Writes one run's history, in the format the Web UI and `temporal workflow show -o json` export. */
 async function save(file: string, outcome: string, workflowId: string, runId?: string): Promise<void> {
   const json = execFileSync(
-    resolveTemporalCliPath(),
+    temporalCliPath(),
     [
       'workflow',
       'show',

@@ -23,11 +23,10 @@ import type { RunProgress, RunResult } from '../../src/contracts/run.js';
 import { createModelServer, type ModelServer } from '../../src/dev/model-server/model-server.js';
 import type { SessionRule, SessionScript } from '../../src/dev/model-server/session-script.js';
 import { PROJECT_ROOT } from '../../src/host/project-root.js';
-import { resolveTemporalCliPath } from '../../src/host/temporal/temporal-cli.js';
 import { createSampleRepo } from '../../src/dev/sample-repo.js';
 import { progressQuery } from '../../src/workflows/run/messages.js';
 import { repoIdentity, workflowIdFor } from '../../src/host/repo-identity.js';
-import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
+import { serverAddress, teardownEnv, temporalCliPath, testEnv } from '../helpers/temporal-env.js';
 import { until } from '../helpers/until.js';
 import { assertNoStack, describeResult, runCli, startCli, type CliResult, type RunningCli } from './cli-process.js';
 import { defaultWorktreeOf } from '../helpers/worktree-path.js';
@@ -51,7 +50,7 @@ let temporalCli: string;
 before(async () => {
   env = await testEnv();
   address = serverAddress(env);
-  temporalCli = resolveTemporalCliPath();
+  temporalCli = temporalCliPath();
 });
 
 after(teardownEnv);

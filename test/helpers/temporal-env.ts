@@ -11,13 +11,21 @@ import { RUN_SEARCH_ATTRIBUTES } from '../../src/workflows/run/search-attributes
 import { PIPELINE_SEARCH_ATTRIBUTES } from '../../src/workflows/pipeline/pipeline-search-attributes.js';
 import { cachedWorkflowBundle } from './workflow-bundle-cache.js';
 
+/**
+ * The Temporal CLI: the one scripts/run-tests.mjs resolved for the whole suite, else
+ * resolved here (a file run on its own).
+ */
+export function temporalCliPath(): string {
+  return process.env['ISSUE_AGENT_TEST_TEMPORAL_CLI'] || resolveTemporalCliPath();
+}
+
 let envPromise: Promise<TestWorkflowEnvironment> | undefined;
 let bundlePromise: Promise<WorkflowBundle> | undefined;
 
 export function testEnv(): Promise<TestWorkflowEnvironment> {
   envPromise ??= TestWorkflowEnvironment.createLocal({
     server: {
-      executable: { type: 'existing-path', path: resolveTemporalCliPath() },
+      executable: { type: 'existing-path', path: temporalCliPath() },
       searchAttributes: [...RUN_SEARCH_ATTRIBUTES, ...PIPELINE_SEARCH_ATTRIBUTES],
       log: { format: 'pretty', level: 'error' },
     },
@@ -32,7 +40,7 @@ export function testEnv(): Promise<TestWorkflowEnvironment> {
 export function bareTestEnv(): Promise<TestWorkflowEnvironment> {
   return TestWorkflowEnvironment.createLocal({
     server: {
-      executable: { type: 'existing-path', path: resolveTemporalCliPath() },
+      executable: { type: 'existing-path', path: temporalCliPath() },
       log: { format: 'pretty', level: 'error' },
     },
   });
