@@ -18,6 +18,11 @@ const RetryNeeds = {
   OutsideFix: 'outside-fix',
   /** The model told what to change: the same work would fail the same way. */
   Guidance: 'guidance',
+  /**
+   * A new run: the environment is prepared once per worktree, so a retry keeps the one made
+   * when this run began, however the repository changed since.
+   */
+  FreshStart: 'fresh-start',
 } as const;
 type RetryNeeds = (typeof RetryNeeds)[keyof typeof RetryNeeds];
 
@@ -45,7 +50,6 @@ function retryNeeds(code: FailureType | undefined): RetryNeeds {
     case FailureType.ModelRequestInvalid:
     case FailureType.ModelAuth:
     case FailureType.ModelSpendLimit:
-    case FailureType.EnvironmentFailed:
     case FailureType.IssueNotFound:
     case FailureType.RepoNotFound:
     case FailureType.WorktreeFailed:
@@ -54,6 +58,8 @@ function retryNeeds(code: FailureType | undefined): RetryNeeds {
     case FailureType.IssueInvalid:
     case FailureType.GitHubAuth:
       return RetryNeeds.OutsideFix;
+    case FailureType.EnvironmentFailed:
+      return RetryNeeds.FreshStart;
     case FailureType.StructuredOutputInvalid:
     case FailureType.ModelRefusal:
     case FailureType.ValidatorUnrecoverable:
@@ -67,13 +73,15 @@ function retryNeeds(code: FailureType | undefined): RetryNeeds {
   }
 }
 
-function againAfterFailure(code: FailureType | undefined, retry: string): string {
+function againAfterFailure(code: FailureType | undefined, retry: string, start: string): string {
   const needs = retryNeeds(code);
   switch (needs) {
     case RetryNeeds.Nothing:
       return `\`${retry}\` resumes after the last completed step`;
     case RetryNeeds.OutsideFix:
       return `fix what the reason names first (a retry as things are fails the same way), then \`${retry}\` resumes after the last completed step`;
+    case RetryNeeds.FreshStart:
+      return `fix what the reason names first, then discard both (below) and \`${start}\` prepares the environment anew (a retry keeps the one this run prepared)`;
     case RetryNeeds.Guidance:
       return `\`${retry} --prompt "<what to change>"\` resumes after the last completed step with your guidance for the model (the same work would fail the same check again)`;
     default: {
@@ -93,7 +101,11 @@ export function keptWorkHint(
   let again: string;
   switch (result.outcome) {
     case 'failed':
-      again = againAfterFailure(result.code, `issue-agent retry --issue ${run.issue}${repo}`);
+      again = againAfterFailure(
+        result.code,
+        `issue-agent retry --issue ${run.issue}${repo}`,
+        `issue-agent start-run --issue ${run.issue}${repo}`,
+      );
       break;
     case 'cancelled':
       again = `\`issue-agent start-run --issue ${run.issue}${repo}\` starts a new run on them`;

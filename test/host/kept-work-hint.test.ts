@@ -63,9 +63,16 @@ const hintFor = (code: FailureType | undefined): string =>
   keptWorkHint(failed(code), { issue: 3, repoPath: '/repo', repoFlag: undefined }) ?? '';
 
 test('a worktree or key problem says to fix it before retrying; a plain retry would fail the same way', () => {
-  for (const code of [FailureType.WorktreeFailed, FailureType.ModelAuth, FailureType.EnvironmentFailed]) {
+  for (const code of [FailureType.WorktreeFailed, FailureType.ModelAuth]) {
     assert.match(hintFor(code), /fix what the reason names first .*then `issue-agent retry --issue 3` resumes/, code);
   }
+});
+
+test('a broken environment says to start a new run after the fix: a retry keeps the environment this run prepared', () => {
+  assert.match(
+    hintFor(FailureType.EnvironmentFailed),
+    /fix what the reason names first, then discard both \(below\) and `issue-agent start-run --issue 3` prepares the environment anew/,
+  );
 });
 
 test('a check that cannot pass by retrying suggests a retry with guidance for the model', () => {
@@ -82,5 +89,5 @@ test('an outage, a budget or an unknown code suggests the plain retry; every fai
   for (const code of [FailureType.ModelUnavailable, FailureType.BudgetExhausted, undefined]) {
     assert.match(hintFor(code), /; `issue-agent retry --issue 3` resumes after the last completed step;/, String(code));
   }
-  for (const code of ALL_FAILURE_TYPES) assert.match(hintFor(code), /issue-agent retry --issue 3/, code);
+  for (const code of ALL_FAILURE_TYPES) assert.match(hintFor(code), /issue-agent (retry|start-run) --issue 3/, code);
 });

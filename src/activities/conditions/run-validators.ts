@@ -10,22 +10,13 @@ import { FailureType } from '../../contracts/failures.js';
 import type { ArtifactRef, ConditionResult, RunValidatorsInput, ValidationReport } from '../../contracts/activities.js';
 import type { ConditionRef, ValidatorDefinition } from '../../contracts/definition.js';
 import type { CommandRunner } from '../process/command-runner.js';
-import { extractParams } from './extractors.js';
-import { runsTests } from './test-reports/runs-tests.js';
 import { runFileValidator } from './file-validator.js';
-import { judgeAgainstBaseline } from './baseline/judge-against-baseline.js';
-import { testsNotRunResult, testsRanSinceBase } from './baseline/tests-ran-since-base.js';
+import { runCommandValidator } from './command-validator.js';
 import { restoreInterruptedSwap } from './baseline/code-at-base.js';
-import { parseTestFailures } from './test-reports/parse-test-failures.js';
-import { runCollectingReports } from './test-reports/report-files.js';
 import { runTestIntegrityValidator } from './integrity/test-integrity-validator.js';
 import { runBranchChangedValidator } from './branch-change/branch-changed-validator.js';
 import type { NoChangeDeclaration, UnchangedBranch } from '../../contracts/no-change.js';
 import type { PreExistingClaim } from '../../contracts/pre-existing-claims.js';
-import { commandSummary, fullOutput } from './summarize.js';
-import { describeRule, parseSuccessWhen, satisfies } from './success-when.js';
-import { substituteParams } from './substitute-params.js';
-import { unrecoverableReason } from './unrecoverable.js';
 import { baseCommitsOf, type BaseCommits } from './base-commit.js';
 import { cleanTreeFirst, isCleanTreeCheck, removeValidatorOutputs, snapshotTree } from './validator-outputs.js';
 import { judgeTheCommit, markTrusted } from './judged-tree/judge-the-commit.js';
@@ -38,8 +29,6 @@ export interface RunValidatorsDeps {
   readonly saveOutput?: (text: string) => Promise<ArtifactRef>;
   readonly signal?: AbortSignal;
 }
-
-const DEFAULT_VALIDATOR_TIMEOUT_MS = 10 * 60 * 1000;
 
 export async function runValidators(deps: RunValidatorsDeps, input: RunValidatorsInput): Promise<ValidationReport> {
   const conditions = input.completionStep.conditions;
@@ -139,112 +128,4 @@ async function runCondition(options: {
         ...(options.noChange === undefined ? {} : { declared: options.noChange }),
       });
   }
-}
-
-async function runCommandValidator(options: {
-  deps: RunValidatorsDeps;
-  worktreePath: string;
-  bases: BaseCommits;
-  issueText?: string;
-  issueLabels?: readonly string[];
-  claims?: readonly PreExistingClaim[];
-  condition: ConditionRef;
-  definition: Extract<ValidatorDefinition, { type: 'command' }>;
-}): Promise<ConditionResult> {
-  const { deps, condition, definition } = options;
-  const command = substituteParams(definition.command, condition.params);
-  const request = {
-    command,
-    cwd: options.worktreePath,
-    timeoutMs: definition.timeoutMs ?? DEFAULT_VALIDATOR_TIMEOUT_MS,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-  };
-  const { outcome, reports } = runsTests(definition)
-    ? await runCollectingReports(deps.commands, request)
-    : { outcome: await deps.commands.run(request), reports: {} };
-  const failures = runsTests(definition) ? parseTestFailures(`${outcome.stdout}\n${outcome.stderr}`, reports) : [];
-  const output = deps.saveOutput ? await deps.saveOutput(fullOutput(command, outcome)) : undefined;
-  const base = { validator: condition.validator, command, ...(output ? { output } : {}) };
-  const failurePattern = definition.failurePattern === undefined ? {} : { failurePattern: definition.failurePattern };
-
-  if (outcome.kind !== 'exited' || outcome.exitCode === undefined) {
-    const ended = outcome.error ?? outcome.kind;
-    return {
-      ...base,
-      ...failurePattern,
-      passed: false,
-      summary: commandSummary({ command, ended, stdout: outcome.stdout, stderr: outcome.stderr, failures }),
-      params: {
-        ...condition.params,
-        ...extractParams(definition.extractParams, { ...outcome, exitCode: null, reports }),
-      },
-      // A command that cannot start (worktree gone, bash missing) will not start next time either.
-      unrecoverable: outcome.kind === 'crashed',
-    };
-  }
-
-  const exitCode = outcome.exitCode;
-  const rule = parseSuccessWhen(definition.successWhen);
-  const text = `${outcome.stdout}\n${outcome.stderr}`;
-  const testsRan = () => testsRanSinceBase({ ...options, ...request, commands: deps.commands, output: text, reports });
-  if (satisfies(rule, { stdout: outcome.stdout, exitCode })) {
-    // The tests still ran as on the base; those red there that this branch fixed, for the reviewer.
-    const ran = definition.baseline === undefined ? undefined : await testsRan();
-    if (ran?.blocks) return testsNotRunResult(base, exitCode, ran, condition.params);
-    return {
-      ...base,
-      exitCode,
-      passed: true,
-      summary: `\`${command}\` passed (${describeRule(rule)})${ran?.fixedLine ? `; ${ran.fixedLine}` : ''}`,
-      params: { ...condition.params, ...(ran?.params ?? {}) },
-      unrecoverable: false,
-    };
-  }
-  const fatal =
-    rule.kind === 'invalid'
-      ? rule.problem
-      : unrecoverableReason({ exitCode, stdout: outcome.stdout, stderr: outcome.stderr });
-  const params = { ...condition.params, ...extractParams(definition.extractParams, { ...outcome, exitCode, reports }) };
-  const judged =
-    fatal === undefined && definition.baseline !== undefined
-      ? await judgeAgainstBaseline({
-          commands: deps.commands,
-          ...(deps.signal ? { signal: deps.signal } : {}),
-          worktreePath: options.worktreePath,
-          bases: options.bases,
-          command,
-          timeoutMs: definition.timeoutMs ?? DEFAULT_VALIDATOR_TIMEOUT_MS,
-          mode: definition.baseline,
-          ...(options.issueText === undefined ? {} : { issueText: options.issueText }),
-          failedNow: failures,
-          ...(options.claims === undefined ? {} : { claims: options.claims }),
-        })
-      : undefined;
-  if (judged !== undefined && !judged.blocks) {
-    const ran = await testsRan();
-    if (ran?.blocks) return testsNotRunResult(base, exitCode, ran, params);
-    return {
-      ...base,
-      exitCode,
-      passed: true,
-      summary: `\`${command}\` exited ${exitCode}, accepted under ${judged.line}`,
-      params: { ...params, ...judged.params },
-      unrecoverable: false,
-    };
-  }
-  const expected = `(expected ${describeRule(rule)})`;
-  const ended = fatal
-    ? `exited ${exitCode}, unrecoverable: ${fatal}`
-    : rule.kind === 'empty' && exitCode === 0
-      ? `printed output ${expected}`
-      : `exited ${exitCode} ${expected}`;
-  return {
-    ...base,
-    ...(judged?.failurePattern === undefined ? failurePattern : { failurePattern: judged.failurePattern }),
-    exitCode,
-    passed: false,
-    summary: `${commandSummary({ command, ended, stdout: outcome.stdout, stderr: outcome.stderr, failures })}${judged ? `\n${judged.line}` : ''}`,
-    params: { ...params, ...(judged?.params ?? {}) },
-    unrecoverable: fatal !== undefined,
-  };
 }

@@ -56,5 +56,7 @@ export function describeFailures(failed: readonly ConditionResult[]): string {
 export function unrecoverableReason(failed: readonly ConditionResult[], unrecoverable: ConditionResult): string {
   const others = failed.filter((r) => r !== unrecoverable);
   const also = others.length > 0 ? `; also failed: ${describeFailures(others)}` : '';
-  return `validator "${unrecoverable.validator}" cannot succeed by retrying: ${unrecoverable.summary}${also}`;
+  // The summary's own closing period would stand before the semicolon.
+  const summary = also === '' ? unrecoverable.summary : unrecoverable.summary.replace(/\.\s*$/, '');
+  return `validator "${unrecoverable.validator}" cannot succeed by retrying: ${summary}${also}`;
 }

@@ -208,3 +208,18 @@ test('params keep the first 20 excerpts; later failures are named only', () => {
   assert.deepEqual(capped[19], { name: 't19', excerpt: 'why 19' });
   assert.deepEqual(capped[20], { name: 't20' });
 });
+
+test('node TAP: a failing TODO test is not a failing test; a failing test is', () => {
+  const out = [
+    'TAP version 13',
+    'not ok 1 - later # TODO not yet',
+    'not ok 2 - adds',
+    '  ---',
+    '  ...',
+    '# fail 1',
+  ].join('\n');
+  assert.deepEqual(
+    parseTestFailures(out).map((t) => t.name),
+    ['adds'],
+  );
+});

@@ -45,7 +45,7 @@ test('named tests and dirty files are listed; other values never as JSON objects
 
 test('a check that cannot pass by retrying comes first, and every other failed check is told after it', () => {
   const moved = {
-    ...result('run-branch', 'the branch moved from 1111111 to 2222222 while the checks ran', {}),
+    ...result('run-branch', 'the branch moved from 1111111 to 2222222 while the checks ran.', {}),
     unrecoverable: true,
   };
   const integrity = result('test-integrity', '1 weakened test(s): a.test.js:3 skips a test', {});
@@ -56,6 +56,6 @@ test('a check that cannot pass by retrying comes first, and every other failed c
   );
   assert.equal(
     unrecoverableReason([moved], moved),
-    'validator "run-branch" cannot succeed by retrying: the branch moved from 1111111 to 2222222 while the checks ran',
+    'validator "run-branch" cannot succeed by retrying: the branch moved from 1111111 to 2222222 while the checks ran.',
   );
 });

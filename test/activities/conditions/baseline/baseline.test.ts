@@ -246,3 +246,40 @@ test('tests red on the base made to pass by changing only the tests are refused 
   await repo.git('commit', '-qam', 'fix the value');
   assert.equal((await run()).passed, true);
 });
+
+test('a test script made to exit 0 while its runner still names the failing test is judged by the failures, never told as fixed, labelled agent:tests-only or not', async () => {
+  const repo = await state.issueBranch(9, {
+    'package.json': '{ "type": "module" }\n',
+    'run-tests.sh': `${COMMAND}\n`,
+    'test/adds.test.js': PASSING,
+    'test/old.test.js': BROKEN,
+    'src/value.js': WRONG_VALUE,
+  });
+  const run = (issueLabels: string[]) =>
+    runValidators(
+      { commands: createSpawnerCommandRunner() },
+      {
+        worktreePath: repo.dir,
+        completionStep: step,
+        validators: testsValidator('sh run-tests.sh', 'ignore'),
+        issueText: 'The value is wrong: old broken fails.',
+        issueLabels,
+      },
+    );
+  assert.equal((await run([])).passed, false, 'the base is measured: old broken fails there');
+  // The cheat: the runner still prints `not ok … old broken`, the script's exit status says it passed.
+  await repo.write({ 'run-tests.sh': `${COMMAND} || true\n` });
+  await repo.git('commit', '-qam', 'tests: do not fail the build');
+  for (const labels of [[], ['agent:tests-only']]) {
+    const cheat = await run(labels);
+    const result = cheat.results[0];
+    assert.equal(cheat.passed, false, `${labels.join(',')}: ${result?.summary}`);
+    assert.match(
+      result?.summary ?? '',
+      /`sh run-tests\.sh` exited 0, but the test runner names 1 failing test\(s\): the exit status does not say whether the tests passed/,
+    );
+    assert.match(result?.summary ?? '', /old broken/);
+    assert.doesNotMatch(result?.summary ?? '', /fixed since base/);
+    assert.doesNotMatch(JSON.stringify(result?.params['fixed'] ?? []), /old broken/);
+  }
+});
