@@ -300,3 +300,29 @@ test('a timed-out validator fails with a clear summary', async () => {
     await repo.cleanup();
   }
 });
+
+test('a test command exiting 0: a test its runner names failing fails the check; one it also names passing (rerun) does not', async () => {
+  const repo = await makeTempGitRepo({ files: {} });
+  try {
+    const tests = { extractParams: { failedTests: 'parseTestOutput' } } as const;
+    const report = await run(repo.dir, {
+      forged: cmd(
+        `printf 'TAP version 13\\nnot ok 1 - adds\\n  ---\\n  ...\\n# fail 1\\n'; exit 0`,
+        'exitCode:0',
+        tests,
+      ),
+      rerun: cmd(
+        `printf -- '--- FAIL: TestAdds (0.00s)\\n--- PASS: TestAdds (0.00s)\\nok  \\texample.com/m\\t0.01s\\n'`,
+        'exitCode:0',
+        tests,
+      ),
+    });
+    const [forged, rerun] = report.results;
+    assert.equal(forged?.passed, false, forged?.summary);
+    assert.match(forged?.summary ?? '', /exited 0, but the test runner names 1 failing test\(s\)/);
+    assert.match(forged?.summary ?? '', /adds/);
+    assert.equal(rerun?.passed, true, rerun?.summary);
+  } finally {
+    await repo.cleanup();
+  }
+});
