@@ -6,8 +6,7 @@
  * A test command's exit status alone does not pass it: when the runner names failing tests
  * in the output or its reports while the command exits as a pass (a script ending in
  * `|| true`, `-Dmaven.test.failure.ignore`), those failures are judged as a failing run's
- * would be, against the baseline, and never told as fixed. A test named passing as well was
- * run again and passed (a rerun option): not a failure.
+ * would be, against the baseline, and never told as fixed (test-reports/failing-now.ts).
  */
 import type { ConditionResult } from '../../contracts/activities.js';
 import type { ConditionRef, ValidatorDefinition } from '../../contracts/definition.js';
@@ -16,9 +15,9 @@ import { extractParams } from './extractors.js';
 import { runsTests } from './test-reports/runs-tests.js';
 import { judgeAgainstBaseline } from './baseline/judge-against-baseline.js';
 import { testsNotRunResult, testsRanSinceBase } from './baseline/tests-ran-since-base.js';
-import { parseTestFailures, testFailures } from './test-reports/parse-test-failures.js';
+import { parseTestFailures } from './test-reports/parse-test-failures.js';
 import { runCollectingReports } from './test-reports/report-files.js';
-import { passedTests } from './test-reports/passed-tests.js';
+import { failingNow } from './test-reports/failing-now.js';
 import { commandSummary, fullOutput } from './summarize.js';
 import { describeRule, parseSuccessWhen, satisfies } from './success-when.js';
 import { substituteParams } from './substitute-params.js';
@@ -75,10 +74,8 @@ export async function runCommandValidator(options: {
   const text = `${outcome.stdout}\n${outcome.stderr}`;
   const testsRan = () => testsRanSinceBase({ ...options, ...request, commands: deps.commands, output: text, reports });
   // Failing tests the runner named while the command exited as a pass: judged as failures, below.
-  // One it names passing too was run again and passed (gotestsum --rerun-fails, a retry option).
-  const passedNow = new Set(rule.kind === 'exitCode' ? (passedTests(text, reports) ?? []) : []);
-  const namedFailing =
-    rule.kind === 'exitCode' ? testFailures(failures).filter((f) => !passedNow.has(f.name)).length : 0;
+  const failedNow = failingNow(failures, { exitCode, output: text, reports });
+  const namedFailing = rule.kind === 'exitCode' && exitCode === 0 ? failedNow.length : 0;
   const exitSaysPass = satisfies(rule, { stdout: outcome.stdout, exitCode });
   if (exitSaysPass && namedFailing === 0) {
     // The tests still ran as on the base; those red there that this branch fixed, for the reviewer.
@@ -109,7 +106,7 @@ export async function runCommandValidator(options: {
           timeoutMs: definition.timeoutMs ?? DEFAULT_VALIDATOR_TIMEOUT_MS,
           mode: definition.baseline,
           ...(options.issueText === undefined ? {} : { issueText: options.issueText }),
-          failedNow: failures,
+          failedNow,
           ...(options.claims === undefined ? {} : { claims: options.claims }),
         })
       : undefined;

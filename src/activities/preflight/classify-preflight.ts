@@ -25,6 +25,7 @@ import { stripAnsi } from '../conditions/strip-ansi.js';
 import { parseTestFailures, testFailures, type TestReports } from '../conditions/test-reports/parse-test-failures.js';
 import type { FailedTest } from '../../definition/ecosystems/test-runners/failed-test.js';
 import { environmentProblem, unrecoverableReason } from '../conditions/unrecoverable.js';
+import { failingNow } from '../conditions/test-reports/failing-now.js';
 import { couldNotRun, type Remedy } from './could-not-run.js';
 import { findSign, MISSING_DEPENDENCY } from './crash-signs.js';
 
@@ -87,7 +88,19 @@ export function classifyPreflight(result: PreflightResult): PreflightVerdict {
       text,
     );
   }
-  if (result.exitCode === 0) return { verdict: 'passing' };
+  if (result.exitCode === 0) {
+    // Exit 0 with failing tests named (`|| true`, a failure-ignore flag): red on the base all the
+    // same, as the gate judges the branch's runs (conditions/test-reports/failing-now.ts).
+    const named =
+      result.kind === 'test'
+        ? failingNow(parseTestFailures(`${result.stdout}\n${result.stderr}`, result.reports), {
+            exitCode: 0,
+            output: `${result.stdout}\n${result.stderr}`,
+            reports: result.reports ?? {},
+          })
+        : [];
+    return named.length > 0 ? { verdict: 'failing-tests-baseline', failedTests: named } : { verdict: 'passing' };
+  }
   const cannot = couldNotRun({ ...result, command: result.command ?? '', exitCode: result.exitCode });
   if (cannot !== undefined) {
     const { remedy, program } = cannot;

@@ -151,7 +151,10 @@ function checkOf(
       };
     case 'failing-tests-baseline': {
       const names = [...new Set(testFailures(verdict.failedTests).map((t) => t.name))];
-      const ended = `fails on the base (exit ${exitCode ?? '-'})`;
+      const ended =
+        exitCode === 0
+          ? 'fails on the base (exit 0, but the test runner names failing tests)'
+          : `fails on the base (exit ${exitCode ?? '-'})`;
       return names.length > 0
         ? { validator, command, status: PreflightStatus.Baseline, ...code, failedTests: names, summary: failing(ended) }
         : { validator, command, status: PreflightStatus.FailingOnBase, ...code, summary: failing(ended) };

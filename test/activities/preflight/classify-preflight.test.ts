@@ -137,3 +137,13 @@ test("yarn classic's own lines around a script are not what the stop shows", () 
   ).lines;
   assert.deepEqual(lines, ['Setup script crashed: cannot reach the fixture server', 'at setup (jest.setup.js:3)']);
 });
+
+test('exit 0 with failing tests named is red on the base, as the gate judges the branch; a test named failing then passing (rerun) is not', () => {
+  const forged = run('TAP version 13\nnot ok 1 - adds\n  ---\n  ...\n# fail 1\n', 0);
+  assert.equal(forged.verdict, 'failing-tests-baseline', JSON.stringify(forged));
+  assert.deepEqual(forged.verdict === 'failing-tests-baseline' ? forged.failedTests.map((t) => t.name) : [], ['adds']);
+  assert.deepEqual(run('--- FAIL: TestAdds (0.00s)\n--- PASS: TestAdds (0.00s)\nok  \texample.com/m\t0.01s\n', 0), {
+    verdict: 'passing',
+  });
+  assert.deepEqual(run('not ok 1 - adds\n', 0, 'lint'), { verdict: 'passing' }, 'a check that runs no tests');
+});

@@ -16,6 +16,7 @@ import { withRepoLock } from '../../workspace/git/repo-lock.js';
 import { gitDirsOf } from '../../workspace/git/git-state-snapshot.js';
 import { ensureAgentHome, removeAgentSandbox, sandboxStateRoot } from '../../workspace/sandbox-state.js';
 import { parseTestFailures, testFailures } from '../test-reports/parse-test-failures.js';
+import { failingNow } from '../test-reports/failing-now.js';
 import { runCollectingReports } from '../test-reports/report-files.js';
 import { countTestsRun } from '../test-reports/tests-run.js';
 import { notLoadingOf, type Baseline, type NotLoading } from './classify-failures.js';
@@ -73,7 +74,8 @@ export async function recordBaseline(worktreePath: string, baseline: Baseline): 
 async function cacheFileFor(worktreePath: string, commit: string, command: string): Promise<string | undefined> {
   const common = await git(worktreePath, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
   if (common.exitCode !== 0) return undefined;
-  const key = createHash('sha256').update(`${common.stdout.trim()}\0${commit}\0${command}`).digest('hex');
+  // v2: a base that exits 0 naming failing tests records them (failing-now.ts); earlier entries did not.
+  const key = createHash('sha256').update(`v2\0${common.stdout.trim()}\0${commit}\0${command}`).digest('hex');
   return path.join(baselineCacheDir(), `${key}.json`);
 }
 
@@ -136,7 +138,8 @@ async function runOnBase(commands: CommandRunner, request: BaselineRequest): Pro
     // A base that timed out or could not start says nothing about which tests fail.
     if (outcome.kind !== 'exited') return undefined;
     const output = `${outcome.stdout}\n${outcome.stderr}`;
-    const failed = outcome.exitCode === 0 ? [] : parseTestFailures(output, reports);
+    // Named failures count on an exit 0 too: the branch's run is judged the same way (failing-now.ts).
+    const failed = failingNow(parseTestFailures(output, reports), { exitCode: outcome.exitCode, output, reports });
     const testsRun = countTestsRun(output, reports);
     return {
       commit: request.commit,

@@ -19,6 +19,7 @@ import path from 'node:path';
 import type { CommandRunner } from '../../process/command-runner.js';
 import { git } from '../../workspace/git/git.js';
 import { parseTestFailures } from '../test-reports/parse-test-failures.js';
+import { failingNow } from '../test-reports/failing-now.js';
 import { runCollectingReports } from '../test-reports/report-files.js';
 import { testsSeen } from '../test-reports/tests-seen.js';
 import { baselineCacheDir } from './baseline-run.js';
@@ -71,7 +72,8 @@ async function passingOnBaseCode(request: TestsAloneRequest): Promise<((name: st
   });
   if (outcome.kind !== 'exited') return undefined;
   const output = `${outcome.stdout}\n${outcome.stderr}`;
-  const failing = new Set(outcome.exitCode === 0 ? [] : parseTestFailures(output, reports).map((t) => t.name));
+  const failed = failingNow(parseTestFailures(output, reports), { exitCode: outcome.exitCode, output, reports });
+  const failing = new Set(failed.map((t) => t.name));
   const passed = testsSeen(output, reports).passed;
   const named = passed === undefined ? undefined : new Set(passed);
   // Named passing tests decide; without names, only a run that passed whole says a test passed.

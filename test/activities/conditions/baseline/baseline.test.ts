@@ -283,3 +283,30 @@ test('a test script made to exit 0 while its runner still names the failing test
     assert.doesNotMatch(JSON.stringify(result?.params['fixed'] ?? []), /old broken/);
   }
 });
+
+test("a repository whose own test script exits 0 over a failing test: that failure is the base's, measured the same way, and classified it does not block", async () => {
+  const repo = await state.issueBranch(10, {
+    'package.json': '{ "type": "module" }\n',
+    'run-tests.sh': `${COMMAND} || true\n`,
+    'test/adds.test.js': PASSING,
+    'test/old.test.js': BROKEN,
+    'src/value.js': WRONG_VALUE,
+  });
+  await repo.write({ 'src/feature.js': 'export const x = 1;\n' });
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'unrelated work');
+  const report = await runValidators(
+    { commands: createSpawnerCommandRunner() },
+    {
+      worktreePath: repo.dir,
+      completionStep: step,
+      validators: testsValidator('sh run-tests.sh', 'ignore'),
+      preExistingClaims: [{ test: 'old broken', reason: 'broken before this branch' }],
+    },
+  );
+  assert.equal(report.passed, true, report.results[0]?.summary);
+  assert.match(
+    report.results[0]?.summary ?? '',
+    /`sh run-tests\.sh` exited 0 naming failing tests, accepted under baseline ignore: only failures already on base [0-9a-f]{12}: old broken, each classified unrelated/,
+  );
+});
