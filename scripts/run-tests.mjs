@@ -109,7 +109,7 @@ const result = spawnSync(
       ...process.env,
       ...(bundlePath ? { ISSUE_AGENT_WORKFLOW_BUNDLE: bundlePath } : {}),
       ...(cliBundlePath ? { ISSUE_AGENT_TEST_CLI_BUNDLE: cliBundlePath } : {}),
-      ...(temporalCliPath ? { ISSUE_AGENT_TEST_TEMPORAL_CLI: temporalCliPath } : {}),
+      ...(temporalCliPath ? { ISSUE_AGENT_TEST_DEV_SERVER_CLI: temporalCliPath } : {}),
     },
   },
 );

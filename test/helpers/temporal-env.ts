@@ -16,7 +16,7 @@ import { cachedWorkflowBundle } from './workflow-bundle-cache.js';
  * resolved here (a file run on its own).
  */
 export function temporalCliPath(): string {
-  return process.env['ISSUE_AGENT_TEST_TEMPORAL_CLI'] || resolveTemporalCliPath();
+  return process.env['ISSUE_AGENT_TEST_DEV_SERVER_CLI'] || resolveTemporalCliPath();
 }
 
 let envPromise: Promise<TestWorkflowEnvironment> | undefined;
