@@ -33,22 +33,3 @@ async function changedTrackedFiles(worktreePath: string): Promise<string[]> {
   const changed = await git(worktreePath, ['status', '--porcelain', '--untracked-files=no']);
   return changed.stdout.trim().split('\n').filter(Boolean);
 }
-
-/**
- * Files setup left in the worktree that git would show (an `*.egg-info/` of an
- * editable install, a lockfile npm rewrote): the clean-tree check would blame the
- * agent for them, so the report names them, with the fix.
- */
-export async function setupLeftovers(worktreePath: string): Promise<string[]> {
-  const status = await git(worktreePath, ['status', '--porcelain', '--untracked-files=normal']);
-  if (status.exitCode !== 0) return [];
-  const paths = status.stdout
-    .split('\n')
-    .map((l) => l.slice(3).trim())
-    .filter(Boolean);
-  if (paths.length === 0) return [];
-  const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
-  return [
-    `setup left ${paths.length} change(s) git shows in the worktree (${shown}): add them to .gitignore, or the clean-tree check will see them`,
-  ];
-}

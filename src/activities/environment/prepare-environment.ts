@@ -17,7 +17,8 @@ import { setupCommandsOf } from '../../contracts/repo-config.js';
 import { readRepoConfig } from '../../definition/repo-config/read-repo-config.js';
 import { EcosystemId } from '../../definition/ecosystems/ecosystem.js';
 import { ensureAgentHome } from '../workspace/sandbox-state.js';
-import { assertAtBaseCommit, setupLeftovers } from './base-commit-guard.js';
+import { assertAtBaseCommit } from './base-commit-guard.js';
+import { excludeSetupLeftovers, setupLeftovers, untrackedEntries } from './setup-leftovers.js';
 import { cacheLayout, worktreeLayout, type CacheLayout, type WorktreeLayout } from './cache-layout.js';
 import { repositoryIdentity } from './repository-identity.js';
 import { planConfigured, planDetected, type EnvironmentPlan } from './detect-setup.js';
@@ -181,6 +182,7 @@ export async function prepareEnvironment(
     input.agentWritten === true ? { ...deps, runner: deps.agentRunner ?? createSandboxedSetupRunner() } : deps;
   // Steps that use a shared cache (tools, installs, the GOCACHE seed): all warm = cached.
   const cacheUsers: SetupStepReport[] = [...steps];
+  const untrackedBefore = await untrackedEntries(input.worktreePath);
   for (const step of thePlan.steps) {
     deps.heartbeat?.(step.command);
     const report = await runStep({ deps: stepDeps, step, input, envFor, stamps, timeoutMs, caches, worktree });
@@ -208,6 +210,8 @@ export async function prepareEnvironment(
     }),
     installed: await installedDependencies(input.worktreePath),
   };
+  const ran = steps.some((s) => s.status === SetupStepStatus.Ran || s.status === SetupStepStatus.FailedOptional);
+  const keptOut = input.agentWritten === true ? [] : await excludeSetupLeftovers(input.worktreePath, untrackedBefore);
   const report: EnvironmentReport = {
     version: 1,
     worktreePath: input.worktreePath,
@@ -215,9 +219,7 @@ export async function prepareEnvironment(
     steps,
     cached: cacheUsers.length > 0 && cacheUsers.every((s) => s.cacheHit),
     sandbox,
-    warnings: steps.some((s) => s.status === SetupStepStatus.Ran || s.status === SetupStepStatus.FailedOptional)
-      ? await setupLeftovers(input.worktreePath)
-      : [],
+    warnings: ran || keptOut.length > 0 ? await setupLeftovers(input.worktreePath, keptOut) : [],
     durationMs: Date.now() - started,
   };
   await writeEnvironmentReport(report);
