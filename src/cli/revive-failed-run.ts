@@ -9,6 +9,8 @@
  */
 import { defaultPayloadConverter } from '@temporalio/common';
 import { AgentError } from '../contracts/errors.js';
+import { FailureType } from '../contracts/failures.js';
+import { shellQuote } from '../activities/process/shell-quote.js';
 import { resumePointAfterFailure } from '../contracts/resume-point.js';
 import type { RunInput, RunResult } from '../contracts/run.js';
 import { runAgentWorkflow } from '../workflows/run-agent.js';
@@ -63,6 +65,23 @@ export async function reviveFailedRun(cli: CliTemporal, workflowId: string, prom
       : `\nno worker polls task queue ${description.taskQueue}: run it with \`issue-agent start-run --issue ${input.issue} --repo ${input.repoPath}\` (attaches and serves it in that process) or start \`issue-agent worker\``;
   return {
     kind: 'revived',
-    message: `run ${workflowId} had failed (${result?.code ?? description.status.name}): started a new run ${where}${prompt === undefined ? '' : ', with your guidance for its first step'}${served}\n`,
+    message: `run ${workflowId} had failed (${result?.code ?? description.status.name}): started a new run ${where}${prompt === undefined ? '' : ', with your guidance for its first step'}${served}${sameBaseNote(result, input)}\n`,
   };
+}
+
+/**
+ * A run that failed preparing its environment, before any step: the new one works in the
+ * same worktree, at the same base commit, with the environment prepared then (setup never
+ * runs again in a worktree once prepared). A fix on the main branch or in its setup is
+ * not seen there, so the command says how to start from it instead.
+ */
+export function sameBaseNote(result: RunResult | undefined, input: RunInput): string {
+  if (result?.code !== FailureType.EnvironmentFailed || result.steps.length > 0) return '';
+  const flags = `--issue ${input.issue} --repo ${shellQuote(input.repoPath)}`;
+  const git = `git -C ${shellQuote(input.repoPath)}`;
+  const discard =
+    result.branch === undefined || result.worktreePath === undefined
+      ? 'discard its branch and worktree'
+      : `discard them (\`${git} worktree remove --force ${shellQuote(result.worktreePath)} && ${git} branch -D ${shellQuote(result.branch)}\`)`;
+  return `\nnote: it failed preparing its environment; the new run works in the same worktree at the same base commit, with the environment prepared then. If you fixed the repository's main branch or its setup, stop it (\`issue-agent cancel ${flags}\`), ${discard}, and \`issue-agent start-run ${flags}\` starts from the fix`;
 }

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { defaultPayloadConverter } from '@temporalio/common';
-import type { RunInput } from '../../src/contracts/run.js';
-import { reviveFailedRun } from '../../src/cli/revive-failed-run.js';
+import type { RunInput, RunResult } from '../../src/contracts/run.js';
+import { reviveFailedRun, sameBaseNote } from '../../src/cli/revive-failed-run.js';
 import type { CliTemporal } from '../../src/host/temporal/temporal-client.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
@@ -63,4 +63,28 @@ test("without a prompt the new run keeps the old run's guidance", async () => {
   assert.equal(revival.kind, 'revived');
   assert.doesNotMatch(revival.kind === 'revived' ? revival.message : '', /guidance/);
   assert.equal((await startInput(workflowId)).guidance, 'the review said: rename it');
+});
+
+test('a retry of a run that failed preparing its environment says it keeps the same base, and how to start from a fix', () => {
+  const failed = {
+    outcome: 'failed',
+    code: 'ENVIRONMENT_FAILED',
+    reason: 'preflight: `mvn -B test` cannot run',
+    steps: [],
+    worktreePath: '/w/issue-3',
+    branch: 'agent/issue-3',
+  } as unknown as RunResult;
+  const input = { issue: 3, repoPath: '/r/my repo' } as RunInput;
+  const note = sameBaseNote(failed, input);
+  assert.match(note, /same worktree at the same base commit/);
+  assert.match(note, /issue-agent cancel --issue 3 --repo '\/r\/my repo'/);
+  assert.match(
+    note,
+    /git -C '\/r\/my repo' worktree remove --force \/w\/issue-3 && git -C '\/r\/my repo' branch -D agent\/issue-3/,
+  );
+  assert.match(note, /issue-agent start-run --issue 3 --repo '\/r\/my repo'` starts from the fix/);
+  // Once a step ran, or for any other failure, a retry resumes as it says: no note.
+  assert.equal(sameBaseNote({ ...failed, steps: [{}] } as unknown as RunResult, input), '');
+  assert.equal(sameBaseNote({ ...failed, code: 'VALIDATION_ABORTED' } as RunResult, input), '');
+  assert.equal(sameBaseNote(undefined, input), '');
 });
