@@ -193,7 +193,7 @@ test('a test already failing on the base blocks until the closure classifies it 
   const comment = readFileSync(join(repoPath, '.agent', 'issues', '1.md'), 'utf8');
   assert.match(
     comment,
-    /`tests`: `npm test --silent` exited 1, accepted under baseline ignore: only failures already on base [0-9a-f]{12}: sum adds two numbers, each classified unrelated/,
+    /`tests`: `npm test --silent` exited 1, accepted against the base \(baseline: ignore\): only failures already on base [0-9a-f]{12}: sum adds two numbers, each classified unrelated by the closure/,
   );
   assert.match(
     comment,

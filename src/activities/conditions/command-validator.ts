@@ -117,7 +117,7 @@ export async function runCommandValidator(options: {
       ...base,
       exitCode,
       passed: true,
-      summary: `\`${command}\` exited ${exitCode}${exitSaysPass ? ' naming failing tests' : ''}, accepted under ${judged.line}`,
+      summary: `\`${command}\` exited ${exitCode}${exitSaysPass ? ' naming failing tests' : ''}, accepted ${judged.line}`,
       params: { ...params, ...judged.params },
       unrecoverable: false,
     };

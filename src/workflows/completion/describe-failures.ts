@@ -13,6 +13,18 @@ import { isJsonObject, type JsonValue } from '../../contracts/json.js';
 /** How many items of one list parameter the line shows. */
 const ITEMS_SHOWN = 10;
 
+/** The baseline's lists, by what they mean; any other key is said as words (`untrackedFiles` → `untracked files`). */
+const LIST_LABELS: Readonly<Record<string, string>> = {
+  preExisting: 'failing on the base too',
+  regressions: 'not failing on the base',
+  unclassified: 'not classified as unrelated',
+  fixed: 'fixed since the base',
+};
+
+function listLabel(key: string): string {
+  return LIST_LABELS[key] ?? key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
 function isFinding(value: JsonValue): boolean {
   return isJsonObject(value) && typeof value['finding'] === 'string' && typeof value['name'] !== 'string';
 }
@@ -42,7 +54,7 @@ export function describeFailures(failed: readonly ConditionResult[]): string {
           .slice(0, ITEMS_SHOWN)
           .filter((item) => !(isFinding(item) && summary.includes(itemText(item))))
           .map(itemText);
-        return texts.length > 0 ? [`${key}: ${texts.join(', ')}`] : [];
+        return texts.length > 0 ? [`${listLabel(key)}: ${texts.join(', ')}`] : [];
       });
       return `${r.validator}: ${summary}${items.length > 0 ? ` (${items.join('; ')})` : ''}`;
     })

@@ -39,7 +39,23 @@ test('named tests and dirty files are listed; other values never as JSON objects
   ]);
   assert.equal(
     line,
-    'tests: npm test failed: sum adds (failed: sum adds, sum subtracts); git-clean: uncommitted changes (untrackedFiles: a.txt)',
+    'tests: npm test failed: sum adds (failed: sum adds, sum subtracts); git-clean: uncommitted changes (untracked files: a.txt)',
+  );
+});
+
+test("the baseline's lists are said by what they mean, other keys as words, never as field names", () => {
+  const line = describeFailures([
+    result('tests', '`npm test` exited 1', {
+      failedTests: [{ name: 'a' }],
+      preExisting: [{ name: 'b' }],
+      regressions: [{ name: 'a' }],
+      unclassified: [{ name: 'b' }],
+      fixed: [{ name: 'c' }],
+    }),
+  ]);
+  assert.equal(
+    line,
+    'tests: `npm test` exited 1 (failed tests: a; failing on the base too: b; not failing on the base: a; not classified as unrelated: b; fixed since the base: c)',
   );
 });
 
@@ -52,7 +68,7 @@ test('a check that cannot pass by retrying comes first, and every other failed c
   const dirty = result('git-clean', 'uncommitted changes', { untrackedFiles: ['x.txt'] });
   assert.equal(
     unrecoverableReason([integrity, moved, dirty], moved),
-    'validator "run-branch" cannot succeed by retrying: the branch moved from 1111111 to 2222222 while the checks ran; also failed: test-integrity: 1 weakened test(s): a.test.js:3 skips a test; git-clean: uncommitted changes (untrackedFiles: x.txt)',
+    'validator "run-branch" cannot succeed by retrying: the branch moved from 1111111 to 2222222 while the checks ran; also failed: test-integrity: 1 weakened test(s): a.test.js:3 skips a test; git-clean: uncommitted changes (untracked files: x.txt)',
   );
   assert.equal(
     unrecoverableReason([moved], moved),

@@ -30,6 +30,9 @@ import { nameList } from '../../../contracts/name-list.js';
 import type { FailedTest } from '../../../definition/ecosystems/test-runners/failed-test.js';
 import { namedByIssue, sameFile, testFile } from './named-by-issue.js';
 
+/** How a reason names the tests fixed since the base (its last part, when any were). */
+export const FIXED_NOTE = '; fixed since base: ';
+
 export interface Baseline {
   readonly commit: string;
   readonly command: string;
@@ -94,7 +97,7 @@ export function classifyFailures(
   const fixed = now.length === 0 ? [] : baseline.failedTests.filter((n) => !failingNow.has(n));
   const blocking = preExisting.filter((t) => t.blocks !== undefined);
   const base = baseline.commit.slice(0, 12);
-  const fixedNote = fixed.length ? `; fixed since base: ${nameList(fixed)}` : '';
+  const fixedNote = fixed.length ? `${FIXED_NOTE}${nameList(fixed)}` : '';
   const result = (blocks: boolean, reason: string): Classified => ({
     regressions,
     preExisting,

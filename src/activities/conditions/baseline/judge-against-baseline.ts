@@ -16,7 +16,7 @@ import type { CommandRunner } from '../../process/command-runner.js';
 import { baseCommitsOf, filesTouchedSince, type BaseCommits } from '../base-commit.js';
 import { capExcerpts, type FailedTest } from '../../../definition/ecosystems/test-runners/failed-test.js';
 import { baselineFailures } from './baseline-run.js';
-import { classifyFailures } from './classify-failures.js';
+import { classifyFailures, FIXED_NOTE } from './classify-failures.js';
 import { matchClaims, type AccountedFailure } from './match-claims.js';
 
 export interface BaselineJudgement {
@@ -63,15 +63,18 @@ export async function judgeAgainstBaseline(options: {
   const claims = matchClaims(classified.preExisting, options.claims ?? []);
   const unclassified = options.claims === undefined ? [] : claims.unclassified.map((t) => t.name);
   const onlyUnclassified = !classified.blocks && unclassified.length > 0;
+  // Said of the failures on the base, before the tests fixed (which need no classifying).
   const accounted =
     !classified.blocks && options.claims !== undefined && classified.preExisting.length > 0
-      ? ', each classified unrelated'
+      ? ', each classified unrelated by the closure'
       : '';
+  const [verdict = '', ...fixedNote] = classified.reason.split(FIXED_NOTE);
+  const head = `against the base (baseline: ${options.mode})`;
   return {
     blocks: classified.blocks || onlyUnclassified,
     line: onlyUnclassified
-      ? `baseline ${options.mode}: failing on base ${commit.slice(0, 12)} too and not classified by the closure as unrelated: ${unclassified.join(', ')}`
-      : `baseline ${options.mode}: ${classified.reason}${accounted}`,
+      ? `${head}: failing on base ${commit.slice(0, 12)} too and not classified by the closure as unrelated: ${unclassified.join(', ')}`
+      : `${head}: ${[`${verdict}${accounted}`, ...fixedNote].join(FIXED_NOTE)}`,
     params: {
       baseCommit: commit,
       regressions: capExcerpts(classified.regressions).map(toJson),

@@ -47,7 +47,7 @@ test('an issue naming the failing test by its short name blocks a branch that ch
   const result = report.results[0];
   assert.match(
     result?.summary ?? '',
-    /baseline ignore: failing on base [0-9a-f]{12} and still blocking: tests\/test_six\.py::test_b \(named by the issue as "test_b"\)/,
+    /against the base \(baseline: ignore\): failing on base [0-9a-f]{12} and still blocking: tests\/test_six\.py::test_b \(named by the issue as "test_b"\)/,
   );
   assert.deepEqual(
     (result?.params['preExisting'] as { name: string; blocks?: string }[]).map((t) => [t.name, t.blocks]),
@@ -83,7 +83,7 @@ test('neither named nor touched, not classified: the retry prompt names the test
   assert.equal(result?.failurePattern, 'pre-existing-unclassified');
   assert.match(
     result?.summary ?? '',
-    /baseline ignore: failing on base [0-9a-f]{12} too and not classified by the closure as unrelated: tests\/test_six\.py::test_b/,
+    /against the base \(baseline: ignore\): failing on base [0-9a-f]{12} too and not classified by the closure as unrelated: tests\/test_six\.py::test_b/,
   );
   const prompt = await retryPrompt(report.results);
   assert.match(prompt, /tests failing on the base not accounted for/);
@@ -107,7 +107,7 @@ test('neither named nor touched, classified unrelated by its short name: excused
   assert.equal(report.passed, true, report.results[0]?.summary);
   assert.match(
     report.results[0]?.summary ?? '',
-    /only failures already on base [0-9a-f]{12}: tests\/test_six\.py::test_b, each classified unrelated/,
+    /only failures already on base [0-9a-f]{12}: tests\/test_six\.py::test_b, each classified unrelated by the closure/,
   );
   assert.deepEqual(
     (report.results[0]?.params['preExisting'] as { name: string; unrelated?: string }[]).map((t) => [

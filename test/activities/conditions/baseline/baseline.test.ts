@@ -76,7 +76,7 @@ test('a failure already on the base, classified unrelated, does not block; the b
   assert.equal(first.passed, true, first.results[0]?.summary);
   assert.match(
     first.results[0]?.summary ?? '',
-    /baseline ignore: only failures already on base [0-9a-f]{12}: old broken, each classified unrelated/,
+    /against the base \(baseline: ignore\): only failures already on base [0-9a-f]{12}: old broken, each classified unrelated by the closure/,
   );
   assert.deepEqual(
     (first.results[0]?.params['preExisting'] as { name: string }[]).map((t) => t.name),
@@ -307,6 +307,33 @@ test("a repository whose own test script exits 0 over a failing test: that failu
   assert.equal(report.passed, true, report.results[0]?.summary);
   assert.match(
     report.results[0]?.summary ?? '',
-    /`sh run-tests\.sh` exited 0 naming failing tests, accepted under baseline ignore: only failures already on base [0-9a-f]{12}: old broken, each classified unrelated/,
+    /`sh run-tests\.sh` exited 0 naming failing tests, accepted against the base \(baseline: ignore\): only failures already on base [0-9a-f]{12}: old broken, each classified unrelated by the closure/,
+  );
+});
+
+test('the classification is said of the failures left on the base, not of the tests the branch fixed', async () => {
+  const repo = await state.issueBranch(8, {
+    'package.json': '{ "type": "module" }\n',
+    'test/old.test.js': BROKEN,
+    'test/other.test.js': BROKEN.replace('old broken', 'other broken').replace('src/value.js', 'src/other.js'),
+    'src/value.js': WRONG_VALUE,
+    'src/other.js': WRONG_VALUE,
+  });
+  await repo.write({ 'src/other.js': RIGHT_VALUE });
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'fix other');
+  const result = await runValidators(
+    { commands: createSpawnerCommandRunner() },
+    {
+      worktreePath: repo.dir,
+      completionStep: step,
+      validators: tests('ignore'),
+      preExistingClaims: [{ test: 'old broken', reason: 'broken before this branch' }],
+    },
+  );
+  assert.equal(result.passed, true, result.results[0]?.summary);
+  assert.match(
+    result.results[0]?.summary ?? '',
+    /only failures already on base [0-9a-f]{12}: old broken, each classified unrelated by the closure; fixed since base: other broken$/m,
   );
 });
