@@ -96,22 +96,22 @@ export function keptWorkHint(
   result: RunResult,
   run: { readonly issue: number; readonly repoPath: string; readonly repoFlag: string | undefined },
 ): string | undefined {
-  if (result.branch === undefined || result.worktreePath === undefined) return undefined;
   const repo = run.repoFlag === undefined ? '' : ` --repo ${shellQuote(run.repoFlag)}`;
+  const start = `issue-agent start-run --issue ${run.issue}${repo}`;
+  if (result.branch === undefined || result.worktreePath === undefined) return nothingKept(result, start);
   let again: string;
   switch (result.outcome) {
     case 'failed':
-      again = againAfterFailure(
-        result.code,
-        `issue-agent retry --issue ${run.issue}${repo}`,
-        `issue-agent start-run --issue ${run.issue}${repo}`,
-      );
+      again = againAfterFailure(result.code, `issue-agent retry --issue ${run.issue}${repo}`, start);
       break;
     case 'cancelled':
-      again = `\`issue-agent start-run --issue ${run.issue}${repo}\` starts a new run on them`;
+      again = `\`${start}\` starts a new run on them`;
+      break;
+    case 'no-change':
+      // The issue stays open for a person; the branch holds nothing of the run's.
+      again = 'the branch has no change against its base';
       break;
     case 'success':
-    case 'no-change':
       return undefined;
     default: {
       const unknown: never = result.outcome;
@@ -121,4 +121,13 @@ export function keptWorkHint(
   const git = `git -C ${shellQuote(run.repoPath)}`;
   const discard = `${git} worktree remove --force ${shellQuote(result.worktreePath)} && ${git} branch -D ${shellQuote(result.branch)}`;
   return terminalLine(`kept: branch ${result.branch} and its worktree; ${again}; to discard both: ${discard}`);
+}
+
+/** A run that ended before it made its worktree (a broken checkout, a missing key): how to start it again. */
+function nothingKept(result: RunResult, start: string): string | undefined {
+  if (result.outcome !== 'failed') return undefined;
+  const first = retryNeeds(result.code) === RetryNeeds.Nothing ? '' : 'fix what the reason names, then ';
+  return terminalLine(
+    `next: ${first}\`${start}\` starts the run again (it ended before making a worktree: nothing was kept)`,
+  );
 }

@@ -47,6 +47,33 @@ test("a failed run's hint names what resumes it, and its discard commands remove
       keptWorkHint({ ...result, outcome: 'success' }, { issue: 3, repoPath: repo, repoFlag: undefined }),
       undefined,
     );
+    // A no-change run keeps its (unchanged) branch and worktree too: the user is told so, and how to discard them.
+    const unchanged = keptWorkHint(
+      { ...result, outcome: 'no-change' },
+      { issue: 3, repoPath: repo, repoFlag: undefined },
+    );
+    assert.match(
+      unchanged ?? '',
+      /^kept: branch agent\/issue-3 and its worktree; the branch has no change against its base; to discard both: git -C /,
+    );
+    // A run that ended before making a worktree says what starts it again.
+    const { branch: _b, worktreePath: _w, ...bare } = result;
+    assert.match(
+      keptWorkHint({ ...bare, code: 'WORKTREE_FAILED' } as RunResult, {
+        issue: 3,
+        repoPath: repo,
+        repoFlag: undefined,
+      }) ?? '',
+      /^next: fix what the reason names, then `issue-agent start-run --issue 3` starts the run again \(it ended before making a worktree: nothing was kept\)$/,
+    );
+    assert.match(
+      keptWorkHint(bare as RunResult, { issue: 3, repoPath: repo, repoFlag: undefined }) ?? '',
+      /^next: `issue-agent start-run --issue 3` starts the run again/,
+    );
+    assert.equal(
+      keptWorkHint({ ...bare, outcome: 'cancelled' } as RunResult, { issue: 3, repoPath: repo, repoFlag: undefined }),
+      undefined,
+    );
   } finally {
     await rm(root, { recursive: true, force: true });
   }
