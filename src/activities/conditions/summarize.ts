@@ -47,9 +47,24 @@ export function isNoise(line: string): boolean {
 export function failureLine(failures: readonly FailedTest[]): string | undefined {
   const first = failures[0];
   if (first === undefined) return undefined;
-  const why = first.excerpt?.split('\n')[0]?.trim();
+  const why = first.excerpt === undefined ? undefined : excerptHead(first.excerpt);
   const more = failures.length > 1 ? ` (+${failures.length - 1} more)` : '';
   return clip(`${first.name}${why ? `: ${why}` : ''}${more}`);
+}
+
+/**
+ * The first line of an excerpt that says what went wrong: a header that only announces
+ * what follows ("Expected values to be strictly equal:") is joined with the next line
+ * that is not a legend ("+ actual - expected") nor a bracket alone, so the line says `3 !== 4`.
+ */
+function excerptHead(excerpt: string): string | undefined {
+  const lines = excerpt
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => !/^([{}[\](),]*|\+ actual - expected( \.\.\. Lines skipped)?)$/.test(line))
+    .map((line) => line.replace(/\s+/g, ' '));
+  const [head, next] = lines;
+  return head !== undefined && head.endsWith(':') && next !== undefined ? `${head} ${next}` : head;
 }
 
 export function commandSummary(options: {

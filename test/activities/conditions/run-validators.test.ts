@@ -184,7 +184,7 @@ test('test and type-check extractors on real tool output', async () => {
     // The summary names the first failure and its assertion, not the runner's first output line.
     assert.equal(
       r?.summary.split('\n')[1],
-      'adds: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+      'adds: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: 2 !== 3',
     );
   } finally {
     await repo.cleanup();

@@ -41,3 +41,15 @@ test('a long first failure is cut to one line', () => {
   assert.equal(line.length, 200);
   assert.ok(line.endsWith('…'));
 });
+
+test("an assertion's header line is joined with what it announces, past the diff legend", () => {
+  const strict = { name: 'add adds two numbers', excerpt: 'Expected values to be strictly equal:\n\n3 !== 4\n' };
+  assert.equal(failureLine([strict]), 'add adds two numbers: Expected values to be strictly equal: 3 !== 4');
+  const deep = {
+    name: 'parses',
+    excerpt: 'Expected values to be strictly deep-equal:\n+ actual - expected\n\n  {\n+   a: 1\n-   a: 2\n  }',
+  };
+  assert.equal(failureLine([deep]), 'parses: Expected values to be strictly deep-equal: + a: 1');
+  assert.equal(failureLine([{ name: 't', excerpt: 'boom' }]), 't: boom');
+  assert.equal(failureLine([{ name: 't', excerpt: 'ends with a colon:' }]), 't: ends with a colon:');
+});
