@@ -18,6 +18,7 @@ import { PreflightStopKind } from '../../contracts/preflight.js';
 import { RepoCommandKey } from '../../contracts/repo-config.js';
 import { EnvironmentCause, type PreflightVerdict } from './classify-preflight.js';
 import { Remedy } from './could-not-run.js';
+import { saysBuildFailed } from './build-failure.js';
 
 type EnvironmentVerdict = Extract<PreflightVerdict, { verdict: 'environment-failure' }>;
 
@@ -61,12 +62,18 @@ export function preflightStop(
   const unnamed = UNNAMED.has(verdict.cause);
   const crash = verdict.cause === EnvironmentCause.Crash ? ', its output looks like a crash,' : '';
   const program = verdict.program === undefined ? '' : `: \`${verdict.program}\``;
+  // A compile error at the base: no command choice names a test there; the code or build files need the fix.
+  const build = unnamed && saysBuildFailed(verdict.lines);
+  const why = build ? ': its build fails before any test runs, so' : `${crash} and`;
   const head = unnamed
-    ? `\`${command}\` fails on the base commit (exit ${exitCode ?? '-'})${crash} and none of its failures can be named, so the gate cannot tell the agent's fix from the failures already there and would count every one against it; no model request was made`
+    ? `\`${command}\` fails on the base commit (exit ${exitCode ?? '-'})${why} none of its failures can be named, so the gate cannot tell the agent's fix from the failures already there and would count every one against it; no model request was made`
     : `the environment cannot run \`${command}\` on the base commit (${exit}${verdict.reason}${program}); no model request was made`;
-  const fix = unnamed
-    ? `set ${setting} to a command that passes on the base commit, or to one whose failing tests are named (${NAMED_RUNNERS}; docs/registry-reference.md, "Named failures")`
-    : `${remedyText(verdict, setting)}${key === RepoCommandKey.Test ? AGENT_SETUP_HINT : ''}`;
+  const named = `set ${setting} to a command that passes on the base commit, or to one whose failing tests are named (${NAMED_RUNNERS}; docs/registry-reference.md, "Named failures")`;
+  const fix = build
+    ? `make the base commit build: fix what the lines above name (the code, or build files such as pom.xml, Cargo.toml, go.mod, tsconfig.json) on the branch runs start from, then discard this run's branch and worktree and start the run again; or ${named}`
+    : unnamed
+      ? named
+      : `${remedyText(verdict, setting)}${key === RepoCommandKey.Test ? AGENT_SETUP_HINT : ''}`;
   const shown = verdict.lines.slice(0, 8).map((l) => `  ${l.length > 200 ? `${l.slice(0, 199)}…` : l}`);
   const seen = shown.length > 0 ? shown.join('\n') : '  (no output)';
   return new AgentError(FailureType.EnvironmentFailed, `${head}\n${seen}\nTo fix: ${fix}`, {

@@ -110,6 +110,29 @@ test('a test command failing on the base with no failure named stops the run: th
   assert.equal(err.details?.['cause'], 'unnamed-failures');
 });
 
+test('a base whose build fails says so, and that the fix is in the code or its build files, not the test command', () => {
+  const stdout = [
+    '[ERROR] COMPILATION ERROR :',
+    '[ERROR] Source option 5 is no longer supported. Use 7 or later.',
+    '[ERROR] Target option 5 is no longer supported. Use 7 or later.',
+    '[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.1:compile (default-compile) on project mathy: Compilation failure: Compilation failure:',
+  ].join('\n');
+  const command = 'mvn -B -o -q test';
+  const verdict = classifyPreflight({ kind: 'test', command, exitCode: 1, stdout, stderr: '' });
+  assert.ok(verdict.verdict === 'environment-failure' && stopsTheRun(verdict));
+  const err = preflightStop({ validator: 'tests', command }, 1, verdict);
+  assert.match(
+    err.message,
+    /^`mvn -B -o -q test` fails on the base commit \(exit 1\): its build fails before any test runs, so none/,
+  );
+  assert.match(
+    err.message,
+    /To fix: make the base commit build: fix what the lines above name \(the code, or build files such as pom\.xml/,
+  );
+  assert.match(err.message, /discard this run's branch and worktree and start the run again; or set `commands\.test`/);
+  assert.equal(err.details?.['cause'], 'unnamed-failures');
+});
+
 test('a crash with nothing named stops too; a check of its own validator names that validator', () => {
   const crash = classifyPreflight({
     kind: 'test',
