@@ -12,16 +12,30 @@ const LONG_PATH = 40;
 
 /**
  * A long path keeps its head and its tail (two copies into different dirs differ only at
- * their ends), then the line is capped.
+ * their ends), each whole segments; then the line is capped at a word's end.
  */
 function short(command: string): string {
   const one = command
     .replace(/\s+/g, ' ')
     .trim()
     .split(' ')
-    .map((word) => (word.length > LONG_PATH && word.includes('/') ? `${word.slice(0, 12)}…${word.slice(-22)}` : word))
+    .map((word) => (word.length > LONG_PATH && word.includes('/') ? shortPath(word) : word))
     .join(' ');
-  return one.length > MAX_COMMAND ? `${one.slice(0, MAX_COMMAND - 1)}…` : one;
+  if (one.length <= MAX_COMMAND) return one;
+  const cut = one.lastIndexOf(' ', MAX_COMMAND - 2);
+  return `${one.slice(0, cut > MAX_COMMAND / 2 ? cut : MAX_COMMAND - 1)} …`;
+}
+
+/** `/tmp/s/xdg/issue-agent/cache/tools/yarn/bin/yarn.js` → `/tmp/s/…/tools/yarn/bin/yarn.js`: whole segments. */
+function shortPath(word: string): string {
+  const parts = word.split('/');
+  let head = parts[0] ?? '';
+  let i = 1;
+  while (i < parts.length - 1 && head.length + 1 + (parts[i]?.length ?? 0) <= 12) head += `/${parts[(i += 1) - 1]}`;
+  let tail = parts[parts.length - 1] ?? '';
+  let j = parts.length - 2;
+  while (j >= i && tail.length + 1 + (parts[j]?.length ?? 0) <= 24) tail = `${parts[(j -= 1) + 1]}/${tail}`;
+  return j < i ? word : `${head}/…/${tail}`;
 }
 
 function stepLine(step: SetupStepReport): string {

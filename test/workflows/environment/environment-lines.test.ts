@@ -34,3 +34,27 @@ test('two copies into different long dirs print as different lines: a long path 
   assert.match(validators ?? '', /\/env\/validator-gocache` ran/);
   assert.ok((agent ?? '').length < 130, agent);
 });
+
+test('a long command is cut at whole words and a long path at whole segments, never mid-word', () => {
+  const line = (command: string) =>
+    environmentLines({
+      version: 1,
+      worktreePath: '/w',
+      detected: [],
+      steps: [step(command)],
+      cached: false,
+      sandbox: { pathPrepend: [], env: {}, readOnlyDirs: [], writableDirs: [] },
+      warnings: [],
+      durationMs: 1,
+    })[0] ?? '';
+  assert.equal(
+    line(
+      'mvn -B --fail-at-end -Dmaven.test.failure.ignore=true -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.skip=true test-compile',
+    ),
+    'setup: `mvn -B --fail-at-end -Dmaven.test.failure.ignore=true -Dsurefire.failIfNoSpecifiedTests=false …` ran (0.5 s, cache warm)',
+  );
+  assert.equal(
+    line('node /tmp/stranger66/xdg/issue-agent/cache/tools/yarn-1.22.22/node_modules/yarn/bin/yarn.js install'),
+    'setup: `node /tmp/…/yarn/bin/yarn.js install` ran (0.5 s, cache warm)',
+  );
+});
