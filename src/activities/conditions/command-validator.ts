@@ -72,9 +72,11 @@ export async function runCommandValidator(options: {
   const exitCode = outcome.exitCode;
   const rule = parseSuccessWhen(definition.successWhen);
   const text = `${outcome.stdout}\n${outcome.stderr}`;
-  const testsRan = () => testsRanSinceBase({ ...options, ...request, commands: deps.commands, output: text, reports });
   // Failing tests the runner named while the command exited as a pass: judged as failures, below.
   const failedNow = failingNow(failures, { exitCode, output: text, reports });
+  const failing = failedNow.map((t) => t.name);
+  const testsRan = () =>
+    testsRanSinceBase({ ...options, ...request, commands: deps.commands, output: text, reports, failing });
   const namedFailing = rule.kind === 'exitCode' && exitCode === 0 ? failedNow.length : 0;
   const exitSaysPass = satisfies(rule, { stdout: outcome.stdout, exitCode });
   if (exitSaysPass && namedFailing === 0) {

@@ -122,10 +122,10 @@ export const BUILTIN_FAILURE_PATTERNS: Readonly<Record<string, FailurePatternDef
   /** A test condition's, when the tests red on the base pass now because the tests changed, not the code. */
   [FIXED_IN_TESTS_ONLY_PATTERN]: {
     description:
-      'The tests failing on the base commit pass now, but the branch changed only test files, or they pass with its tests on the base code too.',
+      "The tests failing on the base commit pass now, but the branch changed only test files, they pass with its tests on the base code too, or its code still fails the base's version of them.",
     edition: 'failed',
     adaptation: FIXED_IN_TESTS_ONLY_PATTERN,
-    params: ['baseCommit', 'fixed', 'testFiles', 'codeFiles'],
+    params: ['baseCommit', 'fixed', 'testFiles', 'codeFiles', 'failingWithBaseTests'],
   },
   /** A test condition's, when only tests failing on the base that the closure did not classify block. */
   [UNCLASSIFIED_PATTERN]: {

@@ -12,7 +12,7 @@ import type { CommandRunner } from '../../process/command-runner.js';
 import { baseCommitsOf, type BaseCommits } from '../base-commit.js';
 import { changedFiles } from './changed-files.js';
 import { fixedInTestsOnly } from './fixed-in-tests-only.js';
-import { fixedByTestsAlone } from './tests-alone.js';
+import { failingWithBaseTests, fixedByTestsAlone } from './tests-alone.js';
 import type { TestReports } from '../test-reports/parse-test-failures.js';
 import { testsSeen } from '../test-reports/tests-seen.js';
 import { cachedBaseline } from './baseline-run.js';
@@ -30,6 +30,8 @@ export async function testsRanSinceBase(run: {
   /** The command's stdout and stderr. */
   readonly output: string;
   readonly reports: TestReports;
+  /** The tests the run names failing (accepted against the base): never told as fixed. */
+  readonly failing?: readonly string[];
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
   readonly issueLabels?: readonly string[];
@@ -40,31 +42,42 @@ export async function testsRanSinceBase(run: {
   const commit = await (run.bases ?? baseCommitsOf(worktreePath))();
   const baseline = commit === undefined ? undefined : await cachedBaseline(worktreePath, commit, command);
   if (commit === undefined || baseline === undefined) return undefined;
-  const verdict = judgeTestsRan(baseline, testsSeen(output, reports));
+  const verdict = judgeTestsRan(baseline, testsSeen(output, reports), run.failing);
   if (verdict.blocks || verdict.fixed === undefined || verdict.fixed.length === 0) return verdict;
   // Fixed: by a change of the code under test, or only of the tests?
   const changed = await changedFiles(worktreePath, commit);
   if (changed === undefined || changed.tests.length === 0) return verdict;
+  const testsOnlyIssue = run.issueLabels?.includes(TESTS_ONLY_LABEL) ?? false;
+  const swap = {
+    commands: run.commands,
+    worktreePath,
+    base: commit,
+    command,
+    timeoutMs: run.timeoutMs,
+    ...(run.signal ? { signal: run.signal } : {}),
+    fixed: verdict.fixed,
+  };
   const alone =
     changed.code.length === 0
       ? undefined
       : await fixedByTestsAlone({
-          commands: run.commands,
-          worktreePath,
-          base: commit,
-          command,
-          timeoutMs: run.timeoutMs,
-          ...(run.signal ? { signal: run.signal } : {}),
-          fixed: verdict.fixed,
+          ...swap,
           codeFiles: changed.code,
           ...(changed.testsOnBaseCode === undefined ? {} : { testsOnBaseCode: changed.testsOnBaseCode }),
         });
+  // Not asked when the first answer already blocks, the issue is about the tests, or tests
+  // live in the code files (Rust's in-source tests: their base version is the base's code).
+  const withBaseTests =
+    alone === undefined || alone.length > 0 || testsOnlyIssue || changed.testsOnBaseCode !== undefined
+      ? undefined
+      : await failingWithBaseTests({ ...swap, testFiles: changed.tests });
   const testsOnly = fixedInTestsOnly({
     baseCommit: commit,
     fixed: verdict.fixed,
     changed,
     ...(alone === undefined ? {} : { fixedByTestsAlone: alone }),
-    testsOnlyIssue: run.issueLabels?.includes(TESTS_ONLY_LABEL) ?? false,
+    ...(withBaseTests === undefined ? {} : { failingWithBaseTests: withBaseTests }),
+    testsOnlyIssue,
   });
   return testsOnly === undefined
     ? verdict

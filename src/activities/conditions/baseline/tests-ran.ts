@@ -12,7 +12,8 @@
  * were kept), nothing blocks here and a "fixed" claim says what it rests on.
  *
  * The tests red on the base are told as fixed only when the run names them among its
- * passing tests (passed-tests.ts); with no passing names, when the counts hold.
+ * passing tests (passed-tests.ts); with no passing names, when the counts hold. Never one
+ * the run names failing (a run accepted with failures already on the base).
  */
 import type { JsonValue } from '../../../contracts/json.js';
 import { nameList } from '../../../contracts/name-list.js';
@@ -35,7 +36,7 @@ export type TestsRanVerdict =
       readonly fixed?: readonly string[];
     };
 
-export function judgeTestsRan(base: Baseline, now: TestsSeen): TestsRanVerdict {
+export function judgeTestsRan(base: Baseline, now: TestsSeen, failingNow: readonly string[] = []): TestsRanVerdict {
   const at = base.commit.slice(0, 12);
   const onBase = base.testsRun;
   const ranNow = now.count ?? now.passed?.length;
@@ -64,7 +65,10 @@ export function judgeTestsRan(base: Baseline, now: TestsSeen): TestsRanVerdict {
   const unseen = passed === undefined ? [] : failedOnBase.filter((name) => !passed.has(name));
   const countsHold = onBase !== undefined && ranNow !== undefined;
   // Named passing beats counting; counting beats the exit status alone.
-  const fixed = unseen.length === 0 || countsHold ? failedOnBase : failedOnBase.filter((name) => passed?.has(name));
+  const failing = new Set(failingNow);
+  const fixed = (
+    unseen.length === 0 || countsHold ? failedOnBase : failedOnBase.filter((name) => passed?.has(name))
+  ).filter((name) => !failing.has(name));
   const basis = basisOf({
     named: passed !== undefined,
     unseen,

@@ -89,6 +89,37 @@ test('the expected value rewritten beside a comment in the code: refused, and th
   assert.equal(second.length, 1);
 });
 
+test("a loosened assertion beside a wrong change of the code: refused, as the base's version of the test still fails on the branch's code", async () => {
+  const repo = await redBase();
+  await judge(repo);
+  const loosened = BROKEN.replace('assert.equal(value, 2)', 'assert.ok(value > 1.5)');
+  await repo.write({ 'test/old.test.js': loosened, 'src/value.js': 'export const value = 1.75;\n' });
+  await repo.git('commit', '-qam', 'fix the value');
+  const { runner, calls } = counting();
+  const cheat = await judge(repo, runner);
+  const result = cheat.results[0];
+  assert.equal(cheat.passed, false, result?.summary);
+  assert.equal(result?.failurePattern, 'fixed-in-tests-only');
+  assert.match(
+    result?.summary ?? '',
+    /pass now \(old broken\) only as this branch changed them: with their base version \(test\/old\.test\.js as on the base\), this branch's code still fails them/,
+  );
+  assert.deepEqual(result?.params['failingWithBaseTests'], ['old broken']);
+  assert.equal(calls.length, 3, 'the validator run, the run on the base code, the run with the base tests');
+  assert.equal(
+    await readFile(`${repo.dir}/test/old.test.js`, 'utf8'),
+    loosened,
+    'the test is back as the agent left it',
+  );
+  const prompt = await retryPrompt(cheat.results);
+  assert.match(
+    prompt,
+    /with the test files below put back as on the base, the code of this branch still fails `old broken`/,
+  );
+  assert.match(prompt, /- `test\/old\.test\.js`/);
+  assert.doesNotMatch(prompt, /Code files changed/);
+});
+
 test('a real fix that came with a changed and a new test passes: the tests stay red on the base code', async () => {
   const repo = await redBase();
   await judge(repo);

@@ -92,6 +92,11 @@ test('the gate: nothing seen, or fewer than on the base, blocks; as many passes 
     partly.blocks ? '' : (partly.fixedLine ?? ''),
     /broken, odd \(by .*; not named among the passing tests: odd\)$/,
   );
+  // A test the run names failing (accepted against the base) is never told as fixed, counts or not.
+  const stillFailing = judgeTestsRan({ ...base, failedTests: ['broken', 'odd'] }, { count: 30, passed: ['other'] }, [
+    'odd',
+  ]);
+  assert.deepEqual(stillFailing.blocks ? [] : stillFailing.fixed, ['broken']);
   const counted = judgeTestsRan(base, { count: 31 });
   assert.match(
     counted.blocks ? '' : (counted.fixedLine ?? ''),
