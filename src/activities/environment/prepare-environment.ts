@@ -19,6 +19,7 @@ import { EcosystemId } from '../../definition/ecosystems/ecosystem.js';
 import { ensureAgentHome } from '../workspace/sandbox-state.js';
 import { assertAtBaseCommit } from './base-commit-guard.js';
 import { excludeSetupLeftovers, setupLeftovers, untrackedEntries } from './setup-leftovers.js';
+import { excludeBuildOutputs } from './build-outputs.js';
 import { cacheLayout, worktreeLayout, type CacheLayout, type WorktreeLayout } from './cache-layout.js';
 import { repositoryIdentity } from './repository-identity.js';
 import { planConfigured, planDetected, type EnvironmentPlan } from './detect-setup.js';
@@ -212,6 +213,7 @@ export async function prepareEnvironment(
   };
   const ran = steps.some((s) => s.status === SetupStepStatus.Ran || s.status === SetupStepStatus.FailedOptional);
   const keptOut = input.agentWritten === true ? [] : await excludeSetupLeftovers(input.worktreePath, untrackedBefore);
+  const buildOutputs = await excludeBuildOutputs(input.worktreePath);
   const report: EnvironmentReport = {
     version: 1,
     worktreePath: input.worktreePath,
@@ -219,7 +221,10 @@ export async function prepareEnvironment(
     steps,
     cached: cacheUsers.length > 0 && cacheUsers.every((s) => s.cacheHit),
     sandbox,
-    warnings: ran || keptOut.length > 0 ? await setupLeftovers(input.worktreePath, keptOut) : [],
+    warnings:
+      ran || keptOut.length > 0 || buildOutputs.length > 0
+        ? await setupLeftovers(input.worktreePath, keptOut, buildOutputs)
+        : [],
     durationMs: Date.now() - started,
   };
   await writeEnvironmentReport(report);

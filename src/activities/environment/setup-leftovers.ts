@@ -39,17 +39,31 @@ export async function untrackedEntries(worktreePath: string): Promise<ReadonlySe
  * setup. Returns them (empty when there is no private repository: nothing is written).
  */
 export async function excludeSetupLeftovers(worktreePath: string, before: ReadonlySet<string>): Promise<string[]> {
-  const own = privateRepoOf(worktreePath);
-  if (own === undefined) return [];
+  if (privateRepoOf(worktreePath) === undefined) return [];
   const created = [...(await untrackedEntries(worktreePath))].filter(
     (entry) => !before.has(entry) && !/[\n\r]/.test(entry),
   );
-  if (created.length === 0) return [];
+  const lines = created.map((entry) => `/${escapeIgnorePattern(entry)}`);
+  return (await appendPrivateExcludes(worktreePath, lines, "left by the issue agent's setup of this worktree"))
+    ? created
+    : [];
+}
+
+/**
+ * Appends gitignore patterns to the `info/exclude` of the worktree's own repository (never
+ * the user's), under a comment saying why; false when there is none (nothing written).
+ */
+export async function appendPrivateExcludes(
+  worktreePath: string,
+  patterns: readonly string[],
+  why: string,
+): Promise<boolean> {
+  const own = privateRepoOf(worktreePath);
+  if (own === undefined || patterns.length === 0) return false;
   const excludeFile = path.join(own.repo.commonDir, 'info', 'exclude');
   await mkdir(path.dirname(excludeFile), { recursive: true });
-  const lines = created.map((entry) => `/${escapeIgnorePattern(entry)}`);
-  await appendFile(excludeFile, `\n# left by the issue agent's setup of this worktree\n${lines.join('\n')}\n`, 'utf8');
-  return created;
+  await appendFile(excludeFile, `\n# ${why}\n${patterns.join('\n')}\n`, 'utf8');
+  return true;
 }
 
 /** A literal path as a gitignore pattern: glob characters and trailing spaces escaped. */
@@ -61,8 +75,16 @@ function escapeIgnorePattern(entry: string): string {
  * The report's warnings about setup's leftovers: those kept out of the run's commits
  * (named, so the user can add them to `.gitignore`), and what git still shows.
  */
-export async function setupLeftovers(worktreePath: string, keptOut: readonly string[]): Promise<string[]> {
+export async function setupLeftovers(
+  worktreePath: string,
+  keptOut: readonly string[],
+  buildOutputs: readonly string[] = [],
+): Promise<string[]> {
   const warnings: string[] = [];
+  if (buildOutputs.length > 0)
+    warnings.push(
+      `your repository does not ignore what its build and test tools write (${buildOutputs.join(', ')}): kept out of the run's commits; add it to .gitignore`,
+    );
   if (keptOut.length > 0)
     warnings.push(
       `setup left ${keptOut.length} untracked path(s) your repository does not ignore (${listed(keptOut)}): kept out of the run's commits; add them to .gitignore`,

@@ -144,6 +144,18 @@ export interface EcosystemSetup {
   readonly buildCacheSeeds?: readonly BuildCacheSeed[];
 }
 
+/**
+ * What the ecosystem's own tools write into a worktree and no project commits (`target/`,
+ * `__pycache__/`): kept out of the run's commits when the repository does not ignore it
+ * (activities/environment/build-outputs.ts).
+ */
+export interface BuildOutputs {
+  /** Root files any of which says the repository is of this ecosystem. */
+  readonly markers: readonly string[];
+  /** gitignore patterns, each with a path it would ignore (to ask git whether the repository already does). */
+  readonly patterns: readonly { readonly pattern: string; readonly probe: string }[];
+}
+
 export interface EcosystemModule {
   readonly id: EcosystemId;
   /** Its page in docs/environments/ (a test checks it exists). */
@@ -183,6 +195,8 @@ export interface EcosystemModule {
    * failures are listed; the registry reads them in its report order.
    */
   readonly testRunners?: readonly TestRunner[];
+  /** What its tools build in the worktree: never part of the run's commits. */
+  readonly buildOutputs?: BuildOutputs;
 }
 
 /** A file of the repository, or undefined when it cannot be read. */

@@ -57,4 +57,5 @@ export const MAVEN_ECOSYSTEM: EcosystemModule = {
     };
   },
   testRunners: [JAVAC, SUREFIRE],
+  buildOutputs: { markers: ['pom.xml'], patterns: [{ pattern: '/target/', probe: 'target/' }] },
 };

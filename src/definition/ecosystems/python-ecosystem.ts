@@ -126,4 +126,12 @@ export const PYTHON_ECOSYSTEM: EcosystemModule = {
     },
   ],
   testRunners: [PYTEST],
+  buildOutputs: {
+    markers: ['pyproject.toml', 'setup.cfg', 'setup.py', 'requirements.txt', 'tox.ini', 'noxfile.py'],
+    patterns: [
+      { pattern: '__pycache__/', probe: '__pycache__/' },
+      { pattern: '*.py[cod]', probe: 'x.pyc' },
+      { pattern: '/.pytest_cache/', probe: '.pytest_cache/' },
+    ],
+  },
 };

@@ -49,4 +49,5 @@ export const RUST_ECOSYSTEM: EcosystemModule = {
     },
   ],
   testRunners: [CARGO_TEST],
+  buildOutputs: { markers: ['Cargo.toml'], patterns: [{ pattern: '/target/', probe: 'target/' }] },
 };

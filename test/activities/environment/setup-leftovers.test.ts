@@ -31,7 +31,7 @@ before(async () => {
   await useTempStateDir();
   repo = await makeTempGitRepo({ files: { 'README.md': 'hi\n', 'src/a.js': 'export const a = 1;\n' } });
   await repo.write({ '.git/info/exclude': '.agent/\n' });
-  for (const number of [1, 2]) await writeLocalIssue(repo.dir, { number, title: 'Change a file', body: 'Please.' });
+  for (const number of [1, 2, 3]) await writeLocalIssue(repo.dir, { number, title: 'Change a file', body: 'Please.' });
 });
 after(async () => {
   await repo.cleanup();
@@ -78,4 +78,27 @@ test('what a setup the agent wrote created stays in the diff the checks read', a
   const seen = await status(worktree);
   for (const entry of [/^\?\? node_modules\/$/m, /^\?\? pkg\.egg-info\/$/m, /^ M README\.md$/m])
     assert.match(seen, entry);
+});
+
+test("what the build and test tools write is kept out of the run's commits when the repository does not ignore it", async () => {
+  await repo.write({
+    'Cargo.toml': '[package]\nname = "x"\nversion = "0.1.0"\n',
+    'pyproject.toml': '[project]\nname = "x"\n',
+  });
+  await repo.write({ '.gitignore': '.pytest_cache/\n' });
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'rust and python');
+  const worktree = await worktreeFor(3);
+  const report = await prepareEnvironment({ worktreePath: worktree, repoPath: repo.dir, setup: ['true'] });
+  assert.match(
+    report.warnings.join('\n'),
+    /your repository does not ignore what its build and test tools write \(__pycache__\/ \(python\), \*\.py\[cod\] \(python\), \/target\/ \(rust\)\): kept out of the run's commits; add it to \.gitignore/,
+  );
+  assert.doesNotMatch(report.warnings.join('\n'), /pytest_cache/, 'what the repository ignores is not said');
+  const built = await runInSandbox(
+    worktree,
+    'mkdir -p target/debug src/__pycache__ .pytest_cache && echo b > target/debug/x && echo c > src/__pycache__/a.cpython-311.pyc && echo d > b.pyc && echo e > .pytest_cache/v && echo f > src/new.rs',
+  );
+  assert.equal(built.exitCode, 0, built.all);
+  assert.equal((await status(worktree)).trim(), '?? src/new.rs', 'only the new source file is seen');
 });
