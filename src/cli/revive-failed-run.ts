@@ -65,17 +65,18 @@ export async function reviveFailedRun(cli: CliTemporal, workflowId: string, prom
       : `\nno worker polls task queue ${description.taskQueue}: run it with \`issue-agent start-run --issue ${input.issue} --repo ${input.repoPath}\` (attaches and serves it in that process) or start \`issue-agent worker\``;
   return {
     kind: 'revived',
-    message: `run ${workflowId} had failed (${result?.code ?? description.status.name}): started a new run ${where}${prompt === undefined ? '' : ', with your guidance for its first step'}${served}${sameBaseNote(result, input)}\n`,
+    message: `run ${workflowId} had failed (${result?.code ?? description.status.name}): started a new run ${where}${prompt === undefined ? '' : ', with your guidance for its first step'}${served}${staleEnvironmentNote(result, input)}\n`,
   };
 }
 
 /**
- * A run that failed preparing its environment, before any step: the new one works in the
- * same worktree, at the same base commit, with the environment prepared then (setup never
- * runs again in a worktree once prepared). A fix on the main branch or in its setup is
- * not seen there, so the command says how to start from it instead.
+ * A run that failed preparing its environment, before any step: the new one reuses the
+ * worktree and the environment prepared then (setup never runs twice in a worktree; an
+ * untouched branch moves to the base's new tip, its environment does not). A fix of the
+ * repository's setup or build files is not prepared for, so the command says how to start
+ * from it instead.
  */
-export function sameBaseNote(result: RunResult | undefined, input: RunInput): string {
+export function staleEnvironmentNote(result: RunResult | undefined, input: RunInput): string {
   if (result?.code !== FailureType.EnvironmentFailed || result.steps.length > 0) return '';
   const flags = `--issue ${input.issue} --repo ${shellQuote(input.repoPath)}`;
   const git = `git -C ${shellQuote(input.repoPath)}`;
@@ -83,5 +84,5 @@ export function sameBaseNote(result: RunResult | undefined, input: RunInput): st
     result.branch === undefined || result.worktreePath === undefined
       ? 'discard its branch and worktree'
       : `discard them (\`${git} worktree remove --force ${shellQuote(result.worktreePath)} && ${git} branch -D ${shellQuote(result.branch)}\`)`;
-  return `\nnote: it failed preparing its environment; the new run works in the same worktree at the same base commit, with the environment prepared then. If you fixed the repository's main branch or its setup, stop it (\`issue-agent cancel ${flags}\`), ${discard}, and \`issue-agent start-run ${flags}\` starts from the fix`;
+  return `\nnote: it failed preparing its environment; the new run reuses the worktree and the environment prepared then (setup never runs twice in a worktree), so a fix of the repository's setup or build files is not prepared for. If you fixed those, stop it (\`issue-agent cancel ${flags}\`), ${discard}, and \`issue-agent start-run ${flags}\` starts from the fix`;
 }

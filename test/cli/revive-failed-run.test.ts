@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { RunInput, RunResult } from '../../src/contracts/run.js';
-import { reviveFailedRun, sameBaseNote } from '../../src/cli/revive-failed-run.js';
+import { reviveFailedRun, staleEnvironmentNote } from '../../src/cli/revive-failed-run.js';
 import type { CliTemporal } from '../../src/host/temporal/temporal-client.js';
 import { runAgentWorkflow } from '../../src/workflows/run-agent.js';
 import { serverAddress, teardownEnv, testEnv } from '../helpers/temporal-env.js';
@@ -65,7 +65,7 @@ test("without a prompt the new run keeps the old run's guidance", async () => {
   assert.equal((await startInput(workflowId)).guidance, 'the review said: rename it');
 });
 
-test('a retry of a run that failed preparing its environment says it keeps the same base, and how to start from a fix', () => {
+test('a retry of a run that failed preparing its environment says it reuses that environment, and how to start from a fix', () => {
   const failed = {
     outcome: 'failed',
     code: 'ENVIRONMENT_FAILED',
@@ -75,8 +75,8 @@ test('a retry of a run that failed preparing its environment says it keeps the s
     branch: 'agent/issue-3',
   } as unknown as RunResult;
   const input = { issue: 3, repoPath: '/r/my repo' } as RunInput;
-  const note = sameBaseNote(failed, input);
-  assert.match(note, /same worktree at the same base commit/);
+  const note = staleEnvironmentNote(failed, input);
+  assert.match(note, /reuses the worktree and the environment prepared then \(setup never runs twice in a worktree\)/);
   assert.match(note, /issue-agent cancel --issue 3 --repo '\/r\/my repo'/);
   assert.match(
     note,
@@ -84,7 +84,7 @@ test('a retry of a run that failed preparing its environment says it keeps the s
   );
   assert.match(note, /issue-agent start-run --issue 3 --repo '\/r\/my repo'` starts from the fix/);
   // Once a step ran, or for any other failure, a retry resumes as it says: no note.
-  assert.equal(sameBaseNote({ ...failed, steps: [{}] } as unknown as RunResult, input), '');
-  assert.equal(sameBaseNote({ ...failed, code: 'VALIDATION_ABORTED' } as RunResult, input), '');
-  assert.equal(sameBaseNote(undefined, input), '');
+  assert.equal(staleEnvironmentNote({ ...failed, steps: [{}] } as unknown as RunResult, input), '');
+  assert.equal(staleEnvironmentNote({ ...failed, code: 'VALIDATION_ABORTED' } as RunResult, input), '');
+  assert.equal(staleEnvironmentNote(undefined, input), '');
 });
