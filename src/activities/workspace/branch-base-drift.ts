@@ -6,7 +6,8 @@
  * with nothing of its own (no commit beyond its base, no changed or new file in its
  * worktree) is moved to the base's new tip before the run (recutUntouchedBranch); a
  * branch with work is kept, and the CLI says so in one line naming the branch, its base
- * commit, the new one and how to start fresh (baseDriftNote; there is no flag for it).
+ * commit, the new one and how to start fresh (baseDriftNote; there is no flag for it). A
+ * branch with work whose base did not move is said too: a new run continues on it.
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -67,12 +68,18 @@ async function userView(
 
 /** The branch against its recorded base; undefined when there is no such branch, no recorded base, or it did not move. */
 export async function baseDrift(repoPath: string, branch: string): Promise<BaseDrift | undefined> {
+  const state = await branchAgainstBase(repoPath, branch);
+  return state === undefined || state.baseCommit === state.newBaseCommit ? undefined : state;
+}
+
+/** The branch against its recorded base, moved or not; undefined when there is no such branch or no recorded base. */
+async function branchAgainstBase(repoPath: string, branch: string): Promise<BaseDrift | undefined> {
   if (!(await branchExists(repoPath, branch))) return undefined;
   const baseBranch = await out(repoPath, ['config', '--get', `branch.${branch}.${BASE_CONFIG_KEY}`]);
   if (baseBranch === undefined) return undefined;
   const newBaseCommit = await out(repoPath, ['rev-parse', '--verify', '--end-of-options', `refs/heads/${baseBranch}`]);
   const baseCommit = await out(repoPath, ['merge-base', `refs/heads/${baseBranch}`, `refs/heads/${branch}`]);
-  if (newBaseCommit === undefined || baseCommit === undefined || baseCommit === newBaseCommit) return undefined;
+  if (newBaseCommit === undefined || baseCommit === undefined) return undefined;
   const count = await out(repoPath, ['rev-list', '--count', `refs/heads/${baseBranch}..refs/heads/${branch}`]);
   const holder = (await listWorktrees(repoPath)).find((w) => w.branch === branch && !w.prunable);
   // A status git could not give counts as changes: the branch is then kept, never moved.
@@ -124,20 +131,27 @@ export async function recutUntouchedBranch(repoPath: string, branch: string): Pr
 
 /**
  * The one-line note for `start-run`, or undefined when the run starts at the base's tip
- * (no branch, the base did not move, or prepareWorkspace re-cuts the branch).
+ * with nothing of an earlier run (no branch, or one without work that is at the base or
+ * that prepareWorkspace re-cuts).
  */
 export async function baseDriftNote(
   repoPath: string,
   branchPrefix: string,
   issue: number,
 ): Promise<string | undefined> {
-  const drift = await baseDrift(repoPath, issueBranch(branchPrefix, issue));
+  const drift = await branchAgainstBase(repoPath, issueBranch(branchPrefix, issue));
   if (drift === undefined) return undefined;
   const short = (commit: string): string => commit.slice(0, 12);
+  const moved = drift.baseCommit !== drift.newBaseCommit;
   if (untouched(drift))
-    return `note: ${drift.branch} has no work of its own; it moves from ${short(drift.baseCommit)} to ${drift.baseBranch} at ${short(drift.newBaseCommit)}`;
+    return moved
+      ? `note: ${drift.branch} has no work of its own; it moves from ${short(drift.baseCommit)} to ${drift.baseBranch} at ${short(drift.newBaseCommit)}`
+      : undefined;
   const work = drift.ownCommits > 0 ? `${drift.ownCommits} commit(s) of its own` : 'uncommitted changes';
   const remove = drift.worktreePath === undefined ? '' : `git worktree remove --force ${drift.worktreePath} && `;
+  // An earlier run's work, kept: a new run continues on it (checks included), which a user starting afresh must know.
+  if (!moved)
+    return `note: ${drift.branch} holds the work of an earlier run (${work}); this run continues on it; to start fresh: ${remove}git branch -D ${drift.branch}`;
   return (
     `note: ${drift.branch} keeps its work (${work}) on ${drift.baseBranch} at ${short(drift.baseCommit)}, ` +
     `not ${drift.baseBranch} now at ${short(drift.newBaseCommit)}; to start fresh: ${remove}git branch -D ${drift.branch}`

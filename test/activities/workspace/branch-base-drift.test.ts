@@ -12,7 +12,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { execa } from 'execa';
 import { join } from 'node:path';
-import { withDriftedRepo } from './workspace-fixture.js';
+import { withDriftedRepo, workspaceDeps, workspaceInput } from './workspace-fixture.js';
+import { baseDriftNote } from '../../../src/activities/workspace/branch-base-drift.js';
+import { prepareWorkspace } from '../../../src/activities/workspace/prepare-workspace.js';
+import { writeLocalIssue } from '../../../src/activities/issues/local-issue-store.js';
+import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
 
 test('an untouched branch of a failed run is re-cut at the base that moved', async () => {
   await withDriftedRepo(async ({ repo, worktreePath, oldBase, fix, note, rerun, privateTip }) => {
@@ -105,4 +109,20 @@ test("a worktree's .git naming an admin dir outside the user's worktrees is not 
       await rm(evil, { recursive: true, force: true });
     }
   });
+});
+
+test("a branch with an earlier run's work whose base did not move: the note says a new run continues on it", async () => {
+  const repo = await makeTempGitRepo({});
+  try {
+    await writeLocalIssue(repo.dir, { number: 5, title: 'T', body: 'B' });
+    const { worktreePath } = await prepareWorkspace(workspaceDeps, workspaceInput(repo.dir));
+    assert.equal(await baseDriftNote(repo.dir, 'agent', 5), undefined, 'a fresh branch: nothing to say');
+    await repo.write({ '.worktrees/issue-5/src/skip.js': 'it.skip\n' });
+    assert.equal(
+      await baseDriftNote(repo.dir, 'agent', 5),
+      `note: agent/issue-5 holds the work of an earlier run (uncommitted changes); this run continues on it; to start fresh: git worktree remove --force ${worktreePath} && git branch -D agent/issue-5`,
+    );
+  } finally {
+    await repo.cleanup();
+  }
 });
