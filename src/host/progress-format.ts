@@ -95,7 +95,8 @@ export function resultSummary(result: RunResult): string {
     `outcome: ${result.outcome}${result.code ? ` (${result.code})` : ''}`,
     `reason: ${result.reason}`,
     `iterations: ${result.iterations} · tokens: ${result.usage.inputTokens + result.usage.outputTokens + result.usage.cacheReadTokens + result.usage.cacheWriteTokens} · cost: $${result.costUsd.toFixed(4)}`,
-    `definition: ${result.definitionHash.slice(0, 12)}`,
+    // A run stopped before it loaded its definition has none to name.
+    ...(result.definitionHash === '' ? [] : [`definition: ${result.definitionHash.slice(0, 12)}`]),
   ];
   for (const line of result.environment ?? []) lines.push(`  ${line}`);
   for (const warning of result.warnings ?? []) lines.push(`warning: ${terminalLine(warning)}`);

@@ -117,3 +117,14 @@ test("the run's warnings are printed: in the summary, and once each while follow
   assert.deepEqual(newWarningLines(progress([undone]), printed), [], 'not twice');
   assert.deepEqual(newWarningLines(progress([undone, 'second']), printed), ['warning: second']);
 });
+
+test('a run stopped before it loaded its definition prints no empty definition line', () => {
+  const base = { outcome: 'cancelled', reason: 'cancelled', iterations: 0, steps: [], usage, costUsd: 0 };
+  const without = resultSummary({ ...base, definitionHash: '' } as unknown as RunResult).split('\n');
+  assert.equal(
+    without.some((line) => line.startsWith('definition:')),
+    false,
+  );
+  const loaded = resultSummary({ ...base, definitionHash: 'abcdef0123456789' } as unknown as RunResult);
+  assert.match(loaded, /^definition: abcdef012345$/m);
+});

@@ -83,7 +83,7 @@ export async function runTestIntegrityValidator(options: {
   return {
     validator,
     passed: false,
-    summary: `${blocking.length} weakened test(s) against ${base.slice(0, 12)}: ${blocking
+    summary: `${blocking.length} change(s) weakening the tests against ${base.slice(0, 12)}: ${blocking
       .slice(0, 3)
       .map((f) => `${f.file}:${f.line} ${f.finding}`)
       .join('; ')}`,

@@ -41,7 +41,7 @@ test('a skipped test fails the check with file, line and finding; the default re
   assert.equal(result?.params['file'], 'test/sum.test.ts');
   assert.equal(result?.params['line'], 3);
   assert.match(String(result?.params['finding']), /skips a test/);
-  assert.match(result?.summary ?? '', /1 weakened test\(s\).*test\/sum\.test\.ts:3/);
+  assert.match(result?.summary ?? '', /1 change\(s\) weakening the tests.*test\/sum\.test\.ts:3/);
 
   const prompt = await retryPrompt(report.results);
   assert.equal(prompt.source, 'steps/retry/issue/f_failed_test-weakened.md');
