@@ -80,8 +80,9 @@ async function swappedRun(
 ): Promise<SwappedRun | undefined> {
   const tree = await worktreeTree(request.worktreePath);
   const cache = await cacheFileFor(request, tree, swapped, paths);
+  const cached = await readCached(cache);
   const seen =
-    (await readCached(cache)) ??
+    cached ??
     (await withFilesAtBase(
       {
         worktreePath: request.worktreePath,
@@ -93,7 +94,7 @@ async function swappedRun(
       () => testsOfRun(request),
     ));
   if (seen === undefined) return undefined;
-  await writeCached(cache, seen);
+  if (cached === undefined) await writeCached(cache, seen);
   const failing = new Set(seen.failed);
   const named = seen.passed === null ? undefined : new Set(seen.passed);
   return {
