@@ -129,8 +129,8 @@ export const PYTHON_ECOSYSTEM: EcosystemModule = {
   buildOutputs: {
     markers: ['pyproject.toml', 'setup.cfg', 'setup.py', 'requirements.txt', 'tox.ini', 'noxfile.py'],
     patterns: [
+      // Python 3 writes bytecode only there; a stray `*.pyc` elsewhere stays visible to the checks.
       { pattern: '__pycache__/', probe: '__pycache__/' },
-      { pattern: '*.py[cod]', probe: 'x.pyc' },
       { pattern: '/.pytest_cache/', probe: '.pytest_cache/' },
     ],
   },
