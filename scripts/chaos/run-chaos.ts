@@ -18,6 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { bundleRunWorkflow } from '../bench/run-workflow-bundle.js';
 import type { RunResult } from '../../src/contracts/run.js';
+import { resultOfFailure } from '../../src/activities/batch/result-of-failure.js';
 import { createModelServer, type ServerStats } from '../../src/dev/model-server/model-server.js';
 import { loadSessionScript, type SessionRule, type SessionScript } from '../../src/dev/model-server/session-script.js';
 import { git } from '../../src/activities/workspace/git/git.js';
@@ -170,7 +171,8 @@ async function awaitResult(
     try {
       return await handle.result();
     } catch (err) {
-      if (err instanceof WorkflowFailedError) return err;
+      // A failed run carries its RunResult (code and reason) in the failure's details.
+      if (err instanceof WorkflowFailedError) return (await resultOfFailure(handle, err)) ?? err;
       // The server is down (restart in progress) or the long poll broke: ask again.
       if (Date.now() > deadline) return err instanceof Error ? err : new Error(String(err));
       await sleep(1000);

@@ -80,3 +80,21 @@ async function untrackedAsDiff(worktreePath: string, file: string): Promise<stri
   // `--no-index` exits 1 when the files differ, as they do here.
   return diff.exitCode <= 1 && diff.stdout !== '' ? diff.stdout : undefined;
 }
+
+/** Those of `paths` the base commit has: a test file the branch changed, not one it added. */
+export async function presentOnBase(worktreePath: string, base: string, paths: readonly string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  const listed = await git(worktreePath, [
+    '--literal-pathspecs',
+    'ls-tree',
+    '-r',
+    '-z',
+    '--name-only',
+    base,
+    '--',
+    ...paths,
+  ]);
+  if (listed.exitCode !== 0) return [...paths];
+  const onBase = new Set(listed.stdout.split('\0').filter((p) => p !== ''));
+  return paths.filter((p) => onBase.has(p));
+}

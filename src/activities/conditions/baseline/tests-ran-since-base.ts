@@ -10,7 +10,7 @@ import type { ConditionResult } from '../../../contracts/activities.js';
 import type { JsonValue } from '../../../contracts/json.js';
 import type { CommandRunner } from '../../process/command-runner.js';
 import { baseCommitsOf, type BaseCommits } from '../base-commit.js';
-import { changedFiles } from './changed-files.js';
+import { changedFiles, presentOnBase } from './changed-files.js';
 import { fixedInTestsOnly } from './fixed-in-tests-only.js';
 import { failingWithBaseTests, fixedByTestsAlone } from './tests-alone.js';
 import type { TestReports } from '../test-reports/parse-test-failures.js';
@@ -65,12 +65,15 @@ export async function testsRanSinceBase(run: {
           codeFiles: changed.code,
           ...(changed.testsOnBaseCode === undefined ? {} : { testsOnBaseCode: changed.testsOnBaseCode }),
         });
-  // Not asked when the first answer already blocks, the issue is about the tests, or tests
-  // live in the code files (Rust's in-source tests: their base version is the base's code).
-  const withBaseTests =
+  // Not asked when the first answer already blocks, the issue is about the tests, tests live
+  // in the code files (Rust's in-source tests: their base version is the base's code), or
+  // every changed test file is new: the base's tests are then the ones that just passed.
+  const baseTests =
     alone === undefined || alone.length > 0 || testsOnlyIssue || changed.testsOnBaseCode !== undefined
-      ? undefined
-      : await failingWithBaseTests({ ...swap, testFiles: changed.tests });
+      ? []
+      : await presentOnBase(worktreePath, commit, changed.tests);
+  const withBaseTests =
+    baseTests.length === 0 ? undefined : await failingWithBaseTests({ ...swap, testFiles: changed.tests });
   const testsOnly = fixedInTestsOnly({
     baseCommit: commit,
     fixed: verdict.fixed,

@@ -138,6 +138,20 @@ test('a real fix that came with a changed and a new test passes: the tests stay 
   assert.equal(await readFile(`${repo.dir}/src/value.js`, 'utf8'), 'export const value = 2;\n');
 });
 
+test("a fix that only adds a test file: the base's tests are the ones that just ran, so they are not run again", async () => {
+  const repo = await redBase();
+  await judge(repo);
+  const more =
+    "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { value } from '../src/value.js';\ntest('is two', () => assert.equal(value, 2));\n";
+  await repo.write({ 'src/value.js': 'export const value = 2;\n', 'test/more.test.js': more });
+  await repo.git('add', '-A');
+  await repo.git('commit', '-qm', 'fix the value');
+  const { runner, calls } = counting();
+  const fixed = await judge(repo, runner);
+  assert.equal(fixed.passed, true, fixed.results[0]?.summary);
+  assert.equal(calls.length, 2, 'the validator run and the run on the base code only');
+});
+
 test('a worker killed while the code is at the base: the next validation puts the code back first', async () => {
   const repo = await redBase();
   await judge(repo);
