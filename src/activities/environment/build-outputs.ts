@@ -15,7 +15,7 @@ import path from 'node:path';
 import { ECOSYSTEMS } from '../../definition/ecosystems/ecosystem-registry.js';
 import { git } from '../workspace/git/git.js';
 import { privateRepoOf } from '../workspace/private-repo/private-repo-layout.js';
-import { appendPrivateExcludes } from './setup-leftovers.js';
+import { appendPrivateExcludes } from '../workspace/ensure-excluded.js';
 
 /** The patterns kept out (with the ecosystem each is of); empty when the repository ignores them all. */
 export async function excludeBuildOutputs(worktreePath: string): Promise<readonly string[]> {

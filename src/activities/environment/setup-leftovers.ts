@@ -17,10 +17,9 @@
  * must stay in the diff the checks read. Tracked files setup changed (a rewritten
  * lockfile) cannot be ignored: they stay a warning, with the fix.
  */
-import { appendFile, mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { git } from '../workspace/git/git.js';
 import { privateRepoOf } from '../workspace/private-repo/private-repo-layout.js';
+import { appendPrivateExcludes } from '../workspace/ensure-excluded.js';
 
 /** Untracked entries as `git status` lists them (a new directory is one `dir/` entry). */
 export async function untrackedEntries(worktreePath: string): Promise<ReadonlySet<string>> {
@@ -47,23 +46,6 @@ export async function excludeSetupLeftovers(worktreePath: string, before: Readon
   return (await appendPrivateExcludes(worktreePath, lines, "left by the issue agent's setup of this worktree"))
     ? created
     : [];
-}
-
-/**
- * Appends gitignore patterns to the `info/exclude` of the worktree's own repository (never
- * the user's), under a comment saying why; false when there is none (nothing written).
- */
-export async function appendPrivateExcludes(
-  worktreePath: string,
-  patterns: readonly string[],
-  why: string,
-): Promise<boolean> {
-  const own = privateRepoOf(worktreePath);
-  if (own === undefined || patterns.length === 0) return false;
-  const excludeFile = path.join(own.repo.commonDir, 'info', 'exclude');
-  await mkdir(path.dirname(excludeFile), { recursive: true });
-  await appendFile(excludeFile, `\n# ${why}\n${patterns.join('\n')}\n`, 'utf8');
-  return true;
 }
 
 /** A literal path as a gitignore pattern: glob characters and trailing spaces escaped. */

@@ -18,7 +18,9 @@ const LIST_LABELS: Readonly<Record<string, string>> = {
   preExisting: 'failing on the base too',
   regressions: 'not failing on the base',
   unclassified: 'not classified as unrelated',
-  fixed: 'fixed since the base',
+  // Said of a failed check (the tests-only rules): whether they were fixed is what is in doubt,
+  // and a runner that counts packages cannot tell a skipped test from a passing one.
+  fixed: 'no longer failing',
 };
 
 function listLabel(key: string): string {

@@ -29,13 +29,14 @@ function short(command: string): string {
 /** `/tmp/s/xdg/issue-agent/cache/tools/yarn/bin/yarn.js` → `/tmp/s/…/tools/yarn/bin/yarn.js`: whole segments. */
 function shortPath(word: string): string {
   const parts = word.split('/');
-  let head = parts[0] ?? '';
-  let i = 1;
-  while (i < parts.length - 1 && head.length + 1 + (parts[i]?.length ?? 0) <= 12) head += `/${parts[(i += 1) - 1]}`;
-  let tail = parts[parts.length - 1] ?? '';
-  let j = parts.length - 2;
-  while (j >= i && tail.length + 1 + (parts[j]?.length ?? 0) <= 24) tail = `${parts[(j -= 1) + 1]}/${tail}`;
-  return j < i ? word : `${head}/…/${tail}`;
+  // Leading segments while the head stays within 12 characters (the first always).
+  let headEnd = 1;
+  while (headEnd < parts.length - 1 && parts.slice(0, headEnd + 1).join('/').length <= 12) headEnd += 1;
+  // Trailing segments, not reaching into the head, while the tail stays within 24 (the last always).
+  let tailStart = parts.length - 1;
+  while (tailStart > headEnd && parts.slice(tailStart - 1).join('/').length <= 24) tailStart -= 1;
+  if (tailStart <= headEnd) return word;
+  return `${parts.slice(0, headEnd).join('/')}/…/${parts.slice(tailStart).join('/')}`;
 }
 
 function stepLine(step: SetupStepReport): string {

@@ -55,7 +55,7 @@ test("the baseline's lists are said by what they mean, other keys as words, neve
   ]);
   assert.equal(
     line,
-    'tests: `npm test` exited 1 (failed tests: a; failing on the base too: b; not failing on the base: a; not classified as unrelated: b; fixed since the base: c)',
+    'tests: `npm test` exited 1 (failed tests: a; failing on the base too: b; not failing on the base: a; not classified as unrelated: b; no longer failing: c)',
   );
 });
 

@@ -60,6 +60,16 @@ function counting(): { runner: CommandRunner; calls: string[] } {
 
 const tests = (baseline?: 'ignore' | 'require-fixed') => testsValidator(COMMAND, baseline);
 
+/** The closure's claim that `old broken` failed before this branch. */
+const OLD_BROKEN_CLAIMED = [{ test: 'old broken', reason: 'broken before this branch' }];
+
+/** Judges the branch as the closure does when it classified `old broken` as already failing on the base. */
+const judgeClaimingOldBroken = (repo: { readonly dir: string }, validators: ReturnType<typeof tests>) =>
+  runValidators(
+    { commands: createSpawnerCommandRunner() },
+    { worktreePath: repo.dir, completionStep: step, validators, preExistingClaims: OLD_BROKEN_CLAIMED },
+  );
+
 test('a failure already on the base, classified unrelated, does not block; the base run is cached by commit and command', async () => {
   const repo = await branchWithRedBase();
   await repo.write({ 'src/feature.js': 'export const x = 1;\n' });
@@ -70,7 +80,7 @@ test('a failure already on the base, classified unrelated, does not block; the b
     worktreePath: repo.dir,
     completionStep: step,
     validators: tests('ignore'),
-    preExistingClaims: [{ test: 'old broken', reason: 'broken before this branch' }],
+    preExistingClaims: OLD_BROKEN_CLAIMED,
   };
   const first = await runValidators({ commands: runner }, classified);
   assert.equal(first.passed, true, first.results[0]?.summary);
@@ -295,15 +305,7 @@ test("a repository whose own test script exits 0 over a failing test: that failu
   await repo.write({ 'src/feature.js': 'export const x = 1;\n' });
   await repo.git('add', '-A');
   await repo.git('commit', '-qm', 'unrelated work');
-  const report = await runValidators(
-    { commands: createSpawnerCommandRunner() },
-    {
-      worktreePath: repo.dir,
-      completionStep: step,
-      validators: testsValidator('sh run-tests.sh', 'ignore'),
-      preExistingClaims: [{ test: 'old broken', reason: 'broken before this branch' }],
-    },
-  );
+  const report = await judgeClaimingOldBroken(repo, testsValidator('sh run-tests.sh', 'ignore'));
   assert.equal(report.passed, true, report.results[0]?.summary);
   assert.match(
     report.results[0]?.summary ?? '',
@@ -322,15 +324,7 @@ test('the classification is said of the failures left on the base, not of the te
   await repo.write({ 'src/other.js': RIGHT_VALUE });
   await repo.git('add', '-A');
   await repo.git('commit', '-qm', 'fix other');
-  const result = await runValidators(
-    { commands: createSpawnerCommandRunner() },
-    {
-      worktreePath: repo.dir,
-      completionStep: step,
-      validators: tests('ignore'),
-      preExistingClaims: [{ test: 'old broken', reason: 'broken before this branch' }],
-    },
-  );
+  const result = await judgeClaimingOldBroken(repo, tests('ignore'));
   assert.equal(result.passed, true, result.results[0]?.summary);
   assert.match(
     result.results[0]?.summary ?? '',

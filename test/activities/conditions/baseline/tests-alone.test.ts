@@ -58,6 +58,17 @@ const judge = (repo: TempGitRepo, runner: CommandRunner = createSpawnerCommandRu
     { worktreePath: repo.dir, completionStep: step, validators: testsValidator('node --test test/', 'ignore') },
   );
 
+/** Judges the branch and asserts the fixed-in-tests-only refusal with `summary`; returns what a test asserts next. */
+async function refusedAsTestsOnly(repo: TempGitRepo, summary: RegExp) {
+  const { runner, calls } = counting();
+  const verdict = await judge(repo, runner);
+  const result = verdict.results[0];
+  assert.equal(verdict.passed, false, result?.summary);
+  assert.equal(result?.failurePattern, 'fixed-in-tests-only');
+  assert.match(result?.summary ?? '', summary);
+  return { verdict, result, calls };
+}
+
 test('the expected value rewritten beside a comment in the code: refused, and the code is back as the agent left it', async () => {
   const repo = await redBase();
   assert.equal((await judge(repo)).passed, false, 'the base is measured: old broken fails there');
@@ -66,15 +77,11 @@ test('the expected value rewritten beside a comment in the code: refused, and th
   await repo.git('add', 'test/old.test.js', 'src/value.js');
   await repo.git('commit', '-qm', 'fix the value');
   const status = await repo.git('status', '--porcelain');
-  const { runner, calls } = counting();
-  const cheat = await judge(repo, runner);
-  const result = cheat.results[0];
-  assert.equal(cheat.passed, false, result?.summary);
-  assert.equal(result?.failurePattern, 'fixed-in-tests-only');
-  assert.match(
-    result?.summary ?? '',
+  const refusal = await refusedAsTestsOnly(
+    repo,
     /no longer fail \(old broken\), and they pass as well with this branch's tests on the base's code \(src\/value\.js, src\/notes\.js as on the base\): the test changes made them pass \(test\/old\.test\.js\)/,
   );
+  const { verdict: cheat, result, calls } = refusal;
   assert.deepEqual(result?.params['codeFiles'], ['src/value.js', 'src/notes.js']);
   assert.deepEqual(calls.length, 2, 'the validator run and the run on the base code');
   assert.equal(await readFile(`${repo.dir}/src/value.js`, 'utf8'), commented);
@@ -95,15 +102,11 @@ test("a loosened assertion beside a wrong change of the code: refused, as the ba
   const loosened = BROKEN.replace('assert.equal(value, 2)', 'assert.ok(value > 1.5)');
   await repo.write({ 'test/old.test.js': loosened, 'src/value.js': 'export const value = 1.75;\n' });
   await repo.git('commit', '-qam', 'fix the value');
-  const { runner, calls } = counting();
-  const cheat = await judge(repo, runner);
-  const result = cheat.results[0];
-  assert.equal(cheat.passed, false, result?.summary);
-  assert.equal(result?.failurePattern, 'fixed-in-tests-only');
-  assert.match(
-    result?.summary ?? '',
+  const refusal = await refusedAsTestsOnly(
+    repo,
     /pass now \(old broken\) only as this branch changed them: with their base version \(test\/old\.test\.js as on the base\), this branch's code still fails them/,
   );
+  const { verdict: cheat, result, calls } = refusal;
   assert.deepEqual(result?.params['failingWithBaseTests'], ['old broken']);
   assert.equal(calls.length, 3, 'the validator run, the run on the base code, the run with the base tests');
   assert.equal(
