@@ -63,6 +63,9 @@ export interface HistoryFacts {
   readonly stepEnds: readonly number[];
   /** Completed activities by type. */
   readonly activities: Readonly<Record<string, number>>;
+  /** Server time (ms) of the first event (the run's start) and of the last (its close). */
+  readonly startedAt: number;
+  readonly closedAt: number;
 }
 
 export async function historyFacts(handle: WorkflowHandle): Promise<HistoryFacts> {
@@ -82,7 +85,16 @@ export async function historyFacts(handle: WorkflowHandle): Promise<HistoryFacts
   }
   const raw = description.raw.workflowExecutionInfo;
   const bytes = Number(raw?.historySizeBytes ?? 0);
-  return { events: Number(raw?.historyLength ?? history.events?.length ?? 0), bytes, stepEnds, activities };
+  const events = history.events ?? [];
+  const at = (i: number): number => (events[i] === undefined ? 0 : tsToMs(events[i]!.eventTime));
+  return {
+    events: Number(raw?.historyLength ?? events.length),
+    bytes,
+    stepEnds,
+    activities,
+    startedAt: at(0),
+    closedAt: at(events.length - 1),
+  };
 }
 
 export function intervals(times: readonly number[]): number[] {

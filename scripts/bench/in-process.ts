@@ -30,7 +30,8 @@ export interface InProcessResult {
   readonly reason: string;
   readonly steps: number;
   readonly wallMs: number;
-  /** performance.now() when each step's model query returned. */
+  /** performance.now() when the run began, and when each step's model query returned. */
+  readonly startedAt: number;
   readonly stepEnds: readonly number[];
 }
 
@@ -50,6 +51,7 @@ export async function runInProcess(input: RunInput, modelUrl: string): Promise<I
     reason,
     steps,
     wallMs: performance.now() - started,
+    startedAt: started,
     stepEnds,
   });
 

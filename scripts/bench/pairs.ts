@@ -28,6 +28,13 @@ export interface PairResult {
   readonly inProcessMs: number[];
   readonly durableStepMs: number[];
   readonly inProcessStepMs: number[];
+  /**
+   * Durable minus in-process, per repetition: up to the end of the first step (start, load,
+   * workspace, environment, the first step) and after the end of the last (validators,
+   * boundary, close): the run's fixed part, apart from its per-step interval.
+   */
+  readonly headMs: number[];
+  readonly tailMs: number[];
   readonly breakdowns: TimeBreakdown[];
   readonly roundTrips: RoundTrips[];
 }
@@ -40,6 +47,8 @@ export async function pairs(ctx: BenchContext, steps: number, latencyMs: number,
     inProcessMs: [],
     durableStepMs: [],
     inProcessStepMs: [],
+    headMs: [],
+    tailMs: [],
     breakdowns: [],
     roundTrips: [],
   };
@@ -83,6 +92,9 @@ export async function pairs(ctx: BenchContext, steps: number, latencyMs: number,
         );
         out.inProcessMs.push(p.wallMs);
         out.inProcessStepMs.push(median(intervals(p.stepEnds)));
+        // Server times for the durable run, this process's clock for the in-process one.
+        out.headMs.push(facts.stepEnds[0]! - facts.startedAt - (p.stepEnds[0]! - p.startedAt));
+        out.tailMs.push(facts.closedAt - facts.stepEnds.at(-1)! - (p.startedAt + p.wallMs - p.stepEnds.at(-1)!));
         note(
           `  rep ${rep + 1}/${reps}: durable ${Math.round(d.wallMs)} ms, in-process ${Math.round(p.wallMs)} ms (${steps} steps at ${latencyMs} ms)`,
         );

@@ -37,6 +37,9 @@ export const overhead: BenchPhase = {
     const figures: Figures = {};
     figures.overheadMsPerStep = roundTo(median(perRep), 1);
     figures.overheadMsPerStepInterval = roundTo(median(r.durableStepMs) - median(r.inProcessStepMs), 1);
+    // The fixed part, told apart: before the first step's end and after the last's.
+    figures.overheadHeadMs = Math.round(median(r.headMs));
+    figures.overheadTailMs = Math.round(median(r.tailMs));
     figures.overheadSteps = steps;
     figures.overheadLatencyMs = cfg.overheadLatencyMs;
     figures.overheadDurableMs = Math.round(median(r.durableMs));
@@ -70,6 +73,9 @@ export const overhead: BenchPhase = {
         Number(figures.overheadMsPerStep) / results.floorHostQueueMsPerStep,
         2,
       );
+    note(
+      `  durable minus in-process: ${figures.overheadMsPerStepInterval} ms per step interval; fixed ${figures.overheadHeadMs} ms up to the first step's end, ${figures.overheadTailMs} ms after the last's`,
+    );
     note(
       `  round trips: ${trips.perStep} per step, ${trips.fixed} fixed (${trips.workflowTasks} workflow tasks, ${trips.activityTasks} activity tasks, ${trips.localActivities} local activities per run: ` +
         Object.entries(trips.activitiesByType)
