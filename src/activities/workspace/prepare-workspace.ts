@@ -12,7 +12,7 @@
  * private HOME; sandbox state of worktrees that are gone is swept first.
  */
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { AgentError } from '../../contracts/errors.js';
 import { FailureType } from '../../contracts/failures.js';
 import type { IssueSnapshot, PrepareWorkspaceInput, PrepareWorkspaceOutput } from '../../contracts/activities.js';
@@ -30,7 +30,7 @@ import {
 } from './git/repo-queries.js';
 import { gitDirsOf, snapshotGitState } from './git/git-state-snapshot.js';
 import { ensurePrivateRepo } from './private-repo/create-private-repo.js';
-import { ensureAgentHome, sweepStaleSandboxesOccasionally } from './sandbox-state.js';
+import { ensureAgentHome, removeAgentSandbox, sweepStaleSandboxesOccasionally } from './sandbox-state.js';
 import { ensureExcluded } from './ensure-excluded.js';
 import { recordRunBranch } from './run-refs.js';
 import { legacyWorktreePath, worktreeLayout } from './worktree-layout.js';
@@ -152,6 +152,10 @@ async function prepareLocked(
       `${repoPath} is on a detached HEAD; check out the branch the issue branch should start from`,
       repoPath,
     );
+  // A new branch, so a worktree never prepared: whatever sandbox state this path has is an
+  // earlier worktree's (a discarded run, a repository cloned afresh here) that the sweep has
+  // not reached yet: its environment report, HOME and private repository are not this one's.
+  await removeAgentSandbox(join(await realOrSelf(dirname(layout.worktreePath)), basename(layout.worktreePath)));
   await gitOrThrow(
     repoPath,
     ['worktree', 'add', '-b', layout.branch, layout.worktreePath, baseBranch],

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { existsSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,6 +7,7 @@ import { basename, join } from 'node:path';
 import { AgentError } from '../../../src/contracts/errors.js';
 import { writeLocalIssue } from '../../../src/activities/issues/local-issue-store.js';
 import { prepareWorkspace } from '../../../src/activities/workspace/prepare-workspace.js';
+import { agentHomePath, sandboxDir, writeSandboxFile } from '../../../src/activities/workspace/sandbox-state.js';
 import { makeTempGitRepo } from '../../helpers/temp-git-repo.js';
 import { workspaceDeps as deps, workspaceInput as input } from './workspace-fixture.js';
 
@@ -135,5 +137,30 @@ test("without a worktree root the worktree lives in the worker's state dir, outs
   } finally {
     await repo.cleanup();
     await rm(stateDir, { recursive: true, force: true });
+  }
+});
+
+test("a new worktree at a path an earlier one used starts without that one's sandbox state", async () => {
+  // A discarded run (`git worktree remove` + `git branch -D`, as start-run's last lines say)
+  // or a repository cloned afresh at the same path: the earlier worktree's environment
+  // report, agent HOME and private repository must not be taken for the new one's (a
+  // long-lived worker sweeps stale state at most once a minute).
+  const repo = await makeTempGitRepo({});
+  try {
+    await writeLocalIssue(repo.dir, { number: 5, title: 'T', body: 'B' });
+    const first = await prepareWorkspace(deps, input(repo.dir));
+    await writeSandboxFile(first.worktreePath, 'environment.json', '{"version":1}\n');
+    const stale = join(sandboxDir(first.worktreePath), 'environment.json');
+    assert.ok(existsSync(stale));
+    await repo.git('worktree', 'remove', '--force', first.worktreePath);
+    await repo.git('branch', '-D', 'agent/issue-5');
+
+    const fresh = await prepareWorkspace(deps, input(repo.dir));
+    assert.equal(fresh.reused, false);
+    assert.equal(fresh.worktreePath, first.worktreePath);
+    assert.ok(!existsSync(stale), "the earlier worktree's environment report is gone");
+    assert.ok(existsSync(agentHomePath(fresh.worktreePath)), 'the new worktree has its own HOME');
+  } finally {
+    await repo.cleanup();
   }
 });
