@@ -9,6 +9,7 @@ import type { RunActivities } from '../contracts/activities.js';
 import { resolveC3lPrompt } from '../definition/c3l/resolve-c3l-prompt.js';
 import { checkExternalState } from './deliver/local-boundary-hook.js';
 import { runBoundaryHook } from './deliver/run-boundary-hook.js';
+import { withSetupAdvice } from './deliver/setup-advice.js';
 import { reportNoChange } from './deliver/report-no-change.js';
 import { runQueryStep, type QueryStepOutcome } from './model/query-step.js';
 import { githubToolFor } from './tools/github-tool-deps.js';
@@ -199,8 +200,9 @@ export function createActivities(deps: ActivityDeps): RunActivities {
         withHeartbeat((hb) => runPreflight({ commands: deps.commands, signal: hb.signal }, input)),
       ),
     ),
-    runBoundaryHook: edge(async (input) =>
-      withHeartbeat(async () =>
+    runBoundaryHook: edge(async (sent) => {
+      const input = withSetupAdvice(sent);
+      return withHeartbeat(async () =>
         isRepoUrl(input.repoPath)
           ? runRemoteBoundaryHook(
               { ...deps.boundary, remoteGit: remote.remoteGit },
@@ -208,8 +210,8 @@ export function createActivities(deps: ActivityDeps): RunActivities {
               input.repoPath,
             )
           : runBoundaryHook(deps.boundary, input),
-      ),
-    ),
+      );
+    }),
     reportNoChange: edge(async (input) =>
       reportNoChange(
         { issueSource: deps.issueSource, redact },

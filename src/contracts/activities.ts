@@ -193,6 +193,11 @@ export interface BoundaryHookInput {
   readonly evidence: readonly ConditionResult[];
   /** The agent-written setup's `.agent/config.json` snippet, when the run used one: offered in the PR body. */
   readonly environmentSetup?: string;
+  /**
+   * What the repository should add to `.gitignore` (EnvironmentReport.repositoryAdvice): put
+   * in by the activity from the worktree's environment report, never sent by the workflow.
+   */
+  readonly setupAdvice?: readonly string[];
 }
 
 export interface CheckExternalStateInput {

@@ -115,5 +115,10 @@ export interface EnvironmentReport {
   readonly gitRestored?: readonly string[];
   /** What the run should tell the user (setup left files git shows …). */
   readonly warnings: readonly string[];
+  /**
+   * The warnings the repository itself can act on (what it should add to `.gitignore`): the
+   * delivery repeats them in the pull request and the closing comment, for whoever maintains it.
+   */
+  readonly repositoryAdvice?: readonly string[];
   readonly durationMs: number;
 }

@@ -1,14 +1,14 @@
 /**
- * Writes a worktree's environment report holding only what setup installed there, as
- * prepareEnvironment would after installing (installed-dependencies.ts): what the sandbox
- * and the editor read to keep it read-only.
+ * Writes a worktree's environment report as prepareEnvironment would, holding only the
+ * fields a test gives: what setup installed there (installed-dependencies.ts: what the
+ * sandbox and the editor read to keep it read-only), its warnings, its advice.
  */
-import type { SandboxEnvironment } from '../../src/contracts/environment.js';
+import type { EnvironmentReport, SandboxEnvironment } from '../../src/contracts/environment.js';
 import { writeEnvironmentReport } from '../../src/activities/environment/environment-file.js';
 
-export async function writeInstalledReport(
+export async function writeTestReport(
   worktreePath: string,
-  installed: NonNullable<SandboxEnvironment['installed']>,
+  fields: Partial<Omit<EnvironmentReport, 'version' | 'worktreePath'>>,
 ): Promise<void> {
   await writeEnvironmentReport({
     version: 1,
@@ -16,8 +16,18 @@ export async function writeInstalledReport(
     detected: [],
     steps: [],
     cached: false,
-    sandbox: { pathPrepend: [], env: {}, readOnlyDirs: [], writableDirs: [], installed },
+    sandbox: { pathPrepend: [], env: {}, readOnlyDirs: [], writableDirs: [] },
     warnings: [],
     durationMs: 0,
+    ...fields,
+  });
+}
+
+export async function writeInstalledReport(
+  worktreePath: string,
+  installed: NonNullable<SandboxEnvironment['installed']>,
+): Promise<void> {
+  await writeTestReport(worktreePath, {
+    sandbox: { pathPrepend: [], env: {}, readOnlyDirs: [], writableDirs: [], installed },
   });
 }

@@ -1,11 +1,12 @@
 /**
  * The comment left on an issue when a run delivers it: how it was delivered (merged,
  * squashed, or kept on a branch with the command that merges it), the run's summary,
- * the tests that failed on the base (the agent's claims, the fixed ones) and the
- * validator evidence, so a reader sees what happened and why.
+ * the tests that failed on the base (the agent's claims, the fixed ones), what the
+ * repository should ignore, and the validator evidence, so a reader sees what happened and why.
  */
 import type { ConditionResult } from '../../contracts/activities.js';
 import { baselineNotes } from './baseline-notes.js';
+import { setupAdviceLines } from './setup-advice.js';
 
 export function closingComment(options: {
   workflowId: string;
@@ -16,6 +17,8 @@ export function closingComment(options: {
   delivered?: string;
   summary: string;
   evidence: readonly ConditionResult[];
+  /** What the repository should add to `.gitignore` (setup-advice.ts). */
+  setupAdvice?: readonly string[];
 }): string {
   const lines = [
     `${options.closes ? 'Closed' : 'Completed'} by run \`${options.workflowId}\` (branch \`${options.branch}\`).${options.delivered ? ` ${options.delivered}` : ''}`,
@@ -24,6 +27,8 @@ export function closingComment(options: {
   ];
   const notes = baselineNotes(options.evidence, 'Tests failing on the base commit:');
   if (notes.length > 0) lines.push('', ...notes);
+  const advice = setupAdviceLines(options.setupAdvice, 'For the repository:');
+  if (advice.length > 0) lines.push('', ...advice);
   if (options.evidence.length > 0) {
     lines.push('', 'Completion checks:');
     for (const r of options.evidence)

@@ -12,6 +12,7 @@ import type { ConditionResult } from '../../contracts/activities.js';
 import type { ClosureAction } from '../../contracts/definition.js';
 import { visibleText } from '../issues/github-issue-text.js';
 import { baselineNotes } from './baseline-notes.js';
+import { setupAdviceLines } from './setup-advice.js';
 
 export interface DeliveryFacts {
   readonly workflowId: string;
@@ -23,6 +24,8 @@ export interface DeliveryFacts {
   readonly evidence: readonly ConditionResult[];
   /** The agent-written setup's `.agent/config.json` snippet (docs/environments/agent-setup.md). */
   readonly environmentSetup?: string;
+  /** What the repository should add to `.gitignore` (setup-advice.ts). */
+  readonly setupAdvice?: readonly string[];
 }
 
 const CLOSING_KEYWORD =
@@ -50,6 +53,7 @@ export function pullRequestBody(facts: DeliveryFacts): string {
     '',
     ...withBlankAfter(baselineNotes(facts.evidence, '## Tests failing on the base commit', defuseClosingKeywords)),
     ...withBlankAfter(environmentNotes(facts.environmentSetup)),
+    ...withBlankAfter(setupAdviceLines(facts.setupAdvice, '## For the repository', defuseClosingKeywords)),
     '## Completion evidence',
     '',
     ...evidenceTable(facts.evidence),
@@ -103,6 +107,8 @@ export function completionComment(facts: DeliveryFacts & { readonly prUrl?: stri
   ];
   const notes = baselineNotes(facts.evidence, 'Tests failing on the base commit:');
   if (notes.length > 0) lines.push('', ...notes);
+  const advice = setupAdviceLines(facts.setupAdvice, 'For the repository:', defuseClosingKeywords);
+  if (advice.length > 0) lines.push('', ...advice);
   if (facts.evidence.length > 0) {
     lines.push('', 'Completion checks:');
     for (const r of facts.evidence)

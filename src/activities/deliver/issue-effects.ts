@@ -29,6 +29,7 @@ export async function applyIssueEffects(
     delivered,
     summary: input.summary,
     evidence: input.evidence,
+    ...(input.setupAdvice === undefined ? {} : { setupAdvice: input.setupAdvice }),
   });
   const steps: Step[] = [];
   try {

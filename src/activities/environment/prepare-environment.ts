@@ -214,6 +214,10 @@ export async function prepareEnvironment(
   const ran = steps.some((s) => s.status === SetupStepStatus.Ran || s.status === SetupStepStatus.FailedOptional);
   const keptOut = input.agentWritten === true ? [] : await excludeSetupLeftovers(input.worktreePath, untrackedBefore);
   const buildOutputs = await excludeBuildOutputs(input.worktreePath);
+  const leftovers =
+    ran || keptOut.length > 0 || buildOutputs.length > 0
+      ? await setupLeftovers(input.worktreePath, keptOut, buildOutputs)
+      : [];
   const report: EnvironmentReport = {
     version: 1,
     worktreePath: input.worktreePath,
@@ -221,10 +225,8 @@ export async function prepareEnvironment(
     steps,
     cached: cacheUsers.length > 0 && cacheUsers.every((s) => s.cacheHit),
     sandbox,
-    warnings:
-      ran || keptOut.length > 0 || buildOutputs.length > 0
-        ? await setupLeftovers(input.worktreePath, keptOut, buildOutputs)
-        : [],
+    warnings: leftovers,
+    ...(leftovers.length > 0 ? { repositoryAdvice: leftovers } : {}),
     durationMs: Date.now() - started,
   };
   await writeEnvironmentReport(report);

@@ -63,6 +63,7 @@ test("what setup created is ignored by the run's repository, not the user's; cha
   );
   assert.match(report.warnings[0] ?? '', /odd \[name\]\.txt/);
   assert.match(report.warnings[1] ?? '', /setup left 1 change\(s\) git shows in the worktree \(README\.md\)/);
+  assert.deepEqual(report.repositoryAdvice, report.warnings, 'said again to the repository in the delivery');
   assert.equal(await readFile(userExclude, 'utf8'), excludeBefore, "the user's info/exclude is untouched");
 
   // Ignored means ignored only at those paths: a file the agent adds beside them is seen.
