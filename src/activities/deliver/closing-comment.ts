@@ -20,19 +20,31 @@ export function closingComment(options: {
   /** What the repository should add to `.gitignore` (setup-advice.ts). */
   setupAdvice?: readonly string[];
 }): string {
-  const lines = [
+  return [
     `${options.closes ? 'Closed' : 'Completed'} by run \`${options.workflowId}\` (branch \`${options.branch}\`).${options.delivered ? ` ${options.delivered}` : ''}`,
     '',
     options.summary.trim() || '(no summary)',
-  ];
-  const notes = baselineNotes(options.evidence, 'Tests failing on the base commit:');
+    ...commentEvidenceLines(options),
+  ].join('\n');
+}
+
+/**
+ * What an issue comment ends with, after its summary: the tests failing on the base, what
+ * the repository should ignore, and the completion checks (each part only when there is any).
+ */
+export function commentEvidenceLines(
+  facts: { readonly evidence: readonly ConditionResult[]; readonly setupAdvice?: readonly string[] },
+  text: (line: string) => string = (line) => line,
+): string[] {
+  const lines: string[] = [];
+  const notes = baselineNotes(facts.evidence, 'Tests failing on the base commit:');
   if (notes.length > 0) lines.push('', ...notes);
-  const advice = setupAdviceLines(options.setupAdvice, 'For the repository:');
+  const advice = setupAdviceLines(facts.setupAdvice, 'For the repository:', text);
   if (advice.length > 0) lines.push('', ...advice);
-  if (options.evidence.length > 0) {
+  if (facts.evidence.length > 0) {
     lines.push('', 'Completion checks:');
-    for (const r of options.evidence)
+    for (const r of facts.evidence)
       lines.push(`- ${r.passed ? 'passed' : 'FAILED'} \`${r.validator}\`: ${r.summary.split('\n')[0] ?? ''}`);
   }
-  return lines.join('\n');
+  return lines;
 }

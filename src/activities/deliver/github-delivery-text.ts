@@ -13,6 +13,7 @@ import type { ClosureAction } from '../../contracts/definition.js';
 import { visibleText } from '../issues/github-issue-text.js';
 import { baselineNotes } from './baseline-notes.js';
 import { setupAdviceLines } from './setup-advice.js';
+import { commentEvidenceLines } from './closing-comment.js';
 
 export interface DeliveryFacts {
   readonly workflowId: string;
@@ -100,21 +101,12 @@ export function completionComment(facts: DeliveryFacts & { readonly prUrl?: stri
   const delivered = facts.prUrl
     ? `Pull request: ${facts.prUrl}`
     : `Branch \`${facts.branch}\` has no changes to review; no pull request was opened.`;
-  const lines = [
+  return [
     `Run \`${facts.workflowId}\` finished its work on this issue. ${delivered}`,
     '',
     facts.summary.trim() || '(no summary)',
-  ];
-  const notes = baselineNotes(facts.evidence, 'Tests failing on the base commit:');
-  if (notes.length > 0) lines.push('', ...notes);
-  const advice = setupAdviceLines(facts.setupAdvice, 'For the repository:', defuseClosingKeywords);
-  if (advice.length > 0) lines.push('', ...advice);
-  if (facts.evidence.length > 0) {
-    lines.push('', 'Completion checks:');
-    for (const r of facts.evidence)
-      lines.push(`- ${r.passed ? 'passed' : 'FAILED'} \`${r.validator}\`: ${r.summary.split('\n')[0] ?? ''}`);
-  }
-  return lines.join('\n');
+    ...commentEvidenceLines(facts, defuseClosingKeywords),
+  ].join('\n');
 }
 
 function withBlankAfter(lines: string[]): string[] {
